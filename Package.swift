@@ -22,9 +22,12 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(
             name: "StudyKit",
-            dependencies: ["CPoppler", "CLibXML2", "CSQLite", "CCrypto"],
+            dependencies: ["CPoppler", "CLibXML2", "CSQLite", "CCrypto", "CCurl"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "studykit",
