@@ -26,6 +26,8 @@ extension Generable {
     /// Turns a model's reply into a checked value.
     ///
     /// Tolerates surrounding whitespace and one surrounding Markdown code fence (```` ```json ````).
+    /// Members the schema does not declare are rejected, not ignored: the schema is ours, and a
+    /// model that invents fields has not followed it.
     /// - Throws: ``SchemaError/truncated`` for JSON that ends mid-way, ``SchemaError/malformed(_:)``
     ///   for text that is not JSON, ``SchemaError/invalid(_:)`` listing every schema and semantic
     ///   problem. Nothing is ever repaired.
@@ -66,13 +68,13 @@ enum ModelOutputText {
     /// An opening fence without a closing one is still removed: a reply cut off mid-way must
     /// reach the parser as truncated JSON, not as garbage.
     static func unfenced(_ text: String) -> String {
-        var body = Substring(text.trimmingWhitespace)
-        guard body.hasPrefix("```") else { return String(body) }
-        guard let firstNewline = body.firstIndex(of: "\n") else { return "" }
-        body = body[body.index(after: firstNewline)...]
-        let trimmed = Substring(String(body).trimmingWhitespace)
-        if trimmed.hasSuffix("```") { return String(trimmed.dropLast(3)) }
-        return String(trimmed)
+        let trimmed = text.trimmingWhitespace
+        guard trimmed.hasPrefix("```") else { return trimmed }
+        // The info string ("json", "JSON", "json5") sits right after the backticks.
+        var body = trimmed.dropFirst(3).drop { $0.isLetter || $0.isNumber }
+        body = Substring(String(body).trimmingWhitespace)
+        if body.hasSuffix("```") { body = body.dropLast(3) }
+        return String(body)
     }
 }
 

@@ -86,15 +86,17 @@ private struct JSONScanner {
         }
     }
 
-    /// Skips a "```json" line at the very start; a streaming model often opens with one.
+    /// Skips an opening "```json" fence; a streaming model often starts with one.
     mutating func skipOpeningFence() {
-        guard bytes[position...].starts(with: Array("```".utf8)) else { return }
-        if let newline = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) {
-            position = newline + 1
-            skipWhitespace()
-        } else {
-            position = bytes.count
+        let backticks = Array("```".utf8)
+        guard bytes[position...].starts(with: backticks) else { return }
+        position += backticks.count
+        while position < bytes.count, bytes[position] < 0x80,
+            Character(Unicode.Scalar(bytes[position])).isLetter || Character(Unicode.Scalar(bytes[position])).isNumber
+        {
+            position += 1
         }
+        skipWhitespace()
     }
 
     private mutating func expect(_ byte: UInt8, _ what: String) throws(Stop) {

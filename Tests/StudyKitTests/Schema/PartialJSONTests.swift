@@ -27,6 +27,7 @@ struct PartialJSONTests {
         let text = "```json\n" + (try SchemaFixtures.validOutput(.headline)) + "```\n"
         #expect(JSONValue.partial(text) == (try JSONValue.parse(try SchemaFixtures.validOutput(.headline))))
         #expect(JSONValue.partial("```js") == nil)
+        #expect(JSONValue.partial("```json {\"a\": [1") == ["a": [1]])
         #expect(JSONValue.partial("```json\n{\"title\": \"Ho") == ["title": "Ho"])
     }
 

@@ -181,6 +181,7 @@ struct DecodeValidationTests {
         "```json\n{\"title\": \"Cell Energy\", \"blurb\": \"Cells store energy as ATP.\"}\n```",
         "  ```\n{\"title\": \"Cell Energy\", \"blurb\": \"Cells store energy as ATP.\"}```  \n",
         "\n\n{\"title\": \"  Cell Energy \", \"blurb\": \"Cells store energy as ATP.\"}\n",
+        "```JSON {\"title\": \"Cell Energy\", \"blurb\": \"Cells store energy as ATP.\"}```",
     ])
     func fencesAndSurroundingWhitespaceAreTolerated(_ output: String) throws {
         #expect(try Headline.decode(modelOutput: output) == Headline(title: "Cell Energy", blurb: "Cells store energy as ATP."))
