@@ -260,7 +260,8 @@ private struct Scan {
     /// Splits one block (a paragraph's prose, or one list item) into sentences.
     private mutating func segment(_ block: Range<Int>, paragraph: Int, isList: Bool) {
         var start = block.lowerBound
-        var i = block.lowerBound
+        // A list marker's point ("1. Bake it") is no sentence end.
+        var i = block.lowerBound + (isList ? listMarkerLength(block) ?? 0 : 0)
         let end = block.upperBound
         while i < end {
             guard Scan.terminals.contains(chars[i]) else {
