@@ -85,17 +85,23 @@ public struct KeyphraseExtractor: Sendable {
         }
         scored.sort { a, b in a.phrase.score != b.phrase.score ? a.phrase.score > b.phrase.score : a.first < b.first }
         // Drop phrases that mostly live inside a longer phrase that scored higher or equal.
-        var kept: [(phrase: Keyphrase, stems: [String])] = []
-        for candidate in scored {
-            let subsumed = scored.contains { other in
-                other.stems.count > candidate.stems.count
+        // Longer phrases indexed by each of their stems, so each check looks at a few phrases only.
+        var longerByStem: [String: [Int]] = [:]
+        for (i, entry) in scored.enumerated() where entry.stems.count > 1 {
+            for stem in Set(entry.stems) { longerByStem[stem, default: []].append(i) }
+        }
+        var kept: [Keyphrase] = []
+        for candidate in scored where kept.count < max(0, limit) {
+            let others = longerByStem[candidate.stems[0]] ?? []
+            let subsumed = others.contains { o in
+                let other = scored[o]
+                return other.stems.count > candidate.stems.count
                     && Double(other.phrase.occurrences) >= 0.75 * Double(candidate.phrase.occurrences)
                     && Self.contains(other.stems, candidate.stems)
             }
-            if !subsumed { kept.append((candidate.phrase, candidate.stems)) }
-            if kept.count >= max(0, limit) { break }
+            if !subsumed { kept.append(candidate.phrase) }
         }
-        return kept.map(\.phrase)
+        return kept
     }
 
     private struct Group {
