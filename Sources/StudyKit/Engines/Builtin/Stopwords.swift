@@ -52,7 +52,10 @@ enum BuiltinStopwords {
             // generic verbs and nouns that join everything to everything
             "use", "uses", "used", "using", "make", "makes", "made", "making", "called", "known",
             "take", "takes", "took", "taken", "give", "gives", "gave", "given", "become", "becomes",
-            "became", "need", "needs", "keep", "keeps", "let", "lets", "way", "ways", "thing", "things", "lot", "kind", "part", "parts", "can't", "cannot",
+            "became", "turn", "turns", "turned", "need", "needs", "keep", "keeps", "let", "lets",
+            "way", "ways", "thing", "things", "lot", "kind", "part", "parts",
+            // contractions
+            "can't", "cannot",
             "don't", "doesn't", "isn't", "aren't", "wasn't", "weren't", "it's", "that's",
             "there's", "let's", "we're", "they're", "you're", "i'm", "won't", "didn't",
         ]
