@@ -90,6 +90,14 @@ import Testing
         #expect(s.text.hasPrefix("# Photosynthesis\n\nPhotosynthesis is the process"))
     }
 
+    @Test func titleAndFirstSentenceComeFirstOnATightBudget() throws {
+        let text = try BuiltinFixtures.photosynthesis()
+        let s = ContentFitter.fitCharacters(text, budget: 150)
+        #expect(s.keptUnits.prefix(2) == [0, 1])
+        #expect(s.text.hasPrefix("# Photosynthesis\n\nPhotosynthesis is the process"))
+        #expect(s.text.count <= 150)
+    }
+
     @Test func lastSectionIsRepresentedEvenWhenItRanksLow() {
         // Four on-topic sections and a last one about something else, so its sentences rank last.
         var parts: [String] = []

@@ -64,8 +64,9 @@ public struct FittedSelection: Sendable, Equatable {
 /// Chooses which units of a long document to keep under a budget, keeping coverage.
 ///
 /// Priority, each step only taking what still fits (so the budget is never exceeded):
-/// 1. the first unit, then the rest of the opening (leading headings and the first prose
-///    paragraph) up to `openingShare` of the budget — the opening states what a text is about;
+/// 1. the opening: the first unit, any leading headings and the first prose unit, then the rest
+///    of the first prose paragraph up to `openingShare` of the budget — the opening states what
+///    a text is about;
 /// 2. every heading, most important level first and earlier before later, so when headings
 ///    alone overflow, the deepest and then the last ones are the ones dropped;
 /// 3. prose round-robin across sections, each section offering its best-ranked unit not yet
@@ -152,10 +153,15 @@ public struct ContentFitter: Sendable {
         let openingLimit = Int(Double(budget) * openingShare)
         var i = 1
         while i < n, state.keptCount > 0, let firstProse {
-            // Leading headings, then the first prose paragraph; contiguous, so no marker inside.
-            let inOpening = i < firstProse || units[i].paragraph == openingParagraph
-            guard inOpening, state.cost + state.delta(i) <= openingLimit else { break }
-            state.add(i)
+            // Leading headings and the first prose unit are the opening proper: a title alone says
+            // little. The rest of the first paragraph is kept while within the opening share.
+            // Contiguous, so no marker splits the opening.
+            if i <= firstProse {
+                guard state.add(i) else { break }
+            } else {
+                guard units[i].paragraph == openingParagraph, state.cost + state.delta(i) <= openingLimit else { break }
+                state.add(i)
+            }
             i += 1
         }
 
