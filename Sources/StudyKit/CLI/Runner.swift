@@ -68,6 +68,8 @@ public struct Runner: Sendable {
             }
         case .route(let task, .characterCount(let count), _, _):
             output.line(backend(for: task, characterCount: count).rawValue)
+        case .schema(let task, let strict):
+            output.write(jsonSchemaText(for: task, strict: strict))
         default:
             throw UsageError.missingCommand
         }
