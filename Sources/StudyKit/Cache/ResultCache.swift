@@ -33,6 +33,24 @@ public struct CachedResult: Sendable, Equatable {
     public var createdAt: Date
     /// The caller's fitted-info JSON text, if any.
     public var fittedInfo: String?
+
+    /// Creates a result; public so test doubles of ``ResultCaching`` can return one.
+    public init(payload: String, engine: CacheEngineKind, model: String, createdAt: Date, fittedInfo: String? = nil) {
+        self.payload = payload
+        self.engine = engine
+        self.model = model
+        self.createdAt = createdAt
+        self.fittedInfo = fittedInfo
+    }
+}
+
+/// The seam the router uses to look results up and store them; ``ResultCache`` is the
+/// production implementation, and a test can pass a double.
+public protocol ResultCaching: Sendable {
+    /// The stored, verified result for `key`, or `nil`.
+    func get(_ key: CacheKey) throws(CacheError) -> CachedResult?
+    /// Stores an already-validated result for `key`, replacing any previous one.
+    func put(_ entry: CacheEntry, for key: CacheKey) throws(CacheError)
 }
 
 /// What `studykit cache stats` shows.
@@ -69,7 +87,7 @@ public struct CacheIntegrityReport: Sendable, Equatable {
 /// coordinates separate connections and processes through its file locks, so several
 /// instances on one file are safe too. Calls block while another process holds the write
 /// lock (up to the busy timeout); they are short, so callers need not hop off their thread.
-public final class ResultCache: Sendable {
+public final class ResultCache: ResultCaching {
     /// The database file.
     public let path: String
     private let database: Mutex<SQLiteDatabase>

@@ -20,7 +20,7 @@ public struct DailyUsage: Sendable, Equatable {
 
 /// A daily allowance for an engine, parsed from configuration such as
 /// `STUDYKIT_REMOTE_DAILY_QUOTA`.
-public enum DailyQuota: Sendable, Equatable {
+public enum DailyQuota: Sendable, Equatable, CustomStringConvertible {
     /// At most this many requests per day.
     case requests(Int)
     /// At most this many tokens (in plus out) per day.
@@ -50,6 +50,14 @@ public enum DailyQuota: Sendable, Equatable {
         }
     }
 
+    /// The quota as `studykit engines` shows it, e.g. `200 requests per day`.
+    public var description: String {
+        switch self {
+        case .requests(let limit): return "\(limit) requests per day"
+        case .tokens(let limit): return "\(limit) tokens per day"
+        }
+    }
+
     /// How much of the quota `usage` has spent, in the quota's unit.
     public func spent(by usage: DailyUsage) -> Int {
         switch self {
@@ -59,13 +67,48 @@ public enum DailyQuota: Sendable, Equatable {
     }
 }
 
+/// The seam the router uses to honour a daily quota: record what a request spent, and read a
+/// day's totals. ``UsageLedger`` is the production implementation; `remaining` and
+/// `isExhausted` come for free from ``usage(engine:on:)``.
+public protocol UsageMetering: Sendable {
+    /// Today's local calendar day, by the meter's clock.
+    var today: LedgerDay { get }
+    /// Adds `requests` requests and their tokens to `engine`'s count for today.
+    func record(engine: CacheEngineKind, tokensIn: Int, tokensOut: Int, requests: Int) throws(CacheError)
+    /// What `engine` spent on `day` (today when `nil`).
+    func usage(engine: CacheEngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage
+}
+
+extension UsageMetering {
+    /// Records one request.
+    public func record(engine: CacheEngineKind, tokensIn: Int, tokensOut: Int) throws(CacheError) {
+        try record(engine: engine, tokensIn: tokensIn, tokensOut: tokensOut, requests: 1)
+    }
+
+    /// What `engine` spent today.
+    public func usage(engine: CacheEngineKind) throws(CacheError) -> DailyUsage {
+        try usage(engine: engine, on: nil)
+    }
+
+    /// How much of `quota` is left for `engine` on `day` (today when omitted), never negative.
+    public func remaining(_ quota: DailyQuota, engine: CacheEngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Int {
+        let spent = quota.spent(by: try usage(engine: engine, on: day))
+        return max(0, quota.limit - spent)
+    }
+
+    /// Whether `engine` has used up `quota` on `day` (today when omitted).
+    public func isExhausted(_ quota: DailyQuota, engine: CacheEngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Bool {
+        try remaining(quota, engine: engine, on: day) == 0
+    }
+}
+
 /// Counts what each engine spent per local calendar day, so the router can honour a remote
 /// daily quota across runs and across concurrent processes.
 ///
 /// Shares the database file with ``ResultCache`` and, like it, is `Sendable` by keeping its
 /// own connection behind a `Mutex`; increments are single UPSERTs inside `BEGIN IMMEDIATE`,
 /// so two processes recording at once never lose a count.
-public final class UsageLedger: Sendable {
+public final class UsageLedger: UsageMetering {
     /// The database file.
     public let path: String
     /// The clock that decides which day a record counts towards.
@@ -87,8 +130,9 @@ public final class UsageLedger: Sendable {
     /// Today's day according to the injected clock.
     public var today: LedgerDay { clock.today }
 
-    /// Adds one request (or `requests`) and its tokens to `engine`'s count for today.
-    public func record(engine: CacheEngineKind, tokensIn: Int, tokensOut: Int, requests: Int = 1) throws(CacheError) {
+    /// Adds `requests` requests and their tokens to `engine`'s count for today; negative
+    /// amounts count as zero, so a confused caller can never refund a quota.
+    public func record(engine: CacheEngineKind, tokensIn: Int, tokensOut: Int, requests: Int) throws(CacheError) {
         let day = today
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) in
             try db.immediateTransaction { () throws(CacheError) in
@@ -108,8 +152,8 @@ public final class UsageLedger: Sendable {
         }
     }
 
-    /// What `engine` spent on `day` (today when omitted); zeros for a day with no record.
-    public func usage(engine: CacheEngineKind, on day: LedgerDay? = nil) throws(CacheError) -> DailyUsage {
+    /// What `engine` spent on `day` (today when `nil`); zeros for a day with no record.
+    public func usage(engine: CacheEngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage {
         let day = day ?? today
         let row = try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> (Int64, Int64, Int64)? in
             try db.query(
@@ -120,16 +164,5 @@ public final class UsageLedger: Sendable {
         return DailyUsage(
             engine: engine, day: day, tokensIn: Int(row?.0 ?? 0), tokensOut: Int(row?.1 ?? 0),
             requests: Int(row?.2 ?? 0))
-    }
-
-    /// How much of `quota` is left for `engine` on `day` (today when omitted), never negative.
-    public func remaining(_ quota: DailyQuota, engine: CacheEngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Int {
-        let spent = quota.spent(by: try usage(engine: engine, on: day))
-        return max(0, quota.limit - spent)
-    }
-
-    /// Whether `engine` has used up `quota` on `day` (today when omitted).
-    public func isExhausted(_ quota: DailyQuota, engine: CacheEngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Bool {
-        try remaining(quota, engine: engine, on: day) == 0
     }
 }

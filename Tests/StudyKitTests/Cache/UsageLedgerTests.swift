@@ -89,6 +89,20 @@ struct UsageLedgerTests {
         }
     }
 
+    @Test func quotaDescriptionIsReadable() throws {
+        #expect(try DailyQuota(parsing: "200").description == "200 requests per day")
+        #expect(try DailyQuota(parsing: "50000 tokens").description == "50000 tokens per day")
+    }
+
+    @Test func negativeAmountsNeverRefundTheQuota() throws {
+        let directory = try CacheTestDirectory()
+        let ledger = try UsageLedger(path: directory.databasePath, clock: CacheTestClock("2025-03-09T12:00:00Z"))
+        try ledger.record(engine: .remote, tokensIn: 100, tokensOut: 100)
+        try ledger.record(engine: .remote, tokensIn: -50, tokensOut: -50, requests: -1)
+        #expect(try ledger.usage(engine: .remote) == DailyUsage(
+            engine: .remote, day: try LedgerDay("2025-03-09"), tokensIn: 100, tokensOut: 100, requests: 1))
+    }
+
     @Test func exhaustedByRequests() throws {
         let directory = try CacheTestDirectory()
         let ledger = try UsageLedger(path: directory.databasePath, clock: CacheTestClock("2025-03-09T12:00:00Z"))
