@@ -157,14 +157,16 @@ public final class ResultCache: ResultCaching {
     /// Entry count, sizes and the hit/miss counters.
     public func stats() throws(CacheError) -> CacheStats {
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> CacheStats in
-            let totals = try db.query(
-                "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) FROM results"
-            ) { ($0.integer(at: 0), $0.integer(at: 1)) }.first ?? (0, 0)
-            let counters = try db.query("SELECT name, value FROM counters") { ($0.text(at: 0) ?? "", $0.integer(at: 1)) }
-            let counter = { (name: String) in Int(counters.first { $0.0 == name }?.1 ?? 0) }
-            return CacheStats(
-                entries: Int(totals.0), payloadBytes: Int(totals.1), fileBytes: db.fileSize(),
-                hits: counter("hits"), misses: counter("misses"))
+            try db.readTransaction { () throws(CacheError) -> CacheStats in
+                let totals = try db.query(
+                    "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) FROM results"
+                ) { ($0.integer(at: 0), $0.integer(at: 1)) }.first ?? (0, 0)
+                let counters = try db.query("SELECT name, value FROM counters") { ($0.text(at: 0) ?? "", $0.integer(at: 1)) }
+                let counter = { (name: String) in Int(counters.first { $0.0 == name }?.1 ?? 0) }
+                return CacheStats(
+                    entries: Int(totals.0), payloadBytes: Int(totals.1), fileBytes: db.fileSize(),
+                    hits: counter("hits"), misses: counter("misses"))
+            }
         }
     }
 
@@ -191,12 +193,14 @@ public final class ResultCache: ResultCaching {
     /// Checks the file (`PRAGMA integrity_check`) and every row's checksum, changing nothing.
     public func integrityReport() throws(CacheError) -> CacheIntegrityReport {
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> CacheIntegrityReport in
-            let check = try db.integrityCheck()
-            let rows = try db.query("SELECT payload, checksum FROM results") { row in
-                row.bytes(at: 0).map(SHA256Digest.hex(of:)) == row.text(at: 1)
+            try db.readTransaction { () throws(CacheError) -> CacheIntegrityReport in
+                let check = try db.integrityCheck()
+                let rows = try db.query("SELECT payload, checksum FROM results") { row in
+                    row.bytes(at: 0).map(SHA256Digest.hex(of:)) == row.text(at: 1)
+                }
+                return CacheIntegrityReport(
+                    integrityCheck: check, entries: rows.count, checksumMismatches: rows.filter { !$0 }.count)
             }
-            return CacheIntegrityReport(
-                integrityCheck: check, entries: rows.count, checksumMismatches: rows.filter { !$0 }.count)
         }
     }
 

@@ -114,8 +114,21 @@ final class SQLiteDatabase {
     /// process held the lock past the timeout), the whole transaction is retried a bounded
     /// number of times; `body` must therefore only touch the database.
     func immediateTransaction<Value>(_ body: () throws(CacheError) -> Value) throws(CacheError) -> Value {
+        try transaction(begin: "BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs read-only `body` inside a deferred transaction: one consistent snapshot across its
+    /// queries, never blocking a writer (WAL), retried like a write if busy escapes (a reader
+    /// can meet busy while another connection recovers the log after a crash).
+    func readTransaction<Value>(_ body: () throws(CacheError) -> Value) throws(CacheError) -> Value {
+        try transaction(begin: "BEGIN DEFERRED", body)
+    }
+
+    private func transaction<Value>(
+        begin: String, _ body: () throws(CacheError) -> Value
+    ) throws(CacheError) -> Value {
         try withBusyRetry { () throws(CacheError) -> Value in
-            try execute("BEGIN IMMEDIATE")
+            try execute(begin)
             do throws(CacheError) {
                 let value = try body()
                 try execute("COMMIT")

@@ -156,10 +156,12 @@ public final class UsageLedger: UsageMetering {
     public func usage(engine: CacheEngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage {
         let day = day ?? today
         let row = try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> (Int64, Int64, Int64)? in
-            try db.query(
-                "SELECT tokens_in, tokens_out, requests FROM usage WHERE engine = ? AND day = ?",
-                [.text(engine.rawValue), .text(day.text)]
-            ) { ($0.integer(at: 0), $0.integer(at: 1), $0.integer(at: 2)) }.first
+            try db.readTransaction { () throws(CacheError) -> (Int64, Int64, Int64)? in
+                try db.query(
+                    "SELECT tokens_in, tokens_out, requests FROM usage WHERE engine = ? AND day = ?",
+                    [.text(engine.rawValue), .text(day.text)]
+                ) { ($0.integer(at: 0), $0.integer(at: 1), $0.integer(at: 2)) }.first
+            }
         }
         return DailyUsage(
             engine: engine, day: day, tokensIn: Int(row?.0 ?? 0), tokensOut: Int(row?.1 ?? 0),
