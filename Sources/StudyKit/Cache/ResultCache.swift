@@ -95,9 +95,14 @@ public final class ResultCache: ResultCaching {
 
     /// Opens or creates the cache at `path`.
     /// - Throws: ``CacheError`` when the file cannot be opened, is damaged, or is newer.
-    public init(path: String, clock: any DayClock = SystemDayClock()) throws(CacheError) {
+    public convenience init(path: String, clock: any DayClock = SystemDayClock()) throws(CacheError) {
+        try self.init(path: path, clock: clock, busyTimeoutMilliseconds: SQLiteDatabase.busyTimeoutMilliseconds)
+    }
+
+    /// Opens the cache with a chosen busy timeout; tests use a short one.
+    init(path: String, clock: any DayClock, busyTimeoutMilliseconds: Int32) throws(CacheError) {
         self.path = path
-        self.database = Mutex(try SQLiteDatabase(path: path))
+        self.database = Mutex(try SQLiteDatabase(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         self.clock = clock
     }
 

@@ -35,7 +35,9 @@ final class SQLiteDatabase {
     private let handle: OpaquePointer
 
     /// Opens (creating if needed) the database at `path`, switches it to WAL and migrates it.
-    init(path: String) throws(CacheError) {
+    /// - Parameter busyTimeoutMilliseconds: how long to wait for another connection's lock;
+    ///   tests shorten it to reach the retry path quickly.
+    init(path: String, busyTimeoutMilliseconds: Int32 = SQLiteDatabase.busyTimeoutMilliseconds) throws(CacheError) {
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &opened, flags, nil)
@@ -46,7 +48,7 @@ final class SQLiteDatabase {
         }
         self.path = path
         self.handle = opened
-        sqlite3_busy_timeout(opened, Self.busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
         // From here on `deinit` closes the handle if configuration throws.
         try withBusyRetry { () throws(CacheError) in
             // journal_mode answers with a row naming the mode actually in effect.

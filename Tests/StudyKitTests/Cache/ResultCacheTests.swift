@@ -157,6 +157,23 @@ struct ResultCacheTests {
         #expect(try cache.stats().entries == 0)
     }
 
+    @Test func aLockHeldPastEveryRetryIsReportedAsBusyAndClearsAfterwards() throws {
+        let directory = try CacheTestDirectory()
+        let cache = try ResultCache(
+            path: directory.databasePath, clock: SystemDayClock(), busyTimeoutMilliseconds: 10)
+        let key = CacheKeyFields().key
+        let entry = CacheEntry(payload: "{}", engine: .remote, model: "m")
+        let other = try SQLiteDatabase(path: directory.databasePath)
+        try other.execute("BEGIN IMMEDIATE")
+        #expect(throws: CacheError.busy(path: directory.databasePath)) { try cache.put(entry, for: key) }
+        #expect(throws: CacheError.busy(path: directory.databasePath)) { try cache.get(key) }
+        // Reads take no write lock in WAL mode, so stats still answer.
+        #expect(try cache.stats().entries == 0)
+        try other.execute("COMMIT")
+        try cache.put(entry, for: key)
+        #expect(try cache.get(key)?.payload == "{}")
+    }
+
     @Test func fileThatIsNotADatabaseIsReportedAsCorrupt() throws {
         let directory = try CacheTestDirectory()
         try Data(String(repeating: "this is not sqlite\n", count: 200).utf8).write(to: URL(fileURLWithPath: directory.databasePath))
