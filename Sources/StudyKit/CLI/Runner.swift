@@ -70,11 +70,54 @@ public struct Runner: Sendable {
             output.line(backend(for: task, characterCount: count).rawValue)
         case .schema(let task, let strict):
             output.write(jsonSchemaText(for: task, strict: strict))
+        case .cacheStats(let json):
+            try showCacheStats(json: json)
+        case .cacheClear(let task):
+            let removed = try ResultCache(environment: environment).clear(task: task)
+            let scope = task.map { " for \($0.commandName)" } ?? ""
+            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(scope)")
         default:
             throw UsageError.missingCommand
         }
         return .ok
     }
+}
+
+extension Runner {
+    func showCacheStats(json: Bool) throws {
+        let path = try CacheLocation.databasePath(environment: environment)
+        let stats = try ResultCache(path: path).stats()
+        if json {
+            let value: JSONValue = [
+                "path": .string(path), "entries": .integer(stats.entries), "payloadBytes": .integer(stats.payloadBytes),
+                "fileBytes": .integer(stats.fileBytes), "hits": .integer(stats.hits), "misses": .integer(stats.misses),
+            ]
+            output.line(value.prettyText)
+            return
+        }
+        output.write(
+            """
+            cache:    \(path)
+            entries:  \(stats.entries)
+            size:     \(byteText(stats.payloadBytes)) of results, \(byteText(stats.fileBytes)) on disk
+            hits:     \(stats.hits)
+            misses:   \(stats.misses)
+
+            """)
+    }
+}
+
+/// A byte count for people: `512 B`, `12.3 KB`, `4.0 MB`.
+func byteText(_ bytes: Int) -> String {
+    if bytes < 1024 { return "\(bytes) B" }
+    let units = ["KB", "MB", "GB"]
+    var value = Double(bytes) / 1024
+    var unit = 0
+    while value >= 1024, unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    return String(format: "%.1f %@", value, units[unit])
 }
 
 /// Terminal safety for text we did not write ourselves.
