@@ -1,0 +1,224 @@
+import Foundation
+
+/// Turns a source (stdin, a file, an http(s) URL) into a normalized ``Document``.
+///
+/// The kind of content is decided by the bytes as well as the name (see ``sniffKind(_:name:)``):
+/// PDFs go through poppler, HTML through libxml2 and main-content extraction, text and markdown
+/// through the UTF-8 policy of ``SourceNormalizer``. URLs are fetched through the injected
+/// ``HTTPTransport`` with the limits in ``ImportOptions``.
+public struct Importer: Sendable {
+    private let transport: any HTTPTransport
+    private let standardInput: @Sendable () throws -> Data
+
+    /// Creates an importer.
+    /// - Parameters:
+    ///   - transport: how URLs are fetched; tests pass one pointed at a loopback server.
+    ///   - standardInput: reads all of standard input; tests pass the bytes they want.
+    public init(
+        transport: any HTTPTransport = CurlTransport(),
+        standardInput: @escaping @Sendable () throws -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
+    ) {
+        self.transport = transport
+        self.standardInput = standardInput
+    }
+
+    /// Reads, extracts and normalizes `source`.
+    ///
+    /// - Throws: ``ImportError`` only; transport failures arrive as ``ImportError/fetchFailed(_:)``.
+    public func load(_ source: SourceReference, options: ImportOptions = .init()) async throws -> Document {
+        switch source {
+        case .standardInput:
+            let data: Data
+            do {
+                data = try standardInput()
+            } catch {
+                throw ImportError.unreadable("stdin", reason: String(describing: error))
+            }
+            return try document(from: data, origin: "stdin", name: nil, options: options)
+        case .file(let path):
+            let data = try Self.readFile(path)
+            return try document(from: data, origin: path, name: path, options: options)
+        case .url(let url):
+            return try await fetch(url, options: options)
+        }
+    }
+
+    // MARK: - Files
+
+    private static func readFile(_ path: String) throws(ImportError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .fileNotFound(path)
+        }
+        if isDirectory.boolValue { throw .isDirectory(path) }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .unreadable(path, reason: "permission denied")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw .unreadable(path, reason: "the file could not be read")
+        }
+    }
+
+    // MARK: - URLs
+
+    /// What a URL may answer with.
+    private static let accept = "text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,application/pdf;q=0.9,*/*;q=0.1"
+
+    private func fetch(_ url: URL, options: ImportOptions) async throws -> Document {
+        let address = url.absoluteString
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw ImportError.unsupportedScheme(address)
+        }
+        let request = HTTPRequest(
+            url: url, headers: ["Accept": Self.accept], connectTimeout: options.connectTimeout,
+            deadline: options.deadline, maxRedirects: 5, maxBodyBytes: options.maxBytes)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch let error as HTTPError {
+            throw ImportError.fetchFailed(error)
+        } catch {
+            throw ImportError.fetchFailed(.transport(address, reason: String(describing: error)))
+        }
+        guard response.head.isSuccess else { throw ImportError.httpStatus(address, status: response.head.status) }
+
+        let body = response.body
+        let charset = response.head.charset
+        let name = url.path.isEmpty ? nil : url.path
+        switch response.head.mediaType ?? "" {
+        case "text/html", "application/xhtml+xml":
+            return try html(body, encoding: charset, origin: address)
+        case "text/plain", "text/markdown", "text/x-markdown":
+            let text = try Self.decodeText(body, charset: charset, origin: address)
+            var kind = Self.sniffKind(body, name: name)
+            if response.head.mediaType != "text/plain" || kind == .pdf || kind == .html { kind = .markdown }
+            if response.head.mediaType == "text/plain", kind != .markdown { kind = .text }
+            return try textDocument(text, kind: kind, origin: address)
+        case "application/pdf":
+            return try pdf(body, origin: address, options: options)
+        case "application/octet-stream" where Self.hasPDFMagic(body):
+            return try pdf(body, origin: address, options: options)
+        case "":
+            return try document(from: body, origin: address, name: name, options: options)
+        case let other:
+            throw ImportError.unsupportedContentType(address, type: other)
+        }
+    }
+
+    /// Decodes a text body in the server's charset; UTF-8 (or no charset) follows the strict UTF-8 policy.
+    private static func decodeText(_ data: Data, charset: String?, origin: String) throws(ImportError) -> String {
+        switch charset ?? "utf-8" {
+        case "utf-8", "utf8", "us-ascii", "ascii":
+            return try SourceNormalizer.decodeUTF8(data, source: origin)
+        case "iso-8859-1", "latin1", "iso_8859-1", "l1":
+            return String(decoding: data.map { UInt16($0) }, as: UTF16.self)
+        case "windows-1252", "cp1252":
+            guard let text = String(data: data, encoding: .windowsCP1252) else {
+                throw .unsupportedCharset(origin, charset: "windows-1252")
+            }
+            return text
+        case "utf-16", "utf-16le", "utf-16be":
+            guard let text = String(data: data, encoding: charset == "utf-16le" ? .utf16LittleEndian : charset == "utf-16be" ? .utf16BigEndian : .utf16)
+            else { throw .notUTF8(origin, offset: 0) }
+            return text
+        case let other:
+            throw .unsupportedCharset(origin, charset: other)
+        }
+    }
+
+    // MARK: - Content
+
+    /// Builds a document from bytes whose kind is sniffed (files, stdin, untyped URL bodies).
+    func document(from data: Data, origin: String, name: String?, options: ImportOptions) throws(ImportError) -> Document {
+        switch Self.sniffKind(data, name: name) {
+        case .pdf:
+            return try pdf(data, origin: origin, options: options)
+        case .html:
+            return try html(data, encoding: nil, origin: origin)
+        case let kind:
+            let text = try SourceNormalizer.decodeUTF8(data, source: origin)
+            return try textDocument(text, kind: kind, origin: origin)
+        }
+    }
+
+    private func pdf(_ data: Data, origin: String, options: ImportOptions) throws(ImportError) -> Document {
+        guard Self.hasPDFMagic(data) else { throw .corruptPDF(origin, reason: "it does not start with %PDF-") }
+        let extraction = try PDFImporter.extract(data, source: origin, password: options.password)
+        let (text, pages) = SourceNormalizer.normalizePDF(lines: extraction.pages)
+        guard !text.isEmpty else { throw .empty(origin) }
+        return Document(text: text, title: extraction.title, kind: .pdf, origin: origin, pages: pages)
+    }
+
+    private func html(_ data: Data, encoding: String?, origin: String) throws(ImportError) -> Document {
+        let extraction = try HTMLImporter.extract(data, encoding: encoding, source: origin)
+        let text = SourceNormalizer.normalizeText(extraction.text)
+        guard !text.isEmpty else { throw .empty(origin) }
+        let title = extraction.title.map { SourceNormalizer.normalizeText($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return Document(text: text, title: title, kind: .html, origin: origin)
+    }
+
+    private func textDocument(_ raw: String, kind: SourceKind, origin: String) throws(ImportError) -> Document {
+        let text = SourceNormalizer.normalizeText(raw)
+        guard !text.isEmpty else { throw .empty(origin) }
+        var title: String? = nil
+        if kind == .markdown, let heading = text.split(separator: "\n").first(where: { $0.hasPrefix("# ") }) {
+            title = String(heading.dropFirst(2)).trimmingCharacters(in: .whitespaces)
+        }
+        return Document(text: text, title: title, kind: kind, origin: origin)
+    }
+
+    // MARK: - Sniffing
+
+    /// Decides the kind of content: `%PDF-` in the first kilobyte → PDF; `<!doctype html` or
+    /// `<html` at the start (after a BOM, whitespace and comments) or an `.html`/`.htm`/`.xhtml`
+    /// name → HTML; a `.md`/`.markdown` name or a first line that is a `# ` heading → markdown;
+    /// else text.
+    static func sniffKind(_ data: Data, name: String?) -> SourceKind {
+        if hasPDFMagic(data) { return .pdf }
+        let ext = name.map { URL(fileURLWithPath: $0).pathExtension.lowercased() } ?? ""
+        if ext == "pdf" { return .pdf }  // a file named .pdf without the magic is a corrupt PDF, not text
+        if looksLikeHTML(data) || ["html", "htm", "xhtml"].contains(ext) { return .html }
+        if ["md", "markdown"].contains(ext) { return .markdown }
+        if startsWithHeading(data) { return .markdown }
+        return .text
+    }
+
+    static func hasPDFMagic(_ data: Data) -> Bool {
+        let magic: [UInt8] = Array("%PDF-".utf8)
+        let window = data.prefix(1024)
+        guard window.count >= magic.count else { return false }
+        return window.withUnsafeBytes { raw -> Bool in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            for start in 0...(bytes.count - magic.count) where bytes[start] == 0x25 {
+                if (0..<magic.count).allSatisfy({ bytes[start + $0] == magic[$0] }) { return true }
+            }
+            return false
+        }
+    }
+
+    private static func looksLikeHTML(_ data: Data) -> Bool {
+        var head = Substring(String(decoding: data.prefix(2048), as: UTF8.self).lowercased())
+        while true {
+            head = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            if head.hasPrefix("<!--"), let end = head.range(of: "-->") {
+                head = head[end.upperBound...]
+            } else if head.hasPrefix("<?xml"), let end = head.range(of: "?>") {
+                head = head[end.upperBound...]
+            } else {
+                break
+            }
+        }
+        return head.hasPrefix("<!doctype html") || head.hasPrefix("<html")
+    }
+
+    private static func startsWithHeading(_ data: Data) -> Bool {
+        let head = String(decoding: data.prefix(512), as: UTF8.self)
+        guard let firstLine = head.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }) else {
+            return false
+        }
+        let trimmed = firstLine.drop { $0 == " " || $0 == "\u{FEFF}" }
+        return trimmed.hasPrefix("# ") || trimmed.hasPrefix("## ")
+    }
+}

@@ -1,0 +1,603 @@
+import Foundation
+
+/// Pure text normalization for every import path, so every source reaches the models in one shape.
+///
+/// **Encoding policy.** Text and markdown input (files and stdin) must be UTF-8. A UTF-8 byte
+/// order mark is dropped; UTF-16 with a byte order mark (either endianness) is decoded; any
+/// other byte sequence that is not well-formed UTF-8 is rejected with
+/// ``ImportError/notUTF8(_:offset:)``, which names the source and the byte offset of the first
+/// ill-formed sequence and suggests `iconv -f <encoding> -t UTF-8`. Nothing is guessed and no
+/// replacement characters are ever inserted, because silently mangled study notes are worse than
+/// a clear error. HTML is decoded by libxml2 (HTTP charset, then `<meta charset>`), PDF by poppler.
+///
+/// **Character policy.** After decoding: ANSI escape sequences (CSI `ESC [ … final`, OSC
+/// `ESC ] … BEL` or `ESC ] … ESC \`, and two-byte `ESC x`) are removed whole; `\r\n` and `\r`
+/// become `\n`; a tab becomes a space; every other C0/C1 control and DEL is removed; invisible
+/// characters are removed: U+200B–U+200F (but a zero-width joiner between two emoji is kept, it
+/// builds one emoji), U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF, U+00AD soft hyphen and
+/// the tag characters U+E0000–U+E007F (a known channel for hidden prompt text). Variation
+/// selectors U+FE0E/U+FE0F stay when they follow an emoji-capable character and are dropped
+/// otherwise; other variation selectors (ideographic) stay. Then the text is put in Unicode NFC.
+///
+/// **Layout policy.** Unicode space separators become a plain space; runs of spaces collapse to
+/// one; lines are trimmed; two or more line breaks become exactly one blank line; leading and
+/// trailing blank lines go. Text, markdown and HTML keep single line breaks inside a paragraph;
+/// PDF lines are joined with a space (see ``normalizePDF(pages:)`` for hyphenation and running
+/// headers). Normalizing twice gives the same result as normalizing once.
+enum SourceNormalizer {
+    // MARK: - Decoding
+
+    /// Decodes text or markdown bytes under the encoding policy above.
+    static func decodeUTF8(_ data: Data, source: String) throws(ImportError) -> String {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            return try validatedUTF8(bytes[3...], offsetBase: 3, source: source)
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            let littleEndian = bytes[0] == 0xFF
+            let body = bytes[2...]
+            var units: [UInt16] = []
+            units.reserveCapacity(body.count / 2)
+            var index = body.startIndex
+            while index + 1 < body.endIndex {
+                let a = UInt16(body[index]), b = UInt16(body[index + 1])
+                units.append(littleEndian ? a | b << 8 : a << 8 | b)
+                index += 2
+            }
+            if index < body.endIndex { throw .notUTF8(source, offset: index) }
+            var result = String.UnicodeScalarView()
+            var iterator = units.makeIterator()
+            var decoder = UTF16()
+            var unitOffset = 0
+            loop: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar):
+                    result.append(scalar)
+                    unitOffset += scalar.utf16.count
+                case .emptyInput: break loop
+                case .error: throw .notUTF8(source, offset: 2 + unitOffset * 2)
+                }
+            }
+            return String(result)
+        }
+        return try validatedUTF8(bytes[...], offsetBase: 0, source: source)
+    }
+
+    private static func validatedUTF8(_ bytes: ArraySlice<UInt8>, offsetBase: Int, source: String) throws(ImportError) -> String {
+        let offset = bytes.withUnsafeBytes { firstInvalidUTF8Offset($0) }
+        if let offset { throw .notUTF8(source, offset: offsetBase + offset) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The offset of the first byte of the first ill-formed UTF-8 sequence, or `nil` if all is well-formed.
+    ///
+    /// Follows the well-formed byte table of Unicode §3.9 (no overlongs, no surrogates, nothing past U+10FFFF).
+    static func firstInvalidUTF8Offset(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        let count = bytes.count
+        var i = 0
+        while i < count {
+            let lead = bytes[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return i
+            }
+            guard i + length <= count else { return i }
+            let second = bytes[i + 1]
+            guard second >= low && second <= high else { return i }
+            for k in 2..<length where bytes[i + k] & 0xC0 != 0x80 { return i }
+            i += length
+        }
+        return nil
+    }
+
+    // MARK: - Characters
+
+    /// Removes escapes, controls and invisible characters and unifies line breaks (the character policy).
+    static func cleanCharacters(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var lastKept: Unicode.Scalar? = nil
+        var i = 0
+        let n = scalars.count
+        func append(_ s: Unicode.Scalar) {
+            out.append(s)
+            lastKept = s
+        }
+        while i < n {
+            let s = scalars[i]
+            let v = s.value
+            if v == 0x1B {
+                i = skipEscape(scalars, from: i)
+                continue
+            }
+            if v == 0x0D {
+                append("\n")
+                i += (i + 1 < n && scalars[i + 1].value == 0x0A) ? 2 : 1
+                continue
+            }
+            if v == 0x0A {
+                append(s)
+            } else if v == 0x09 {
+                append(" ")
+            } else if v < 0x20 || (0x7F...0x9F).contains(v) {
+                // Other C0/C1 controls and DEL carry no text.
+            } else if v == 0x200D {
+                // A zero-width joiner glues emoji into one picture; anywhere else it is invisible noise.
+                let next = i + 1 < n ? scalars[i + 1] : nil
+                if let lastKept, isEmojiScalar(lastKept) || lastKept.value == 0xFE0F, let next, isEmojiScalar(next) {
+                    append(s)
+                }
+            } else if v == 0xFE0E || v == 0xFE0F {
+                if let lastKept, isEmojiScalar(lastKept) || lastKept.value == 0x20E3 { append(s) }
+            } else if isInvisible(v) {
+                // Dropped: see the character policy.
+            } else {
+                append(s)
+            }
+            i += 1
+        }
+        return String(out)
+    }
+
+    /// Returns the index just past the escape sequence starting at `start` (an ESC).
+    private static func skipEscape(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
+        let n = scalars.count
+        var i = start + 1
+        guard i < n else { return i }
+        switch scalars[i].value {
+        case 0x5B:  // CSI: parameters and intermediates 0x20–0x3F, then one final byte 0x40–0x7E.
+            i += 1
+            while i < n, (0x20...0x3F).contains(scalars[i].value) { i += 1 }
+            if i < n, (0x40...0x7E).contains(scalars[i].value) { i += 1 }
+            return i
+        case 0x5D:  // OSC: up to BEL or ESC \ (string terminator).
+            i += 1
+            while i < n {
+                let v = scalars[i].value
+                if v == 0x07 { return i + 1 }
+                if v == 0x1B { return (i + 1 < n && scalars[i + 1].value == 0x5C) ? i + 2 : i + 1 }
+                if v == 0x0A { return i }  // an unterminated OSC must not swallow the rest of the text
+                i += 1
+            }
+            return i
+        case 0x40...0x5F, 0x60...0x7E:  // two-character escapes (ESC c, ESC 7, ESC \ …)
+            return i + 1
+        default:
+            return i
+        }
+    }
+
+    private static func isInvisible(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF, 0x00AD, 0xE0000...0xE007F:
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func isEmojiScalar(_ s: Unicode.Scalar) -> Bool {
+        s.value > 0xFF && s.properties.isEmoji
+    }
+
+    /// Unicode NFC; ASCII is already NFC, so it skips the work.
+    static func nfc(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+        return text.precomposedStringWithCanonicalMapping
+    }
+
+    // MARK: - Layout
+
+    /// Collapses spaces and trims each line; returns the lines, blank ones as "".
+    static func tidyLines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var current = String.UnicodeScalarView()
+        var pendingSpace = false
+        func finishLine() {
+            lines.append(String(current))
+            current = String.UnicodeScalarView()
+            pendingSpace = false
+        }
+        for s in text.unicodeScalars {
+            if s == "\n" {
+                finishLine()
+            } else if s == " " || s.properties.generalCategory == .spaceSeparator {
+                if !current.isEmpty { pendingSpace = true }
+            } else {
+                if pendingSpace {
+                    current.append(" ")
+                    pendingSpace = false
+                }
+                current.append(s)
+            }
+        }
+        finishLine()
+        return lines
+    }
+
+    /// The full pipeline for text, markdown and extracted HTML: single line breaks are kept.
+    static func normalizeText(_ text: String) -> String {
+        let lines = tidyLines(nfc(cleanCharacters(text)))
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var blankPending = false
+        for line in lines {
+            if line.isEmpty {
+                blankPending = !out.isEmpty
+                continue
+            }
+            if !out.isEmpty { out += blankPending ? "\n\n" : "\n" }
+            blankPending = false
+            out += line
+        }
+        return out
+    }
+
+    // MARK: - PDF
+
+    /// Normalizes the text of each PDF page and joins the pages, returning which characters came from which page.
+    ///
+    /// Beyond the shared policy:
+    /// - **Running headers and footers.** In a document of at least 3 pages, a line among the
+    ///   first or last three lines of a page whose shape (digits replaced by `#`) occurs in those
+    ///   positions on at least half of the pages is dropped, as are bare page numbers at the top or
+    ///   bottom of a page (`3`, `- 3 -`, `Page 3`, `Page 3 of 12`, `3 / 12`, `iv`).
+    /// - **Paragraphs.** A blank line ends a paragraph; so does a line clearly shorter than the
+    ///   page's full lines, because that is how a paragraph's last line or a heading looks. Lines
+    ///   inside a paragraph are joined with a space. A lone list marker (`1.`, `•`) joins the
+    ///   paragraph after it. A paragraph cut by a page break (no closing punctuation, next page
+    ///   starts lower-case) is rejoined.
+    /// - **Hyphenation.** A line ending in `letter-` followed by a line starting with a lower-case
+    ///   letter is joined without the hyphen (`photo-`/`synthesis` → `photosynthesis`), unless the
+    ///   hyphenated form appears elsewhere in the document unbroken (`light-`/`dependent` stays
+    ///   `light-dependent`). When the next line starts with an upper-case letter or a digit, or
+    ///   the part before the hyphen ends in a digit, the hyphen is a real one and kept with no
+    ///   space (`Franco-`/`Prussian` → `Franco-Prussian`, `3-`/`phosphoglycerate`).
+    static func normalizePDF(pages rawPages: [String]) -> (text: String, pages: [PageSpan]) {
+        normalizePDF(lines: rawPages.map { page in
+            page.split(separator: "\n", omittingEmptySubsequences: false).map { PDFLine(text: String($0)) }
+        })
+    }
+
+    /// One line of a PDF page as poppler laid it out; geometry (PDF points, y grows downwards)
+    /// is optional so tests and geometry-less callers can pass bare text.
+    struct PDFLine: Sendable, Equatable {
+        var text: String
+        /// Left edge of the line's first glyph.
+        var x: Double? = nil
+        /// Top of the line.
+        var top: Double? = nil
+        /// Set during normalization: a blank line came before this one.
+        var breakBefore = false
+    }
+
+    /// The PDF pipeline on lines with geometry: a vertical gap clearly larger than the page's
+    /// line spacing, or a first-line indent, also starts a paragraph.
+    static func normalizePDF(lines rawPages: [[PDFLine]]) -> (text: String, pages: [PageSpan]) {
+        var pageLines: [[PDFLine]] = rawPages.map { page in
+            var result: [PDFLine] = []
+            var blank = false
+            for var line in page {
+                line.text = tidyLines(nfc(cleanCharacters(softHyphensAtLineEnds(line.text)))).joined(separator: " ")
+                if line.text.isEmpty {
+                    blank = true
+                    continue
+                }
+                line.text = spacedListMarker(line.text)
+                line.breakBefore = blank
+                blank = false
+                result.append(line)
+            }
+            return result
+        }
+        pageLines = removeRunningLines(pageLines)
+        let compounds = hyphenationEvidence(pageLines)
+        let fullLine = typicalFullLineLength(pageLines)
+
+        // Paragraphs of each page.
+        let pageParagraphs: [[String]] = pageLines.map { paragraphs(of: $0, fullLine: fullLine, compounds: compounds) }
+
+        // Assemble, counting characters per page for provenance. A paragraph cut by a page break
+        // (no closing punctuation, the next page starts lower-case) is rejoined, and the next
+        // page's span starts where its words start.
+        var text = ""
+        text.reserveCapacity(pageLines.reduce(0) { $0 + $1.reduce(0) { $0 + $1.text.utf8.count + 1 } })
+        var spans: [PageSpan] = []
+        var offset = 0
+        var lastParagraph: String? = nil
+        for (index, paragraphs) in pageParagraphs.enumerated() where !paragraphs.isEmpty {
+            if let last = lastParagraph, let first = paragraphs.first, continuesAcrossBreak(last, first) {
+                let join = joint(last, first, evidence: compounds)
+                if join.dropHyphen {
+                    text.removeLast()
+                    offset -= 1
+                }
+                text += join.separator
+                offset += join.separator.count
+            } else if !text.isEmpty {
+                text += "\n\n"
+                offset += 2
+            }
+            let begin = offset
+            for (k, paragraph) in paragraphs.enumerated() {
+                if k > 0 {
+                    text += "\n\n"
+                    offset += 2
+                }
+                text += paragraph
+                offset += paragraph.count
+            }
+            spans.append(PageSpan(page: index + 1, range: begin..<offset))
+            lastParagraph = paragraphs.last
+        }
+        let total = text.count
+        if offset != total {
+            // Only a grapheme cluster merging across a joint can get here; keep every span inside the text.
+            spans = spans.map { PageSpan(page: $0.page, range: min($0.range.lowerBound, total)..<min($0.range.upperBound, total)) }
+        }
+        return (text, spans)
+    }
+
+    /// A soft hyphen at a line end is a hyphenation point; make it a visible hyphen before it is stripped.
+    private static func softHyphensAtLineEnds(_ line: String) -> String {
+        guard let last = line.unicodeScalars.last, last == "\u{AD}" || last == "\u{2010}" else { return line }
+        return String(line.unicodeScalars.dropLast()) + "-"
+    }
+
+    /// The length of a full-width line: the 80th percentile of line lengths.
+    private static func typicalFullLineLength(_ pages: [[PDFLine]]) -> Int {
+        var lengths = pages.flatMap { $0.map { $0.text.count } }
+        guard !lengths.isEmpty else { return 0 }
+        lengths.sort()
+        return lengths[min(lengths.count - 1, lengths.count * 8 / 10)]
+    }
+
+    /// Splits one page's lines into paragraphs (see ``normalizePDF(pages:)``).
+    private static func paragraphs(of lines: [PDFLine], fullLine: Int, compounds: HyphenationEvidence) -> [String] {
+        var result: [String] = []
+        var current = ""
+        var pendingMarker: String? = nil
+        func flush() {
+            guard !current.isEmpty else { return }
+            if isListMarker(current) {
+                pendingMarker = (pendingMarker.map { $0 + " " } ?? "") + current
+            } else if let marker = pendingMarker {
+                result.append(marker + " " + current)
+                pendingMarker = nil
+            } else {
+                result.append(current)
+            }
+            current = ""
+        }
+        let breaks = geometricBreaks(lines)
+        let shortLimit = fullLine * 3 / 4
+        var previousWasShort = false
+        for (index, line) in lines.enumerated() {
+            if line.breakBefore || breaks.contains(index) || previousWasShort || (!current.isEmpty && startsListItem(line.text)) {
+                flush()
+            }
+            current = current.isEmpty ? line.text : joinLines(current, line.text, evidence: compounds)
+            previousWasShort = fullLine > 0 && line.text.count < shortLimit
+        }
+        flush()
+        if let marker = pendingMarker { result.append(marker) }
+        return result
+    }
+
+    /// Line indices that start a paragraph by layout: a gap above clearly larger than the usual
+    /// line spacing, an indented first line (the next line returns to the left), or a return to
+    /// the left after indented lines (the end of a hanging list item).
+    private static func geometricBreaks(_ lines: [PDFLine]) -> Set<Int> {
+        guard lines.count >= 2, lines.allSatisfy({ $0.x != nil && $0.top != nil }) else { return [] }
+        let xs = lines.map { $0.x! }, tops = lines.map { $0.top! }
+        var gaps: [Double] = []
+        for i in 1..<lines.count where tops[i] > tops[i - 1] { gaps.append(tops[i] - tops[i - 1]) }
+        gaps.sort()
+        let usualGap = gaps.isEmpty ? 0 : gaps[gaps.count / 2]
+        var breaks: Set<Int> = []
+        let tolerance = 3.0
+        for i in 1..<lines.count {
+            let gap = tops[i] - tops[i - 1]
+            if usualGap > 0 && (gap > usualGap * 1.15 || gap < 0) {
+                breaks.insert(i)
+                continue
+            }
+            // A first-line indent: this line sits right of the one before, the next returns, and
+            // the one before ended a sentence (a hanging list item's wrapped line does not).
+            let indented = xs[i] > xs[i - 1] + tolerance
+            let nextReturns = i + 1 < lines.count && xs[i + 1] < xs[i] - tolerance
+            let previousEnds = lines[i - 1].text.last.map { ".!?:".contains($0) } ?? false
+            if indented && nextReturns && previousEnds { breaks.insert(i) }
+            // Back to the left after two or more indented lines: a hanging item has ended.
+            if xs[i] < xs[i - 1] - tolerance && i >= 2 && abs(xs[i - 1] - xs[i - 2]) <= tolerance && !breaks.contains(i - 1) {
+                breaks.insert(i)
+            }
+        }
+        return breaks
+    }
+
+    /// `1.Photosystem` (poppler drops the gap after a list number) becomes `1. Photosystem`.
+    private static func spacedListMarker(_ line: String) -> String {
+        let scalars = Array(line.unicodeScalars.prefix(5))
+        guard let dot = scalars.firstIndex(of: "."), dot > 0, dot + 1 < scalars.count,
+            scalars[..<dot].allSatisfy({ ("0"..."9").contains($0) }), scalars[dot + 1].properties.isUppercase
+        else { return line }
+        let head = String(String.UnicodeScalarView(scalars[...dot]))
+        return head + " " + String(line.unicodeScalars.dropFirst(dot + 1))
+    }
+
+    private static func isListMarker(_ text: String) -> Bool {
+        if ["•", "◦", "▪", "‣", "-", "–", "—", "*", "·"].contains(text) { return true }
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 2, scalars.count <= 4, let last = scalars.last, last == "." || last == ")" else { return false }
+        return scalars.dropLast().allSatisfy { ("0"..."9").contains($0) } || (scalars.count == 2 && ("a"..."z").contains(scalars[0]))
+    }
+
+    private static func startsListItem(_ line: String) -> Bool {
+        guard let first = line.unicodeScalars.first else { return false }
+        return ["•", "◦", "▪", "‣"].contains(first) && line.unicodeScalars.dropFirst().first == " "
+    }
+
+    /// What the document itself says about hyphenated words, lower-cased: its `head-tail`
+    /// compounds (written inside a line), the heads and tails of those compounds, and its words.
+    struct HyphenationEvidence: Sendable, Equatable {
+        var compounds: Set<String> = []
+        var heads: Set<String> = []
+        var tails: Set<String> = []
+        var words: Set<String> = []
+    }
+
+    /// Joins two lines of one paragraph under the hyphenation rule.
+    static func joinLines(_ a: String, _ b: String, evidence: HyphenationEvidence) -> String {
+        let join = joint(a, b, evidence: evidence)
+        return (join.dropHyphen ? String(a.dropLast()) : a) + join.separator + b
+    }
+
+    /// How line `a` meets line `b`: whether `a`'s final hyphen goes, and what goes between them.
+    ///
+    /// `letter-` + lower-case: a compound the document writes elsewhere (`light-dependent`)
+    /// keeps its hyphen; a word the document writes whole elsewhere (`photosynthesis`) loses
+    /// it; otherwise a head or tail the document uses in other compounds (`three-` + `carbon`
+    /// when `five-carbon` occurs) keeps it; anything else loses it. Upper-case or a digit after,
+    /// or a digit before, is a real hyphen: kept, no space.
+    private static func joint(_ a: String, _ b: String, evidence: HyphenationEvidence) -> (dropHyphen: Bool, separator: String) {
+        let aScalars = a.unicodeScalars
+        guard let last = aScalars.last, last == "-", aScalars.count >= 2,
+            let beforeHyphen = aScalars.dropLast().last, let next = b.unicodeScalars.first
+        else { return (false, " ") }
+        let beforeIsLetter = beforeHyphen.properties.isAlphabetic
+        let beforeIsDigit = ("0"..."9").contains(beforeHyphen)
+        guard beforeIsLetter || beforeIsDigit else { return (false, " ") }  // a spaced dash: keep as words
+        if next.properties.isLowercase && beforeIsLetter {
+            let head = trailingWord(a.dropLast()).lowercased()
+            let tail = leadingWord(b).lowercased()
+            if evidence.compounds.contains(head + "-" + tail) { return (false, "") }
+            if evidence.words.contains(head + tail) { return (true, "") }
+            if evidence.tails.contains(tail) || evidence.heads.contains(head) { return (false, "") }
+            return (true, "")
+        }
+        if next.properties.isAlphabetic || ("0"..."9").contains(next) { return (false, "") }
+        return (false, " ")
+    }
+
+    private static func trailingWord(_ text: Substring) -> String {
+        String(text.reversed().prefix { $0.isLetter }.reversed())
+    }
+
+    private static func leadingWord(_ text: String) -> String {
+        String(text.prefix { $0.isLetter })
+    }
+
+    /// Gathers ``HyphenationEvidence`` from the words inside lines (a line's last word may be a fragment).
+    private static func hyphenationEvidence(_ pages: [[PDFLine]]) -> HyphenationEvidence {
+        var evidence = HyphenationEvidence()
+        for line in pages.joined() {
+            let tokens = line.text.lowercased().split(separator: " ")
+            for token in tokens.dropLast() {
+                let word = token.trimmingCharacters(in: CharacterSet.punctuationCharacters.subtracting(CharacterSet(charactersIn: "-")))
+                if !word.contains("-") {
+                    if word.count > 3 { evidence.words.insert(word) }
+                    continue
+                }
+                guard !word.hasSuffix("-"), !word.hasPrefix("-") else { continue }
+                let parts = word.split(separator: "-")
+                for pair in zip(parts, parts.dropFirst()) {
+                    let head = trailingWord(pair.0), tail = leadingWord(String(pair.1))
+                    guard !head.isEmpty, !tail.isEmpty else { continue }
+                    evidence.compounds.insert(head + "-" + tail)
+                    evidence.heads.insert(head)
+                    evidence.tails.insert(tail)
+                }
+            }
+        }
+        return evidence
+    }
+
+    private static func continuesAcrossBreak(_ last: String, _ first: String) -> Bool {
+        guard let end = last.unicodeScalars.last, let start = first.unicodeScalars.first else { return false }
+        let closing: Set<Unicode.Scalar> = [".", "!", "?", ":", "\"", "”", "’", ")", "]"]
+        return !closing.contains(end) && start.properties.isLowercase
+    }
+
+    // MARK: Running headers, footers and page numbers
+
+    /// Drops running headers/footers and bare page numbers at the top and bottom of each page.
+    static func removeRunningLines(_ pages: [[String]]) -> [[String]] {
+        removeRunningLines(pages.map { $0.filter { !$0.isEmpty }.map { PDFLine(text: $0) } }).map { $0.map(\.text) }
+    }
+
+    private static func removeRunningLines(_ pages: [[PDFLine]]) -> [[PDFLine]] {
+        let depth = 3
+        var running: Set<String> = []
+        if pages.count >= 3 {
+            var counts: [String: Int] = [:]
+            for lines in pages {
+                let edge = Set(lines.prefix(depth).map { shape($0.text) } + lines.suffix(depth).map { shape($0.text) })
+                for key in edge { counts[key, default: 0] += 1 }
+            }
+            let needed = max(2, (pages.count + 1) / 2)
+            running = Set(counts.filter { $0.value >= needed }.map(\.key))
+        }
+        return pages.map { page in
+            var lines = page[...]
+            func droppable(_ line: PDFLine) -> Bool { running.contains(shape(line.text)) || isPageNumberLine(line.text) }
+            var removed = 0
+            while removed < depth, let first = lines.first, droppable(first) {
+                lines = lines.dropFirst()
+                removed += 1
+            }
+            removed = 0
+            while removed < depth, let last = lines.last, droppable(last) {
+                lines = lines.dropLast()
+                removed += 1
+            }
+            var result = Array(lines)
+            if let first = result.first, first.breakBefore { result[0].breakBefore = false }
+            return result
+        }
+    }
+
+    /// The line with every digit replaced by `#`, so `Page 3` and `Page 4` have one shape.
+    private static func shape(_ line: String) -> String {
+        String(String.UnicodeScalarView(line.unicodeScalars.map { ("0"..."9").contains($0) ? "#" : $0 }))
+    }
+
+    /// Whether a line is nothing but a page number: `3`, `- 3 -`, `— 3 —`, `[3]`, `Page 3`, `Page 3 of 12`, `p. 3`, `3 / 12`, `3 of 12`, `xiv`.
+    static func isPageNumberLine(_ line: String) -> Bool {
+        let dashes = CharacterSet(charactersIn: "-–—[]()|· ")
+        var core = line.lowercased().trimmingCharacters(in: dashes)
+        for prefix in ["page ", "pg. ", "pg ", "p. ", "seite ", "página ", "pagina "] where core.hasPrefix(prefix) {
+            core = String(core.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            break
+        }
+        let words = core.split(separator: " ").map(String.init)
+        func isNumber(_ word: String) -> Bool {
+            !word.isEmpty && word.count <= 5 && word.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+        }
+        func isRoman(_ word: String) -> Bool {
+            !word.isEmpty && word.count <= 6 && word.unicodeScalars.allSatisfy { "ivxlc".unicodeScalars.contains($0) }
+        }
+        switch words.count {
+        case 1:
+            let parts = words[0].split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            if parts.count == 2 { return isNumber(parts[0]) && isNumber(parts[1]) }
+            return isNumber(words[0]) || isRoman(words[0])
+        case 3:
+            return isNumber(words[0]) && (words[1] == "of" || words[1] == "/") && isNumber(words[2])
+        default:
+            return false
+        }
+    }
+}
