@@ -68,6 +68,9 @@ public struct Runner: Sendable {
             }
         case .route(let task, .characterCount(let count), _, _):
             output.line(backend(for: task, characterCount: count).rawValue)
+        case .text(let source, let settings):
+            let document = try await loadDocument(source, settings: settings)
+            output.write(document.text.hasSuffix("\n") ? document.text : document.text + "\n")
         case .schema(let task, let strict):
             output.write(jsonSchemaText(for: task, strict: strict))
         case .cacheStats(let json):
@@ -84,6 +87,15 @@ public struct Runner: Sendable {
 }
 
 extension Runner {
+    /// Reads and normalizes one source with the importer, stdin and transport of this runner.
+    func loadDocument(_ source: String, settings: SourceSettings) async throws -> Document {
+        var options = ImportOptions(password: settings.password)
+        if let bytes = settings.maxBytes { options.maxBytes = bytes }
+        if let seconds = settings.deadline { options.deadline = seconds }
+        let importer = Importer(transport: transport, standardInput: standardInput)
+        return try await importer.load(SourceReference(argument: source), options: options)
+    }
+
     func showCacheStats(json: Bool) throws {
         let path = try CacheLocation.databasePath(environment: environment)
         let stats = try ResultCache(path: path).stats()
