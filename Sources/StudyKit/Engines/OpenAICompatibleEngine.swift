@@ -122,7 +122,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
             _ = try await discovery()
             return .available
         } catch let error as EngineError {
-            return .unavailable(reason: error.message)
+            return .unavailable(reason: error.redacted(Redactor(endpoint.apiKey)).message)
         } catch {
             return .unavailable(reason: "the \(kind.rawValue) engine at \(endpoint.url.absoluteString) failed: \(error)")
         }
@@ -131,70 +131,78 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// The window from the server (llama-server `/props`, Ollama `/api/show`), else from the
     /// endpoint's setting. Throws ``EngineError/unavailable(reason:)`` when neither has one.
     public func contextSize() async throws -> ContextWindow {
-        let found = try await discovery()
-        if let window = found.window { return window }
-        if let tokens = endpoint.contextSize {
-            return ContextWindow(tokens: tokens, source: .configured(setting: endpoint.contextSizeSetting))
+        try await redactingErrors {
+            let found = try await discovery()
+            if let window = found.window { return window }
+            if let tokens = endpoint.contextSize {
+                return ContextWindow(tokens: tokens, source: .configured(setting: endpoint.contextSizeSetting))
+            }
+            throw EngineError.unavailable(
+                reason: "the \(kind.rawValue) engine at \(endpoint.url.absoluteString) (\(found.dialect.rawValue)) does not report its context window; set \(endpoint.contextSizeSetting) to the server's context size (n_ctx)")
         }
-        throw EngineError.unavailable(
-            reason: "the \(kind.rawValue) engine at \(endpoint.url.absoluteString) (\(found.dialect.rawValue)) does not report its context window; set \(endpoint.contextSizeSetting) to the server's context size (n_ctx)")
     }
 
     /// Exact with llama-server and llama-cpp-python, else ``TokenCount/estimate(for:)``.
     public func tokenCount(for text: String) async throws -> TokenCount {
-        switch try await discovery().dialect {
-        case .llamaCppPython:
-            let body = try await fetchJSON("POST", "/extras/tokenize/count", Wire.tokenizeBody(text, model: endpoint.model))
-            guard let count = Wire.integer((try Wire.object(body, endpoint: "/extras/tokenize/count"))["count"]) else {
-                throw invalidAnswer("/extras/tokenize/count", "has no 'count'")
+        try await redactingErrors {
+            switch try await discovery().dialect {
+            case .llamaCppPython:
+                let body = try await fetchJSON("POST", "/extras/tokenize/count", Wire.tokenizeBody(text, model: endpoint.model))
+                guard let count = Wire.integer((try Wire.object(body, endpoint: "/extras/tokenize/count"))["count"]) else {
+                    throw invalidAnswer("/extras/tokenize/count", "has no 'count'")
+                }
+                return TokenCount(count: count, method: .exact)
+            case .llamaServer:
+                let tokens = try await tokenize(text) ?? []
+                return TokenCount(count: tokens.count, method: .exact)
+            case .ollama, .openAI:
+                return .estimate(for: text)
             }
-            return TokenCount(count: count, method: .exact)
-        case .llamaServer:
-            let tokens = try await tokenize(text) ?? []
-            return TokenCount(count: tokens.count, method: .exact)
-        case .ollama, .openAI:
-            return .estimate(for: text)
         }
     }
 
     /// Token ids from the server's tokenizer, or `nil` for dialects without one.
     public func tokenize(_ text: String) async throws -> [Int]? {
-        let path: String
-        let payload: Data
-        switch try await discovery().dialect {
-        case .llamaCppPython:
-            (path, payload) = ("/extras/tokenize", try Wire.tokenizeBody(text, model: endpoint.model))
-        case .llamaServer:
-            (path, payload) = ("/tokenize", try Wire.encode(["content": text]))
-        case .ollama, .openAI:
-            return nil
+        try await redactingErrors {
+            let path: String
+            let payload: Data
+            switch try await discovery().dialect {
+            case .llamaCppPython:
+                (path, payload) = ("/extras/tokenize", try Wire.tokenizeBody(text, model: endpoint.model))
+            case .llamaServer:
+                (path, payload) = ("/tokenize", try Wire.encode(["content": text]))
+            case .ollama, .openAI:
+                return nil
+            }
+            let body = try await fetchJSON("POST", path, payload)
+            guard let tokens = Wire.tokenList((try Wire.object(body, endpoint: path))["tokens"]) else {
+                throw invalidAnswer(path, "has no 'tokens' list")
+            }
+            return tokens
         }
-        let body = try await fetchJSON("POST", path, payload)
-        guard let tokens = Wire.tokenList((try Wire.object(body, endpoint: path))["tokens"]) else {
-            throw invalidAnswer(path, "has no 'tokens' list")
-        }
-        return tokens
     }
 
     /// Text for token ids from the server's tokenizer, or `nil` for dialects without one.
     public func detokenize(_ tokens: [Int]) async throws -> String? {
-        let path: String
-        let field: String
-        var payload: [String: Any] = ["tokens": tokens]
-        switch try await discovery().dialect {
-        case .llamaCppPython:
-            (path, field) = ("/extras/detokenize", "text")
-            if let model = endpoint.model { payload["model"] = model }
-        case .llamaServer:
-            (path, field) = ("/detokenize", "content")
-        case .ollama, .openAI:
-            return nil
+        try await redactingErrors {
+            let path: String
+            let field: String
+            var payload: [String: Any] = ["tokens": tokens]
+            switch try await discovery().dialect {
+            case .llamaCppPython:
+                (path, field) = ("/extras/detokenize", "text")
+                if let model = endpoint.model { payload["model"] = model }
+            case .llamaServer:
+                (path, field) = ("/detokenize", "content")
+            case .ollama, .openAI:
+                return nil
+            }
+            let body = try await fetchJSON("POST", path, try Wire.encode(payload))
+            guard let text = (try Wire.object(body, endpoint: path))[field] as? String else {
+                throw invalidAnswer(path, "has no '\(field)'")
+            }
+            return text
         }
-        let body = try await fetchJSON("POST", path, try Wire.encode(payload))
-        guard let text = (try Wire.object(body, endpoint: path))[field] as? String else {
-            throw invalidAnswer(path, "has no '\(field)'")
-        }
-        return text
     }
 
     /// One chat completion constrained to the request's schema.
@@ -202,26 +210,28 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// Throws ``EngineError``: `.truncated` when the server stopped at the response limit,
     /// `.invalidOutput` when the body is not a completion, and the mapped HTTP failures.
     public func respond(to request: GenerationRequest) async throws -> RawResponse {
-        let found = try await discovery()
-        let path = "/v1/chat/completions"
-        let payload = try Wire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: false)
-        let body = try await fetchJSON("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries)
-        let completion = try Wire.completion(body, endpoint: path)
-        if completion.finishReason == "length" { throw truncatedAtLimit(request) }
-        guard let text = completion.text else {
-            throw EngineError.invalidOutput([
-                completion.refusal.map { "the model refused: \(Redactor(endpoint.apiKey).clean($0))" }
-                    ?? "the answer from \(url(path).absoluteString) has no message content"
-            ])
+        try await redactingErrors {
+            let found = try await discovery()
+            let path = "/v1/chat/completions"
+            let payload = try Wire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: false)
+            let body = try await fetchJSON("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries)
+            let completion = try Wire.completion(body, endpoint: path)
+            if completion.finishReason == "length" { throw truncatedAtLimit(request) }
+            guard let text = completion.text else {
+                throw EngineError.invalidOutput([
+                    completion.refusal.map { "the model refused: \(Redactor(endpoint.apiKey).clean($0))" }
+                        ?? "the answer from \(url(path).absoluteString) has no message content"
+                ])
+            }
+            let usage: Usage
+            if let reported = completion.usage {
+                usage = reported
+            } else {
+                usage = try await countedUsage(request, text: text, dialect: found.dialect)
+            }
+            return RawResponse(
+                text: text, usage: usage, model: completion.model ?? modelName, finishReason: completion.finishReason)
         }
-        let usage: Usage
-        if let reported = completion.usage {
-            usage = reported
-        } else {
-            usage = try await countedUsage(request, text: text, dialect: found.dialect)
-        }
-        return RawResponse(
-            text: text, usage: usage, model: completion.model ?? modelName, finishReason: completion.finishReason)
     }
 
     /// The same completion streamed over server-sent events: a growing snapshot per chunk, then
@@ -232,7 +242,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
         let task = Task {
             do {
-                try await runStream(request, into: continuation)
+                try await redactingErrors { try await runStream(request, into: continuation) }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -810,7 +820,35 @@ private struct Redactor {
     }
 }
 
+extension EngineError {
+    /// The same error with every server-supplied text passed through `redactor`.
+    fileprivate func redacted(_ redactor: Redactor) -> EngineError {
+        switch self {
+        case .unavailable(let reason): return .unavailable(reason: redactor.clean(reason))
+        case .quotaExceeded(let detail): return .quotaExceeded(redactor.clean(detail))
+        case .invalidOutput(let problems): return .invalidOutput(problems.map(redactor.clean))
+        case .truncated(let detail): return .truncated(redactor.clean(detail))
+        case .http(let status, let message): return .http(status: status, message: redactor.clean(message))
+        case .transport(let detail): return .transport(redactor.clean(detail))
+        case .authentication(let detail): return .authentication(redactor.clean(detail))
+        case .notLoopback(let url): return .notLoopback(redactor.clean(url))
+        case .invalidConfiguration(let key, let value, let reason):
+            return .invalidConfiguration(key: key, value: redactor.clean(value), reason: redactor.clean(reason))
+        case .contextExceeded, .rateLimited: return self
+        }
+    }
+}
+
 extension OpenAICompatibleEngine {
+    /// Every error leaving the engine passes here, so no server echo can carry the key out.
+    private func redactingErrors<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error as EngineError {
+            throw error.redacted(Redactor(endpoint.apiKey))
+        }
+    }
+
     private var engineName: String { "the \(kind.rawValue) engine at \(endpoint.url.absoluteString)" }
 
     /// Connection trouble means the engine is unavailable (the router falls back); a deadline is transport trouble.
