@@ -9,6 +9,20 @@ import Darwin
 
 // MARK: - The public engine and its options
 
+// What llama-cpp-python 0.3.36's server exposes (read from its llama_cpp/server/app.py and
+// checked against a running server):
+// - `POST /v1/chat/completions` validates `response_format.type` as "text" | "json_object"; a
+//   `schema` beside "json_object" becomes a grammar. OpenAI's "json_schema" form is refused with
+//   a validation error wrapped as HTTP 500 (so it must not be sent, or it would be retried).
+// - Streaming: `data: {chunk}` lines then `data: [DONE]`; the last content chunk has an empty
+//   delta and `finish_reason`; no chunk carries `usage` (`stream_options` is ignored).
+// - `POST /extras/tokenize` {input} → {tokens}, `/extras/tokenize/count` → {count},
+//   `/extras/detokenize` {tokens} → {text}; `GET /v1/models` lists the alias; n_ctx is not
+//   exposed anywhere (no /props), so the window comes from configuration.
+// - `--api_key`: every route needs `Authorization: Bearer <key>`; otherwise 401
+//   `{"detail":"Invalid API key"}`. An unknown route is 404 before authentication.
+// - A prompt over the window: 400 `context_length_exceeded` with both numbers in the message.
+
 /// The flavour of OpenAI-compatible server behind a URL, which decides how the window is read,
 /// whether tokens can be counted exactly, and which `response_format` the server accepts.
 public enum ServerDialect: String, Sendable, CaseIterable {

@@ -104,6 +104,26 @@ struct EngineFaultTests {
         #expect(sleeper.sleeps == [.milliseconds(500), .seconds(1)])
     }
 
+    @Test func aPersistentRateLimitEndsRateLimited() async throws {
+        let limited = try ScriptedReply.fixture(429, "openai-rate-limit", headers: ["Retry-After": "2"])
+        let transport = ScriptedEngineTransport(routes: Self.models, queue: [limited, limited, limited, limited])
+        let sleeper = RecordingSleeper()
+        await #expect(throws: EngineError.rateLimited(retryAfter: 2)) {
+            _ = try await Self.remote(transport, sleeper: sleeper).respond(to: EngineTestSchema.request())
+        }
+        #expect(transport.calls(to: Self.chat) == 3)
+        #expect(sleeper.sleeps == [.seconds(2), .seconds(2)])
+    }
+
+    @Test func reportsForUnconfiguredEnginesSayWhyWithoutNetwork() async throws {
+        let transport = ScriptedEngineTransport()
+        let reports = await engineReports(configuration: EngineConfiguration(), transport: transport)
+        #expect(reports.map(\.kind) == [.local, .remote])
+        #expect(reports.allSatisfy { !$0.availability.isAvailable && $0.contextWindowProblem != nil && $0.tokenCounting == .unknown })
+        #expect(reports[1].apiKey == "not set")
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test func aClientErrorIsNotRetried() async throws {
         let transport = ScriptedEngineTransport(
             routes: Self.models, queue: [.json(404, #"{"error":{"message":"The model `gpt-test` does not exist"}}"#)])
