@@ -1,18 +1,5 @@
 import Foundation
 
-/// Which kind of engine produced a result or spent a quota.
-///
-/// Named for the cache so it cannot clash with the engines' own types; raw values are the
-/// `--engine` / `--json` spellings.
-public enum CacheEngineKind: String, Sendable, Codable, CaseIterable, Hashable {
-    /// The local model (llama.cpp in process or on loopback).
-    case local
-    /// The hosted model, which has a daily quota.
-    case remote
-    /// The extractive builtin engine.
-    case builtin
-}
-
 /// The identity of one generation request: two requests share a cached result only when every
 /// field that can change the model's answer is equal.
 ///
@@ -33,7 +20,7 @@ public struct CacheKey: Sendable, Hashable {
     /// The version of the task's instructions and prompt template.
     public let promptTemplateVersion: String
     /// The kind of engine asked.
-    public let engine: CacheEngineKind
+    public let engine: EngineKind
     /// The model identity (name, and revision or file hash where known).
     public let model: String
     /// The content actually sent to the model: the fitted text when it was cut, else the whole.
@@ -52,7 +39,7 @@ public struct CacheKey: Sendable, Hashable {
         task: StudyTask,
         schemaFingerprint: String,
         promptTemplateVersion: String,
-        engine: CacheEngineKind,
+        engine: EngineKind,
         model: String,
         content: String,
         contentIsFitted: Bool,

@@ -6,14 +6,14 @@ public struct CacheEntry: Sendable, Equatable {
     /// The result as JSON text (the typed value re-encoded after validation).
     public var payload: String
     /// The engine that answered.
-    public var engine: CacheEngineKind
+    public var engine: EngineKind
     /// The model that answered.
     public var model: String
     /// What fitting did to the input, as the caller's own JSON text; `nil` when nothing was cut.
     public var fittedInfo: String?
 
     /// Creates an entry.
-    public init(payload: String, engine: CacheEngineKind, model: String, fittedInfo: String? = nil) {
+    public init(payload: String, engine: EngineKind, model: String, fittedInfo: String? = nil) {
         self.payload = payload
         self.engine = engine
         self.model = model
@@ -26,7 +26,7 @@ public struct CachedResult: Sendable, Equatable {
     /// The stored result as JSON text.
     public var payload: String
     /// The engine that answered originally.
-    public var engine: CacheEngineKind
+    public var engine: EngineKind
     /// The model that answered originally.
     public var model: String
     /// When the result was stored.
@@ -35,7 +35,7 @@ public struct CachedResult: Sendable, Equatable {
     public var fittedInfo: String?
 
     /// Creates a result; public so test doubles of ``ResultCaching`` can return one.
-    public init(payload: String, engine: CacheEngineKind, model: String, createdAt: Date, fittedInfo: String? = nil) {
+    public init(payload: String, engine: EngineKind, model: String, createdAt: Date, fittedInfo: String? = nil) {
         self.payload = payload
         self.engine = engine
         self.model = model
@@ -215,7 +215,7 @@ public final class ResultCache: ResultCaching {
         payload: [UInt8]?, checksum: String?, engine: String?, model: String?, createdAt: Double, fittedInfo: String?
     ) -> CachedResult? {
         guard let payload, let checksum, SHA256Digest.hex(of: payload) == checksum,
-            let engine = engine.flatMap(CacheEngineKind.init(rawValue:)), let model
+            let engine = engine.flatMap(EngineKind.init(rawValue:)), let model
         else { return nil }
         return CachedResult(
             payload: String(decoding: payload, as: UTF8.self), engine: engine, model: model,

@@ -4,7 +4,7 @@ import Synchronization
 /// What one engine spent on one local calendar day.
 public struct DailyUsage: Sendable, Equatable {
     /// The engine.
-    public var engine: CacheEngineKind
+    public var engine: EngineKind
     /// The day.
     public var day: LedgerDay
     /// Prompt tokens sent.
@@ -74,30 +74,30 @@ public protocol UsageMetering: Sendable {
     /// Today's local calendar day, by the meter's clock.
     var today: LedgerDay { get }
     /// Adds `requests` requests and their tokens to `engine`'s count for today.
-    func record(engine: CacheEngineKind, tokensIn: Int, tokensOut: Int, requests: Int) throws(CacheError)
+    func record(engine: EngineKind, tokensIn: Int, tokensOut: Int, requests: Int) throws(CacheError)
     /// What `engine` spent on `day` (today when `nil`).
-    func usage(engine: CacheEngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage
+    func usage(engine: EngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage
 }
 
 extension UsageMetering {
     /// Records one request.
-    public func record(engine: CacheEngineKind, tokensIn: Int, tokensOut: Int) throws(CacheError) {
+    public func record(engine: EngineKind, tokensIn: Int, tokensOut: Int) throws(CacheError) {
         try record(engine: engine, tokensIn: tokensIn, tokensOut: tokensOut, requests: 1)
     }
 
     /// What `engine` spent today.
-    public func usage(engine: CacheEngineKind) throws(CacheError) -> DailyUsage {
+    public func usage(engine: EngineKind) throws(CacheError) -> DailyUsage {
         try usage(engine: engine, on: nil)
     }
 
     /// How much of `quota` is left for `engine` on `day` (today when omitted), never negative.
-    public func remaining(_ quota: DailyQuota, engine: CacheEngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Int {
+    public func remaining(_ quota: DailyQuota, engine: EngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Int {
         let spent = quota.spent(by: try usage(engine: engine, on: day))
         return max(0, quota.limit - spent)
     }
 
     /// Whether `engine` has used up `quota` on `day` (today when omitted).
-    public func isExhausted(_ quota: DailyQuota, engine: CacheEngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Bool {
+    public func isExhausted(_ quota: DailyQuota, engine: EngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Bool {
         try remaining(quota, engine: engine, on: day) == 0
     }
 }
@@ -132,7 +132,7 @@ public final class UsageLedger: UsageMetering {
 
     /// Adds `requests` requests and their tokens to `engine`'s count for today; negative
     /// amounts count as zero, so a confused caller can never refund a quota.
-    public func record(engine: CacheEngineKind, tokensIn: Int, tokensOut: Int, requests: Int) throws(CacheError) {
+    public func record(engine: EngineKind, tokensIn: Int, tokensOut: Int, requests: Int) throws(CacheError) {
         let day = today
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) in
             try db.immediateTransaction { () throws(CacheError) in
@@ -153,7 +153,7 @@ public final class UsageLedger: UsageMetering {
     }
 
     /// What `engine` spent on `day` (today when `nil`); zeros for a day with no record.
-    public func usage(engine: CacheEngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage {
+    public func usage(engine: EngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage {
         let day = day ?? today
         let row = try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> (Int64, Int64, Int64)? in
             try db.readTransaction { () throws(CacheError) -> (Int64, Int64, Int64)? in

@@ -3,7 +3,7 @@ import Foundation
 // MARK: - What an engine is
 
 /// Which kind of engine answered: the user sees this in `--json` and in `studykit engines`.
-public enum EngineKind: String, Sendable, Hashable, CaseIterable {
+public enum EngineKind: String, Sendable, Codable, Hashable, CaseIterable {
     /// A model on this machine (a loopback model server); nothing leaves the machine.
     case local
     /// A hosted model reached over the network; costs money and has a quota.

@@ -44,7 +44,7 @@ struct CacheKeyFields: Sendable {
     var task = StudyTask.summary
     var schemaFingerprint = "object{overview:string,keyPoints:array}"
     var promptTemplateVersion = "summary-v1"
-    var engine = CacheEngineKind.remote
+    var engine = EngineKind.remote
     var model = "gpt-test-1"
     var content = "Photosynthesis turns light into chemical energy."
     var contentIsFitted = false
