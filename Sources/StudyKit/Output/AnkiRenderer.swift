@@ -33,7 +33,8 @@ public enum AnkiRenderer {
     public static func render(_ flashcards: Flashcards, context: RenderContext) -> String {
         let flashcards = CleanResult.flashcards(flashcards)
         let rows = flashcards.cards.map { card in
-            [guid(kind: "card", question: card.question, context: context), card.question, back(answer: card.answer, quote: card.quote)]
+            [guid(kind: "card", question: card.question, context: context), trimmed(card.question),
+             back(answer: trimmed(card.answer), quote: trimmed(card.quote))]
         }
         return file(rows: rows, context: context)
     }
@@ -41,7 +42,7 @@ public enum AnkiRenderer {
     /// One Basic note per question: the prompt and its lettered choices in front, the right
     /// choice and the explanation on the back.
     public static func render(_ quiz: Quiz, context: RenderContext) -> String {
-        let quiz = CleanResult.quiz(quiz)
+        let quiz = CleanResult.quiz(quiz).trimmedForAnki
         let rows = quiz.questions.map { question in
             let choices = question.choices.enumerated().map { MarkdownRenderer.choiceLetter($0.offset) + ". " + $0.element }
             let answer = question.choices.indices.contains(question.answerIndex)
@@ -73,11 +74,15 @@ public enum AnkiRenderer {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// Leading and trailing whitespace only makes a field need quoting and shows as nothing.
+    private static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The answer, then the supporting quote, set off so it still reads well when Anki shows
     /// the back on one line.
     private static func back(answer: String, quote: String) -> String {
-        let quote = quote.trimmingCharacters(in: .whitespacesAndNewlines)
-        return quote.isEmpty ? answer : answer + "\n\n— “" + quote + "”"
+        quote.isEmpty ? answer : answer + "\n\n— “" + quote + "”"
     }
 
     /// A field, quoted when it holds the separator, a line break or a quote.
@@ -150,5 +155,15 @@ public enum AnkiRenderer {
         }
         while digits.count < width { digits.append("0") }
         return String(digits.reversed())
+    }
+}
+
+private extension Quiz {
+    /// Every string trimmed of surrounding whitespace.
+    var trimmedForAnki: Quiz {
+        func trim(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return Quiz(questions: questions.map {
+            .init(prompt: trim($0.prompt), choices: $0.choices.map(trim), answerIndex: $0.answerIndex, explanation: trim($0.explanation))
+        })
     }
 }

@@ -196,8 +196,10 @@ enum MarkdownEscaping {
             // Inside a word (snake_case) an underscore cannot open emphasis.
             return !(previous?.isLetterOrDigit ?? false) || !(next?.isLetterOrDigit ?? false)
         case "&":
-            // `&amp;` or `&#60;` would become a character reference.
-            return next.map { $0.isLetter || $0 == "#" } ?? false
+            // `&amp;` or `&#60;` would become a character reference; `Q&A` would not.
+            let name = characters[(index + 1)...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "#") }
+            let end = index + 1 + name.count
+            return !name.isEmpty && end < characters.count && characters[end] == ";"
         case "#":
             // A heading marker at the start, or a closing sequence after a space.
             return previous.map(\.isWhitespace) ?? true
