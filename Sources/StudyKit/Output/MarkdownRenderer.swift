@@ -207,8 +207,8 @@ enum MarkdownEscaping {
             // Quote, list, or setext-underline markers only matter at the start of a line.
             return index == 0
         case ".", ")":
-            // `1.` or `1)` at the start of a line would start an ordered list.
-            return index > 0 && characters[..<index].allSatisfy(\.isASCIIDigit)
+            // `1. ` or `1)` at the start of a line would start an ordered list; `1.5` would not.
+            return index > 0 && characters[..<index].allSatisfy(\.isASCIIDigit) && (next?.isWhitespace ?? true)
         default:
             return false
         }

@@ -52,13 +52,13 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
     case markdown
     /// The result alone as pretty JSON (the CLI's `--json` envelope is built elsewhere); every task.
     case json
-    /// Anki's plain-text import; flashcards, quiz and the whole kit.
+    /// Anki's plain-text import; flashcards, quiz, and the whole kit (its flashcards).
     case anki
-    /// Mermaid `mindmap`; mind map and the whole kit.
+    /// Mermaid `mindmap`; mind map and the whole kit (its mind map).
     case mermaid
-    /// Markdown for markmap; mind map and the whole kit.
+    /// Markdown for markmap; mind map and the whole kit (its mind map).
     case markmap
-    /// OPML 2.0; mind map, summary and the whole kit.
+    /// OPML 2.0; mind map, summary, and the whole kit (mind map and key points).
     case opml
 
     /// The tasks whose results this format can show, in CLI order.

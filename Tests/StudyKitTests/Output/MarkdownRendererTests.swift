@@ -13,6 +13,8 @@ import Testing
         ("1. first", "1\\. first"),
         ("12) twelve", "12\\) twelve"),
         ("version 1.2", "version 1.2"),
+        ("1.5 million", "1.5 million"),
+        ("2.", "2\\."),
         ("=====", "\\====="),
         ("`code`", "\\`code\\`"),
         ("*bold* and **strong**", "\\*bold\\* and \\*\\*strong\\*\\*"),
