@@ -161,8 +161,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
         try await redactingErrors {
             switch try await discovery().dialect {
             case .llamaCppPython:
-                let body = try await fetchJSON("POST", "/extras/tokenize/count", Wire.tokenizeBody(text, model: endpoint.model))
-                guard let count = Wire.integer((try Wire.object(body, endpoint: "/extras/tokenize/count"))["count"]) else {
+                let body = try await fetchJSON("POST", "/extras/tokenize/count", OpenAIWire.tokenizeBody(text, model: endpoint.model))
+                guard let count = OpenAIWire.integer((try OpenAIWire.object(body, endpoint: "/extras/tokenize/count"))["count"]) else {
                     throw invalidAnswer("/extras/tokenize/count", "has no 'count'")
                 }
                 return TokenCount(count: count, method: .exact)
@@ -182,14 +182,14 @@ public struct OpenAICompatibleEngine: LanguageModel {
             let payload: Data
             switch try await discovery().dialect {
             case .llamaCppPython:
-                (path, payload) = ("/extras/tokenize", try Wire.tokenizeBody(text, model: endpoint.model))
+                (path, payload) = ("/extras/tokenize", try OpenAIWire.tokenizeBody(text, model: endpoint.model))
             case .llamaServer:
-                (path, payload) = ("/tokenize", try Wire.encode(["content": text]))
+                (path, payload) = ("/tokenize", try OpenAIWire.encode(["content": text]))
             case .ollama, .openAI:
                 return nil
             }
             let body = try await fetchJSON("POST", path, payload)
-            guard let tokens = Wire.tokenList((try Wire.object(body, endpoint: path))["tokens"]) else {
+            guard let tokens = OpenAIWire.tokenList((try OpenAIWire.object(body, endpoint: path))["tokens"]) else {
                 throw invalidAnswer(path, "has no 'tokens' list")
             }
             return tokens
@@ -211,8 +211,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
             case .ollama, .openAI:
                 return nil
             }
-            let body = try await fetchJSON("POST", path, try Wire.encode(payload))
-            guard let text = (try Wire.object(body, endpoint: path))[field] as? String else {
+            let body = try await fetchJSON("POST", path, try OpenAIWire.encode(payload))
+            guard let text = (try OpenAIWire.object(body, endpoint: path))[field] as? String else {
                 throw invalidAnswer(path, "has no '\(field)'")
             }
             return text
@@ -227,9 +227,9 @@ public struct OpenAICompatibleEngine: LanguageModel {
         try await redactingErrors {
             let found = try await discovery()
             let path = "/v1/chat/completions"
-            let payload = try Wire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: false)
+            let payload = try OpenAIWire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: false)
             let body = try await fetchJSON("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries)
-            let completion = try Wire.completion(body, endpoint: path)
+            let completion = try OpenAIWire.completion(body, endpoint: path)
             if completion.finishReason == "length" { throw truncatedAtLimit(request) }
             guard let text = completion.text else {
                 throw EngineError.invalidOutput([
@@ -271,7 +271,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
     ) async throws {
         let found = try await discovery()
         let path = "/v1/chat/completions"
-        let payload = try Wire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: true)
+        let payload = try OpenAIWire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: true)
         let response = try await exchange(
             "POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries, accept: "text/event-stream")
 
@@ -342,8 +342,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
 
 // MARK: - Building the wire JSON
 
-/// The JSON studykit sends and the fields it reads back, kept in one place.
-private enum Wire {
+/// The JSON studykit sends and the fields it reads back, kept in one place (internal only so tests can check the body).
+enum OpenAIWire {
     static func encode(_ object: [String: Any]) throws -> Data {
         try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     }
@@ -357,22 +357,27 @@ private enum Wire {
     /// A chat completion request: system = instructions, user = prompt, and the schema in the
     /// form the dialect accepts (llama-cpp-python rejects `json_schema` with a 500).
     static func chatBody(_ request: GenerationRequest, model: String?, dialect: ServerDialect, stream: Bool) throws -> Data {
-        var messages: [[String: Any]] = []
-        if !request.instructions.isEmpty { messages.append(["role": "system", "content": request.instructions]) }
-        messages.append(["role": "user", "content": request.prompt])
-        var body: [String: Any] = ["messages": messages, "stream": stream]
-        if let model { body["model"] = model }
+        // Built as an ordered JSONValue, not a [String: Any]: a schema's property order is the
+        // order the model writes the fields in (llama.cpp's grammar follows it), so it must
+        // survive encoding exactly as the Generable type declares it.
+        var messages: [JSONValue] = []
+        if !request.instructions.isEmpty { messages.append(["role": "system", "content": .string(request.instructions)]) }
+        messages.append(["role": "user", "content": .string(request.prompt)])
+        var body = JSONObject()
+        if let model { body["model"] = .string(model) }
+        body["messages"] = .array(messages)
+        body["stream"] = .bool(stream)
         switch request.options.sampling {
-        case .greedy: body["temperature"] = 0
-        case .temperature(let value): body["temperature"] = value
+        case .greedy: body["temperature"] = .integer(0)
+        case .temperature(let value): body["temperature"] = .number(value)
         }
-        if let seed = request.options.seed { body["seed"] = seed }
+        if let seed = request.options.seed { body["seed"] = .integer(seed) }
         // max_tokens rather than max_completion_tokens: every compatible server still accepts it.
-        if let maximum = request.options.maximumResponseTokens { body["max_tokens"] = maximum }
+        if let maximum = request.options.maximumResponseTokens { body["max_tokens"] = .integer(maximum) }
         if stream { body["stream_options"] = ["include_usage": true] }
         if !request.jsonSchema.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             let schema = try schemaObject(request.jsonSchema, name: request.schemaName)
-            let name = schemaName(request.schemaName)
+            let name = JSONValue.string(schemaName(request.schemaName))
             switch dialect {
             case .llamaCppPython, .llamaServer:
                 body["response_format"] = ["type": "json_object", "schema": schema]
@@ -381,21 +386,17 @@ private enum Wire {
             case .openAI:
                 if let strictText = request.strictJSONSchema {
                     let strict = try schemaObject(strictText, name: request.schemaName)
-                    body["response_format"] = [
-                        "type": "json_schema", "json_schema": ["name": name, "schema": strict, "strict": true],
-                    ]
+                    body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": strict, "strict": true]]
                 } else {
-                    body["response_format"] = [
-                        "type": "json_schema", "json_schema": ["name": name, "schema": schema, "strict": false],
-                    ]
+                    body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": schema, "strict": false]]
                 }
             }
         }
-        return try encode(body)
+        return Data(JSONValue.object(body).compactText.utf8)
     }
 
-    private static func schemaObject(_ text: String, name: String) throws -> Any {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), object is [String: Any] else {
+    private static func schemaObject(_ text: String, name: String) throws -> JSONValue {
+        guard let object = try? JSONValue.parse(text), case .object = object else {
             throw EngineError.invalidOutput(["the JSON schema for '\(name)' is not a JSON object; fix the schema text"])
         }
         return object
@@ -536,7 +537,7 @@ extension OpenAICompatibleEngine {
     private func discover() async throws -> Discovery {
         let models = try await probe("GET", "/v1/models", nil)
         var found = Discovery(dialect: endpoint.dialect ?? .openAI, window: nil, servedModels: [])
-        if (200..<300).contains(models.status), let object = try? Wire.object(models.body, endpoint: "/v1/models"),
+        if (200..<300).contains(models.status), let object = try? OpenAIWire.object(models.body, endpoint: "/v1/models"),
             let data = object["data"] as? [[String: Any]]
         {
             found.servedModels = data.compactMap { $0["id"] as? String }
@@ -545,9 +546,9 @@ extension OpenAICompatibleEngine {
         var dialect = endpoint.dialect
         if dialect == nil || dialect == .llamaServer {
             let props = try await probe("GET", "/props", nil)
-            if (200..<300).contains(props.status), let object = try? Wire.object(props.body, endpoint: "/props"),
-                let tokens = Wire.integer((object["default_generation_settings"] as? [String: Any])?["n_ctx"])
-                    ?? Wire.integer(object["n_ctx"]), tokens > 0
+            if (200..<300).contains(props.status), let object = try? OpenAIWire.object(props.body, endpoint: "/props"),
+                let tokens = OpenAIWire.integer((object["default_generation_settings"] as? [String: Any])?["n_ctx"])
+                    ?? OpenAIWire.integer(object["n_ctx"]), tokens > 0
             {
                 dialect = .llamaServer
                 found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "GET /props"))
@@ -556,23 +557,23 @@ extension OpenAICompatibleEngine {
         if dialect == nil {
             let version = try await probe("GET", "/api/version", nil)
             if (200..<300).contains(version.status),
-                (try? Wire.object(version.body, endpoint: "/api/version"))?["version"] is String
+                (try? OpenAIWire.object(version.body, endpoint: "/api/version"))?["version"] is String
             {
                 dialect = .ollama
             }
         }
         if dialect == .ollama, let model = endpoint.model ?? found.servedModels.first {
-            let show = try await probe("POST", "/api/show", try Wire.encode(["model": model]))
-            if (200..<300).contains(show.status), let object = try? Wire.object(show.body, endpoint: "/api/show"),
+            let show = try await probe("POST", "/api/show", try OpenAIWire.encode(["model": model]))
+            if (200..<300).contains(show.status), let object = try? OpenAIWire.object(show.body, endpoint: "/api/show"),
                 let tokens = Self.ollamaWindow(object)
             {
                 found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "POST /api/show"))
             }
         }
         if dialect == nil {
-            let count = try await probe("POST", "/extras/tokenize/count", try Wire.tokenizeBody("studykit", model: endpoint.model))
+            let count = try await probe("POST", "/extras/tokenize/count", try OpenAIWire.tokenizeBody("studykit", model: endpoint.model))
             if (200..<300).contains(count.status),
-                Wire.integer((try? Wire.object(count.body, endpoint: "/extras/tokenize/count"))?["count"]) != nil
+                OpenAIWire.integer((try? OpenAIWire.object(count.body, endpoint: "/extras/tokenize/count"))?["count"]) != nil
             {
                 dialect = .llamaCppPython
             }
@@ -591,8 +592,8 @@ extension OpenAICompatibleEngine {
         }
         guard let info = show["model_info"] as? [String: Any] else { return nil }
         let architecture = info["general.architecture"] as? String
-        if let architecture, let value = Wire.integer(info["\(architecture).context_length"]) { return value }
-        return info.first(where: { $0.key.hasSuffix(".context_length") }).flatMap { Wire.integer($0.value) }
+        if let architecture, let value = OpenAIWire.integer(info["\(architecture).context_length"]) { return value }
+        return info.first(where: { $0.key.hasSuffix(".context_length") }).flatMap { OpenAIWire.integer($0.value) }
     }
 
     /// One discovery request without retries: connection failures and refused credentials throw,
@@ -798,14 +799,14 @@ private struct ChunkReader {
             return nil
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
-            throw EngineError.invalidOutput(["the stream from \(endpoint) carried an event that is not JSON: '\(Wire.preview(Data(payload.utf8)))'"])
+            throw EngineError.invalidOutput(["the stream from \(endpoint) carried an event that is not JSON: '\(OpenAIWire.preview(Data(payload.utf8)))'"])
         }
         if object["error"] != nil {
-            let detail = Wire.errorDetail(Data(payload.utf8))
+            let detail = OpenAIWire.errorDetail(Data(payload.utf8))
             throw EngineError.http(status: 200, message: redactor.clean(detail.message))
         }
         if let name = object["model"] as? String { model = name }
-        if let reported = Wire.usage(object["usage"]) { usage = reported }
+        if let reported = OpenAIWire.usage(object["usage"]) { usage = reported }
         guard let choice = (object["choices"] as? [[String: Any]])?.first else { return nil }
         if let reason = choice["finish_reason"] as? String { finishReason = reason }
         guard let delta = (choice["delta"] as? [String: Any])?["content"] as? String, !delta.isEmpty else { return nil }
@@ -881,7 +882,7 @@ extension OpenAICompatibleEngine {
     }
 
     private func authenticationError(status: Int, body: Data) -> EngineError {
-        let detail = Redactor(endpoint.apiKey).clean(Wire.errorDetail(body).message)
+        let detail = Redactor(endpoint.apiKey).clean(OpenAIWire.errorDetail(body).message)
         guard endpoint.apiKey != nil else {
             return .authentication(
                 "\(engineName) requires an API key (http \(status): \(detail)); set STUDYKIT_REMOTE_API_KEY")
@@ -894,7 +895,7 @@ extension OpenAICompatibleEngine {
     private func statusError(_ head: HTTPResponseHead, body: Data) -> (EngineError, retryable: Bool) {
         let status = head.status
         if status == 401 || status == 403 { return (authenticationError(status: status, body: body), false) }
-        let detail = Wire.errorDetail(body)
+        let detail = OpenAIWire.errorDetail(body)
         let message = Redactor(endpoint.apiKey).clean(detail.message)
         switch status {
         case 429:
@@ -907,7 +908,7 @@ extension OpenAICompatibleEngine {
             return (.http(status: status, message: message), true)
         case 400, 413:
             if detail.code == "context_length_exceeded" || message.contains("context length")
-                || message.contains("context window"), let numbers = Wire.contextNumbers(message)
+                || message.contains("context window"), let numbers = OpenAIWire.contextNumbers(message)
             {
                 return (.contextExceeded(tokens: numbers.tokens, window: numbers.window), false)
             }

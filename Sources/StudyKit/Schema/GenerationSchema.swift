@@ -58,22 +58,32 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         public let maxWords: Int?
         /// Characters that must not appear, in a fixed order (for a deterministic `pattern`).
         public let forbiddenCharacters: String
+        /// Whether the string is one sentence: the emitted `pattern` lets `.`, `!` and `?` appear
+        /// only once, at the end, so a grammar-constrained model cannot run on into a second
+        /// sentence (the one-sentence rule itself is a semantic check of the owning type).
+        public let singleSentence: Bool
 
         /// Creates string limits.
-        public init(minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = "") {
+        public init(
+            minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = "",
+            singleSentence: Bool = false
+        ) {
             self.minLength = max(1, minLength)
             self.maxLength = maxLength
             self.maxWords = maxWords
             self.forbiddenCharacters = forbiddenCharacters
+            self.singleSentence = singleSentence
         }
     }
 
     /// A string with the given limits.
     public static func string(
-        minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = ""
+        minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = "",
+        singleSentence: Bool = false
     ) -> GenerationSchema {
         .string(StringConstraints(
-            minLength: minLength, maxLength: maxLength, maxWords: maxWords, forbiddenCharacters: forbiddenCharacters))
+            minLength: minLength, maxLength: maxLength, maxWords: maxWords, forbiddenCharacters: forbiddenCharacters,
+            singleSentence: singleSentence))
     }
 }
 
@@ -174,6 +184,7 @@ extension GenerationSchema {
                     "maxLength": constraints.maxLength.map(JSONValue.integer) ?? .null,
                     "maxWords": constraints.maxWords.map(JSONValue.integer) ?? .null,
                     "forbidden": .string(constraints.forbiddenCharacters),
+                    "singleSentence": .bool(constraints.singleSentence),
                 ]
             ]
         case .stringEnum(let cases):
@@ -199,14 +210,16 @@ extension GenerationSchema.StringConstraints {
     /// Words are runs of non-space characters separated by single spaces, so the pattern also
     /// rules out leading, trailing and doubled spaces — harmless for titles and labels.
     var pattern: String? {
-        guard maxWords != nil || !forbiddenCharacters.isEmpty else { return nil }
+        guard maxWords != nil || !forbiddenCharacters.isEmpty || singleSentence else { return nil }
         var excluded = ""
-        for character in forbiddenCharacters {
+        var seen = Set<Character>()
+        for character in forbiddenCharacters + (singleSentence ? ".!?" : "") where seen.insert(character).inserted {
             if "\\]^-[".contains(character) { excluded.append("\\") }
             excluded.append(character)
         }
-        guard let maxWords else { return "^[^\(excluded)]*$" }
+        let end = singleSentence ? "[.!?]" : ""
+        guard let maxWords else { return "^[^\(excluded)]*\(end)$" }
         let word = "[^ \(excluded)]+"
-        return "^\(word)( \(word)){0,\(max(0, maxWords - 1))}$"
+        return "^\(word)( \(word)){0,\(max(0, maxWords - 1))}\(end)$"
     }
 }

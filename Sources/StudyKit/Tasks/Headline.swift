@@ -20,7 +20,7 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
         .init("title", description: "A short title for the material: at most 6 words, no quotation marks.",
               .string(maxLength: 60, maxWords: 6, forbiddenCharacters: "\"“”„«»")),
         .init("blurb", description: "One plain sentence on one line saying what the material covers.",
-              .string(maxLength: 220, maxWords: 35, forbiddenCharacters: "\n")),
+              .string(maxLength: 220, maxWords: 35, forbiddenCharacters: "\n", singleSentence: true)),
     ])
 
     /// Reads a headline; see ``Generable/init(json:)``.
@@ -51,7 +51,7 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
 
 extension Headline {
     static let promptTemplateVersion = "headline/1"
-    static let responseReserve = 96
+    static let responseReserve = 200
     static let instructions = TaskPrompt.instructions(
         role: "You write a headline for a student's study material.",
         fields: """

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+@Suite("Chat request body")
+struct ChatBodyTests {
+    /// The model writes fields in the schema's property order, so the wire body must keep it:
+    /// a dictionary-based encoder sorted `blurb` before `title`, and SmolLM2 then ran on in the blurb.
+    @Test(arguments: [ServerDialect.llamaCppPython, .llamaServer, .ollama, .openAI])
+    func keepsTheSchemaPropertyOrder(dialect: ServerDialect) throws {
+        let schema = StudyTask.headline.generationSchema
+        let request = GenerationRequest(
+            instructions: "i", prompt: "p", schemaName: "headline", jsonSchema: schema.jsonSchema(strict: false).compactText,
+            strictJSONSchema: schema.jsonSchema(strict: true).compactText)
+        let body = String(decoding: try OpenAIWire.chatBody(request, model: "m", dialect: dialect, stream: false), as: UTF8.self)
+        let title = try #require(body.range(of: "\"title\""))
+        let blurb = try #require(body.range(of: "\"blurb\""))
+        #expect(title.lowerBound < blurb.lowerBound)
+        // And it is still JSON a server can read.
+        #expect(try JSONSerialization.jsonObject(with: Data(body.utf8)) is [String: Any])
+    }
+
+    @Test func singleSentenceStringsEndWithOneTerminator() throws {
+        let schema = GenerationSchema.string(maxWords: 3, singleSentence: true)
+        let pattern = try #require(schema.jsonSchema(strict: false)["pattern"]?.stringValue)
+        #expect(pattern == "^[^ .!?]+( [^ .!?]+){0,2}[.!?]$")
+        let regex = try NSRegularExpression(pattern: pattern)
+        func matches(_ text: String) -> Bool {
+            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        #expect(matches("Cells divide."))
+        #expect(!matches("Cells divide. Then rest."))
+        #expect(!matches("Cells divide"))
+    }
+}
