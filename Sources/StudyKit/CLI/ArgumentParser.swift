@@ -106,22 +106,6 @@ public enum EngineChoice: String, Sendable, Equatable, CaseIterable {
     case builtin
 }
 
-/// An output format of a generating command.
-public enum OutputFormat: String, Sendable, Equatable, CaseIterable {
-    /// Readable Markdown (the default).
-    case markdown
-    /// The JSON envelope.
-    case json
-    /// Anki's plain-text import format (flashcards).
-    case anki
-    /// Mermaid `mindmap` syntax.
-    case mermaid
-    /// Markdown headings and lists for markmap.
-    case markmap
-    /// OPML outline.
-    case opml
-}
-
 /// Everything a generating command needs.
 public struct GenerateSettings: Sendable, Equatable {
     /// The task.
@@ -129,7 +113,7 @@ public struct GenerateSettings: Sendable, Equatable {
     /// The source argument; `nil` means stdin.
     public var source: String?
     /// The output format.
-    public var format: OutputFormat
+    public var format: RenderFormat
     /// The engine choice.
     public var engine: EngineChoice
     /// Never call the remote engine.
@@ -153,7 +137,7 @@ public struct GenerateSettings: Sendable, Equatable {
 
     /// Creates settings with the defaults of the CLI.
     public init(
-        task: StudyTask, source: String? = nil, format: OutputFormat = .markdown, engine: EngineChoice = .auto,
+        task: StudyTask, source: String? = nil, format: RenderFormat = .markdown, engine: EngineChoice = .auto,
         offline: Bool = false, noCache: Bool = false, stream: Bool = false, quiet: Bool = false,
         verbose: Bool = false, outputDirectory: String? = nil, concept: String? = nil, explanation: String? = nil,
         sourceSettings: SourceSettings = SourceSettings()
@@ -431,7 +415,7 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec) throws(UsageE
     let source = try single(raw, argument: "<source>", command: spec.name, required: task != .headline)
     var settings = GenerateSettings(task: task, source: source)
     if let format = raw.values["format"] {
-        settings.format = try choice(format, option: "--format", OutputFormat.self)
+        settings.format = try choice(format, option: "--format", RenderFormat.self)
     }
     if raw.flags.contains("json") { settings.format = .json }
     if let engine = raw.values["engine"] {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs one studykit command line and returns its exit code.
 ///
@@ -71,6 +72,12 @@ public struct Runner: Sendable {
         case .text(let source, let settings):
             let document = try await loadDocument(source, settings: settings)
             output.write(document.text.hasSuffix("\n") ? document.text : document.text + "\n")
+        case .route(let task, .explain(let source), let json, let settings):
+            try await explainRoute(task: task, source: source, settings: settings, json: json)
+        case .engines(let json):
+            try await showEngines(json: json)
+        case .generate(let settings):
+            try await generate(settings)
         case .schema(let task, let strict):
             output.write(jsonSchemaText(for: task, strict: strict))
         case .cacheStats(let json):
@@ -79,8 +86,6 @@ public struct Runner: Sendable {
             let removed = try ResultCache(environment: environment).clear(task: task)
             let scope = task.map { " for \($0.commandName)" } ?? ""
             output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(scope)")
-        default:
-            throw UsageError.missingCommand
         }
         return .ok
     }

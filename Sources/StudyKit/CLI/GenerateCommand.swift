@@ -1,0 +1,224 @@
+import Foundation
+import Synchronization
+
+// MARK: - Generating commands
+
+extension Runner {
+    /// `headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`.
+    func generate(_ settings: GenerateSettings) async throws {
+        let progress = Progress(sink: errorOutput, enabled: errorOutput.isTerminal && !settings.quiet)
+        let source = settings.source ?? "-"
+        var explanation = settings.explanation
+        if settings.task == .feynman, explanation == nil {
+            explanation = try readExplanation()
+        }
+        progress.show("reading \(SourceReference(argument: source).displayName)")
+        let document = try await loadDocument(source, settings: settings.sourceSettings)
+
+        let configuration = try EngineConfiguration.load(environment: environment)
+        let stores = openStores(configuration: configuration, noCache: settings.noCache)
+        let quota = try configuration.remoteDailyQuota.map { text throws(CacheError) in try DailyQuota(parsing: text) }
+        let verbose = settings.verbose
+        let errors = errorOutput
+        let streamer = settings.stream ? StreamPreview(sink: output) : nil
+        let router = RoutingEngine(
+            local: configuration.localEngine(transport: transport), remote: configuration.remoteEngine(transport: transport),
+            cache: stores.cache, ledger: stores.ledger, quota: quota,
+            note: { line in if verbose { errors.line("studykit: \(Terminal.sanitize(line))") } },
+            onPartial: streamer.map { preview in { @Sendable text in preview.show(text) } })
+
+        let decision = backend(for: settings.task, characterCount: document.characterCount)
+        progress.show("\(settings.task.commandName): \(document.characterCount) characters, routed \(decision.rawValue)")
+        let request = RoutingRequest(
+            task: settings.task, document: document, concept: settings.concept, explanation: explanation,
+            engine: settings.engine, offline: settings.offline, useCache: !settings.noCache)
+        let routed = try await router.run(request)
+        streamer?.finish()
+        progress.clear()
+        if verbose {
+            errorOutput.line("studykit: answered by \(routed.engine.rawValue) (\(routed.model))\(routed.cached ? " from the cache" : "")")
+        }
+
+        let envelope = Envelope(routed: routed, document: document).jsonValue
+        let context = RenderContext(
+            sourceIdentity: sourceIdentity(source), title: document.title,
+            digest: { SHA256Digest.hex(of: $0) })
+        if let directory = settings.outputDirectory, case .studyKit(let kit) = routed.result {
+            let url = URL(fileURLWithPath: directory)
+            let written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)
+            for file in written { output.line(file.path) }
+            return
+        }
+        if settings.format == .json {
+            output.line(envelope.prettyText)
+        } else {
+            let text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
+            output.write(text.hasSuffix("\n") ? text : text + "\n")
+        }
+    }
+
+    /// The student's explanation for `feynman`, from stdin; empty input is bad data.
+    private func readExplanation() throws -> String {
+        let data: Data
+        do { data = try standardInput() } catch { throw ImportError.unreadable("stdin", reason: String(describing: error)) }
+        let text = try SourceNormalizer.decodeUTF8(data, source: "the explanation on stdin")
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw ImportError.empty("the explanation on stdin") }
+        return trimmed
+    }
+
+    /// The cache and ledger, or none: a store that cannot be opened must not stop the job.
+    private func openStores(configuration: EngineConfiguration, noCache: Bool) -> (cache: ResultCache?, ledger: UsageLedger?) {
+        let env = cacheEnvironment(configuration)
+        var cache: ResultCache?
+        if !noCache {
+            do { cache = try ResultCache(environment: env) } catch {
+                errorOutput.line("studykit: working without the cache: \(error.message)")
+            }
+        }
+        return (cache, try? UsageLedger(environment: env))
+    }
+
+    /// A stable identity for Anki GUIDs: the absolute path or the URL.
+    private func sourceIdentity(_ source: String) -> String {
+        switch SourceReference(argument: source) {
+        case .standardInput: return "stdin"
+        case .url(let url): return url.absoluteString
+        case .file(let path):
+            return URL(fileURLWithPath: path).standardizedFileURL.path
+        }
+    }
+}
+
+// MARK: - The --json envelope
+
+/// The one object `--json` prints: the result and how it was made.
+struct Envelope {
+    let routed: RoutedResult
+    let document: Document
+
+    var jsonValue: JSONValue {
+        let usage: JSONValue = [
+            "in": .integer(routed.usage?.promptTokens ?? 0), "out": .integer(routed.usage?.completionTokens ?? 0),
+            "method": routed.usage.map { .string($0.method.rawValue) } ?? .string(routed.cached ? "cached" : "none"),
+        ]
+        return [
+            "task": .string(routed.result.task.commandName),
+            "engine": .string(routed.engine.rawValue),
+            "model": .string(routed.model),
+            "decision": .string(routed.decision.rawValue),
+            "result": TerminalSafety.clean(routed.result.jsonValue),
+            "source": [
+                "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
+                "title": document.title.map { .string(TerminalSafety.clean($0)) } ?? .null,
+                "characterCount": .integer(document.characterCount),
+            ],
+            "fitted": routed.fitted.jsonValue,
+            "cached": .bool(routed.cached),
+            "reasked": .bool(routed.reasked),
+            "fallbacks": .array(routed.fallbacks.map { ["engine": .string($0.engine.rawValue), "reason": .string($0.reason)] }),
+            "usage": usage,
+        ]
+    }
+}
+
+// MARK: - Progress and streaming
+
+/// One status line on stderr, redrawn in place; only on a terminal.
+struct Progress {
+    let sink: any OutputSink
+    let enabled: Bool
+
+    func show(_ text: String) {
+        guard enabled else { return }
+        sink.write("\r\u{1B}[2K" + "studykit: " + text + "…")
+    }
+
+    func clear() {
+        guard enabled else { return }
+        sink.write("\r\u{1B}[2K")
+    }
+}
+
+/// Shows a result while it is generated: on a terminal the partial value is redrawn in place;
+/// piped, each line is written once, when it is complete, with no control sequences.
+final class StreamPreview: Sendable {
+    private struct State {
+        var drawnLines = 0
+        var printedLines = 0
+    }
+
+    private let sink: any OutputSink
+    private let state = Mutex(State())
+
+    init(sink: any OutputSink) { self.sink = sink }
+
+    /// Draws the partial value parsed from `text`, the model's output so far.
+    func show(_ text: String) {
+        guard let value = JSONValue.partial(text) else { return }
+        let lines = Self.outline(TerminalSafety.clean(value))
+        state.withLock { state in
+            if sink.isTerminal {
+                var frame = state.drawnLines > 0 ? "\u{1B}[\(state.drawnLines)F\u{1B}[J" : ""
+                frame += lines.joined(separator: "\n") + "\n"
+                sink.write(frame)
+                state.drawnLines = lines.count
+            } else {
+                // The last line may still grow: print only lines that later output has completed.
+                let complete = max(0, lines.count - 1)
+                if complete > state.printedLines {
+                    sink.write(lines[state.printedLines..<complete].joined(separator: "\n") + "\n")
+                    state.printedLines = complete
+                }
+            }
+        }
+    }
+
+    /// Removes the preview on a terminal (the final rendering replaces it); piped, marks its end.
+    func finish() {
+        state.withLock { state in
+            if sink.isTerminal, state.drawnLines > 0 {
+                sink.write("\u{1B}[\(state.drawnLines)F\u{1B}[J")
+            } else if !sink.isTerminal, state.printedLines > 0 {
+                sink.write("\n")
+            }
+            state.drawnLines = 0
+        }
+    }
+
+    /// A readable outline of a JSON value: `key: value` lines, nested by indentation.
+    static func outline(_ value: JSONValue, indent: String = "") -> [String] {
+        switch value {
+        case .object(let object):
+            return object.flatMap { key, member -> [String] in
+                switch member {
+                case .object, .array: return ["\(indent)\(key):"] + outline(member, indent: indent + "  ")
+                default: return ["\(indent)\(key): \(scalar(member))"]
+                }
+            }
+        case .array(let items):
+            return items.flatMap { item -> [String] in
+                switch item {
+                case .object, .array:
+                    let inner = outline(item, indent: indent + "  ")
+                    guard let first = inner.first else { return ["\(indent)-"] }
+                    return ["\(indent)- " + first.dropFirst(indent.count + 2)] + inner.dropFirst()
+                default: return ["\(indent)- \(scalar(item))"]
+                }
+            }
+        default:
+            return [indent + scalar(value)]
+        }
+    }
+
+    private static func scalar(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return text.replacingOccurrences(of: "\n", with: " ")
+        case .integer(let number): return String(number)
+        case .number(let number): return String(number)
+        case .bool(let flag): return flag ? "true" : "false"
+        case .null: return ""
+        default: return value.compactText
+        }
+    }
+}

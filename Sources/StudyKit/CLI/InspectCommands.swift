@@ -1,0 +1,184 @@
+import Foundation
+
+// MARK: - studykit engines
+
+extension Runner {
+    /// `studykit engines`: each engine's availability (and why not), model, window, counting, and today's usage.
+    func showEngines(json: Bool) async throws {
+        let configuration = try EngineConfiguration.load(environment: environment)
+        let quota = try configuration.remoteDailyQuota.map { text throws(CacheError) in try DailyQuota(parsing: text) }
+        let ledger = try? UsageLedger(environment: cacheEnvironment(configuration))
+        let reports = await engineReports(configuration: configuration, transport: transport)
+        let builtin = BuiltinEngine()
+
+        var rows: [JSONValue] = []
+        for report in reports {
+            let usage = ledger.flatMap { try? $0.usage(engine: report.kind, on: $0.today) }
+            var object: JSONObject = [
+                "engine": .string(report.kind.rawValue),
+                "url": report.url.map(JSONValue.string) ?? .null,
+                "model": .string(report.model),
+                "available": .bool(report.availability.isAvailable),
+            ]
+            if case .unavailable(let reason) = report.availability { object["reason"] = .string(reason) }
+            if let window = report.contextWindow {
+                object["contextSize"] = .integer(window.tokens)
+                switch window.source {
+                case .discovered(let endpoint): object["contextSource"] = .string("discovered from \(endpoint)")
+                case .configured(let setting): object["contextSource"] = .string("configured by \(setting)")
+                }
+            } else if let problem = report.contextWindowProblem, report.availability.isAvailable {
+                object["contextProblem"] = .string(problem)
+            }
+            object["tokenCounting"] = .string(report.tokenCounting.rawValue)
+            if let dialect = report.dialect { object["dialect"] = .string(dialect) }
+            if let key = report.apiKey { object["apiKey"] = .string(key) }
+            if let usage {
+                object["today"] = [
+                    "requests": .integer(usage.requests), "tokensIn": .integer(usage.tokensIn), "tokensOut": .integer(usage.tokensOut),
+                ]
+            }
+            if report.kind == .remote {
+                object["quota"] = quota.map { .string($0.description) } ?? .string("none")
+                if let quota, let ledger, let remaining = try? ledger.remaining(quota, engine: .remote, on: ledger.today) {
+                    object["quotaRemaining"] = .integer(remaining)
+                }
+            }
+            rows.append(.object(object))
+        }
+        rows.append([
+            "engine": "builtin", "model": .string(builtin.modelName), "available": true,
+            "note": "extractive, no model: always available, deterministic",
+        ])
+
+        if json {
+            output.line(JSONValue.array(rows).prettyText)
+            return
+        }
+        for row in rows {
+            guard case .object(let object) = row else { continue }
+            output.line(object["engine"]?.stringValue ?? "?")
+            for (key, value) in object where key != "engine" {
+                let text: String
+                switch value {
+                case .string(let string): text = string
+                case .object(let nested): text = nested.map { "\($0.key) \($0.value.compactText)" }.joined(separator: ", ")
+                default: text = value.compactText
+                }
+                output.line("  " + (key + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + Terminal.sanitize(text))
+            }
+        }
+    }
+
+    /// The environment with the config file's cache directory filled in, for the cache and ledger.
+    func cacheEnvironment(_ configuration: EngineConfiguration) -> [String: String] {
+        var env = environment
+        if env["STUDYKIT_CACHE_DIR"] == nil, let directory = configuration.cacheDirectory { env["STUDYKIT_CACHE_DIR"] = directory }
+        return env
+    }
+}
+
+// MARK: - studykit route <task> <source> --explain
+
+extension Runner {
+    /// The whole plan for one source, without generating anything.
+    func explainRoute(task: StudyTask, source: String, settings: SourceSettings, json: Bool) async throws {
+        let document = try await loadDocument(source, settings: settings)
+        let configuration = try EngineConfiguration.load(environment: environment)
+        let quota = try configuration.remoteDailyQuota.map { text throws(CacheError) in try DailyQuota(parsing: text) }
+        let ledger = try? UsageLedger(environment: cacheEnvironment(configuration))
+        let engines: [any LanguageModel] = [configuration.localEngine(transport: transport), configuration.remoteEngine(transport: transport)]
+        let decision = backend(for: task, characterCount: document.characterCount)
+        let plan = RoutingEngine.plan(decision: decision, choice: .auto, offline: false)
+
+        var engineRows: [JSONValue] = []
+        var lines: [String] = [
+            "source:     \(document.origin) (\(document.kind.rawValue)\(document.title.map { ", “\($0)”" } ?? ""))",
+            "characters: \(document.characterCount)",
+            "policy:     \(task.commandName) → \(decision.rawValue)"
+                + (task == .headline || task == .feynman ? " (local up to \(localCharacterLimit) characters)" : " (remote at any size)"),
+            "order:      " + plan.map(\.rawValue).joined(separator: " → "),
+            "reserve:    \(task.responseReserve) response tokens",
+        ]
+        var fitsSomewhere = false
+        for engine in engines {
+            var row: JSONObject = ["engine": .string(engine.kind.rawValue), "model": .string(engine.modelName)]
+            lines.append("")
+            lines.append("\(engine.kind.rawValue): \(engine.modelName)")
+            if engine.kind == .remote, let quota, let ledger, (try? ledger.isExhausted(quota, engine: .remote, on: ledger.today)) == true {
+                row["quota"] = .string("used up (\(quota))")
+                lines.append("  quota:      used up (\(quota)): remote would be skipped")
+            }
+            guard case .available = await engine.availability() else {
+                if case .unavailable(let reason) = await engine.availability() {
+                    row["available"] = false
+                    row["reason"] = .string(reason)
+                    lines.append("  available:  no — \(reason)")
+                }
+                engineRows.append(.object(row))
+                continue
+            }
+            row["available"] = true
+            lines.append("  available:  yes")
+            do {
+                let budget = try await checkBudget(engine: engine, task: task, document: document, concept: nil, explanation: nil)
+                fitsSomewhere = fitsSomewhere || budget.fits
+                row["contextSize"] = .integer(budget.window.tokens)
+                row["tokens"] = [
+                    "instructionsAndPrompt": .integer(budget.overheadTokens), "document": .integer(budget.documentTokens),
+                    "allowance": .integer(budget.allowance), "reserve": .integer(budget.reserve),
+                    "total": .integer(budget.totalTokens), "method": .string(budget.method.rawValue),
+                ]
+                row["fits"] = .bool(budget.fits)
+                lines.append("  window:     \(budget.window.tokens) tokens")
+                lines.append(
+                    "  tokens:     \(budget.overheadTokens) instructions+prompt + \(budget.documentTokens) document + \(budget.allowance) template/re-ask + \(budget.reserve) reserve = \(budget.totalTokens) (\(budget.method.rawValue))"
+                )
+                if budget.fits {
+                    lines.append("  fits:       yes — the document is sent whole")
+                } else if budget.documentBudget < RoutingEngine.minimumDocumentBudget {
+                    row["fit"] = .string("impossible")
+                    lines.append(
+                        "  fits:       no — the window cannot hold this task's prompt and \(budget.reserve)-token reserve; this engine would be skipped")
+                } else {
+                    let fitted = fitContent(document, documentTokens: budget.documentTokens, budget: budget.documentBudget)
+                    row["fit"] = fitted.report.jsonValue
+                    lines.append(
+                        "  fits:       no — fitted here it would keep \(fitted.report.keptCharacters) of \(fitted.report.totalCharacters) characters, ~\(fitted.report.keptTokens ?? 0) of \(budget.documentTokens) tokens, \(Int(((fitted.report.sectionCoverage ?? 0) * 100).rounded()))% of sections"
+                    )
+                }
+                let prompt = task.prompt(document: document.text, title: document.title)
+                let key = RoutingEngine.cacheKey(task: task, engine: engine, prompt: prompt, fitted: false)
+                row["cacheKey"] = .string(key.digest)
+                lines.append("  cache key:  \(key.digest) (whole content)")
+            } catch {
+                row["problem"] = .string(RoutingEngine.reason(for: error))
+                lines.append("  problem:    \(RoutingEngine.reason(for: error))")
+            }
+            engineRows.append(.object(row))
+        }
+        let escalation: String
+        if decision == .local {
+            escalation = "if the local window is too small and remote is available with a larger window, the job escalates to remote whole; otherwise it is fitted to the local window"
+        } else {
+            escalation = "if remote is unavailable, over quota or refuses, the job runs locally, fitted to the local window"
+        }
+        lines += ["", "fallback:   \(escalation); with no model engine, the builtin extractive engine answers"]
+        if !fitsSomewhere { lines.append("note:       no model window holds the whole document: expect fitted content") }
+
+        if json {
+            let value: JSONValue = [
+                "task": .string(task.commandName),
+                "source": [
+                    "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
+                    "title": document.title.map(JSONValue.string) ?? .null, "characterCount": .integer(document.characterCount),
+                ],
+                "decision": .string(decision.rawValue), "order": .array(plan.map { .string($0.rawValue) }),
+                "reserve": .integer(task.responseReserve), "engines": .array(engineRows), "fallback": .string(escalation),
+            ]
+            output.line(value.prettyText)
+        } else {
+            output.line(lines.map(Terminal.sanitize).joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,391 @@
+import Foundation
+
+// MARK: - Request and result
+
+/// One job for the router.
+public struct RoutingRequest: Sendable {
+    /// The task.
+    public var task: StudyTask
+    /// The normalized source.
+    public var document: Document
+    /// Feynman: the concept.
+    public var concept: String?
+    /// Feynman: the student's explanation.
+    public var explanation: String?
+    /// `--engine`.
+    public var engine: EngineChoice
+    /// `--offline`: never call remote.
+    public var offline: Bool
+    /// `--no-cache` turns this off.
+    public var useCache: Bool
+
+    /// Creates a request with the CLI's defaults.
+    public init(
+        task: StudyTask, document: Document, concept: String? = nil, explanation: String? = nil,
+        engine: EngineChoice = .auto, offline: Bool = false, useCache: Bool = true
+    ) {
+        self.task = task
+        self.document = document
+        self.concept = concept
+        self.explanation = explanation
+        self.engine = engine
+        self.offline = offline
+        self.useCache = useCache
+    }
+}
+
+/// One step of the fallback chain, as `--json` reports it.
+public struct FallbackStep: Sendable, Equatable {
+    /// The engine that was tried or skipped.
+    public var engine: EngineKind
+    /// Why it did not answer.
+    public var reason: String
+
+    /// Creates a step.
+    public init(engine: EngineKind, reason: String) {
+        self.engine = engine
+        self.reason = reason
+    }
+}
+
+/// A validated result and the honest story of how it was made.
+public struct RoutedResult: Sendable, Equatable {
+    /// The typed, validated result.
+    public var result: AnyStudyResult
+    /// The engine that answered.
+    public var engine: EngineKind
+    /// Its model.
+    public var model: String
+    /// The policy's decision before any fallback.
+    public var decision: Backend
+    /// What was cut to fit.
+    public var fitted: FitReport
+    /// Whether the answer came from the cache.
+    public var cached: Bool
+    /// What was tried before, and why it did not answer.
+    public var fallbacks: [FallbackStep]
+    /// Tokens in and out, summed over the answering engine's requests (`nil` from cache or builtin).
+    public var usage: Usage?
+    /// Whether the model needed its one re-ask.
+    public var reasked: Bool
+}
+
+/// Failures of the router itself (engine failures are ``EngineError``).
+public enum RoutingError: StudyKitError, Equatable {
+    /// `--engine X` was forced and X could not serve.
+    case forcedEngineFailed(EngineKind, reason: String)
+    /// Every engine in the plan failed.
+    case noEngine([FallbackStep])
+
+    /// One line naming the engine and what to do.
+    public var message: String {
+        switch self {
+        case .forcedEngineFailed(let engine, let reason):
+            return "the \(engine.rawValue) engine could not serve: \(reason); drop --engine to let studykit fall back"
+        case .noEngine(let steps):
+            let tried = steps.map { "\($0.engine.rawValue): \($0.reason)" }.joined(separator: "; ")
+            return "no engine could serve (\(tried))"
+        }
+    }
+
+    /// Always 69.
+    public var exitCode: ExitCode { .unavailable }
+}
+
+// MARK: - The engine
+
+/// Carries out the routing policy: cache, preferred engine, escalation, fallback, fitting, validation.
+///
+/// The decision is ``backend(for:characterCount:)``; this type executes it so the user always
+/// gets a result, and records every step in ``RoutedResult/fallbacks``:
+/// - local preferred and failing (unavailable, window too small, invalid after the re-ask,
+///   transport) → remote;
+/// - remote preferred and unavailable, over the daily quota, or refusing with a quota error →
+///   local, with the content fitted to the local window, and remote is not called again;
+/// - content larger than the chosen window → the larger window if one can serve, else fitted;
+/// - no model engine → the builtin extractive engine, labelled `builtin`.
+public struct RoutingEngine: Sendable {
+    let local: any LanguageModel
+    let remote: any LanguageModel
+    let builtin: BuiltinEngine
+    let cache: (any ResultCaching)?
+    let ledger: (any UsageMetering)?
+    let quota: DailyQuota?
+    let note: @Sendable (String) -> Void
+    let onPartial: (@Sendable (String) -> Void)?
+
+    /// Creates a router.
+    /// - Parameters:
+    ///   - local, remote: the model engines (an ``UnconfiguredEngine`` when there is none).
+    ///   - cache: the result cache, or `nil` for none.
+    ///   - ledger, quota: the usage ledger and the remote daily quota it enforces.
+    ///   - note: receives one line per decision (shown with `--verbose`).
+    ///   - onPartial: receives growing snapshots of the model's text while it streams (`--stream`).
+    public init(
+        local: any LanguageModel, remote: any LanguageModel, builtin: BuiltinEngine = BuiltinEngine(),
+        cache: (any ResultCaching)? = nil, ledger: (any UsageMetering)? = nil, quota: DailyQuota? = nil,
+        note: @escaping @Sendable (String) -> Void = { _ in }, onPartial: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.local = local
+        self.remote = remote
+        self.builtin = builtin
+        self.cache = cache
+        self.ledger = ledger
+        self.quota = quota
+        self.note = note
+        self.onPartial = onPartial
+    }
+
+    /// The engines to try, in order, for a decision and the user's flags. Pure.
+    public static func plan(decision: Backend, choice: EngineChoice, offline: Bool) -> [EngineKind] {
+        let order: [EngineKind]
+        switch choice {
+        case .local: order = [.local]
+        case .remote: order = [.remote]
+        case .builtin: order = [.builtin]
+        case .auto: order = decision == .local ? [.local, .remote, .builtin] : [.remote, .local, .builtin]
+        }
+        return offline ? order.filter { $0 != .remote } : order
+    }
+
+    /// Runs the request through the plan and returns the first validated result.
+    /// Throws ``RoutingError`` (exit 69) when a forced engine fails, or the builtin engine's error
+    /// when even it cannot make a valid result from the text.
+    public func run(_ request: RoutingRequest) async throws -> RoutedResult {
+        let decision = backend(for: request.task, characterCount: request.document.characterCount)
+        let order = Self.plan(decision: decision, choice: request.engine, offline: request.offline)
+        let forced = request.engine != .auto
+        var fallbacks: [FallbackStep] = []
+        var remoteRefused = false
+
+        for (position, kind) in order.enumerated() {
+            if kind == .builtin {
+                return try builtinResult(request, decision: decision, fallbacks: fallbacks)
+            }
+            let engine = kind == .local ? local : remote
+            let skip: String? = kind == .remote ? remoteBlocker(refused: remoteRefused) : nil
+            if let skip {
+                fallbacks.append(FallbackStep(engine: kind, reason: skip))
+                note("skipping remote: \(skip)")
+                if forced { throw RoutingError.forcedEngineFailed(kind, reason: skip) }
+                continue
+            }
+            let mayEscalate = request.engine == .auto && kind == .local && order[(position + 1)...].contains(.remote)
+                && remoteBlocker(refused: remoteRefused) == nil
+            do {
+                return try await attempt(
+                    request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks)
+            } catch let escalation as Escalation {
+                fallbacks.append(FallbackStep(engine: kind, reason: escalation.reason))
+                note("\(kind.rawValue): \(escalation.reason)")
+            } catch {
+                let reason = Self.reason(for: error)
+                fallbacks.append(FallbackStep(engine: kind, reason: reason))
+                note("\(kind.rawValue) failed: \(reason)")
+                if kind == .remote, case EngineError.quotaExceeded = error { remoteRefused = true }
+                if forced { throw RoutingError.forcedEngineFailed(kind, reason: reason) }
+                if error is CancellationError { throw error }
+            }
+        }
+        throw RoutingError.noEngine(fallbacks)
+    }
+
+    // MARK: one engine
+
+    /// Why remote must not be called now, or `nil` when it may be.
+    private func remoteBlocker(refused: Bool) -> String? {
+        if refused { return "the remote engine refused with a quota error earlier in this run" }
+        // A ledger that cannot be read cannot prove the quota is spent: remote may be tried.
+        if let quota, let ledger, (try? ledger.isExhausted(quota, engine: .remote, on: ledger.today)) == true {
+            return "the remote daily quota (\(quota)) is used up"
+        }
+        return nil
+    }
+
+    private func attempt(
+        _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool, fallbacks: [FallbackStep]
+    ) async throws -> RoutedResult {
+        let kind = engine.kind
+        let task = request.task
+        let document = request.document
+        let whole = task.prompt(document: document.text, title: document.title, concept: request.concept, explanation: request.explanation)
+
+        // The cache comes first: a hit makes no engine call at all, not even a window lookup.
+        if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: whole, fitted: false) {
+            return RoutedResult(
+                result: hit.0, engine: kind, model: engine.modelName, decision: decision, fitted: hit.1, cached: true,
+                fallbacks: fallbacks, usage: nil, reasked: false)
+        }
+
+        if case .unavailable(let reason) = await engine.availability() {
+            throw EngineError.unavailable(reason: reason)
+        }
+        let budget = try await checkBudget(
+            engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation)
+        var prompt = whole
+        var fitted = FitReport.whole(document, tokens: budget.documentTokens)
+        if !budget.fits {
+            if mayEscalate, let larger = await largerWindow(than: budget.window.tokens) {
+                throw Escalation(
+                    reason: "needs \(budget.totalTokens) tokens but its window is \(budget.window.tokens); escalated to remote (\(larger) tokens)")
+            }
+            guard budget.documentBudget >= Self.minimumDocumentBudget else {
+                throw EngineError.contextExceeded(tokens: budget.totalTokens, window: budget.window.tokens)
+            }
+            let content = fitContent(document, documentTokens: budget.documentTokens, budget: budget.documentBudget)
+            note("\(kind.rawValue): fitted \(content.report.keptCharacters) of \(content.report.totalCharacters) characters to a \(budget.window.tokens)-token window")
+            prompt = task.prompt(document: content.text, title: document.title, concept: request.concept, explanation: request.explanation)
+            fitted = content.report
+            if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: prompt, fitted: true) {
+                return RoutedResult(
+                    result: hit.0, engine: kind, model: engine.modelName, decision: decision, fitted: hit.1, cached: true,
+                    fallbacks: fallbacks, usage: nil, reasked: false)
+            }
+        }
+
+        let generated = try await generateValidated(task: task, engine: engine, prompt: prompt, reserve: budget.reserve)
+        if request.useCache {
+            store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
+        }
+        return RoutedResult(
+            result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted, cached: false,
+            fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked)
+    }
+
+    /// Below this many tokens for the document, fitting would send a meaningless scrap.
+    static let minimumDocumentBudget = 64
+
+    /// The remote window when remote can serve and its window is larger, else `nil`.
+    private func largerWindow(than tokens: Int) async -> Int? {
+        guard case .available = await remote.availability(),
+            let window = try? await remote.contextSize(), window.tokens > tokens
+        else { return nil }
+        return window.tokens
+    }
+
+    private struct Generated {
+        var result: AnyStudyResult
+        var model: String
+        var usage: Usage
+        var reasked: Bool
+    }
+
+    /// Generates, validates, and re-asks once with the validation errors as feedback.
+    private func generateValidated(task: StudyTask, engine: any LanguageModel, prompt: String, reserve: Int) async throws -> Generated {
+        let schema = task.generationSchema
+        var request = GenerationRequest(
+            instructions: task.instructions, prompt: prompt, schemaName: task.commandName == "import" ? "study_kit" : task.commandName,
+            jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,
+            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: reserve))
+        var usage = Usage(promptTokens: 0, completionTokens: 0)
+        for round in 0..<2 {
+            let response = try await respond(engine, to: request)
+            usage.promptTokens += response.usage.promptTokens
+            usage.completionTokens += response.usage.completionTokens
+            usage.method = response.usage.method
+            do {
+                try ledger?.record(engine: engine.kind, tokensIn: response.usage.promptTokens, tokensOut: response.usage.completionTokens)
+            } catch {
+                note("could not record usage: \(Self.reason(for: error))")
+            }
+            if response.finishReason == "length" {
+                throw EngineError.truncated("the answer hit the \(reserve)-token limit")
+            }
+            do {
+                let result = try decodeResult(for: task, modelOutput: response.text)
+                return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
+            } catch {
+                if case .truncated = error { throw EngineError.truncated("the answer's JSON ended mid-way") }
+                let problems: [String]
+                if case .invalid(let issues) = error { problems = issues.map(\.description) } else { problems = [error.message] }
+                if round == 1 { throw EngineError.invalidOutput(problems) }
+                note("\(engine.kind.rawValue): the answer failed validation (\(problems.count) problem\(problems.count == 1 ? "" : "s")); asking once more")
+                request.prompt = prompt + "\n\nYour previous answer was rejected:\n" + error.feedback
+                    + "\nAnswer again with one JSON object that fixes every problem."
+            }
+        }
+        throw EngineError.invalidOutput(["no valid answer"])
+    }
+
+    /// One model call, streamed when someone is watching.
+    private func respond(_ engine: any LanguageModel, to request: GenerationRequest) async throws -> RawResponse {
+        guard let onPartial else { return try await engine.respond(to: request) }
+        var final: RawResponse?
+        for try await event in engine.streamResponse(to: request) {
+            switch event {
+            case .partial(let text): onPartial(text)
+            case .completed(let response): final = response
+            }
+        }
+        guard let final else { throw EngineError.truncated("the stream ended without a final answer") }
+        return final
+    }
+
+    // MARK: builtin
+
+    private func builtinResult(_ request: RoutingRequest, decision: Backend, fallbacks: [FallbackStep]) throws -> RoutedResult {
+        let document = request.document
+        let result = try builtin.generate(
+            request.task, text: document.text, title: document.title, concept: request.concept, explanation: request.explanation)
+        return RoutedResult(
+            result: result, engine: .builtin, model: builtin.modelName, decision: decision, fitted: .whole(document),
+            cached: false, fallbacks: fallbacks, usage: nil, reasked: false)
+    }
+
+    // MARK: cache
+
+    /// The cache key of a prompt sent to an engine: task, schema, template, engine and model,
+    /// the content actually sent, and the generation options.
+    static func cacheKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) -> CacheKey {
+        CacheKey(
+            task: task, schemaFingerprint: task.generationSchema.fingerprint, promptTemplateVersion: task.promptTemplateVersion,
+            engine: engine.kind, model: engine.modelName, content: task.instructions + "\u{0}" + prompt, contentIsFitted: fitted,
+            generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: task.responseReserve).canonicalText)
+    }
+
+    /// A cached result, re-validated; a stored value that no longer validates is a miss.
+    private func cachedResult(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) -> (AnyStudyResult, FitReport)? {
+        guard let cache else { return nil }
+        let key = Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted)
+        guard let hit = try? cache.get(key), let json = try? JSONValue.parse(hit.payload),
+            let result = try? decodeResult(for: task, json: json)
+        else { return nil }
+        let report = hit.fittedInfo.flatMap { try? JSONValue.parse($0) }.flatMap(FitReport.init(json:))
+        note("\(engine.kind.rawValue): answered from the cache")
+        return (result, report ?? FitReport(cut: fitted, keptCharacters: 0, totalCharacters: 0))
+    }
+
+    /// Stores a validated result; a cache that cannot write is only a cache, so it is not an error.
+    private func store(_ result: AnyStudyResult, task: StudyTask, engine: any LanguageModel, prompt: String, fitted: FitReport) {
+        guard let cache else { return }
+        let key = Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted.cut)
+        let entry = CacheEntry(
+            payload: result.jsonValue.compactText, engine: engine.kind, model: engine.modelName, fittedInfo: fitted.jsonValue.compactText)
+        do { try cache.put(entry, for: key) } catch { note("could not write the cache: \(Self.reason(for: error))") }
+    }
+
+    // MARK: reasons
+
+    /// One line for a fallback step, never a secret (engine errors are already redacted).
+    static func reason(for error: any Error) -> String {
+        if let error = error as? any StudyKitError { return error.message }
+        return String(describing: error)
+    }
+}
+
+/// Thrown inside the router when the local window is too small and remote can take the whole content.
+private struct Escalation: Error {
+    let reason: String
+}
+
+extension FitReport {
+    /// Reads a report written by ``jsonValue``.
+    init?(json: JSONValue) {
+        guard let cut = json["cut"], case .bool(let flag) = cut,
+            let kept = json["keptCharacters"]?.integerValue, let total = json["totalCharacters"]?.integerValue
+        else { return nil }
+        self.init(
+            cut: flag, keptCharacters: kept, totalCharacters: total, keptTokens: json["keptTokens"]?.integerValue,
+            totalTokens: json["totalTokens"]?.integerValue, sectionCoverage: json["sectionCoverage"]?.doubleValue)
+    }
+}
