@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+@testable import StudyKit
+
+/// A scripted language model for router tests: it answers from a script and counts every call,
+/// so a test can assert exactly which engines were called, in what order and how often.
+final class ScriptedModel: LanguageModel {
+    /// What one `respond` call does.
+    enum Step: Sendable {
+        case answer(String)
+        case fail(EngineError)
+    }
+
+    struct Calls: Equatable {
+        var availability = 0
+        var contextSize = 0
+        var tokenCount = 0
+        var tokenize = 0
+        var respond = 0
+        var prompts: [String] = []
+    }
+
+    let kind: EngineKind
+    let modelName: String
+    private let available: Availability
+    private let window: Int
+    private let state: Mutex<(steps: [Step], calls: Calls)>
+    private let log: CallLog?
+
+    init(
+        _ kind: EngineKind, available: Availability = .available, window: Int = 2048, steps: [Step] = [],
+        log: CallLog? = nil
+    ) {
+        self.kind = kind
+        self.modelName = "scripted-\(kind.rawValue)"
+        self.available = available
+        self.window = window
+        self.state = Mutex((steps, Calls()))
+        self.log = log
+    }
+
+    var calls: Calls { state.withLock { $0.calls } }
+
+    func availability() async -> Availability {
+        state.withLock { $0.calls.availability += 1 }
+        return available
+    }
+
+    func contextSize() async throws -> ContextWindow {
+        state.withLock { $0.calls.contextSize += 1 }
+        return ContextWindow(tokens: window, source: .configured(setting: "TEST"))
+    }
+
+    /// One token per four UTF-8 bytes, rounded up: exact for this model by definition.
+    static func tokens(_ text: String) -> Int { (text.utf8.count + 3) / 4 }
+
+    func tokenCount(for text: String) async throws -> TokenCount {
+        state.withLock { $0.calls.tokenCount += 1 }
+        return TokenCount(count: Self.tokens(text), method: .exact)
+    }
+
+    func tokenize(_ text: String) async throws -> [Int]? {
+        state.withLock { $0.calls.tokenize += 1 }
+        return Array(repeating: 7, count: Self.tokens(text))
+    }
+
+    func respond(to request: GenerationRequest) async throws -> RawResponse {
+        let step = state.withLock { state -> Step? in
+            state.calls.respond += 1
+            state.calls.prompts.append(request.prompt)
+            return state.steps.isEmpty ? nil : state.steps.removeFirst()
+        }
+        log?.append(kind)
+        switch step {
+        case .answer(let text):
+            return RawResponse(
+                text: text, usage: Usage(promptTokens: Self.tokens(request.prompt), completionTokens: Self.tokens(text)),
+                model: modelName, finishReason: "stop")
+        case .fail(let error):
+            throw error
+        case nil:
+            throw EngineError.transport("script exhausted")
+        }
+    }
+}
+
+/// The order in which engines were asked to generate, across engines.
+final class CallLog: Sendable {
+    private let entries = Mutex<[EngineKind]>([])
+    func append(_ kind: EngineKind) { entries.withLock { $0.append(kind) } }
+    var kinds: [EngineKind] { entries.withLock { $0 } }
+}
