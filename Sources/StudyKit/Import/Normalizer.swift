@@ -385,11 +385,15 @@ enum SourceNormalizer {
         let shortLimit = fullLine * 3 / 4
         var previousWasShort = false
         for (index, line) in lines.enumerated() {
-            if line.breakBefore || breaks.contains(index) || previousWasShort || (!current.isEmpty && startsListItem(line.text)) {
+            // A short line ends its paragraph unless the next line plainly continues it (lower-case start).
+            let continues = line.text.unicodeScalars.first?.properties.isLowercase == true
+            if line.breakBefore || breaks.contains(index) || (previousWasShort && !continues)
+                || (!current.isEmpty && startsListItem(line.text))
+            {
                 flush()
             }
             current = current.isEmpty ? line.text : joinLines(current, line.text, evidence: compounds)
-            previousWasShort = fullLine > 0 && line.text.count < shortLimit
+            previousWasShort = fullLine > 0 && line.text.count < shortLimit && !line.text.hasSuffix("-")
         }
         flush()
         if let marker = pendingMarker { result.append(marker) }
