@@ -1,10 +1,166 @@
 import Foundation
 
-/// Runs one studykit command line and returns its exit code. Placeholder until the CLI lands.
+/// Runs one studykit command line and returns its exit code.
+///
+/// Everything the process touches is injected — arguments, environment, stdin, stdout, stderr,
+/// HTTP — so a whole command runs in process in tests.
 public struct Runner: Sendable {
-    /// The production runner, wired to the process's streams and environment.
-    public static func production() -> Runner { Runner() }
+    /// The environment variables (configuration comes from here and the config file).
+    public var environment: [String: String]
+    /// Reads all of stdin when a command needs it.
+    public var standardInput: @Sendable () throws -> Data
+    /// Results go here.
+    public var output: any OutputSink
+    /// Errors, progress and notes go here.
+    public var errorOutput: any OutputSink
+    /// HTTP for URL sources and model servers.
+    public var transport: any HTTPTransport
 
-    /// Runs `arguments` (without the executable name).
-    public func run(_ arguments: [String]) async -> ExitCode { .ok }
+    /// Creates a runner from its seams.
+    public init(
+        environment: [String: String], standardInput: @escaping @Sendable () throws -> Data,
+        output: any OutputSink, errorOutput: any OutputSink, transport: any HTTPTransport = CurlTransport()
+    ) {
+        self.environment = environment
+        self.standardInput = standardInput
+        self.output = output
+        self.errorOutput = errorOutput
+        self.transport = transport
+    }
+
+    /// The runner of the real process.
+    public static func production() -> Runner {
+        Runner(
+            environment: ProcessInfo.processInfo.environment,
+            standardInput: { FileHandle.standardInput.readDataToEndOfFile() },
+            output: FileDescriptorSink.standardOutput, errorOutput: FileDescriptorSink.standardError)
+    }
+
+    /// Runs `arguments` (without the executable name). Every failure becomes one line on stderr.
+    public func run(_ arguments: [String]) async -> ExitCode {
+        do {
+            let command = try parseCommand(arguments)
+            return try await execute(command)
+        } catch let error as any StudyKitError {
+            errorOutput.line("studykit: \(Terminal.sanitize(error.message))")
+            return error.exitCode
+        } catch is CancellationError {
+            errorOutput.line("studykit: cancelled")
+            return .failure
+        } catch {
+            errorOutput.line("studykit: \(Terminal.sanitize(String(describing: error)))")
+            return .failure
+        }
+    }
+
+    private func execute(_ command: Command) async throws -> ExitCode {
+        switch command {
+        case .version:
+            output.line("studykit \(StudyKitVersion.current)")
+        case .help(let name):
+            if let name {
+                guard let spec = CommandSpec.named(name) else {
+                    throw UsageError.unknownCommand(name, suggestion: closestMatch(to: name, among: CommandSpec.all.map(\.name)))
+                }
+                output.write(HelpText.command(spec))
+            } else {
+                output.write(HelpText.overview())
+            }
+        case .route(let task, .characterCount(let count), _, _):
+            output.line(backend(for: task, characterCount: count).rawValue)
+        case .text(let source, let settings):
+            let document = try await loadDocument(source, settings: settings)
+            output.write(document.text.hasSuffix("\n") ? document.text : document.text + "\n")
+        case .schema(let task, let strict):
+            output.write(jsonSchemaText(for: task, strict: strict))
+        case .cacheStats(let json):
+            try showCacheStats(json: json)
+        case .cacheClear(let task):
+            let removed = try ResultCache(environment: environment).clear(task: task)
+            let scope = task.map { " for \($0.commandName)" } ?? ""
+            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(scope)")
+        default:
+            throw UsageError.missingCommand
+        }
+        return .ok
+    }
+}
+
+extension Runner {
+    /// Reads and normalizes one source with the importer, stdin and transport of this runner.
+    func loadDocument(_ source: String, settings: SourceSettings) async throws -> Document {
+        var options = ImportOptions(password: settings.password)
+        if let bytes = settings.maxBytes { options.maxBytes = bytes }
+        if let seconds = settings.deadline { options.deadline = seconds }
+        let importer = Importer(transport: transport, standardInput: standardInput)
+        return try await importer.load(SourceReference(argument: source), options: options)
+    }
+
+    func showCacheStats(json: Bool) throws {
+        let path = try CacheLocation.databasePath(environment: environment)
+        let stats = try ResultCache(path: path).stats()
+        if json {
+            let value: JSONValue = [
+                "path": .string(path), "entries": .integer(stats.entries), "payloadBytes": .integer(stats.payloadBytes),
+                "fileBytes": .integer(stats.fileBytes), "hits": .integer(stats.hits), "misses": .integer(stats.misses),
+            ]
+            output.line(value.prettyText)
+            return
+        }
+        output.write(
+            """
+            cache:    \(path)
+            entries:  \(stats.entries)
+            size:     \(byteText(stats.payloadBytes)) of results, \(byteText(stats.fileBytes)) on disk
+            hits:     \(stats.hits)
+            misses:   \(stats.misses)
+
+            """)
+    }
+}
+
+/// A byte count for people: `512 B`, `12.3 KB`, `4.0 MB`.
+func byteText(_ bytes: Int) -> String {
+    if bytes < 1024 { return "\(bytes) B" }
+    let units = ["KB", "MB", "GB"]
+    var value = Double(bytes) / 1024
+    var unit = 0
+    while value >= 1024, unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    return String(format: "%.1f %@", value, units[unit])
+}
+
+/// Terminal safety for text we did not write ourselves.
+enum Terminal {
+    /// Removes ANSI/OSC escape sequences and control characters (keeping newlines and tabs), so an
+    /// error message quoting hostile input cannot drive the terminal.
+    static func sanitize(_ text: String) -> String {
+        var result = ""
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar.value {
+            case 0x1B:
+                // Skip ESC and the sequence it starts: CSI up to a final byte, OSC up to BEL or ST.
+                guard let next = scalars.next() else { break }
+                if next == "[" {
+                    while let s = scalars.next(), !(0x40...0x7E).contains(s.value) {}
+                } else if next == "]" {
+                    var previous: Unicode.Scalar?
+                    while let s = scalars.next() {
+                        if s.value == 0x07 || (previous?.value == 0x1B && s == "\\") { break }
+                        previous = s
+                    }
+                }
+            case 0x0A, 0x09:
+                result.unicodeScalars.append(scalar)
+            case 0x00...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF:
+                continue
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }

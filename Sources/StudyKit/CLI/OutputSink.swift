@@ -1,0 +1,64 @@
+import Foundation
+import Synchronization
+
+/// Where the CLI writes text. The library never calls `print`; it writes to a sink, so tests capture it.
+public protocol OutputSink: Sendable {
+    /// Writes `text` as is (no newline added).
+    func write(_ text: String)
+    /// Whether the sink is an interactive terminal (progress and redraws only go to terminals).
+    var isTerminal: Bool { get }
+}
+
+extension OutputSink {
+    /// Writes `text` followed by a newline.
+    public func line(_ text: String) { write(text + "\n") }
+}
+
+/// A sink on a file descriptor of the process (stdout or stderr).
+public struct FileDescriptorSink: OutputSink {
+    private let descriptor: Int32
+
+    /// The process's standard output.
+    public static let standardOutput = FileDescriptorSink(descriptor: STDOUT_FILENO)
+    /// The process's standard error.
+    public static let standardError = FileDescriptorSink(descriptor: STDERR_FILENO)
+
+    /// Creates a sink on `descriptor`.
+    public init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Writes all bytes, retrying short writes; a closed pipe ends the output quietly.
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { raw in
+                Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+
+    /// Whether the descriptor is a TTY.
+    public var isTerminal: Bool { isatty(descriptor) == 1 }
+}
+
+/// A sink that keeps what was written, for tests.
+public final class CapturingSink: OutputSink {
+    private let buffer = Mutex("")
+    /// Whether to pretend to be a terminal.
+    public let isTerminal: Bool
+
+    /// Creates an empty capture.
+    public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
+
+    /// Appends `text`.
+    public func write(_ text: String) { buffer.withLock { $0 += text } }
+
+    /// Everything written so far.
+    public var text: String { buffer.withLock { $0 } }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+// MARK: - Stopwords
+
+/// English function words that carry no topic on their own.
+///
+/// The ranker ignores them when it compares sentences, and the keyphrase extractor uses them as
+/// phrase boundaries (RAKE). The list is our own: articles, pronouns, auxiliaries, prepositions,
+/// conjunctions, common adverbs and a few verbs so generic ("use", "make") that they would
+/// otherwise glue unrelated phrases together. Entries are lower-case; apostrophes are stored
+/// both straight and curly because sources use either.
+enum BuiltinStopwords {
+    /// Returns whether a lower-cased word is a stopword.
+    static func contains(_ lowercasedWord: String) -> Bool {
+        words.contains(lowercasedWord)
+    }
+
+    static let words: Set<String> = {
+        let base: [String] = [
+            // articles, determiners, quantifiers
+            "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",
+            "all", "both", "either", "neither", "no", "none", "other", "another", "such", "own",
+            "same", "few", "more", "most", "much", "many", "several", "less", "least", "enough",
+            // pronouns
+            "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves", "you",
+            "your", "yours", "yourself", "yourselves", "he", "him", "his", "himself", "she", "her",
+            "hers", "herself", "it", "its", "itself", "they", "them", "their", "theirs",
+            "themselves", "what", "which", "who", "whom", "whose", "whoever", "whatever",
+            "one", "ones", "something", "anything", "everything", "nothing", "someone", "anyone",
+            "everyone",
+            // auxiliaries and copulas
+            "am", "is", "are", "was", "were", "be", "been", "being", "have", "has", "had",
+            "having", "do", "does", "did", "doing", "done", "will", "would", "shall", "should",
+            "can", "could", "may", "might", "must", "ought", "get", "gets", "got", "getting",
+            // prepositions
+            "about", "above", "across", "after", "against", "along", "among", "around", "as",
+            "at", "before", "behind", "below", "beneath", "beside", "besides", "between",
+            "beyond", "by", "despite", "down", "during", "except", "for", "from", "in", "inside",
+            "into", "like", "near", "of", "off", "on", "onto", "out", "outside", "over", "past",
+            "per", "since", "through", "throughout", "till", "to", "toward", "towards", "under",
+            "underneath", "until", "up", "upon", "via", "with", "within", "without",
+            // conjunctions and connectives
+            "and", "but", "or", "nor", "so", "yet", "if", "then", "than", "because", "although",
+            "though", "while", "whereas", "unless", "whether", "however", "therefore", "thus",
+            "hence", "also", "moreover", "furthermore", "meanwhile", "otherwise", "instead",
+            "namely", "i.e", "e.g", "etc", "vs",
+            // adverbs
+            "not", "only", "very", "too", "just", "even", "still", "already", "again", "ever",
+            "never", "always", "often", "sometimes", "usually", "here", "there", "where", "when",
+            "why", "how", "now", "once", "well", "rather", "quite", "almost", "perhaps", "really",
+            "simply", "mostly", "mainly", "first", "second", "finally", "later", "soon",
+            // generic verbs and nouns that join everything to everything
+            "use", "uses", "used", "using", "make", "makes", "made", "making", "called", "known",
+            "take", "takes", "took", "taken", "give", "gives", "gave", "given", "become", "becomes",
+            "became", "turn", "turns", "turned", "need", "needs", "keep", "keeps", "let", "lets",
+            "way", "ways", "thing", "things", "lot", "kind", "part", "parts",
+            // contractions
+            "can't", "cannot",
+            "don't", "doesn't", "isn't", "aren't", "wasn't", "weren't", "it's", "that's",
+            "there's", "let's", "we're", "they're", "you're", "i'm", "won't", "didn't",
+        ]
+        var set = Set(base)
+        for word in base where word.contains("'") {
+            set.insert(word.replacingOccurrences(of: "'", with: "\u{2019}"))
+        }
+        return set
+    }()
+}

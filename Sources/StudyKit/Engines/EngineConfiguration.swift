@@ -1,0 +1,255 @@
+import Foundation
+
+// MARK: - Secrets
+
+/// An API key. Its `description` is redacted so that no interpolation, log or dump shows it.
+public struct APIKey: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The key itself; only the engine reads it, to build the `Authorization` header.
+    let secret: String
+
+    /// Wraps a key.
+    public init(_ secret: String) { self.secret = secret }
+
+    /// Always `<redacted>`.
+    public var description: String { "<redacted>" }
+    /// Always `APIKey(<redacted>)`.
+    public var debugDescription: String { "APIKey(<redacted>)" }
+    /// Hides the stored property from `dump` and the debugger's child listing.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
+
+// MARK: - Configuration
+
+/// Where each engine lives and how it is reached: environment variables over a config file.
+///
+/// The file is `$XDG_CONFIG_HOME/studykit/config` (default `~/.config/studykit/config`), lines of
+/// `KEY=value` with the same names as the variables; `#` starts a comment. The environment wins,
+/// so a one-off `STUDYKIT_REMOTE_MODEL=… studykit …` overrides the file.
+public struct EngineConfiguration: Sendable, Equatable {
+    /// One model server, local or remote.
+    public struct Endpoint: Sendable, Equatable {
+        /// The server's base URL (with or without a trailing `/v1`).
+        public var url: URL
+        /// The model to ask for; `nil` lets the server choose (or discovery pick the only one).
+        public var model: String?
+        /// The window from configuration, used when the server does not report one.
+        public var contextSize: Int?
+        /// The setting that holds ``contextSize``, for messages and reports.
+        public var contextSizeSetting: String
+        /// The key, sent only as `Authorization: Bearer` to this server.
+        public var apiKey: APIKey?
+        /// The setting the key came from (`STUDYKIT_REMOTE_API_KEY` or `OPENAI_API_KEY`).
+        public var apiKeySetting: String?
+        /// The server's dialect when set explicitly; `nil` means discover it.
+        public var dialect: ServerDialect?
+
+        /// Creates an endpoint.
+        public init(
+            url: URL, model: String? = nil, contextSize: Int? = nil, contextSizeSetting: String,
+            apiKey: APIKey? = nil, apiKeySetting: String? = nil, dialect: ServerDialect? = nil
+        ) {
+            self.url = url
+            self.model = model
+            self.contextSize = contextSize
+            self.contextSizeSetting = contextSizeSetting
+            self.apiKey = apiKey
+            self.apiKeySetting = apiKeySetting
+            self.dialect = dialect
+        }
+    }
+
+    /// Every setting this type reads, for `--help` text and reports.
+    public static let keys = [
+        "STUDYKIT_LOCAL_URL", "STUDYKIT_LOCAL_MODEL", "STUDYKIT_LOCAL_CONTEXT_SIZE", "STUDYKIT_LOCAL_DIALECT",
+        "STUDYKIT_REMOTE_URL", "STUDYKIT_REMOTE_MODEL", "STUDYKIT_REMOTE_CONTEXT_SIZE", "STUDYKIT_REMOTE_DIALECT",
+        "STUDYKIT_REMOTE_API_KEY", "OPENAI_API_KEY", "STUDYKIT_REMOTE_DAILY_QUOTA", "STUDYKIT_CACHE_DIR",
+        "STUDYKIT_DEADLINE",
+    ]
+
+    /// The loopback model server; `nil` when `STUDYKIT_LOCAL_URL` is not set.
+    public var local: Endpoint?
+    /// The hosted model; `nil` when `STUDYKIT_REMOTE_URL` is not set.
+    public var remote: Endpoint?
+    /// `STUDYKIT_REMOTE_DAILY_QUOTA` as written; the usage ledger parses it.
+    public var remoteDailyQuota: String?
+    /// `STUDYKIT_CACHE_DIR`, if set.
+    public var cacheDirectory: String?
+    /// Seconds a whole generation may take, retries included (`STUDYKIT_DEADLINE`, default 120).
+    public var deadline: TimeInterval
+    /// The config file that was read, if it existed.
+    public var configFile: URL?
+
+    /// Creates a configuration by hand (tests, embedding).
+    public init(
+        local: Endpoint? = nil, remote: Endpoint? = nil, remoteDailyQuota: String? = nil,
+        cacheDirectory: String? = nil, deadline: TimeInterval = 120, configFile: URL? = nil
+    ) {
+        self.local = local
+        self.remote = remote
+        self.remoteDailyQuota = remoteDailyQuota
+        self.cacheDirectory = cacheDirectory
+        self.deadline = deadline
+        self.configFile = configFile
+    }
+
+    /// Reads the environment over the config file. Throws ``EngineError/invalidConfiguration(key:value:reason:)``
+    /// naming the first unusable setting; a config file that cannot be read is treated as absent.
+    public static func load(environment: [String: String]) throws -> EngineConfiguration {
+        let file = configFileURL(environment: environment)
+        let text = try? String(contentsOf: file, encoding: .utf8)
+        return try resolve(environment: environment, fileText: text, file: text == nil ? nil : file)
+    }
+
+    /// `$XDG_CONFIG_HOME/studykit/config`, or `$HOME/.config/studykit/config`.
+    public static func configFileURL(environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("studykit/config")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".config/studykit/config")
+    }
+
+    /// The settings in a config file's text: `KEY=value` lines; blank lines and `#` comments skipped,
+    /// an optional `export ` prefix and matching quotes around the value removed.
+    public static func parseConfigFile(_ text: String) -> [String: String] {
+        var settings: [String: String] = [:]
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            var line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("export ") { line = String(line.dropFirst(7)).trimmingCharacters(in: .whitespaces) }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
+                value = String(value.dropFirst().dropLast())
+            }
+            if !key.isEmpty { settings[key] = value }
+        }
+        return settings
+    }
+
+    /// Merges `environment` over the file's text and validates. Pure, for tests.
+    public static func resolve(environment: [String: String], fileText: String?, file: URL? = nil) throws -> EngineConfiguration {
+        var merged = fileText.map(parseConfigFile) ?? [:]
+        for (key, value) in environment where keys.contains(key) { merged[key] = value }
+        func value(_ key: String) -> String? {
+            guard let raw = merged[key]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+
+        var configuration = EngineConfiguration(configFile: file)
+        configuration.remoteDailyQuota = value("STUDYKIT_REMOTE_DAILY_QUOTA")
+        configuration.cacheDirectory = value("STUDYKIT_CACHE_DIR")
+        if let text = value("STUDYKIT_DEADLINE") {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+                throw EngineError.invalidConfiguration(
+                    key: "STUDYKIT_DEADLINE", value: text, reason: "give a positive number of seconds, e.g. 120")
+            }
+            configuration.deadline = seconds
+        }
+
+        if let text = value("STUDYKIT_LOCAL_URL") {
+            configuration.local = Endpoint(
+                url: try httpURL(text, key: "STUDYKIT_LOCAL_URL"),
+                model: value("STUDYKIT_LOCAL_MODEL"),
+                contextSize: try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"), key: "STUDYKIT_LOCAL_CONTEXT_SIZE"),
+                contextSizeSetting: "STUDYKIT_LOCAL_CONTEXT_SIZE",
+                dialect: try dialect(value("STUDYKIT_LOCAL_DIALECT"), key: "STUDYKIT_LOCAL_DIALECT"))
+        } else {
+            // Validate even without a URL, so a typo is reported rather than silently ignored.
+            _ = try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"), key: "STUDYKIT_LOCAL_CONTEXT_SIZE")
+        }
+
+        if let text = value("STUDYKIT_REMOTE_URL") {
+            let keySetting = value("STUDYKIT_REMOTE_API_KEY") != nil ? "STUDYKIT_REMOTE_API_KEY"
+                : value("OPENAI_API_KEY") != nil ? "OPENAI_API_KEY" : nil
+            configuration.remote = Endpoint(
+                url: try httpURL(text, key: "STUDYKIT_REMOTE_URL"),
+                model: value("STUDYKIT_REMOTE_MODEL"),
+                contextSize: try contextSize(value("STUDYKIT_REMOTE_CONTEXT_SIZE"), key: "STUDYKIT_REMOTE_CONTEXT_SIZE"),
+                contextSizeSetting: "STUDYKIT_REMOTE_CONTEXT_SIZE",
+                apiKey: keySetting.flatMap(value).map(APIKey.init),
+                apiKeySetting: keySetting,
+                dialect: try dialect(value("STUDYKIT_REMOTE_DIALECT"), key: "STUDYKIT_REMOTE_DIALECT"))
+        } else {
+            _ = try contextSize(value("STUDYKIT_REMOTE_CONTEXT_SIZE"), key: "STUDYKIT_REMOTE_CONTEXT_SIZE")
+        }
+        return configuration
+    }
+
+    /// The local engine, or a stand-in that reports why there is none.
+    public func localEngine(transport: any HTTPTransport = CurlTransport()) -> any LanguageModel {
+        guard let local else {
+            return UnconfiguredEngine(
+                kind: .local,
+                reason: "no local engine configured: set STUDYKIT_LOCAL_URL to a loopback model server (scripts/serve-models starts one)")
+        }
+        return OpenAICompatibleEngine(kind: .local, endpoint: local, deadline: deadline, transport: transport)
+    }
+
+    /// The remote engine, or a stand-in that reports why there is none.
+    public func remoteEngine(transport: any HTTPTransport = CurlTransport()) -> any LanguageModel {
+        guard let remote else {
+            return UnconfiguredEngine(
+                kind: .remote,
+                reason: "no remote engine configured: set STUDYKIT_REMOTE_URL (and STUDYKIT_REMOTE_API_KEY, STUDYKIT_REMOTE_MODEL) in the environment or in the config file")
+        }
+        return OpenAICompatibleEngine(kind: .remote, endpoint: remote, deadline: deadline, transport: transport)
+    }
+
+    // MARK: validation
+
+    private static func httpURL(_ text: String, key: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            throw EngineError.invalidConfiguration(
+                key: key, value: text, reason: "give an http(s) URL such as http://127.0.0.1:8391")
+        }
+        return url
+    }
+
+    private static func contextSize(_ text: String?, key: String) throws -> Int? {
+        guard let text else { return nil }
+        guard let tokens = Int(text), tokens > 0 else {
+            throw EngineError.invalidConfiguration(key: key, value: text, reason: "give a positive whole number of tokens, e.g. 2048")
+        }
+        return tokens
+    }
+
+    private static func dialect(_ text: String?, key: String) throws -> ServerDialect? {
+        guard let text else { return nil }
+        guard let dialect = ServerDialect(rawValue: text.lowercased()) else {
+            let names = ServerDialect.allCases.map(\.rawValue).joined(separator: ", ")
+            throw EngineError.invalidConfiguration(key: key, value: text, reason: "use one of \(names), or leave it unset to discover")
+        }
+        return dialect
+    }
+}
+
+// MARK: - An engine that is not there
+
+/// Stands in for an engine that is not configured, so callers and reports treat every engine alike.
+public struct UnconfiguredEngine: LanguageModel {
+    /// Which engine is missing.
+    public let kind: EngineKind
+    /// Why, and what to set.
+    public let reason: String
+
+    /// Creates the stand-in.
+    public init(kind: EngineKind, reason: String) {
+        self.kind = kind
+        self.reason = reason
+    }
+
+    /// Always `none`.
+    public var modelName: String { "none" }
+    /// Always unavailable with ``reason``.
+    public func availability() async -> Availability { .unavailable(reason: reason) }
+    /// Throws ``EngineError/unavailable(reason:)``.
+    public func contextSize() async throws -> ContextWindow { throw EngineError.unavailable(reason: reason) }
+    /// Throws ``EngineError/unavailable(reason:)``.
+    public func respond(to request: GenerationRequest) async throws -> RawResponse {
+        throw EngineError.unavailable(reason: reason)
+    }
+}

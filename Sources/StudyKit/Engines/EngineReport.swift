@@ -1,0 +1,97 @@
+import Foundation
+
+/// What `studykit engines` shows for one engine. Carries no secret: the key is only `set` or `not set`.
+public struct EngineReport: Sendable, Equatable {
+    /// Whether counting tokens is exact or estimated on this engine.
+    public enum TokenCounting: String, Sendable, Equatable {
+        /// The server's tokenizer counts.
+        case exact
+        /// ``TokenCount/estimate(for:)``.
+        case estimate
+        /// Could not be determined (the engine is unavailable).
+        case unknown
+    }
+
+    /// Local, remote or builtin.
+    public var kind: EngineKind
+    /// The server's URL, if the engine has one.
+    public var url: String?
+    /// The model name.
+    public var model: String
+    /// Available, or why not.
+    public var availability: Availability
+    /// The window and its source, if known.
+    public var contextWindow: ContextWindow?
+    /// Why the window is unknown, when it is.
+    public var contextWindowProblem: String?
+    /// Exact or estimated token counts.
+    public var tokenCounting: TokenCounting
+    /// The server dialect, if known (`llama-cpp-python`, `openai`, …).
+    public var dialect: String?
+    /// `set`, `not set`, or `nil` where a key makes no sense (local, builtin).
+    public var apiKey: String?
+
+    /// Creates a report.
+    public init(
+        kind: EngineKind, url: String?, model: String, availability: Availability, contextWindow: ContextWindow?,
+        contextWindowProblem: String?, tokenCounting: TokenCounting, dialect: String?, apiKey: String?
+    ) {
+        self.kind = kind
+        self.url = url
+        self.model = model
+        self.availability = availability
+        self.contextWindow = contextWindow
+        self.contextWindowProblem = contextWindowProblem
+        self.tokenCounting = tokenCounting
+        self.dialect = dialect
+        self.apiKey = apiKey
+    }
+}
+
+/// Reports on the local and remote engines built from `configuration`, then on `others`
+/// (the builtin engine). Engines are asked one after another, so a report makes at most a
+/// handful of small requests per server and never generates.
+public func engineReports(
+    configuration: EngineConfiguration, transport: any HTTPTransport = CurlTransport(),
+    others: [any LanguageModel] = []
+) async -> [EngineReport] {
+    var reports: [EngineReport] = []
+    for engine in [configuration.localEngine(transport: transport), configuration.remoteEngine(transport: transport)] + others {
+        reports.append(await engineReport(for: engine, configuration: configuration))
+    }
+    return reports
+}
+
+/// One engine's report: asks for availability, the window and a token count of a short probe text.
+public func engineReport(for engine: any LanguageModel, configuration: EngineConfiguration) async -> EngineReport {
+    let endpoint: EngineConfiguration.Endpoint? =
+        switch engine.kind {
+        case .local: configuration.local
+        case .remote: configuration.remote
+        case .builtin: nil
+        }
+    let availability = await engine.availability()
+    var window: ContextWindow? = nil
+    var problem: String? = nil
+    var counting = EngineReport.TokenCounting.unknown
+    var dialect: String? = nil
+    if availability.isAvailable {
+        do {
+            window = try await engine.contextSize()
+        } catch let error as EngineError {
+            problem = error.message
+        } catch {
+            problem = "\(error)"
+        }
+        if let count = try? await engine.tokenCount(for: "studykit") {
+            counting = count.method == .exact ? .exact : .estimate
+        }
+        if let server = engine as? OpenAICompatibleEngine { dialect = (try? await server.dialect())?.rawValue }
+    } else if case .unavailable(let reason) = availability {
+        problem = reason
+    }
+    return EngineReport(
+        kind: engine.kind, url: endpoint?.url.absoluteString, model: engine.modelName, availability: availability,
+        contextWindow: window, contextWindowProblem: problem, tokenCounting: counting, dialect: dialect,
+        apiKey: engine.kind == .remote ? (endpoint?.apiKey == nil ? "not set" : "set") : nil)
+}

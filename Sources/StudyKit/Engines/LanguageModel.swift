@@ -1,0 +1,262 @@
+import Foundation
+
+// MARK: - What an engine is
+
+/// Which kind of engine answered: the user sees this in `--json` and in `studykit engines`.
+public enum EngineKind: String, Sendable, Codable, Hashable, CaseIterable {
+    /// A model on this machine (a loopback model server); nothing leaves the machine.
+    case local
+    /// A hosted model reached over the network; costs money and has a quota.
+    case remote
+    /// The extractive engine built into studykit; always available, never a model.
+    case builtin
+}
+
+/// Whether an engine can serve right now, and if not, why — in words a user can act on.
+public enum Availability: Sendable, Equatable {
+    /// The engine answered and can take requests.
+    case available
+    /// The engine cannot serve; `reason` says why and what to do.
+    case unavailable(reason: String)
+
+    /// Whether the engine can serve.
+    public var isAvailable: Bool { self == .available }
+}
+
+/// How many tokens an engine's context window holds, and where that number came from.
+///
+/// The router budgets instructions, prompt and the response reserve out of this window, so
+/// it is read at run time and never hard-coded.
+public struct ContextWindow: Sendable, Equatable {
+    /// Where the size came from; shown by `studykit engines` so a wrong number can be traced.
+    public enum Source: Sendable, Equatable {
+        /// Asked the server (for example `GET /props`).
+        case discovered(endpoint: String)
+        /// The server does not report it; taken from a setting (for example `STUDYKIT_LOCAL_CONTEXT_SIZE`).
+        case configured(setting: String)
+    }
+
+    /// The window, in tokens, shared by the prompt and the response.
+    public var tokens: Int
+    /// Where ``tokens`` came from.
+    public var source: Source
+
+    /// Creates a window.
+    public init(tokens: Int, source: Source) {
+        self.tokens = tokens
+        self.source = source
+    }
+}
+
+/// A number of tokens, labelled exact (the server's tokenizer) or estimated.
+public struct TokenCount: Sendable, Equatable {
+    /// How a count was obtained.
+    public enum Method: String, Sendable, Equatable {
+        /// The engine's own tokenizer counted the text.
+        case exact
+        /// A conservative estimate: see ``TokenCount/estimate(for:)``.
+        case estimate
+    }
+
+    /// The number of tokens.
+    public var count: Int
+    /// Whether ``count`` is exact or an estimate.
+    public var method: Method
+
+    /// Creates a count.
+    public init(count: Int, method: Method) {
+        self.count = count
+        self.method = method
+    }
+
+    /// The estimate used where no tokenizer is reachable: `ceil(utf8Bytes / 3)`.
+    ///
+    /// BPE tokenizers for English average about four bytes per token; dividing by three
+    /// over-counts on purpose so content fitted with an estimate still fits the real window.
+    public static func estimate(for text: String) -> TokenCount {
+        TokenCount(count: (text.utf8.count + 2) / 3, method: .estimate)
+    }
+}
+
+// MARK: - A request and its answer
+
+/// How a model picks its tokens. Part of the cache key through ``GenerationOptions/canonicalText``.
+public struct GenerationOptions: Sendable, Hashable {
+    /// The sampling strategy.
+    public enum Sampling: Sendable, Hashable {
+        /// Always the most likely token: reproducible, what tests and caching want.
+        case greedy
+        /// Random sampling at this temperature (0…2).
+        case temperature(Double)
+    }
+
+    /// The sampling strategy; greedy by default so equal inputs give equal outputs.
+    public var sampling: Sampling
+    /// The most tokens the response may use; `nil` leaves it to the server (up to the window).
+    public var maximumResponseTokens: Int?
+    /// A seed for random sampling, where the server honours one.
+    public var seed: Int?
+
+    /// Creates options.
+    public init(sampling: Sampling = .greedy, maximumResponseTokens: Int? = nil, seed: Int? = nil) {
+        self.sampling = sampling
+        self.maximumResponseTokens = maximumResponseTokens
+        self.seed = seed
+    }
+
+    /// A stable one-line rendering, so two equal options always produce the same cache key.
+    public var canonicalText: String {
+        let sampling: String
+        switch self.sampling {
+        case .greedy: sampling = "greedy"
+        case .temperature(let value): sampling = "temperature=\(value)"
+        }
+        let maximum = maximumResponseTokens.map(String.init) ?? "none"
+        let seed = seed.map(String.init) ?? "none"
+        return "sampling=\(sampling);maximumResponseTokens=\(maximum);seed=\(seed)"
+    }
+}
+
+/// One generation: instructions (the system message), a prompt, and the JSON Schema the answer must follow.
+///
+/// The typed layer (`Generable`) renders the schema; this layer only carries its text.
+public struct GenerationRequest: Sendable, Hashable {
+    /// What the model is told to be and do (sent as the system message).
+    public var instructions: String
+    /// The user's content (sent as the user message).
+    public var prompt: String
+    /// A short name for the schema (OpenAI's `json_schema.name`): letters, digits, `_` and `-`.
+    public var schemaName: String
+    /// The JSON Schema the answer must match, as JSON text; empty for free text.
+    public var jsonSchema: String
+    /// The schema in the strict form OpenAI-style servers require (all properties required,
+    /// `additionalProperties: false`); `nil` to send ``jsonSchema`` without strict mode.
+    public var strictJSONSchema: String?
+    /// Sampling and limits.
+    public var options: GenerationOptions
+
+    /// Creates a request.
+    public init(
+        instructions: String, prompt: String, schemaName: String = "response", jsonSchema: String,
+        strictJSONSchema: String? = nil, options: GenerationOptions = GenerationOptions()
+    ) {
+        self.instructions = instructions
+        self.prompt = prompt
+        self.schemaName = schemaName
+        self.jsonSchema = jsonSchema
+        self.strictJSONSchema = strictJSONSchema
+        self.options = options
+    }
+}
+
+/// Tokens spent by one generation.
+public struct Usage: Sendable, Equatable {
+    /// Where the numbers came from, since not every server reports them while streaming.
+    public enum Method: String, Sendable, Equatable {
+        /// The server reported them.
+        case reported
+        /// The server's tokenizer counted the messages and the answer (chat-template tokens not included).
+        case counted
+        /// Estimated with ``TokenCount/estimate(for:)``.
+        case estimated
+    }
+
+    /// Tokens in the prompt (instructions included).
+    public var promptTokens: Int
+    /// Tokens in the response.
+    public var completionTokens: Int
+    /// Where the numbers came from.
+    public var method: Method
+
+    /// Creates usage figures.
+    public init(promptTokens: Int, completionTokens: Int, method: Method = .reported) {
+        self.promptTokens = promptTokens
+        self.completionTokens = completionTokens
+        self.method = method
+    }
+
+    /// Both directions together.
+    public var totalTokens: Int { promptTokens + completionTokens }
+}
+
+/// The model's raw answer: text that should match the request's schema (validated by the typed layer).
+public struct RawResponse: Sendable, Equatable {
+    /// The generated text.
+    public var text: String
+    /// Tokens spent.
+    public var usage: Usage
+    /// The model that answered, as the server names it.
+    public var model: String
+    /// Why generation stopped (`stop`, `length`, …), if the server said.
+    public var finishReason: String?
+
+    /// Creates a response.
+    public init(text: String, usage: Usage, model: String, finishReason: String?) {
+        self.text = text
+        self.usage = usage
+        self.model = model
+        self.finishReason = finishReason
+    }
+}
+
+/// One step of a streamed generation.
+public enum GenerationEvent: Sendable, Equatable {
+    /// All the text generated so far (a growing snapshot, not a delta).
+    case partial(String)
+    /// The finished answer; its text equals the last snapshot.
+    case completed(RawResponse)
+}
+
+// MARK: - The protocol
+
+/// A language model studykit can route a job to, at the level of JSON text.
+///
+/// Shaped after Apple's Foundation Models session API: ask whether it is available, how large
+/// its window is, how many tokens a text costs, then respond (whole or streamed). The typed
+/// `respond<T: Generable>` layer sits on top and validates the text against its schema.
+public protocol LanguageModel: Sendable {
+    /// Local, remote or builtin.
+    var kind: EngineKind { get }
+    /// The model's name as configured or as the server reports it.
+    var modelName: String { get }
+    /// Whether the engine can serve now; never throws, the reason says what is wrong.
+    func availability() async -> Availability
+    /// The context window, read from the server or from configuration. Throws ``EngineError``.
+    func contextSize() async throws -> ContextWindow
+    /// How many tokens `text` costs: exact where the engine can tokenize, else an estimate. Throws ``EngineError``.
+    func tokenCount(for text: String) async throws -> TokenCount
+    /// The token ids of `text`, or `nil` when the engine cannot tokenize. Throws ``EngineError``.
+    func tokenize(_ text: String) async throws -> [Int]?
+    /// The text of `tokens`, or `nil` when the engine cannot detokenize. Throws ``EngineError``.
+    func detokenize(_ tokens: [Int]) async throws -> String?
+    /// Generates one answer. Throws ``EngineError``.
+    func respond(to request: GenerationRequest) async throws -> RawResponse
+    /// Generates one answer as growing snapshots, then the completed answer. The stream fails with ``EngineError``.
+    func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>
+}
+
+extension LanguageModel {
+    /// Engines without a tokenizer estimate.
+    public func tokenCount(for text: String) async throws -> TokenCount { .estimate(for: text) }
+    /// Engines without a tokenizer return `nil`.
+    public func tokenize(_ text: String) async throws -> [Int]? { nil }
+    /// Engines without a tokenizer return `nil`.
+    public func detokenize(_ tokens: [Int]) async throws -> String? { nil }
+
+    /// Engines that cannot stream answer in one step: one snapshot, then the answer.
+    public func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let response = try await respond(to: request)
+                    continuation.yield(.partial(response.text))
+                    continuation.yield(.completed(response))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

@@ -1,0 +1,919 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - The public engine and its options
+
+// What llama-cpp-python 0.3.36's server exposes (read from its llama_cpp/server/app.py and
+// checked against a running server):
+// - `POST /v1/chat/completions` validates `response_format.type` as "text" | "json_object"; a
+//   `schema` beside "json_object" becomes a grammar. OpenAI's "json_schema" form is refused with
+//   a validation error wrapped as HTTP 500 (so it must not be sent, or it would be retried).
+// - Streaming: `data: {chunk}` lines then `data: [DONE]`; the last content chunk has an empty
+//   delta and `finish_reason`; no chunk carries `usage` (`stream_options` is ignored).
+// - `POST /extras/tokenize` {input} → {tokens}, `/extras/tokenize/count` → {count},
+//   `/extras/detokenize` {tokens} → {text}; `GET /v1/models` lists the alias; n_ctx is not
+//   exposed anywhere (no /props), so the window comes from configuration.
+// - `--api_key`: every route needs `Authorization: Bearer <key>`; otherwise 401
+//   `{"detail":"Invalid API key"}`. An unknown route is 404 before authentication.
+// - A prompt over the window: 400 `context_length_exceeded` with both numbers in the message.
+
+/// The flavour of OpenAI-compatible server behind a URL, which decides how the window is read,
+/// whether tokens can be counted exactly, and which `response_format` the server accepts.
+public enum ServerDialect: String, Sendable, CaseIterable {
+    /// llama.cpp's `llama-server`: `GET /props` (n_ctx), `POST /tokenize`, `POST /detokenize`.
+    case llamaServer = "llama-server"
+    /// llama-cpp-python's server: `POST /extras/tokenize[/count]`, `/extras/detokenize`; no window
+    /// endpoint (configure it); `response_format` only as `json_object` + `schema`.
+    case llamaCppPython = "llama-cpp-python"
+    /// Ollama: `POST /api/show` (context length); no tokenizer endpoint.
+    case ollama
+    /// Any other OpenAI-compatible API (OpenAI itself): strict `json_schema`, no tokenizer, no window endpoint.
+    case openAI = "openai"
+
+    /// Whether the server exposes a tokenizer, so counts are exact.
+    public var canTokenize: Bool { self == .llamaServer || self == .llamaCppPython }
+}
+
+/// A local or remote engine speaking OpenAI's `POST /v1/chat/completions`.
+///
+/// One type serves both kinds: a `.local` engine refuses any URL that is not loopback before
+/// it connects (the privacy promise); a `.remote` engine sends its API key as a bearer token to
+/// its own host only (redirects are never followed). What differs between servers — window,
+/// tokenizer, schema format — is discovered once per instance and cached.
+public struct OpenAICompatibleEngine: LanguageModel {
+    /// How failed exchanges are retried: connection errors, 408, 409, 429 (not quota) and 5xx.
+    public struct RetryPolicy: Sendable, Equatable {
+        /// Retries after the first attempt.
+        public var maxRetries: Int
+        /// The first backoff in seconds; doubled each retry and scaled by a jitter of 0.5…1.5.
+        public var baseDelay: Double
+        /// The longest `Retry-After` honoured, in seconds; a longer one fails at once with
+        /// ``EngineError/rateLimited(retryAfter:)`` so the router can fall back instead of waiting.
+        public var retryAfterCap: Double
+
+        /// Creates a policy; the defaults are 2 retries, 0.5 s, 20 s.
+        public init(maxRetries: Int = 2, baseDelay: Double = 0.5, retryAfterCap: Double = 20) {
+            self.maxRetries = maxRetries
+            self.baseDelay = baseDelay
+            self.retryAfterCap = retryAfterCap
+        }
+    }
+
+    /// Time and chance, injected so tests of retries neither wait nor flake.
+    public struct Seams: Sendable {
+        /// Waits between retries.
+        public var sleep: @Sendable (Duration) async throws -> Void
+        /// A number in 0..<1 for jitter.
+        public var random: @Sendable () -> Double
+        /// The wall clock, for `Retry-After` given as an HTTP date.
+        public var now: @Sendable () -> Date
+
+        /// Creates seams.
+        public init(
+            sleep: @escaping @Sendable (Duration) async throws -> Void,
+            random: @escaping @Sendable () -> Double, now: @escaping @Sendable () -> Date
+        ) {
+            self.sleep = sleep
+            self.random = random
+            self.now = now
+        }
+
+        /// Real sleeping, system randomness, the system clock.
+        public static let live = Seams(
+            sleep: { try await Task.sleep(for: $0) }, random: { Double.random(in: 0..<1) }, now: { Date() })
+    }
+
+    /// Local or remote.
+    public let kind: EngineKind
+    /// The server, model, key and settings.
+    public let endpoint: EngineConfiguration.Endpoint
+    /// Seconds a generation may take, retries included.
+    public let deadline: TimeInterval
+    /// Seconds allowed to connect.
+    public let connectTimeout: TimeInterval
+    /// Seconds allowed for each discovery probe.
+    public let discoveryDeadline: TimeInterval
+    /// The retry rules.
+    public let retryPolicy: RetryPolicy
+    private let transport: any HTTPTransport
+    private let seams: Seams
+    private let cache = DiscoveryCache()
+
+    /// Creates an engine. Nothing is contacted until a method is called.
+    public init(
+        kind: EngineKind, endpoint: EngineConfiguration.Endpoint, deadline: TimeInterval = 120,
+        connectTimeout: TimeInterval = 5, discoveryDeadline: TimeInterval = 10, retryPolicy: RetryPolicy = RetryPolicy(),
+        transport: any HTTPTransport = CurlTransport(), seams: Seams = .live
+    ) {
+        self.kind = kind
+        self.endpoint = endpoint
+        self.deadline = deadline
+        self.connectTimeout = connectTimeout
+        self.discoveryDeadline = discoveryDeadline
+        self.retryPolicy = retryPolicy
+        self.transport = transport
+        self.seams = seams
+    }
+
+    /// The configured model, else the one model the server lists, else `server default`.
+    public var modelName: String {
+        endpoint.model ?? cache.discoveredModel ?? "server default"
+    }
+
+    /// The dialect, once known (configured or discovered).
+    public func dialect() async throws -> ServerDialect { try await discovery().dialect }
+
+    /// Available when the server answers `GET /v1/models` (with the key, for a remote) and its
+    /// dialect is known; otherwise the reason, for example a refused connection or a bad key.
+    public func availability() async -> Availability {
+        do {
+            _ = try await discovery()
+            return .available
+        } catch let error as EngineError {
+            return .unavailable(reason: error.redacted(Redactor(endpoint.apiKey)).message)
+        } catch {
+            return .unavailable(reason: "the \(kind.rawValue) engine at \(endpoint.url.absoluteString) failed: \(error)")
+        }
+    }
+
+    /// The window from the server (llama-server `/props`, Ollama `/api/show`), else from the
+    /// endpoint's setting. Throws ``EngineError/unavailable(reason:)`` when neither has one.
+    public func contextSize() async throws -> ContextWindow {
+        try await redactingErrors {
+            let found = try await discovery()
+            if let window = found.window { return window }
+            if let tokens = endpoint.contextSize {
+                return ContextWindow(tokens: tokens, source: .configured(setting: endpoint.contextSizeSetting))
+            }
+            throw EngineError.unavailable(
+                reason: "the \(kind.rawValue) engine at \(endpoint.url.absoluteString) (\(found.dialect.rawValue)) does not report its context window; set \(endpoint.contextSizeSetting) to the server's context size (n_ctx)")
+        }
+    }
+
+    /// Exact with llama-server and llama-cpp-python, else ``TokenCount/estimate(for:)``.
+    public func tokenCount(for text: String) async throws -> TokenCount {
+        try await redactingErrors {
+            switch try await discovery().dialect {
+            case .llamaCppPython:
+                let body = try await fetchJSON("POST", "/extras/tokenize/count", Wire.tokenizeBody(text, model: endpoint.model))
+                guard let count = Wire.integer((try Wire.object(body, endpoint: "/extras/tokenize/count"))["count"]) else {
+                    throw invalidAnswer("/extras/tokenize/count", "has no 'count'")
+                }
+                return TokenCount(count: count, method: .exact)
+            case .llamaServer:
+                let tokens = try await tokenize(text) ?? []
+                return TokenCount(count: tokens.count, method: .exact)
+            case .ollama, .openAI:
+                return .estimate(for: text)
+            }
+        }
+    }
+
+    /// Token ids from the server's tokenizer, or `nil` for dialects without one.
+    public func tokenize(_ text: String) async throws -> [Int]? {
+        try await redactingErrors {
+            let path: String
+            let payload: Data
+            switch try await discovery().dialect {
+            case .llamaCppPython:
+                (path, payload) = ("/extras/tokenize", try Wire.tokenizeBody(text, model: endpoint.model))
+            case .llamaServer:
+                (path, payload) = ("/tokenize", try Wire.encode(["content": text]))
+            case .ollama, .openAI:
+                return nil
+            }
+            let body = try await fetchJSON("POST", path, payload)
+            guard let tokens = Wire.tokenList((try Wire.object(body, endpoint: path))["tokens"]) else {
+                throw invalidAnswer(path, "has no 'tokens' list")
+            }
+            return tokens
+        }
+    }
+
+    /// Text for token ids from the server's tokenizer, or `nil` for dialects without one.
+    public func detokenize(_ tokens: [Int]) async throws -> String? {
+        try await redactingErrors {
+            let path: String
+            let field: String
+            var payload: [String: Any] = ["tokens": tokens]
+            switch try await discovery().dialect {
+            case .llamaCppPython:
+                (path, field) = ("/extras/detokenize", "text")
+                if let model = endpoint.model { payload["model"] = model }
+            case .llamaServer:
+                (path, field) = ("/detokenize", "content")
+            case .ollama, .openAI:
+                return nil
+            }
+            let body = try await fetchJSON("POST", path, try Wire.encode(payload))
+            guard let text = (try Wire.object(body, endpoint: path))[field] as? String else {
+                throw invalidAnswer(path, "has no '\(field)'")
+            }
+            return text
+        }
+    }
+
+    /// One chat completion constrained to the request's schema.
+    ///
+    /// Throws ``EngineError``: `.truncated` when the server stopped at the response limit,
+    /// `.invalidOutput` when the body is not a completion, and the mapped HTTP failures.
+    public func respond(to request: GenerationRequest) async throws -> RawResponse {
+        try await redactingErrors {
+            let found = try await discovery()
+            let path = "/v1/chat/completions"
+            let payload = try Wire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: false)
+            let body = try await fetchJSON("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries)
+            let completion = try Wire.completion(body, endpoint: path)
+            if completion.finishReason == "length" { throw truncatedAtLimit(request) }
+            guard let text = completion.text else {
+                throw EngineError.invalidOutput([
+                    completion.refusal.map { "the model refused: \(Redactor(endpoint.apiKey).clean($0))" }
+                        ?? "the answer from \(url(path).absoluteString) has no message content"
+                ])
+            }
+            let usage: Usage
+            if let reported = completion.usage {
+                usage = reported
+            } else {
+                usage = try await countedUsage(request, text: text, dialect: found.dialect)
+            }
+            return RawResponse(
+                text: text, usage: usage, model: completion.model ?? modelName, finishReason: completion.finishReason)
+        }
+    }
+
+    /// The same completion streamed over server-sent events: a growing snapshot per chunk, then
+    /// the completed answer. Usage comes from the final chunk when the server sends it
+    /// (`stream_options.include_usage`); llama-cpp-python does not, so it is counted with the
+    /// server's tokenizer, or estimated where there is none (``Usage/method`` says which).
+    public func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
+        let task = Task {
+            do {
+                try await redactingErrors { try await runStream(request, into: continuation) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    private func runStream(
+        _ request: GenerationRequest, into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
+    ) async throws {
+        let found = try await discovery()
+        let path = "/v1/chat/completions"
+        let payload = try Wire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: true)
+        let response = try await exchange(
+            "POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries, accept: "text/event-stream")
+
+        var parser = EventStreamParser()
+        var reader = ChunkReader()
+        do {
+            for try await chunk in response.body {
+                for payload in parser.feed(chunk) {
+                    if let snapshot = try reader.read(payload, endpoint: url(path).absoluteString, redactor: Redactor(endpoint.apiKey)) {
+                        continuation.yield(.partial(snapshot))
+                    }
+                }
+            }
+        } catch let error as HTTPError {
+            if case .timedOut = error { throw mapTransport(error) }
+            throw EngineError.truncated(
+                "the answer from \(url(path).absoluteString) broke off after \(reader.text.count) characters (\(error.message)); try again")
+        }
+        for payload in parser.finish() {
+            if let snapshot = try reader.read(payload, endpoint: url(path).absoluteString, redactor: Redactor(endpoint.apiKey)) {
+                continuation.yield(.partial(snapshot))
+            }
+        }
+        guard reader.sawDone || reader.finishReason != nil else {
+            throw EngineError.truncated(
+                "the answer from \(url(path).absoluteString) ended after \(reader.text.count) characters before the model finished; try again")
+        }
+        if reader.finishReason == "length" { throw truncatedAtLimit(request) }
+        let usage: Usage
+        if let reported = reader.usage {
+            usage = reported
+        } else {
+            usage = try await countedUsage(request, text: reader.text, dialect: found.dialect)
+        }
+        continuation.yield(
+            .completed(
+                RawResponse(
+                    text: reader.text, usage: usage, model: reader.model ?? modelName, finishReason: reader.finishReason)))
+    }
+
+    private func truncatedAtLimit(_ request: GenerationRequest) -> EngineError {
+        let limit = request.options.maximumResponseTokens.map { "its \($0)-token response limit" } ?? "the response limit"
+        return .truncated(
+            "the \(kind.rawValue) model stopped at \(limit) before finishing its answer; allow more response tokens or shorten the input")
+    }
+
+    /// Usage when the server reported none: the tokenizer's count, or the documented estimate.
+    private func countedUsage(_ request: GenerationRequest, text: String, dialect: ServerDialect) async throws -> Usage {
+        let promptText = request.instructions + "\n" + request.prompt
+        guard dialect.canTokenize else {
+            return Usage(
+                promptTokens: TokenCount.estimate(for: promptText).count,
+                completionTokens: TokenCount.estimate(for: text).count, method: .estimated)
+        }
+        let prompt = try await tokenCount(for: promptText)
+        let completion = try await tokenCount(for: text)
+        return Usage(promptTokens: prompt.count, completionTokens: completion.count, method: .counted)
+    }
+
+    private func resolvedModel(_ found: Discovery) -> String? {
+        endpoint.model ?? (found.servedModels.count == 1 ? found.servedModels[0] : nil)
+    }
+
+    private func invalidAnswer(_ path: String, _ problem: String) -> EngineError {
+        .invalidOutput(["the answer from \(url(path).absoluteString) \(problem)"])
+    }
+}
+
+// MARK: - Building the wire JSON
+
+/// The JSON studykit sends and the fields it reads back, kept in one place.
+private enum Wire {
+    static func encode(_ object: [String: Any]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    static func tokenizeBody(_ text: String, model: String?) throws -> Data {
+        var body: [String: Any] = ["input": text]
+        if let model { body["model"] = model }
+        return try encode(body)
+    }
+
+    /// A chat completion request: system = instructions, user = prompt, and the schema in the
+    /// form the dialect accepts (llama-cpp-python rejects `json_schema` with a 500).
+    static func chatBody(_ request: GenerationRequest, model: String?, dialect: ServerDialect, stream: Bool) throws -> Data {
+        var messages: [[String: Any]] = []
+        if !request.instructions.isEmpty { messages.append(["role": "system", "content": request.instructions]) }
+        messages.append(["role": "user", "content": request.prompt])
+        var body: [String: Any] = ["messages": messages, "stream": stream]
+        if let model { body["model"] = model }
+        switch request.options.sampling {
+        case .greedy: body["temperature"] = 0
+        case .temperature(let value): body["temperature"] = value
+        }
+        if let seed = request.options.seed { body["seed"] = seed }
+        // max_tokens rather than max_completion_tokens: every compatible server still accepts it.
+        if let maximum = request.options.maximumResponseTokens { body["max_tokens"] = maximum }
+        if stream { body["stream_options"] = ["include_usage": true] }
+        if !request.jsonSchema.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            let schema = try schemaObject(request.jsonSchema, name: request.schemaName)
+            let name = schemaName(request.schemaName)
+            switch dialect {
+            case .llamaCppPython, .llamaServer:
+                body["response_format"] = ["type": "json_object", "schema": schema]
+            case .ollama:
+                body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": schema]]
+            case .openAI:
+                if let strictText = request.strictJSONSchema {
+                    let strict = try schemaObject(strictText, name: request.schemaName)
+                    body["response_format"] = [
+                        "type": "json_schema", "json_schema": ["name": name, "schema": strict, "strict": true],
+                    ]
+                } else {
+                    body["response_format"] = [
+                        "type": "json_schema", "json_schema": ["name": name, "schema": schema, "strict": false],
+                    ]
+                }
+            }
+        }
+        return try encode(body)
+    }
+
+    private static func schemaObject(_ text: String, name: String) throws -> Any {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)), object is [String: Any] else {
+            throw EngineError.invalidOutput(["the JSON schema for '\(name)' is not a JSON object; fix the schema text"])
+        }
+        return object
+    }
+
+    /// OpenAI allows `[a-zA-Z0-9_-]{1,64}` as a schema name.
+    private static func schemaName(_ name: String) -> String {
+        let allowed = name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "_" || $0 == "-" }
+        let cleaned = String(String.UnicodeScalarView(allowed).prefix(64))
+        return cleaned.isEmpty ? "response" : cleaned
+    }
+
+    static func object(_ data: Data, endpoint: String) throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw EngineError.invalidOutput(["the answer to \(endpoint) is not JSON: '\(preview(data))'"])
+        }
+        return object
+    }
+
+    static func integer(_ value: Any?) -> Int? {
+        if let number = value as? Int { return number }
+        if let number = value as? Double, number == number.rounded(), abs(number) < 1e15 { return Int(number) }
+        return nil
+    }
+
+    /// `[1, 2]`, or llama-server's `[{"id": 1, "piece": "…"}]` when pieces were asked for.
+    static func tokenList(_ value: Any?) -> [Int]? {
+        guard let items = value as? [Any] else { return nil }
+        var tokens: [Int] = []
+        for item in items {
+            if let id = integer(item) ?? integer((item as? [String: Any])?["id"]) { tokens.append(id) } else { return nil }
+        }
+        return tokens
+    }
+
+    struct Completion {
+        var text: String?
+        var refusal: String?
+        var finishReason: String?
+        var usage: Usage?
+        var model: String?
+    }
+
+    static func completion(_ data: Data, endpoint: String) throws -> Completion {
+        let object = try Self.object(data, endpoint: endpoint)
+        guard let choices = object["choices"] as? [[String: Any]], let first = choices.first else {
+            throw EngineError.invalidOutput(["the answer to \(endpoint) has no choices: '\(preview(data))'"])
+        }
+        let message = first["message"] as? [String: Any]
+        return Completion(
+            text: message?["content"] as? String, refusal: message?["refusal"] as? String,
+            finishReason: first["finish_reason"] as? String, usage: usage(object["usage"]), model: object["model"] as? String)
+    }
+
+    static func usage(_ value: Any?) -> Usage? {
+        guard let usage = value as? [String: Any], let prompt = integer(usage["prompt_tokens"]),
+            let completion = integer(usage["completion_tokens"])
+        else { return nil }
+        return Usage(promptTokens: prompt, completionTokens: completion, method: .reported)
+    }
+
+    /// The first 120 characters of a body, on one line, for messages.
+    static func preview(_ data: Data) -> String {
+        let text = String(decoding: data.prefix(400), as: UTF8.self)
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        return line.count > 120 ? String(line.prefix(120)) + "…" : line
+    }
+
+    /// OpenAI's `{"error": {"message", "type", "code"}}`, FastAPI's `{"detail": …}`, or the text itself.
+    static func errorDetail(_ data: Data) -> (message: String, code: String?, type: String?) {
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            if let error = object["error"] as? [String: Any] {
+                let message = (error["message"] as? String) ?? preview(data)
+                return (oneLine(message), error["code"] as? String, error["type"] as? String)
+            }
+            if let error = object["error"] as? String { return (oneLine(error), nil, nil) }
+            if let detail = object["detail"] as? String { return (oneLine(detail), nil, nil) }
+        }
+        return (preview(data).isEmpty ? "no details" : preview(data), nil, nil)
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ")
+        return line.count > 300 ? String(line.prefix(300)) + "…" : line
+    }
+
+    /// "maximum context length is 2048 tokens. However, you requested 3000 tokens" → (3000, 2048).
+    static func contextNumbers(_ message: String) -> (tokens: Int, window: Int)? {
+        let numbers = message.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard numbers.count >= 2 else { return nil }
+        return (numbers[1], numbers[0])
+    }
+}
+
+// MARK: - Dialect discovery
+
+/// What one run learns about a server, once.
+private struct Discovery: Sendable {
+    var dialect: ServerDialect
+    var window: ContextWindow?
+    var servedModels: [String]
+}
+
+/// Single-flight cache: concurrent callers share one discovery; a failure is not cached, so a
+/// server started later is found on the next call.
+private final class DiscoveryCache: Sendable {
+    private let state = Mutex<(task: Task<Discovery, any Error>?, model: String?)>((nil, nil))
+
+    var discoveredModel: String? { state.withLock { $0.model } }
+
+    func value(_ make: @escaping @Sendable () async throws -> Discovery) async throws -> Discovery {
+        let task = state.withLock { state -> Task<Discovery, any Error> in
+            if let task = state.task { return task }
+            let task = Task { try await make() }
+            state.task = task
+            return task
+        }
+        do {
+            let found = try await task.value
+            state.withLock { $0.model = found.servedModels.count == 1 ? found.servedModels[0] : nil }
+            return found
+        } catch {
+            state.withLock { if $0.task == task { $0.task = nil } }
+            throw error
+        }
+    }
+}
+
+extension OpenAICompatibleEngine {
+    private func discovery() async throws -> Discovery {
+        try guardLoopback()
+        return try await cache.value { [self] in try await discover() }
+    }
+
+    /// `GET /v1/models` first (reachability, credentials, model names), then one probe per
+    /// dialect until one answers: `/props`, `/api/version`, `/extras/tokenize/count`.
+    private func discover() async throws -> Discovery {
+        let models = try await probe("GET", "/v1/models", nil)
+        var found = Discovery(dialect: endpoint.dialect ?? .openAI, window: nil, servedModels: [])
+        if (200..<300).contains(models.status), let object = try? Wire.object(models.body, endpoint: "/v1/models"),
+            let data = object["data"] as? [[String: Any]]
+        {
+            found.servedModels = data.compactMap { $0["id"] as? String }
+        }
+
+        var dialect = endpoint.dialect
+        if dialect == nil || dialect == .llamaServer {
+            let props = try await probe("GET", "/props", nil)
+            if (200..<300).contains(props.status), let object = try? Wire.object(props.body, endpoint: "/props"),
+                let tokens = Wire.integer((object["default_generation_settings"] as? [String: Any])?["n_ctx"])
+                    ?? Wire.integer(object["n_ctx"]), tokens > 0
+            {
+                dialect = .llamaServer
+                found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "GET /props"))
+            }
+        }
+        if dialect == nil {
+            let version = try await probe("GET", "/api/version", nil)
+            if (200..<300).contains(version.status),
+                (try? Wire.object(version.body, endpoint: "/api/version"))?["version"] is String
+            {
+                dialect = .ollama
+            }
+        }
+        if dialect == .ollama, let model = endpoint.model ?? found.servedModels.first {
+            let show = try await probe("POST", "/api/show", try Wire.encode(["model": model]))
+            if (200..<300).contains(show.status), let object = try? Wire.object(show.body, endpoint: "/api/show"),
+                let tokens = Self.ollamaWindow(object)
+            {
+                found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "POST /api/show"))
+            }
+        }
+        if dialect == nil {
+            let count = try await probe("POST", "/extras/tokenize/count", try Wire.tokenizeBody("studykit", model: endpoint.model))
+            if (200..<300).contains(count.status),
+                Wire.integer((try? Wire.object(count.body, endpoint: "/extras/tokenize/count"))?["count"]) != nil
+            {
+                dialect = .llamaCppPython
+            }
+        }
+        found.dialect = dialect ?? .openAI
+        return found
+    }
+
+    /// The runtime `num_ctx` when the model file sets one, else the architecture's `context_length`.
+    private static func ollamaWindow(_ show: [String: Any]) -> Int? {
+        if let parameters = show["parameters"] as? String {
+            for line in parameters.split(whereSeparator: \.isNewline) {
+                let words = line.split(whereSeparator: \.isWhitespace)
+                if words.count == 2, words[0] == "num_ctx", let value = Int(words[1]), value > 0 { return value }
+            }
+        }
+        guard let info = show["model_info"] as? [String: Any] else { return nil }
+        let architecture = info["general.architecture"] as? String
+        if let architecture, let value = Wire.integer(info["\(architecture).context_length"]) { return value }
+        return info.first(where: { $0.key.hasSuffix(".context_length") }).flatMap { Wire.integer($0.value) }
+    }
+
+    /// One discovery request without retries: connection failures and refused credentials throw,
+    /// any other status is returned for the caller to judge.
+    private func probe(_ method: String, _ path: String, _ body: Data?) async throws -> (status: Int, body: Data) {
+        let request = makeRequest(method, path, body, deadline: min(discoveryDeadline, deadline), accept: "application/json")
+        do {
+            let response = try await transport.stream(request)
+            let data = try await collect(response.body, cap: 1 << 20)
+            if response.head.status == 401 || response.head.status == 403 {
+                throw authenticationError(status: response.head.status, body: data)
+            }
+            return (response.head.status, data)
+        } catch let error as HTTPError {
+            throw mapTransport(error)
+        }
+    }
+}
+
+// MARK: - Loopback and requests
+
+extension OpenAICompatibleEngine {
+    /// The privacy promise: a local engine never connects anywhere but this machine.
+    private func guardLoopback() throws {
+        guard kind == .local else { return }
+        guard let host = endpoint.url.host, Self.isLoopback(host: host) else {
+            throw EngineError.notLoopback(endpoint.url.absoluteString)
+        }
+    }
+
+    /// `localhost`, 127.0.0.0/8 and ::1 (also written in full, or IPv4-mapped). The host is parsed
+    /// as an address, so `127.0.0.1.evil.com` is a name, not a loopback address.
+    static func isLoopback(host rawHost: String) -> Bool {
+        var host = rawHost.lowercased()
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 {
+            return withUnsafeBytes(of: &v4) { $0[0] == 127 }
+        }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { bytes in
+                let loopback = bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
+                let mapped = bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
+                return loopback || mapped
+            }
+        }
+        return false
+    }
+
+    /// The server root: the configured URL without a trailing `/` or `/v1`.
+    private func url(_ path: String) -> URL {
+        var root = endpoint.url.absoluteString
+        while root.hasSuffix("/") { root.removeLast() }
+        if root.hasSuffix("/v1") { root.removeLast(3) }
+        return URL(string: root + path) ?? endpoint.url
+    }
+
+    private func makeRequest(_ method: String, _ path: String, _ body: Data?, deadline: TimeInterval, accept: String) -> HTTPRequest {
+        var headers = ["Accept": accept]
+        if body != nil { headers["Content-Type"] = "application/json" }
+        if let key = endpoint.apiKey { headers["Authorization"] = "Bearer \(key.secret)" }
+        // No redirects: a redirect could carry the key, or a local request, to another host.
+        return HTTPRequest(
+            url: url(path), method: method, headers: headers, body: body,
+            connectTimeout: min(connectTimeout, deadline), deadline: deadline, maxRedirects: 0, maxBodyBytes: nil)
+    }
+
+    /// A JSON exchange with retries, returning the body of a 2xx answer.
+    private func fetchJSON(
+        _ method: String, _ path: String, _ body: Data?, deadline: TimeInterval? = nil, retries: Int? = nil
+    ) async throws -> Data {
+        let response = try await exchange(
+            method, path, body, deadline: deadline ?? min(30, self.deadline), retries: retries ?? retryPolicy.maxRetries,
+            accept: "application/json")
+        do {
+            return try await collect(response.body, cap: 32 << 20)
+        } catch let error as HTTPError {
+            throw mapTransport(error)
+        }
+    }
+
+    /// Sends until a 2xx head arrives, retrying what may pass (connection errors, 408, 409, 429
+    /// without quota trouble, 5xx) within `deadline` seconds in total.
+    private func exchange(
+        _ method: String, _ path: String, _ body: Data?, deadline: TimeInterval, retries: Int, accept: String
+    ) async throws -> HTTPStreamingResponse {
+        try guardLoopback()
+        let clock = ContinuousClock()
+        let start = clock.now
+        func remaining() -> TimeInterval {
+            let elapsed = clock.now - start
+            return deadline - (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        var attempt = 0
+        while true {
+            var failure: EngineError
+            var retryAfter: Double? = nil
+            var retryable: Bool
+            do {
+                let response = try await transport.stream(
+                    makeRequest(method, path, body, deadline: max(0.001, remaining()), accept: accept))
+                if response.head.isSuccess { return response }
+                let data = (try? await collect(response.body, cap: 64 << 10)) ?? Data()
+                (failure, retryable) = statusError(response.head, body: data)
+                if retryable { retryAfter = response.head.header("retry-after").flatMap(parseRetryAfter) }
+            } catch let error as HTTPError {
+                failure = mapTransport(error)
+                retryable = error.isConnectionFailure
+            }
+            if let wait = retryAfter, wait > retryPolicy.retryAfterCap {
+                // Waiting longer than the cap only delays the fallback the router can take now.
+                throw failure
+            }
+            guard retryable, attempt < retries else { throw failure }
+            let delay = retryAfter ?? retryPolicy.baseDelay * pow(2, Double(attempt)) * (0.5 + seams.random())
+            // A retry that could not finish before the deadline only delays the fallback.
+            guard remaining() - delay > 0.5 else { throw failure }
+            try await seams.sleep(.milliseconds(Int((delay * 1000).rounded())))
+            attempt += 1
+        }
+    }
+
+    private func collect(_ body: AsyncThrowingStream<Data, any Error>, cap: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in body {
+            data.append(chunk)
+            if data.count > cap { throw HTTPError.bodyTooLarge(endpoint.url.absoluteString, limit: cap) }
+        }
+        return data
+    }
+
+    /// `Retry-After` as delta-seconds or an HTTP date.
+    private func parseRetryAfter(_ value: String) -> Double? {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(text), seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: text) else { return nil }
+        return max(0, date.timeIntervalSince(seams.now()))
+    }
+}
+
+// MARK: - Server-sent events
+
+/// Splits an event stream into event payloads (the joined `data:` lines of each event), across
+/// chunk boundaries; comments (`: ping`) and other fields are skipped.
+private struct EventStreamParser {
+    private var buffer = Data()
+    private var dataLines: [String] = []
+
+    mutating func feed(_ chunk: Data) -> [String] {
+        buffer.append(chunk)
+        var events: [String] = []
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            var line = buffer[buffer.startIndex..<newline]
+            buffer.removeSubrange(buffer.startIndex...newline)
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            if let event = take(String(decoding: line, as: UTF8.self)) { events.append(event) }
+        }
+        return events
+    }
+
+    /// The last event when the stream ends without a blank line after it.
+    mutating func finish() -> [String] {
+        var events: [String] = []
+        if !buffer.isEmpty, let event = take(String(decoding: buffer, as: UTF8.self)) { events.append(event) }
+        buffer.removeAll()
+        if !dataLines.isEmpty { events.append(dataLines.joined(separator: "\n")) }
+        dataLines.removeAll()
+        return events
+    }
+
+    private mutating func take(_ line: String) -> String? {
+        if line.isEmpty {
+            defer { dataLines.removeAll() }
+            return dataLines.isEmpty ? nil : dataLines.joined(separator: "\n")
+        }
+        if line.hasPrefix("data:") {
+            var value = line.dropFirst(5)
+            if value.first == " " { value = value.dropFirst() }
+            dataLines.append(String(value))
+        }
+        return nil
+    }
+}
+
+/// Accumulates chat completion chunks into the answer so far.
+private struct ChunkReader {
+    var text = ""
+    var finishReason: String?
+    var usage: Usage?
+    var model: String?
+    var sawDone = false
+
+    /// Returns the new snapshot when the chunk added text.
+    mutating func read(_ payload: String, endpoint: String, redactor: Redactor) throws -> String? {
+        if payload.trimmingCharacters(in: .whitespaces) == "[DONE]" {
+            sawDone = true
+            return nil
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
+            throw EngineError.invalidOutput(["the stream from \(endpoint) carried an event that is not JSON: '\(Wire.preview(Data(payload.utf8)))'"])
+        }
+        if object["error"] != nil {
+            let detail = Wire.errorDetail(Data(payload.utf8))
+            throw EngineError.http(status: 200, message: redactor.clean(detail.message))
+        }
+        if let name = object["model"] as? String { model = name }
+        if let reported = Wire.usage(object["usage"]) { usage = reported }
+        guard let choice = (object["choices"] as? [[String: Any]])?.first else { return nil }
+        if let reason = choice["finish_reason"] as? String { finishReason = reason }
+        guard let delta = (choice["delta"] as? [String: Any])?["content"] as? String, !delta.isEmpty else { return nil }
+        text += delta
+        return text
+    }
+}
+
+// MARK: - Errors mapping
+
+/// Removes the API key, and anything shaped like an OpenAI key, from text a server sent back.
+private struct Redactor {
+    let key: APIKey?
+    init(_ key: APIKey?) { self.key = key }
+
+    func clean(_ text: String) -> String {
+        var result = text
+        if let secret = key?.secret, !secret.isEmpty { result = result.replacingOccurrences(of: secret, with: "<redacted>") }
+        // OpenAI echoes part of a wrong key ("sk-abc***xyz"); hide every such word.
+        var words: [Substring] = []
+        for word in result.split(separator: " ", omittingEmptySubsequences: false) {
+            let bare = word.drop(while: { "('\"`".contains($0) })
+            words.append(bare.hasPrefix("sk-") ? "<redacted>" : word)
+        }
+        return words.joined(separator: " ")
+    }
+}
+
+extension EngineError {
+    /// The same error with every server-supplied text passed through `redactor`.
+    fileprivate func redacted(_ redactor: Redactor) -> EngineError {
+        switch self {
+        case .unavailable(let reason): return .unavailable(reason: redactor.clean(reason))
+        case .quotaExceeded(let detail): return .quotaExceeded(redactor.clean(detail))
+        case .invalidOutput(let problems): return .invalidOutput(problems.map(redactor.clean))
+        case .truncated(let detail): return .truncated(redactor.clean(detail))
+        case .http(let status, let message): return .http(status: status, message: redactor.clean(message))
+        case .transport(let detail): return .transport(redactor.clean(detail))
+        case .authentication(let detail): return .authentication(redactor.clean(detail))
+        case .notLoopback(let url): return .notLoopback(redactor.clean(url))
+        case .invalidConfiguration(let key, let value, let reason):
+            return .invalidConfiguration(key: key, value: redactor.clean(value), reason: redactor.clean(reason))
+        case .contextExceeded, .rateLimited: return self
+        }
+    }
+}
+
+extension OpenAICompatibleEngine {
+    /// Every error leaving the engine passes here, so no server echo can carry the key out.
+    private func redactingErrors<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error as EngineError {
+            throw error.redacted(Redactor(endpoint.apiKey))
+        }
+    }
+
+    private var engineName: String { "the \(kind.rawValue) engine at \(endpoint.url.absoluteString)" }
+
+    /// Connection trouble means the engine is unavailable (the router falls back); a deadline is transport trouble.
+    private func mapTransport(_ error: HTTPError) -> EngineError {
+        switch error {
+        case .connectionFailed, .connectTimedOut:
+            let hint = kind == .local
+                ? "start it (scripts/serve-models) or fix STUDYKIT_LOCAL_URL" : "check STUDYKIT_REMOTE_URL and the network"
+            return .unavailable(reason: "\(engineName) is unreachable (\(error.message)); \(hint)")
+        case .timedOut(_, let seconds):
+            let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+            return .transport("\(engineName) did not answer within \(shown) s; try again, or raise STUDYKIT_DEADLINE")
+        default:
+            return .transport("\(engineName) failed: \(error.message)")
+        }
+    }
+
+    private func authenticationError(status: Int, body: Data) -> EngineError {
+        let detail = Redactor(endpoint.apiKey).clean(Wire.errorDetail(body).message)
+        guard endpoint.apiKey != nil else {
+            return .authentication(
+                "\(engineName) requires an API key (http \(status): \(detail)); set STUDYKIT_REMOTE_API_KEY")
+        }
+        let setting = endpoint.apiKeySetting ?? "the configured API key"
+        return .authentication("\(engineName) refused the API key from \(setting) (http \(status): \(detail)); check the key")
+    }
+
+    /// Maps a non-2xx answer to an error, and says whether another attempt may succeed.
+    private func statusError(_ head: HTTPResponseHead, body: Data) -> (EngineError, retryable: Bool) {
+        let status = head.status
+        if status == 401 || status == 403 { return (authenticationError(status: status, body: body), false) }
+        let detail = Wire.errorDetail(body)
+        let message = Redactor(endpoint.apiKey).clean(detail.message)
+        switch status {
+        case 429:
+            if detail.code == "insufficient_quota" || detail.type == "insufficient_quota" {
+                return (.quotaExceeded(message), false)
+            }
+            let retryAfter = head.header("retry-after").flatMap(parseRetryAfter)
+            return (.rateLimited(retryAfter: retryAfter), true)
+        case 408, 409, 500...599:
+            return (.http(status: status, message: message), true)
+        case 400, 413:
+            if detail.code == "context_length_exceeded" || message.contains("context length")
+                || message.contains("context window"), let numbers = Wire.contextNumbers(message)
+            {
+                return (.contextExceeded(tokens: numbers.tokens, window: numbers.window), false)
+            }
+            return (.http(status: status, message: message), false)
+        default:
+            return (.http(status: status, message: message), false)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Why a result could not be rendered or a kit could not be written.
+public enum OutputError: StudyKitError, Equatable {
+    /// `format` cannot show a result of `task`; `supported` lists the tasks it can show.
+    case formatNotSupported(format: RenderFormat, task: StudyTask, supported: [StudyTask])
+    /// `path` exists but is not a directory, so the kit cannot be written into it.
+    case notADirectory(path: String)
+    /// Writing `path` failed; `reason` is the system's explanation.
+    case writeFailed(path: String, reason: String)
+
+    /// One lower-case line for stderr.
+    public var message: String {
+        switch self {
+        case .formatNotSupported(let format, let task, let supported):
+            let names = supported.map(\.commandName)
+            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
+            return "--format \(format.rawValue) works with \(list), not \(task.commandName); choose another --format or command"
+        case .notADirectory(let path):
+            return "cannot write the kit into '\(path)': it exists and is not a directory; choose another output directory"
+        case .writeFailed(let path, let reason):
+            return "cannot write '\(path)' (\(reason)); check the directory exists and is writable"
+        }
+    }
+
+    /// A format that does not fit the command is a usage error; a failed write is anything else.
+    public var exitCode: ExitCode {
+        switch self {
+        case .formatNotSupported: return .usage
+        case .notADirectory, .writeFailed: return .failure
+        }
+    }
+}

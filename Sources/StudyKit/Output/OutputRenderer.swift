@@ -1,0 +1,42 @@
+/// The one entry point the CLI calls: any result, any format.
+public enum OutputRenderer {
+    /// Renders `result` as `format`.
+    ///
+    /// Every model string is cleaned by ``TerminalSafety`` first. The text ends with a newline.
+    /// - Throws: ``OutputError/formatNotSupported(format:task:supported:)`` when the format cannot
+    ///   show this task (`mermaid` for a quiz, `anki` for a headline).
+    public static func render(_ result: AnyStudyResult, as format: RenderFormat, context: RenderContext) throws(OutputError) -> String {
+        guard format.supportedTasks.contains(result.task) else {
+            throw .formatNotSupported(format: format, task: result.task, supported: format.supportedTasks)
+        }
+        switch (format, result) {
+        case (.markdown, _):
+            return MarkdownRenderer.render(result, context: context)
+        case (.json, _):
+            return TerminalSafety.clean(result.jsonValue).prettyText + "\n"
+        case (.anki, .flashcards(let cards)):
+            return AnkiRenderer.render(cards, context: context)
+        case (.anki, .quiz(let quiz)):
+            return AnkiRenderer.render(quiz, context: context)
+        case (.anki, .studyKit(let kit)):
+            return AnkiRenderer.render(kit.flashcards, context: context)
+        case (.mermaid, .mindMap(let map)):
+            return MermaidRenderer.render(map)
+        case (.mermaid, .studyKit(let kit)):
+            return MermaidRenderer.render(kit.mindMap)
+        case (.markmap, .mindMap(let map)):
+            return MarkmapRenderer.render(map, context: context)
+        case (.markmap, .studyKit(let kit)):
+            return MarkmapRenderer.render(kit.mindMap, context: context)
+        case (.opml, .mindMap(let map)):
+            return OPMLRenderer.render(map, context: context)
+        case (.opml, .summary(let summary)):
+            return OPMLRenderer.render(summary, context: context)
+        case (.opml, .studyKit(let kit)):
+            return OPMLRenderer.render(kit, context: context)
+        default:
+            // supportedTasks and the cases above list the same pairs; kept in step by tests.
+            throw .formatNotSupported(format: format, task: result.task, supported: format.supportedTasks)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// What a renderer knows besides the result: where it came from and how to name things.
+///
+/// The source identity keys Anki GUIDs, so it should be stable for "the same material": the
+/// absolute path or the URL, not the title (which the model writes and may change).
+public struct RenderContext: Sendable {
+    /// Hashes text to a digest, as lower-case hex (SHA-256 in production).
+    ///
+    /// Injected because libcrypto is wrapped in exactly one file elsewhere in the package; a
+    /// digest that is not hex is used by its UTF-8 bytes instead.
+    public typealias Digest = @Sendable (String) -> String
+
+    /// A stable name for the source: an absolute path, a URL, or `-` for stdin.
+    public var sourceIdentity: String
+    /// The source's title, if known; shown in headings and as the OPML/markmap title.
+    public var title: String?
+    /// The Anki deck the cards go to (`#deck:`); `::` separates subdecks.
+    public var deckName: String
+    /// Tags every Anki note carries; spaces inside a tag become `_`.
+    public var tags: [String]
+    /// The hash behind Anki GUIDs.
+    public var digest: Digest
+
+    /// Creates a context.
+    /// - Parameters:
+    ///   - sourceIdentity: a stable name for the source (absolute path or URL).
+    ///   - title: the source's title, if known.
+    ///   - deckName: the Anki deck; defaults to the title, else `studykit`.
+    ///   - tags: tags for every Anki note.
+    ///   - digest: hex SHA-256 of a string in production; any deterministic hash in tests.
+    public init(
+        sourceIdentity: String, title: String? = nil, deckName: String? = nil, tags: [String] = ["studykit"],
+        digest: @escaping Digest
+    ) {
+        self.sourceIdentity = sourceIdentity
+        self.title = title
+        self.deckName = deckName ?? title ?? "studykit"
+        self.tags = tags
+        self.digest = digest
+    }
+
+    /// The title cleaned and on one line, or `nil` when there is none worth showing.
+    var cleanTitle: String? {
+        guard let title else { return nil }
+        let line = OutputText.singleLine(TerminalSafety.clean(title))
+        return line.isEmpty ? nil : line
+    }
+}
+
+/// The text shapes studykit renders to. Raw values match the CLI's `--format` names.
+public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
+    /// Readable Markdown; every task.
+    case markdown
+    /// The result alone as pretty JSON (the CLI's `--json` envelope is built elsewhere); every task.
+    case json
+    /// Anki's plain-text import; flashcards, quiz, and the whole kit (its flashcards).
+    case anki
+    /// Mermaid `mindmap`; mind map and the whole kit (its mind map).
+    case mermaid
+    /// Markdown for markmap; mind map and the whole kit (its mind map).
+    case markmap
+    /// OPML 2.0; mind map, summary, and the whole kit (mind map and key points).
+    case opml
+
+    /// The tasks whose results this format can show, in CLI order.
+    public var supportedTasks: [StudyTask] {
+        switch self {
+        case .markdown, .json: return StudyTask.allCases
+        case .anki: return [.flashcards, .quiz, .studyKit]
+        case .mermaid, .markmap: return [.mindmap, .studyKit]
+        case .opml: return [.summary, .mindmap, .studyKit]
+        }
+    }
+}
+
+/// Shared text helpers for the renderers in this folder.
+enum OutputText {
+    /// `text` on one line: every run of whitespace (newlines and tabs too) becomes one space, trimmed.
+    static func singleLine(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}

@@ -1,0 +1,212 @@
+/// The shape a model must generate, declared in code: studykit's counterpart of Apple's
+/// `@Generable`/`@Guide`, without macros.
+///
+/// It is deliberately small — only what studykit's result types need and what llama.cpp's
+/// grammar converter and hosted structured-output APIs both honour. There is no `$ref` and no
+/// recursion: a recursive type (the mind map) is unrolled to its fixed depth, which grammar
+/// converters handle best. Every constraint here is also checked on our side by
+/// ``validationIssues(for:at:)``, because a server may ignore any of them silently.
+public indirect enum GenerationSchema: Sendable, Hashable {
+    /// An object whose properties are all required, in declared order, and nothing else.
+    case object([Property])
+    /// An array of `items` with between `minItems` and `maxItems` elements (`nil`: no maximum),
+    /// optionally without duplicates.
+    case array(items: GenerationSchema, minItems: Int, maxItems: Int?, distinct: Distinctness?)
+    /// A string; never empty or whitespace-only.
+    case string(StringConstraints)
+    /// One of a fixed list of strings.
+    case stringEnum([String])
+    /// A whole number in an optional closed range.
+    case integer(minimum: Int?, maximum: Int?)
+    /// Any number in an optional closed range.
+    case number(minimum: Double?, maximum: Double?)
+    /// `true` or `false`.
+    case boolean
+
+    /// One property of an object: its JSON name, a guide for the model, and its shape.
+    public struct Property: Sendable, Hashable {
+        /// The JSON member name.
+        public let name: String
+        /// A guide to the model, emitted as `description` (the counterpart of `@Guide`).
+        public let description: String
+        /// The property's shape.
+        public let schema: GenerationSchema
+
+        /// Creates a property.
+        public init(_ name: String, description: String, _ schema: GenerationSchema) {
+            self.name = name
+            self.description = description
+            self.schema = schema
+        }
+    }
+
+    /// How duplicates in an array are recognised: case- and whitespace-insensitively.
+    public enum Distinctness: Sendable, Hashable {
+        /// The string items themselves must differ.
+        case items
+        /// The named string property of each object item must differ.
+        case field(String)
+    }
+
+    /// Limits on a string. Lengths count Unicode scalars, as JSON Schema does.
+    public struct StringConstraints: Sendable, Hashable {
+        /// Fewest characters (at least 1: empty strings are never acceptable).
+        public let minLength: Int
+        /// Most characters, if limited.
+        public let maxLength: Int?
+        /// Most whitespace-separated words, if limited.
+        public let maxWords: Int?
+        /// Characters that must not appear, in a fixed order (for a deterministic `pattern`).
+        public let forbiddenCharacters: String
+
+        /// Creates string limits.
+        public init(minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = "") {
+            self.minLength = max(1, minLength)
+            self.maxLength = maxLength
+            self.maxWords = maxWords
+            self.forbiddenCharacters = forbiddenCharacters
+        }
+    }
+
+    /// A string with the given limits.
+    public static func string(
+        minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = ""
+    ) -> GenerationSchema {
+        .string(StringConstraints(
+            minLength: minLength, maxLength: maxLength, maxWords: maxWords, forbiddenCharacters: forbiddenCharacters))
+    }
+}
+
+// MARK: - JSON Schema
+
+extension GenerationSchema {
+    /// This schema as a JSON Schema document, keys in a fixed order.
+    ///
+    /// Both variants list every property in `required` and say `additionalProperties: false`,
+    /// because studykit rejects missing and extra members whatever the server does.
+    /// The `strict` variant is for APIs with a strict structured-output mode (OpenAI's
+    /// `strict: true`), which refuse keywords they do not support: it leaves out `minLength`
+    /// and `maxLength`. Those limits are still enforced when the output is validated.
+    /// Word limits and forbidden characters become a `pattern` (llama.cpp turns it into grammar).
+    public func jsonSchema(strict: Bool) -> JSONValue {
+        switch self {
+        case .object(let properties):
+            var members = JSONObject()
+            for property in properties {
+                var child = property.schema.jsonSchema(strict: strict).objectValue ?? JSONObject()
+                // `description` goes right after `type`, so a reader sees what a field is before its limits.
+                var ordered = JSONObject()
+                if let type = child["type"] { ordered["type"] = type }
+                ordered["description"] = .string(property.description)
+                child["type"] = nil
+                for member in child { ordered[member.key] = member.value }
+                members[property.name] = .object(ordered)
+            }
+            return [
+                "type": "object",
+                "properties": .object(members),
+                "required": .array(properties.map { .string($0.name) }),
+                "additionalProperties": false,
+            ]
+        case .array(let items, let minItems, let maxItems, _):
+            var schema: JSONObject = ["type": "array", "items": items.jsonSchema(strict: strict)]
+            schema["minItems"] = .integer(minItems)
+            if let maxItems { schema["maxItems"] = .integer(maxItems) }
+            return .object(schema)
+        case .string(let constraints):
+            var schema: JSONObject = ["type": "string"]
+            if !strict {
+                schema["minLength"] = .integer(constraints.minLength)
+                if let maxLength = constraints.maxLength { schema["maxLength"] = .integer(maxLength) }
+            }
+            if let pattern = constraints.pattern { schema["pattern"] = .string(pattern) }
+            return .object(schema)
+        case .stringEnum(let cases):
+            return ["type": "string", "enum": .array(cases.map(JSONValue.string))]
+        case .integer(let minimum, let maximum):
+            var schema: JSONObject = ["type": "integer"]
+            if let minimum { schema["minimum"] = .integer(minimum) }
+            if let maximum { schema["maximum"] = .integer(maximum) }
+            return .object(schema)
+        case .number(let minimum, let maximum):
+            var schema: JSONObject = ["type": "number"]
+            if let minimum { schema["minimum"] = .number(minimum) }
+            if let maximum { schema["maximum"] = .number(maximum) }
+            return .object(schema)
+        case .boolean:
+            return ["type": "boolean"]
+        }
+    }
+
+    /// A canonical serialization of every node and constraint, for cache keys.
+    ///
+    /// Unlike ``jsonSchema(strict:)`` it spells out constraints that JSON Schema cannot carry
+    /// (distinctness, word limits), so changing any constraint or description changes it.
+    /// Stable across runs and platforms: it is built from ordered values only.
+    public var fingerprint: String { "generation-schema/1 " + canonicalValue.compactText }
+
+    private var canonicalValue: JSONValue {
+        switch self {
+        case .object(let properties):
+            return [
+                "object": .array(properties.map { property in
+                    ["name": .string(property.name), "description": .string(property.description),
+                     "schema": property.schema.canonicalValue]
+                })
+            ]
+        case .array(let items, let minItems, let maxItems, let distinct):
+            let distinctValue: JSONValue
+            switch distinct {
+            case nil: distinctValue = .null
+            case .items: distinctValue = "items"
+            case .field(let name): distinctValue = ["field": .string(name)]
+            }
+            return [
+                "array": [
+                    "items": items.canonicalValue, "minItems": .integer(minItems),
+                    "maxItems": maxItems.map(JSONValue.integer) ?? .null, "distinct": distinctValue,
+                ]
+            ]
+        case .string(let constraints):
+            return [
+                "string": [
+                    "minLength": .integer(constraints.minLength),
+                    "maxLength": constraints.maxLength.map(JSONValue.integer) ?? .null,
+                    "maxWords": constraints.maxWords.map(JSONValue.integer) ?? .null,
+                    "forbidden": .string(constraints.forbiddenCharacters),
+                ]
+            ]
+        case .stringEnum(let cases):
+            return ["enum": .array(cases.map(JSONValue.string))]
+        case .integer(let minimum, let maximum):
+            return ["integer": [
+                "minimum": minimum.map(JSONValue.integer) ?? .null, "maximum": maximum.map(JSONValue.integer) ?? .null,
+            ]]
+        case .number(let minimum, let maximum):
+            return ["number": [
+                "minimum": minimum.map(JSONValue.number) ?? .null, "maximum": maximum.map(JSONValue.number) ?? .null,
+            ]]
+        case .boolean:
+            return "boolean"
+        }
+    }
+}
+
+extension GenerationSchema.StringConstraints {
+    /// A regular expression that grammar-constrained servers can enforce for word limits and
+    /// forbidden characters; `nil` when neither applies.
+    ///
+    /// Words are runs of non-space characters separated by single spaces, so the pattern also
+    /// rules out leading, trailing and doubled spaces — harmless for titles and labels.
+    var pattern: String? {
+        guard maxWords != nil || !forbiddenCharacters.isEmpty else { return nil }
+        var excluded = ""
+        for character in forbiddenCharacters {
+            if "\\]^-[".contains(character) { excluded.append("\\") }
+            excluded.append(character)
+        }
+        guard let maxWords else { return "^[^\(excluded)]*$" }
+        let word = "[^ \(excluded)]+"
+        return "^\(word)( \(word)){0,\(max(0, maxWords - 1))}$"
+    }
+}

@@ -1,0 +1,90 @@
+/// One thing wrong with a model's output, located by its JSON path.
+///
+/// `path` uses dots for members and brackets for indices, relative to the output's root
+/// (`questions[2].answerIndex`; `quiz.questions[2].answerIndex` inside a whole study kit).
+/// The root itself has the empty path. `message` continues the path as a sentence, so
+/// ``description`` reads naturally and can be sent back to the model verbatim.
+public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
+    /// Where the problem is; empty for the root.
+    public let path: String
+    /// What is wrong, continuing the path: `is 5, but there are only 4 choices`.
+    public let message: String
+
+    /// Creates an issue at `path`.
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// The full sentence: `questions[2].answerIndex is 5, but there are only 4 choices`.
+    public var description: String { (path.isEmpty ? "the output" : path) + " " + message }
+
+    /// This issue with `prefix` put in front of its path, for a value nested in a larger one.
+    public func prefixed(_ prefix: String) -> ValidationIssue {
+        ValidationIssue(path: JSONPath.member(prefix, path), message: message)
+    }
+
+    /// Text for one re-ask: what was wrong, one line each, and what to send instead.
+    public static func feedback(for issues: [ValidationIssue]) -> String {
+        var lines = ["Your previous answer did not meet the requirements:"]
+        lines += issues.map { "- " + $0.description }
+        lines.append("Reply again with the corrected JSON object only, keeping everything that was right.")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Why a model's output could not become a typed result.
+///
+/// Truncated and malformed are kept apart: truncated output is what a response-token limit
+/// produces (retry with more room or less input), malformed output is a model that did not
+/// write JSON at all. Neither is ever repaired into a result.
+public enum SchemaError: StudyKitError, Equatable {
+    /// The text is a prefix of JSON that ends mid-way (inside a string, array, object or literal).
+    case truncated
+    /// The text is not JSON; the payload says where and why.
+    case malformed(String)
+    /// The JSON does not satisfy the schema or a semantic check; every problem is listed.
+    case invalid([ValidationIssue])
+
+    /// One lower-case line for stderr.
+    public var message: String {
+        switch self {
+        case .truncated:
+            return "the model's output ends mid-way (truncated JSON); retry with a larger response limit or a shorter input"
+        case .malformed(let detail):
+            return "the model's output is not valid JSON (\(detail)); retry or choose another engine with --engine"
+        case .invalid(let issues):
+            let first = issues.first.map { ": \($0.description)" } ?? ""
+            let more = issues.count > 1 ? " (and \(issues.count - 1) more)" : ""
+            return "the model's output does not match the schema\(first)\(more); retry or choose another engine with --engine"
+        }
+    }
+
+    /// Bad model output is bad input data (65); the router treats it as an engine failure anyway.
+    public var exitCode: ExitCode { .dataError }
+
+    /// Text to send back to the model for one re-ask.
+    public var feedback: String {
+        switch self {
+        case .truncated:
+            return "Your previous answer was cut off before the JSON was complete. Reply again with a shorter, complete JSON object only."
+        case .malformed(let detail):
+            return "Your previous answer was not valid JSON (\(detail)). Reply again with one JSON object only, no Markdown and no commentary."
+        case .invalid(let issues):
+            return ValidationIssue.feedback(for: issues)
+        }
+    }
+}
+
+/// Builds the dotted/bracketed paths that issues carry.
+enum JSONPath {
+    /// `parent.child`, or `child` at the root; an index path (`[2]…`) attaches without a dot.
+    static func member(_ parent: String, _ child: String) -> String {
+        if parent.isEmpty { return child }
+        if child.isEmpty { return parent }
+        return child.hasPrefix("[") ? parent + child : parent + "." + child
+    }
+
+    /// `parent[index]`.
+    static func index(_ parent: String, _ index: Int) -> String { parent + "[\(index)]" }
+}

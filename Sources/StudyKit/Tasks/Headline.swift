@@ -1,0 +1,62 @@
+/// A title and a one-line blurb for a piece of study material (`studykit headline`).
+///
+/// Bounds: `title` 1–6 words, at most 60 characters, no quotation marks (`"` `“` `”` `„` `«` `»`;
+/// an apostrophe is fine, "Newton's Laws"); `blurb` one plain sentence on one line, at most
+/// 35 words and 220 characters. The title must differ from the blurb.
+public struct Headline: Generable, Codable, Equatable, Hashable {
+    /// The title, at most six words, without quotation marks.
+    public var title: String
+    /// One plain sentence saying what the material is about.
+    public var blurb: String
+
+    /// Creates a headline.
+    public init(title: String, blurb: String) {
+        self.title = title
+        self.blurb = blurb
+    }
+
+    /// The schema: `title`, then `blurb`.
+    public static let generationSchema: GenerationSchema = .object([
+        .init("title", description: "A short title for the material: at most 6 words, no quotation marks.",
+              .string(maxLength: 60, maxWords: 6, forbiddenCharacters: "\"“”„«»")),
+        .init("blurb", description: "One plain sentence on one line saying what the material covers.",
+              .string(maxLength: 220, maxWords: 35, forbiddenCharacters: "\n")),
+    ])
+
+    /// Reads a headline; see ``Generable/init(json:)``.
+    public init(json: JSONValue) throws(SchemaError) {
+        let fields = try GenerableFields(json)
+        title = try fields.string("title")
+        blurb = try fields.string("blurb")
+    }
+
+    /// The headline as JSON, `title` first.
+    public var jsonValue: JSONValue { ["title": .string(title), "blurb": .string(blurb)] }
+
+    /// The blurb must be exactly one sentence, and say more than the title.
+    public func semanticIssues() -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        let sentences = ResultProse.sentenceCount(blurb)
+        if sentences > 1 {
+            issues.append(ValidationIssue(path: "blurb", message: "has \(sentences) sentences, but it must be one sentence"))
+        }
+        if ResultProse.sameText(title, blurb) {
+            issues.append(ValidationIssue(path: "blurb", message: "repeats the title; describe what the material covers instead"))
+        }
+        return issues
+    }
+}
+
+// MARK: - Prompt
+
+extension Headline {
+    static let promptTemplateVersion = "headline/1"
+    static let responseReserve = 96
+    static let instructions = TaskPrompt.instructions(
+        role: "You write a headline for a student's study material.",
+        fields: """
+            - "title": a short title, at most 6 words, without quotation marks.
+            - "blurb": one plain sentence saying what the material covers.
+            """)
+    static let request = "Write the headline for the document above as a JSON object with \"title\" and \"blurb\"."
+}

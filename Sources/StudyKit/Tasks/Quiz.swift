@@ -1,0 +1,98 @@
+/// Multiple-choice questions on the material (`studykit quiz`).
+///
+/// Bounds: 3–10 questions with distinct prompts (case- and whitespace-insensitive); each has
+/// exactly 4 distinct `choices` (each at most 200 characters), an `answerIndex` from 0 to 3,
+/// a `prompt` of at most 400 characters and an `explanation` of at most 600.
+public struct Quiz: Generable, Codable, Equatable, Hashable {
+    /// One multiple-choice question.
+    public struct Question: Sendable, Codable, Equatable, Hashable {
+        /// The question.
+        public var prompt: String
+        /// Exactly four distinct answers, one of them right.
+        public var choices: [String]
+        /// The position of the right answer in `choices` (0–3).
+        public var answerIndex: Int
+        /// Why that answer is right, from the material.
+        public var explanation: String
+
+        /// Creates a question.
+        public init(prompt: String, choices: [String], answerIndex: Int, explanation: String) {
+            self.prompt = prompt
+            self.choices = choices
+            self.answerIndex = answerIndex
+            self.explanation = explanation
+        }
+
+        var jsonValue: JSONValue {
+            [
+                "prompt": .string(prompt), "choices": .array(choices.map(JSONValue.string)),
+                "answerIndex": .integer(answerIndex), "explanation": .string(explanation),
+            ]
+        }
+    }
+
+    /// The number of choices every question has.
+    public static let choiceCount = 4
+
+    /// The questions.
+    public var questions: [Question]
+
+    /// Creates a quiz.
+    public init(questions: [Question]) { self.questions = questions }
+
+    /// The schema: `questions`, each `prompt`, `choices`, `answerIndex`, `explanation`.
+    public static let generationSchema: GenerationSchema = .object([
+        .init("questions", description: "3 to 10 multiple-choice questions, each asking something different.",
+              .array(
+                items: .object([
+                    .init("prompt", description: "The question.", .string(maxLength: 400)),
+                    .init("choices", description: "Exactly 4 different answers; exactly one is right.",
+                          .array(items: .string(maxLength: 200), minItems: choiceCount, maxItems: choiceCount,
+                                 distinct: .items)),
+                    .init("answerIndex", description: "The position of the right answer in choices, from 0 to 3.",
+                          .integer(minimum: 0, maximum: choiceCount - 1)),
+                    .init("explanation", description: "Why that answer is right, from the material.", .string(maxLength: 600)),
+                ]),
+                minItems: 3, maxItems: 10, distinct: .field("prompt"))),
+    ])
+
+    /// Reads a quiz; see ``Generable/init(json:)``.
+    public init(json: JSONValue) throws(SchemaError) {
+        questions = try GenerableFields(json).objects("questions") { question throws(SchemaError) in
+            Question(
+                prompt: try question.string("prompt"), choices: try question.strings("choices"),
+                answerIndex: try question.integer("answerIndex"), explanation: try question.string("explanation"))
+        }
+    }
+
+    /// The quiz as JSON.
+    public var jsonValue: JSONValue { ["questions": .array(questions.map(\.jsonValue))] }
+
+    /// The answer index must point at one of the question's own choices.
+    ///
+    /// The schema already bounds it to 0–3; this also holds for quizzes built in code.
+    public func semanticIssues() -> [ValidationIssue] {
+        questions.enumerated().compactMap { index, question in
+            guard !question.choices.indices.contains(question.answerIndex) else { return nil }
+            let count = question.choices.count
+            return ValidationIssue(
+                path: "questions[\(index)].answerIndex",
+                message: "is \(question.answerIndex), but there \(count == 1 ? "is only 1 choice" : "are only \(count) choices")")
+        }
+    }
+}
+
+// MARK: - Prompt
+
+extension Quiz {
+    static let promptTemplateVersion = "quiz/1"
+    static let responseReserve = 1_200
+    static let instructions = TaskPrompt.instructions(
+        role: "You write a multiple-choice quiz on a student's study material.",
+        fields: """
+            - "questions": 3 to 10 questions, each asking something different, each an object with
+              "prompt", "choices" (exactly 4 different answers, one right), "answerIndex" (the
+              position of the right answer, 0 to 3) and "explanation" (why it is right).
+            """)
+    static let request = "Write a quiz on the document above as a JSON object with \"questions\"."
+}

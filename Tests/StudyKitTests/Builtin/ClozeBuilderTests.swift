@@ -1,0 +1,105 @@
+import Testing
+@testable import StudyKit
+
+@Suite struct ClozeBuilderTests {
+    private func fixtureItems(limit: Int = 10) throws -> (items: [ClozeItem], keyphrases: [Keyphrase], text: String) {
+        let text = try BuiltinFixtures.photosynthesis()
+        let units = SentenceSplitter().split(text)
+        let ranked = SentenceRanker().rank(units)
+        let keyphrases = KeyphraseExtractor().keyphrases(in: units, limit: 30)
+        return (ClozeBuilder().items(from: ranked, keyphrases: keyphrases, limit: limit), keyphrases, text)
+    }
+
+    @Test func answersComeFromTheSentenceAndAreBlanked() throws {
+        let (items, _, text) = try fixtureItems()
+        #expect(items.count == 10)
+        for item in items {
+            #expect(item.sentence.contains(item.answer))
+            #expect(!item.clozeText.lowercased().contains(item.answer.lowercased()), "\(item.clozeText)")
+            #expect(item.clozeText.contains("_____"))
+            #expect(String(text[item.sourceRange]) == item.sentence)
+            let start = text.index(text.startIndex, offsetBy: item.answerOffsets.lowerBound)
+            let end = text.index(text.startIndex, offsetBy: item.answerOffsets.upperBound)
+            #expect(String(text[start..<end]) == item.answer)
+            let words = item.sentence.split(separator: " ").count
+            #expect((6...40).contains(words))
+        }
+        #expect(Set(items.map(\.answerKey)).count == items.count)
+        #expect(Set(items.map(\.sentence)).count == items.count)
+    }
+
+    @Test func noTermIsBlankedHalfway() throws {
+        let (items, _, _) = try fixtureItems()
+        // "light" must not be blanked inside "light reactions".
+        #expect(!items.contains { $0.clozeText.contains("_____ reactions") })
+    }
+
+    @Test func headingsAndShortOrLongSentencesAreSkipped() {
+        let long = (["Glucose"] + Array(repeating: "glucose", count: 45)).joined(separator: " ") + "."
+        let text = "# Glucose\n\nGlucose is sweet.\n\n\(long)\n\nPlants store glucose as starch in their roots."
+        let units = SentenceSplitter().split(text)
+        let keyphrases = KeyphraseExtractor().keyphrases(in: units, limit: 10)
+        let items = ClozeBuilder().items(from: SentenceRanker().rank(units), keyphrases: keyphrases)
+        #expect(items.map(\.sentence).allSatisfy { $0.hasPrefix("Plants store") })
+        #expect(items.count == 1)
+    }
+
+    @Test func sameInputSameItems() throws {
+        #expect(try fixtureItems().items == fixtureItems().items)
+    }
+
+    @Test func distractorsAreDistinctAndNotTheAnswer() throws {
+        let (items, keyphrases, _) = try fixtureItems()
+        for item in items {
+            let options = ClozeBuilder().distractors(for: item, among: keyphrases, count: 3)
+            #expect(options.count == 3)
+            let lowered = options.map { $0.lowercased() }
+            #expect(Set(lowered).count == 3)
+            #expect(!lowered.contains(item.answer.lowercased()))
+        }
+    }
+
+    /// Keyphrases of three shapes, so every answer has enough of its own kind.
+    static let mixedKeyphrases: [Keyphrase] = [
+        ("Charles Darwin", "charl darwin"), ("natural selection", "natur selection"), ("1859", "1859"),
+        ("Gregor Mendel", "gregor mendel"), ("cell wall", "cell wall"), ("1865", "1865"),
+        ("Louis Pasteur", "loui pasteur"), ("light energy", "light energy"), ("1953", "1953"),
+        ("Rosalind Franklin", "rosalind franklin"), ("genetic drift", "genet drift"), ("1900", "1900"),
+    ].enumerated().map { i, pair in Keyphrase(text: pair.0, score: Double(20 - i), occurrences: 2, key: pair.1) }
+
+    private func item(answer: String, in sentence: String) throws -> ClozeItem {
+        let units = SentenceSplitter().split(sentence)
+        let key = BuiltinTerms.words(in: answer).map(\.stem).joined(separator: " ")
+        let phrase = Keyphrase(text: answer, score: 100, occurrences: 1, key: key)
+        let items = ClozeBuilder().items(from: SentenceRanker().rank(units), keyphrases: [phrase])
+        return try #require(items.first)
+    }
+
+    @Test(arguments: [
+        ("Charles Darwin", "The theory was published by Charles Darwin after a long voyage.", "name"),
+        ("1859", "On the Origin of Species appeared in 1859 and sold out quickly.", "number"),
+        ("natural selection", "Evolution works mainly through natural selection acting on variation.", "phrase"),
+    ])
+    func distractorsHaveTheAnswersShape(_ c: (String, String, String)) throws {
+        let cloze = try item(answer: c.0, in: c.1)
+        #expect(cloze.answer == c.0)
+        let options = ClozeBuilder().distractors(for: cloze, among: Self.mixedKeyphrases, count: 3)
+        #expect(options.count == 3)
+        for option in options {
+            switch c.2 {
+            case "name": #expect(option.split(separator: " ").allSatisfy { $0.first?.isUppercase == true }, "\(option)")
+            case "number": #expect(Int(option) != nil, "\(option)")
+            default: #expect(option == option.lowercased() && Int(option) == nil, "\(option)")
+            }
+            #expect(option.split(separator: " ").count == c.0.split(separator: " ").count)
+        }
+    }
+
+    @Test func lonelyYearsGetNearbyYears() throws {
+        let cloze = try item(answer: "1961", in: "Melvin Calvin received the Nobel Prize in 1961 for this work.")
+        let words = Self.mixedKeyphrases.filter { Int($0.text) == nil }
+        let options = ClozeBuilder().distractors(for: cloze, among: words, count: 3)
+        #expect(options.count == 3)
+        #expect(options.allSatisfy { Int($0).map { abs($0 - 1961) <= 30 && $0 != 1961 } ?? false }, "\(options)")
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+@Suite("SHA-256 digest")
+struct DigestTests {
+    struct Vector: Decodable, Sendable, CustomTestStringConvertible {
+        var input: String
+        var digest: String
+        var testDescription: String { "\"\(input.prefix(12))\"" }
+    }
+
+    static let vectors: [Vector] = {
+        let url = Bundle.module.url(forResource: "Fixtures/Cache/sha256-vectors", withExtension: "json")!
+        return try! JSONDecoder().decode([Vector].self, from: Data(contentsOf: url))
+    }()
+
+    @Test("known vectors, one-shot", arguments: vectors)
+    func oneShot(vector: Vector) {
+        #expect(SHA256Digest.hex(of: vector.input) == vector.digest)
+    }
+
+    @Test("known vectors, incremental context fed byte by byte", arguments: vectors)
+    func incremental(vector: Vector) {
+        let hasher = SHA256Hasher()
+        for byte in Array(vector.input.utf8) {
+            withUnsafeBytes(of: byte) { hasher.update($0) }
+        }
+        #expect(hasher.finalizeHex() == vector.digest)
+    }
+
+    @Test func emptyAndAbcArePinned() {
+        #expect(SHA256Digest.hex(of: "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256Digest.hex(of: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+}

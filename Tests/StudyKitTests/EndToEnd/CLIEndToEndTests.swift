@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+@Suite("studykit binary: commands without a model")
+struct CLIEndToEndTests {
+    @Test func versionAndHelp() throws {
+        let version = try StudykitBinary.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "studykit \(StudyKitVersion.current)\n")
+        let help = try StudykitBinary.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("COMMANDS:"))
+        let commandHelp = try StudykitBinary.run(["flashcards", "--help"])
+        #expect(commandHelp.stdout.contains("--format <format>"))
+    }
+
+    @Test func unknownOptionIsOneLineAndExit64() throws {
+        let result = try StudykitBinary.run(["summary", "samples/paste.txt", "--fromat", "json"])
+        #expect(result.status == 64)
+        #expect(result.stderr == "studykit: Unknown option '--fromat'. Did you mean '--format'?\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(arguments: StudyTask.allCases)
+    func schemaPrintsValidJSONSchema(task: StudyTask) throws {
+        for strict in [false, true] {
+            let result = try StudykitBinary.run(["schema", task.commandName] + (strict ? ["--strict"] : []))
+            #expect(result.status == 0)
+            let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+            #expect(object["type"] as? String == "object")
+            #expect(object["properties"] is [String: Any])
+            #expect(object["additionalProperties"] as? Bool == false)
+        }
+    }
+
+    @Test func routeAnswersThePolicy() throws {
+        #expect(try StudykitBinary.run(["route", "headline", "--chars", "2000"]).stdout == "local\n")
+        #expect(try StudykitBinary.run(["route", "headline", "--chars", "2001"]).stdout == "remote\n")
+        #expect(try StudykitBinary.run(["route", "quiz", "--chars", "10"]).stdout == "remote\n")
+    }
+}

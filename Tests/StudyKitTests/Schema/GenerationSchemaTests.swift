@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+@Suite("GenerationSchema emission")
+struct GenerationSchemaTests {
+    struct Variant: Sendable, CustomTestStringConvertible {
+        let task: StudyTask
+        let strict: Bool
+        var fileName: String { task.commandName + (strict ? ".strict" : "") }
+        var testDescription: String { fileName }
+        static let all = StudyTask.allCases.flatMap { [Variant(task: $0, strict: false), Variant(task: $0, strict: true)] }
+    }
+
+    /// The emitted JSON Schema is pinned byte for byte. To accept a deliberate change, run with
+    /// `STUDYKIT_UPDATE_GOLDENS=1`, review the diff of `Fixtures/Schema`, and run again.
+    @Test(arguments: Variant.all)
+    func matchesGoldenFile(_ variant: Variant) throws {
+        let emitted = jsonSchemaText(for: variant.task, strict: variant.strict)
+        if ProcessInfo.processInfo.environment["STUDYKIT_UPDATE_GOLDENS"] == "1" {
+            let url = SchemaFixtures.sourceFolder.appendingPathComponent(variant.fileName + ".json")
+            try emitted.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let golden = try SchemaFixtures.text(variant.fileName)
+        #expect(emitted == golden)
+    }
+
+    @Test(arguments: StudyTask.allCases)
+    func emissionIsDeterministicAndValidJSON(_ task: StudyTask) throws {
+        let text = jsonSchemaText(for: task)
+        #expect(text == jsonSchemaText(for: task))
+        #expect(try JSONValue.parse(text) == task.generationSchema.jsonSchema(strict: false))
+    }
+
+    @Test(arguments: StudyTask.allCases)
+    func everyObjectRequiresAllPropertiesAndForbidsOthers(_ task: StudyTask) throws {
+        for strict in [false, true] {
+            var objects: [JSONObject] = []
+            func collect(_ value: JSONValue) {
+                switch value {
+                case .object(let object):
+                    if object["type"] == "object" { objects.append(object) }
+                    for member in object { collect(member.value) }
+                case .array(let elements): elements.forEach(collect)
+                default: break
+                }
+            }
+            collect(task.generationSchema.jsonSchema(strict: strict))
+            #expect(!objects.isEmpty)
+            for object in objects {
+                let names = try #require(object["properties"]?.objectValue).keys
+                #expect(object["required"] == .array(names.map(JSONValue.string)))
+                #expect(object["additionalProperties"] == false)
+                for name in names {
+                    #expect(object["properties"]?[name]?["description"]?.stringValue?.isEmpty == false, "\(name)")
+                }
+            }
+            let text = task.generationSchema.jsonSchema(strict: strict).compactText
+            #expect(!text.contains("$ref"))
+            #expect(text.contains("minLength") == !strict)
+        }
+    }
+
+    @Test func propertiesAreEmittedInDeclaredOrder() {
+        let schema = Quiz.generationSchema.jsonSchema(strict: false)
+        let question = schema["properties"]?["questions"]?["items"]
+        #expect(question?["properties"]?.objectValue?.keys == ["prompt", "choices", "answerIndex", "explanation"])
+        #expect(question?["required"] == ["prompt", "choices", "answerIndex", "explanation"])
+    }
+
+    @Test func mindMapIsUnrolledToThreeLevels() {
+        let schema = MindMap.generationSchema.jsonSchema(strict: false)
+        let branch = schema["properties"]?["branches"]?["items"]
+        let child = branch?["properties"]?["children"]?["items"]
+        let grandchild = child?["properties"]?["children"]?["items"]
+        #expect(branch?["properties"]?.objectValue?.keys == ["label", "children"])
+        #expect(child?["properties"]?.objectValue?.keys == ["label", "children"])
+        #expect(grandchild?["properties"]?.objectValue?.keys == ["label"])
+    }
+
+    @Test func titlePatternEnforcesWordsAndQuotes() throws {
+        let pattern = try #require(Headline.generationSchema.jsonSchema(strict: false)["properties"]?["title"]?["pattern"]?.stringValue)
+        #expect(pattern == #"^[^ "“”„«»]+( [^ "“”„«»]+){0,5}$"#)
+        let expression = try NSRegularExpression(pattern: pattern)
+        func matches(_ text: String) -> Bool {
+            expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        #expect(matches("How Plants Make Food"))
+        #expect(matches("Newton's Laws"))
+        #expect(matches("one two three four five six"))
+        #expect(!matches("one two three four five six seven"))
+        #expect(!matches("The \"Best\" Title"))
+        #expect(!matches("“Quoted”"))
+    }
+
+    @Test func patternEscapesRegexSyntaxInForbiddenCharacters() {
+        let schema = GenerationSchema.string(forbiddenCharacters: "]-^\\")
+        #expect(schema.jsonSchema(strict: false)["pattern"] == #"^[^\]\-\^\\]*$"#)
+    }
+
+    @Test func fingerprintsDifferPerTaskAndFollowEveryConstraint() {
+        let fingerprints = Set(StudyTask.allCases.map(\.generationSchema.fingerprint))
+        #expect(fingerprints.count == StudyTask.allCases.count)
+        #expect(Headline.generationSchema.fingerprint.hasPrefix("generation-schema/1 "))
+
+        func cards(maxItems: Int, distinct: GenerationSchema.Distinctness?) -> GenerationSchema {
+            .object([.init("cards", description: "d", .array(items: .string(maxLength: 10), minItems: 1, maxItems: maxItems, distinct: distinct))])
+        }
+        let base = cards(maxItems: 20, distinct: .items)
+        #expect(base.fingerprint == cards(maxItems: 20, distinct: .items).fingerprint)
+        #expect(base.fingerprint != cards(maxItems: 21, distinct: .items).fingerprint)
+        // Distinctness is not part of JSON Schema, yet it changes what we accept.
+        #expect(base.jsonSchema(strict: false) == cards(maxItems: 20, distinct: nil).jsonSchema(strict: false))
+        #expect(base.fingerprint != cards(maxItems: 20, distinct: nil).fingerprint)
+        #expect(GenerationSchema.string(maxWords: 6).fingerprint != GenerationSchema.string(maxWords: 7).fingerprint)
+        #expect(
+            GenerationSchema.object([.init("a", description: "one", .boolean)]).fingerprint
+                != GenerationSchema.object([.init("a", description: "two", .boolean)]).fingerprint)
+    }
+}

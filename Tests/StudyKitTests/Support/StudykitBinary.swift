@@ -1,0 +1,59 @@
+import Foundation
+
+/// Runs the built `studykit` executable as a separate process, the way a user does.
+struct StudykitBinary {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        let stdoutData: Data
+    }
+
+    /// The debug binary `swift build --build-tests` produces (override with `STUDYKIT_BINARY`).
+    static var path: String {
+        if let path = ProcessInfo.processInfo.environment["STUDYKIT_BINARY"] { return path }
+        return TestPaths.packageRoot.appendingPathComponent(".build/debug/studykit").path
+    }
+
+    /// Runs `studykit arguments…` with `stdin` and an environment made of the process's own
+    /// (minus any STUDYKIT_ variables, so the developer's configuration never leaks in) plus `environment`.
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+        directory: URL = TestPaths.packageRoot
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STUDYKIT_") && $0.key != "OPENAI_API_KEY" }
+        env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-e2e-no-config").path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin {
+            DispatchQueue.global().async {
+                try? input.fileHandleForWriting.write(contentsOf: stdin)
+                try? input.fileHandleForWriting.close()
+            }
+        } else {
+            try input.fileHandleForWriting.close()
+        }
+        // Read both pipes concurrently so a chatty process never blocks on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+    }
+}
