@@ -258,7 +258,7 @@ enum SourceNormalizer {
     ///   page's full lines, because that is how a paragraph's last line or a heading looks. Lines
     ///   inside a paragraph are joined with a space. A lone list marker (`1.`, `•`) joins the
     ///   paragraph after it. A paragraph cut by a page break (no closing punctuation, next page
-    ///   starts lower-case) is rejoined.
+    ///   starts lower-case, or the page ended on a full-width line) is rejoined.
     /// - **Hyphenation.** A line ending in `letter-` followed by a line starting with a lower-case
     ///   letter is joined without the hyphen (`photo-`/`synthesis` → `photosynthesis`), unless the
     ///   hyphenated form appears elsewhere in the document unbroken (`light-`/`dependent` stays
@@ -308,6 +308,11 @@ enum SourceNormalizer {
 
         // Paragraphs of each page.
         let pageParagraphs: [[String]] = pageLines.map { paragraphs(of: $0, fullLine: fullLine, compounds: compounds) }
+        // A page whose last line is full width stops mid-paragraph.
+        let endsMidParagraph: [Bool] = pageLines.map { lines in
+            guard let last = lines.last else { return false }
+            return fullLine > 0 && last.text.count >= fullLine * 3 / 4
+        }
 
         // Assemble, counting characters per page for provenance. A paragraph cut by a page break
         // (no closing punctuation, the next page starts lower-case) is rejoined, and the next
@@ -317,8 +322,11 @@ enum SourceNormalizer {
         var spans: [PageSpan] = []
         var offset = 0
         var lastParagraph: String? = nil
+        var previousPage = 0
         for (index, paragraphs) in pageParagraphs.enumerated() where !paragraphs.isEmpty {
-            if let last = lastParagraph, let first = paragraphs.first, continuesAcrossBreak(last, first) {
+            if let last = lastParagraph, let first = paragraphs.first,
+                continuesAcrossBreak(last, first, fullLastLine: endsMidParagraph[previousPage] && last.count > fullLine)
+            {
                 let join = joint(last, first, evidence: compounds)
                 if join.dropHyphen {
                     text.removeLast()
@@ -341,6 +349,7 @@ enum SourceNormalizer {
             }
             spans.append(PageSpan(page: index + 1, range: begin..<offset))
             lastParagraph = paragraphs.last
+            previousPage = index
         }
         let total = text.count
         if offset != total {
@@ -385,11 +394,15 @@ enum SourceNormalizer {
         let shortLimit = fullLine * 3 / 4
         var previousWasShort = false
         for (index, line) in lines.enumerated() {
-            if line.breakBefore || breaks.contains(index) || previousWasShort || (!current.isEmpty && startsListItem(line.text)) {
+            // A short line ends its paragraph unless the next line plainly continues it (lower-case start).
+            let continues = line.text.unicodeScalars.first?.properties.isLowercase == true
+            if line.breakBefore || breaks.contains(index) || (previousWasShort && !continues)
+                || (!current.isEmpty && startsListItem(line.text))
+            {
                 flush()
             }
             current = current.isEmpty ? line.text : joinLines(current, line.text, evidence: compounds)
-            previousWasShort = fullLine > 0 && line.text.count < shortLimit
+            previousWasShort = fullLine > 0 && line.text.count < shortLimit && !line.text.hasSuffix("-")
         }
         flush()
         if let marker = pendingMarker { result.append(marker) }
@@ -506,7 +519,9 @@ enum SourceNormalizer {
         for line in pages.joined() {
             let tokens = line.text.lowercased().split(separator: " ")
             for token in tokens.dropLast() {
-                let word = token.trimmingCharacters(in: CharacterSet.punctuationCharacters.subtracting(CharacterSet(charactersIn: "-")))
+                // Trim punctuation except hyphens by hand: CharacterSet trimming per token is slow.
+                let word = String(token.drop { !$0.isLetter && !$0.isNumber && $0 != "-" }.reversed()
+                    .drop { !$0.isLetter && !$0.isNumber && $0 != "-" }.reversed())
                 if !word.contains("-") {
                     if word.count > 3 { evidence.words.insert(word) }
                     continue
@@ -525,10 +540,14 @@ enum SourceNormalizer {
         return evidence
     }
 
-    private static func continuesAcrossBreak(_ last: String, _ first: String) -> Bool {
+    /// A paragraph runs on across a page break when it has no closing punctuation and either the
+    /// next page starts lower-case or the page ended on a full-width line of a paragraph longer
+    /// than one line (a heading is one line).
+    private static func continuesAcrossBreak(_ last: String, _ first: String, fullLastLine: Bool) -> Bool {
         guard let end = last.unicodeScalars.last, let start = first.unicodeScalars.first else { return false }
         let closing: Set<Unicode.Scalar> = [".", "!", "?", ":", "\"", "”", "’", ")", "]"]
-        return !closing.contains(end) && start.properties.isLowercase
+        guard !closing.contains(end), !startsListItem(first), !isListMarker(String(first.prefix(3))) else { return false }
+        return start.properties.isLowercase || fullLastLine
     }
 
     // MARK: Running headers, footers and page numbers

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 internal import CPoppler
 
 /// Extracts the text of a PDF, page by page, with poppler-glib.
@@ -18,13 +19,41 @@ enum PDFImporter {
     /// Throws ``ImportError/passwordRequired(_:)``, ``ImportError/wrongPassword(_:)``,
     /// ``ImportError/corruptPDF(_:reason:)`` or ``ImportError/imageOnlyPDF(_:)``.
     static func extract(_ data: Data, source: String, password: String?) throws(ImportError) -> Extraction {
-        PopplerLog.silenceOnce()
-        let bytes = data.withUnsafeBytes { raw in
-            // g_bytes_new copies, so poppler's view of the file does not depend on `data` staying alive.
-            GBytesReference(g_bytes_new(raw.baseAddress, gsize(raw.count)))
+        // poppler's global state (font and encoding tables, initialised lazily) is not safe to
+        // touch from two threads at once, so documents are opened and read one at a time.
+        let result: Result<Extraction, ImportError> = popplerLock.withLock { _ in
+            Result { () throws(ImportError) -> Extraction in try extractLocked(data, source: source, password: password) }
         }
+        return try result.get()
+    }
+
+    private static let popplerLock = Mutex(())
+
+    private static func extractLocked(_ data: Data, source: String, password: String?) throws(ImportError) -> Extraction {
+        PopplerLog.silenceOnce()
         var error: UnsafeMutablePointer<GError>? = nil
-        let opened = poppler_document_new_from_bytes(bytes.pointer, password, &error)
+        let opened: OpaquePointer?
+        if let password {
+            // poppler-glib 22.x crashes in poppler_document_new_from_bytes when a wrong password is
+            // given (its retry reuses a stream it has already freed); opening from a file takes a
+            // safe retry path, so password-protected input goes through a private temporary file.
+            let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
+                .appendingPathComponent("studykit-\(UUID().uuidString).pdf")
+            do {
+                try data.write(to: temporary, options: [.atomic])
+            } catch {
+                throw .unreadable(source, reason: "could not stage the encrypted PDF in the temporary directory")
+            }
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            opened = poppler_document_new_from_file(temporary.absoluteString, password, &error)
+            // The document keeps the file open; reading it after unlinking is fine on POSIX systems.
+        } else {
+            let bytes = data.withUnsafeBytes { raw in
+                // g_bytes_new copies, so poppler's view of the file does not depend on `data` staying alive.
+                GBytesReference(g_bytes_new(raw.baseAddress, gsize(raw.count)))
+            }
+            opened = poppler_document_new_from_bytes(bytes.pointer, nil, &error)
+        }
         guard let opened else {
             throw translate(error, source: source, passwordGiven: password != nil)
         }
