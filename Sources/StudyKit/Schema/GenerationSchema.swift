@@ -58,32 +58,33 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         public let maxWords: Int?
         /// Characters that must not appear, in a fixed order (for a deterministic `pattern`).
         public let forbiddenCharacters: String
-        /// Whether the string is one sentence: the emitted `pattern` lets `.`, `!` and `?` appear
-        /// only once, at the end, so a grammar-constrained model cannot run on into a second
-        /// sentence (the one-sentence rule itself is a semantic check of the owning type).
-        public let singleSentence: Bool
+        /// How many sentences the string holds, if that is part of its meaning. The emitted
+        /// `pattern` then lets `.`, `!` and `?` appear only at the end of each sentence, with
+        /// `maxWords` shared evenly between the sentences, so a grammar-constrained model cannot
+        /// ramble on (the sentence count itself is a semantic check of the owning type).
+        public let sentences: ClosedRange<Int>?
 
         /// Creates string limits.
         public init(
             minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = "",
-            singleSentence: Bool = false
+            sentences: ClosedRange<Int>? = nil
         ) {
             self.minLength = max(1, minLength)
             self.maxLength = maxLength
             self.maxWords = maxWords
             self.forbiddenCharacters = forbiddenCharacters
-            self.singleSentence = singleSentence
+            self.sentences = sentences.map { max(1, $0.lowerBound)...max(1, $0.upperBound) }
         }
     }
 
     /// A string with the given limits.
     public static func string(
         minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = "",
-        singleSentence: Bool = false
+        sentences: ClosedRange<Int>? = nil
     ) -> GenerationSchema {
         .string(StringConstraints(
             minLength: minLength, maxLength: maxLength, maxWords: maxWords, forbiddenCharacters: forbiddenCharacters,
-            singleSentence: singleSentence))
+            sentences: sentences))
     }
 }
 
@@ -184,7 +185,7 @@ extension GenerationSchema {
                     "maxLength": constraints.maxLength.map(JSONValue.integer) ?? .null,
                     "maxWords": constraints.maxWords.map(JSONValue.integer) ?? .null,
                     "forbidden": .string(constraints.forbiddenCharacters),
-                    "singleSentence": .bool(constraints.singleSentence),
+                    "sentences": constraints.sentences.map { [.integer($0.lowerBound), .integer($0.upperBound)] } ?? .null,
                 ]
             ]
         case .stringEnum(let cases):
@@ -210,16 +211,30 @@ extension GenerationSchema.StringConstraints {
     /// Words are runs of non-space characters separated by single spaces, so the pattern also
     /// rules out leading, trailing and doubled spaces — harmless for titles and labels.
     var pattern: String? {
-        guard maxWords != nil || !forbiddenCharacters.isEmpty || singleSentence else { return nil }
+        guard maxWords != nil || !forbiddenCharacters.isEmpty || sentences != nil else { return nil }
         var excluded = ""
         var seen = Set<Character>()
-        for character in forbiddenCharacters + (singleSentence ? ".!?" : "") where seen.insert(character).inserted {
-            if "\\]^-[".contains(character) { excluded.append("\\") }
-            excluded.append(character)
+        // `"` and `\` are excluded too: grammar converters build the string's characters from
+        // the pattern without JSON-escaping them, so either would end or corrupt the JSON string.
+        for character in forbiddenCharacters + (sentences != nil ? ".!?" : "") + "\"\\" where seen.insert(character).inserted {
+            switch character {
+            // Control characters are written as escapes: a raw newline inside a character class
+            // makes llama.cpp's grammar parser fail, and the server then drops the grammar silently.
+            case "\n": excluded += "\\n"
+            case "\t": excluded += "\\t"
+            case "\r": excluded += "\\r"
+            case "\\", "]", "^", "-", "[": excluded += "\\" + String(character)
+            default: excluded.append(character)
+            }
         }
-        let end = singleSentence ? "[.!?]" : ""
-        guard let maxWords else { return "^[^\(excluded)]*\(end)$" }
         let word = "[^ \(excluded)]+"
-        return "^\(word)( \(word)){0,\(max(0, maxWords - 1))}\(end)$"
+        if let sentences {
+            let perSentence = maxWords.map { max(1, ($0 + sentences.upperBound - 1) / sentences.upperBound) } ?? 40
+            let sentence = "\(word)( \(word)){0,\(perSentence - 1)}[.!?]"
+            if sentences.upperBound == 1 { return "^\(sentence)$" }
+            return "^\(sentence)( \(sentence)){\(sentences.lowerBound - 1),\(sentences.upperBound - 1)}$"
+        }
+        guard let maxWords else { return "^[^\(excluded)]*$" }
+        return "^\(word)( \(word)){0,\(max(0, maxWords - 1))}$"
     }
 }

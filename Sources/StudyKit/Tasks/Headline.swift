@@ -20,7 +20,7 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
         .init("title", description: "A short title for the material: at most 6 words, no quotation marks.",
               .string(maxLength: 60, maxWords: 6, forbiddenCharacters: "\"“”„«»")),
         .init("blurb", description: "One plain sentence on one line saying what the material covers.",
-              .string(maxLength: 220, maxWords: 35, forbiddenCharacters: "\n", singleSentence: true)),
+              .string(maxLength: 220, maxWords: 35, forbiddenCharacters: "\n", sentences: 1...1)),
     ])
 
     /// Reads a headline; see ``Generable/init(json:)``.

@@ -1,6 +1,6 @@
 /// An overview and the key points of the material (`studykit summary`).
 ///
-/// Bounds: `overview` 2–3 sentences on one line, at most 1,000 characters; `keyPoints` 3–8
+/// Bounds: `overview` 2–3 sentences on one line, at most 120 words and 1,000 characters; `keyPoints` 3–8
 /// distinct points (case- and whitespace-insensitive), each at most 300 characters.
 public struct Summary: Generable, Codable, Equatable, Hashable {
     /// Two or three sentences giving the gist.
@@ -17,7 +17,7 @@ public struct Summary: Generable, Codable, Equatable, Hashable {
     /// The schema: `overview`, then `keyPoints`.
     public static let generationSchema: GenerationSchema = .object([
         .init("overview", description: "The gist of the material in 2 to 3 sentences.",
-              .string(maxLength: 1_000, forbiddenCharacters: "\n")),
+              .string(maxLength: 1_000, maxWords: 120, forbiddenCharacters: "\n", sentences: 2...3)),
         .init("keyPoints", description: "3 to 8 distinct key points from the material, most important first.",
               .array(items: .string(maxLength: 300), minItems: 3, maxItems: 8, distinct: .items)),
     ])

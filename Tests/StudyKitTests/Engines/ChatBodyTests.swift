@@ -21,7 +21,7 @@ struct ChatBodyTests {
     }
 
     @Test func singleSentenceStringsEndWithOneTerminator() throws {
-        let schema = GenerationSchema.string(maxWords: 3, singleSentence: true)
+        let schema = GenerationSchema.string(maxWords: 3, sentences: 1...1)
         let pattern = try #require(schema.jsonSchema(strict: false)["pattern"]?.stringValue)
         #expect(pattern == "^[^ .!?]+( [^ .!?]+){0,2}[.!?]$")
         let regex = try NSRegularExpression(pattern: pattern)
@@ -31,5 +31,19 @@ struct ChatBodyTests {
         #expect(matches("Cells divide."))
         #expect(!matches("Cells divide. Then rest."))
         #expect(!matches("Cells divide"))
+    }
+
+    @Test func multiSentenceStringsShareTheirWordLimit() throws {
+        let schema = GenerationSchema.string(maxWords: 6, sentences: 2...3)
+        let pattern = try #require(schema.jsonSchema(strict: false)["pattern"]?.stringValue)
+        let regex = try NSRegularExpression(pattern: pattern)
+        func matches(_ text: String) -> Bool {
+            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        #expect(!matches("One sentence only."))
+        #expect(matches("Cells divide. Then rest."))
+        #expect(matches("Cells divide. Then rest. Again!"))
+        #expect(!matches("Cells divide. Then rest. Again! Four."))
+        #expect(!matches("Cells divide quickly today. Then rest."))
     }
 }
