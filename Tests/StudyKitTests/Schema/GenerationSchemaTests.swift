@@ -80,7 +80,7 @@ struct GenerationSchemaTests {
 
     @Test func titlePatternEnforcesWordsAndQuotes() throws {
         let pattern = try #require(Headline.generationSchema.jsonSchema(strict: false)["properties"]?["title"]?["pattern"]?.stringValue)
-        #expect(pattern == #"^[^ "“”„«»]+( [^ "“”„«»]+){0,5}$"#)
+        #expect(pattern == #"^[^ "“”„«»\\]+( [^ "“”„«»\\]+){0,5}$"#)
         let expression = try NSRegularExpression(pattern: pattern)
         func matches(_ text: String) -> Bool {
             expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
@@ -95,7 +95,15 @@ struct GenerationSchemaTests {
 
     @Test func patternEscapesRegexSyntaxInForbiddenCharacters() {
         let schema = GenerationSchema.string(forbiddenCharacters: "]-^\\")
-        #expect(schema.jsonSchema(strict: false)["pattern"] == #"^[^\]\-\^\\]*$"#)
+        // `"` is always excluded too: a grammar built from the pattern must not end the JSON string.
+        #expect(schema.jsonSchema(strict: false)["pattern"] == #"^[^\]\-\^\\"]*$"#)
+    }
+
+    @Test func controlCharactersAreEscapedInPatterns() {
+        // A raw newline inside a character class breaks llama.cpp's grammar parser, and the
+        // server then generates without any grammar at all.
+        let schema = GenerationSchema.string(forbiddenCharacters: "\n\t")
+        #expect(schema.jsonSchema(strict: false)["pattern"] == #"^[^\n\t"\\]*$"#)
     }
 
     @Test func fingerprintsDifferPerTaskAndFollowEveryConstraint() {

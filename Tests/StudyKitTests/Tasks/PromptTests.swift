@@ -69,7 +69,7 @@ struct PromptTests {
     @Test func versionsAreDistinctAndReservesFitTheTask() {
         let versions = StudyTask.allCases.map(\.promptTemplateVersion)
         #expect(Set(versions).count == versions.count)
-        #expect(StudyTask.headline.responseReserve == 96)
+        #expect(StudyTask.headline.responseReserve == 200)
         for task in StudyTask.allCases where task != .studyKit {
             #expect(task.responseReserve < StudyTask.studyKit.responseReserve, "\(task)")
             #expect(task.responseReserve >= StudyTask.headline.responseReserve, "\(task)")
