@@ -19,6 +19,8 @@ struct BuiltinAnalysis: Sendable {
     let proseStems: [Set<String>]
     /// The source's title as given by the caller, if any.
     let givenTitle: String?
+    /// Prose units that are long enough to say something (three words or more), for messages.
+    let usableSentenceCount: Int
 
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
     /// text without punctuation would otherwise leave nothing to ask about.
@@ -40,24 +42,28 @@ struct BuiltinAnalysis: Sendable {
         }
         self.units = units
         outline = DocumentOutline(units: units)
-        prose = units.filter { !$0.isHeading && !BuiltinTerms.words(in: $0.text).isEmpty }
+        // Tokenize once; every measure below reads these words.
+        let unitWords = units.map { BuiltinTerms.words(in: $0.text) }
+        let proseIndices = units.indices.filter { !units[$0].isHeading && !unitWords[$0].isEmpty }
+        prose = proseIndices.map { units[$0] }
+        proseStems = proseIndices.map { Set(unitWords[$0].map(\.stem)) }
+        usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose)
         var rankOfUnit: [Int: Int] = [:]
         for entry in ranked { rankOfUnit[entry.sentence.index] = entry.rank }
         self.rankOfUnit = rankOfUnit
         let extracted = KeyphraseExtractor().keyphrases(in: units, limit: 40)
-        keyphrases = Self.isMostlyEnglish(units) ? extracted : extracted.filter(Self.isContentTerm)
-        proseStems = prose.map { Set(BuiltinTerms.words(in: $0.text).map(\.stem)) }
+        keyphrases = Self.isMostlyEnglish(unitWords) ? extracted : extracted.filter(Self.isContentTerm)
         givenTitle = title
     }
 
     /// Whether the English stopword list fits the text: in English prose roughly every third
     /// word is a function word; in other languages almost none of ours are.
-    private static func isMostlyEnglish(_ units: [Sentence]) -> Bool {
+    private static func isMostlyEnglish(_ unitWords: [[BuiltinWord]]) -> Bool {
         var latin = 0
         var stopwords = 0
-        for unit in units {
-            for word in BuiltinTerms.words(in: unit.text) where !BuiltinTerms.isCJK(word.surface.first ?? " ") {
+        for words in unitWords {
+            for word in words where !BuiltinTerms.isCJK(word.surface.first ?? " ") {
                 latin += 1
                 if word.isStopword { stopwords += 1 }
             }
@@ -80,10 +86,6 @@ struct BuiltinAnalysis: Sendable {
         }
     }
 
-    /// Prose units that are long enough to say something: at least three words.
-    var usableSentenceCount: Int {
-        prose.count { BuiltinTerms.words(in: $0.text).count >= 3 }
-    }
 
     /// Whether a keyphrase (by its stem key) occurs in the prose unit at `proseIndex`.
     func mentions(_ key: String, inProse proseIndex: Int) -> Bool {

@@ -53,15 +53,14 @@ extension BuiltinEngine {
         }
         // Too many branches: keep those with the most to say, in document order.
         if groups.count > Self.branchLimit {
-            let weight = { (group: (head: Section, subsections: [Section])) -> Int in
+            let weight = groups.map { group in
                 ([group.head] + group.subsections).reduce(0) { total, section in
                     total + section.sentences.reduce(0) { $0 + BuiltinProse.wordCount($1.text) }
                 }
             }
             let kept = Set(
                 groups.indices.sorted { a, b in
-                    let (wa, wb) = (weight(groups[a]), weight(groups[b]))
-                    return wa != wb ? wa > wb : a < b
+                    weight[a] != weight[b] ? weight[a] > weight[b] : a < b
                 }.prefix(Self.branchLimit))
             groups = groups.indices.filter(kept.contains).map { groups[$0] }
         }
