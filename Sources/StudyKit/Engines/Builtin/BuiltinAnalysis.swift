@@ -1,0 +1,135 @@
+// MARK: - Analysis
+
+/// Everything the builtin engine derives from one document, computed once per `generate` call
+/// so the whole study kit splits, ranks and extracts only once.
+struct BuiltinAnalysis: Sendable {
+    /// Every unit, headings included, with run-on units cut into readable chunks.
+    let units: [Sentence]
+    /// The units grouped at their headings.
+    let outline: DocumentOutline
+    /// Prose units (no headings), in document order.
+    let prose: [Sentence]
+    /// Prose units, most central first.
+    let ranked: [RankedSentence]
+    /// Rank of each prose unit, keyed by `Sentence.index`.
+    let rankOfUnit: [Int: Int]
+    /// The document's key terms, best first.
+    let keyphrases: [Keyphrase]
+    /// The stems of each prose unit, aligned with `prose`.
+    let proseStems: [Set<String>]
+    /// The source's title as given by the caller, if any.
+    let givenTitle: String?
+    /// Prose units that are long enough to say something (three words or more), for messages.
+    let usableSentenceCount: Int
+
+    /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
+    /// text without punctuation would otherwise leave nothing to ask about.
+    static let runOnWords = 40
+    /// Size of a chunk cut from a run-on unit.
+    static let chunkWords = 25
+
+    init(text: String, title: String?) {
+        let split = SentenceSplitter().split(text)
+        var units: [Sentence] = []
+        for unit in split {
+            for piece in Self.chunks(of: unit, in: text) {
+                units.append(
+                    Sentence(
+                        index: units.count, text: piece.text, range: piece.range, offsets: piece.offsets,
+                        paragraph: unit.paragraph, isHeading: unit.isHeading, headingLevel: unit.headingLevel,
+                        isListItem: unit.isListItem))
+            }
+        }
+        self.units = units
+        outline = DocumentOutline(units: units)
+        // Tokenize once; every measure below reads these words.
+        let unitWords = units.map { BuiltinTerms.words(in: $0.text) }
+        let proseIndices = units.indices.filter { !units[$0].isHeading && !unitWords[$0].isEmpty }
+        prose = proseIndices.map { units[$0] }
+        proseStems = proseIndices.map { Set(unitWords[$0].map(\.stem)) }
+        usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
+        ranked = SentenceRanker().rank(prose)
+        var rankOfUnit: [Int: Int] = [:]
+        for entry in ranked { rankOfUnit[entry.sentence.index] = entry.rank }
+        self.rankOfUnit = rankOfUnit
+        let extracted = KeyphraseExtractor().keyphrases(in: units, limit: 40)
+        keyphrases = Self.isMostlyEnglish(unitWords) ? extracted : extracted.filter(Self.isContentTerm)
+        givenTitle = title
+    }
+
+    /// Whether the English stopword list fits the text: in English prose roughly every third
+    /// word is a function word; in other languages almost none of ours are.
+    private static func isMostlyEnglish(_ unitWords: [[BuiltinWord]]) -> Bool {
+        var latin = 0
+        var stopwords = 0
+        for words in unitWords {
+            for word in words where !BuiltinTerms.isCJK(word.surface.first ?? " ") {
+                latin += 1
+                if word.isStopword { stopwords += 1 }
+            }
+        }
+        return latin > 0 && Double(stopwords) >= 0.15 * Double(latin)
+    }
+
+    /// For text our stopword list does not cover: a term is kept only when it has no short
+    /// word that is likely a function word of that language ("der", "und", "ist"; acronyms such
+    /// as "DNA" are kept) and, in CJK, no kana (particles and endings
+    /// are hiragana, and katakana words come out of the extractor cut into three-letter pieces).
+    private static func isContentTerm(_ phrase: Keyphrase) -> Bool {
+        let words = BuiltinTerms.words(in: phrase.text)
+        guard !words.isEmpty else { return false }
+        return words.allSatisfy { word in
+            if BuiltinTerms.isCJK(word.surface.first ?? " ") {
+                return !word.surface.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) }
+            }
+            return word.isNumber || word.surface.count > 3 || word.surface.allSatisfy { $0.isUppercase || $0.isNumber }
+        }
+    }
+
+
+    /// Whether a keyphrase (by its stem key) occurs in the prose unit at `proseIndex`.
+    func mentions(_ key: String, inProse proseIndex: Int) -> Bool {
+        key.split(separator: " ").allSatisfy { proseStems[proseIndex].contains(String($0)) }
+    }
+
+    /// A unit cut at word boundaries into pieces of at most `chunkWords` words when it has more
+    /// than `runOnWords`, preferring a cut after a comma or semicolon in the second half of a piece.
+    private static func chunks(of unit: Sentence, in source: String) -> [(text: String, range: Range<String.Index>, offsets: Range<Int>)] {
+        let whole = [(unit.text, unit.range, unit.offsets)]
+        guard !unit.isHeading else { return whole }
+        let words = BuiltinTerms.words(in: unit.text)
+        guard words.count > runOnWords else { return whole }
+        let chars = Array(unit.text)
+        var pieces: [(String, Range<String.Index>, Range<Int>)] = []
+        var start = 0  // a word index
+        while start < words.count {
+            var end = min(words.count, start + chunkWords)
+            if end < words.count {
+                var w = end - 1
+                while w > start + chunkWords / 2 {
+                    let after = words[w].offsets.upperBound
+                    if after < chars.count, ",;:".contains(chars[after]) {
+                        end = w + 1
+                        break
+                    }
+                    w -= 1
+                }
+                // Leave no tiny tail: share the last words between the last two pieces instead.
+                if words.count - end < chunkWords / 3 { end = start + (words.count - start + 1) / 2 }
+            }
+            let lower = words[start].offsets.lowerBound
+            var upper = chars.count
+            if end < words.count {
+                upper = words[end - 1].offsets.upperBound
+                // Keep the punctuation that closes the piece (a comma, a closing bracket).
+                while upper < words[end].offsets.lowerBound, !chars[upper].isWhitespace { upper += 1 }
+            }
+            let base = unit.offsets.lowerBound
+            let from = source.index(unit.range.lowerBound, offsetBy: lower)
+            let to = source.index(from, offsetBy: upper - lower)
+            pieces.append((String(chars[lower..<upper]), from..<to, (base + lower)..<(base + upper)))
+            start = end
+        }
+        return pieces
+    }
+}

@@ -1,0 +1,472 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+// MARK: - Fixtures
+
+/// The engine's sample inputs and golden outputs (`Fixtures/Builtin/engine`).
+enum BuiltinEngineFixtures {
+    static func text(_ name: String, _ ext: String) throws -> String {
+        let url = try #require(
+            Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Fixtures/Builtin/engine"),
+            "missing fixture Fixtures/Builtin/engine/\(name).\(ext)")
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// The source-tree folder, for regenerating goldens with `STUDYKIT_UPDATE_GOLDENS=1`.
+    static var sourceFolder: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/Builtin/engine")
+    }
+}
+
+/// One sample document with the Feynman concept and explanation to use on it.
+struct BuiltinEngineSample: Sendable, CustomTestStringConvertible {
+    let name: String
+    let concept: String
+    let explanation: String
+
+    var testDescription: String { name }
+
+    func text() throws -> String {
+        switch name {
+        case "photosynthesis": return try BuiltinFixtures.photosynthesis()
+        case "pasted-note": return try BuiltinEngineFixtures.text("pasted-note", "txt")
+        default: return try BuiltinEngineFixtures.text(name, "md")
+        }
+    }
+
+    static let photosynthesis = BuiltinEngineSample(
+        name: "photosynthesis", concept: "the light reactions",
+        explanation: "The light reactions use light energy in the thylakoid to split water and make ATP.")
+    static let all: [BuiltinEngineSample] = [
+        photosynthesis,
+        BuiltinEngineSample(
+            name: "pasted-note", concept: "precipitation",
+            explanation: "Water vapour condenses into clouds and falls back as rain or snow."),
+        BuiltinEngineSample(
+            name: "long-article", concept: "the Senate",
+            explanation: "The Senate was made of former magistrates and advised the consuls."),
+    ]
+}
+
+/// A sample and a task, for the table of every task on every sample.
+struct BuiltinEngineCase: Sendable, CustomTestStringConvertible {
+    let sample: BuiltinEngineSample
+    let task: StudyTask
+    var testDescription: String { "\(sample.name) \(task.commandName)" }
+
+    static let all = BuiltinEngineSample.all.flatMap { sample in StudyTask.allCases.map { BuiltinEngineCase(sample: sample, task: $0) } }
+}
+
+private func run(
+    _ task: StudyTask, _ text: String, title: String? = nil, concept: String? = nil, explanation: String? = nil
+) throws -> AnyStudyResult {
+    try BuiltinEngine().generate(task, text: text, title: title, concept: concept, explanation: explanation)
+}
+
+private func oneLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+}
+
+// MARK: - Every task validates
+
+@Suite struct BuiltinEngineTests {
+    @Test(arguments: BuiltinEngineCase.all)
+    func everyResultValidatesAndRoundTrips(_ testCase: BuiltinEngineCase) throws {
+        let text = try testCase.sample.text()
+        let result = try run(
+            testCase.task, text, concept: testCase.sample.concept, explanation: testCase.sample.explanation)
+        #expect(result.task == testCase.task)
+        #expect(result.value.validationIssues() == [])
+        let decoded = try decodeResult(for: testCase.task, json: result.jsonValue)
+        #expect(decoded == result)
+        // Through text too, as the cache stores it.
+        #expect(try decodeResult(for: testCase.task, modelOutput: result.jsonValue.prettyText) == result)
+    }
+
+    /// The photosynthesis outputs are pinned byte for byte. To accept a deliberate change, run
+    /// with `STUDYKIT_UPDATE_GOLDENS=1`, review the diff of `Fixtures/Builtin/engine`, and run again
+    /// (and bump `BuiltinEngine.algorithmVersion`).
+    @Test(arguments: StudyTask.allCases)
+    func photosynthesisMatchesGolden(_ task: StudyTask) throws {
+        let sample = BuiltinEngineSample.photosynthesis
+        let result = try run(task, try sample.text(), concept: sample.concept, explanation: sample.explanation)
+        let emitted = result.jsonValue.prettyText + "\n"
+        let name = "photosynthesis." + task.commandName
+        if ProcessInfo.processInfo.environment["STUDYKIT_UPDATE_GOLDENS"] == "1" {
+            try emitted.write(
+                to: BuiltinEngineFixtures.sourceFolder.appendingPathComponent(name + ".json"), atomically: true,
+                encoding: .utf8)
+        }
+        #expect(emitted == (try BuiltinEngineFixtures.text(name, "json")))
+    }
+
+    @Test(arguments: BuiltinEngineCase.all)
+    func sameInputSameOutput(_ testCase: BuiltinEngineCase) throws {
+        let text = try testCase.sample.text()
+        let first = try run(testCase.task, text, concept: testCase.sample.concept, explanation: testCase.sample.explanation)
+        let second = try run(testCase.task, text, concept: testCase.sample.concept, explanation: testCase.sample.explanation)
+        #expect(first.jsonValue.prettyText == second.jsonValue.prettyText)
+    }
+
+    @Test func modelNameIsVersioned() {
+        #expect(BuiltinEngine().modelName == "builtin-extractive/\(BuiltinEngine.algorithmVersion)")
+        #expect(BuiltinEngine().modelName.hasPrefix("builtin-extractive/"))
+    }
+
+    @Test(arguments: BuiltinEngineSample.all)
+    func studyKitIsItsParts(_ sample: BuiltinEngineSample) throws {
+        let text = try sample.text()
+        guard case .studyKit(let kit) = try run(.studyKit, text) else { Issue.record("not a study kit"); return }
+        #expect(AnyStudyResult.headline(kit.headline) == (try run(.headline, text)))
+        #expect(AnyStudyResult.summary(kit.summary) == (try run(.summary, text)))
+        #expect(AnyStudyResult.flashcards(kit.flashcards) == (try run(.flashcards, text)))
+        #expect(AnyStudyResult.quiz(kit.quiz) == (try run(.quiz, text)))
+        #expect(AnyStudyResult.mindMap(kit.mindMap) == (try run(.mindmap, text)))
+    }
+}
+
+// MARK: - Headline
+
+@Suite struct BuiltinHeadlineTests {
+    private func headline(_ text: String, title: String? = nil) throws -> Headline {
+        guard case .headline(let value) = try run(.headline, text, title: title) else { throw CancellationError() }
+        return value
+    }
+
+    @Test func prefersTheDocumentHeadingAndTheLeadSentence() throws {
+        let value = try headline(try BuiltinFixtures.photosynthesis())
+        #expect(value.title == "Photosynthesis")
+        #expect(value.blurb.hasPrefix("Photosynthesis is the process by which plants"))
+    }
+
+    @Test func prefersAShortGivenTitle() throws {
+        let value = try headline(try BuiltinFixtures.photosynthesis(), title: "Biology notes, week 3")
+        #expect(value.title == "Biology notes, week 3")
+    }
+
+    @Test(arguments: [
+        "A \"quoted\" title", "One two three four five six seven", String(repeating: "x", count: 61), "  ", "—",
+    ])
+    func ignoresAGivenTitleThatBreaksTheBounds(_ given: String) throws {
+        let value = try headline(try BuiltinFixtures.photosynthesis(), title: given)
+        #expect(value.title == "Photosynthesis")
+    }
+
+    @Test func composesATitleFromKeyTermsWithoutHeadings() throws {
+        let value = try headline(try BuiltinEngineFixtures.text("pasted-note", "txt"))
+        #expect(value.validationIssues() == [])
+        #expect(value.title.split(separator: " ").count <= 6)
+        #expect(value.title.first?.isUppercase == true)
+        #expect(value.blurb == "The water cycle describes how water moves between the oceans, the air and the land.")
+    }
+
+    @Test func shortensALongLeadSentenceToOneSentence() throws {
+        let long = (1...50).map { "word\($0)" }.joined(separator: " ")
+        let text = "The first sentence of these notes says that " + long + ".\n\nA second sentence follows here."
+        let value = try headline(text)
+        #expect(value.validationIssues() == [])
+        #expect(value.blurb.split(separator: " ").count <= 35)
+        #expect(value.blurb.hasSuffix("."))
+    }
+}
+
+// MARK: - Summary, flashcards, mind map
+
+@Suite struct BuiltinSummaryAndCardsTests {
+    @Test(arguments: BuiltinEngineSample.all)
+    func summaryQuotesTheSource(_ sample: BuiltinEngineSample) throws {
+        let text = oneLine(try sample.text())
+        guard case .summary(let summary) = try run(.summary, try sample.text()) else { throw CancellationError() }
+        #expect((2...3).contains(ResultProse.sentenceCount(summary.overview)))
+        #expect((3...8).contains(summary.keyPoints.count))
+        for point in summary.keyPoints {
+            let body = point.hasSuffix("…") ? String(point.dropLast()) : point
+            #expect(text.contains(body), "\(point)")
+        }
+    }
+
+    @Test func keyPointsComeFromDifferentSections() throws {
+        let text = try BuiltinFixtures.photosynthesis()
+        guard case .summary(let summary) = try run(.summary, text) else { throw CancellationError() }
+        let outline = DocumentOutline(text: text)
+        let sections = summary.keyPoints.compactMap { point in
+            outline.units.firstIndex { oneLine($0.text) == point }.map { outline.sectionOfUnit[$0] }
+        }
+        #expect(sections.count == summary.keyPoints.count)
+        #expect(Set(sections).count >= 5)
+    }
+
+    @Test(arguments: BuiltinEngineSample.all)
+    func flashcardsAreClozeDeletionsOfSourceSentences(_ sample: BuiltinEngineSample) throws {
+        let text = oneLine(try sample.text())
+        guard case .flashcards(let deck) = try run(.flashcards, try sample.text()) else { throw CancellationError() }
+        #expect((3...20).contains(deck.cards.count))
+        for card in deck.cards {
+            #expect(card.question.contains("_____"))
+            #expect(text.contains(card.quote))
+            #expect(card.quote.contains(card.answer))
+            #expect(!card.question.lowercased().contains(card.answer.lowercased()))
+        }
+    }
+
+    @Test func mindMapFollowsNestedHeadings() throws {
+        guard case .mindMap(let map) = try run(.mindmap, try BuiltinEngineFixtures.text("long-article", "md")) else {
+            throw CancellationError()
+        }
+        #expect(map.centralTopic == "The Roman Republic")
+        #expect(map.branches.map(\.label) == ["Government", "Society", "Expansion", "The fall of the Republic"])
+        #expect(map.branches[0].children.map(\.label) == ["The magistrates", "The Senate", "The assemblies"])
+        #expect(map.branches.allSatisfy { $0.children.allSatisfy { !$0.children.isEmpty } })
+    }
+
+    @Test func mindMapBranchesAreSectionsWithTheirTerms() throws {
+        guard case .mindMap(let map) = try run(.mindmap, try BuiltinFixtures.photosynthesis()) else { throw CancellationError() }
+        #expect(map.centralTopic == "Photosynthesis")
+        #expect(map.branches.map(\.label) == [
+            "Where it happens", "The light reactions", "The Calvin cycle", "Limiting factors", "C4 and CAM plants", "Summary",
+        ])
+        #expect(map.branches.contains { !$0.children.isEmpty })
+    }
+
+    @Test func mindMapClustersKeyTermsWithoutHeadings() throws {
+        guard case .mindMap(let map) = try run(.mindmap, try BuiltinEngineFixtures.text("pasted-note", "txt")) else {
+            throw CancellationError()
+        }
+        #expect(map.branches.count >= 2)
+        #expect(map.branches.contains { !$0.children.isEmpty })
+        let labels = map.branches.flatMap { [$0.label] + $0.children.map(\.label) }
+        #expect(Set(labels.map { $0.lowercased() }).count == labels.count)
+    }
+}
+
+// MARK: - Quiz
+
+@Suite struct BuiltinQuizTests {
+    private func quizAndDeck(_ text: String) throws -> (Quiz, Flashcards) {
+        guard case .quiz(let quiz) = try run(.quiz, text), case .flashcards(let deck) = try run(.flashcards, text) else {
+            throw CancellationError()
+        }
+        return (quiz, deck)
+    }
+
+    @Test(arguments: BuiltinEngineSample.all)
+    func theRightChoiceIsTheClozeAnswer(_ sample: BuiltinEngineSample) throws {
+        let (quiz, deck) = try quizAndDeck(try sample.text())
+        #expect((3...10).contains(quiz.questions.count))
+        for question in quiz.questions {
+            let card = try #require(deck.cards.first { $0.question == question.prompt })
+            #expect(question.choices[question.answerIndex] == card.answer)
+            #expect(question.prompt.contains("_____"))
+            #expect(question.explanation.contains(card.quote))
+        }
+    }
+
+    @Test(arguments: BuiltinEngineSample.all)
+    func choicesAreDistinctAndPositionsVary(_ sample: BuiltinEngineSample) throws {
+        let (quiz, _) = try quizAndDeck(try sample.text())
+        for question in quiz.questions {
+            #expect(question.choices.count == 4)
+            #expect(Set(question.choices.map { oneLine($0.lowercased()) }).count == 4)
+        }
+        #expect(Set(quiz.questions.map(\.answerIndex)).count > 1)
+    }
+}
+
+// MARK: - Feynman
+
+@Suite struct BuiltinFeynmanTests {
+    private let engine = BuiltinEngine()
+
+    private func feedback(_ explanation: String?, concept: String = "photosynthesis") throws -> FeynmanFeedback {
+        guard case .feynman(let value) = try run(.feynman, try BuiltinFixtures.photosynthesis(), concept: concept,
+                                                 explanation: explanation)
+        else { throw CancellationError() }
+        return value
+    }
+
+    /// The key terms the engine checks, read back from the gaps of an explanation that covers none.
+    private func keyTerms(concept: String = "photosynthesis") throws -> [String] {
+        let prefix = "Your explanation does not mention "
+        return try feedback("Unsure.", concept: concept).gaps.compactMap { gap in
+            gap.point.hasPrefix(prefix) ? String(gap.point.dropFirst(prefix.count).dropLast()) : nil
+        }
+    }
+
+    @Test func moreKeyTermsScoreHigher() throws {
+        let terms = try keyTerms()
+        #expect(terms.count >= 4)
+        let few = try feedback("It is about " + terms.prefix(1).joined() + ".")
+        let many = try feedback("It is about " + terms.prefix(4).joined(separator: ", ") + ".")
+        #expect(many.score > few.score)
+        #expect(many.whatWasRight.count > few.whatWasRight.count)
+        #expect(many.gaps.count < few.gaps.count)
+    }
+
+    @Test func allKeyTermsIsSolid() throws {
+        // Inflected forms count: stems are compared, so plurals and singulars meet.
+        let terms = try keyTerms()
+        let value = try feedback("Photosynthesis involves " + terms.joined(separator: " and ") + ".")
+        #expect(value.verdict == .solid)
+        #expect(value.score == 10)
+        #expect(value.gaps.isEmpty)
+    }
+
+    @Test(arguments: [nil, "", "   \n "] as [String?])
+    func aMissingExplanationIsReported(_ explanation: String?) throws {
+        let value = try feedback(explanation)
+        #expect(value.score <= 2)
+        #expect(value.verdict == .confused)
+        #expect(value.whatWasRight.isEmpty)
+        #expect(value.gaps.count >= 2)
+        #expect(value.gaps[0].point.contains("No explanation"))
+        #expect(value.validationIssues() == [])
+    }
+
+    @Test func gapsQuoteTheSourceAndTheQuestionIsAboutTheFirstGap() throws {
+        let text = oneLine(try BuiltinFixtures.photosynthesis())
+        let value = try feedback("Plants use sunlight.")
+        let first = try #require(value.gaps.first)
+        #expect(value.followUpQuestion.contains(first.point.dropFirst("Your explanation does not mention ".count).dropLast()))
+        for gap in value.gaps {
+            let quote = try #require(gap.correction.split(separator: "“").last?.split(separator: "”").first)
+            let body = quote.hasSuffix("…") ? String(quote.dropLast()) : String(quote)
+            #expect(text.contains(body))
+        }
+    }
+
+    @Test func withoutAConceptTheMainTopicIsUsed() throws {
+        guard case .feynman(let value) = try run(.feynman, try BuiltinFixtures.photosynthesis(), explanation: "Plants make sugar.")
+        else { throw CancellationError() }
+        #expect(value.validationIssues() == [])
+        #expect(value.followUpQuestion.contains("Photosynthesis"))
+    }
+}
+
+// MARK: - Edge cases
+
+/// A text the engine must survive: every task gives a valid result or a clear `BuiltinError`.
+struct BuiltinEdgeText: Sendable, CustomTestStringConvertible {
+    let name: String
+    let text: String
+    var testDescription: String { name }
+
+    static let all: [BuiltinEdgeText] = [
+        BuiltinEdgeText(name: "two sentences", text: "Mitochondria produce most of the cell's energy. They have their own DNA."),
+        BuiltinEdgeText(name: "one word", text: "Photosynthesis"),
+        BuiltinEdgeText(
+            name: "no punctuation",
+            text: (1...6).map { _ in
+                "plants take in carbon dioxide and water and use the energy of sunlight to build glucose and release oxygen into the air around the leaves"
+            }.joined(separator: " ")),
+        BuiltinEdgeText(
+            name: "german",
+            text: """
+                Die Fotosynthese ist ein Prozess, bei dem Pflanzen Lichtenergie in chemische Energie umwandeln. \
+                Dabei nehmen sie Kohlendioxid und Wasser auf und geben Sauerstoff ab. \
+                Die Lichtreaktionen finden in den Thylakoiden der Chloroplasten statt. \
+                Der Calvin-Zyklus findet im Stroma statt und baut aus Kohlendioxid Zucker auf. \
+                Ohne Fotosynthese gäbe es kaum Sauerstoff in der Atmosphäre.
+                """),
+        BuiltinEdgeText(
+            name: "japanese",
+            text: "光合成は植物が光のエネルギーを使って糖を作る仕組みです。葉緑体の中で行われます。二酸化炭素と水から酸素が生まれます。光の強さや温度が速さに影響します。"),
+        BuiltinEdgeText(name: "headings only", text: "# Biology\n\n## Cells\n\n## Energy"),
+        BuiltinEdgeText(name: "list", text: "- carbon dioxide\n- water\n- light\n- chlorophyll\n- glucose and oxygen"),
+        BuiltinEdgeText(name: "quotes and symbols", text: "\"Quoted\" «text» — with “marks”! Is it fine? Yes: it is “fine”, really."),
+        BuiltinEdgeText(name: "repeated sentence", text: String(repeating: "Cells divide by mitosis. ", count: 8)),
+    ]
+}
+
+@Suite struct BuiltinEdgeCaseTests {
+    @Test(arguments: BuiltinEdgeText.all)
+    func neverInvalidNeverACrash(_ edge: BuiltinEdgeText) throws {
+        for task in StudyTask.allCases {
+            do {
+                let result = try run(task, edge.text, concept: "energy", explanation: "It makes energy.")
+                #expect(result.value.validationIssues() == [], "\(task)")
+                #expect(try decodeResult(for: task, json: result.jsonValue) == result)
+            } catch let error as BuiltinError {
+                guard case .tooShort(let failed, _) = error else {
+                    Issue.record("\(task): unexpected \(error)")
+                    continue
+                }
+                #expect(failed == task)
+                #expect(error.exitCode == .dataError)
+                #expect(error.message.hasPrefix("the text is too short for "))
+            }
+        }
+    }
+
+    @Test func aTwoSentenceTextStillGetsAHeadline() throws {
+        let text = BuiltinEdgeText.all[0].text
+        guard case .headline(let value) = try run(.headline, text) else { throw CancellationError() }
+        #expect(value.validationIssues() == [])
+        #expect(value.blurb == "Mitochondria produce most of the cell's energy.")
+    }
+
+    @Test func aTwoSentenceQuizIsValidOrTheClearError() throws {
+        do {
+            let result = try run(.quiz, BuiltinEdgeText.all[0].text)
+            #expect(result.value.validationIssues() == [])
+        } catch let error as BuiltinError {
+            #expect(error == .tooShort(task: .quiz, usableSentences: 2))
+            #expect(error.message == "the text is too short for a quiz: it has 2 usable sentences; add more material")
+        }
+    }
+
+    @Test func textWithoutPunctuationIsCutIntoUsableChunks() throws {
+        let text = BuiltinEdgeText.all[2].text
+        for task in [StudyTask.headline, .summary, .flashcards, .quiz] {
+            #expect(try run(task, text).value.validationIssues() == [])
+        }
+    }
+
+    @Test func aKitThatCannotBeBuiltNamesTheKit() {
+        #expect(throws: BuiltinError.tooShort(task: .studyKit, usableSentences: 0)) { try run(.studyKit, "Photosynthesis") }
+    }
+
+    @Test func listMarkersAreLeftOutOfProse() throws {
+        let text = BuiltinEdgeText.all.first { $0.name == "list" }!.text
+        guard case .headline(let headline) = try run(.headline, text) else { throw CancellationError() }
+        #expect(headline.blurb == "Glucose and oxygen.")
+        guard case .feynman(let feedback) = try run(.feynman, text, concept: "photosynthesis", explanation: "Light.") else {
+            throw CancellationError()
+        }
+        #expect(!feedback.gaps.contains { $0.correction.contains("“-") })
+    }
+
+    @Test func foreignFunctionWordsAreNoKeyTerms() throws {
+        let text = BuiltinEdgeText.all.first { $0.name == "german" }!.text
+        guard case .headline(let headline) = try run(.headline, text) else { throw CancellationError() }
+        #expect(headline.title == "Fotosynthese and Kohlendioxid")
+        guard case .flashcards(let deck) = try run(.flashcards, text) else { throw CancellationError() }
+        let answers = Set(deck.cards.map { $0.answer.lowercased() })
+        #expect(answers.isDisjoint(with: ["der", "die", "und", "auf", "ist"]))
+    }
+
+    @Test func ideographTermsAreShownWithoutSpaces() throws {
+        let text = BuiltinEdgeText.all.first { $0.name == "japanese" }!.text
+        guard case .quiz(let quiz) = try run(.quiz, text) else { throw CancellationError() }
+        #expect(quiz.questions.allSatisfy { $0.choices.allSatisfy { !$0.contains(" ") } })
+        guard case .headline(let headline) = try run(.headline, text) else { throw CancellationError() }
+        #expect(headline.title.hasPrefix("光合成は"))
+    }
+
+    @Test(arguments: ["", "   \n\t ", "!!! ??? ..."])
+    func textWithoutWordsIsAnError(_ text: String) {
+        #expect(throws: BuiltinError.emptyText) { try run(.headline, text) }
+        #expect(BuiltinError.emptyText.exitCode == .dataError)
+    }
+
+    @Test func errorMessages() {
+        #expect(BuiltinError.tooShort(task: .quiz, usableSentences: 1).message
+            == "the text is too short for a quiz: it has 1 usable sentence; add more material")
+        #expect(BuiltinError.tooShort(task: .mindmap, usableSentences: 0).message
+            == "the text is too short for a mind map: it has 0 usable sentences; add more material")
+        let invalid = BuiltinError.invalidResult(task: .summary, issues: [ValidationIssue(path: "overview", message: "is empty")])
+        #expect(invalid.exitCode == .failure)
+        #expect(invalid.message.contains("overview is empty"))
+    }
+}
