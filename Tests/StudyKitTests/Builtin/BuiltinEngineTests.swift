@@ -399,6 +399,39 @@ struct BuiltinEdgeText: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// Texts assembled from awkward pieces (abbreviations, decimals, quotes, bullets, headings,
+    /// emoji, ideographs, line breaks) by a fixed-seed generator: every task on every text gives
+    /// a valid result or `tooShort`.
+    @Test(arguments: 0..<24)
+    func generatedTextsNeverGiveInvalidResults(_ seed: Int) throws {
+        let pieces = [
+            "Dr. Smith", "e.g. this", "the U.S. Army", "3.14", "1905", "\"quoted\"", "“curly”", "«guillemets»",
+            "photosynthesis", "carbon dioxide", "Calvin cycle", "ATP", "light reactions", "mitochondria", "the",
+            "and", "of", "is", "were", "plants", "energy", "water", "🌱", "光合成", "é", "naïve café", "—", "(aside)",
+            ".", ".", ".", "?", "!", ",", ";", ":", "…", "\n", "\n\n", "\n\n## Section\n\n", "\n- ", "\n1. ", "#",
+        ]
+        var state = UInt64(seed) &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let length = 5 + next(400)
+        let text = (0..<length).map { _ in pieces[next(pieces.count)] }.joined(separator: " ")
+        for task in StudyTask.allCases {
+            do {
+                let result = try run(task, text, title: next(2) == 0 ? nil : pieces[next(pieces.count)],
+                                     concept: "energy", explanation: next(3) == 0 ? nil : "plants and energy")
+                #expect(result.value.validationIssues() == [], "\(task): \(text)")
+            } catch let error as BuiltinError {
+                switch error {
+                case .tooShort(let failed, _): #expect(failed == task)
+                case .emptyText: break
+                case .invalidResult: Issue.record("\(task): \(error.message) for \(text)")
+                }
+            }
+        }
+    }
+
     @Test func aTwoSentenceTextStillGetsAHeadline() throws {
         let text = BuiltinEdgeText.all[0].text
         guard case .headline(let value) = try run(.headline, text) else { throw CancellationError() }

@@ -11,8 +11,6 @@ struct BuiltinAnalysis: Sendable {
     let prose: [Sentence]
     /// Prose units, most central first.
     let ranked: [RankedSentence]
-    /// Rank of each prose unit, keyed by `Sentence.index`.
-    let rankOfUnit: [Int: Int]
     /// The document's key terms, best first.
     let keyphrases: [Keyphrase]
     /// The stems of each prose unit, aligned with `prose`.
@@ -49,9 +47,6 @@ struct BuiltinAnalysis: Sendable {
         proseStems = proseIndices.map { Set(unitWords[$0].map(\.stem)) }
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose)
-        var rankOfUnit: [Int: Int] = [:]
-        for entry in ranked { rankOfUnit[entry.sentence.index] = entry.rank }
-        self.rankOfUnit = rankOfUnit
         let extracted = KeyphraseExtractor().keyphrases(in: units, limit: 40)
         keyphrases = Self.isMostlyEnglish(unitWords) ? extracted : extracted.filter(Self.isContentTerm)
         givenTitle = title
