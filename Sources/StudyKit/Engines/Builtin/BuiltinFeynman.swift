@@ -117,10 +117,21 @@ extension BuiltinEngine {
             chosen.append(term)
         }
         // Terms said most often together with the concept first; ties keep keyphrase order.
-        let related = candidates.enumerated()
-            .map { (order: $0.offset, together: $0.element.sentences.intersection(relevant).count, term: $0.element) }
-            .filter { $0.together > 0 }
-            .sorted { a, b in a.together != b.together ? a.together > b.together : a.order < b.order }
+        // Spelled out with explicit types: the chained closure form exceeds the type checker's
+        // time limit on a busy machine.
+        struct Related {
+            let order: Int
+            let together: Int
+            let term: KeyTerm
+        }
+        var related: [Related] = []
+        for (order, term) in candidates.enumerated() {
+            let together = term.sentences.intersection(relevant).count
+            if together > 0 { related.append(Related(order: order, together: together, term: term)) }
+        }
+        related.sort { (a: Related, b: Related) -> Bool in
+            a.together != b.together ? a.together > b.together : a.order < b.order
+        }
         for entry in related { consider(entry.term) }
         for term in candidates { consider(term) }
         return chosen
