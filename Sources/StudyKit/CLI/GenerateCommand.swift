@@ -21,8 +21,9 @@ extension Runner {
         let verbose = settings.verbose
         let errors = errorOutput
         let streamer = settings.stream ? StreamPreview(sink: output) : nil
+        let remote = configuration.remoteEngine(transport: transport)
         let router = RoutingEngine(
-            local: configuration.localEngine(transport: transport), remote: configuration.remoteEngine(transport: transport),
+            local: configuration.localEngine(transport: transport), remote: remote,
             cache: stores.cache, ledger: stores.ledger, quota: quota,
             note: { line in if verbose { errors.line("studykit: \(Terminal.sanitize(line))") } },
             onPartial: streamer.map { preview in { @Sendable text in preview.show(text) } })
@@ -32,14 +33,22 @@ extension Runner {
         let request = RoutingRequest(
             task: settings.task, document: document, concept: settings.concept, explanation: explanation,
             engine: settings.engine, offline: settings.offline, useCache: !settings.noCache)
-        let routed = try await router.run(request)
+        let routed: RoutedResult
+        var parts: [(task: StudyTask, routed: RoutedResult)] = []
+        if settings.task == .studyKit {
+            let kit = try await KitAssembler(router: router, kitEngine: settings.offline ? nil : remote).run(request)
+            routed = kit.routed
+            parts = kit.parts
+        } else {
+            routed = try await router.run(request)
+        }
         streamer?.finish()
         progress.clear()
         if verbose {
             errorOutput.line("studykit: answered by \(routed.engine.rawValue) (\(routed.model))\(routed.cached ? " from the cache" : "")")
         }
 
-        let envelope = Envelope(routed: routed, document: document).jsonValue
+        let envelope = Envelope(routed: routed, document: document, parts: parts).jsonValue
         let context = RenderContext(
             sourceIdentity: sourceIdentity(source), title: document.title,
             digest: { SHA256Digest.hex(of: $0) })
@@ -96,23 +105,42 @@ extension Runner {
 struct Envelope {
     let routed: RoutedResult
     let document: Document
+    var parts: [(task: StudyTask, routed: RoutedResult)] = []
 
     var jsonValue: JSONValue {
+        var object = Self.story(routed)
+        object["task"] = .string(routed.result.task.commandName)
+        object["result"] = TerminalSafety.clean(routed.result.jsonValue)
+        object["source"] = [
+            "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
+            "title": document.title.map { .string(TerminalSafety.clean($0)) } ?? .null,
+            "characterCount": .integer(document.characterCount),
+        ]
+        if !parts.isEmpty {
+            object["parts"] = .array(parts.map { task, run in
+                var part = Self.story(run)
+                part["task"] = .string(task.commandName)
+                part["result"] = nil
+                part["source"] = nil
+                return .object(part)
+            })
+        }
+        return .object(object)
+    }
+
+    /// How one result was made, in the envelope's field order.
+    private static func story(_ routed: RoutedResult) -> JSONObject {
         let usage: JSONValue = [
             "in": .integer(routed.usage?.promptTokens ?? 0), "out": .integer(routed.usage?.completionTokens ?? 0),
             "method": routed.usage.map { .string($0.method.rawValue) } ?? .string(routed.cached ? "cached" : "none"),
         ]
         return [
-            "task": .string(routed.result.task.commandName),
+            "task": .null,
             "engine": .string(routed.engine.rawValue),
             "model": .string(routed.model),
             "decision": .string(routed.decision.rawValue),
-            "result": TerminalSafety.clean(routed.result.jsonValue),
-            "source": [
-                "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
-                "title": document.title.map { .string(TerminalSafety.clean($0)) } ?? .null,
-                "characterCount": .integer(document.characterCount),
-            ],
+            "result": .null,
+            "source": .null,
             "fitted": routed.fitted.jsonValue,
             "cached": .bool(routed.cached),
             "reasked": .bool(routed.reasked),

@@ -1,0 +1,106 @@
+import Foundation
+
+/// A whole study kit and how each part was made.
+public struct AssembledKit: Sendable, Equatable {
+    /// The kit, with the router's story of its main part (summary, flashcards, quiz, mind map).
+    public var routed: RoutedResult
+    /// Each part and how it was made, in kit order. When the kit came from one request, the
+    /// four remote-route parts share that request's story.
+    public var parts: [(task: StudyTask, routed: RoutedResult)]
+    /// Whether summary, flashcards, quiz and mind map came from one study-kit request.
+    public var singleRequest: Bool
+
+    public static func == (lhs: AssembledKit, rhs: AssembledKit) -> Bool {
+        lhs.routed == rhs.routed && lhs.singleRequest == rhs.singleRequest
+            && lhs.parts.map(\.task) == rhs.parts.map(\.task) && lhs.parts.map(\.routed) == rhs.parts.map(\.routed)
+    }
+}
+
+/// Builds `studykit import`'s kit: the headline on its own route (local for short material),
+/// and summary, flashcards, quiz and mind map on the remote route — from one study-kit request
+/// when the whole kit fits an engine that can serve it, else one request per part. Every part
+/// goes through the router, so each has the cache, fallbacks, fitting and validation.
+public struct KitAssembler: Sendable {
+    let router: RoutingEngine
+    /// The engine that would take the one-request kit (the remote engine, unless offline).
+    let kitEngine: (any LanguageModel)?
+
+    /// Creates an assembler over a router; `kitEngine` is asked whether the whole kit fits.
+    public init(router: RoutingEngine, kitEngine: (any LanguageModel)?) {
+        self.router = router
+        self.kitEngine = kitEngine
+    }
+
+    /// The parts generated on the remote route.
+    static let remoteParts: [StudyTask] = [.summary, .flashcards, .quiz, .mindmap]
+
+    /// Runs every part and assembles the kit. Throws what the router throws for a part.
+    public func run(_ request: RoutingRequest) async throws -> AssembledKit {
+        var headlineRequest = request
+        headlineRequest.task = .headline
+        let headline = try await router.run(headlineRequest)
+
+        if request.engine != .builtin, request.engine != .local, let kitEngine, await kitFitsWhole(kitEngine, request: request) {
+            var kitRequest = request
+            kitRequest.task = .studyKit
+            let kit = try await router.run(kitRequest)
+            if case .studyKit(let bundle) = kit.result {
+                let assembled = try assemble(
+                    headline: headline, summary: bundle.summary, flashcards: bundle.flashcards, quiz: bundle.quiz,
+                    mindMap: bundle.mindMap, runs: [(.headline, headline), (.studyKit, kit)])
+                let parts = [(StudyTask.headline, headline)] + Self.remoteParts.map { ($0, kit) }
+                return AssembledKit(routed: assembled, parts: parts, singleRequest: true)
+            }
+        }
+
+        var results: [(StudyTask, RoutedResult)] = []
+        for task in Self.remoteParts {
+            var partRequest = request
+            partRequest.task = task
+            results.append((task, try await router.run(partRequest)))
+        }
+        guard case .summary(let summary) = results[0].1.result, case .flashcards(let cards) = results[1].1.result,
+            case .quiz(let quiz) = results[2].1.result, case .mindMap(let mindMap) = results[3].1.result
+        else { throw EngineError.invalidOutput(["a kit part came back as the wrong type"]) }
+        let assembled = try assemble(
+            headline: headline, summary: summary, flashcards: cards, quiz: quiz, mindMap: mindMap,
+            runs: [(.headline, headline)] + results)
+        return AssembledKit(routed: assembled, parts: [(StudyTask.headline, headline)] + results, singleRequest: false)
+    }
+
+    /// Whether the kit engine can serve and the whole document plus the kit's reserve fits its window.
+    private func kitFitsWhole(_ engine: any LanguageModel, request: RoutingRequest) async -> Bool {
+        guard !request.offline, case .available = await engine.availability(),
+            let budget = try? await checkBudget(engine: engine, task: .studyKit, document: request.document, concept: nil, explanation: nil)
+        else { return false }
+        return budget.fits
+    }
+
+    /// The kit and one story for it: the engine, model and fitting of its main part (the kit
+    /// request, or the summary), every run's fallbacks labelled with its part, usage summed.
+    /// `runs` starts with the headline; the next run is the main part.
+    private func assemble(
+        headline: RoutedResult, summary: Summary, flashcards: Flashcards, quiz: Quiz, mindMap: MindMap,
+        runs: [(StudyTask, RoutedResult)]
+    ) throws -> RoutedResult {
+        guard case .headline(let title) = headline.result else {
+            throw EngineError.invalidOutput(["the headline part came back as the wrong type"])
+        }
+        let bundle = StudyKitBundle(headline: title, summary: summary, flashcards: flashcards, quiz: quiz, mindMap: mindMap)
+        try bundle.validate()
+        let main = runs[1].1
+        var usage: Usage?
+        for (_, run) in runs {
+            guard let spent = run.usage else { continue }
+            usage = Usage(
+                promptTokens: (usage?.promptTokens ?? 0) + spent.promptTokens,
+                completionTokens: (usage?.completionTokens ?? 0) + spent.completionTokens, method: spent.method)
+        }
+        let fallbacks = runs.flatMap { task, run in
+            run.fallbacks.map { FallbackStep(engine: $0.engine, reason: "\(task.commandName == "import" ? "kit" : task.commandName): \($0.reason)") }
+        }
+        return RoutedResult(
+            result: .studyKit(bundle), engine: main.engine, model: main.model, decision: main.decision, fitted: main.fitted,
+            cached: runs.allSatisfy(\.1.cached), fallbacks: fallbacks, usage: usage, reasked: runs.contains(where: \.1.reasked))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+@Suite("KitAssembler")
+struct KitAssemblerTests {
+    static let summary = RoutingEngineTests.summary
+    static let flashcards = #"""
+        {"cards":[{"question":"What does mitosis make?","answer":"Two identical nuclei.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
+        {"question":"What is divided in mitosis?","answer":"The cell nucleus.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
+        {"question":"Are the new nuclei identical?","answer":"Yes.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."}]}
+        """#
+    static let quiz = #"""
+        {"questions":[
+        {"prompt":"What does mitosis divide?","choices":["The nucleus","The cell wall","The ribosome","The membrane"],"answerIndex":0,"explanation":"Mitosis divides one cell nucleus."},
+        {"prompt":"How many nuclei result?","choices":["One","Two","Three","Four"],"answerIndex":1,"explanation":"One nucleus becomes two."},
+        {"prompt":"Are the new nuclei identical?","choices":["Yes","No","Sometimes","Never known"],"answerIndex":0,"explanation":"They are identical."}]}
+        """#
+    static let mindMap = #"""
+        {"centralTopic":"Mitosis","branches":[{"label":"Division","children":[{"label":"Nucleus","children":[]}]},{"label":"Result","children":[{"label":"Two identical nuclei","children":[]}]}]}
+        """#
+    static var kit: String {
+        #"{"headline":\#(RoutingEngineTests.headline),"summary":\#(summary),"flashcards":\#(flashcards),"quiz":\#(quiz),"mindMap":\#(mindMap)}"#
+    }
+
+    @Test func theFixturesAreValid() throws {
+        for (task, text) in [(StudyTask.summary, Self.summary), (.flashcards, Self.flashcards), (.quiz, Self.quiz), (.mindmap, Self.mindMap), (.studyKit, Self.kit)] {
+            _ = try decodeResult(for: task, modelOutput: text)
+        }
+    }
+
+    @Test func aKitThatFitsRemoteIsOneRequestAndTheHeadlineStaysLocal() async throws {
+        let log = CallLog()
+        let local = ScriptedModel(.local, steps: [.answer(RoutingEngineTests.headline)], log: log)
+        let remote = ScriptedModel(.remote, window: 16_384, steps: [.answer(Self.kit)], log: log)
+        let router = RoutingEngine(local: local, remote: remote)
+        let kit = try await KitAssembler(router: router, kitEngine: remote).run(
+            RoutingRequest(task: .studyKit, document: RoutingEngineTests.document()))
+        #expect(kit.singleRequest)
+        #expect(log.kinds == [.local, .remote])
+        #expect(kit.routed.engine == .remote)
+        #expect(kit.parts.map(\.task) == [.headline, .summary, .flashcards, .quiz, .mindmap])
+        #expect(kit.parts[0].routed.engine == .local)
+        guard case .studyKit(let bundle) = kit.routed.result else {
+            Issue.record("not a kit")
+            return
+        }
+        #expect(bundle.headline.title == "Cell Division Basics")
+        #expect(bundle.quiz.questions.count == 3)
+    }
+
+    @Test func withoutRemoteEachPartIsItsOwnRequest() async throws {
+        let log = CallLog()
+        let local = ScriptedModel(
+            .local, window: 8192,
+            steps: [.answer(RoutingEngineTests.headline), .answer(Self.summary), .answer(Self.flashcards), .answer(Self.quiz), .answer(Self.mindMap)],
+            log: log)
+        let remote = ScriptedModel(.remote, available: .unavailable(reason: "remote down"))
+        let router = RoutingEngine(local: local, remote: remote)
+        let kit = try await KitAssembler(router: router, kitEngine: remote).run(
+            RoutingRequest(task: .studyKit, document: RoutingEngineTests.document()))
+        #expect(!kit.singleRequest)
+        #expect(log.kinds == Array(repeating: .local, count: 5))
+        #expect(kit.parts.allSatisfy { $0.routed.engine == .local })
+        // Every part records why remote did not answer, labelled with the part.
+        #expect(kit.routed.fallbacks.map(\.reason).filter { $0.hasPrefix("quiz: ") }.count == 1)
+        #expect(remote.calls.respond == 0)
+    }
+}
