@@ -25,7 +25,7 @@ extension Runner {
         let router = RoutingEngine(
             local: configuration.localEngine(transport: transport), remote: remote,
             cache: stores.cache, ledger: stores.ledger, quota: quota,
-            note: { line in if verbose { errors.line("studykit: \(Terminal.sanitize(line))") } },
+            note: { line in if verbose { errors.line("studykit: \(TerminalSafety.clean(line))") } },
             onPartial: streamer.map { preview in { @Sendable text in preview.show(text) } })
 
         let decision = backend(for: settings.task, characterCount: document.characterCount)

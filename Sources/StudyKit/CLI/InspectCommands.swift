@@ -65,7 +65,7 @@ extension Runner {
                 case .object(let nested): text = nested.map { "\($0.key) \($0.value.compactText)" }.joined(separator: ", ")
                 default: text = value.compactText
                 }
-                output.line("  " + (key + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + Terminal.sanitize(text))
+                output.line("  " + (key + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + TerminalSafety.clean(text))
             }
         }
     }
@@ -178,7 +178,7 @@ extension Runner {
             ]
             output.line(value.prettyText)
         } else {
-            output.line(lines.map(Terminal.sanitize).joined(separator: "\n"))
+            output.line(lines.map(TerminalSafety.clean).joined(separator: "\n"))
         }
     }
 }

@@ -43,13 +43,13 @@ public struct Runner: Sendable {
             let command = try parseCommand(arguments)
             return try await execute(command)
         } catch let error as any StudyKitError {
-            errorOutput.line("studykit: \(Terminal.sanitize(error.message))")
+            errorOutput.line("studykit: \(TerminalSafety.clean(error.message))")
             return error.exitCode
         } catch is CancellationError {
             errorOutput.line("studykit: cancelled")
             return .failure
         } catch {
-            errorOutput.line("studykit: \(Terminal.sanitize(String(describing: error)))")
+            errorOutput.line("studykit: \(TerminalSafety.clean(String(describing: error)))")
             return .failure
         }
     }
@@ -135,37 +135,4 @@ func byteText(_ bytes: Int) -> String {
         unit += 1
     }
     return String(format: "%.1f %@", value, units[unit])
-}
-
-/// Terminal safety for text we did not write ourselves.
-enum Terminal {
-    /// Removes ANSI/OSC escape sequences and control characters (keeping newlines and tabs), so an
-    /// error message quoting hostile input cannot drive the terminal.
-    static func sanitize(_ text: String) -> String {
-        var result = ""
-        var scalars = text.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            switch scalar.value {
-            case 0x1B:
-                // Skip ESC and the sequence it starts: CSI up to a final byte, OSC up to BEL or ST.
-                guard let next = scalars.next() else { break }
-                if next == "[" {
-                    while let s = scalars.next(), !(0x40...0x7E).contains(s.value) {}
-                } else if next == "]" {
-                    var previous: Unicode.Scalar?
-                    while let s = scalars.next() {
-                        if s.value == 0x07 || (previous?.value == 0x1B && s == "\\") { break }
-                        previous = s
-                    }
-                }
-            case 0x0A, 0x09:
-                result.unicodeScalars.append(scalar)
-            case 0x00...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF:
-                continue
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
 }
