@@ -33,6 +33,8 @@ extension Runner {
         let request = RoutingRequest(
             task: settings.task, document: document, concept: settings.concept, explanation: explanation,
             engine: settings.engine, offline: settings.offline, useCache: !settings.noCache)
+        // The preview draws where the cursor is: take the progress line away first.
+        if streamer != nil { progress.clear() }
         let routed: RoutedResult
         var parts: [(task: StudyTask, routed: RoutedResult)] = []
         if settings.task == .studyKit {
@@ -185,6 +187,7 @@ final class StreamPreview: Sendable {
     func show(_ text: String) {
         guard let value = JSONValue.partial(text) else { return }
         let lines = Self.outline(TerminalSafety.clean(value))
+        guard !lines.isEmpty else { return }
         state.withLock { state in
             if sink.isTerminal {
                 var frame = state.drawnLines > 0 ? "\u{1B}[\(state.drawnLines)F\u{1B}[J" : ""
