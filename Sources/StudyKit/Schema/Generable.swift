@@ -32,7 +32,7 @@ extension Generable {
     ///   for text that is not JSON, ``SchemaError/invalid(_:)`` listing every schema and semantic
     ///   problem. Nothing is ever repaired.
     public static func decode(modelOutput: String) throws(SchemaError) -> Self {
-        try decode(json: JSONValue.parse(ModelOutputText.unfenced(modelOutput)))
+        try decode(json: JSONValue.parse(ModelOutputText.unfenced(modelOutput), allowingRawControlCharacters: true))
     }
 
     /// Checks `json` against the schema, reads it, then runs the semantic checks.

@@ -8,8 +8,11 @@ extension JSONValue {
     ///   inside a string, array, object, literal or number — and ``SchemaError/malformed(_:)``
     ///   for anything else that is not JSON, including empty text and duplicate object keys.
     ///   Truncated text is never completed: that is ``partial(_:)``'s job, for display only.
-    public static func parse(_ text: String) throws(SchemaError) -> JSONValue {
-        var scanner = JSONScanner(text)
+    /// - Parameter allowingRawControlCharacters: accept unescaped control characters (a raw
+    ///   newline or tab) inside strings as the characters they are. Model output needs this:
+    ///   llama.cpp's JSON grammar lets them through, and validation then judges the text.
+    public static func parse(_ text: String, allowingRawControlCharacters: Bool = false) throws(SchemaError) -> JSONValue {
+        var scanner = JSONScanner(text, allowingRawControlCharacters: allowingRawControlCharacters)
         scanner.skipWhitespace()
         if scanner.atEnd { throw .malformed("the output is empty") }
         do throws(JSONScanner.Stop) {
@@ -56,8 +59,12 @@ private struct JSONScanner {
     /// Set in partial mode once the input ended or stopped being JSON; every level then unwinds.
     private var stopped = false
     private static let maximumDepth = 128
+    private let allowingRawControlCharacters: Bool
 
-    init(_ text: String) { bytes = Array(text.utf8) }
+    init(_ text: String, allowingRawControlCharacters: Bool = false) {
+        bytes = Array(text.utf8)
+        self.allowingRawControlCharacters = allowingRawControlCharacters
+    }
 
     var atEnd: Bool { position >= bytes.count }
 
@@ -208,7 +215,7 @@ private struct JSONScanner {
                     stopped = true
                     return String(decoding: buffer, as: UTF8.self)
                 }
-            case 0x00..<0x20 where !partial:
+            case 0x00..<0x20 where !partial && !allowingRawControlCharacters:
                 throw .bad("unescaped control character in a string at \(location)")
             default:
                 buffer.append(byte)
