@@ -13,6 +13,15 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
         case partial
         /// Mostly wrong or muddled.
         case confused
+
+        /// The scores that agree with the verdict (the bands overlap at their edges).
+        public var scores: ClosedRange<Int> {
+            switch self {
+            case .solid: return 7...10
+            case .partial: return 3...7
+            case .confused: return 0...3
+            }
+        }
     }
 
     /// A point the student missed or got wrong, with its correction.
@@ -63,8 +72,8 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
                     .init("correction", description: "What the material actually says about it.", .string(maxLength: 400)),
                 ]),
                 minItems: 0, maxItems: 6, distinct: .field("point"))),
-        .init("followUpQuestion", description: "One question that checks the student's understanding further.",
-              .string(maxLength: 300)),
+        .init("followUpQuestion", description: "One question, ending with a question mark, that checks the student's understanding further.",
+              .string(maxLength: 300, maxWords: 40, forbiddenCharacters: "\n", sentences: 1...1)),
     ])
 
     /// Reads feedback; see ``Generable/init(json:)``.
@@ -103,6 +112,21 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
             issues.append(ValidationIssue(
                 path: "gaps[\(index)].correction", message: "repeats the point; say what is actually right"))
         }
+        if !verdict.scores.contains(score) {
+            issues.append(ValidationIssue(
+                path: "score",
+                message: "is \(score), but a \(verdict.rawValue) verdict needs a score from \(verdict.scores.lowerBound) to \(verdict.scores.upperBound)"))
+        }
+        if !followUpQuestion.trimmingCharacters(in: .whitespaces).hasSuffix("?") {
+            issues.append(ValidationIssue(path: "followUpQuestion", message: "must be a question ending with a question mark"))
+        }
+        // Feedback is prose: an entry without a single letter ("1.5") says nothing.
+        for (index, item) in whatWasRight.enumerated() where !item.contains(where: \.isLetter) {
+            issues.append(ValidationIssue(path: "whatWasRight[\(index)]", message: "has no words; say what was right"))
+        }
+        for (index, gap) in gaps.enumerated() where !gap.point.contains(where: \.isLetter) {
+            issues.append(ValidationIssue(path: "gaps[\(index)].point", message: "has no words; say what was missed"))
+        }
         return issues
     }
 }
@@ -110,7 +134,7 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension FeynmanFeedback {
-    static let promptTemplateVersion = "feynman/1"
+    static let promptTemplateVersion = "feynman/2"
     static let responseReserve = 512
     static let instructions = TaskPrompt.instructions(
         role: """
@@ -120,7 +144,7 @@ extension FeynmanFeedback {
             """,
         fields: """
             - "verdict": "solid", "partial" or "confused".
-            - "score": from 0 to 10.
+            - "score": from 0 to 10 (solid 7–10, partial 3–7, confused 0–3).
             - "whatWasRight": up to 6 things the explanation got right.
             - "gaps": up to 6 objects with "point" (what was missed or wrong) and "correction".
             - "followUpQuestion": one question that checks understanding further.

@@ -25,3 +25,30 @@ struct ModelOutputToleranceTests {
         #expect(value["a"]?.stringValue == "x\ny")
     }
 }
+
+@Suite("Feynman feedback semantics")
+struct FeynmanSemanticsTests {
+    static func feedback(verdict: String = "partial", score: Int = 5, right: String = "Cells divide", question: String = "What happens in anaphase?") -> String {
+        #"{"verdict":"\#(verdict)","score":\#(score),"whatWasRight":["\#(right)"],"gaps":[],"followUpQuestion":"\#(question)"}"#
+    }
+
+    @Test(arguments: [
+        (feedback(), nil),
+        (feedback(verdict: "solid", score: 0), "score"),
+        (feedback(verdict: "confused", score: 9), "score"),
+        (feedback(right: "1.5"), "whatWasRight[0]"),
+        (feedback(question: "Explain anaphase."), "followUpQuestion"),
+    ] as [(String, String?)])
+    func checks(text: String, failingPath: String?) {
+        do {
+            _ = try decodeResult(for: .feynman, modelOutput: text)
+            #expect(failingPath == nil)
+        } catch {
+            guard case .invalid(let issues) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(issues.map(\.path) == [failingPath].compactMap { $0 })
+        }
+    }
+}
