@@ -6,6 +6,12 @@ import Synchronization
 extension Runner {
     /// `headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`.
     func generate(_ settings: GenerateSettings) async throws {
+        // A format that cannot show this task is a usage error before any work is done.
+        if !settings.format.supportedTasks.contains(settings.task) {
+            throw OutputError.formatNotSupported(
+                format: settings.format, task: settings.task,
+                supported: StudyTask.allCases.filter(settings.format.supportedTasks.contains))
+        }
         let progress = Progress(sink: errorOutput, enabled: errorOutput.isTerminal && !settings.quiet)
         let source = settings.source ?? "-"
         var explanation = settings.explanation

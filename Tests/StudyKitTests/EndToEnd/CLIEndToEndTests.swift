@@ -40,3 +40,17 @@ struct CLIEndToEndTests {
         #expect(try StudykitBinary.run(["route", "quiz", "--chars", "10"]).stdout == "remote\n")
     }
 }
+
+@Suite("studykit binary: formats are checked before any work")
+struct FormatCheckEndToEndTests {
+    @Test(arguments: [("quiz", "mermaid"), ("headline", "anki"), ("summary", "markmap"), ("feynman", "opml")])
+    func aFormatThatCannotShowTheTaskIsAUsageError(task: String, format: String) throws {
+        var arguments = [task, "samples/notes.pdf", "--format", format]
+        if task == "feynman" { arguments += ["--concept", "x", "--explanation", "y"] }
+        let result = try StudykitBinary.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("studykit: --format \(format) works with "))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+}
