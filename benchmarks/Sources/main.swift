@@ -25,7 +25,7 @@ func fit(_ arguments: [String]) async throws {
     var source = "samples/long.pdf"
     var task = StudyTask.summary
     var minimumCharacters = 100_000
-    var runs = 5
+    var runs = 7
     var write = false
     var rest = arguments[...]
     while let argument = rest.popFirst() {
