@@ -232,7 +232,7 @@ extension FitBenchmark {
         var lines = [
             "## Fitting: one tokenization vs a re-count loop",
             "",
-            "Input: `\(source)`'s normalized text (the library's `Importer`), \(copies) copies joined by a blank line, "
+            "Input: `\(source)`'s normalized text (the library's `Importer`), \(copies) \(copies == 1 ? "copy" : "copies joined by a blank line"), "
                 + "headings kept: \(number(document.characterCount)) characters, \(number(documentTokens)) tokens, "
                 + "\(ours.coverage.totalSections) sections (`DocumentOutline`).",
             "Task `\(task.commandName)` against the real local server's tokenizer (\(model), \(number(window))-token window): "
