@@ -48,7 +48,7 @@ struct FitBenchmark {
     // MARK: ours
 
     /// One run of the router up to the point of sending: availability, `checkBudget`,
-    /// `fitContent`, prompt. Returns the fitted document text the prompt carries.
+    /// `fitContent`, prompt. Returns the request the router would have sent.
     private func runOurs() async throws -> (counts: CountingEngine.Counts, seconds: Double, prompt: GenerationRequest) {
         let counting = CountingEngine(engine)
         let router = RoutingEngine(
