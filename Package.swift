@@ -33,6 +33,11 @@ let package = Package(
             name: "studykit",
             dependencies: ["StudyKit"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "studykit-bench",
+            dependencies: ["StudyKit"],
+            path: "benchmarks/Sources",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "StudyKitTests",
             dependencies: ["StudyKit"],
