@@ -122,9 +122,30 @@ import Testing
         let outline = DocumentOutline(text: text)
         #expect(outline.units.allSatisfy { $0.isHeading })
         let units = ContentFitter.units(of: outline) { _ in 10 }
-        let s = ContentFitter().select(units, from: text, budget: 30)
+        let s = ContentFitter(headingShare: 1).select(units, from: text, budget: 30)
         #expect(s.keptUnits == [0, 1, 4])
         #expect(s.text == "# A\n\n## B\n\n[…]\n\n# E")
+    }
+
+    /// Many short sections: headings alone could fill the budget and send no content at all.
+    @Test func headingsCannotCrowdOutTheText() {
+        var parts: [String] = ["Opening words of the notes come first here."]
+        for n in 1...60 {
+            parts.append("## Topic \(n)")
+            parts.append("Topic \(n) explains one idea about cells in several plain words.")
+        }
+        let text = parts.joined(separator: "\n\n")
+        let units = ContentFitter.units(of: DocumentOutline(text: text), cost: Self.wordCost(text))
+        let budget = 200
+        let s = ContentFitter().select(units, from: text, budget: budget)
+        #expect(s.cost <= budget)
+        let keptProse = s.keptUnits.filter { !units[$0].isHeading }.count
+        let keptHeadings = s.keptUnits.filter { units[$0].isHeading }.count
+        #expect(keptProse >= 10, "kept \(keptProse) sentences and \(keptHeadings) headings")
+        // Every kept sentence past the opening comes with its heading.
+        for u in s.keptUnits where !units[u].isHeading && units[u].section > 0 {
+            #expect(s.keptUnits.contains { units[$0].isHeading && units[$0].section == units[u].section })
+        }
     }
 
     @Test func tinyBudgetsGiveEmptySelections() throws {

@@ -67,8 +67,9 @@ public struct FittedSelection: Sendable, Equatable {
 /// 1. the opening: the first unit, any leading headings and the first prose unit, then the rest
 ///    of the first prose paragraph up to `openingShare` of the budget — the opening states what
 ///    a text is about;
-/// 2. every heading, most important level first and earlier before later, so when headings
-///    alone overflow, the deepest and then the last ones are the ones dropped;
+/// 2. headings, most important level first and earlier before later, within `headingShare` of
+///    the budget, so when headings alone would crowd out the text, the deepest and then the
+///    last ones wait; a section whose sentence is kept later gets its heading back if it fits;
 /// 3. prose round-robin across sections, each section offering its best-ranked unit not yet
 ///    kept. The first round starts with the last section (conclusions and summaries live at the
 ///    end and a plain rank order would starve it), then goes by candidate rank; later rounds go
@@ -84,12 +85,16 @@ public struct ContentFitter: Sendable {
     public var separatorCost: Int
     /// Cost of one `[…]` marker line including its own line break.
     public var markerCost: Int
+    /// Share of the budget that headings may take on their own, before any section's prose.
+    /// Without a cap a document with many short sections would send headings and markers only.
+    public var headingShare: Double
 
     /// Creates a fitter. For a token budget pass the token counts of "\n\n" and "[…]\n\n".
-    public init(openingShare: Double = 0.25, separatorCost: Int = 0, markerCost: Int = 0) {
+    public init(openingShare: Double = 0.25, separatorCost: Int = 0, markerCost: Int = 0, headingShare: Double = 0.3) {
         self.openingShare = min(1, max(0, openingShare))
         self.separatorCost = max(0, separatorCost)
         self.markerCost = max(0, markerCost)
+        self.headingShare = min(1, max(0, headingShare))
     }
 
     /// Fit units for an outline: prose ranked by `ranker`, each unit's cost from `cost`.
@@ -165,11 +170,15 @@ public struct ContentFitter: Sendable {
             i += 1
         }
 
-        // 2. Headings, most important first.
+        // 2. Headings, most important first, within the heading share of the budget.
         let headings = units.indices.filter { units[$0].isHeading }.sorted { a, b in
             units[a].headingLevel != units[b].headingLevel ? units[a].headingLevel < units[b].headingLevel : a < b
         }
-        for h in headings { state.add(h) }
+        let headingLimit = state.cost + Int(Double(budget) * headingShare)
+        for h in headings where state.cost + state.delta(h) <= headingLimit { state.add(h) }
+        // A sentence kept later brings its section's heading along when that still fits.
+        var headingOfSection: [Int: Int] = [:]
+        for h in headings where headingOfSection[units[h].section] == nil { headingOfSection[units[h].section] = h }
 
         // 3. Prose, round-robin across sections.
         var queues: [Int: [Int]] = [:]
@@ -203,7 +212,9 @@ public struct ContentFitter: Sendable {
                 return ra != rb ? ra < rb : a.section < b.section
             }
             for offer in offers {
-                state.add(offer.unit)
+                if state.add(offer.unit), let heading = headingOfSection[offer.section], !state.isKept(heading) {
+                    state.add(heading)
+                }
                 heads[offer.section, default: 0] += 1
             }
             firstRound = false
