@@ -219,6 +219,9 @@ public protocol LanguageModel: Sendable {
     var kind: EngineKind { get }
     /// The model's name as configured or as the server reports it.
     var modelName: String { get }
+    /// Who answers, as known without contacting the engine: the cache key uses this, so a
+    /// lookup made before any engine call and a store made after one use the same identity.
+    var identity: String { get }
     /// Whether the engine can serve now; never throws, the reason says what is wrong.
     func availability() async -> Availability
     /// The context window, read from the server or from configuration. Throws ``EngineError``.
@@ -236,6 +239,9 @@ public protocol LanguageModel: Sendable {
 }
 
 extension LanguageModel {
+    /// By default the model's name, for engines whose name is known up front.
+    public var identity: String { modelName }
+
     /// Engines without a tokenizer estimate.
     public func tokenCount(for text: String) async throws -> TokenCount { .estimate(for: text) }
     /// Engines without a tokenizer return `nil`.

@@ -126,6 +126,12 @@ public struct OpenAICompatibleEngine: LanguageModel {
         endpoint.model ?? cache.discoveredModel ?? "server default"
     }
 
+    /// The URL and the configured model: known before discovery, so it never changes during a run
+    /// (a model name the server reports only after discovery must not change the cache key).
+    public var identity: String {
+        endpoint.url.absoluteString + "|" + (endpoint.model ?? "server default")
+    }
+
     /// The dialect, once known (configured or discovered).
     public func dialect() async throws -> ServerDialect { try await discovery().dialect }
 

@@ -213,7 +213,7 @@ public struct RoutingEngine: Sendable {
         // The cache comes first: a hit makes no engine call at all, not even a window lookup.
         if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: whole, fitted: false) {
             return RoutedResult(
-                result: hit.0, engine: kind, model: engine.modelName, decision: decision, fitted: hit.1, cached: true,
+                result: hit.result, engine: kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
                 fallbacks: fallbacks, usage: nil, reasked: false)
         }
 
@@ -238,7 +238,7 @@ public struct RoutingEngine: Sendable {
             fitted = content.report
             if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: prompt, fitted: true) {
                 return RoutedResult(
-                    result: hit.0, engine: kind, model: engine.modelName, decision: decision, fitted: hit.1, cached: true,
+                    result: hit.result, engine: kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
                     fallbacks: fallbacks, usage: nil, reasked: false)
             }
         }
@@ -339,12 +339,14 @@ public struct RoutingEngine: Sendable {
     static func cacheKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) -> CacheKey {
         CacheKey(
             task: task, schemaFingerprint: task.generationSchema.fingerprint, promptTemplateVersion: task.promptTemplateVersion,
-            engine: engine.kind, model: engine.modelName, content: task.instructions + "\u{0}" + prompt, contentIsFitted: fitted,
+            engine: engine.kind, model: engine.identity, content: task.instructions + "\u{0}" + prompt, contentIsFitted: fitted,
             generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: task.responseReserve).canonicalText)
     }
 
     /// A cached result, re-validated; a stored value that no longer validates is a miss.
-    private func cachedResult(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) -> (AnyStudyResult, FitReport)? {
+    private func cachedResult(
+        task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool
+    ) -> (result: AnyStudyResult, fitted: FitReport, model: String)? {
         guard let cache else { return nil }
         let key = Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted)
         guard let hit = try? cache.get(key), let json = try? JSONValue.parse(hit.payload),
@@ -352,7 +354,7 @@ public struct RoutingEngine: Sendable {
         else { return nil }
         let report = hit.fittedInfo.flatMap { try? JSONValue.parse($0) }.flatMap(FitReport.init(json:))
         note("\(engine.kind.rawValue): answered from the cache")
-        return (result, report ?? FitReport(cut: fitted, keptCharacters: 0, totalCharacters: 0))
+        return (result, report ?? FitReport(cut: fitted, keptCharacters: 0, totalCharacters: 0), hit.model)
     }
 
     /// Stores a validated result; a cache that cannot write is only a cache, so it is not an error.

@@ -229,6 +229,22 @@ struct RoutingEngineTests {
         #expect(third.calls.respond == 1)
     }
 
+    /// A server engine learns its model's name only when contacted; the cache key must not
+    /// change with it, or a lookup made before contact never finds what was stored after.
+    @Test func theCacheKeyDoesNotDependOnDiscovery() async throws {
+        let directory = try temporaryDirectory()
+        let cache = try ResultCache(environment: ["STUDYKIT_CACHE_DIR": directory.path])
+        let first = ScriptedModel(.local, steps: [.answer(Self.headline)], nameKnownAfterContact: true)
+        _ = try await RoutingEngine(local: first, remote: ScriptedModel(.remote), cache: cache).run(
+            RoutingRequest(task: .headline, document: Self.document()))
+        let second = ScriptedModel(.local, steps: [.answer(Self.headline)], nameKnownAfterContact: true)
+        let hit = try await RoutingEngine(local: second, remote: ScriptedModel(.remote), cache: cache).run(
+            RoutingRequest(task: .headline, document: Self.document()))
+        #expect(hit.cached)
+        #expect(hit.model == "scripted-local")
+        #expect(second.calls == .init())
+    }
+
     @Test func aLengthStopIsTruncationNotAResult() async throws {
         struct Clipped: Error {}
         let local = ScriptedModel(.local, steps: [.fail(.truncated("limit"))])

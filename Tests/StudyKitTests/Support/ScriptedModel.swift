@@ -21,7 +21,10 @@ final class ScriptedModel: LanguageModel {
     }
 
     let kind: EngineKind
-    let modelName: String
+    private let name: String
+    /// Like a server engine without a configured model: the name is only known once the engine
+    /// has been contacted, while the identity is fixed from the start.
+    private let nameKnownAfterContact: Bool
     private let available: Availability
     private let window: Int
     private let state: Mutex<(steps: [Step], calls: Calls)>
@@ -29,10 +32,11 @@ final class ScriptedModel: LanguageModel {
 
     init(
         _ kind: EngineKind, available: Availability = .available, window: Int = 2048, steps: [Step] = [],
-        log: CallLog? = nil
+        log: CallLog? = nil, nameKnownAfterContact: Bool = false
     ) {
         self.kind = kind
-        self.modelName = "scripted-\(kind.rawValue)"
+        self.name = "scripted-\(kind.rawValue)"
+        self.nameKnownAfterContact = nameKnownAfterContact
         self.available = available
         self.window = window
         self.state = Mutex((steps, Calls()))
@@ -40,6 +44,13 @@ final class ScriptedModel: LanguageModel {
     }
 
     var calls: Calls { state.withLock { $0.calls } }
+
+    var modelName: String {
+        guard nameKnownAfterContact else { return name }
+        return state.withLock { $0.calls.availability > 0 } ? name : "server default"
+    }
+
+    var identity: String { "scripted://\(kind.rawValue)" }
 
     func availability() async -> Availability {
         state.withLock { $0.calls.availability += 1 }
@@ -75,7 +86,7 @@ final class ScriptedModel: LanguageModel {
         case .answer(let text):
             return RawResponse(
                 text: text, usage: Usage(promptTokens: Self.tokens(request.prompt), completionTokens: Self.tokens(text)),
-                model: modelName, finishReason: "stop")
+                model: name, finishReason: "stop")
         case .fail(let error):
             throw error
         case nil:
