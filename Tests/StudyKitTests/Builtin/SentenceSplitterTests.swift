@@ -161,3 +161,15 @@ struct SentenceSplitCase: Sendable, CustomTestStringConvertible {
         #expect(units.map(\.text.count) == [100, 100, 50])
     }
 }
+
+@Suite("Numbered question headings")
+struct NumberedQuestionHeadingTests {
+    @Test func aNumberedSectionThatAsksIsAHeading() {
+        let text = "Notes on the Revolution\n\n1. Why study the Revolution?\n\nIt changed Europe for ever. Its ideas spread quickly.\n\nWhy does it matter?\n\nThe last words close the notes here."
+        let units = SentenceSplitter().split(text)
+        #expect(units.first { $0.text.contains("Why study") }?.isHeading == true)
+        #expect(units.first { $0.text.contains("Why study") }?.headingLevel == 2)
+        // An unnumbered question stays prose.
+        #expect(units.first { $0.text.contains("Why does it matter") }?.isHeading == false)
+    }
+}

@@ -187,7 +187,7 @@ private struct Scan {
     /// A paragraph is a heading when it is a single line that:
     /// - is at most 80 characters and 1 to 12 words long;
     /// - does not end with terminal or clause punctuation (`. ! ? : ; , …`), even before a
-    ///   closing quote or bracket;
+    ///   closing quote or bracket — except a numbered section that asks a question;
     /// - contains a letter, and its first letter is not lower-case (titles start capitalized
     ///   in cased scripts; uncased scripts such as CJK pass);
     /// - is not a bullet item, and is not the document's last paragraph (a heading introduces
@@ -210,14 +210,22 @@ private struct Scan {
             }
         }
         guard (1...12).contains(wordCount) else { return nil }
-        var end = line.upperBound
-        while end > line.lowerBound, Scan.closers.contains(chars[end - 1]) { end -= 1 }
-        guard end > line.lowerBound, !Scan.headingEnders.contains(chars[end - 1]) else { return nil }
         guard let firstLetter = slice.first(where: { $0.isLetter }), !firstLetter.isLowercase else {
             return nil
         }
         if listMarkerLength(line) != nil, !chars[line.lowerBound].isNumber { return nil }
-        // Section numbering: digits separated by points at the start.
+        let level = sectionNumberLevel(line)
+        var end = line.upperBound
+        while end > line.lowerBound, Scan.closers.contains(chars[end - 1]) { end -= 1 }
+        guard end > line.lowerBound else { return nil }
+        // A numbered section may ask a question ("1. Why study the Revolution?").
+        let endsAsQuestion = chars[end - 1] == "?" && level != nil
+        guard !Scan.headingEnders.contains(chars[end - 1]) || endsAsQuestion else { return nil }
+        return level ?? (isFirstParagraph ? 1 : 2)
+    }
+
+    /// The heading level a leading section number gives ("2." → 2, "2.1" → 3), or `nil`.
+    private func sectionNumberLevel(_ line: Range<Int>) -> Int? {
         var components = 0
         var i = line.lowerBound
         var sawDigit = false
@@ -235,8 +243,7 @@ private struct Scan {
         }
         if sawDigit { components += 1 }
         let numbered = components > 0 && i < line.upperBound && chars[i].isWhitespace
-        if numbered { return min(6, components + 1) }
-        return isFirstParagraph ? 1 : 2
+        return numbered ? min(6, components + 1) : nil
     }
 
     /// Length of a list marker plus its space at the start of a line ("- ", "• ", "12. ", "3) ").
