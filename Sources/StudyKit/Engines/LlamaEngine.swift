@@ -530,7 +530,7 @@ private final class LlamaSession {
             bytes += piece(token)
             generated += 1
             if let onText {
-                let complete = Self.completeUTF8Prefix(bytes)
+                let complete = LlamaSnapshotText.completeUTF8Prefix(bytes)
                 onText(String(decoding: bytes[..<complete], as: UTF8.self))
             }
             if generated < limit { try decode([token]) }
@@ -605,7 +605,12 @@ private final class LlamaSession {
             start += chunk.count
         }
     }
+}
 
+// MARK: - Snapshots
+
+/// Text of a stream that is still growing, cut where it can be shown.
+enum LlamaSnapshotText {
     /// The length of the longest prefix of `bytes` that ends on a whole UTF-8 character, so a
     /// snapshot never shows half of a multi-byte character that the next token completes.
     static func completeUTF8Prefix(_ bytes: [UInt8]) -> Int {

@@ -69,7 +69,7 @@ enum GBNFText {
     /// A GBNF character class matching the scalars of `set` (negated when that is shorter).
     static func characterClass(_ set: GBNFScalarSet) -> String {
         let complement = set.complement
-        if complement.ranges.count < set.ranges.count {
+        if complement.ranges.count <= set.ranges.count {
             return "[^" + complement.ranges.map(classRange).joined() + "]"
         }
         return "[" + set.ranges.map(classRange).joined() + "]"
@@ -110,12 +110,16 @@ enum GBNFText {
     /// characters as a class, plus `\` and an escape letter for `"`, `\`, newline, tab, return.
     /// - Returns: `nil` when no scalar of `decoded` can be written.
     static func jsonCharacter(of decoded: GBNFScalarSet) -> String? {
+        // One character is clearest as a literal of its JSON spelling.
+        if decoded.ranges.count == 1, decoded.ranges[0].count == 1 {
+            return literal(jsonEscaped(decoded.ranges[0].lowerBound))
+        }
         let raw = rawJSONStringScalars.intersection(decoded)
         let letters = generatedEscapes.filter { decoded.contains($0.value) }.map(\.letter)
         var alternatives: [String] = []
         if !raw.isEmpty { alternatives.append(characterClass(raw)) }
         if !letters.isEmpty {
-            let escape = letters.map { literalCharacter($0.unicodeScalars.first!.value) }.joined()
+            let escape = letters.map { classCharacter($0.unicodeScalars.first!.value) }.joined()
             alternatives.append(literal("\\") + " [" + escape + "]")
         }
         switch alternatives.count {
@@ -125,6 +129,43 @@ enum GBNFText {
         }
     }
 
+    /// Whether `expression` is one token or one parenthesized group, so a quantifier can follow
+    /// it directly; quoted strings and classes are skipped while matching parentheses.
+    static func isSingleUnit(_ expression: String) -> Bool {
+        let characters = Array(expression)
+        guard let first = characters.first else { return false }
+        var index = 0
+        func skip(from start: Int, closing: Character) -> Int {
+            var position = start + 1
+            while position < characters.count, characters[position] != closing {
+                position += characters[position] == "\\" ? 2 : 1
+            }
+            return position + 1
+        }
+        switch first {
+        case "\"": index = skip(from: 0, closing: "\"")
+        case "[": index = skip(from: 0, closing: "]")
+        case "(":
+            var depth = 0
+            while index < characters.count {
+                switch characters[index] {
+                case "\"": index = skip(from: index, closing: "\"")
+                case "[": index = skip(from: index, closing: "]")
+                case "(": depth += 1; index += 1
+                case ")":
+                    depth -= 1
+                    index += 1
+                    if depth == 0 { return index == characters.count }
+                default: index += 1
+                }
+            }
+            return false
+        default:
+            return !expression.contains(" ")
+        }
+        return index == characters.count
+    }
+
     // MARK: characters
 
     private static func classRange(_ range: ClosedRange<UInt32>) -> String {
@@ -132,11 +173,11 @@ enum GBNFText {
         return classCharacter(range.lowerBound) + "-" + classCharacter(range.upperBound)
     }
 
-    /// Letters, digits and space as themselves; everything else escaped, so `-`, `^`, `]` and
-    /// `\` never change a class's meaning.
+    /// Letters and digits as themselves; everything else escaped, so `-`, `^`, `]` and `\`
+    /// never change a class's meaning and a space stays visible.
     private static func classCharacter(_ value: UInt32) -> String {
         switch value {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x20: return String(Character(Unicode.Scalar(value)!))
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return String(Character(Unicode.Scalar(value)!))
         default: return escapedCharacter(value)
         }
     }

@@ -16,6 +16,8 @@ struct PatternGrammar {
     private let pattern: String
     private let scalars: [UInt32]
     private var position = 0
+    /// Where `scalars` starts in the pattern (after a leading `^`), for positions in messages.
+    private var offset = 0
 
     /// Converts `pattern` into one GBNF expression (no surrounding quotes).
     /// - Throws: ``GrammarError/badPattern(pattern:detail:)``.
@@ -33,9 +35,10 @@ struct PatternGrammar {
             if backslashes % 2 == 0 { anchoredEnd = true; body.removeLast() }
         }
         var parser = PatternGrammar(pattern: pattern, scalars: body)
+        parser.offset = anchoredStart ? 1 : 0
         let node = try parser.parseAlternation()
         if let stray = parser.current {
-            throw parser.failure("unexpected '\(parser.describe(stray))' at position \(parser.position + (anchoredStart ? 1 : 0))")
+            throw parser.failure("unexpected '\(parser.describe(stray))' at position \(parser.position + parser.offset)")
         }
         let anything = Node.repetition(.characters(.all), minimum: 0, maximum: nil)
         var parts: [Node] = []
@@ -89,6 +92,7 @@ struct PatternGrammar {
         position += 1
         switch scalar {
         case 0x28:  // (
+            let start = position - 1
             if current == 0x3F {  // ?
                 guard position + 1 < scalars.count, scalars[position + 1] == 0x3A else {
                     throw failure("lookaround and named groups are not supported")
@@ -96,7 +100,7 @@ struct PatternGrammar {
                 position += 2
             }
             let inner = try parseAlternation()
-            guard current == 0x29 else { throw failure("a group opened before position \(position) is not closed") }
+            guard current == 0x29 else { throw failure("a group opened at position \(start + offset) is not closed") }
             position += 1
             return inner
         case 0x5B:  // [
@@ -108,7 +112,7 @@ struct PatternGrammar {
         case 0x5E, 0x24:
             throw failure("'\(describe(scalar))' is only supported at the start or end of the pattern")
         case 0x2A, 0x2B, 0x3F, 0x7B:
-            throw failure("'\(describe(scalar))' at position \(position - 1) has nothing to repeat")
+            throw failure("'\(describe(scalar))' at position \(position - 1 + offset) has nothing to repeat")
         default:
             return .characters(GBNFScalarSet([scalar...scalar]))
         }
@@ -258,8 +262,7 @@ struct PatternGrammar {
             return expression
         case .repetition(let inner, let minimum, let maximum):
             let body = try emit(inner)
-            // Parentheses unless the body is one token; a class may contain a space, so check for that too.
-            let grouped = !body.contains(" ") && !body.contains("|") ? body : "(" + body + ")"
+            let grouped = GBNFText.isSingleUnit(body) ? body : "(" + body + ")"
             switch (minimum, maximum) {
             case (0, nil): return grouped + "*"
             case (1, nil): return grouped + "+"
