@@ -207,7 +207,10 @@ public struct LlamaEngine: LanguageModel {
     /// The path of the libllama this process loaded, from the process's memory map (Linux).
     private static func loadedLibraryPath() -> String? {
         _ = LlamaBackend.start  // make sure the library is mapped and initialised
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        // procfs reports a size of 0, so read to the end rather than by the file's size.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = line[slash...]
@@ -467,11 +470,11 @@ private final class LlamaSession {
 
     /// Whether the grammar sampler lets `token` through in its current state.
     private func allows(_ grammar: UnsafeMutablePointer<llama_sampler>, _ token: llama_token) -> Bool {
-        var data = [llama_token_data(id: token, logit: 0, p: 0)]
-        return data.withUnsafeMutableBufferPointer { buffer in
-            var candidates = llama_token_data_array(data: buffer.baseAddress, size: 1, selected: -1, sorted: false)
+        var data = llama_token_data(id: token, logit: 0, p: 0)
+        return withUnsafeMutablePointer(to: &data) { pointer in
+            var candidates = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
             llama_sampler_apply(grammar, &candidates)
-            return candidates.data[0].logit.isFinite
+            return pointer.pointee.logit.isFinite
         }
     }
 
@@ -511,7 +514,9 @@ private final class LlamaSession {
         try decode(prompt)
 
         let vocabularySize = Int(llama_vocab_n_tokens(vocab))
-        var candidates = [llama_token_data](repeating: llama_token_data(id: 0, logit: 0, p: 0), count: vocabularySize)
+        let candidates = UnsafeMutableBufferPointer<llama_token_data>.allocate(capacity: vocabularySize)
+        defer { candidates.deallocate() }
+        let greedy = request.options.sampling == .greedy
         var bytes: [UInt8] = []
         var generated = 0
         var finish = "length"
@@ -520,7 +525,7 @@ private final class LlamaSession {
             guard let logits = llama_get_logits_ith(context, -1) else {
                 throw EngineError.invalidOutput(["llama.cpp produced no logits after \(generated) tokens"])
             }
-            let token = choose(logits: logits, candidates: &candidates, grammar: grammar, chooser: chooser)
+            let token = choose(logits: logits, candidates: candidates, greedy: greedy, grammar: grammar, chooser: chooser)
             if llama_vocab_is_eog(vocab, token) {
                 finish = "stop"
                 break
@@ -564,26 +569,44 @@ private final class LlamaSession {
 
     /// Picks the next token. The unconstrained choice is tried against the grammar first and
     /// kept when allowed (the usual case, and far cheaper than filtering the whole vocabulary);
-    /// otherwise the grammar filters every candidate and the choice is made again.
+    /// otherwise the grammar filters every candidate and the choice is made again. Greedy
+    /// choice is a plain arg-max over the logits, the first maximum winning as in llama.cpp.
     private func choose(
-        logits: UnsafeMutablePointer<Float>, candidates: inout [llama_token_data], grammar: UnsafeMutablePointer<llama_sampler>?,
-        chooser: UnsafeMutablePointer<llama_sampler>
+        logits: UnsafeMutablePointer<Float>, candidates: UnsafeMutableBufferPointer<llama_token_data>, greedy: Bool,
+        grammar: UnsafeMutablePointer<llama_sampler>?, chooser: UnsafeMutablePointer<llama_sampler>
     ) -> llama_token {
+        let count = candidates.count
         func fill() {
-            for index in candidates.indices {
-                candidates[index] = llama_token_data(id: llama_token(index), logit: logits[index], p: 0)
+            guard let base = candidates.baseAddress else { return }
+            var index = 0
+            while index < count {
+                base[index] = llama_token_data(id: llama_token(index), logit: logits[index], p: 0)
+                index += 1
             }
         }
         func pick(constrained: Bool) -> llama_token {
-            candidates.withUnsafeMutableBufferPointer { buffer in
-                var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
-                if constrained, let grammar { llama_sampler_apply(grammar, &array) }
-                llama_sampler_apply(chooser, &array)
-                return array.data[Int(array.selected)].id
-            }
+            var array = llama_token_data_array(data: candidates.baseAddress, size: count, selected: -1, sorted: false)
+            if constrained, let grammar { llama_sampler_apply(grammar, &array) }
+            llama_sampler_apply(chooser, &array)
+            return array.data[Int(array.selected)].id
         }
-        fill()
-        let first = pick(constrained: false)
+        let first: llama_token
+        if greedy {
+            var best = 0
+            var bestLogit = logits[0]
+            var index = 1
+            while index < count {
+                if logits[index] > bestLogit {
+                    best = index
+                    bestLogit = logits[index]
+                }
+                index += 1
+            }
+            first = llama_token(best)
+        } else {
+            fill()
+            first = pick(constrained: false)
+        }
         guard let grammar, !allows(grammar, first) else { return first }
         fill()
         return pick(constrained: true)
