@@ -63,7 +63,7 @@ public struct EngineConfiguration: Sendable, Equatable {
         "STUDYKIT_LOCAL_URL", "STUDYKIT_LOCAL_MODEL", "STUDYKIT_LOCAL_CONTEXT_SIZE", "STUDYKIT_LOCAL_DIALECT",
         "STUDYKIT_REMOTE_URL", "STUDYKIT_REMOTE_MODEL", "STUDYKIT_REMOTE_CONTEXT_SIZE", "STUDYKIT_REMOTE_DIALECT",
         "STUDYKIT_REMOTE_API_KEY", "OPENAI_API_KEY", "STUDYKIT_REMOTE_DAILY_QUOTA", "STUDYKIT_CACHE_DIR",
-        "STUDYKIT_DEADLINE",
+        "STUDYKIT_DEADLINE", "STUDYKIT_LOCAL_THREADS",
     ]
 
     /// The loopback model server; `nil` when `STUDYKIT_LOCAL_URL` is not set.
@@ -88,6 +88,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var localSelection: LocalEngineSelection
     /// Whether the in-process engine forwards llama.cpp's log to stderr (set for `--verbose`).
     public var localEngineLogging: Bool
+    /// `STUDYKIT_LOCAL_THREADS`: threads for the in-process engine; `nil` means `min(cores, 4)`.
+    public var localThreads: Int?
 
     /// Creates a configuration by hand (tests, embedding).
     public init(
@@ -108,6 +110,7 @@ public struct EngineConfiguration: Sendable, Equatable {
             ?? (local.map { .server(url: $0.url.absoluteString) }
                 ?? localModelFile.map { .inProcess(modelFile: $0, reason: .modelSetting) } ?? .none(reason: nil))
         self.localEngineLogging = localEngineLogging
+        self.localThreads = nil
     }
 
     /// Which local engine a configuration selects, and why; shown by `studykit engines`.
@@ -226,6 +229,13 @@ public struct EngineConfiguration: Sendable, Equatable {
         }
 
         configuration.localContextSize = try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"), key: "STUDYKIT_LOCAL_CONTEXT_SIZE")
+        if let text = value("STUDYKIT_LOCAL_THREADS") {
+            guard let threads = Int(text), (1...256).contains(threads) else {
+                throw EngineError.invalidConfiguration(
+                    key: "STUDYKIT_LOCAL_THREADS", value: text, reason: "give a whole number of threads from 1 to 256, e.g. 2")
+            }
+            configuration.localThreads = threads
+        }
         if let text = value("STUDYKIT_LOCAL_URL") {
             configuration.local = Endpoint(
                 url: try httpURL(text, key: "STUDYKIT_LOCAL_URL"),
@@ -277,6 +287,7 @@ public struct EngineConfiguration: Sendable, Equatable {
                     modelPath: localModelFile,
                     contextSize: localContextSize ?? LlamaEngine.Settings.defaultContextSize,
                     contextSizeSetting: localContextSize == nil ? nil : "STUDYKIT_LOCAL_CONTEXT_SIZE",
+                    threads: localThreads ?? LlamaEngine.Settings.defaultThreads,
                     logging: localEngineLogging))
             #else
             return UnconfiguredEngine(

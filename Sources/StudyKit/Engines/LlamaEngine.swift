@@ -38,9 +38,12 @@ public struct LlamaEngine: LanguageModel {
         /// The window used when `STUDYKIT_LOCAL_CONTEXT_SIZE` is not set.
         public static let defaultContextSize = 2048
 
-        /// `min(cores, 4)`: more threads than that do not speed up a small model, and the
-        /// machine stays usable for everything else.
-        public static var defaultThreads: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4)) }
+        /// `min(cores - 1, 4)`, at least 1: more than four threads do not speed up a small
+        /// model, and one core is left to the rest of the machine. ggml's threads spin while they
+        /// wait for each other, so on a busy machine one thread too many costs far more than it
+        /// brings: on 2 shared cores a headline took 3.1 s with 1 thread and 11.3 s with 2.
+        /// `STUDYKIT_LOCAL_THREADS` overrides it.
+        public static var defaultThreads: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount - 1, 4)) }
 
         /// Creates settings.
         public init(
