@@ -8,6 +8,9 @@ let package = Package(
         .executable(name: "studykit", targets: ["studykit"]),
         .library(name: "StudyKit", targets: ["StudyKit"]),
     ],
+    // The in-process llama.cpp engine; off by default so a plain `swift build` needs only Debian
+    // libraries. scripts/setup enables it (after scripts/llama-pkgconfig writes llama.pc).
+    traits: [.trait(name: "LlamaCpp", description: "Run the local model in process with llama.cpp from the project venv")],
     targets: [
         // C libraries from Debian, each wrapped by exactly one Swift file.
         .systemLibrary(
@@ -25,9 +28,13 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "llama"),
         .target(
             name: "StudyKit",
-            dependencies: ["CPoppler", "CLibXML2", "CSQLite", "CCrypto", "CCurl"],
+            dependencies: [
+                "CPoppler", "CLibXML2", "CSQLite", "CCrypto", "CCurl",
+                .target(name: "CLlama", condition: .when(traits: ["LlamaCpp"])),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "studykit",

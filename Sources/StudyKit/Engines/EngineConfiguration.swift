@@ -63,7 +63,7 @@ public struct EngineConfiguration: Sendable, Equatable {
         "STUDYKIT_LOCAL_URL", "STUDYKIT_LOCAL_MODEL", "STUDYKIT_LOCAL_CONTEXT_SIZE", "STUDYKIT_LOCAL_DIALECT",
         "STUDYKIT_REMOTE_URL", "STUDYKIT_REMOTE_MODEL", "STUDYKIT_REMOTE_CONTEXT_SIZE", "STUDYKIT_REMOTE_DIALECT",
         "STUDYKIT_REMOTE_API_KEY", "OPENAI_API_KEY", "STUDYKIT_REMOTE_DAILY_QUOTA", "STUDYKIT_CACHE_DIR",
-        "STUDYKIT_DEADLINE",
+        "STUDYKIT_DEADLINE", "STUDYKIT_LOCAL_THREADS",
     ]
 
     /// The loopback model server; `nil` when `STUDYKIT_LOCAL_URL` is not set.
@@ -78,11 +78,25 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var deadline: TimeInterval
     /// The config file that was read, if it existed.
     public var configFile: URL?
+    /// The GGUF file the in-process engine loads when ``local`` is `nil`: `STUDYKIT_LOCAL_MODEL`
+    /// when it ends in `.gguf`, else the default model ``load(environment:)`` finds.
+    public var localModelFile: String?
+    /// `STUDYKIT_LOCAL_CONTEXT_SIZE`, if set: the window of a server that does not report one,
+    /// or the `n_ctx` of the in-process engine.
+    public var localContextSize: Int?
+    /// Which local engine is in use and why, for `studykit engines`.
+    public var localSelection: LocalEngineSelection
+    /// Whether the in-process engine forwards llama.cpp's log to stderr (set for `--verbose`).
+    public var localEngineLogging: Bool
+    /// `STUDYKIT_LOCAL_THREADS`: threads for the in-process engine; `nil` means `min(cores - 1, 4)`, at least 1.
+    public var localThreads: Int?
 
     /// Creates a configuration by hand (tests, embedding).
     public init(
         local: Endpoint? = nil, remote: Endpoint? = nil, remoteDailyQuota: String? = nil,
-        cacheDirectory: String? = nil, deadline: TimeInterval = 120, configFile: URL? = nil
+        cacheDirectory: String? = nil, deadline: TimeInterval = 120, configFile: URL? = nil,
+        localModelFile: String? = nil, localContextSize: Int? = nil, localSelection: LocalEngineSelection? = nil,
+        localEngineLogging: Bool = false
     ) {
         self.local = local
         self.remote = remote
@@ -90,14 +104,80 @@ public struct EngineConfiguration: Sendable, Equatable {
         self.cacheDirectory = cacheDirectory
         self.deadline = deadline
         self.configFile = configFile
+        self.localModelFile = localModelFile
+        self.localContextSize = localContextSize ?? local?.contextSize
+        self.localSelection = localSelection
+            ?? (local.map { .server(url: $0.url.absoluteString) }
+                ?? localModelFile.map { .inProcess(modelFile: $0, reason: .modelSetting) } ?? .none(reason: nil))
+        self.localEngineLogging = localEngineLogging
+        self.localThreads = nil
+    }
+
+    /// Which local engine a configuration selects, and why; shown by `studykit engines`.
+    public enum LocalEngineSelection: Sendable, Equatable, CustomStringConvertible {
+        /// Why the in-process engine loads the file it loads.
+        public enum Reason: Sendable, Equatable {
+            /// `STUDYKIT_LOCAL_MODEL` names a `.gguf` file.
+            case modelSetting
+            /// Nothing is set; the SmolLM2 model that `scripts/setup` installed is used.
+            case installedDefault
+        }
+
+        /// A loopback model server: `STUDYKIT_LOCAL_URL` is set (it wins over everything else).
+        case server(url: String)
+        /// llama.cpp in this process, loading `modelFile`.
+        case inProcess(modelFile: String, reason: Reason)
+        /// No local engine; `reason` says why when there is more to say than "nothing is set".
+        case none(reason: String?)
+
+        /// One line for `studykit engines`.
+        public var description: String {
+            switch self {
+            case .server(let url):
+                return "loopback server at \(url), because STUDYKIT_LOCAL_URL is set"
+            case .inProcess(_, .modelSetting):
+                return "in process (llama.cpp), because STUDYKIT_LOCAL_MODEL names a .gguf file and STUDYKIT_LOCAL_URL is not set"
+            case .inProcess(_, .installedDefault):
+                return "in process (llama.cpp), with the SmolLM2 model scripts/setup installed, because neither STUDYKIT_LOCAL_URL nor STUDYKIT_LOCAL_MODEL is set"
+            case .none(let reason):
+                return "none: " + (reason ?? Self.noLocalEngine)
+            }
+        }
+
+        /// What to set when there is no local engine at all.
+        static var noLocalEngine: String {
+            #if LlamaCpp
+            return "set STUDYKIT_LOCAL_URL to a loopback model server (scripts/serve-models starts one) or STUDYKIT_LOCAL_MODEL to a .gguf file"
+            #else
+            return "set STUDYKIT_LOCAL_URL to a loopback model server (scripts/serve-models starts one); this build has no in-process engine (scripts/setup builds with --traits LlamaCpp)"
+            #endif
+        }
     }
 
     /// Reads the environment over the config file. Throws ``EngineError/invalidConfiguration(key:value:reason:)``
     /// naming the first unusable setting; a config file that cannot be read is treated as absent.
+    ///
+    /// Unlike ``resolve(environment:fileText:file:)`` it also looks on disk for the default
+    /// in-process model when neither `STUDYKIT_LOCAL_URL` nor `STUDYKIT_LOCAL_MODEL` is set (see
+    /// `LlamaEngine.defaultModelPath`); builds without the `LlamaCpp` trait skip that.
     public static func load(environment: [String: String]) throws -> EngineConfiguration {
         let file = configFileURL(environment: environment)
         let text = try? String(contentsOf: file, encoding: .utf8)
-        return try resolve(environment: environment, fileText: text, file: text == nil ? nil : file)
+        var configuration = try resolve(environment: environment, fileText: text, file: text == nil ? nil : file)
+        #if LlamaCpp
+        if configuration.local == nil, configuration.localModelFile == nil, case .none(nil) = configuration.localSelection {
+            let found = LlamaEngine.defaultModelPath()
+            if let path = found.path {
+                configuration.localModelFile = path
+                configuration.localSelection = .inProcess(modelFile: path, reason: .installedDefault)
+            } else {
+                configuration.localSelection = .none(
+                    reason: "no SmolLM2 model found (looked in \(found.searched.joined(separator: ", "))); run scripts/setup, or "
+                        + LocalEngineSelection.noLocalEngine)
+            }
+        }
+        #endif
+        return configuration
     }
 
     /// `$XDG_CONFIG_HOME/studykit/config`, or `$HOME/.config/studykit/config`.
@@ -148,6 +228,14 @@ public struct EngineConfiguration: Sendable, Equatable {
             configuration.deadline = seconds
         }
 
+        configuration.localContextSize = try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"), key: "STUDYKIT_LOCAL_CONTEXT_SIZE")
+        if let text = value("STUDYKIT_LOCAL_THREADS") {
+            guard let threads = Int(text), (1...256).contains(threads) else {
+                throw EngineError.invalidConfiguration(
+                    key: "STUDYKIT_LOCAL_THREADS", value: text, reason: "give a whole number of threads from 1 to 256, e.g. 2")
+            }
+            configuration.localThreads = threads
+        }
         if let text = value("STUDYKIT_LOCAL_URL") {
             configuration.local = Endpoint(
                 url: try httpURL(text, key: "STUDYKIT_LOCAL_URL"),
@@ -155,9 +243,16 @@ public struct EngineConfiguration: Sendable, Equatable {
                 contextSize: try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"), key: "STUDYKIT_LOCAL_CONTEXT_SIZE"),
                 contextSizeSetting: "STUDYKIT_LOCAL_CONTEXT_SIZE",
                 dialect: try dialect(value("STUDYKIT_LOCAL_DIALECT"), key: "STUDYKIT_LOCAL_DIALECT"))
-        } else {
-            // Validate even without a URL, so a typo is reported rather than silently ignored.
-            _ = try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"), key: "STUDYKIT_LOCAL_CONTEXT_SIZE")
+            configuration.localSelection = .server(url: text)
+        } else if let model = value("STUDYKIT_LOCAL_MODEL") {
+            // Without a server, the model setting is a file for the in-process engine.
+            if model.lowercased().hasSuffix(".gguf") {
+                configuration.localModelFile = model
+                configuration.localSelection = .inProcess(modelFile: model, reason: .modelSetting)
+            } else {
+                configuration.localSelection = .none(
+                    reason: "STUDYKIT_LOCAL_MODEL='\(model)' names a server's model but STUDYKIT_LOCAL_URL is not set; set STUDYKIT_LOCAL_URL, or set STUDYKIT_LOCAL_MODEL to the path of a .gguf file to run it in process")
+            }
         }
 
         if let text = value("STUDYKIT_REMOTE_URL") {
@@ -178,13 +273,33 @@ public struct EngineConfiguration: Sendable, Equatable {
     }
 
     /// The local engine, or a stand-in that reports why there is none.
+    ///
+    /// A loopback server when `STUDYKIT_LOCAL_URL` is set; otherwise llama.cpp in process on
+    /// ``localModelFile`` (builds with the `LlamaCpp` trait).
     public func localEngine(transport: any HTTPTransport = CurlTransport()) -> any LanguageModel {
-        guard let local else {
+        if let local {
+            return OpenAICompatibleEngine(kind: .local, endpoint: local, deadline: deadline, transport: transport)
+        }
+        if let localModelFile {
+            #if LlamaCpp
+            return LlamaEngine(
+                settings: LlamaEngine.Settings(
+                    modelPath: localModelFile,
+                    contextSize: localContextSize ?? LlamaEngine.Settings.defaultContextSize,
+                    contextSizeSetting: localContextSize == nil ? nil : "STUDYKIT_LOCAL_CONTEXT_SIZE",
+                    threads: localThreads ?? LlamaEngine.Settings.defaultThreads,
+                    logging: localEngineLogging))
+            #else
             return UnconfiguredEngine(
                 kind: .local,
-                reason: "no local engine configured: set STUDYKIT_LOCAL_URL to a loopback model server (scripts/serve-models starts one)")
+                reason: "STUDYKIT_LOCAL_MODEL names the .gguf file '\(localModelFile)', but this studykit was built without the in-process engine; run scripts/setup (it builds with --traits LlamaCpp) or set STUDYKIT_LOCAL_URL")
+            #endif
         }
-        return OpenAICompatibleEngine(kind: .local, endpoint: local, deadline: deadline, transport: transport)
+        let reason: String
+        if case .none(let why?) = localSelection { reason = "no local engine: " + why } else {
+            reason = "no local engine configured: " + LocalEngineSelection.noLocalEngine
+        }
+        return UnconfiguredEngine(kind: .local, reason: reason)
     }
 
     /// The remote engine, or a stand-in that reports why there is none.

