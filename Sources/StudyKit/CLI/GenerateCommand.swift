@@ -21,7 +21,8 @@ extension Runner {
         progress.show("reading \(SourceReference(argument: source).displayName)")
         let document = try await loadDocument(source, settings: settings.sourceSettings)
 
-        let configuration = try EngineConfiguration.load(environment: environment)
+        var configuration = try EngineConfiguration.load(environment: environment)
+        configuration.localEngineLogging = settings.verbose
         let stores = openStores(configuration: configuration, noCache: settings.noCache)
         let quota = try configuration.remoteDailyQuota.map { text throws(CacheError) in try DailyQuota(parsing: text) }
         let verbose = settings.verbose

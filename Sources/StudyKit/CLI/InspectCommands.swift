@@ -20,6 +20,7 @@ extension Runner {
                 "model": .string(report.model),
                 "available": .bool(report.availability.isAvailable),
             ]
+            if let selection = report.selection { object["selection"] = .string(selection) }
             if case .unavailable(let reason) = report.availability { object["reason"] = .string(reason) }
             if let window = report.contextWindow {
                 object["contextSize"] = .integer(window.tokens)
