@@ -213,7 +213,7 @@ enum SourceNormalizer {
         for s in text.unicodeScalars {
             if s == "\n" {
                 finishLine()
-            } else if s == " " || s.properties.generalCategory == .spaceSeparator {
+            } else if s == " " || (s.value >= 0x80 && s.properties.generalCategory == .spaceSeparator) {
                 if !current.isEmpty { pendingSpace = true }
             } else {
                 if pendingSpace {
@@ -290,7 +290,8 @@ enum SourceNormalizer {
             var result: [PDFLine] = []
             var blank = false
             for var line in page {
-                line.text = tidyLines(nfc(cleanCharacters(softHyphensAtLineEnds(line.text)))).joined(separator: " ")
+                line.text = tidyPrintableASCII(line.text)
+                    ?? tidyLines(nfc(cleanCharacters(softHyphensAtLineEnds(line.text)))).joined(separator: " ")
                 if line.text.isEmpty {
                     blank = true
                     continue
@@ -357,6 +358,26 @@ enum SourceNormalizer {
             spans = spans.map { PageSpan(page: $0.page, range: min($0.range.lowerBound, total)..<min($0.range.upperBound, total)) }
         }
         return (text, spans)
+    }
+
+    /// The character and layout policy for one line of printable ASCII (U+0020–U+007E), which
+    /// most PDF lines are: nothing there is a control, invisible or non-NFC, so the policy reduces
+    /// to collapsing runs of spaces and trimming. `nil` for any other line, which takes the full path.
+    private static func tidyPrintableASCII(_ line: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.utf8.count)
+        var pendingSpace = false
+        for byte in line.utf8 {
+            guard byte >= 0x20 && byte <= 0x7E else { return nil }
+            if byte == 0x20 {
+                pendingSpace = !bytes.isEmpty
+            } else {
+                if pendingSpace { bytes.append(0x20) }
+                pendingSpace = false
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A soft hyphen at a line end is a hyphenation point; make it a visible hyphen before it is stripped.
@@ -516,7 +537,11 @@ enum SourceNormalizer {
     /// Gathers ``HyphenationEvidence`` from the words inside lines (a line's last word may be a fragment).
     private static func hyphenationEvidence(_ pages: [[PDFLine]]) -> HyphenationEvidence {
         var evidence = HyphenationEvidence()
+        var scratch: [UInt8] = []
         for line in pages.joined() {
+            // Most PDF lines are printable ASCII, where a Character is one byte: read those as bytes
+            // (same result, without grapheme breaking and Unicode property look-ups per character).
+            if gatherPrintableASCIIEvidence(line.text, into: &evidence, scratch: &scratch) { continue }
             let tokens = line.text.lowercased().split(separator: " ")
             for token in tokens.dropLast() {
                 // Trim punctuation except hyphens by hand: CharacterSet trimming per token is slow.
@@ -538,6 +563,66 @@ enum SourceNormalizer {
             }
         }
         return evidence
+    }
+
+    /// ``hyphenationEvidence(_:)`` for a line of printable ASCII (U+0020–U+007E), byte by byte;
+    /// returns `false`, having done nothing, for any other line. In that range a letter is
+    /// `a`–`z` after lower-casing and a number is `0`–`9`, exactly as `Character` sees them.
+    private static func gatherPrintableASCIIEvidence(
+        _ text: String, into evidence: inout HyphenationEvidence, scratch: inout [UInt8]
+    ) -> Bool {
+        scratch.removeAll(keepingCapacity: true)
+        for byte in text.utf8 {
+            guard byte >= 0x20 && byte <= 0x7E else { return false }
+            scratch.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        }
+        scratch.withUnsafeBufferPointer { bytes in
+            func isLetter(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+            func isWordByte(_ b: UInt8) -> Bool { isLetter(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D }
+            func string(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            // Tokens are the non-empty runs between spaces; the last one may be a fragment, so it is skipped.
+            var tokens: [Range<Int>] = []
+            var start: Int? = nil
+            for i in 0..<bytes.count {
+                if bytes[i] == 0x20 {
+                    if let s = start { tokens.append(s..<i) }
+                    start = nil
+                } else if start == nil {
+                    start = i
+                }
+            }
+            if let s = start { tokens.append(s..<bytes.count) }
+            for token in tokens.dropLast() {
+                var lower = token.lowerBound, upper = token.upperBound
+                while lower < upper && !isWordByte(bytes[lower]) { lower += 1 }
+                while upper > lower && !isWordByte(bytes[upper - 1]) { upper -= 1 }
+                guard (lower..<upper).contains(where: { bytes[$0] == 0x2D }) else {
+                    if upper - lower > 3 { evidence.words.insert(string(lower..<upper)) }
+                    continue
+                }
+                guard bytes[lower] != 0x2D, bytes[upper - 1] != 0x2D else { continue }
+                // The parts between hyphens (empty ones omitted, as `split` does); each adjacent
+                // pair gives the head's trailing letters and the tail's leading letters.
+                var parts: [Range<Int>] = []
+                var partStart = lower
+                for i in lower...upper where i == upper || bytes[i] == 0x2D {
+                    if i > partStart { parts.append(partStart..<i) }
+                    partStart = i + 1
+                }
+                for (headPart, tailPart) in zip(parts, parts.dropFirst()) {
+                    var headStart = headPart.upperBound
+                    while headStart > headPart.lowerBound && isLetter(bytes[headStart - 1]) { headStart -= 1 }
+                    var tailEnd = tailPart.lowerBound
+                    while tailEnd < tailPart.upperBound && isLetter(bytes[tailEnd]) { tailEnd += 1 }
+                    guard headStart < headPart.upperBound, tailEnd > tailPart.lowerBound else { continue }
+                    let head = string(headStart..<headPart.upperBound), tail = string(tailPart.lowerBound..<tailEnd)
+                    evidence.compounds.insert(head + "-" + tail)
+                    evidence.heads.insert(head)
+                    evidence.tails.insert(tail)
+                }
+            }
+        }
+        return true
     }
 
     /// A paragraph runs on across a page break when it has no closing punctuation and either the
