@@ -383,7 +383,7 @@ enum SourceNormalizer {
     /// A soft hyphen at a line end is a hyphenation point; make it a visible hyphen before it is stripped.
     private static func softHyphensAtLineEnds(_ line: String) -> String {
         guard let last = line.unicodeScalars.last, last == "\u{AD}" || last == "\u{2010}" else { return line }
-        return String(line.unicodeScalars.dropLast()) + "-"
+        return String(line.unicodeScalars.dropLast(1)) + "-"
     }
 
     /// The length of a full-width line: the 80th percentile of line lengths.
@@ -422,7 +422,15 @@ enum SourceNormalizer {
             {
                 flush()
             }
-            current = current.isEmpty ? line.text : joinLines(current, line.text, evidence: compounds)
+            if current.isEmpty {
+                current = line.text
+            } else {
+                // joinLines, appending in place: rebuilding the paragraph for every line is quadratic.
+                let join = joint(current, line.text, evidence: compounds)
+                if join.dropHyphen { current.removeLast() }
+                current += join.separator
+                current += line.text
+            }
             previousWasShort = fullLine > 0 && line.text.count < shortLimit && !line.text.hasSuffix("-")
         }
         flush()
@@ -496,7 +504,7 @@ enum SourceNormalizer {
     /// Joins two lines of one paragraph under the hyphenation rule.
     static func joinLines(_ a: String, _ b: String, evidence: HyphenationEvidence) -> String {
         let join = joint(a, b, evidence: evidence)
-        return (join.dropHyphen ? String(a.dropLast()) : a) + join.separator + b
+        return (join.dropHyphen ? String(a.dropLast(1)) : a) + join.separator + b
     }
 
     /// How line `a` meets line `b`: whether `a`'s final hyphen goes, and what goes between them.
@@ -508,14 +516,17 @@ enum SourceNormalizer {
     /// or a digit before, is a real hyphen: kept, no space.
     private static func joint(_ a: String, _ b: String, evidence: HyphenationEvidence) -> (dropHyphen: Bool, separator: String) {
         let aScalars = a.unicodeScalars
-        guard let last = aScalars.last, last == "-", aScalars.count >= 2,
-            let beforeHyphen = aScalars.dropLast().last, let next = b.unicodeScalars.first
+        // `dropLast(1).last` exists exactly when there are two scalars; counting them would walk the
+        // whole paragraph. (On strings, `dropLast()` without an argument is Sequence's, which
+        // counts too; `dropLast(1)` is BidirectionalCollection's, which steps back from the end.)
+        guard let last = aScalars.last, last == "-",
+            let beforeHyphen = aScalars.dropLast(1).last, let next = b.unicodeScalars.first
         else { return (false, " ") }
         let beforeIsLetter = beforeHyphen.properties.isAlphabetic
         let beforeIsDigit = ("0"..."9").contains(beforeHyphen)
         guard beforeIsLetter || beforeIsDigit else { return (false, " ") }  // a spaced dash: keep as words
         if next.properties.isLowercase && beforeIsLetter {
-            let head = trailingWord(a.dropLast()).lowercased()
+            let head = trailingWord(a.dropLast(1)).lowercased()
             let tail = leadingWord(b).lowercased()
             if evidence.compounds.contains(head + "-" + tail) { return (false, "") }
             if evidence.words.contains(head + tail) { return (true, "") }
