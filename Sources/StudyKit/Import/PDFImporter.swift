@@ -88,37 +88,58 @@ enum PDFImporter {
     /// the pages); workers take the next unread page from a shared counter, so a slow page does
     /// not hold up the rest. Poppler builds some process-wide state lazily and without a lock when
     /// it first lays out a page (the colour-management profiles made in `GfxState`'s constructor),
-    /// so the first page is read on this thread before any worker starts; after that the shared
-    /// state is only read, or guarded by poppler's own mutexes.
+    /// so no worker reads a page before this thread has read the first one; opening a document
+    /// does not touch that state, so the workers open theirs meanwhile, which also hides the time
+    /// a new thread takes to get a core.
     private static func readPages(_ count: Int, of document: GObjectReference, reopening bytes: GBytesReference?) -> [PageText] {
         let workers = bytes == nil ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, maximumWorkers, count / minimumPagesPerWorker)
         guard workers > 1, let bytes else {
             return (0..<count).map { pageText(of: document, at: $0) }
         }
-        var firstPages = [PageText](repeating: PageText(), count: count)
-        firstPages[0] = pageText(of: document, at: 0)
-        let results = Mutex(firstPages)
-        let nextPage = Atomic(1)
-        // The C handles are only touched as described above; GBytes is immutable and its reference count atomic.
-        nonisolated(unsafe) let first = document
+        let reading = PageReading(count: count)
+        // GBytes is immutable and its reference count atomic; each worker opens its own document on it.
         nonisolated(unsafe) let shared = bytes
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let own: GObjectReference
-            if worker == 0 {
-                own = first
-            } else {
-                // If a copy cannot be opened, this worker stops and the others read its pages.
-                guard let opened = poppler_document_new_from_bytes(shared.pointer, nil, nil) else { return }
-                own = GObjectReference(opened)
-            }
-            while true {
-                let index = nextPage.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < count else { return }
-                let page = pageText(of: own, at: index)
-                results.withLock { $0[index] = page }
-            }
+        for _ in 1..<workers {
+            Thread {
+                do {
+                    // If a copy cannot be opened, this worker reads nothing and the others read its pages.
+                    let copy = poppler_document_new_from_bytes(shared.pointer, nil, nil).map(GObjectReference.init)
+                    reading.firstPageRead.wait()
+                    if let copy { readRemainingPages(of: copy, into: reading) }
+                }  // the copy is released here, before the caller can go on (and release poppler's lock)
+                reading.finished.signal()
+            }.start()
         }
-        return results.withLock { $0 }
+        let first = pageText(of: document, at: 0)
+        reading.results.withLock { $0[0] = first }
+        for _ in 1..<workers { reading.firstPageRead.signal() }
+        readRemainingPages(of: document, into: reading)
+        for _ in 1..<workers { reading.finished.wait() }
+        return reading.results.withLock { $0 }
+    }
+
+    /// What the page workers share: the pages read so far, the next page to read, and two signals.
+    private final class PageReading: Sendable {
+        let results: Mutex<[PageText]>
+        /// Page 0 is read before any worker starts, so the counter starts at 1.
+        let nextPage = Atomic(1)
+        /// Signalled once per worker when page 0 has been read (see ``readPages(_:of:reopening:)``).
+        let firstPageRead = DispatchSemaphore(value: 0)
+        /// Signalled by each worker when it has no page left to read.
+        let finished = DispatchSemaphore(value: 0)
+
+        init(count: Int) { results = Mutex([PageText](repeating: PageText(), count: count)) }
+    }
+
+    /// Reads pages of `document` until the shared counter runs past the last one.
+    private static func readRemainingPages(of document: GObjectReference, into reading: PageReading) {
+        let count = reading.results.withLock { $0.count }
+        while true {
+            let index = reading.nextPage.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard index < count else { return }
+            let page = pageText(of: document, at: index)
+            reading.results.withLock { $0[index] = page }
+        }
     }
 
     /// More workers than this gain little: each re-parses the document and they share memory bandwidth.
