@@ -121,7 +121,7 @@ enum PDFImporter {
     /// What the page workers share: the pages read so far, the next page to read, and two signals.
     private final class PageReading: Sendable {
         let results: Mutex<[PageText]>
-        /// Page 0 is read before any worker starts, so the counter starts at 1.
+        /// Page 0 is read by the calling thread before any worker reads, so the counter starts at 1.
         let nextPage = Atomic(1)
         /// Signalled once per worker when page 0 has been read (see ``readPages(_:of:reopening:)``).
         let firstPageRead = DispatchSemaphore(value: 0)
