@@ -213,7 +213,7 @@ enum SourceNormalizer {
         for s in text.unicodeScalars {
             if s == "\n" {
                 finishLine()
-            } else if s == " " || s.properties.generalCategory == .spaceSeparator {
+            } else if s == " " || (s.value >= 0x80 && s.properties.generalCategory == .spaceSeparator) {
                 if !current.isEmpty { pendingSpace = true }
             } else {
                 if pendingSpace {
@@ -290,7 +290,8 @@ enum SourceNormalizer {
             var result: [PDFLine] = []
             var blank = false
             for var line in page {
-                line.text = tidyLines(nfc(cleanCharacters(softHyphensAtLineEnds(line.text)))).joined(separator: " ")
+                line.text = tidyPrintableASCII(line.text)
+                    ?? tidyLines(nfc(cleanCharacters(softHyphensAtLineEnds(line.text)))).joined(separator: " ")
                 if line.text.isEmpty {
                     blank = true
                     continue
@@ -359,10 +360,30 @@ enum SourceNormalizer {
         return (text, spans)
     }
 
+    /// The character and layout policy for one line of printable ASCII (U+0020–U+007E), which
+    /// most PDF lines are: nothing there is a control, invisible or non-NFC, so the policy reduces
+    /// to collapsing runs of spaces and trimming. `nil` for any other line, which takes the full path.
+    private static func tidyPrintableASCII(_ line: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(line.utf8.count)
+        var pendingSpace = false
+        for byte in line.utf8 {
+            guard byte >= 0x20 && byte <= 0x7E else { return nil }
+            if byte == 0x20 {
+                pendingSpace = !bytes.isEmpty
+            } else {
+                if pendingSpace { bytes.append(0x20) }
+                pendingSpace = false
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// A soft hyphen at a line end is a hyphenation point; make it a visible hyphen before it is stripped.
     private static func softHyphensAtLineEnds(_ line: String) -> String {
         guard let last = line.unicodeScalars.last, last == "\u{AD}" || last == "\u{2010}" else { return line }
-        return String(line.unicodeScalars.dropLast()) + "-"
+        return String(line.unicodeScalars.dropLast(1)) + "-"
     }
 
     /// The length of a full-width line: the 80th percentile of line lengths.
@@ -401,7 +422,15 @@ enum SourceNormalizer {
             {
                 flush()
             }
-            current = current.isEmpty ? line.text : joinLines(current, line.text, evidence: compounds)
+            if current.isEmpty {
+                current = line.text
+            } else {
+                // joinLines, appending in place: rebuilding the paragraph for every line is quadratic.
+                let join = joint(current, line.text, evidence: compounds)
+                if join.dropHyphen { current.removeLast() }
+                current += join.separator
+                current += line.text
+            }
             previousWasShort = fullLine > 0 && line.text.count < shortLimit && !line.text.hasSuffix("-")
         }
         flush()
@@ -475,7 +504,7 @@ enum SourceNormalizer {
     /// Joins two lines of one paragraph under the hyphenation rule.
     static func joinLines(_ a: String, _ b: String, evidence: HyphenationEvidence) -> String {
         let join = joint(a, b, evidence: evidence)
-        return (join.dropHyphen ? String(a.dropLast()) : a) + join.separator + b
+        return (join.dropHyphen ? String(a.dropLast(1)) : a) + join.separator + b
     }
 
     /// How line `a` meets line `b`: whether `a`'s final hyphen goes, and what goes between them.
@@ -487,14 +516,17 @@ enum SourceNormalizer {
     /// or a digit before, is a real hyphen: kept, no space.
     private static func joint(_ a: String, _ b: String, evidence: HyphenationEvidence) -> (dropHyphen: Bool, separator: String) {
         let aScalars = a.unicodeScalars
-        guard let last = aScalars.last, last == "-", aScalars.count >= 2,
-            let beforeHyphen = aScalars.dropLast().last, let next = b.unicodeScalars.first
+        // `dropLast(1).last` exists exactly when there are two scalars; counting them would walk the
+        // whole paragraph. (On strings, `dropLast()` without an argument is Sequence's, which
+        // counts too; `dropLast(1)` is BidirectionalCollection's, which steps back from the end.)
+        guard let last = aScalars.last, last == "-",
+            let beforeHyphen = aScalars.dropLast(1).last, let next = b.unicodeScalars.first
         else { return (false, " ") }
         let beforeIsLetter = beforeHyphen.properties.isAlphabetic
         let beforeIsDigit = ("0"..."9").contains(beforeHyphen)
         guard beforeIsLetter || beforeIsDigit else { return (false, " ") }  // a spaced dash: keep as words
         if next.properties.isLowercase && beforeIsLetter {
-            let head = trailingWord(a.dropLast()).lowercased()
+            let head = trailingWord(a.dropLast(1)).lowercased()
             let tail = leadingWord(b).lowercased()
             if evidence.compounds.contains(head + "-" + tail) { return (false, "") }
             if evidence.words.contains(head + tail) { return (true, "") }
@@ -516,7 +548,11 @@ enum SourceNormalizer {
     /// Gathers ``HyphenationEvidence`` from the words inside lines (a line's last word may be a fragment).
     private static func hyphenationEvidence(_ pages: [[PDFLine]]) -> HyphenationEvidence {
         var evidence = HyphenationEvidence()
+        var scratch: [UInt8] = []
         for line in pages.joined() {
+            // Most PDF lines are printable ASCII, where a Character is one byte: read those as bytes
+            // (same result, without grapheme breaking and Unicode property look-ups per character).
+            if gatherPrintableASCIIEvidence(line.text, into: &evidence, scratch: &scratch) { continue }
             let tokens = line.text.lowercased().split(separator: " ")
             for token in tokens.dropLast() {
                 // Trim punctuation except hyphens by hand: CharacterSet trimming per token is slow.
@@ -538,6 +574,66 @@ enum SourceNormalizer {
             }
         }
         return evidence
+    }
+
+    /// ``hyphenationEvidence(_:)`` for a line of printable ASCII (U+0020–U+007E), byte by byte;
+    /// returns `false`, having done nothing, for any other line. In that range a letter is
+    /// `a`–`z` after lower-casing and a number is `0`–`9`, exactly as `Character` sees them.
+    private static func gatherPrintableASCIIEvidence(
+        _ text: String, into evidence: inout HyphenationEvidence, scratch: inout [UInt8]
+    ) -> Bool {
+        scratch.removeAll(keepingCapacity: true)
+        for byte in text.utf8 {
+            guard byte >= 0x20 && byte <= 0x7E else { return false }
+            scratch.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        }
+        scratch.withUnsafeBufferPointer { bytes in
+            func isLetter(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+            func isWordByte(_ b: UInt8) -> Bool { isLetter(b) || (b >= 0x30 && b <= 0x39) || b == 0x2D }
+            func string(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            // Tokens are the non-empty runs between spaces; the last one may be a fragment, so it is skipped.
+            var tokens: [Range<Int>] = []
+            var start: Int? = nil
+            for i in 0..<bytes.count {
+                if bytes[i] == 0x20 {
+                    if let s = start { tokens.append(s..<i) }
+                    start = nil
+                } else if start == nil {
+                    start = i
+                }
+            }
+            if let s = start { tokens.append(s..<bytes.count) }
+            for token in tokens.dropLast() {
+                var lower = token.lowerBound, upper = token.upperBound
+                while lower < upper && !isWordByte(bytes[lower]) { lower += 1 }
+                while upper > lower && !isWordByte(bytes[upper - 1]) { upper -= 1 }
+                guard (lower..<upper).contains(where: { bytes[$0] == 0x2D }) else {
+                    if upper - lower > 3 { evidence.words.insert(string(lower..<upper)) }
+                    continue
+                }
+                guard bytes[lower] != 0x2D, bytes[upper - 1] != 0x2D else { continue }
+                // The parts between hyphens (empty ones omitted, as `split` does); each adjacent
+                // pair gives the head's trailing letters and the tail's leading letters.
+                var parts: [Range<Int>] = []
+                var partStart = lower
+                for i in lower...upper where i == upper || bytes[i] == 0x2D {
+                    if i > partStart { parts.append(partStart..<i) }
+                    partStart = i + 1
+                }
+                for (headPart, tailPart) in zip(parts, parts.dropFirst()) {
+                    var headStart = headPart.upperBound
+                    while headStart > headPart.lowerBound && isLetter(bytes[headStart - 1]) { headStart -= 1 }
+                    var tailEnd = tailPart.lowerBound
+                    while tailEnd < tailPart.upperBound && isLetter(bytes[tailEnd]) { tailEnd += 1 }
+                    guard headStart < headPart.upperBound, tailEnd > tailPart.lowerBound else { continue }
+                    let head = string(headStart..<headPart.upperBound), tail = string(tailPart.lowerBound..<tailEnd)
+                    evidence.compounds.insert(head + "-" + tail)
+                    evidence.heads.insert(head)
+                    evidence.tails.insert(tail)
+                }
+            }
+        }
+        return true
     }
 
     /// A paragraph runs on across a page break when it has no closing punctuation and either the

@@ -33,6 +33,8 @@ enum PDFImporter {
         PopplerLog.silenceOnce()
         var error: UnsafeMutablePointer<GError>? = nil
         let opened: OpaquePointer?
+        // The bytes poppler reads, kept so that further workers can open their own copy of the document.
+        var bytes: GBytesReference? = nil
         if let password {
             // poppler-glib 22.x crashes in poppler_document_new_from_bytes when a wrong password is
             // given (its retry reuses a stream it has already freed); opening from a file takes a
@@ -48,11 +50,12 @@ enum PDFImporter {
             opened = poppler_document_new_from_file(temporary.absoluteString, password, &error)
             // The document keeps the file open; reading it after unlinking is fine on POSIX systems.
         } else {
-            let bytes = data.withUnsafeBytes { raw in
+            let copy = data.withUnsafeBytes { raw in
                 // g_bytes_new copies, so poppler's view of the file does not depend on `data` staying alive.
                 GBytesReference(g_bytes_new(raw.baseAddress, gsize(raw.count)))
             }
-            opened = poppler_document_new_from_bytes(bytes.pointer, nil, &error)
+            bytes = copy
+            opened = poppler_document_new_from_bytes(copy.pointer, nil, &error)
         }
         guard let opened else {
             throw translate(error, source: source, passwordGiven: password != nil)
@@ -62,63 +65,167 @@ enum PDFImporter {
 
         let count = Int(poppler_document_get_n_pages(document.pointer))
         guard count > 0 else { throw .corruptPDF(source, reason: "it has no pages") }
-        var pages: [[SourceNormalizer.PDFLine]] = []
-        pages.reserveCapacity(count)
-        var sawText = false
-        for index in 0..<count {
-            guard let pagePointer = poppler_document_get_page(document.pointer, Int32(index)) else {
-                pages.append([])
-                continue
-            }
-            let page = GObjectReference(pagePointer)
-            let text = takeString(poppler_page_get_text(page.pointer)) ?? ""
-            if !sawText && !text.allSatisfy(\.isWhitespace) { sawText = true }
-            pages.append(lines(of: text, page: page))
-        }
-        if !sawText { throw .imageOnlyPDF(source) }
+        let pages = readPages(count, of: document, reopening: bytes)
+        if !pages.contains(where: \.hasText) { throw .imageOnlyPDF(source) }
         let title = takeString(poppler_document_get_title(document.pointer))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return Extraction(pages: pages, title: title?.isEmpty == false ? title : nil)
+        return Extraction(pages: pages.map(\.lines), title: title?.isEmpty == false ? title : nil)
+    }
+
+    // MARK: - Pages
+
+    /// One page's lines, and whether it had any text at all.
+    private struct PageText: Sendable {
+        var lines: [SourceNormalizer.PDFLine] = []
+        var hasText = false
+    }
+
+    /// Reads every page, on several threads when the document is long enough to repay it.
+    ///
+    /// Laying out a page's text is most of the cost of a PDF import, and pages are independent.
+    /// A poppler document must not be read from two threads at once, so each extra worker opens
+    /// its own document on the same bytes (its parse of the cross-reference table is cheap next to
+    /// the pages); workers take the next unread page from a shared counter, so a slow page does
+    /// not hold up the rest. Poppler builds some process-wide state lazily and without a lock when
+    /// it first lays out a page (the colour-management profiles made in `GfxState`'s constructor),
+    /// so no worker reads a page before this thread has read the first one; opening a document
+    /// does not touch that state, so the workers open theirs meanwhile, which also hides the time
+    /// a new thread takes to get a core.
+    private static func readPages(_ count: Int, of document: GObjectReference, reopening bytes: GBytesReference?) -> [PageText] {
+        let workers = bytes == nil ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, maximumWorkers, count / minimumPagesPerWorker)
+        guard workers > 1, let bytes else {
+            return (0..<count).map { pageText(of: document, at: $0) }
+        }
+        let reading = PageReading(count: count)
+        // GBytes is immutable and its reference count atomic; each worker opens its own document on it.
+        nonisolated(unsafe) let shared = bytes
+        for _ in 1..<workers {
+            Thread {
+                do {
+                    // If a copy cannot be opened, this worker reads nothing and the others read its pages.
+                    let copy = poppler_document_new_from_bytes(shared.pointer, nil, nil).map(GObjectReference.init)
+                    reading.firstPageRead.wait()
+                    if let copy { readRemainingPages(of: copy, into: reading) }
+                }  // the copy is released here, before the caller can go on (and release poppler's lock)
+                reading.finished.signal()
+            }.start()
+        }
+        let first = pageText(of: document, at: 0)
+        reading.results.withLock { $0[0] = first }
+        for _ in 1..<workers { reading.firstPageRead.signal() }
+        readRemainingPages(of: document, into: reading)
+        for _ in 1..<workers { reading.finished.wait() }
+        return reading.results.withLock { $0 }
+    }
+
+    /// What the page workers share: the pages read so far, the next page to read, and two signals.
+    private final class PageReading: Sendable {
+        let results: Mutex<[PageText]>
+        /// Page 0 is read by the calling thread before any worker reads, so the counter starts at 1.
+        let nextPage = Atomic(1)
+        /// Signalled once per worker when page 0 has been read (see ``readPages(_:of:reopening:)``).
+        let firstPageRead = DispatchSemaphore(value: 0)
+        /// Signalled by each worker when it has no page left to read.
+        let finished = DispatchSemaphore(value: 0)
+
+        init(count: Int) { results = Mutex([PageText](repeating: PageText(), count: count)) }
+    }
+
+    /// Reads pages of `document` until the shared counter runs past the last one.
+    private static func readRemainingPages(of document: GObjectReference, into reading: PageReading) {
+        let count = reading.results.withLock { $0.count }
+        while true {
+            let index = reading.nextPage.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard index < count else { return }
+            let page = pageText(of: document, at: index)
+            reading.results.withLock { $0[index] = page }
+        }
+    }
+
+    /// More workers than this gain little: each re-parses the document and they share memory bandwidth.
+    private static let maximumWorkers = 4
+
+    /// Below this many pages per worker, opening another copy of the document costs more than it saves.
+    private static let minimumPagesPerWorker = 4
+
+    private static func pageText(of document: GObjectReference, at index: Int) -> PageText {
+        guard let pagePointer = poppler_document_get_page(document.pointer, Int32(index)) else { return PageText() }
+        let page = GObjectReference(pagePointer)
+        let text = takeString(poppler_page_get_text(page.pointer)) ?? ""
+        return PageText(lines: lines(of: text, page: page), hasText: containsNonWhitespace(text))
+    }
+
+    /// Whether any `Character` of `text` is not whitespace. A printable ASCII byte always starts
+    /// such a character, so the Unicode-aware walk only runs for pages without one.
+    private static func containsNonWhitespace(_ text: String) -> Bool {
+        if text.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return true }
+        return !text.allSatisfy(\.isWhitespace)
     }
 
     /// Splits a page's text into lines and attaches each line's position from poppler's layout
-    /// (one rectangle per character of the text; the page's TextPage is cached, so this is cheap).
+    /// (one rectangle per Unicode scalar of the text; the page's TextPage is cached, so this is cheap).
+    ///
+    /// Works on the UTF-8 bytes: a line break is one byte, a scalar starts at every byte that is
+    /// not a continuation byte, and only a line's leading bytes need decoding to find its first glyph.
     private static func lines(of text: String, page: GObjectReference) -> [SourceNormalizer.PDFLine] {
         var rectangles: UnsafeMutablePointer<PopplerRectangle>? = nil
         var count: guint = 0
         let hasLayout = poppler_page_get_text_layout(page.pointer, &rectangles, &count) != 0
         defer { if let rectangles { g_free(rectangles) } }
+        let usable = hasLayout && rectangles != nil
 
         var result: [SourceNormalizer.PDFLine] = []
-        var current = String.UnicodeScalarView()
         var position = 0  // index of the current scalar in the text, which is its rectangle's index
-        var firstGlyph: Int? = nil
-        let usable = hasLayout && rectangles != nil
-        func finish() {
-            var line = SourceNormalizer.PDFLine(text: String(current))
-            if usable, let glyph = firstGlyph, glyph < Int(count), let rectangles {
-                line.x = rectangles[glyph].x1
-                line.top = rectangles[glyph].y1
+        var text = text
+        text.withUTF8 { bytes in
+            var lineStart = 0
+            var firstGlyph: Int? = nil
+            func finish(at end: Int) {
+                var line = SourceNormalizer.PDFLine(
+                    text: String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self))
+                if usable, let glyph = firstGlyph, glyph < Int(count), let rectangles {
+                    line.x = rectangles[glyph].x1
+                    line.top = rectangles[glyph].y1
+                }
+                result.append(line)
+                firstGlyph = nil
             }
-            result.append(line)
-            current = String.UnicodeScalarView()
-            firstGlyph = nil
-        }
-        for scalar in text.unicodeScalars {
-            if scalar == "\n" {
-                finish()
-            } else {
-                if firstGlyph == nil && !scalar.properties.isWhitespace { firstGlyph = position }
-                current.append(scalar)
+            var i = 0
+            while i < bytes.count {
+                let byte = bytes[i]
+                if byte == 0x0A {
+                    finish(at: i)
+                    lineStart = i + 1
+                    position += 1
+                    i += 1
+                    continue
+                }
+                let length = utf8SequenceLength(byte)
+                if firstGlyph == nil && !isWhitespace(bytes, at: i, length: length) { firstGlyph = position }
+                position += 1
+                i += length
             }
-            position += 1
+            if lineStart < bytes.count { finish(at: bytes.count) }
         }
-        if !current.isEmpty { finish() }
         // If poppler's rectangles do not line up with the characters, positions would mislead: drop them.
         if usable && Int(count) < position {
             return result.map { SourceNormalizer.PDFLine(text: $0.text) }
         }
         return result
+    }
+
+    /// The length of the UTF-8 sequence that `lead` starts (the text is valid UTF-8: it is a Swift string).
+    private static func utf8SequenceLength(_ lead: UInt8) -> Int {
+        lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+    }
+
+    /// Whether the scalar encoded at `bytes[start..<start + length]` has the Unicode White_Space property.
+    private static func isWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, length: Int) -> Bool {
+        let lead = bytes[start]
+        if length == 1 { return lead == 0x20 || (lead >= 0x09 && lead <= 0x0D) }
+        var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for k in 1..<length { value = value << 6 | UInt32(bytes[start + k] & 0x3F) }
+        return Unicode.Scalar(value)?.properties.isWhitespace ?? false
     }
 
     /// Maps poppler's GError to an import error and frees it.
