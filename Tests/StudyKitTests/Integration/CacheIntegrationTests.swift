@@ -39,7 +39,8 @@ struct CacheIntegrationTests {
         #expect(replayed.fallbacks.isEmpty)
     }
 
-    /// With only `STUDYKIT_LOCAL_URL` set (the server names its one model), the same job twice:
+    /// With `STUDYKIT_LOCAL_URL` but no `STUDYKIT_LOCAL_MODEL` (the server names its one model),
+    /// the same job twice:
     /// the second answer should come from the cache.
     ///
     /// Fails today (a bug, reported to the lead): `OpenAICompatibleEngine.modelName` is
@@ -47,21 +48,20 @@ struct CacheIntegrationTests {
     /// The router looks the cache up before any engine call (key with "server default") and
     /// stores after generating (key with the served name), so the lookup never matches.
     @Test func theCacheHitsWhenTheServerNamesTheModel() async throws {
-        try await SharedModelServers.require()
+        let server = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-named-by-server")
         let cache = try ScratchDirectory()
         let paste = try Data(contentsOf: TestPaths.samples.appendingPathComponent("paste.txt"))
-        let environment = [
-            "STUDYKIT_LOCAL_URL": SharedModelServers.localURL, "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048",
-            "STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL(), "STUDYKIT_CACHE_DIR": cache.url.path,
-        ]
+        var environment = try server.studykitEnvironment(local: true, remote: false, cache: cache.url)
+        environment["STUDYKIT_LOCAL_MODEL"] = nil
         let first = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
         let second = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
+        await server.stop()
         #expect(first.status == 0, "\(first.stderr)")
         #expect(second.status == 0, "\(second.stderr)")
         let made = try LiveEnvelope(first)
         let replayed = try LiveEnvelope(second)
         #expect(made.engine == "local", "\(made.fallbacks)")
-        #expect(made.object["model"] as? String == SharedModelServers.localModel, "the served model's name")
+        #expect(made.object["model"] as? String == "smollm2-135m-named-by-server", "the served model's name")
         #expect(replayed.cached == true, "the second identical job was generated again")
         #expect(replayed.resultText == made.resultText)
     }

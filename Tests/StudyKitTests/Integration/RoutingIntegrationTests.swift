@@ -4,7 +4,12 @@ import Testing
 
 /// Issue 5 through the real binary against real llama-cpp-python servers on loopback: what the
 /// router guarantees (which engine answered, what was cut, which fallbacks were taken, exit codes),
-/// never how good SmolLM2-135M's prose is. An unreachable shared server fails the test.
+/// never how good SmolLM2-135M's prose is.
+///
+/// Each test starts its own server(s) rather than using the shared ones: until the 10-second
+/// availability probe is fixed (``aBusyLocalServerIsWaitedForWithinTheDeadline()``), any other
+/// client's generation of more than 10 s on a shared server would turn these scenarios into
+/// spurious fallbacks.
 @Suite("Integration: routing through the binary")
 struct RoutingIntegrationTests {
     static let paste = TestPaths.samples.appendingPathComponent("paste.txt")
@@ -13,17 +18,19 @@ struct RoutingIntegrationTests {
 
     /// paste.txt is ~1,000 characters, so policy says local; a 512-token local window (the
     /// configuration wins over what llama-cpp-python really has) cannot hold prompt + reserve,
-    /// and remote (8,192) can: the job goes to remote whole.
+    /// and remote (8,192) can: the job goes to remote whole. One server of our own plays both
+    /// engines (only the remote one generates).
     @Test func aDocumentTooLongForTheLocalWindowEscalatesToRemoteWhole() async throws {
-        try await SharedModelServers.require()
+        let server = try await OwnModelServer.start(contextSize: 8192)
         let cache = try ScratchDirectory()
         let run = try await LiveStudykit.run(
             ["headline", "--json"], stdin: try Self.pasteData(),
-            environment: SharedModelServers.environment(cache: cache.url, ["STUDYKIT_LOCAL_CONTEXT_SIZE": "512"]))
+            environment: try server.studykitEnvironment(local: true, remote: true, cache: cache.url, localWindow: 512))
+        await server.stop()
         #expect(run.status == 0, "\(run.stderr)")
         let envelope = try LiveEnvelope(run)
         #expect(envelope.decision == "local")
-        #expect(envelope.engine == "remote")
+        #expect(envelope.engine == "remote", "\(envelope.fallbacks)")
         #expect(envelope.fittedCut == false)
         #expect(envelope.keptCharacters == envelope.totalCharacters)
         let steps = envelope.fallbacks
@@ -33,14 +40,10 @@ struct RoutingIntegrationTests {
     }
 
     /// long.pdf (~33,000 characters) prefers remote. When remote cannot serve — down, or its
-    /// daily quota spent — the job is fitted to the 2,048-token local window; and `--offline`
-    /// never asks remote at all. SmolLM2's headline
-    /// for the fitted text validates (tried repeatedly; decoding is greedy), so local answers.
-    ///
-    /// Both servers are our own: the local one because evaluating a ~1,500-token prompt holds
-    /// llama-cpp-python's lock for longer than other clients' 10-second availability probe
-    /// (see ``aBusyLocalServerIsWaitedForWithinTheDeadline()``), the remote one so that its access
-    /// log counts only this test's requests. The second run reuses the server's evaluated prefix.
+    /// daily quota spent — the job is fitted to the 2,048-token local window; `--offline` never
+    /// asks remote at all. SmolLM2's headline for the fitted text validates (tried repeatedly;
+    /// decoding is greedy), so local answers. The remote server's access log counts only this
+    /// test's requests. The second long.pdf run reuses the local server's evaluated prompt prefix.
     @Test func whenRemoteCannotOrMustNotServeTheJobStaysLocal() async throws {
         async let startedLocal = OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-local")
         async let startedRemote = OwnModelServer.start(contextSize: 8192, alias: "smollm2-135m-remote", apiKey: "own-remote-key")
@@ -157,19 +160,21 @@ struct RoutingIntegrationTests {
 
     /// Local stopped: a local-sized job comes from remote, silently (exit 0, nothing on stderr).
     @Test func withLocalDownAHeadlineComesFromRemote() async throws {
-        try await SharedModelServers.require()
+        let server = try await OwnModelServer.start(contextSize: 8192, alias: "smollm2-135m-remote", apiKey: "own-remote-key")
         let cache = try ScratchDirectory()
-        let environment = SharedModelServers.environment(cache: cache.url, ["STUDYKIT_LOCAL_URL": try LoopbackPorts.closedURL()])
+        let environment = try server.studykitEnvironment(local: false, remote: true, cache: cache.url)
         let plain = try await LiveStudykit.run(["headline"], stdin: try Self.pasteData(), environment: environment)
+        // The same job again, asking how it was made: the cached remote answer.
+        let json = try await LiveStudykit.run(["headline", "--json"], stdin: try Self.pasteData(), environment: environment)
+        await server.stop()
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stderr.isEmpty)
         #expect(plain.stdout.hasPrefix("# "), "a headline in Markdown: \(plain.stdout)")
-        // The same job again, asking how it was made: the cached remote answer.
-        let json = try await LiveStudykit.run(["headline", "--json"], stdin: try Self.pasteData(), environment: environment)
         #expect(json.status == 0, "\(json.stderr)")
         let envelope = try LiveEnvelope(json)
         #expect(envelope.decision == "local")
         #expect(envelope.engine == "remote")
+        #expect(envelope.cached == true)
         #expect(envelope.fallbacks.map(\.engine) == ["local"])
         #expect(envelope.fallbacks.first?.reason.contains("unreachable") == true, "\(envelope.fallbacks)")
     }
@@ -180,7 +185,9 @@ struct RoutingIntegrationTests {
         let closed = try LoopbackPorts.closedURL()
         let run = try await LiveStudykit.run(
             ["headline", "--engine", "local"], stdin: try Self.pasteData(),
-            environment: SharedModelServers.environment(cache: cache.url, ["STUDYKIT_LOCAL_URL": closed]))
+            environment: [
+                "STUDYKIT_LOCAL_URL": closed, "STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL(), "STUDYKIT_CACHE_DIR": cache.url.path,
+            ])
         #expect(run.status == 69)
         #expect(run.stdout.isEmpty)
         let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()

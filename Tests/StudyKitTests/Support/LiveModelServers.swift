@@ -58,6 +58,8 @@ final class OwnModelServer: Sendable {
     let port: Int
     /// The API key it requires, if any.
     let apiKey: String?
+    /// The model name it reports.
+    let alias: String
     /// Its access log (uvicorn writes one line per request).
     let logFile: URL
     private let watchdog: Process
@@ -94,6 +96,7 @@ final class OwnModelServer: Sendable {
         let (python, gguf) = try ModelInstallation.locate()
         self.port = port
         self.apiKey = apiKey
+        self.alias = alias
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-own-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.logFile = directory.appendingPathComponent("server.log")
@@ -156,6 +159,21 @@ final class OwnModelServer: Sendable {
     private func logTail() -> String {
         let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(8).joined(separator: " | ")
+    }
+
+    /// studykit's variables with this server as the local and/or the remote engine (a role it
+    /// does not play points at a closed port), the windows `scripts/serve-models` configures,
+    /// the model's name, a generous deadline for a busy machine, and `cache` as the cache directory.
+    func studykitEnvironment(
+        local: Bool, remote: Bool, cache: URL, localWindow: Int = 2048, remoteWindow: Int = 8192
+    ) throws -> [String: String] {
+        [
+            "STUDYKIT_LOCAL_URL": local ? url : try LoopbackPorts.closedURL(), "STUDYKIT_LOCAL_MODEL": alias,
+            "STUDYKIT_LOCAL_CONTEXT_SIZE": String(localWindow),
+            "STUDYKIT_REMOTE_URL": remote ? url : try LoopbackPorts.closedURL(), "STUDYKIT_REMOTE_MODEL": alias,
+            "STUDYKIT_REMOTE_CONTEXT_SIZE": String(remoteWindow), "STUDYKIT_REMOTE_API_KEY": apiKey ?? "unused",
+            "STUDYKIT_CACHE_DIR": cache.path, "STUDYKIT_DEADLINE": "300",
+        ]
     }
 
     /// How many requests whose access-log line contains `fragment`
