@@ -101,12 +101,19 @@ final class OwnModelServer: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.logFile = directory.appendingPathComponent("server.log")
 
+        // Processes spawned from Swift inherit the spawning thread's signal mask, in which
+        // SIGTERM is blocked: the server would ignore it. Python clears the mask, then becomes
+        // the server.
+        let unblock = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.executable, [sys.executable] + sys.argv[1:])"
         var arguments = [
-            "-m", "llama_cpp.server", "--model", gguf, "--host", "127.0.0.1", "--port", String(port),
+            "-c", unblock, "-m", "llama_cpp.server", "--model", gguf, "--host", "127.0.0.1", "--port", String(port),
             "--n_ctx", String(contextSize), "--model_alias", alias, "--n_threads", "1", "--n_threads_batch", "1",
             "--interrupt_requests", "False", "--verbose", "False",
         ]
         if let apiKey { arguments += ["--api_key", apiKey] }
+        // The watchdog: start the server, wait for EOF on stdin (our stop(), or our death), then
+        // stop the server and wait for it. (No helper processes: Foundation notices that the
+        // watchdog ended only when every process holding its inherited descriptors has ended.)
         let script = """
             log="$1"; shift
             "$@" >"$log" 2>&1 </dev/null &
@@ -147,7 +154,9 @@ final class OwnModelServer: Sendable {
     private func awaitReady() async -> String? {
         let deadline = Date().addingTimeInterval(90)
         while Date() < deadline {
-            if await LoopbackHTTP.answers(url, key: apiKey) { return nil }
+            // Uvicorn logs this line only once it has bound the port itself: a server of a
+            // parallel test that took the port first must not be mistaken for ours.
+            if logText().contains("Uvicorn running on \(url)"), await LoopbackHTTP.answers(url, key: apiKey) { return nil }
             if !watchdog.isRunning || kill(serverPID, 0) != 0 {
                 return "the server on port \(port) exited during start-up: \(logTail())"
             }
@@ -156,10 +165,9 @@ final class OwnModelServer: Sendable {
         return "the server on port \(port) did not answer within 90 s: \(logTail())"
     }
 
-    private func logTail() -> String {
-        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").suffix(8).joined(separator: " | ")
-    }
+    private func logText() -> String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    private func logTail() -> String { logText().split(separator: "\n").suffix(8).joined(separator: " | ") }
 
     /// studykit's variables with this server as the local and/or the remote engine (a role it
     /// does not play points at a closed port), the windows `scripts/serve-models` configures,
@@ -179,31 +187,32 @@ final class OwnModelServer: Sendable {
     /// How many requests whose access-log line contains `fragment`
     /// (for example `"POST /v1/chat/completions`) the server has answered so far.
     func requests(matching fragment: String) -> Int {
-        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { $0.contains(fragment) }.count
+        logText().split(separator: "\n").filter { $0.contains(fragment) }.count
     }
 
     /// Stops the server and waits (bounded) until it is gone, so the port no longer answers.
     func stop() async {
         guard stopped.withLock({ flag in defer { flag = true }; return !flag }) else { return }
-        kill(serverPID, SIGTERM)
+        // EOF tells the watchdog to stop the server politely; it exits once the server has.
         try? watchdogInput.close()
-        let deadline = Date().addingTimeInterval(20)
-        while (watchdog.isRunning || kill(serverPID, 0) == 0), Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(100))
+        if await watchdogEnded(within: 10) { return }
+        // uvicorn waits for open requests before it exits: do not wait for them.
+        kill(serverPID, SIGKILL)
+        if await watchdogEnded(within: 10) { return }
+        watchdog.terminate()
+    }
+
+    private func watchdogEnded(within seconds: Double) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while watchdog.isRunning, Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
         }
-        if kill(serverPID, 0) == 0 { kill(serverPID, SIGKILL) }
-        while watchdog.isRunning, Date() < deadline.addingTimeInterval(5) {
-            try? await Task.sleep(for: .milliseconds(100))
-        }
+        return !watchdog.isRunning
     }
 
     deinit {
         // A test that forgot to stop its server: end it now (the watchdog also ends it on EOF).
-        if !stopped.withLock({ $0 }) {
-            kill(serverPID, SIGTERM)
-            try? watchdogInput.close()
-        }
+        if !stopped.withLock({ $0 }) { try? watchdogInput.close() }
     }
 }
 
@@ -270,11 +279,30 @@ enum LoopbackHTTP {
 }
 
 enum LoopbackPorts {
-    /// A port on 127.0.0.1 that nothing listens on right now (the kernel picks it, then it is released).
+    /// Sockets bound (never listening) for the life of the test process: see ``closedURL()``.
+    private static let held = Mutex<[Int32]>([])
+
+    /// A port on 127.0.0.1 that nothing listens on right now (the kernel picks it, then it is
+    /// released for a server to bind).
     static func free() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw OwnModelServerError.didNotStart("socket() failed") }
+        let descriptor = try boundSocket()
         defer { close(descriptor) }
+        return try port(of: descriptor)
+    }
+
+    /// `http://127.0.0.1:<port>` where a model server is down: connections are refused. The port
+    /// stays bound (not listening) until the test process ends, so no server started by a
+    /// parallel test can take it and answer in the down server's place.
+    static func closedURL() throws -> String {
+        let descriptor = try boundSocket()
+        let port = try port(of: descriptor)
+        held.withLock { $0.append(descriptor) }
+        return "http://127.0.0.1:\(port)"
+    }
+
+    private static func boundSocket() throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw OwnModelServerError.didNotStart("socket() failed") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -282,7 +310,15 @@ enum LoopbackPorts {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else { throw OwnModelServerError.didNotStart("bind() failed") }
+        guard bound == 0 else {
+            close(descriptor)
+            throw OwnModelServerError.didNotStart("bind() failed")
+        }
+        return descriptor
+    }
+
+    private static func port(of descriptor: Int32) throws -> Int {
+        var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
@@ -290,9 +326,6 @@ enum LoopbackPorts {
         guard named == 0 else { throw OwnModelServerError.didNotStart("getsockname() failed") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
-
-    /// `http://127.0.0.1:<port>` with nothing listening: a model server that is down.
-    static func closedURL() throws -> String { "http://127.0.0.1:\(try free())" }
 }
 
 // MARK: - Per-test scratch space
