@@ -116,7 +116,7 @@ struct RoutingIntegrationTests {
         #expect(requestsAfter == requestsBefore, "remote received a request despite --offline")
     }
 
-    /// A local server that is busy with another client's long generation is still there: with
+    /// A local server that is busy with another client's generation is still there: with
     /// `STUDYKIT_DEADLINE=120` the job should wait its turn and be answered locally.
     ///
     /// Fails today (a bug, reported to the lead): llama-cpp-python answers `GET /v1/models` only
@@ -128,30 +128,41 @@ struct RoutingIntegrationTests {
         let local = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-local")
         let cache = try ScratchDirectory()
         let localURL = local.url
-        // Another client: a generation kept going (end-of-text tokens banned) for 400 tokens,
-        // about 13-30 s on this machine: well past 10 s, well inside the 120-s deadline.
-        let blocker = Task {
-            try await CurlTransport().send(
+        // Another client streams a generation that could run for 1,900 tokens (end-of-text
+        // tokens banned) and hangs up after 15 s: the server is busy for those 15 s whatever the
+        // machine's speed. The task tells whether the generation ended on its own (it must not).
+        let blocker = Task { () -> Bool in
+            let response = try await CurlTransport().stream(
                 HTTPRequest(
                     url: URL(string: localURL + "/v1/chat/completions")!, method: "POST",
-                    headers: ["Content-Type": "application/json"],
+                    headers: ["Content-Type": "application/json", "Accept": "text/event-stream"],
                     body: Data(
-                        #"{"messages":[{"role":"user","content":"Tell a long story about a lighthouse keeper."}],"max_tokens":400,"temperature":0,"logit_bias":{"0":-100,"1":-100,"2":-100}}"#
+                        #"{"messages":[{"role":"user","content":"Tell a long story about a lighthouse keeper."}],"max_tokens":1900,"temperature":0,"stream":true,"logit_bias":{"0":-100,"1":-100,"2":-100}}"#
                             .utf8),
                     deadline: 280))
+            do {
+                for try await _ in response.body {}
+            } catch {
+                return false
+            }
+            // Cancelled (our hang-up) or a generation that really ended.
+            return !Task.isCancelled
         }
-        // Let the blocker's request reach the server and take its lock first.
+        // The blocker takes the server first; the job starts 1 s later and could give up at 11 s.
         try await Task.sleep(for: .seconds(1))
-        let run = try await LiveStudykit.run(
+        async let job = LiveStudykit.run(
             ["headline", "--json"], stdin: try Self.pasteData(),
             environment: [
                 "STUDYKIT_LOCAL_URL": local.url, "STUDYKIT_LOCAL_MODEL": "smollm2-135m-local", "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048",
                 "STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL(), "STUDYKIT_REMOTE_API_KEY": "unused",
                 "STUDYKIT_CACHE_DIR": cache.url.path, "STUDYKIT_DEADLINE": "120",
             ])
-        let blocked = try await blocker.value
+        try await Task.sleep(for: .seconds(14))
+        blocker.cancel()
+        let blockerFinishedEarly = try await blocker.value
+        let run = try await job
         await local.stop()
-        #expect(blocked.head.status == 200, "the other client was served")
+        #expect(!blockerFinishedEarly, "the other client's generation ended before 15 s: the server was not kept busy")
         #expect(run.status == 0, "\(run.stderr)")
         let envelope = try LiveEnvelope(run)
         #expect(envelope.engine == "local", "the busy local server was given up on: \(envelope.fallbacks)")
