@@ -68,20 +68,22 @@ struct CacheIntegrationTests {
 
     /// Six different short texts in two lanes of three: two `studykit` processes run at any
     /// moment, each writing the same fresh cache, against the shared servers (two lanes keep the
-    /// shared local server's queue short for its other clients). Every process succeeds with
-    /// nothing on stderr, the cache then counts six entries, and `cache clear --task headline`
+    /// shared local server's queue short for its other clients). Every process succeeds with no
+    /// cache or ledger problem on stderr (`--verbose` shows them), the cache then counts six entries, and `cache clear --task headline`
     /// removes exactly those.
     @Test func concurrentProcessesShareOneCache() async throws {
         try await SharedModelServers.require()
         let cache = try ScratchDirectory()
         let environment = SharedModelServers.environment(cache: cache.url)
-        let lanes = [Array(Self.shortTexts.enumerated()).filter { $0.offset % 2 == 0 }, Array(Self.shortTexts.enumerated()).filter { $0.offset % 2 == 1 }]
+        let numbered = Array(Self.shortTexts.enumerated())
+        let lanes = [numbered.filter { $0.offset % 2 == 0 }, numbered.filter { $0.offset % 2 == 1 }]
         let runs = try await withThrowingTaskGroup(of: [(Int, StudykitBinary.Result)].self) { group in
             for lane in lanes {
                 group.addTask {
                     var results: [(Int, StudykitBinary.Result)] = []
                     for (index, text) in lane {
-                        let run = try await LiveStudykit.run(["headline", "--json"], stdin: Data(text.utf8), environment: environment)
+                        let run = try await LiveStudykit.run(
+                            ["headline", "--json", "--verbose"], stdin: Data(text.utf8), environment: environment)
                         results.append((index, run))
                     }
                     return results
@@ -92,18 +94,23 @@ struct CacheIntegrationTests {
             return runs.sorted { $0.0 < $1.0 }.map(\.1)
         }
         #expect(runs.count == Self.shortTexts.count)
-        var modelAnswers = 0
         for run in runs {
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stderr.isEmpty)
+            // --verbose shows the notes a cache or ledger that cannot be written leaves (it is
+            // "only a cache", so those never fail the job): none may appear.
+            let problems = run.stderr.split(separator: "\n").filter { line in
+                !line.hasPrefix("studykit: answered by ") && !line.contains("escalated") && !line.contains(" failed: ")
+                    && !line.contains("the answer failed validation") && !line.contains("asking once more")
+            }
+            #expect(problems.isEmpty, "\(run.stderr)")
             let envelope = try LiveEnvelope(run)
             #expect(envelope.cached == false)
             // Each of these texts gets a valid headline from SmolLM2 (tried repeatedly, greedy):
-            // local, or remote after a local validation failure. Both are cached; builtin is not.
+            // local, or remote if the shared local server cannot serve just then. Both are
+            // cached; a builtin answer (not cached) would make the count below wrong.
             #expect(envelope.engine == "local" || envelope.engine == "remote", "\(envelope.fallbacks)")
-            if envelope.engine != "builtin" { modelAnswers += 1 }
         }
-        #expect(modelAnswers == Self.shortTexts.count)
+        let modelAnswers = Self.shortTexts.count
 
         let stats = try await LiveStudykit.run(["cache", "stats", "--json"], environment: environment)
         #expect(stats.status == 0, "\(stats.stderr)")

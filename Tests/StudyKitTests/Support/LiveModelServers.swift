@@ -13,8 +13,9 @@ import Darwin
 
 /// The two llama-cpp-python servers `scripts/serve-models` starts (local: 2,048 tokens, no key;
 /// remote stand-in: 8,192 tokens, API key). Several test suites and engineers share them, so
-/// tests only send them ordinary requests: anything that stops a server or must count its
-/// requests uses an ``OwnModelServer`` instead.
+/// tests only send them short, ordinary requests: anything that stops a server, counts its
+/// requests, streams, or generates for long (which holds the server's lock past other
+/// clients' 10-second availability probe) uses an ``OwnModelServer`` instead.
 enum SharedModelServers {
     private static let processEnvironment = ProcessInfo.processInfo.environment
     static let localURL = processEnvironment["STUDYKIT_TEST_LOCAL_URL"] ?? "http://127.0.0.1:8391"
@@ -213,6 +214,7 @@ final class OwnModelServer: Sendable {
     deinit {
         // A test that forgot to stop its server: end it now (the watchdog also ends it on EOF).
         if !stopped.withLock({ $0 }) { try? watchdogInput.close() }
+        try? FileManager.default.removeItem(at: logFile.deletingLastPathComponent())
     }
 }
 
