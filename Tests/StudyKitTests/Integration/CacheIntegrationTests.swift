@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+/// Issue 6 through the real binary: a cached answer needs no engine at all, and several
+/// `studykit` processes share one cache file without errors.
+@Suite("Integration: the result cache through the binary")
+struct CacheIntegrationTests {
+    /// A headline made by our own local server is answered from the cache after that server is
+    /// stopped. Remote is a closed port in both runs, so the second answer can only be the cache.
+    @Test func aCachedHeadlineNeedsNoServer() async throws {
+        let server = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-local")
+        let cache = try ScratchDirectory()
+        let paste = try Data(contentsOf: TestPaths.samples.appendingPathComponent("paste.txt"))
+        let environment = [
+            "STUDYKIT_LOCAL_URL": server.url, "STUDYKIT_LOCAL_MODEL": "smollm2-135m-local", "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048",
+            "STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL(), "STUDYKIT_REMOTE_API_KEY": "unused",
+            "STUDYKIT_CACHE_DIR": cache.url.path,
+        ]
+        let first = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
+        await server.stop()
+        #expect(await !LoopbackHTTP.answers(server.url, key: nil), "the server is really down")
+
+        let second = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
+
+        #expect(first.status == 0, "\(first.stderr)")
+        let made = try LiveEnvelope(first)
+        // SmolLM2's headline for paste.txt validates (tried repeatedly; decoding is greedy), so
+        // the local model answers; a builtin answer would not be cached and is not expected here.
+        #expect(made.engine == "local", "\(made.fallbacks)")
+        #expect(made.cached == false)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.isEmpty)
+        let replayed = try LiveEnvelope(second)
+        #expect(replayed.cached == true)
+        #expect(replayed.engine == "local")
+        #expect(replayed.resultText != nil)
+        #expect(replayed.resultText == made.resultText)
+        #expect(replayed.fallbacks.isEmpty)
+    }
+
+    /// With `STUDYKIT_LOCAL_URL` but no `STUDYKIT_LOCAL_MODEL` (the server names its one model),
+    /// the same job twice:
+    /// the second answer should come from the cache.
+    ///
+    /// Fails today (a bug, reported to the lead): `OpenAICompatibleEngine.modelName` is
+    /// "server default" until the engine has asked the server, and the served name afterwards.
+    /// The router looks the cache up before any engine call (key with "server default") and
+    /// stores after generating (key with the served name), so the lookup never matches.
+    @Test func theCacheHitsWhenTheServerNamesTheModel() async throws {
+        let server = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-named-by-server")
+        let cache = try ScratchDirectory()
+        let paste = try Data(contentsOf: TestPaths.samples.appendingPathComponent("paste.txt"))
+        var environment = try server.studykitEnvironment(local: true, remote: false, cache: cache.url)
+        environment["STUDYKIT_LOCAL_MODEL"] = nil
+        let first = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
+        let second = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
+        await server.stop()
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(second.status == 0, "\(second.stderr)")
+        let made = try LiveEnvelope(first)
+        let replayed = try LiveEnvelope(second)
+        #expect(made.engine == "local", "\(made.fallbacks)")
+        #expect(made.object["model"] as? String == "smollm2-135m-named-by-server", "the served model's name")
+        #expect(replayed.cached == true, "the second identical job was generated again")
+        #expect(replayed.resultText == made.resultText)
+    }
+
+    /// Six different short texts in two lanes of three: two `studykit` processes run at any
+    /// moment, each writing the same fresh cache, against the shared servers (two lanes keep the
+    /// shared local server's queue short for its other clients). Every process succeeds with no
+    /// cache or ledger problem on stderr (`--verbose` shows them), the cache then counts six entries, and `cache clear --task headline`
+    /// removes exactly those.
+    @Test func concurrentProcessesShareOneCache() async throws {
+        try await SharedModelServers.require()
+        let cache = try ScratchDirectory()
+        let environment = SharedModelServers.environment(cache: cache.url)
+        let numbered = Array(Self.shortTexts.enumerated())
+        let lanes = [numbered.filter { $0.offset % 2 == 0 }, numbered.filter { $0.offset % 2 == 1 }]
+        let runs = try await withThrowingTaskGroup(of: [(Int, StudykitBinary.Result)].self) { group in
+            for lane in lanes {
+                group.addTask {
+                    var results: [(Int, StudykitBinary.Result)] = []
+                    for (index, text) in lane {
+                        let run = try await LiveStudykit.run(
+                            ["headline", "--json", "--verbose"], stdin: Data(text.utf8), environment: environment)
+                        results.append((index, run))
+                    }
+                    return results
+                }
+            }
+            var runs: [(Int, StudykitBinary.Result)] = []
+            for try await lane in group { runs += lane }
+            return runs.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        #expect(runs.count == Self.shortTexts.count)
+        for run in runs {
+            #expect(run.status == 0, "\(run.stderr)")
+            // --verbose shows the notes a cache or ledger that cannot be written leaves (it is
+            // "only a cache", so those never fail the job): none may appear.
+            let problems = run.stderr.split(separator: "\n").filter { line in
+                !line.hasPrefix("studykit: answered by ") && !line.contains("escalated") && !line.contains(" failed: ")
+                    && !line.contains("the answer failed validation") && !line.contains("asking once more")
+            }
+            #expect(problems.isEmpty, "\(run.stderr)")
+            let envelope = try LiveEnvelope(run)
+            #expect(envelope.cached == false)
+            // Each of these texts gets a valid headline from SmolLM2 (tried repeatedly, greedy):
+            // local, or remote if the shared local server cannot serve just then. Both are
+            // cached; a builtin answer (not cached) would make the count below wrong.
+            #expect(envelope.engine == "local" || envelope.engine == "remote", "\(envelope.fallbacks)")
+        }
+        let modelAnswers = Self.shortTexts.count
+
+        let stats = try await LiveStudykit.run(["cache", "stats", "--json"], environment: environment)
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let counts = try #require(try JSONSerialization.jsonObject(with: stats.stdoutData) as? [String: Any])
+        #expect(counts["entries"] as? Int == modelAnswers)
+        #expect(counts["path"] as? String == cache.url.appendingPathComponent("studykit.sqlite3").path)
+
+        let untouched = try await LiveStudykit.run(["cache", "clear", "--task", "summary"], environment: environment)
+        #expect(untouched.status == 0, "\(untouched.stderr)")
+        #expect(untouched.stdout == "removed 0 cached results for summary\n")
+
+        let clear = try await LiveStudykit.run(["cache", "clear", "--task", "headline"], environment: environment)
+        #expect(clear.status == 0, "\(clear.stderr)")
+        #expect(clear.stdout == "removed \(modelAnswers) cached results for headline\n")
+
+        let after = try await LiveStudykit.run(["cache", "stats", "--json"], environment: environment)
+        let emptied = try #require(try JSONSerialization.jsonObject(with: after.stdoutData) as? [String: Any])
+        #expect(emptied["entries"] as? Int == 0)
+    }
+
+    static let shortTexts = [
+        "The water cycle moves water between the oceans, the air and the land. Heat from the sun evaporates water from seas and lakes; the vapour rises, cools and condenses into clouds. Rain and snow return it to the ground, where rivers and groundwater carry it back to the sea.",
+        "Plate tectonics explains why continents drift. The outer shell of the Earth is broken into rigid plates that float on the hot mantle below. Where plates pull apart, new crust forms at ocean ridges; where they collide, mountains rise and earthquakes shake the ground.",
+        "Supply and demand set prices in a market. When a good becomes scarce while buyers still want it, its price rises; when sellers offer more than buyers want, the price falls. The price where the two curves cross is called the equilibrium price.",
+        "The Roman Republic was governed by two consuls elected each year and advised by the Senate. Citizens voted in assemblies, and tribunes protected the common people. Civil wars in the first century BC ended the republic, and Augustus became the first emperor.",
+        "Newton's first law says that an object stays at rest, or keeps moving in a straight line at constant speed, unless a force acts on it. This tendency to resist changes in motion is called inertia, and heavier objects have more of it than lighter ones.",
+        "Enzymes are proteins that speed up chemical reactions in living cells. Each enzyme has an active site that fits its substrate like a key in a lock. Heat and extreme pH can change the shape of the active site, and the enzyme then stops working.",
+    ]
+}
