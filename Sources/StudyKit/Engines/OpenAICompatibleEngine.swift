@@ -97,7 +97,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
     public let deadline: TimeInterval
     /// Seconds allowed to connect.
     public let connectTimeout: TimeInterval
-    /// Seconds allowed for each discovery probe.
+    /// Seconds allowed for each discovery probe (the request deadline unless given).
     public let discoveryDeadline: TimeInterval
     /// The retry rules.
     public let retryPolicy: RetryPolicy
@@ -108,14 +108,17 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// Creates an engine. Nothing is contacted until a method is called.
     public init(
         kind: EngineKind, endpoint: EngineConfiguration.Endpoint, deadline: TimeInterval = 120,
-        connectTimeout: TimeInterval = 5, discoveryDeadline: TimeInterval = 10, retryPolicy: RetryPolicy = RetryPolicy(),
+        connectTimeout: TimeInterval = 5, discoveryDeadline: TimeInterval? = nil, retryPolicy: RetryPolicy = RetryPolicy(),
         transport: any HTTPTransport = CurlTransport(), seams: Seams = .live
     ) {
         self.kind = kind
         self.endpoint = endpoint
         self.deadline = deadline
         self.connectTimeout = connectTimeout
-        self.discoveryDeadline = discoveryDeadline
+        // llama-cpp-python answers even `GET /v1/models` only once the generation it is running
+        // releases its lock: a busy server must be waited for within the request deadline. A
+        // dead one still fails fast, on the 5-second connect timeout.
+        self.discoveryDeadline = discoveryDeadline ?? deadline
         self.retryPolicy = retryPolicy
         self.transport = transport
         self.seams = seams
@@ -605,7 +608,7 @@ extension OpenAICompatibleEngine {
     /// One discovery request without retries: connection failures and refused credentials throw,
     /// any other status is returned for the caller to judge.
     private func probe(_ method: String, _ path: String, _ body: Data?) async throws -> (status: Int, body: Data) {
-        let request = makeRequest(method, path, body, deadline: min(discoveryDeadline, deadline), accept: "application/json")
+        let request = makeRequest(method, path, body, deadline: discoveryDeadline, accept: "application/json")
         do {
             let response = try await transport.stream(request)
             let data = try await collect(response.body, cap: 1 << 20)
