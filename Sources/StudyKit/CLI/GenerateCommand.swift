@@ -24,7 +24,7 @@ extension Runner {
         var configuration = try EngineConfiguration.load(environment: environment)
         configuration.localEngineLogging = settings.verbose
         let stores = openStores(configuration: configuration, noCache: settings.noCache)
-        let quota = try configuration.remoteDailyQuota.map { text throws(CacheError) in try DailyQuota(parsing: text) }
+        let quota = try remoteQuota(configuration)
         let verbose = settings.verbose
         let errors = errorOutput
         let streamer = settings.stream ? StreamPreview(sink: output) : nil

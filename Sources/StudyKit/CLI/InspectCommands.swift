@@ -6,7 +6,7 @@ extension Runner {
     /// `studykit engines`: each engine's availability (and why not), model, window, counting, and today's usage.
     func showEngines(json: Bool) async throws {
         let configuration = try EngineConfiguration.load(environment: environment)
-        let quota = try configuration.remoteDailyQuota.map { text throws(CacheError) in try DailyQuota(parsing: text) }
+        let quota = try remoteQuota(configuration)
         let ledger = try? UsageLedger(environment: cacheEnvironment(configuration))
         let reports = await engineReports(configuration: configuration, transport: transport)
         let builtin = BuiltinEngine()
@@ -71,6 +71,11 @@ extension Runner {
         }
     }
 
+    /// The remote daily quota from the configuration; a malformed value is a usage error.
+    func remoteQuota(_ configuration: EngineConfiguration) throws -> DailyQuota? {
+        try configuration.remoteDailyQuota.map { text throws(CacheError) in try DailyQuota(parsing: text) }
+    }
+
     /// The environment with the config file's cache directory filled in, for the cache and ledger.
     func cacheEnvironment(_ configuration: EngineConfiguration) -> [String: String] {
         var env = environment
@@ -86,7 +91,7 @@ extension Runner {
     func explainRoute(task: StudyTask, source: String, settings: SourceSettings, json: Bool) async throws {
         let document = try await loadDocument(source, settings: settings)
         let configuration = try EngineConfiguration.load(environment: environment)
-        let quota = try configuration.remoteDailyQuota.map { text throws(CacheError) in try DailyQuota(parsing: text) }
+        let quota = try remoteQuota(configuration)
         let ledger = try? UsageLedger(environment: cacheEnvironment(configuration))
         let engines: [any LanguageModel] = [configuration.localEngine(transport: transport), configuration.remoteEngine(transport: transport)]
         let decision = backend(for: task, characterCount: document.characterCount)
@@ -110,12 +115,10 @@ extension Runner {
                 row["quota"] = .string("used up (\(quota))")
                 lines.append("  quota:      used up (\(quota)): remote would be skipped")
             }
-            guard case .available = await engine.availability() else {
-                if case .unavailable(let reason) = await engine.availability() {
-                    row["available"] = false
-                    row["reason"] = .string(reason)
-                    lines.append("  available:  no — \(reason)")
-                }
+            if case .unavailable(let reason) = await engine.availability() {
+                row["available"] = false
+                row["reason"] = .string(reason)
+                lines.append("  available:  no — \(reason)")
                 engineRows.append(.object(row))
                 continue
             }
