@@ -140,6 +140,12 @@ public final class ResultCache: ResultCaching {
     /// Stores `entry` as the result for `key`, replacing any previous one, in one transaction.
     /// - Throws: ``CacheError/invalidPayload(_:)`` when `payload` or `fittedInfo` is not JSON.
     public func put(_ entry: CacheEntry, for key: CacheKey) throws(CacheError) {
+        try put(entry, for: key, beforeCommit: nil)
+    }
+
+    /// ``put(_:for:)`` with a seam for crash tests: `beforeCommit` runs inside the transaction,
+    /// after the row is written and before `COMMIT`, so a test can kill the process there.
+    func put(_ entry: CacheEntry, for key: CacheKey, beforeCommit: (() -> Void)?) throws(CacheError) {
         try Self.requireJSON(entry.payload)
         if let fitted = entry.fittedInfo { try Self.requireJSON(fitted) }
         let createdAt = clock.now().timeIntervalSince1970
@@ -155,6 +161,7 @@ public final class ResultCache: ResultCaching {
                         .text(entry.model), .text(entry.payload), .text(SHA256Digest.hex(of: entry.payload)),
                         entry.fittedInfo.map(SQLiteValue.text) ?? .null, .real(createdAt),
                     ])
+                beforeCommit?()
             }
         }
     }
