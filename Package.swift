@@ -25,8 +25,10 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        // Headers only: libcurl is loaded on first use (see Sources/CCurl/shim.h), not linked,
+        // so the many libraries behind it cost nothing to commands that never fetch.
         .systemLibrary(
-            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            name: "CCurl", path: "Sources/CCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "llama"),
         .target(

@@ -25,7 +25,9 @@ public struct CurlTransport: HTTPTransport {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             request.url.host != nil
         else { throw HTTPError.invalidURL(request.url.absoluteString) }
-        CurlGlobal.initializeOnce()
+        if let failure = studykit_curl_load() {
+            throw HTTPError.transport(request.url.absoluteString, reason: String(cString: failure))
+        }
 
         try await limiter.acquire()
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
@@ -91,14 +93,6 @@ private actor TransferLimiter {
     }
 }
 
-// MARK: - libcurl globals
-
-private enum CurlGlobal {
-    // A static let is initialised exactly once, which is what curl_global_init needs.
-    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-    static func initializeOnce() { _ = initialized }
-}
-
 // MARK: - One transfer
 
 /// Owns one easy handle and its header list; both are freed in `deinit`.
@@ -119,7 +113,7 @@ private final class Transfer: Sendable {
     private let state = Mutex(State())
 
     init(request: HTTPRequest, userAgent: String, body: AsyncThrowingStream<Data, any Error>.Continuation) throws {
-        guard let handle = curl_easy_init() else {
+        guard let handle = studykit_curl_easy_init() else {
             throw HTTPError.transport(request.url.absoluteString, reason: "libcurl could not create a handle")
         }
         self.handle = handle
@@ -131,15 +125,15 @@ private final class Transfer: Sendable {
         var list: UnsafeMutablePointer<curl_slist>? = nil
         // Expect: 100-continue only adds a round trip to a POST.
         for line in request.headers.map({ "\($0.key): \($0.value)" }).sorted() + ["Expect:"] {
-            list = curl_slist_append(list, line)
+            list = studykit_curl_slist_append(list, line)
         }
         self.headerList = list
         configure(userAgent: userAgent)
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        studykit_curl_easy_cleanup(handle)
+        studykit_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -209,7 +203,7 @@ private final class Transfer: Sendable {
 
     /// Runs the blocking transfer on the calling thread, then finishes the body stream.
     func perform() {
-        let code = curl_easy_perform(handle)
+        let code = studykit_curl_easy_perform(handle)
         if code == CURLE_OK {
             resumeHead()
             body.finish()
@@ -271,7 +265,7 @@ private final class Transfer: Sendable {
     private func translate(_ code: CURLcode) -> HTTPError {
         let url = request.url.absoluteString
         let detail = String(cString: errorBuffer)
-        let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let reason = detail.isEmpty ? String(cString: studykit_curl_easy_strerror(code)) : detail
         let flags = state.withLock { ($0.bodyTooLarge, $0.cancelled) }
         if flags.0 || code == CURLE_FILESIZE_EXCEEDED {
             return .bodyTooLarge(url, limit: request.maxBodyBytes ?? 0)
