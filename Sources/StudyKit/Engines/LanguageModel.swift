@@ -232,7 +232,9 @@ public protocol LanguageModel: Sendable {
     func tokenize(_ text: String) async throws -> [Int]?
     /// The text of `tokens`, or `nil` when the engine cannot detokenize. Throws ``EngineError``.
     func detokenize(_ tokens: [Int]) async throws -> String?
-    /// Generates one answer. Throws ``EngineError``.
+    /// Generates one answer. An answer cut off at the response limit is not an error here: it
+    /// comes back with `finishReason` `"length"` and the usage it cost, and the caller (the
+    /// router) rejects it after counting it. Throws ``EngineError``.
     func respond(to request: GenerationRequest) async throws -> RawResponse
     /// Generates one answer as growing snapshots, then the completed answer. The stream fails with ``EngineError``.
     func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>

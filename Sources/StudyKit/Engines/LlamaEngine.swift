@@ -113,8 +113,10 @@ public struct LlamaEngine: LanguageModel {
 
     /// Generates one answer under the request's schema grammar.
     ///
+    /// An answer that reaches the response limit (or the end of the window) first comes back
+    /// with `finishReason` `"length"` for the caller to reject after counting its tokens.
     /// Throws ``EngineError``: `.contextExceeded` when the templated prompt leaves no room,
-    /// `.truncated` when the response limit is reached first, `.invalidOutput` when the schema
+    /// `.invalidOutput` when the schema
     /// cannot become a grammar, `.unavailable` when the model does not load; `CancellationError`
     /// when the task is cancelled (checked between tokens).
     public func respond(to request: GenerationRequest) async throws -> RawResponse {
@@ -542,11 +544,6 @@ private final class LlamaSession {
                 onText(String(decoding: bytes[..<complete], as: UTF8.self))
             }
             if generated < limit { try decode([token]) }
-        }
-        if finish == "length" {
-            let stated = request.options.maximumResponseTokens.map { "its \($0)-token response limit" } ?? "the end of its \(contextTokens)-token window"
-            throw EngineError.truncated(
-                "the local model stopped at \(stated) before finishing its answer; allow more response tokens or shorten the input")
         }
         return RawResponse(
             text: String(decoding: bytes, as: UTF8.self),

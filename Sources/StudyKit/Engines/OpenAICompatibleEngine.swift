@@ -230,8 +230,10 @@ public struct OpenAICompatibleEngine: LanguageModel {
 
     /// One chat completion constrained to the request's schema.
     ///
-    /// Throws ``EngineError``: `.truncated` when the server stopped at the response limit,
-    /// `.invalidOutput` when the body is not a completion, and the mapped HTTP failures.
+    /// An answer cut at the response limit is returned, with `finishReason` `"length"` and its
+    /// usage, for the caller to reject: the tokens it cost still count against a quota.
+    /// Throws ``EngineError``: `.invalidOutput` when the body is not a completion, and the
+    /// mapped HTTP failures.
     public func respond(to request: GenerationRequest) async throws -> RawResponse {
         try await redactingErrors {
             let found = try await discovery()
@@ -239,7 +241,6 @@ public struct OpenAICompatibleEngine: LanguageModel {
             let payload = try OpenAIWire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: false)
             let body = try await fetchJSON("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries)
             let completion = try OpenAIWire.completion(body, endpoint: path)
-            if completion.finishReason == "length" { throw truncatedAtLimit(request) }
             guard let text = completion.text else {
                 throw EngineError.invalidOutput([
                     completion.refusal.map { "the model refused: \(Redactor(endpoint.apiKey).clean($0))" }
@@ -308,7 +309,6 @@ public struct OpenAICompatibleEngine: LanguageModel {
             throw EngineError.truncated(
                 "the answer from \(url(path).absoluteString) ended after \(reader.text.count) characters before the model finished; try again")
         }
-        if reader.finishReason == "length" { throw truncatedAtLimit(request) }
         let usage: Usage
         if let reported = reader.usage {
             usage = reported
@@ -319,12 +319,6 @@ public struct OpenAICompatibleEngine: LanguageModel {
             .completed(
                 RawResponse(
                     text: reader.text, usage: usage, model: reader.model ?? modelName, finishReason: reader.finishReason)))
-    }
-
-    private func truncatedAtLimit(_ request: GenerationRequest) -> EngineError {
-        let limit = request.options.maximumResponseTokens.map { "its \($0)-token response limit" } ?? "the response limit"
-        return .truncated(
-            "the \(kind.rawValue) model stopped at \(limit) before finishing its answer; allow more response tokens or shorten the input")
     }
 
     /// Usage when the server reported none: the tokenizer's count, or the documented estimate.

@@ -288,8 +288,10 @@ public struct RoutingEngine: Sendable {
             } catch {
                 note("could not record usage: \(Self.reason(for: error))")
             }
+            // Counted above, rejected here: a cut answer cost its tokens all the same.
             if response.finishReason == "length" {
-                throw EngineError.truncated("the answer hit the \(reserve)-token limit")
+                throw EngineError.truncated(
+                    "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing its answer; allow more response tokens or shorten the input")
             }
             do {
                 let result = try decodeResult(for: task, modelOutput: response.text)

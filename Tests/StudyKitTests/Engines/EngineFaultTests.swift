@@ -211,15 +211,12 @@ struct EngineFaultTests {
         #expect((sent["stream_options"] as? [String: Any])?["include_usage"] as? Bool == true)
     }
 
-    @Test func finishReasonLengthIsTruncated() async throws {
+    @Test func finishReasonLengthComesBackCutWithTheReportedUsage() async throws {
         let transport = ScriptedEngineTransport(routes: Self.models, queue: [.json(Self.completion(#"{"title": "Ph"#, finish: "length"))])
-        do {
-            _ = try await Self.remote(transport).respond(to: EngineTestSchema.request(maxTokens: 5))
-            Issue.record("expected truncated")
-        } catch let error as EngineError {
-            guard case .truncated(let detail) = error else { Issue.record("got \(error)"); return }
-            #expect(detail.contains("5-token response limit"))
-        }
+        let response = try await Self.remote(transport).respond(to: EngineTestSchema.request(maxTokens: 5))
+        #expect(response == RawResponse(
+            text: #"{"title": "Ph"#, usage: Usage(promptTokens: 12, completionTokens: 7, method: .reported), model: "scripted-model",
+            finishReason: "length"))
     }
 
     @Test func aNonJSONBodyIsAClearError() async throws {

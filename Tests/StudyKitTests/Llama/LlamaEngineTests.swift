@@ -112,8 +112,14 @@ struct LlamaEngineTests {
         let engine = try #require(Self.wide, Comment(rawValue: LlamaFixtures.hint))
         do {
             let response = try await engine.respond(to: LlamaFixtures.request(task, document: LlamaFixtures.photosynthesis))
-            #expect(response.finishReason == "stop")
             #expect(response.usage.method == .reported && response.usage.completionTokens > 0)
+            // A 135M model may run out of its response reserve on the big tasks: the cut answer
+            // comes back marked, having used exactly the reserve.
+            if response.finishReason == "length" {
+                #expect(response.usage.completionTokens == task.responseReserve)
+                return
+            }
+            #expect(response.finishReason == "stop")
             // The grammar guarantees JSON of the schema's shape; only limits and semantics can fail.
             do {
                 _ = try decodeResult(for: task, modelOutput: response.text)
@@ -125,9 +131,7 @@ struct LlamaEngineTests {
                 for issue in issues { #expect(!issue.description.isEmpty) }
             }
         } catch let error as EngineError {
-            // A 135M model may run out of its response reserve on the big tasks; that is reported precisely.
-            guard case .truncated(let detail) = error else { Issue.record("\(task): \(error.message)"); return }
-            #expect(detail.contains("\(task.responseReserve)-token response limit"))
+            Issue.record("\(task): \(error.message)")
         }
     }
 
@@ -218,12 +222,14 @@ struct LlamaEngineTests {
         }
     }
 
-    @Test func aTinyResponseLimitIsReportedAsTruncated() async throws {
+    @Test func aTinyResponseLimitComesBackCutWithItsUsage() async throws {
         let engine = try LlamaFixtures.engine()
-        await #expect(throws: EngineError.truncated(
-            "the local model stopped at its 5-token response limit before finishing its answer; allow more response tokens or shorten the input")) {
-            _ = try await engine.respond(to: LlamaFixtures.request(.headline, document: LlamaFixtures.photosynthesis, maximumResponseTokens: 5))
-        }
+        let response = try await engine.respond(
+            to: LlamaFixtures.request(.headline, document: LlamaFixtures.photosynthesis, maximumResponseTokens: 5))
+        #expect(response.finishReason == "length")
+        #expect(response.usage.completionTokens == 5)
+        #expect(response.usage.promptTokens > 0)
+        #expect(throws: SchemaError.truncated) { try JSONValue.parse(response.text) }
     }
 
     @Test func aDocumentCannotInjectChatControlTokens() async throws {

@@ -121,6 +121,25 @@ struct RoutingEngineTests {
         #expect(try ledger.usage(engine: .local, on: ledger.today).requests == 1)
     }
 
+    @Test func aRemoteAnswerCutAtTheLimitIsCountedThenFallsBack() async throws {
+        let directory = try temporaryDirectory()
+        let ledger = try UsageLedger(environment: ["STUDYKIT_CACHE_DIR": directory.path])
+        let remote = ScriptedModel(.remote, steps: [.cut(#"{"overview":"Photosynthesis"#)])
+        let local = ScriptedModel(.local, steps: [.answer(Self.summary)])
+        let router = RoutingEngine(local: local, remote: remote, ledger: ledger, quota: .requests(5))
+        let routed = try await router.run(RoutingRequest(task: .summary, document: Self.document(), useCache: false))
+        #expect(routed.engine == .local)
+        #expect(remote.calls.respond == 1)
+        let step = try #require(routed.fallbacks.first)
+        #expect(step.engine == .remote)
+        #expect(step.reason.contains("stopped at its \(StudyTask.summary.responseReserve)-token response limit"))
+        // The cut answer cost a request and its whole response reserve: both are in the ledger.
+        let spent = try ledger.usage(engine: .remote, on: ledger.today)
+        #expect(spent.requests == 1)
+        #expect(spent.tokensOut == StudyTask.summary.responseReserve)
+        #expect(spent.tokensIn > 0)
+    }
+
     @Test func remoteUnderQuotaIsCalledAndCounted() async throws {
         let directory = try temporaryDirectory()
         let ledger = try UsageLedger(environment: ["STUDYKIT_CACHE_DIR": directory.path])

@@ -8,6 +8,8 @@ final class ScriptedModel: LanguageModel {
     /// What one `respond` call does.
     enum Step: Sendable {
         case answer(String)
+        /// An answer cut off at the response limit (`finishReason` `"length"`).
+        case cut(String)
         case fail(EngineError)
     }
 
@@ -87,6 +89,10 @@ final class ScriptedModel: LanguageModel {
             return RawResponse(
                 text: text, usage: Usage(promptTokens: Self.tokens(request.prompt), completionTokens: Self.tokens(text)),
                 model: name, finishReason: "stop")
+        case .cut(let text):
+            return RawResponse(
+                text: text, usage: Usage(promptTokens: Self.tokens(request.prompt), completionTokens: request.options.maximumResponseTokens ?? 0),
+                model: name, finishReason: "length")
         case .fail(let error):
             throw error
         case nil:
