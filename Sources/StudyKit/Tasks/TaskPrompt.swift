@@ -60,7 +60,10 @@ enum ResultProse {
 
     /// How many sentences `text` has: a `.`, `!`, `?` or `…` (with any closing quote or bracket)
     /// followed by whitespace and then a capital, digit or opening quote ends one, unless the
-    /// word before is a known abbreviation or a single letter (an initial).
+    /// word before is a known abbreviation or a single letter (an initial). The full-width
+    /// `。`, `！` and `？` of Chinese and Japanese end one wherever more text follows: those
+    /// scripts put no space after them and have no capitals. Followed by a closing bracket or
+    /// quote and then more text with no space, they end a quoted sentence inside a longer one.
     static func sentenceCount(_ text: String) -> Int {
         let characters = Array(text.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !characters.isEmpty else { return 0 }
@@ -68,6 +71,18 @@ enum ResultProse {
         var index = 0
         while index < characters.count {
             defer { index += 1 }
+            if "。！？".contains(characters[index]) {
+                var end = index + 1
+                while end < characters.count, "。！？".contains(characters[end]) { end += 1 }
+                let closersStart = end
+                while end < characters.count, "」』）】〉》\"'”’)]".contains(characters[end]) { end += 1 }
+                index = end - 1
+                guard end < characters.count else { continue }
+                // 「光が必要だ。」と言った: a quoted sentence inside a longer one.
+                if end > closersStart, !characters[end].isWhitespace { continue }
+                count += 1
+                continue
+            }
             guard ".!?…".contains(characters[index]) else { continue }
             var end = index + 1
             while end < characters.count, "\"'”’)]".contains(characters[end]) { end += 1 }
