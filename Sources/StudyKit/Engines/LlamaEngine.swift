@@ -116,9 +116,8 @@ public struct LlamaEngine: LanguageModel {
     /// An answer that reaches the response limit (or the end of the window) first comes back
     /// with `finishReason` `"length"` for the caller to reject after counting its tokens.
     /// Throws ``EngineError``: `.contextExceeded` when the templated prompt leaves no room,
-    /// `.invalidOutput` when the schema
-    /// cannot become a grammar, `.unavailable` when the model does not load; `CancellationError`
-    /// when the task is cancelled (checked between tokens).
+    /// `.invalidOutput` when the schema cannot become a grammar, `.unavailable` when the model
+    /// does not load; `CancellationError` when the task is cancelled (checked between tokens).
     public func respond(to request: GenerationRequest) async throws -> RawResponse {
         let name = modelName
         return try await runtime.run { session, cancel in
