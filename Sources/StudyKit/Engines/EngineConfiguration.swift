@@ -86,7 +86,7 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var localContextSize: Int?
     /// Which local engine is in use and why, for `studykit engines`.
     public var localSelection: LocalEngineSelection
-    /// Whether the in-process engine forwards llama.cpp's log to stderr (set for `--verbose`).
+    /// Whether the in-process engine forwards llama.cpp's warnings and errors to stderr (set for `--verbose`).
     public var localEngineLogging: Bool
     /// `STUDYKIT_LOCAL_THREADS`: threads for the in-process engine; `nil` means `min(cores - 1, 4)`, at least 1.
     public var localThreads: Int?

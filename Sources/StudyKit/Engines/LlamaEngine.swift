@@ -32,7 +32,7 @@ public struct LlamaEngine: LanguageModel {
         public var contextSizeSetting: String?
         /// Threads for decoding and for prompt processing.
         public var threads: Int
-        /// Whether llama.cpp's own log lines go to stderr (`--verbose`); off, they are dropped.
+        /// Whether llama.cpp's own warnings and errors go to stderr (`--verbose`); off, they are dropped.
         public var logging: Bool
 
         /// The window used when `STUDYKIT_LOCAL_CONTEXT_SIZE` is not set.
@@ -268,12 +268,14 @@ private final class LlamaRuntime: Sendable {
 // MARK: - Logging
 
 /// Where llama.cpp's log goes. Set before every load (the setting is process-wide in llama.cpp).
+/// With logging on (`--verbose`), its warnings and errors go to stderr; its info and debug
+/// lines (some two thousand per model load: every tensor, every graph input) never do.
 private func installLogHandler(logging: Bool) {
     _ = LlamaBackend.start
     let forward: UnsafeMutableRawPointer? = logging ? UnsafeMutableRawPointer(bitPattern: 1) : nil
-    llama_log_set({ _, text, forward in
-        guard forward != nil, let text else { return }
-        FileHandle.standardError.write(Data(String(cString: text).utf8))
+    llama_log_set({ level, text, forward in
+        guard forward != nil, let text, level == GGML_LOG_LEVEL_WARN || level == GGML_LOG_LEVEL_ERROR else { return }
+        FileHandle.standardError.write(Data(("llama.cpp: " + String(cString: text)).utf8))
     }, forward)
 }
 
