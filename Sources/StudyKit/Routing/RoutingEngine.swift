@@ -223,6 +223,8 @@ public struct RoutingEngine: Sendable {
         let budget = try await checkBudget(
             engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation)
         var prompt = whole
+        // What the model is shown of the material, for the grounding checks.
+        var sent = document.text
         var fitted = FitReport.whole(document, tokens: budget.documentTokens)
         if !budget.fits {
             if mayEscalate, let larger = await largerWindow(than: budget.window.tokens) {
@@ -235,6 +237,7 @@ public struct RoutingEngine: Sendable {
             let content = fitContent(document, documentTokens: budget.documentTokens, budget: budget.documentBudget)
             note("\(kind.rawValue): fitted \(content.report.keptCharacters) of \(content.report.totalCharacters) characters to a \(budget.window.tokens)-token window")
             prompt = task.prompt(document: content.text, title: document.title, concept: request.concept, explanation: request.explanation)
+            sent = content.text
             fitted = content.report
             if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: prompt, fitted: true) {
                 return RoutedResult(
@@ -243,7 +246,9 @@ public struct RoutingEngine: Sendable {
             }
         }
 
-        let generated = try await generateValidated(task: task, engine: engine, prompt: prompt, reserve: budget.reserve)
+        let generated = try await generateValidated(
+            task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
+            reserve: budget.reserve)
         if request.useCache {
             store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
         }
@@ -270,8 +275,11 @@ public struct RoutingEngine: Sendable {
         var reasked: Bool
     }
 
-    /// Generates, validates, and re-asks once with the validation errors as feedback.
-    private func generateValidated(task: StudyTask, engine: any LanguageModel, prompt: String, reserve: Int) async throws -> Generated {
+    /// Generates, validates (the schema, the type's own rules, and ``Grounding`` in `material`),
+    /// and re-asks once with the validation errors as feedback.
+    private func generateValidated(
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, reserve: Int
+    ) async throws -> Generated {
         let schema = task.generationSchema
         var request = GenerationRequest(
             instructions: task.instructions, prompt: prompt, schemaName: task.commandName == "import" ? "study_kit" : task.commandName,
@@ -293,8 +301,10 @@ public struct RoutingEngine: Sendable {
                 throw EngineError.truncated(
                     "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing its answer; allow more response tokens or shorten the input")
             }
-            do {
+            do throws(SchemaError) {
                 let result = try decodeResult(for: task, modelOutput: response.text)
+                let ungrounded = Grounding.issues(in: result, source: material)
+                if !ungrounded.isEmpty { throw SchemaError.invalid(ungrounded) }
                 return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
             } catch {
                 if case .truncated = error { throw EngineError.truncated("the answer's JSON ended mid-way") }

@@ -65,7 +65,8 @@ public struct Flashcards: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension Flashcards {
-    static let promptTemplateVersion = "flashcards/1"
+    /// Version 2: answers must also pass ``Grounding``.
+    static let promptTemplateVersion = "flashcards/2"
     static let responseReserve = 1_200
     static let instructions = TaskPrompt.instructions(
         role: "You write flashcards that help a student remember their study material.",

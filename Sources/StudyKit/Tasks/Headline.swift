@@ -50,7 +50,8 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension Headline {
-    static let promptTemplateVersion = "headline/1"
+    /// Version 2: answers must also pass ``Grounding``.
+    static let promptTemplateVersion = "headline/2"
     static let responseReserve = 200
     static let instructions = TaskPrompt.instructions(
         role: "You write a headline for a student's study material.",

@@ -65,7 +65,8 @@ public struct StudyKitBundle: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension StudyKitBundle {
-    static let promptTemplateVersion = "import/1"
+    /// Version 2: answers must also pass ``Grounding``.
+    static let promptTemplateVersion = "import/2"
     /// Room for a typical kit (about 8 cards and 5 questions); the kit runs on the large remote window.
     static let responseReserve = 2_048
     static let instructions = TaskPrompt.instructions(

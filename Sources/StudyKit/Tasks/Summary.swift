@@ -46,7 +46,8 @@ public struct Summary: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension Summary {
-    static let promptTemplateVersion = "summary/1"
+    /// Version 2: answers must also pass ``Grounding``.
+    static let promptTemplateVersion = "summary/2"
     static let responseReserve = 512
     static let instructions = TaskPrompt.instructions(
         role: "You summarise a student's study material.",

@@ -95,6 +95,42 @@ struct RoutingEngineTests {
         #expect(local.calls.respond == 2)
     }
 
+    @Test func anAnswerThatNamesNothingFromTheMaterialIsReaskedWithThatFeedback() async throws {
+        let empty = #"{"title":"Study Notes","blurb":"This is a JSON object with the headline."}"#
+        let local = ScriptedModel(.local, steps: [.answer(empty), .answer(Self.headline)])
+        let routed = try await RoutingEngine(local: local, remote: ScriptedModel(.remote)).run(
+            RoutingRequest(task: .headline, document: Self.document(), useCache: false))
+        #expect(routed.engine == .local)
+        #expect(routed.reasked)
+        guard case .headline(let headline) = routed.result else {
+            Issue.record("not a headline")
+            return
+        }
+        #expect(headline.blurb == "Mitosis splits one cell into two identical cells.")
+        let reask = try #require(local.calls.prompts.last)
+        #expect(reask.contains("blurb names nothing from the material"))
+    }
+
+    @Test func aFittedAnswerIsGroundedInWhatWasSentNotTheWholeDocument() async throws {
+        // Only part of the document fits the local window; a quote from a part left out cannot
+        // have come from the model's input and is rejected.
+        let filler = String(repeating: "Mitosis is the division of one cell nucleus into two identical nuclei. ", count: 300)
+        let middle = "Meiosis makes four haploid gametes that differ genetically."
+        let document = Document(text: filler + "\n\n" + middle + "\n\n" + filler, title: nil, kind: .text, origin: "test")
+        let invented = #"""
+            {"cards":[{"question":"What does meiosis make?","answer":"Four haploid gametes.","quote":"Meiosis makes four haploid gametes that differ genetically."},
+            {"question":"What does mitosis divide?","answer":"The nucleus.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
+            {"question":"How many nuclei?","answer":"Two.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."}]}
+            """#
+        let local = ScriptedModel(.local, window: 4096, steps: [.answer(invented), .answer(invented)])
+        var request = RoutingRequest(task: .flashcards, document: document, useCache: false)
+        request.engine = .local
+        await #expect(throws: RoutingError.self) { _ = try await RoutingEngine(local: local, remote: ScriptedModel(.remote)).run(request) }
+        #expect(local.calls.respond == 2)
+        #expect(local.calls.prompts.first?.contains(middle) == false, "the fitted prompt left the middle out")
+        #expect(local.calls.prompts.last?.contains("cards[0].quote is not in the material") == true)
+    }
+
     @Test func remoteQuotaRefusalFallsBackToLocalAndNeverCallsRemoteAgain() async throws {
         let log = CallLog()
         let remote = ScriptedModel(.remote, steps: [.fail(.quotaExceeded("insufficient_quota"))], log: log)
