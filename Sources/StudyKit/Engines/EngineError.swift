@@ -28,6 +28,9 @@ public enum EngineError: StudyKitError, Equatable, Sendable, CustomStringConvert
     /// A setting has a value studykit cannot use.
     case invalidConfiguration(key: String, value: String, reason: String)
 
+    /// How many of an unusable answer's problems ``message`` names.
+    static let problemsShown = 3
+
     /// One lower-case line: what is wrong and what to do.
     public var message: String {
         switch self {
@@ -41,7 +44,10 @@ public enum EngineError: StudyKitError, Equatable, Sendable, CustomStringConvert
             let wait = retryAfter.map { " (it asks to wait \(Self.seconds($0)) s)" } ?? ""
             return "the remote engine is rate-limiting requests\(wait); try again later or use --engine local"
         case .invalidOutput(let problems):
-            return "the model's answer is not usable: \(problems.joined(separator: "; "))"
+            // One line for stderr and the fallback reason: the first few problems, then a count.
+            let shown = problems.prefix(Self.problemsShown).joined(separator: "; ")
+            let more = problems.count > Self.problemsShown ? " (and \(problems.count - Self.problemsShown) more)" : ""
+            return "the model's answer is not usable: \(shown)\(more)"
         case .truncated(let detail):
             return detail
         case .http(let status, let message):

@@ -312,8 +312,7 @@ public struct RoutingEngine: Sendable {
                 if case .invalid(let issues) = error { problems = issues.map(\.description) } else { problems = [error.message] }
                 if round == 1 { throw EngineError.invalidOutput(problems) }
                 note("\(engine.kind.rawValue): the answer failed validation (\(problems.count) problem\(problems.count == 1 ? "" : "s")); asking once more")
-                request.prompt = prompt + "\n\nYour previous answer was rejected:\n" + error.feedback
-                    + "\nAnswer again with one JSON object that fixes every problem."
+                request.prompt = prompt + "\n\n" + error.feedback(maximumCharacters: reaskFeedbackCharacters - 2)
             }
         }
         throw EngineError.invalidOutput(["no valid answer"])

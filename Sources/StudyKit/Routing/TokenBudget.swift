@@ -38,6 +38,10 @@ public struct BudgetCheck: Sendable, Equatable {
 let templateAllowance = 24
 /// See ``templateAllowance``.
 let reaskAllowance = 160
+/// The most characters of feedback a re-ask appends: ``reaskAllowance`` at 2.5 characters a
+/// token, below what English text and JSON paths take, so a fitted prompt still fits when the
+/// answer had many problems (the feedback then names the first few and counts the rest).
+let reaskFeedbackCharacters = reaskAllowance * 5 / 2
 
 /// Counts a request against `engine`'s window with two tokenizer calls at most: one count of
 /// the instructions and the prompt frame, one tokenization of the document.

@@ -25,10 +25,28 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Text for one re-ask: what was wrong, one line each, and what to send instead.
-    public static func feedback(for issues: [ValidationIssue]) -> String {
-        var lines = ["Your previous answer did not meet the requirements:"]
-        lines += issues.map { "- " + $0.description }
-        lines.append("Reply again with the corrected JSON object only, keeping everything that was right.")
+    ///
+    /// With `maximumCharacters`, the list stops at the last issue that keeps the text within it
+    /// (always at least one) and says how many more there are: the re-ask must still fit the
+    /// window the prompt was fitted to, and thirty problems are no better guide than five.
+    public static func feedback(for issues: [ValidationIssue], maximumCharacters: Int? = nil) -> String {
+        let header = "Your previous answer did not meet the requirements:"
+        let footer = "Reply again with the corrected JSON object only, keeping everything that was right."
+        var lines = [header]
+        var length = header.count + footer.count + 2
+        // Room kept for the "- and N more problems like these" line.
+        let moreRoom = 40
+        for (index, issue) in issues.enumerated() {
+            let line = "- " + issue.description
+            if let maximumCharacters, index > 0, length + line.count + 1 + moreRoom > maximumCharacters {
+                let rest = issues.count - index
+                lines.append("- and \(rest) more problem\(rest == 1 ? "" : "s") like these")
+                break
+            }
+            lines.append(line)
+            length += line.count + 1
+        }
+        lines.append(footer)
         return lines.joined(separator: "\n")
     }
 }
@@ -64,14 +82,18 @@ public enum SchemaError: StudyKitError, Equatable {
     public var exitCode: ExitCode { .dataError }
 
     /// Text to send back to the model for one re-ask.
-    public var feedback: String {
+    public var feedback: String { feedback(maximumCharacters: nil) }
+
+    /// ``feedback``, listing only as many issues as fit `maximumCharacters`; see
+    /// ``ValidationIssue/feedback(for:maximumCharacters:)``.
+    public func feedback(maximumCharacters: Int?) -> String {
         switch self {
         case .truncated:
             return "Your previous answer was cut off before the JSON was complete. Reply again with a shorter, complete JSON object only."
         case .malformed(let detail):
             return "Your previous answer was not valid JSON (\(detail)). Reply again with one JSON object only, no Markdown and no commentary."
         case .invalid(let issues):
-            return ValidationIssue.feedback(for: issues)
+            return ValidationIssue.feedback(for: issues, maximumCharacters: maximumCharacters)
         }
     }
 }

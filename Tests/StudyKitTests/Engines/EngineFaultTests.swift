@@ -357,3 +357,15 @@ struct LoopbackTests {
         #expect(transport.requests.first?.url.absoluteString == "http://10.0.0.1:8080/v1/models")
     }
 }
+
+@Suite("EngineError messages")
+struct EngineErrorMessageTests {
+    @Test func anUnusableAnswerNamesItsFirstThreeProblemsAndCountsTheRest() {
+        let problems = (0..<39).map { "branches[\($0)].label repeats branches[0].label" }
+        let message = EngineError.invalidOutput(problems).message
+        #expect(message == "the model's answer is not usable: branches[0].label repeats branches[0].label; "
+            + "branches[1].label repeats branches[0].label; branches[2].label repeats branches[0].label (and 36 more)")
+        #expect(EngineError.invalidOutput(Array(problems.prefix(3))).message.hasSuffix("branches[2].label repeats branches[0].label"))
+        #expect(!message.contains("\n"))
+    }
+}

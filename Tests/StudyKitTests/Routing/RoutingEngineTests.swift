@@ -81,7 +81,7 @@ struct RoutingEngineTests {
         #expect(log.kinds == [.local, .local, .remote])
         // The re-ask carries the validation errors as feedback.
         let reask = try #require(local.calls.prompts.last)
-        #expect(reask.contains("Your previous answer was rejected"))
+        #expect(reask.contains("Your previous answer did not meet the requirements"))
         #expect(reask.contains("blurb"))
         #expect(routed.fallbacks.first?.engine == .local)
     }

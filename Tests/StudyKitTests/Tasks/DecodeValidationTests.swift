@@ -259,6 +259,22 @@ struct DecodeValidationTests {
         #expect(SchemaError.truncated.feedback.contains("cut off"))
     }
 
+    @Test func feedbackWithACharacterLimitNamesTheFirstIssuesAndCountsTheRest() {
+        let issues = (0..<39).map { ValidationIssue(path: "branches[\($0)].label", message: "must not be empty") }
+        let feedback = SchemaError.invalid(issues).feedback(maximumCharacters: 398)
+        #expect(feedback.count <= 398)
+        let lines = feedback.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Your previous answer did not meet the requirements:")
+        #expect(lines.last == "Reply again with the corrected JSON object only, keeping everything that was right.")
+        let listed = lines.filter { $0.hasPrefix("- branches[") }
+        #expect(listed.count >= 3)
+        #expect(lines.contains("- and \(39 - listed.count) more problems like these"))
+        // One issue is always named, however small the limit; a short list is not cut.
+        #expect(SchemaError.invalid(issues).feedback(maximumCharacters: 10).contains("- branches[0].label must not be empty"))
+        #expect(SchemaError.invalid(Array(issues.prefix(2))).feedback(maximumCharacters: 398).contains("- branches[1].label"))
+        #expect(!SchemaError.invalid(Array(issues.prefix(2))).feedback(maximumCharacters: 398).contains("more problem"))
+    }
+
     @Test func resultTypesAreCodable() throws {
         let kit = try StudyKitBundle.decode(modelOutput: try SchemaFixtures.validOutput(.studyKit))
         let data = try JSONEncoder().encode(kit)
