@@ -10,12 +10,13 @@ import Foundation
 /// replacement characters are ever inserted, because silently mangled study notes are worse than
 /// a clear error. HTML is decoded by libxml2 (HTTP charset, then `<meta charset>`), PDF by poppler.
 ///
-/// **Character policy.** After decoding: ANSI escape sequences (CSI `ESC [ … final`, OSC
-/// `ESC ] … BEL` or `ESC ] … ESC \`, and two-byte `ESC x`) are removed whole; `\r\n` and `\r`
-/// become `\n`; a tab becomes a space; every other C0/C1 control and DEL is removed; invisible
-/// characters are removed: U+200B–U+200F (but a zero-width joiner between two emoji is kept, it
-/// builds one emoji), U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF, U+00AD soft hyphen and
-/// the tag characters U+E0000–U+E007F (a known channel for hidden prompt text). Variation
+/// **Character policy.** After decoding: escape sequences (``HiddenText``: CSI, OSC and the
+/// other string sequences, nF and two-character escapes, and their C1 forms) are removed whole,
+/// an unterminated string sequence up to the end of its line; `\r\n` and `\r` become `\n`; a
+/// tab becomes a space; every other C0/C1 control and DEL is removed; invisible characters are
+/// removed: U+00AD soft hyphen, U+061C, U+200B–U+200F (but a zero-width joiner between two emoji
+/// is kept, it builds one emoji), U+202A–U+202E, U+2060–U+2064, U+2066–U+2069, U+FEFF and the tag
+/// characters U+E0000–U+E007F (a known channel for hidden prompt text). Variation
 /// selectors U+FE0E/U+FE0F stay when they follow an emoji-capable character and are dropped
 /// otherwise; other variation selectors (ideographic) stay. Then the text is put in Unicode NFC.
 ///
@@ -119,7 +120,11 @@ enum SourceNormalizer {
             let s = scalars[i]
             let v = s.value
             if v == 0x1B {
-                i = skipEscape(scalars, from: i)
+                i = HiddenText.endOfEscape(scalars, escapeAt: i, stringsEndAtLineBreak: true)
+                continue
+            }
+            if let end = HiddenText.endOfC1Sequence(scalars, at: i, stringsEndAtLineBreak: true) {
+                i = end
                 continue
             }
             if v == 0x0D {
@@ -136,12 +141,10 @@ enum SourceNormalizer {
             } else if v == 0x200D {
                 // A zero-width joiner glues emoji into one picture; anywhere else it is invisible noise.
                 let next = i + 1 < n ? scalars[i + 1] : nil
-                if let lastKept, isEmojiScalar(lastKept) || lastKept.value == 0xFE0F, let next, isEmojiScalar(next) {
-                    append(s)
-                }
+                if HiddenText.joinsEmoji(previous: lastKept, next: next) { append(s) }
             } else if v == 0xFE0E || v == 0xFE0F {
-                if let lastKept, isEmojiScalar(lastKept) || lastKept.value == 0x20E3 { append(s) }
-            } else if isInvisible(v) {
+                if let lastKept, HiddenText.isEmoji(lastKept) || lastKept.value == 0x20E3 { append(s) }
+            } else if HiddenText.isInvisible(v) {
                 // Dropped: see the character policy.
             } else {
                 append(s)
@@ -149,47 +152,6 @@ enum SourceNormalizer {
             i += 1
         }
         return String(out)
-    }
-
-    /// Returns the index just past the escape sequence starting at `start` (an ESC).
-    private static func skipEscape(_ scalars: [Unicode.Scalar], from start: Int) -> Int {
-        let n = scalars.count
-        var i = start + 1
-        guard i < n else { return i }
-        switch scalars[i].value {
-        case 0x5B:  // CSI: parameters and intermediates 0x20–0x3F, then one final byte 0x40–0x7E.
-            i += 1
-            while i < n, (0x20...0x3F).contains(scalars[i].value) { i += 1 }
-            if i < n, (0x40...0x7E).contains(scalars[i].value) { i += 1 }
-            return i
-        case 0x5D:  // OSC: up to BEL or ESC \ (string terminator).
-            i += 1
-            while i < n {
-                let v = scalars[i].value
-                if v == 0x07 { return i + 1 }
-                if v == 0x1B { return (i + 1 < n && scalars[i + 1].value == 0x5C) ? i + 2 : i + 1 }
-                if v == 0x0A { return i }  // an unterminated OSC must not swallow the rest of the text
-                i += 1
-            }
-            return i
-        case 0x40...0x5F, 0x60...0x7E:  // two-character escapes (ESC c, ESC 7, ESC \ …)
-            return i + 1
-        default:
-            return i
-        }
-    }
-
-    private static func isInvisible(_ v: UInt32) -> Bool {
-        switch v {
-        case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF, 0x00AD, 0xE0000...0xE007F:
-            return true
-        default:
-            return false
-        }
-    }
-
-    private static func isEmojiScalar(_ s: Unicode.Scalar) -> Bool {
-        s.value > 0xFF && s.properties.isEmoji
     }
 
     /// Unicode NFC; ASCII is already NFC, so it skips the work.
