@@ -104,6 +104,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
     private let transport: any HTTPTransport
     private let seams: Seams
     private let cache = DiscoveryCache()
+    private let tokenizations = TokenizationMemo()
 
     /// Creates an engine. Nothing is contacted until a method is called.
     public init(
@@ -185,7 +186,18 @@ public struct OpenAICompatibleEngine: LanguageModel {
     }
 
     /// Token ids from the server's tokenizer, or `nil` for dialects without one.
+    ///
+    /// The last few answers are kept for the run: `import` measures the same document against
+    /// the same engine for the whole-kit decision and again for each request the router makes,
+    /// and a long document is the costliest thing to send to a tokenizer.
     public func tokenize(_ text: String) async throws -> [Int]? {
+        if let known = tokenizations.tokens(of: text) { return known }
+        let tokens = try await tokenizeOnServer(text)
+        if let tokens { tokenizations.remember(tokens, of: text) }
+        return tokens
+    }
+
+    private func tokenizeOnServer(_ text: String) async throws -> [Int]? {
         try await redactingErrors {
             let path: String
             let payload: Data
@@ -502,6 +514,25 @@ private struct Discovery: Sendable {
     var dialect: ServerDialect
     var window: ContextWindow?
     var servedModels: [String]
+}
+
+/// The last few tokenizations of one engine, newest last. Texts are compared whole, so a hit is
+/// certain; four entries hold a document and the frames around it.
+private final class TokenizationMemo: Sendable {
+    private static let capacity = 4
+    private let entries = Mutex<[(text: String, tokens: [Int])]>([])
+
+    func tokens(of text: String) -> [Int]? {
+        entries.withLock { entries in entries.last { $0.text == text }?.tokens }
+    }
+
+    func remember(_ tokens: [Int], of text: String) {
+        entries.withLock { entries in
+            entries.removeAll { $0.text == text }
+            entries.append((text, tokens))
+            if entries.count > Self.capacity { entries.removeFirst() }
+        }
+    }
 }
 
 /// Single-flight cache: concurrent callers share one discovery; a failure is not cached, so a

@@ -33,6 +33,25 @@ struct EngineDiscoveryTests {
         #expect(String(decoding: tokenizeBody, as: UTF8.self) == #"{"content":"Hello world,"}"#)
     }
 
+    @Test func theSameTextIsTokenizedOnTheServerOnce() async throws {
+        let transport = ScriptedEngineTransport(routes: [
+            "/v1/models": .json(#"{"object":"list","data":[{"id":"SmolLM2-135M-Instruct.Q4_1.gguf","object":"model"}]}"#),
+            "/props": try .fixture("llama-server-props"),
+            "/tokenize": .json(#"{"tokens":[19556,905,28]}"#),
+        ])
+        let engine = Self.engine(transport)
+        for _ in 0..<3 { #expect(try await engine.tokenize("Hello world,") == [19556, 905, 28]) }
+        #expect(transport.requests.count { $0.url.path == "/tokenize" } == 1)
+        // Another text is another request; the first is still remembered.
+        _ = try await engine.tokenize("Another text")
+        _ = try await engine.tokenize("Hello world,")
+        #expect(transport.requests.count { $0.url.path == "/tokenize" } == 2)
+        // Four other texts later, it has been forgotten.
+        for index in 0..<4 { _ = try await engine.tokenize("text \(index)") }
+        _ = try await engine.tokenize("Hello world,")
+        #expect(transport.requests.count { $0.url.path == "/tokenize" } == 7)
+    }
+
     @Test func ollamaReportsItsContextLengthAndEstimatesTokens() async throws {
         let transport = ScriptedEngineTransport(routes: [
             "/v1/models": .json(#"{"object":"list","data":[{"id":"smollm2:135m","object":"model"}]}"#),
