@@ -59,5 +59,7 @@ extension Headline {
             - "title": a short title, at most 6 words, without quotation marks.
             - "blurb": one plain sentence saying what the material covers.
             """)
-    static let request = "Write the headline for the document above as a JSON object with \"title\" and \"blurb\"."
+    /// Not "… as a JSON object with …": the instructions and the grammar already say so, and
+    /// SmolLM2 echoed the phrase back as its blurb ("This is a JSON object with the headline.").
+    static let request = "Write the headline for the document above."
 }

@@ -51,7 +51,7 @@ struct PromptTests {
             Cells store energy as ATP.
             </document>
 
-            Write the headline for the document above as a JSON object with "title" and "blurb".
+            Write the headline for the document above.
             """)
         #expect(!StudyTask.summary.prompt(document: "x", title: nil).contains("Title:"))
     }
