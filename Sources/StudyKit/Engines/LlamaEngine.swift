@@ -38,12 +38,25 @@ public struct LlamaEngine: LanguageModel {
         /// The window used when `STUDYKIT_LOCAL_CONTEXT_SIZE` is not set.
         public static let defaultContextSize = 2048
 
-        /// `min(cores - 1, 4)`, at least 1: more than four threads do not speed up a small
-        /// model, and one core is left to the rest of the machine. ggml's threads spin while they
-        /// wait for each other, so on a busy machine one thread too many costs far more than it
-        /// brings: on 2 shared cores a headline took 3.1 s with 1 thread and 11.3 s with 2.
-        /// `STUDYKIT_LOCAL_THREADS` overrides it.
-        public static var defaultThreads: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount - 1, 4)) }
+        /// The cores the rest of the machine leaves idle right now, at most 4 and at least 1;
+        /// see ``defaultThreads(cores:loadAverage:)``. `STUDYKIT_LOCAL_THREADS` overrides it.
+        public static var defaultThreads: Int {
+            var loads = [Double](repeating: 0, count: 1)
+            let load = getloadavg(&loads, 1) == 1 ? loads[0] : nil
+            return defaultThreads(cores: ProcessInfo.processInfo.activeProcessorCount, loadAverage: load)
+        }
+
+        /// Threads for `cores` cores when the 1-minute load average is `loadAverage`: the cores
+        /// left idle (cores minus the load, rounded), at most 4 (more do not speed up a small
+        /// model) and at least 1; with no load average, one core is left free. ggml's threads
+        /// spin while they wait for each other, so a thread on a busy core costs far more than
+        /// it brings: on 2 shared cores a headline took 3.1 s with 1 thread and 11.3 s with 2
+        /// at load 6–8, while on the idle machine 2 threads took 0.41× the `llm` CLI's time and
+        /// 1 thread 0.56× (benchmarks/RESULTS.md).
+        static func defaultThreads(cores: Int, loadAverage: Double?) -> Int {
+            let busy = loadAverage.map { Int($0.rounded()) } ?? 1
+            return max(1, min(cores - busy, 4))
+        }
 
         /// Creates settings.
         public init(

@@ -92,6 +92,14 @@ struct LlamaEngineTests {
         #expect(try await engine.tokenize(text)?.count == count.count)
     }
 
+    @Test(arguments: [
+        (2, 0.06, 2), (2, 0.49, 2), (2, 0.5, 1), (2, 1.16, 1), (2, 7.5, 1),
+        (8, 0.0, 4), (8, 2.3, 4), (8, 5.2, 3), (1, 0.0, 1), (2, nil, 1), (8, nil, 4),
+    ] as [(Int, Double?, Int)])
+    func theDefaultThreadCountUsesTheIdleCores(cores: Int, load: Double?, threads: Int) {
+        #expect(LlamaEngine.Settings.defaultThreads(cores: cores, loadAverage: load) == threads)
+    }
+
     @Test func tokensRoundTrip() async throws {
         let engine = try LlamaFixtures.engine()
         let text = "Chloroplasts hold chlorophyll — naïve café."
