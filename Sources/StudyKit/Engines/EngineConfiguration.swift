@@ -88,7 +88,7 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var localSelection: LocalEngineSelection
     /// Whether the in-process engine forwards llama.cpp's warnings and errors to stderr (set for `--verbose`).
     public var localEngineLogging: Bool
-    /// `STUDYKIT_LOCAL_THREADS`: threads for the in-process engine; `nil` means `min(cores - 1, 4)`, at least 1.
+    /// `STUDYKIT_LOCAL_THREADS`: threads for the in-process engine; `nil` means the idle cores, 1 to 4.
     public var localThreads: Int?
 
     /// Creates a configuration by hand (tests, embedding).
@@ -287,7 +287,7 @@ public struct EngineConfiguration: Sendable, Equatable {
                     modelPath: localModelFile,
                     contextSize: localContextSize ?? LlamaEngine.Settings.defaultContextSize,
                     contextSizeSetting: localContextSize == nil ? nil : "STUDYKIT_LOCAL_CONTEXT_SIZE",
-                    threads: localThreads ?? LlamaEngine.Settings.defaultThreads,
+                    threads: localThreads,
                     logging: localEngineLogging))
             #else
             return UnconfiguredEngine(

@@ -30,43 +30,60 @@ public struct LlamaEngine: LanguageModel {
         public var contextSize: Int
         /// The setting ``contextSize`` came from, or `nil` when it is the default.
         public var contextSizeSetting: String?
-        /// Threads for decoding and for prompt processing.
-        public var threads: Int
+        /// Threads for decoding and for prompt processing; `nil` picks ``defaultThreads`` when
+        /// the model is loaded.
+        public var threads: Int?
         /// Whether llama.cpp's own warnings and errors go to stderr (`--verbose`); off, they are dropped.
         public var logging: Bool
 
         /// The window used when `STUDYKIT_LOCAL_CONTEXT_SIZE` is not set.
         public static let defaultContextSize = 2048
 
-        /// The cores the rest of the machine leaves idle right now, at most 4 and at least 1;
-        /// see ``defaultThreads(cores:loadAverage:)``. `STUDYKIT_LOCAL_THREADS` overrides it.
+        /// The cores the rest of the machine leaves idle right now, 1 to 4; see
+        /// ``defaultThreads(cores:busyCores:)``. Read when the model is loaded, not before, so a
+        /// run answered from the cache pays nothing for it.
         public static var defaultThreads: Int {
-            var loads = [Double](repeating: 0, count: 1)
-            let load = getloadavg(&loads, 1) == 1 ? loads[0] : nil
-            return defaultThreads(cores: ProcessInfo.processInfo.activeProcessorCount, loadAverage: load)
+            defaultThreads(cores: ProcessInfo.processInfo.activeProcessorCount, busyCores: busyCores())
         }
 
-        /// Threads for `cores` cores when the 1-minute load average is `loadAverage`: the cores
-        /// left idle (cores minus the load, rounded), at most 4 (more do not speed up a small
-        /// model) and at least 1; with no load average, one core is left free. ggml's threads
-        /// spin while they wait for each other, so a thread on a busy core costs far more than
-        /// it brings: on 2 shared cores a headline took 3.1 s with 1 thread and 11.3 s with 2
-        /// at load 6–8, while on the idle machine 2 threads took 0.41× the `llm` CLI's time and
-        /// 1 thread 0.56× (benchmarks/RESULTS.md).
-        static func defaultThreads(cores: Int, loadAverage: Double?) -> Int {
-            let busy = loadAverage.map { Int($0.rounded()) } ?? 1
-            return max(1, min(cores - busy, 4))
+        /// Threads for `cores` cores of which `busyCores` are taken by other processes: the
+        /// idle ones, at most 4 (more do not speed up a small model) and at least 1; when the
+        /// busy count is unknown, one core is left free. ggml's threads spin while they wait for
+        /// each other, so a thread on a busy core costs far more than it brings: on 2 shared
+        /// cores a headline took 3.1 s with 1 thread and 11.3 s with 2 at load 6–8, while on the
+        /// idle machine 2 threads took 0.41× the `llm` CLI's time and 1 thread 0.56×
+        /// (benchmarks/RESULTS.md).
+        static func defaultThreads(cores: Int, busyCores: Int?) -> Int {
+            max(1, min(cores - (busyCores ?? 1), 4))
+        }
+
+        /// How many other processes are running right now: `procs_running` of `/proc/stat`
+        /// (which counts this reader too), the least of five reads 1 ms apart, since a process
+        /// that keeps a core busy is in every read and a passing one is not. Not the load
+        /// average: it trails by a minute and counts tasks waiting on disk, which use no core.
+        /// `nil` where `/proc/stat` cannot be read.
+        static func busyCores() -> Int? {
+            var least: Int?
+            for read in 0..<5 {
+                if read > 0 { usleep(1_000) }
+                guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+                    let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("procs_running ") }),
+                    let running = Int(line.dropFirst("procs_running ".count))
+                else { return nil }
+                least = min(least ?? running, running)
+            }
+            return least.map { max(0, $0 - 1) }
         }
 
         /// Creates settings.
         public init(
             modelPath: String, contextSize: Int = Settings.defaultContextSize, contextSizeSetting: String? = nil,
-            threads: Int = Settings.defaultThreads, logging: Bool = false
+            threads: Int? = nil, logging: Bool = false
         ) {
             self.modelPath = modelPath
             self.contextSize = max(1, contextSize)
             self.contextSizeSetting = contextSizeSetting
-            self.threads = max(1, threads)
+            self.threads = threads.map { max(1, $0) }
             self.logging = logging
         }
     }
@@ -335,8 +352,9 @@ private final class LlamaSession {
         contextParameters.n_ctx = UInt32(tokens)
         // The whole prompt in one logical batch: it always fits the window anyway.
         contextParameters.n_batch = UInt32(tokens)
-        contextParameters.n_threads = Int32(settings.threads)
-        contextParameters.n_threads_batch = Int32(settings.threads)
+        let threads = settings.threads ?? LlamaEngine.Settings.defaultThreads
+        contextParameters.n_threads = Int32(threads)
+        contextParameters.n_threads_batch = Int32(threads)
         contextParameters.no_perf = true
         guard let context = llama_init_from_model(model, contextParameters) else {
             llama_model_free(model)
@@ -347,7 +365,7 @@ private final class LlamaSession {
         self.vocab = vocab
         self.context = context
         self.contextTokens = tokens
-        self.threads = settings.threads
+        self.threads = threads
         self.chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
 
         let file = URL(fileURLWithPath: path).lastPathComponent

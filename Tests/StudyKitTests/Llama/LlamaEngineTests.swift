@@ -93,11 +93,27 @@ struct LlamaEngineTests {
     }
 
     @Test(arguments: [
-        (2, 0.06, 2), (2, 0.49, 2), (2, 0.5, 1), (2, 1.16, 1), (2, 7.5, 1),
-        (8, 0.0, 4), (8, 2.3, 4), (8, 5.2, 3), (1, 0.0, 1), (2, nil, 1), (8, nil, 4),
-    ] as [(Int, Double?, Int)])
-    func theDefaultThreadCountUsesTheIdleCores(cores: Int, load: Double?, threads: Int) {
-        #expect(LlamaEngine.Settings.defaultThreads(cores: cores, loadAverage: load) == threads)
+        (2, 0, 2), (2, 1, 1), (2, 2, 1), (2, 7, 1), (8, 0, 4), (8, 3, 4), (8, 5, 3), (1, 0, 1), (2, nil, 1), (8, nil, 4),
+    ] as [(Int, Int?, Int)])
+    func theDefaultThreadCountUsesTheIdleCores(cores: Int, busy: Int?, threads: Int) {
+        #expect(LlamaEngine.Settings.defaultThreads(cores: cores, busyCores: busy) == threads)
+    }
+
+    @Test func busyCoresSeesAProcessThatKeepsACoreBusy() throws {
+        let spinner = Process()
+        spinner.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Counting without a fork keeps one core busy; it ends by itself within a minute even if
+        // it outlives the test, and is killed outright below.
+        spinner.arguments = ["-c", "i=0; while [ $i -lt 200000000 ]; do i=$((i + 1)); done"]
+        spinner.standardOutput = FileHandle.nullDevice
+        spinner.standardError = FileHandle.nullDevice
+        try spinner.run()
+        defer {
+            kill(spinner.processIdentifier, SIGKILL)
+            spinner.waitUntilExit()
+        }
+        usleep(200_000)
+        #expect((LlamaEngine.Settings.busyCores() ?? 0) >= 1)
     }
 
     @Test func tokensRoundTrip() async throws {
