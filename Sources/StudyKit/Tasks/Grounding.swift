@@ -26,17 +26,17 @@ enum Grounding {
         }
     }
 
-    /// The material, indexed once for every check of one answer.
-    private struct Material {
-        let stems: Set<String>
-        let normalized: String
-        let triples: Set<String>
+    /// The material, indexed at most once for every check of one answer, and only as far as
+    /// the answer needs: a headline needs the stems, flashcards the normalized text and triples.
+    private final class Material {
+        private let source: String
+        private(set) lazy var stems = Set(Grounding.contentStems(source))
+        private lazy var words = Grounding.normalizedWords(source)
+        private(set) lazy var normalized = " " + words.joined(separator: " ") + " "
+        private(set) lazy var triples = Grounding.triples(words)
 
         init(_ source: String) {
-            stems = Set(Grounding.contentStems(source))
-            let words = Grounding.normalizedWords(source)
-            normalized = " " + words.joined(separator: " ") + " "
-            triples = Grounding.triples(words)
+            self.source = source
         }
 
         func names(_ text: String) -> Bool {
