@@ -30,7 +30,8 @@ struct RoutingIntegrationTests {
         #expect(run.status == 0, "\(run.stderr)")
         let envelope = try LiveEnvelope(run)
         #expect(envelope.decision == "local")
-        #expect(envelope.engine == "remote", "\(envelope.fallbacks)")
+        #expect(envelope.answered(by: "remote"), "\(envelope.fallbacks)")
+        #expect(envelope.fallbacks.first?.engine == "local", "\(envelope.fallbacks)")
         #expect(envelope.fittedCut == false)
         #expect(envelope.keptCharacters == envelope.totalCharacters)
         let steps = envelope.fallbacks
@@ -41,8 +42,8 @@ struct RoutingIntegrationTests {
 
     /// long.pdf (~33,000 characters) prefers remote. When remote cannot serve — down, or its
     /// daily quota spent — the job is fitted to the 2,048-token local window; `--offline` never
-    /// asks remote at all. SmolLM2's headline for the fitted text validates (tried repeatedly;
-    /// decoding is greedy), so local answers. The remote server's access log counts only this
+    /// asks remote at all. Local answers with the fitted text, or, when its answer fails validation,
+    /// the builtin engine does; remote is never asked again. The remote server's access log counts only this
     /// test's requests. The second long.pdf run reuses the local server's evaluated prompt prefix.
     @Test func whenRemoteCannotOrMustNotServeTheJobStaysLocal() async throws {
         async let startedLocal = OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-local")
@@ -89,23 +90,18 @@ struct RoutingIntegrationTests {
         #expect(down.status == 0, "\(down.stderr)")
         let fromDown = try LiveEnvelope(down)
         #expect(fromDown.decision == "remote")
-        #expect(fromDown.engine == "local", "\(fromDown.fallbacks)")
-        try Self.expectFittedToLocal(fromDown)
-        #expect(fromDown.fallbacks.map(\.engine) == ["remote"])
-        #expect(fromDown.fallbacks.first?.reason.contains("unreachable") == true, "\(fromDown.fallbacks)")
+        try Self.expectServedWithoutRemote(fromDown, because: "unreachable")
 
         #expect(quota.status == 0, "\(quota.stderr)")
         let fromQuota = try LiveEnvelope(quota)
         #expect(fromQuota.decision == "remote")
-        #expect(fromQuota.engine == "local", "\(fromQuota.fallbacks)")
-        try Self.expectFittedToLocal(fromQuota)
-        #expect(fromQuota.fallbacks.map(\.engine) == ["remote"])
-        #expect(fromQuota.fallbacks.first?.reason.contains("daily quota") == true, "\(fromQuota.fallbacks)")
+        try Self.expectServedWithoutRemote(fromQuota, because: "daily quota")
         #expect(probes >= 1)
         #expect(chatsAfter - chatsBefore == 0, "remote received chat requests despite the spent quota")
-        // Same fitted content, same greedy model: the same headline either way.
-        #expect(fromQuota.resultText == fromDown.resultText)
-        #expect(fromQuota.keptCharacters == fromDown.keptCharacters)
+        // The fitting is ours and deterministic; what the model then says is not a contract.
+        if fromQuota.engine == "local" && fromDown.engine == "local" {
+            #expect(fromQuota.keptCharacters == fromDown.keptCharacters)
+        }
 
         #expect(offline.status == 0, "\(offline.stderr)")
         let fromOffline = try LiveEnvelope(offline)
@@ -165,8 +161,8 @@ struct RoutingIntegrationTests {
         #expect(!blockerFinishedEarly, "the other client's generation ended before 15 s: the server was not kept busy")
         #expect(run.status == 0, "\(run.stderr)")
         let envelope = try LiveEnvelope(run)
-        #expect(envelope.engine == "local", "the busy local server was given up on: \(envelope.fallbacks)")
-        #expect(envelope.fallbacks.isEmpty, "\(envelope.fallbacks)")
+        #expect(envelope.answered(by: "local"), "the busy local server was given up on: \(envelope.fallbacks)")
+        if envelope.engine == "local" { #expect(envelope.fallbacks.isEmpty, "\(envelope.fallbacks)") }
     }
 
     /// Local stopped: a local-sized job comes from remote, silently (exit 0, nothing on stderr).
@@ -184,9 +180,9 @@ struct RoutingIntegrationTests {
         #expect(json.status == 0, "\(json.stderr)")
         let envelope = try LiveEnvelope(json)
         #expect(envelope.decision == "local")
-        #expect(envelope.engine == "remote")
-        #expect(envelope.cached == true)
-        #expect(envelope.fallbacks.map(\.engine) == ["local"])
+        #expect(envelope.answered(by: "remote"), "\(envelope.fallbacks)")
+        #expect(envelope.cached == (envelope.engine == "remote"), "cached iff the model's answer was accepted")
+        #expect(envelope.fallbacks.first?.engine == "local")
         #expect(envelope.fallbacks.first?.reason.contains("unreachable") == true, "\(envelope.fallbacks)")
     }
 
@@ -209,6 +205,21 @@ struct RoutingIntegrationTests {
     }
 
     /// long.pdf fitted to the 2,048-token local window: cut, fewer characters kept than there are.
+    /// Remote could not serve (`reason`), so the job went to local with the content fitted to
+    /// its window; when local's answer then failed validation, builtin answered. Either way remote
+    /// was tried once and never again.
+    private static func expectServedWithoutRemote(_ envelope: LiveEnvelope, because reason: String) throws {
+        #expect(envelope.fallbacks.first?.engine == "remote", "\(envelope.fallbacks)")
+        #expect(envelope.fallbacks.first?.reason.contains(reason) == true, "\(envelope.fallbacks)")
+        if envelope.engine == "local" {
+            try expectFittedToLocal(envelope)
+            #expect(envelope.fallbacks.map(\.engine) == ["remote"])
+        } else {
+            #expect(envelope.engine == "builtin", "\(envelope.fallbacks)")
+            #expect(envelope.fallbacks.map(\.engine) == ["remote", "local"], "\(envelope.fallbacks)")
+        }
+    }
+
     private static func expectFittedToLocal(_ envelope: LiveEnvelope) throws {
         #expect(envelope.fittedCut == true)
         let kept = try #require(envelope.keptCharacters)

