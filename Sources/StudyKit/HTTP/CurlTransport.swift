@@ -282,6 +282,12 @@ private final class Transfer: Sendable {
             CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
             return .connectionFailed(url, reason: reason)
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            // Past a redirect the bad address is the server's, not the user's: name where it pointed.
+            if let location = state.withLock({ $0.headers["location"] }) {
+                let base = studykit_curl_effective_url(handle).flatMap { URL(string: String(cString: $0)) } ?? request.url
+                let target = URL(string: location, relativeTo: base)?.absoluteString ?? location
+                return .redirectRefused(url, target: target)
+            }
             return .invalidURL(url)
         default:
             return .transport(url, reason: reason)

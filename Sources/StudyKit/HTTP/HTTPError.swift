@@ -10,6 +10,8 @@ public enum HTTPError: StudyKitError, Equatable, Sendable {
     case timedOut(String, seconds: Double)
     /// More redirects than allowed.
     case tooManyRedirects(String, limit: Int)
+    /// The server redirected to an address that is not http(s) (`file:`, `ftp:` …), which is never followed.
+    case redirectRefused(String, target: String)
     /// The body grew past the cap (bytes).
     case bodyTooLarge(String, limit: Int)
     /// The caller cancelled the exchange.
@@ -30,6 +32,8 @@ public enum HTTPError: StudyKitError, Equatable, Sendable {
             return "\(url) did not answer within \(Self.format(seconds)) s; try again later or raise the deadline"
         case .tooManyRedirects(let url, let limit):
             return "\(url) redirected more than \(limit) times; use the final address instead"
+        case .redirectRefused(let url, let target):
+            return "\(url) redirected to \(target), which studykit does not follow (only http and https addresses are fetched)"
         case .bodyTooLarge(let url, let limit):
             return "\(url) is larger than the \(limit)-byte limit; download it and pass the file, or raise the limit"
         case .cancelled(let url):
@@ -39,11 +43,12 @@ public enum HTTPError: StudyKitError, Equatable, Sendable {
         }
     }
 
-    /// Network trouble means the input could not be read (66); a body over the cap is bad data (65).
+    /// Network trouble means the input could not be read (66); a body over the cap, or a redirect
+    /// to an address studykit does not fetch, is bad data from the server (65).
     public var exitCode: ExitCode {
         switch self {
         case .invalidURL: return .usage
-        case .bodyTooLarge: return .dataError
+        case .bodyTooLarge, .redirectRefused: return .dataError
         case .cancelled, .transport: return .failure
         case .connectionFailed, .connectTimedOut, .timedOut, .tooManyRedirects: return .noInput
         }

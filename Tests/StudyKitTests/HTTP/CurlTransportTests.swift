@@ -40,6 +40,21 @@ struct CurlTransportTests {
         #expect(whole.body.count == 5000)
     }
 
+    /// A redirect to `file:` (or any scheme but http(s)) is refused, and the message names where
+    /// the server pointed: the user's URL was fine, so it is bad data (65), not a usage error.
+    @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1/notes.pdf"])
+    func aRedirectToAnotherSchemeNamesItsTarget(target: String) async throws {
+        let url = server.url("/redirect/1?to=\(target)")
+        do {
+            _ = try await transport.send(HTTPRequest(url: url))
+            Issue.record("expected the redirect to be refused")
+        } catch let error as HTTPError {
+            #expect(error == .redirectRefused(url.absoluteString, target: target))
+            #expect(error.exitCode == .dataError)
+            #expect(error.message.contains("redirected to \(target), which studykit does not follow"))
+        }
+    }
+
     @Test func aSilentServerFailsWithinItsDeadline() async throws {
         let url = server.url("/slow?seconds=30")
         await #expect(throws: HTTPError.timedOut(url.absoluteString, seconds: 1)) {
