@@ -148,7 +148,22 @@ public struct Importer: Sendable {
         let extraction = try PDFImporter.extract(data, source: origin, password: options.password)
         let (text, pages) = SourceNormalizer.normalizePDF(lines: extraction.pages)
         guard !text.isEmpty else { throw .empty(origin) }
-        return Document(text: text, title: extraction.title, kind: .pdf, origin: origin, pages: pages)
+        let title = Self.meaningfulTitle(extraction.title) ?? extraction.displayedTitle.map { SourceNormalizer.normalizeText($0) }
+        return Document(text: text, title: title, kind: .pdf, origin: origin, pages: pages)
+    }
+
+    /// A PDF's `Title` metadata when it names the document: not empty, not a file name
+    /// ("notes.docx", "C:\\work\\x.tex", "Microsoft Word - ch3.doc"), not a placeholder ("untitled"),
+    /// and not front matter; else `nil`, and the title page 1 shows is used.
+    static func meaningfulTitle(_ metadata: String?) -> String? {
+        guard let raw = metadata.map({ SourceNormalizer.normalizeText($0) }), raw.contains(where: \.isLetter) else { return nil }
+        let lower = raw.lowercased()
+        let placeholders: Set<String> = ["untitled", "title", "document", "untitled document", "no title", "slide 1", "presentation"]
+        if placeholders.contains(lower) || lower.hasPrefix("microsoft word - ") || lower.hasPrefix("microsoft powerpoint - ") { return nil }
+        if raw.contains("/") || raw.contains("\\") { return nil }
+        if lower.range(of: #"\.(pdf|docx?|odt|rtf|tex|dvi|ps|pptx?|txt|indd|md|html?)$"#, options: .regularExpression) != nil { return nil }
+        if FrontMatter.isFrontMatter(raw) { return nil }
+        return raw
     }
 
     private func html(_ data: Data, encoding: String?, origin: String) throws(ImportError) -> Document {

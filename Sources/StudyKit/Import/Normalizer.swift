@@ -618,18 +618,32 @@ enum SourceNormalizer {
     private static func removeRunningLines(_ pages: [[PDFLine]]) -> [[PDFLine]] {
         let depth = 3
         var running: Set<String> = []
+        // Where each edge line sits on each page: a running header or footer sits at the same
+        // height on every page, so the same words elsewhere (a title on page 1 that later pages
+        // repeat as their header) are content, not chrome.
+        var tops: [String: [Double]] = [:]
         if pages.count >= 3 {
             var counts: [String: Int] = [:]
             for lines in pages {
-                let edge = Set(lines.prefix(depth).map { shape($0.text) } + lines.suffix(depth).map { shape($0.text) })
+                let edgeLines = Array(lines.prefix(depth)) + Array(lines.suffix(depth))
+                let edge = Set(edgeLines.map { shape($0.text) })
                 for key in edge { counts[key, default: 0] += 1 }
+                for line in edgeLines { if let top = line.top { tops[shape(line.text), default: []].append(top) } }
             }
             let needed = max(2, (pages.count + 1) / 2)
             running = Set(counts.filter { $0.value >= needed }.map(\.key))
         }
+        /// Whether at least `needed` occurrences of the line's shape sit within 3 points of its height.
+        func atRunningHeight(_ line: PDFLine) -> Bool {
+            guard let top = line.top, let all = tops[shape(line.text)] else { return true }
+            let needed = max(2, (pages.count + 1) / 2)
+            return all.filter { abs($0 - top) <= 3 }.count >= needed
+        }
         return pages.map { page in
             var lines = page[...]
-            func droppable(_ line: PDFLine) -> Bool { running.contains(shape(line.text)) || isPageNumberLine(line.text) }
+            func droppable(_ line: PDFLine) -> Bool {
+                (running.contains(shape(line.text)) && atRunningHeight(line)) || isPageNumberLine(line.text)
+            }
             var removed = 0
             while removed < depth, let first = lines.first, droppable(first) {
                 lines = lines.dropFirst()

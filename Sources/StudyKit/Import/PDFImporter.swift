@@ -8,10 +8,12 @@ internal import CPoppler
 /// holding the file is owned by a ``GObjectReference`` and released in its `deinit`, so an
 /// early `throw` cannot leak; every `GError` becomes an ``ImportError`` case.
 enum PDFImporter {
-    /// The raw lines of each page (in order, with their position) and the document's metadata title.
+    /// The raw lines of each page (in order, with their position), the document's metadata
+    /// title, and the title as page 1 shows it (its largest-font lines near the top).
     struct Extraction: Sendable, Equatable {
         var pages: [[SourceNormalizer.PDFLine]]
         var title: String?
+        var displayedTitle: String? = nil
     }
 
     /// Opens `data` as a PDF and returns the text of every page.
@@ -69,7 +71,60 @@ enum PDFImporter {
         if !pages.contains(where: \.hasText) { throw .imageOnlyPDF(source) }
         let title = takeString(poppler_document_get_title(document.pointer))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return Extraction(pages: pages.map(\.lines), title: title?.isEmpty == false ? title : nil)
+        return Extraction(
+            pages: pages.map(\.lines), title: title?.isEmpty == false ? title : nil, displayedTitle: displayedTitle(of: document))
+    }
+
+    // MARK: - The title on page 1
+
+    /// The title as a reader sees it: the lines near the top of page 1 set in the page's largest
+    /// font, when that font is clearly larger than the body text (×1.2) — a LaTeX title, a
+    /// report's cover line. Front matter (authors, e-mail, URLs, dates) is never the title.
+    private static func displayedTitle(of document: GObjectReference) -> String? {
+        guard let pagePointer = poppler_document_get_page(document.pointer, 0) else { return nil }
+        let page = GObjectReference(pagePointer)
+        guard let text = takeString(poppler_page_get_text(page.pointer)), let list = poppler_page_get_text_attributes(page.pointer)
+        else { return nil }
+        defer { poppler_page_free_text_attributes(list) }
+        // Font size of every scalar of the page text (attribute ranges are scalar positions, inclusive).
+        let scalars = Array(text.unicodeScalars)
+        var sizes = [Double](repeating: 0, count: scalars.count)
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            if let data = current.pointee.data {
+                let attributes = data.assumingMemoryBound(to: PopplerTextAttributes.self).pointee
+                let start = max(0, Int(attributes.start_index))
+                let end = min(scalars.count - 1, Int(attributes.end_index))
+                if start <= end { for i in start...end { sizes[i] = attributes.font_size } }
+            }
+            node = current.pointee.next
+        }
+        // Lines with their largest glyph; the body size is the size most characters have.
+        var lines: [(text: String, size: Double)] = []
+        var start = 0
+        var weights: [Double: Int] = [:]
+        for i in 0...scalars.count where i == scalars.count || scalars[i] == "\n" {
+            let line = String(String.UnicodeScalarView(scalars[start..<i])).trimmingCharacters(in: .whitespaces)
+            let size = sizes[start..<i].max() ?? 0
+            if !line.isEmpty {
+                lines.append((line, size))
+                weights[(size * 2).rounded() / 2, default: 0] += line.count
+            }
+            start = i + 1
+        }
+        guard let body = weights.max(by: { $0.value < $1.value })?.key, body > 0 else { return nil }
+        let top = lines.prefix(12)
+        guard let largest = top.map(\.size).max(), largest >= body * 1.2 else { return nil }
+        // The consecutive lines in that font (a title may wrap), at most three.
+        guard let first = top.firstIndex(where: { abs($0.size - largest) < 0.5 }) else { return nil }
+        var parts: [String] = []
+        for line in top[first...] where parts.count < 3 {
+            guard abs(line.size - largest) < 0.5 else { break }
+            parts.append(line.text)
+        }
+        let title = parts.joined(separator: " ")
+        guard title.count <= 200, title.contains(where: \.isLetter), !FrontMatter.isFrontMatter(title) else { return nil }
+        return title
     }
 
     // MARK: - Pages

@@ -23,6 +23,35 @@ struct PDFImportTests {
         }
     }
 
+    /// No Title metadata: the title is what page 1 shows in its largest font, not the author and
+    /// e-mail line below it; the title line itself stays in the text though it is also the
+    /// running header of the later pages.
+    @Test func theTitleComesFromPageOnesLargestFont() async throws {
+        let document = try await importer.load(.file(ImportFixtures.path("titled.pdf")))
+        #expect(document.title == "Shared Glossary Database")
+        #expect(document.text.hasPrefix("Shared Glossary Database\n"), "\(document.text.prefix(80))")
+        #expect(document.text.components(separatedBy: "Shared Glossary Database").count == 2, "the running headers are gone")
+    }
+
+    /// The page-1 title is used only when the Title metadata says nothing; body-sized text is never a title.
+    @Test func metadataTitlesWinUnlessTheyAreFileNamesOrPlaceholders() async throws {
+        let notes = try await importer.load(.file(TestPaths.samples.appendingPathComponent("notes.pdf").path))
+        #expect(notes.title == "Photosynthesis: Study Notes")
+        let pages = try await importer.load(.file(ImportFixtures.path("pages.pdf")))
+        #expect(pages.title == nil, "no metadata and no line larger than the body")
+    }
+
+    @Test(arguments: [
+        ("Photosynthesis: Study Notes", "Photosynthesis: Study Notes"),
+        ("  Shared MIME-info Database ", "Shared MIME-info Database"),
+        ("", nil), ("untitled", nil), ("Untitled Document", nil), ("ch3-final.docx", nil), ("notes.pdf", nil),
+        ("Microsoft Word - Thesis.doc", nil), ("C:\\Users\\ann\\thesis.tex", nil), ("/tmp/x/report", nil),
+        ("tal197 at users.sf.net", nil), ("2 October 2018", nil), ("1234", nil),
+    ] as [(String, String?)])
+    func aMetadataTitleIsKeptOnlyWhenItNamesTheDocument(metadata: String, expected: String?) {
+        #expect(Importer.meaningfulTitle(metadata) == expected)
+    }
+
     @Test func hyphenationAcrossLinesIsJoinedButRealHyphensStay() async throws {
         let text = try await importer.load(.file(ImportFixtures.path("pages.pdf"))).text
         #expect(text.contains("sugar by photosynthesis in their leaves"))

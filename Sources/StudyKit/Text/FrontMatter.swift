@@ -1,0 +1,52 @@
+import Foundation
+
+/// Lines that say who wrote a document, where, how to reach them and when — author names with
+/// affiliations, e-mail addresses (also the "name at host.org" spelling), URLs and dates. They
+/// stay in the text, but they are never a title, a mind-map branch, a key point or a card: a
+/// student learns nothing from "Thomas Leonard tal197 at users.sf.net".
+enum FrontMatter {
+    /// Whether `line` is front matter rather than content.
+    static func isFrontMatter(_ line: String) -> Bool {
+        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return false }
+        let lower = text.lowercased()
+        if containsEmail(lower) || containsURL(lower) { return true }
+        if isDate(lower) { return true }
+        let words = lower.split(whereSeparator: { $0 == " " || $0 == "," })
+        // "Version 0.21", "Revision 3", "Copyright © 2018 …", "Draft", "Last updated …".
+        if let first = words.first, ["version", "revision", "copyright", "©", "draft", "updated", "last"].contains(String(first)),
+            words.count <= 8
+        {
+            return true
+        }
+        if words.first.map({ ["by", "author:", "authors:", "editor:", "editors:"].contains(String($0)) }) == true, words.count <= 10 {
+            return true
+        }
+        return false
+    }
+
+    /// `x@y.z`, or the obfuscated `x at y.z` / `x [at] y dot z`.
+    static func containsEmail(_ lower: String) -> Bool {
+        if lower.range(of: #"[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}"#, options: .regularExpression) != nil { return true }
+        if lower.range(of: #"\b[a-z0-9._%+-]+\s*(\[at\]|\(at\)| at )\s*[a-z0-9-]+(\.| dot )[a-z0-9.-]*[a-z]{2,}\b"#, options: .regularExpression) != nil {
+            return true
+        }
+        return false
+    }
+
+    /// `http://`, `https://`, `www.` or a bare `example.org/path`.
+    static func containsURL(_ lower: String) -> Bool {
+        lower.contains("http://") || lower.contains("https://") || lower.contains("www.")
+            || lower.range(of: #"\b[a-z0-9-]+\.(org|com|net|edu|gov|io)(/|\b)"#, options: .regularExpression) != nil
+    }
+
+    /// A line that is only a date: "2 October 2018", "October 2, 2018", "2018-10-02", "10/02/2018", "March 2019".
+    static func isDate(_ lower: String) -> Bool {
+        let months = "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\\.?"
+        let patterns = [
+            "^\\d{1,2}(st|nd|rd|th)? \(months),? \\d{4}$", "^\(months) \\d{1,2}(st|nd|rd|th)?,? \\d{4}$", "^\(months),? \\d{4}$",
+            "^\\d{4}-\\d{2}-\\d{2}$", "^\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}$",
+        ]
+        return patterns.contains { lower.range(of: $0, options: .regularExpression) != nil }
+    }
+}
