@@ -390,15 +390,3 @@ public struct RoutingEngine: Sendable {
 private struct Escalation: Error {
     let reason: String
 }
-
-extension FitReport {
-    /// Reads a report written by ``jsonValue``.
-    init?(json: JSONValue) {
-        guard let cut = json["cut"], case .bool(let flag) = cut,
-            let kept = json["keptCharacters"]?.integerValue, let total = json["totalCharacters"]?.integerValue
-        else { return nil }
-        self.init(
-            cut: flag, keptCharacters: kept, totalCharacters: total, keptTokens: json["keptTokens"]?.integerValue,
-            totalTokens: json["totalTokens"]?.integerValue, sectionCoverage: json["sectionCoverage"]?.doubleValue)
-    }
-}
