@@ -69,6 +69,11 @@ public enum Command: Sendable, Equatable {
     case version
 }
 
+extension StudyTask {
+    /// How the task is spelled on the command line (`import` for the whole kit) and in `--json`.
+    public var commandName: String { rawValue }
+}
+
 /// How a source is read.
 public struct SourceSettings: Sendable, Equatable {
     /// The password of an encrypted PDF.
@@ -92,18 +97,6 @@ public enum RouteInput: Sendable, Equatable {
     case characterCount(Int)
     /// `<source> --explain`: the whole plan.
     case explain(source: String)
-}
-
-/// Which engine the user asks for.
-public enum EngineChoice: String, Sendable, Equatable, CaseIterable {
-    /// Follow the policy and fall back silently.
-    case auto
-    /// Only the local engine, no fallback.
-    case local
-    /// Only the remote engine, no fallback.
-    case remote
-    /// Only the builtin extractive engine.
-    case builtin
 }
 
 /// Everything a generating command needs.

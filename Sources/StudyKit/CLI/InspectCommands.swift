@@ -33,6 +33,7 @@ extension Runner {
             }
             object["tokenCounting"] = .string(report.tokenCounting.rawValue)
             if let dialect = report.dialect { object["dialect"] = .string(dialect) }
+            if let build = report.build { object["build"] = .string(build) }
             if let key = report.apiKey { object["apiKey"] = .string(key) }
             if let usage {
                 object["today"] = [

@@ -33,7 +33,7 @@ public struct LlamaEngine: LanguageModel {
         /// Threads for decoding and for prompt processing; `nil` picks ``defaultThreads`` when
         /// the model is loaded.
         public var threads: Int?
-        /// Whether llama.cpp's own warnings and errors go to stderr (`--verbose`); off, they are dropped.
+        /// Whether llama.cpp's own warnings and errors go to stderr; off, they are dropped.
         public var logging: Bool
 
         /// The window used when `STUDYKIT_LOCAL_CONTEXT_SIZE` is not set.
@@ -178,6 +178,13 @@ public struct LlamaEngine: LanguageModel {
         return stream
     }
 
+    /// The model file's path, so the user sees which file loads, and the CPU features this
+    /// llama.cpp was compiled with (`llama_print_system_info`), so a build for the wrong
+    /// machine shows before it crashes.
+    public func describe() async -> EngineDescription {
+        EngineDescription(model: settings.modelPath, build: LlamaBackend.systemInfo)
+    }
+
     // MARK: grammar checks (tests and diagnostics)
 
     /// Whether llama.cpp's grammar parser accepts `grammar` (with start rule `root`).
@@ -316,6 +323,12 @@ private enum LlamaBackend {
         llama_log_set({ _, _, _ in }, nil)
         llama_backend_init()
     }()
+
+    /// llama.cpp's one line on the CPU features it was compiled with ("CPU : SSE3 = 1 | AVX = 1 | …"), trimmed.
+    static var systemInfo: String {
+        _ = start
+        return String(cString: llama_print_system_info()).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }
 
 // MARK: - A loaded model and its context

@@ -139,6 +139,12 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// The dialect, once known (configured or discovered).
     public func dialect() async throws -> ServerDialect { try await discovery().dialect }
 
+    /// The model name and the dialect an earlier call discovered (a report asks for availability
+    /// first); asks the server nothing.
+    public func describe() async -> EngineDescription {
+        EngineDescription(model: modelName, dialect: cache.discoveredDialect?.rawValue)
+    }
+
     /// Available when the server answers `GET /v1/models` (with the key, for a remote) and its
     /// dialect is known; otherwise the reason, for example a refused connection or a bad key.
     public func availability() async -> Availability {
@@ -538,9 +544,11 @@ private final class TokenizationMemo: Sendable {
 /// Single-flight cache: concurrent callers share one discovery; a failure is not cached, so a
 /// server started later is found on the next call.
 private final class DiscoveryCache: Sendable {
-    private let state = Mutex<(task: Task<Discovery, any Error>?, model: String?)>((nil, nil))
+    private let state = Mutex<(task: Task<Discovery, any Error>?, model: String?, dialect: ServerDialect?)>((nil, nil, nil))
 
     var discoveredModel: String? { state.withLock { $0.model } }
+    /// The dialect of the last discovery that succeeded, without asking the server.
+    var discoveredDialect: ServerDialect? { state.withLock { $0.dialect } }
 
     func value(_ make: @escaping @Sendable () async throws -> Discovery) async throws -> Discovery {
         let task = state.withLock { state -> Task<Discovery, any Error> in
@@ -551,7 +559,10 @@ private final class DiscoveryCache: Sendable {
         }
         do {
             let found = try await task.value
-            state.withLock { $0.model = found.servedModels.count == 1 ? found.servedModels[0] : nil }
+            state.withLock {
+                $0.model = found.servedModels.count == 1 ? found.servedModels[0] : nil
+                $0.dialect = found.dialect
+            }
             return found
         } catch {
             state.withLock { if $0.task == task { $0.task = nil } }

@@ -12,14 +12,14 @@ public struct RoutingRequest: Sendable {
     public var concept: String?
     /// Feynman: the student's explanation.
     public var explanation: String?
-    /// `--engine`.
+    /// Which engines may answer: the policy's plan, or one engine forced.
     public var engine: EngineChoice
-    /// `--offline`: never call remote.
+    /// Never call the remote engine (nothing leaves the machine).
     public var offline: Bool
-    /// `--no-cache` turns this off.
+    /// Read and write the result cache.
     public var useCache: Bool
 
-    /// Creates a request with the CLI's defaults.
+    /// Creates a request; by default the policy decides, remote is allowed and the cache is used.
     public init(
         task: StudyTask, document: Document, concept: String? = nil, explanation: String? = nil,
         engine: EngineChoice = .auto, offline: Bool = false, useCache: Bool = true
@@ -34,7 +34,7 @@ public struct RoutingRequest: Sendable {
     }
 }
 
-/// One step of the fallback chain, as `--json` reports it.
+/// One step of the fallback chain: an engine that was tried or skipped, and why.
 public struct FallbackStep: Sendable, Equatable {
     /// The engine that was tried or skipped.
     public var engine: EngineKind
@@ -72,7 +72,7 @@ public struct RoutedResult: Sendable, Equatable {
 
 /// Failures of the router itself (engine failures are ``EngineError``).
 public enum RoutingError: StudyKitError, Equatable {
-    /// `--engine X` was forced and X could not serve.
+    /// A forced engine (``EngineChoice`` other than `auto`) could not serve.
     case forcedEngineFailed(EngineKind, reason: String)
     /// Every engine in the plan failed.
     case noEngine([FallbackStep])
@@ -119,8 +119,9 @@ public struct RoutingEngine: Sendable {
     ///   - local, remote: the model engines (an ``UnconfiguredEngine`` when there is none).
     ///   - cache: the result cache, or `nil` for none.
     ///   - ledger, quota: the usage ledger and the remote daily quota it enforces.
-    ///   - note: receives one line per decision (shown with `--verbose`).
-    ///   - onPartial: receives growing snapshots of the model's text while it streams (`--stream`).
+    ///   - note: receives one line per decision, for a caller that explains them.
+    ///   - onPartial: receives growing snapshots of the model's text while it streams; `nil`
+    ///     asks for whole answers only.
     public init(
         local: any LanguageModel, remote: any LanguageModel, builtin: BuiltinEngine = BuiltinEngine(),
         cache: (any ResultCaching)? = nil, ledger: (any UsageMetering)? = nil, quota: DailyQuota? = nil,
@@ -136,7 +137,7 @@ public struct RoutingEngine: Sendable {
         self.onPartial = onPartial
     }
 
-    /// The engines to try, in order, for a decision and the user's flags. Pure.
+    /// The engines to try, in order, for a decision, the engine choice and offline mode. Pure.
     public static func plan(decision: Backend, choice: EngineChoice, offline: Bool) -> [EngineKind] {
         let order: [EngineKind]
         switch choice {
@@ -282,7 +283,7 @@ public struct RoutingEngine: Sendable {
     ) async throws -> Generated {
         let schema = task.generationSchema
         var request = GenerationRequest(
-            instructions: task.instructions, prompt: prompt, schemaName: task.commandName == "import" ? "study_kit" : task.commandName,
+            instructions: task.instructions, prompt: prompt, schemaName: task.schemaName,
             jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: reserve))
         var usage = Usage(promptTokens: 0, completionTokens: 0)

@@ -25,7 +25,7 @@ public struct BuiltinEngine: Sendable {
     /// Creates the engine; it has no configuration and no state.
     public init() {}
 
-    /// The name reported as the model in `--json` and in cache keys; versioned so that a change
+    /// The name reported as the model in results and in cache keys; versioned so that a change
     /// of algorithm changes the key.
     public var modelName: String { "builtin-extractive/\(Self.algorithmVersion)" }
 
@@ -422,7 +422,7 @@ public enum BuiltinError: StudyKitError, Equatable {
             return "the text is too short for \(Self.noun(task)): it has \(sentences); add more material"
         case .invalidResult(let task, let issues):
             let first = issues.first.map { ": \($0.description)" } ?? ""
-            return "the builtin engine built an invalid \(task.commandName) result\(first); "
+            return "the builtin engine built an invalid \(task.name) result\(first); "
                 + "please report this, and try --engine local or --engine remote"
         }
     }

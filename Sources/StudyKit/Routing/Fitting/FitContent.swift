@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - Report
 
-/// What was cut to fit a window, for `--json`'s `fitted` and for `route --explain`.
+/// What was cut to fit a window: reported with every result and in a routing plan.
 public struct FitReport: Sendable, Equatable {
     /// Whether anything was cut.
     public var cut: Bool
