@@ -153,7 +153,7 @@ extension Runner {
                     )
                 }
                 let prompt = task.prompt(document: document.text, title: document.title)
-                let key = RoutingEngine.cacheKey(task: task, engine: engine, prompt: prompt, fitted: false)
+                let key = try RoutingEngine.cacheKey(task: task, engine: engine, prompt: prompt, fitted: false)
                 row["cacheKey"] = .string(key.digest)
                 lines.append("  cache key:  \(key.digest) (whole content)")
             } catch {

@@ -348,8 +348,8 @@ public struct RoutingEngine: Sendable {
 
     /// The cache key of a prompt sent to an engine: task, schema, template, engine and model,
     /// the content actually sent, and the generation options.
-    static func cacheKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) -> CacheKey {
-        CacheKey(
+    static func cacheKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) throws(CacheError) -> CacheKey {
+        try CacheKey(
             task: task, schemaFingerprint: task.generationSchema.fingerprint, promptTemplateVersion: task.promptTemplateVersion,
             engine: engine.kind, model: engine.identity, content: task.instructions + "\u{0}" + prompt, contentIsFitted: fitted,
             generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: task.responseReserve).canonicalText)
@@ -360,8 +360,8 @@ public struct RoutingEngine: Sendable {
         task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool
     ) -> (result: AnyStudyResult, fitted: FitReport, model: String)? {
         guard let cache else { return nil }
-        let key = Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted)
-        guard let hit = try? cache.get(key), let json = try? JSONValue.parse(hit.payload),
+        guard let key = try? Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted),
+            let hit = try? cache.get(key), let json = try? JSONValue.parse(hit.payload),
             let result = try? decodeResult(for: task, json: json)
         else { return nil }
         let report = hit.fittedInfo.flatMap { try? JSONValue.parse($0) }.flatMap(FitReport.init(json:))
@@ -372,10 +372,9 @@ public struct RoutingEngine: Sendable {
     /// Stores a validated result; a cache that cannot write is only a cache, so it is not an error.
     private func store(_ result: AnyStudyResult, task: StudyTask, engine: any LanguageModel, prompt: String, fitted: FitReport) {
         guard let cache else { return }
-        let key = Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted.cut)
         let entry = CacheEntry(
             payload: result.jsonValue.compactText, engine: engine.kind, model: engine.modelName, fittedInfo: fitted.jsonValue.compactText)
-        do { try cache.put(entry, for: key) } catch { note("could not write the cache: \(Self.reason(for: error))") }
+        do { try cache.put(entry, for: Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted.cut)) } catch { note("could not write the cache: \(Self.reason(for: error))") }
     }
 
     // MARK: reasons
