@@ -43,10 +43,9 @@ struct CacheIntegrationTests {
     /// the same job twice:
     /// the second answer should come from the cache.
     ///
-    /// Fails today (a bug, reported to the lead): `OpenAICompatibleEngine.modelName` is
-    /// "server default" until the engine has asked the server, and the served name afterwards.
-    /// The router looks the cache up before any engine call (key with "server default") and
-    /// stores after generating (key with the served name), so the lookup never matches.
+    /// The server names the model only once it has been asked (`modelName` changes after
+    /// discovery), so the cache key uses the engine's `identity` (URL and configured model),
+    /// which is the same for the lookup before any engine call and the store after generating.
     @Test func theCacheHitsWhenTheServerNamesTheModel() async throws {
         let server = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-named-by-server")
         let cache = try ScratchDirectory()
