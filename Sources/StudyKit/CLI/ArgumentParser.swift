@@ -82,7 +82,7 @@ private func optionSpec(named name: String, written: String, command: String?) t
 
 /// Parses a command line (without the executable name) into a validated ``Command``.
 /// Throws ``UsageError`` for anything that cannot be run.
-public func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
+func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
     let raw = try splitArguments(arguments)
     guard let name = raw.command else {
         if raw.flags.contains("version") { return .version }

@@ -1,7 +1,7 @@
 // MARK: - Commands
 
 /// Everything the CLI can be asked to do, after parsing and validation.
-public enum Command: Sendable, Equatable {
+enum Command: Sendable, Equatable {
     /// `studykit text <source>`.
     case text(source: String, SourceSettings)
     /// A generating command (`headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`).
@@ -28,7 +28,7 @@ extension StudyTask {
 }
 
 /// How a source is read.
-public struct SourceSettings: Sendable, Equatable {
+struct SourceSettings: Sendable, Equatable {
     /// The password of an encrypted PDF.
     public var password: String?
     /// The download size cap in bytes.
@@ -45,7 +45,7 @@ public struct SourceSettings: Sendable, Equatable {
 }
 
 /// What `route` is asked about: a bare character count, or a real source to plan.
-public enum RouteInput: Sendable, Equatable {
+enum RouteInput: Sendable, Equatable {
     /// `--chars N`: the pure policy only.
     case characterCount(Int)
     /// `<source> --explain`: the whole plan.
@@ -53,7 +53,7 @@ public enum RouteInput: Sendable, Equatable {
 }
 
 /// Everything a generating command needs.
-public struct GenerateSettings: Sendable, Equatable {
+struct GenerateSettings: Sendable, Equatable {
     /// The task.
     public var task: StudyTask
     /// The source argument; `nil` means stdin.

@@ -1,7 +1,7 @@
 // MARK: - Option vocabulary
 
 /// One option a command accepts.
-public struct OptionSpec: Sendable, Equatable {
+struct OptionSpec: Sendable, Equatable {
     /// The long name without dashes (`format`).
     public let name: String
     /// The value's placeholder (`<format>`), or `nil` for a flag.

@@ -15,7 +15,7 @@ extension OutputSink {
 }
 
 /// A sink on a file descriptor of the process (stdout or stderr).
-public struct FileDescriptorSink: OutputSink {
+struct FileDescriptorSink: OutputSink {
     private let descriptor: Int32
 
     /// The process's standard output.
@@ -45,20 +45,4 @@ public struct FileDescriptorSink: OutputSink {
 
     /// Whether the descriptor is a TTY.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
-}
-
-/// A sink that keeps what was written, for tests.
-public final class CapturingSink: OutputSink {
-    private let buffer = Mutex("")
-    /// Whether to pretend to be a terminal.
-    public let isTerminal: Bool
-
-    /// Creates an empty capture.
-    public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
-
-    /// Appends `text`.
-    public func write(_ text: String) { buffer.withLock { $0 += text } }
-
-    /// Everything written so far.
-    public var text: String { buffer.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
 /// A command line that cannot be run. Always exit 64.
-public enum UsageError: StudyKitError, Equatable {
+enum UsageError: StudyKitError, Equatable {
     /// No command was given.
     case missingCommand
     /// The first word is not a command.

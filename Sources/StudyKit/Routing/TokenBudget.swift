@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The total is tokens(instructions + prompt frame) + tokens(document) + a chat-template
 /// allowance + the task's response reserve, compared with the window read from the engine.
-public struct BudgetCheck: Sendable, Equatable {
+struct BudgetCheck: Sendable, Equatable {
     /// The engine's window.
     public var window: ContextWindow
     /// Tokens of the instructions and the prompt without the document.

@@ -113,13 +113,10 @@ struct RoutingIntegrationTests {
     }
 
     /// A local server that is busy with another client's generation is still there: with
-    /// `STUDYKIT_DEADLINE=120` the job should wait its turn and be answered locally.
-    ///
-    /// Fails today (a bug, reported to the lead): llama-cpp-python answers `GET /v1/models` only
-    /// once the running generation releases its lock, and the engine's availability probe gives
-    /// up after a fixed 10 s (`discoveryDeadline`, not raised by `STUDYKIT_DEADLINE`), so the
-    /// busy server is reported as "did not answer within 10 s; try again, or raise
-    /// STUDYKIT_DEADLINE" — advice that cannot help — and the job falls back.
+    /// `STUDYKIT_DEADLINE=120` the job waits its turn and is answered locally. llama-cpp-python
+    /// answers `GET /v1/models` only once the running generation releases its lock, so the
+    /// availability probe must wait within the request deadline (`discoveryDeadline` defaults
+    /// to it), not give up after a fixed 10 s.
     @Test func aBusyLocalServerIsWaitedForWithinTheDeadline() async throws {
         let local = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-local")
         let cache = try ScratchDirectory()

@@ -28,13 +28,15 @@ struct RoutingPolicyTests {
         #expect(Set(Self.expected.keys) == Set(StudyTask.allCases))
     }
 
-    @Test(arguments: zip(["headline", "headline", "headline", "feynman", "summary", "import"], [1_999, 2_000, 2_001, 2_001, 0, 5]))
-    func routeCommandPrintsExactlyTheDecision(task: String, chars: Int) async {
+    @Test(arguments: [
+        ("headline", 1_999, "local"), ("headline", 2_000, "local"), ("headline", 2_001, "remote"),
+        ("feynman", 2_001, "remote"), ("summary", 0, "remote"), ("import", 5, "remote"),
+    ])
+    func routeCommandPrintsExactlyTheDecision(task: String, chars: Int, expected: String) async {
         let output = CapturingSink()
         let errors = CapturingSink()
         let runner = Runner(environment: [:], standardInput: { .init() }, output: output, errorOutput: errors)
         let code = await runner.run(["route", task, "--chars", String(chars)])
-        let expected = StudyKit.backend(for: StudyTask(rawValue: task)!, characterCount: chars).rawValue
         #expect(code == .ok)
         #expect(output.text == expected + "\n")
         #expect(errors.text.isEmpty)

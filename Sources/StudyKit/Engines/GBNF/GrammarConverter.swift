@@ -16,7 +16,7 @@
 /// common JSON escapes are generated. Output is still validated against the schema afterwards,
 /// because a `pattern` and a `maxLength` on the same string cannot both be expressed here (the
 /// pattern wins) and a number's range is only approximated.
-public enum GrammarConverter {
+enum GrammarConverter {
     /// The grammar for the JSON Schema in `text`; the start rule is `root`.
     /// - Throws: ``GrammarError``.
     public static func grammar(forJSONSchema text: String) throws(GrammarError) -> String {

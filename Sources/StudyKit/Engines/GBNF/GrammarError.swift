@@ -3,7 +3,7 @@
 /// The converter supports what studykit's schemas emit (see ``GenerationSchema``); anything else
 /// is refused with the JSON path of the offending keyword rather than dropped silently, because a
 /// grammar that is looser than its schema would let a small model wander off.
-public enum GrammarError: StudyKitError, Equatable, Sendable, CustomStringConvertible {
+enum GrammarError: StudyKitError, Equatable, Sendable, CustomStringConvertible {
     /// The schema text is not JSON; the payload says why.
     case notJSON(String)
     /// A schema node uses a keyword or type the converter does not support.
