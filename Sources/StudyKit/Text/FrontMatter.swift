@@ -12,6 +12,18 @@ enum FrontMatter {
         let lower = text.lowercased()
         if containsEmail(lower) || containsURL(lower) { return true }
         if isDate(lower) { return true }
+        // A copyright holder: "© 1999-2021, Software in the Public Interest", "2009-2024, The Foo Project".
+        if lower.contains("©") || lower.contains("copyright")
+            || lower.range(of: #"^\d{4}\s*[-–]\s*\d{4},\s"#, options: .regularExpression) != nil
+        {
+            return true
+        }
+        // A reading time: "6 min read", "Reading time: 4 minutes".
+        if lower.range(of: #"\b\d+\s*(min|mins|minute|minutes)\s+read\b"#, options: .regularExpression) != nil
+            || lower.hasPrefix("reading time")
+        {
+            return true
+        }
         let words = lower.split(whereSeparator: { $0 == " " || $0 == "," })
         // "Version 0.21", "Revision 3", "Copyright © 2018 …", "Draft", "Last updated …".
         if let first = words.first, ["version", "revision", "copyright", "©", "draft", "updated", "last"].contains(String(first)),

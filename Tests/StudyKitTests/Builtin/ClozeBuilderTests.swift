@@ -28,6 +28,25 @@ import Testing
         #expect(Set(items.map(\.sentence)).count == items.count)
     }
 
+    /// "list" is common English: a blank where it was teaches nothing, unless the sentence
+    /// says what a list is.
+    @Test func aCommonWordIsAnAnswerOnlyWhereTheSentenceDefinesIt() {
+        let list = [Keyphrase(text: "list", score: 2, occurrences: 2, key: "list")]
+        let passing = "The list of entries is read from the directory every morning."
+        let defining = "A list is an ordered sequence of entries in a file."
+        func answers(_ text: String, screens: Bool) -> [String] {
+            let ranked = SentenceRanker().rank(SentenceSplitter().split(text))
+            return ClozeBuilder(screensCommonWords: screens).items(from: ranked, keyphrases: list, limit: 5).map(\.sentence)
+        }
+        #expect(answers(passing, screens: false) == [passing])
+        #expect(answers(passing, screens: true).isEmpty)
+        #expect(answers(passing + "\n\n" + defining, screens: true) == [defining])
+        let rare = [Keyphrase(text: "glob", score: 2, occurrences: 2, key: "glob")]
+        let globs = "Each glob is matched against the file name."
+        #expect(ClozeBuilder(screensCommonWords: true).items(
+            from: SentenceRanker().rank(SentenceSplitter().split(globs)), keyphrases: rare, limit: 5).count == 1)
+    }
+
     @Test func noTermIsBlankedHalfway() throws {
         let (items, _, _) = try fixtureItems()
         // "light" must not be blanked inside "light reactions".

@@ -1,5 +1,5 @@
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 @Suite struct KeyphrasesTests {
     @Test func fixtureKeyTermsAreOnTop() throws {
@@ -59,6 +59,50 @@ import Testing
     func oddInputsDoNotCrash(_ text: String) {
         let phrases = KeyphraseExtractor().keyphrases(in: text, limit: 10)
         #expect(phrases.allSatisfy { !$0.text.isEmpty && $0.occurrences > 0 })
+    }
+
+    /// The shared-mime-info specification's own words: the terms a student learns ("MIME type",
+    /// "glob") outrank words every text uses ("files", "type", "list"), and a past participle is
+    /// no term.
+    static let specText = """
+        # Glob patterns
+
+        A glob is a pattern that matches file names. The list of files is read from the directory.
+        Each MIME type has a glob, and a glob that matches the name gives the MIME type of the files.
+        The files in the list are released when the type is known. The list is released again.
+        The glob weight decides between two MIME type matches. Files of a type share a name pattern.
+        """
+
+    @Test func againstGeneralEnglishTheDocumentsOwnTermsComeFirst() {
+        let units = SentenceSplitter().split(Self.specText)
+        let weighed = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: units, limit: 3).map(\.text)
+        #expect(Array(weighed.prefix(2)) == ["glob", "MIME type"], "defined and in a heading, then a phrase of rare words: \(weighed)")
+        let plain = KeyphraseExtractor().keyphrases(in: units, limit: 40).map(\.text)
+        let all = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: units, limit: 40).map(\.text)
+        #expect(plain.contains("released"))
+        #expect(!all.contains("released"), "a past participle is no term: \(all)")
+        let rank = { (term: String) in all.firstIndex(of: term) ?? all.count }
+        #expect(rank("MIME type") < rank("files"))
+        #expect(rank("glob") < rank("list"))
+    }
+
+    @Test(arguments: [
+        ("A glob is a pattern that matches names.", "glob"), ("Glob: a pattern that matches names.", "glob"),
+        ("The Calvin cycle refers to the dark reactions.", "calvin cycl"), ("DER — the distinguished encoding rules.", "der"),
+    ])
+    func definitionsNameTheirTerm(_ pair: (String, String)) {
+        #expect(KeyphraseExtractor.definedTerm(in: BuiltinTerms.words(in: pair.0), text: pair.0) == pair.1)
+    }
+
+    @Test(arguments: ["The glob, which is a pattern, matches names.", "Read the files first.", "Glob", "It is a glob."])
+    func otherSentencesDefineNothing(_ text: String) {
+        #expect(KeyphraseExtractor.definedTerm(in: BuiltinTerms.words(in: text), text: text) == nil)
+    }
+
+    @Test(arguments: [("released", true), ("files matched", true), ("applied", true), ("stopped", true),
+                      ("speed", false), ("hundred", false), ("Released", false), ("glob", false)])
+    func pastParticiples(_ pair: (String, Bool)) {
+        #expect(KeyphraseExtractor.endsInParticiple(pair.0) == pair.1)
     }
 
     @Test(arguments: [

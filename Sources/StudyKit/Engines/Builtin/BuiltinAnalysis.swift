@@ -19,6 +19,12 @@ struct BuiltinAnalysis: Sendable {
     let givenTitle: String?
     /// Prose units that are long enough to say something (three words or more), for messages.
     let usableSentenceCount: Int
+    /// Whether the text reads as English, so terms can be weighed against general English.
+    let isEnglish: Bool
+
+    /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
+    /// addresses, URLs, dates) are left out: never a branch, key point or card.
+    static let frontMatterWords = 14
 
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
     /// text without punctuation would otherwise leave nothing to ask about.
@@ -27,7 +33,10 @@ struct BuiltinAnalysis: Sendable {
     static let chunkWords = 25
 
     init(text: String, title: String?) {
-        let split = SentenceSplitter().split(text)
+        let all = SentenceSplitter().split(text)
+        let content = all.filter { !(BuiltinTerms.words(in: $0.text).count <= Self.frontMatterWords && FrontMatter.isFrontMatter($0.text)) }
+        // Text that is all front matter is still the text: better a card about it than none.
+        let split = content.contains { !$0.isHeading } ? content : all
         var units: [Sentence] = []
         for unit in split {
             for piece in Self.chunks(of: unit, in: text) {
@@ -47,8 +56,9 @@ struct BuiltinAnalysis: Sendable {
         proseStems = proseIndices.map { Set(unitWords[$0].map(\.stem)) }
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose)
-        let extracted = KeyphraseExtractor().keyphrases(in: units, limit: 40)
-        keyphrases = Self.isMostlyEnglish(unitWords) ? extracted : extracted.filter(Self.isContentTerm)
+        isEnglish = Self.isMostlyEnglish(unitWords)
+        let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish).keyphrases(in: units, limit: 40)
+        keyphrases = isEnglish ? extracted : extracted.filter(Self.isContentTerm)
         givenTitle = title
     }
 

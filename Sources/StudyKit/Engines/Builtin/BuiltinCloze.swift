@@ -11,14 +11,16 @@ extension BuiltinEngine {
     ///
     /// Passes, each only while more are needed: the builder's defaults (one per sentence of 6–40
     /// words, one per term); then shorter sentences and terms not used yet; then, only to reach
-    /// the minimum of three, other terms of sentences already asked about.
+    /// the minimum of three, other terms of sentences already asked about (common words too).
     func clozeItems(_ analysis: BuiltinAnalysis, limit: Int) -> [ClozeItem] {
         var items: [ClozeItem] = []
         var questionKeys = Set<String>()
         var usedTerms = Set<String>()
         var usedSentences = Set<String.Index>()
         let passes: [(builder: ClozeBuilder, reuseSentences: Bool)] = [
-            (ClozeBuilder(), false), (ClozeBuilder(minWords: 4), false), (ClozeBuilder(minWords: 4), true),
+            (ClozeBuilder(screensCommonWords: analysis.isEnglish), false),
+            (ClozeBuilder(minWords: 4, screensCommonWords: analysis.isEnglish), false),
+            (ClozeBuilder(minWords: 4), true),
         ]
         for pass in passes {
             let target = pass.reuseSentences ? min(3, limit) : limit

@@ -31,12 +31,16 @@ struct ClozeBuilder: Sendable {
     var minWords: Int
     /// Sentences with more words are too long to read as one question.
     var maxWords: Int
+    /// Whether a single common English word ("list", "files") is an answer only where the
+    /// sentence defines it ("A list is …"): a blank where "list" was teaches nothing.
+    var screensCommonWords: Bool
 
     /// Creates a builder.
-    init(blank: String = "_____", minWords: Int = 6, maxWords: Int = 40) {
+    init(blank: String = "_____", minWords: Int = 6, maxWords: Int = 40, screensCommonWords: Bool = false) {
         self.blank = blank
         self.minWords = minWords
         self.maxWords = maxWords
+        self.screensCommonWords = screensCommonWords
     }
 
     /// Up to `limit` items: at most one per sentence and one per answer term.
@@ -69,6 +73,11 @@ struct ClozeBuilder: Sendable {
                     }
                 }
                 guard !nested else { continue }
+                if screensCommonWords, length == 1, EnglishFrequency.isCommon(phrase.text),
+                    KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
+                {
+                    continue
+                }
                 items.append(makeItem(sentence: sentence, words: words, matches: matches, first: first,
                                       length: phraseStems[k].count, key: phrase.key))
                 used.insert(phrase.key)

@@ -31,14 +31,28 @@ struct Keyphrase: Sendable, Hashable {
 /// words when it occurs once. A shorter phrase that nearly always occurs inside a longer
 /// keyphrase ("cycle" inside "Calvin cycle", in ≥ 75% of its occurrences) is dropped in favour
 /// of the longer one.
+///
+/// For English text (`weighsGeneralEnglish`), a score is also weighed by how specific the term is
+/// to the document rather than to English at large (``EnglishFrequency/specificity(of:)``: "MIME
+/// type" and "glob" over "type" and "list"), raised for terms the document names in a heading or
+/// defines ("A glob is …", "Glob: …"); a verb is no term at all: a past participle on its own or
+/// closing a phrase ("released", "files matched"), or a word the text also writes as one opening
+/// a phrase ("fixes carbon dioxide" beside "fixed"), unless a heading names it or the text defines it.
 struct KeyphraseExtractor: Sendable {
     /// Longest candidate, in words.
     var maxWords: Int
+    /// Whether to weigh terms against general English (only sensible for English text).
+    var weighsGeneralEnglish: Bool
 
     /// Creates an extractor (`maxWords` from 1 to 3 is sensible).
-    init(maxWords: Int = 3) {
+    init(maxWords: Int = 3, weighsGeneralEnglish: Bool = false) {
         self.maxWords = max(1, maxWords)
+        self.weighsGeneralEnglish = weighsGeneralEnglish
     }
+
+    /// Factor for a term named in a heading, and for a term the document defines.
+    static let headingWeight = 1.5
+    static let definitionWeight = 1.5
 
     /// The best keyphrases of `text`, best first; at most `limit`.
     func keyphrases(in text: String, limit: Int = 20) -> [Keyphrase] {
@@ -50,8 +64,21 @@ struct KeyphraseExtractor: Sendable {
     /// Ties in score go to the phrase that occurs first, so the output is deterministic.
     func keyphrases(in sentences: [Sentence], limit: Int = 20) -> [Keyphrase] {
         var runs: [[BuiltinWord]] = []
+        var headingStems = Set<String>()
+        var defined = Set<String>()
+        var verbStems = Set<String>()  // stems the text also uses as a past participle ("fixed")
         for sentence in sentences {
-            runs.append(contentsOf: contentRuns(in: BuiltinTerms.words(in: sentence.text)))
+            let words = BuiltinTerms.words(in: sentence.text)
+            runs.append(contentsOf: contentRuns(in: words))
+            guard weighsGeneralEnglish else { continue }
+            for word in words where word.surface == word.lowercased && Self.endsInParticiple(word.surface) {
+                verbStems.insert(word.stem)
+            }
+            if sentence.isHeading {
+                headingStems.formUnion(words.map(\.stem))
+            } else if let key = Self.definedTerm(in: words, text: sentence.text) {
+                defined.insert(key)
+            }
         }
         // Count every n-gram inside every run.
         var groups: [String: Group] = [:]
@@ -73,14 +100,26 @@ struct KeyphraseExtractor: Sendable {
                 }
             }
         }
-        var scored: [(phrase: Keyphrase, first: Int, stems: [String])] = groups.map { key, group in
+        var scored: [(phrase: Keyphrase, first: Int, stems: [String])] = groups.compactMap { key, group in
             let extra = Double(group.stems.count - 1)
-            let weight = group.count >= 2 ? 1 + extra : 1 + 0.1 * extra
+            var weight = group.count >= 2 ? 1 + extra : 1 + 0.1 * extra
             let best = group.surfaces.min { a, b in
                 a.value.count != b.value.count ? a.value.count > b.value.count : a.value.first < b.value.first
             }
-            let phrase = Keyphrase(
-                text: best?.key ?? key, score: Double(group.count) * weight, occurrences: group.count, key: key)
+            let text = best?.key ?? key
+            if weighsGeneralEnglish {
+                let isDefined = defined.contains(key)
+                let inHeading = group.stems.allSatisfy(headingStems.contains)
+                // A verb is no term: "released", "files matched", and "fixes carbon dioxide" in a
+                // text that also says "fixed".
+                let verbLike = Self.endsInParticiple(text)
+                    || (verbStems.contains(group.stems[0]) && text.first?.isLowercase == true)
+                if !isDefined, !inHeading, verbLike { return nil }
+                weight *= EnglishFrequency.specificity(of: text)
+                if inHeading { weight *= Self.headingWeight }
+                if isDefined { weight *= Self.definitionWeight }
+            }
+            let phrase = Keyphrase(text: text, score: Double(group.count) * weight, occurrences: group.count, key: key)
             return (phrase, group.first, group.stems)
         }
         scored.sort { a, b in a.phrase.score != b.phrase.score ? a.phrase.score > b.phrase.score : a.first < b.first }
@@ -136,6 +175,47 @@ struct KeyphraseExtractor: Sendable {
         guard !piece.isEmpty else { return false }
         if piece.allSatisfy(\.isNumber) { return piece.count == 1 }
         return true
+    }
+
+    /// Verbs that introduce a definition when they follow the term at the start of a sentence.
+    private static let definingVerbs: Set<String> = [
+        "is", "are", "means", "mean", "refers", "refer", "denotes", "denote", "describes", "stands", "defines",
+    ]
+
+    /// The stem key of the term a sentence defines, if it is a definition: one to four words at
+    /// its start (after an article) followed by a defining verb ("A glob is a pattern …") or by a
+    /// colon or dash ("Glob: a pattern …", "DER — the distinguished encoding").
+    static func definedTerm(in words: [BuiltinWord], text: String) -> String? {
+        var start = 0
+        if let first = words.first, ["a", "an", "the"].contains(first.lowercased) { start = 1 }
+        guard words.count >= start + 2 else { return nil }
+        let chars = Array(text)
+        for end in (start + 1)...min(words.count - 1, start + 4) {
+            let term = words[start..<end]
+            guard term.allSatisfy({ !$0.isStopword }) else { return nil }
+            let gap = chars[words[end - 1].offsets.upperBound..<words[end].offsets.lowerBound]
+            let glossary = gap.contains(":") || gap.contains("—") || gap.contains("–") || String(gap).contains(" - ")
+            if glossary || (!words[end].followsBreak && definingVerbs.contains(words[end].lowercased)) {
+                return term.map(\.stem).joined(separator: " ")
+            }
+            if words[end].followsBreak { return nil }
+        }
+        return nil
+    }
+
+    /// Whether a lower-case term is or ends in a past participle ("released", "files matched",
+    /// "applied"): its last word ends in "-ed" and, without the ending, is a known English word.
+    static func endsInParticiple(_ text: String) -> Bool {
+        guard let last = text.split(separator: " ").last.map(String.init), last == last.lowercased(),
+            last.count > 4, last.hasSuffix("ed")
+        else { return false }
+        let withoutD = String(last.dropLast(1))  // "released" → "release"
+        let withoutEd = String(last.dropLast(2))  // "matched" → "match"
+        let shorter = String(last.dropLast(3))
+        var bases = [withoutD, withoutEd]
+        if last.hasSuffix("ied") { bases.append(shorter + "y") }  // "applied" → "apply"
+        if withoutEd.last == shorter.last { bases.append(shorter) }  // "stopped" → "stop"
+        return bases.contains { $0.count >= 3 && EnglishFrequency.zipf($0) >= 3 }
     }
 
     /// Whether `short` occurs as consecutive stems inside `long`.
