@@ -28,6 +28,21 @@ struct LlamaBuildTests {
         #expect(libraries.contains { $0.hasPrefix("libllama") }, "\(libraries)")
     }
 
+    #if LlamaCpp
+    /// `studykit engines` shows what the in-process llama.cpp was compiled for (its system
+    /// info), so a user can see what runs: AVX2, and neither AVX-512 nor AMX.
+    @Test func enginesShowsTheCPUFeaturesOfTheInProcessBuild() async throws {
+        let cache = try ScratchDirectory()
+        let run = try await LiveStudykit.run(["engines"], environment: LiveStudykit.environment(["STUDYKIT_CACHE_DIR": cache.url.path]))
+        #expect(run.status == 0, "\(run.stderr)")
+        let build = try #require(
+            run.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("build:") },
+            "no build line in \(run.stdout)")
+        #expect(build.contains("AVX2 = 1"), "\(build)")
+        #expect(!build.contains("AVX512") && !build.contains("AMX"), "\(build)")
+    }
+    #endif
+
     /// One planted library per kind of forbidden code; each is refused by name, and a plain
     /// AVX2 library with a correct record passes.
     @Test(arguments: [
