@@ -33,6 +33,7 @@ let generationOptions: [OptionSpec] = [
     OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
     OptionSpec("offline", "never use the remote engine"),
     OptionSpec("no-cache", "neither read nor write the result cache"),
+    OptionSpec("budget", value: "seconds", "time the whole job may take; builtin fills what does not fit (default 30 with only local models)"),
     OptionSpec("stream", "show the result while it is generated"),
     OptionSpec("out", value: "dir", "write the kit's files into this directory"),
     OptionSpec("password", value: "password", "password of an encrypted PDF"),
@@ -63,6 +64,8 @@ public enum Command: Sendable, Equatable {
     case cacheStats(json: Bool)
     /// `studykit cache clear [--task T]`.
     case cacheClear(task: StudyTask?)
+    /// `studykit cache clear --attempts`: forget the capability memory.
+    case forgetAttempts
     /// `--help` for the tool or one command.
     case help(command: String?)
     /// `--version`.
@@ -134,6 +137,8 @@ public struct GenerateSettings: Sendable, Equatable {
     public var explanation: String?
     /// How the source is read.
     public var sourceSettings: SourceSettings
+    /// `--budget`: seconds the whole job may take; `nil` for the command's default.
+    public var budget: Double? = nil
 
     /// Creates settings with the defaults of the CLI.
     public init(
@@ -217,9 +222,13 @@ struct CommandSpec: Sendable {
             options: [OptionSpec("strict", "the strict variant (additionalProperties false, all required)")],
             example: "studykit schema quiz"),
         CommandSpec(
-            name: "cache", usage: "studykit cache stats | studykit cache clear [--task <task>]",
+            name: "cache", usage: "studykit cache stats | studykit cache clear [--task <task> | --attempts]",
             summary: "inspect or clear the result cache",
-            options: [OptionSpec("task", value: "task", "with clear: only this task's entries"), OptionSpec("json", "print JSON")],
+            options: [
+                OptionSpec("task", value: "task", "with clear: only this task's entries"),
+                OptionSpec("attempts", "with clear: forget every model's record of attempts instead (studykit engines shows it)"),
+                OptionSpec("json", "print JSON"),
+            ],
             example: "studykit cache stats"),
     ].map { spec in
         CommandSpec(
@@ -426,6 +435,12 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec) throws(UsageE
         throw .invalidValue(option: "--engine", value: "remote", expected: "auto, local or builtin with --offline")
     }
     settings.noCache = raw.flags.contains("no-cache")
+    if let text = raw.values["budget"] {
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            throw .invalidValue(option: "--budget", value: text, expected: "a positive number of seconds")
+        }
+        settings.budget = seconds
+    }
     settings.stream = raw.flags.contains("stream")
     settings.quiet = raw.flags.contains("quiet")
     settings.verbose = raw.flags.contains("verbose")
@@ -474,6 +489,10 @@ private func parseCache(_ raw: RawArguments) throws(UsageError) -> Command {
         if raw.values["task"] != nil { throw .unknownOption("--task", command: "cache", suggestion: nil) }
         return .cacheStats(json: raw.flags.contains("json"))
     case "clear":
+        if raw.flags.contains("attempts") {
+            if raw.values["task"] != nil { throw .invalidValue(option: "--attempts", value: "with --task", expected: "--attempts or --task, not both") }
+            return .forgetAttempts
+        }
         return .cacheClear(task: try raw.values["task"].map { (name: String) throws(UsageError) in try task(named: name, option: "--task") })
     default:
         throw .invalidValue(option: "cache", value: action, expected: "stats or clear")

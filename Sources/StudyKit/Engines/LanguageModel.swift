@@ -238,9 +238,15 @@ public protocol LanguageModel: Sendable {
     func respond(to request: GenerationRequest) async throws -> RawResponse
     /// Generates one answer as growing snapshots, then the completed answer. The stream fails with ``EngineError``.
     func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>
+    /// Whether streaming costs nothing over a whole answer (an in-process model): the router then
+    /// always streams, to stop an answer that starts repeating itself. `false` by default.
+    var streamsCheaply: Bool { get }
 }
 
 extension LanguageModel {
+    /// By default streaming is only used when someone watches (`--stream`).
+    public var streamsCheaply: Bool { false }
+
     /// By default the model's name, for engines whose name is known up front.
     public var identity: String { modelName }
 

@@ -101,6 +101,9 @@ public struct LlamaEngine: LanguageModel {
     /// Always ``EngineKind/local``: the model runs on this machine.
     public var kind: EngineKind { .local }
 
+    /// Streaming in process costs nothing, so the router always streams to cut repetition early.
+    public var streamsCheaply: Bool { true }
+
     /// The model file's name without `.gguf` (for example `SmolLM2-135M-Instruct.Q4_1`).
     public var modelName: String {
         let name = URL(fileURLWithPath: settings.modelPath).lastPathComponent
