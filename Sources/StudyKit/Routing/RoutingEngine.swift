@@ -230,7 +230,7 @@ public struct RoutingEngine: Sendable {
     // MARK: one engine
 
     /// Why remote must not be called now, or `nil` when it may be.
-    private func remoteBlocker(refused: Bool) -> String? {
+    func remoteBlocker(refused: Bool) -> String? {
         if refused { return "the remote engine refused with a quota error earlier in this run" }
         // A ledger that cannot be read cannot prove the quota is spent: remote may be tried.
         if let quota, let ledger, (try? ledger.isExhausted(quota, engine: .remote, on: ledger.today)) == true {
@@ -252,7 +252,8 @@ public struct RoutingEngine: Sendable {
         if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: whole, fitted: false) {
             return RoutedResult(
                 result: hit.result, engine: kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
-                fallbacks: fallbacks, usage: nil, reasked: false)
+                fallbacks: fallbacks, usage: nil, reasked: false,
+                items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
         }
 
         if case .unavailable(let reason) = await engine.availability() {
@@ -269,6 +270,12 @@ public struct RoutingEngine: Sendable {
                 throw Escalation(
                     reason: "needs \(budget.totalTokens) tokens but its window is \(budget.window.tokens); escalated to remote (\(larger) tokens)")
             }
+            // Under a time budget a fitted whole part is a poor use of it: the builtin engine
+            // extracts from the whole material and the model rewrites its items instead.
+            if request.engine == .auto, request.budget != nil, Self.rewritableTasks.contains(task) {
+                throw BudgetSkip(
+                    reason: "skipped: the material (\(budget.documentTokens) tokens) does not fit its \(budget.window.tokens)-token window whole; the builtin engine extracts and the model rewrites items")
+            }
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
                 throw EngineError.contextExceeded(tokens: budget.totalTokens, window: budget.window.tokens)
             }
@@ -280,7 +287,8 @@ public struct RoutingEngine: Sendable {
             if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: prompt, fitted: true) {
                 return RoutedResult(
                     result: hit.result, engine: kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
-                    fallbacks: fallbacks, usage: nil, reasked: false)
+                    fallbacks: fallbacks, usage: nil, reasked: false,
+                    items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
             }
         }
 
@@ -299,7 +307,8 @@ public struct RoutingEngine: Sendable {
         }
         return RoutedResult(
             result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted, cached: false,
-            fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked)
+            fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked,
+            items: ItemProvenance.all(in: generated.result, kind: .written, note: "written by \(generated.model)"))
     }
 
     /// Below this many tokens for the document, fitting would send a meaningless scrap.
@@ -417,11 +426,13 @@ public struct RoutingEngine: Sendable {
         _ request: RoutingRequest, decision: Backend, fallbacks: [FallbackStep], log: AttemptLog
     ) async throws -> RoutedResult {
         let document = request.document
-        let result = try builtin.generate(
+        let extracted = try builtin.generate(
             request.task, text: document.text, title: document.title, concept: request.concept, explanation: request.explanation)
+        let (result, items) = await rewriteItems(
+            extracted, request: request, material: [document.title, document.text].compactMap { $0 }.joined(separator: "\n"), log: log)
         return RoutedResult(
             result: result, engine: .builtin, model: builtin.modelName, decision: decision, fitted: .whole(document),
-            cached: false, fallbacks: fallbacks, usage: nil, reasked: false)
+            cached: false, fallbacks: fallbacks, usage: nil, reasked: false, items: items)
     }
 
     // MARK: cache
