@@ -33,10 +33,13 @@ extension RoutingEngine {
     /// `result` (built by the builtin engine) with its items rewritten by the first model
     /// engine of the plan that can serve, and each item's provenance.
     func rewriteItems(
-        _ result: AnyStudyResult, request: RoutingRequest, material: String, log: AttemptLog
+        _ result: AnyStudyResult, request: RoutingRequest, material: String, modelWasSkipped: Bool, log: AttemptLog
     ) async -> (result: AnyStudyResult, items: [ItemProvenance]) {
         let extracted = ItemProvenance.all(in: result, kind: .extracted, note: "selected from the material by the builtin engine")
-        guard request.engine == .auto, Self.rewritableTasks.contains(request.task) else { return (result, extracted) }
+        // Only under a time budget, or once a model was skipped for the whole part: then the model
+        // is known (or expected) not to write it whole, and items are what it can do.
+        guard request.engine == .auto, Self.rewritableTasks.contains(request.task), request.budget != nil || modelWasSkipped
+        else { return (result, extracted) }
         let decision = backend(for: request.task, characterCount: request.document.characterCount)
         let engines = Self.plan(decision: decision, choice: .auto, offline: request.offline).filter { $0 != .builtin }
             .map { $0 == .local ? local : remote }

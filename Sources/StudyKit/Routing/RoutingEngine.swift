@@ -429,7 +429,8 @@ public struct RoutingEngine: Sendable {
         let extracted = try builtin.generate(
             request.task, text: document.text, title: document.title, concept: request.concept, explanation: request.explanation)
         let (result, items) = await rewriteItems(
-            extracted, request: request, material: [document.title, document.text].compactMap { $0 }.joined(separator: "\n"), log: log)
+            extracted, request: request, material: [document.title, document.text].compactMap { $0 }.joined(separator: "\n"),
+            modelWasSkipped: fallbacks.contains { $0.engine != .builtin && $0.reason.hasPrefix("skipped:") }, log: log)
         return RoutedResult(
             result: result, engine: .builtin, model: builtin.modelName, decision: decision, fitted: .whole(document),
             cached: false, fallbacks: fallbacks, usage: nil, reasked: false, items: items)
