@@ -134,6 +134,12 @@ public struct GenerationRequest: Sendable, Hashable {
     public var strictJSONSchema: String?
     /// Sampling and limits.
     public var options: GenerationOptions
+    /// Whether an in-process engine may keep the previous prompt's shared prefix in its KV cache
+    /// instead of processing the whole prompt again. Faster for a run of small items that share
+    /// their instructions, but a prompt processed in two batches can round differently from one
+    /// processed whole, so greedy answers are then no longer bit-for-bit reproducible: off by
+    /// default, and only item rewrites (validated, never cached) turn it on.
+    public var reusesPromptPrefix = false
 
     /// Creates a request.
     public init(

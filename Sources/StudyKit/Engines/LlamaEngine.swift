@@ -556,7 +556,9 @@ private final class LlamaSession {
         // Keep the shared prefix of the previous prompt in the KV cache; at least one token is
         // decoded so there are logits to sample from.
         var keep = 0
-        while keep < min(cachedTokens.count, prompt.count - 1), cachedTokens[keep] == prompt[keep] { keep += 1 }
+        while request.reusesPromptPrefix, keep < min(cachedTokens.count, prompt.count - 1), cachedTokens[keep] == prompt[keep] {
+            keep += 1
+        }
         let memory = llama_get_memory(context)
         if keep == 0 || !llama_memory_seq_rm(memory, 0, llama_pos(keep), -1) {
             llama_memory_clear(memory, true)

@@ -171,11 +171,12 @@ extension RoutingEngine {
             var outcome: AttemptOutcome? = nil
             var usage = Usage(promptTokens: 0, completionTokens: 0)
             do {
-                let generation = GenerationRequest(
+                var generation = GenerationRequest(
                     instructions: spec.instructions, prompt: job.prompt, schemaName: spec.name,
                     jsonSchema: spec.schema.jsonSchema(strict: false).compactText,
                     strictJSONSchema: spec.schema.jsonSchema(strict: true).compactText,
                     options: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens))
+                generation.reusesPromptPrefix = true
                 let response = try await engine.respond(to: generation)
                 usage = response.usage
                 if response.finishReason == "length" {
