@@ -132,7 +132,7 @@ extension RoutingEngine {
     ) -> (result: AnyStudyResult, items: [ItemProvenance]) {
         let issues = result.value.validationIssues() + Grounding.issues(in: result, source: material)
         guard issues.isEmpty else {
-            note("the rewritten \(result.task.commandName) did not validate (\(issues[0].description)); kept the extracted one")
+            note("the rewritten \(result.task.name) did not validate (\(issues[0].description)); kept the extracted one")
             return (fallback, extracted.map { ItemProvenance(path: $0.path, kind: .extracted, note: "the rewritten part did not validate") })
         }
         return (result, provenance)
@@ -153,7 +153,7 @@ extension RoutingEngine {
     private func runItems(
         _ jobs: [ItemJob], engine: any LanguageModel, task: StudyTask, spec: ItemSpec, request: RoutingRequest, log: AttemptLog
     ) async -> [ItemOutcome] {
-        let key = AttemptKey(engine: engine.kind, model: engine.identity, task: task.commandName, job: .item, promptVersion: spec.version)
+        let key = AttemptKey(engine: engine.kind, model: engine.identity, task: task.name, job: .item, promptVersion: spec.version)
         var outcomes: [ItemOutcome] = []
         for job in jobs {
             if let skip = capabilitySkip(engine, key: key) {

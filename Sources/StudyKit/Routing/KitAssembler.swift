@@ -97,7 +97,7 @@ public struct KitAssembler: Sendable {
                 completionTokens: (usage?.completionTokens ?? 0) + spent.completionTokens, method: spent.method)
         }
         let fallbacks = runs.flatMap { task, run in
-            run.fallbacks.map { FallbackStep(engine: $0.engine, reason: "\(task.commandName == "import" ? "kit" : task.commandName): \($0.reason)") }
+            run.fallbacks.map { FallbackStep(engine: $0.engine, reason: "\(task.isWholeKit ? "kit" : task.name): \($0.reason)") }
         }
         var result = RoutedResult(
             result: .studyKit(bundle), engine: main.engine, model: main.model, decision: main.decision, fitted: main.fitted,
@@ -105,7 +105,7 @@ public struct KitAssembler: Sendable {
         result.attempts = runs.flatMap(\.1.attempts)
         result.seconds = runs.reduce(0) { $0 + $1.1.seconds }
         result.items = runs.flatMap { task, run in
-            run.items.map { ItemProvenance(path: "\(task.commandName == "import" ? "kit" : task.commandName).\($0.path)", kind: $0.kind, note: $0.note) }
+            run.items.map { ItemProvenance(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", kind: $0.kind, note: $0.note) }
         }
         return result
     }

@@ -7,7 +7,7 @@ extension RoutingEngine {
     /// The record key of a whole part of `task` on `engine`.
     static func partKey(_ engine: any LanguageModel, task: StudyTask) -> AttemptKey {
         AttemptKey(
-            engine: engine.kind, model: engine.identity, task: task.commandName, job: .part,
+            engine: engine.kind, model: engine.identity, task: task.name, job: .part,
             promptVersion: task.promptTemplateVersion)
     }
 
