@@ -125,8 +125,13 @@ public struct TimeBudget: Sendable, Equatable {
 
     /// The default for a command: `import` gets about 30 s when only local models serve, other
     /// commands 30 s; with a remote model configured, 300 s for `import` and 120 s for the rest.
+    /// `feynman` gets 5 s (15 s with a remote model): a whole answer that cannot fit is left to
+    /// the builtin claim check, whose corrections the model phrases one at a time.
     public static func defaultSeconds(for task: StudyTask, remoteConfigured: Bool) -> Double {
         switch (task, remoteConfigured) {
+        // Feedback on an explanation is a Post-it job: seconds, or the builtin check answers.
+        case (.feynman, false): return 5
+        case (.feynman, true): return 15
         case (.studyKit, false): return 30
         case (.studyKit, true): return 300
         case (_, false): return 30

@@ -10,7 +10,7 @@ import Foundation
 /// Items share one instruction text, so the in-process engine reuses its KV cache for it.
 extension RoutingEngine {
     /// The tasks whose items can be rewritten.
-    static let rewritableTasks: Set<StudyTask> = [.summary, .flashcards, .mindmap]
+    static let rewritableTasks: Set<StudyTask> = [.summary, .flashcards, .mindmap, .feynman]
 
     /// One item to rewrite: where it is, what the model is shown, and how an answer is judged.
     struct ItemJob {
@@ -120,6 +120,41 @@ extension RoutingEngine {
                 }
             }
             return checked(.mindMap(MindMap(centralTopic: map.centralTopic, branches: branches)), provenance: provenance, fallback: result, extracted: extracted, material: material)
+
+        case .feynman(let feedback):
+            let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
+            let check = builtin.feynmanCheck(analysis, concept: request.concept, explanation: request.explanation)
+            // The first gaps are the wrong claims, in order (``BuiltinEngine/feynmanFeedback(_:analysis:)``).
+            let wrong = Array(check.wrongClaims.prefix(feedback.gaps.count))
+            let jobs = wrong.enumerated().map { index, claim in
+                Self.correctionJob(claim, concept: check.concept, path: "gaps[\(index)].correction", materialStems: materialStems)
+            }
+            let outcomes = await runItems(jobs, engine: engine, task: .feynman, spec: Self.correctionSpec, request: request, log: log)
+            var gaps = feedback.gaps
+            var provenance = [ItemProvenance(path: "verdict", kind: .extracted, note: "from the builtin check of each claim against the material")]
+            provenance += feedback.whatWasRight.indices.map {
+                ItemProvenance(path: "whatWasRight[\($0)]", kind: .extracted, note: "a claim the material's sentences support")
+            }
+            for index in gaps.indices {
+                let path = "gaps[\(index)]"
+                guard index < outcomes.count else {
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: "a key term of the concept's sentences that the explanation leaves out"))
+                    continue
+                }
+                switch outcomes[index] {
+                case .rewritten(let sentence):
+                    let evidence = wrong[index].evidence.map { BuiltinEngine.quoting($0, after: " The material says: ") } ?? ""
+                    let room = 400 - BuiltinProse.length(sentence)
+                    gaps[index].correction = BuiltinProse.length(evidence) <= room ? sentence + evidence : sentence
+                    provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "correction phrased by \(engine.modelName) from the material's sentence"))
+                case .kept(let reason):
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: reason))
+                }
+            }
+            provenance.append(ItemProvenance(path: "followUpQuestion", kind: .extracted, note: "from the builtin check"))
+            var rewritten = feedback
+            rewritten.gaps = gaps
+            return checked(.feynman(rewritten), provenance: provenance, fallback: result, extracted: extracted, material: material)
 
         default:
             return (result, extracted)
@@ -320,6 +355,50 @@ extension RoutingEngine {
     }
 }
 
+// MARK: - Feynman corrections
+
+extension RoutingEngine {
+    static let correctionSpec = ItemSpec(
+        name: "correction", version: "feynman.correction/1",
+        instructions: """
+            A student explaining a concept made one wrong claim. You get the claim and the sentence of the study material that states the fact.
+            Write one short sentence that tells the student what the material says instead, using the material's words.
+            Reply with a JSON object with "correction".
+            """,
+        schema: .object([
+            .init("correction", description: "One short sentence.", .string(maxLength: 200, maxWords: 30, forbiddenCharacters: "\n")),
+        ]),
+        maximumTokens: 50)
+
+    /// One wrong claim to correct: accepted when the sentence is short, uses the material's
+    /// words, and states something of the evidence that the claim itself does not say.
+    static func correctionJob(_ claim: FeynmanCheck.Claim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
+        let evidence = claim.evidence ?? ""
+        let prompt = "Concept: \(concept)\nStudent's claim: \(claim.text)\nThe material says: \(evidence)"
+        return ItemJob(path: path, prompt: prompt) { json in
+            guard let sentence = json["correction"]?.stringValue.map(BuiltinProse.oneLine), sentence.contains(where: \.isLetter) else {
+                return .failure(ItemRejection(reason: "the answer had no correction"))
+            }
+            let words = BuiltinProse.wordCount(sentence)
+            guard (4...30).contains(words) else { return .failure(ItemRejection(reason: "the correction was not one short sentence")) }
+            let keys = FeynmanCheck.contentKeys(sentence)
+            let allowed = Set(FeynmanCheck.contentKeys(evidence + " " + concept + " " + claim.text))
+            guard !keys.isEmpty, keys.filter(allowed.contains).count * 5 >= keys.count * 4 else {
+                return .failure(ItemRejection(reason: "the correction used words the material's sentence does not have"))
+            }
+            let claimKeys = Set(FeynmanCheck.contentKeys(claim.text))
+            let evidenceKeys = Set(FeynmanCheck.contentKeys(evidence))
+            guard keys.contains(where: { evidenceKeys.contains($0) && !claimKeys.contains($0) }) else {
+                return .failure(ItemRejection(reason: "the correction did not state what the material says instead"))
+            }
+            guard !ResultProse.sameText(sentence, claim.text) else {
+                return .failure(ItemRejection(reason: "the correction repeated the claim"))
+            }
+            return .success(BuiltinProse.sentence(sentence))
+        }
+    }
+}
+
 // MARK: - Provenance of every item
 
 extension ItemProvenance {
@@ -328,7 +407,9 @@ extension ItemProvenance {
         func make(_ path: String) -> ItemProvenance { ItemProvenance(path: path, kind: kind, note: note) }
         switch result {
         case .headline: return [make("title"), make("blurb")]
-        case .feynman: return [make("feedback")]
+        case .feynman(let feedback):
+            return [make("verdict")] + feedback.whatWasRight.indices.map { make("whatWasRight[\($0)]") }
+                + feedback.gaps.indices.map { make("gaps[\($0)]") } + [make("followUpQuestion")]
         case .summary(let summary): return [make("overview")] + summary.keyPoints.indices.map { make("keyPoints[\($0)]") }
         case .flashcards(let deck): return deck.cards.indices.map { make("cards[\($0)]") }
         case .quiz(let quiz): return quiz.questions.indices.map { make("questions[\($0)]") }
