@@ -126,10 +126,13 @@ extension RoutingEngine {
             let check = builtin.feynmanCheck(analysis, concept: request.concept, explanation: request.explanation)
             // The first gaps are the wrong claims, in order (``BuiltinEngine/feynmanFeedback(_:analysis:)``).
             let wrong = Array(check.wrongClaims.prefix(feedback.gaps.count))
-            let jobs = wrong.enumerated().map { index, claim in
+            let misplaced = wrong.enumerated().filter { $0.element.finding == .misplaced }
+            let jobs = misplaced.map { index, claim in
                 Self.correctionJob(claim, concept: check.concept, path: "gaps[\(index)].correction", materialStems: materialStems)
             }
-            let outcomes = await runItems(jobs, engine: engine, task: .feynman, spec: Self.correctionSpec, request: request, log: log)
+            let answers = await runItems(jobs, engine: engine, task: .feynman, spec: Self.correctionSpec, request: request, log: log)
+            var outcomes = wrong.map { _ in ItemOutcome.kept("not rewritten: the material says nothing like this claim, so there is nothing to point to") }
+            for (position, (index, _)) in misplaced.enumerated() { outcomes[index] = answers[position] }
             var gaps = feedback.gaps
             var provenance = [ItemProvenance(path: "verdict", kind: .extracted, note: "from the builtin check of each claim against the material")]
             provenance += feedback.whatWasRight.indices.map {
@@ -138,7 +141,10 @@ extension RoutingEngine {
             for index in gaps.indices {
                 let path = "gaps[\(index)]"
                 guard index < outcomes.count else {
-                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: "a key term of the concept's sentences that the explanation leaves out"))
+                    let note = gaps[index].point.contains("too vague") || gaps[index].point.hasPrefix("No explanation")
+                        ? "the builtin check found nothing checkable in the explanation"
+                        : "a key term of the concept's sentences that the explanation leaves out"
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: note))
                     continue
                 }
                 switch outcomes[index] {
@@ -146,7 +152,7 @@ extension RoutingEngine {
                     let evidence = wrong[index].evidence.map { BuiltinEngine.quoting($0, after: " The material says: ") } ?? ""
                     let room = 400 - BuiltinProse.length(sentence)
                     gaps[index].correction = BuiltinProse.length(evidence) <= room ? sentence + evidence : sentence
-                    provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "correction phrased by \(engine.modelName) from the material's sentence"))
+                    provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "\(engine.modelName) pointed out where the material's sentence puts the claim"))
                 case .kept(let reason):
                     provenance.append(ItemProvenance(path: path, kind: .extracted, note: reason))
                 }
@@ -358,43 +364,52 @@ extension RoutingEngine {
 // MARK: - Feynman corrections
 
 extension RoutingEngine {
+    /// The model answers one question about one sentence with a phrase copied from it: where
+    /// the material puts the fact of a misplaced claim ("in interphase"). A 135M model cannot
+    /// be trusted to write a correction (it repeats the wrong claim), but it can point into a
+    /// sentence, and that is checked: the phrase must come from the sentence and name something
+    /// the claim and the concept do not.
     static let correctionSpec = ItemSpec(
-        name: "correction", version: "feynman.correction/1",
+        name: "where", version: "feynman.where/2",
         instructions: """
-            A student explaining a concept made one wrong claim. You get the claim and the sentence of the study material that states the fact.
-            Write one short sentence that tells the student what the material says instead, using the material's words.
-            Reply with a JSON object with "correction".
+            You answer a question about one sentence of a student's study material with a short phrase copied from that sentence. Never use a word that is not in the sentence.
+            Example. Sentence: In the Calvin cycle, carbon dioxide is fixed into sugar in the stroma. Question: Which words of the sentence say when or where this happens: carbon dioxide is fixed into sugar?
+            {"answer": "in the Calvin cycle"}
+            Example. Sentence: Glycolysis: glucose is split into two pyruvate molecules in the cytoplasm. Question: Which words of the sentence say when or where this happens: glucose is split?
+            {"answer": "Glycolysis"}
+            Reply with a JSON object with "answer".
             """,
         schema: .object([
-            .init("correction", description: "One short sentence.", .string(maxLength: 200, maxWords: 30, forbiddenCharacters: "\n")),
+            .init("answer", description: "A short phrase from the sentence.", .string(maxLength: 60, maxWords: 8, forbiddenCharacters: "\n")),
         ]),
-        maximumTokens: 50)
+        maximumTokens: 24)
 
-    /// One wrong claim to correct: accepted when the sentence is short, uses the material's
-    /// words, and states something of the evidence that the claim itself does not say.
+    /// One misplaced claim: where does the material put it?
     static func correctionJob(_ claim: FeynmanCheck.Claim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
         let evidence = claim.evidence ?? ""
-        let prompt = "Concept: \(concept)\nStudent's claim: \(claim.text)\nThe material says: \(evidence)"
+        let conceptWords = Set(Grounding.normalizedWords(concept))
+        let statement = claim.text.split(separator: " ").filter { word in
+            !conceptWords.contains(Grounding.normalizedWords(String(word)).first ?? "")
+        }.joined(separator: " ")
+        let asked = statement.hasPrefix("In ") || statement.hasPrefix("in ") ? String(statement.dropFirst(3)) : statement
+        let prompt = "Sentence: \(evidence) Question: Which words of the sentence say when or where this happens: \(asked)?"
         return ItemJob(path: path, prompt: prompt) { json in
-            guard let sentence = json["correction"]?.stringValue.map(BuiltinProse.oneLine), sentence.contains(where: \.isLetter) else {
-                return .failure(ItemRejection(reason: "the answer had no correction"))
+            guard let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine), answer.contains(where: \.isLetter) else {
+                return .failure(ItemRejection(reason: "the answer had no phrase"))
             }
-            let words = BuiltinProse.wordCount(sentence)
-            guard (4...30).contains(words) else { return .failure(ItemRejection(reason: "the correction was not one short sentence")) }
-            let keys = FeynmanCheck.contentKeys(sentence)
-            let allowed = Set(FeynmanCheck.contentKeys(evidence + " " + concept + " " + claim.text))
-            guard !keys.isEmpty, keys.filter(allowed.contains).count * 5 >= keys.count * 4 else {
-                return .failure(ItemRejection(reason: "the correction used words the material's sentence does not have"))
+            let phrase = answer.trimmingCharacters(in: CharacterSet(charactersIn: " .,;:\"“”{}[]()"))
+            guard BuiltinProse.wordCount(phrase) <= 8 else { return .failure(ItemRejection(reason: "the phrase was too long")) }
+            // Copied word for word: "during mitosis" from "Before mitosis, …" would be grounded and false.
+            let evidenceWords = " " + Grounding.normalizedWords(evidence).joined(separator: " ") + " "
+            let phraseWords = Grounding.normalizedWords(phrase).joined(separator: " ")
+            guard !phraseWords.isEmpty, evidenceWords.contains(" " + phraseWords + " ") else {
+                return .failure(ItemRejection(reason: "the phrase “\(BuiltinProse.shortened(phrase, maxLength: 60))” was not taken from the material's sentence"))
             }
-            let claimKeys = Set(FeynmanCheck.contentKeys(claim.text))
-            let evidenceKeys = Set(FeynmanCheck.contentKeys(evidence))
-            guard keys.contains(where: { evidenceKeys.contains($0) && !claimKeys.contains($0) }) else {
-                return .failure(ItemRejection(reason: "the correction did not state what the material says instead"))
+            let claimKeys = Set(FeynmanCheck.contentKeys(claim.text + " " + concept))
+            guard FeynmanCheck.contentKeys(phrase).contains(where: { !claimKeys.contains($0) }) else {
+                return .failure(ItemRejection(reason: "the phrase did not say where the material puts the claim"))
             }
-            guard !ResultProse.sameText(sentence, claim.text) else {
-                return .failure(ItemRejection(reason: "the correction repeated the claim"))
-            }
-            return .success(BuiltinProse.sentence(sentence))
+            return .success("According to the material, this belongs to “\(phrase)”, not to \(concept).")
         }
     }
 }

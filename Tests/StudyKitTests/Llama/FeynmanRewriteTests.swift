@@ -5,9 +5,8 @@ import Testing
 
 /// Feynman feedback on the default setup (the in-process SmolLM2), end to end through the
 /// binary: the whole answer does not fit the 5 s budget, so the builtin claim check judges and
-/// the model phrases each wrong claim's correction. Whatever the model writes, the planted
-/// errors are named, every gap is either rewritten (and states a fact of the material's
-/// sentence) or extracted with a reason, and every model attempt was a small item job.
+/// the model points, for each misplaced claim, to where the material's sentence puts it. Whatever the model writes, the planted
+/// errors are named, every gap is either rewritten (its phrase copied from the material) or extracted with a reason, and every model attempt was a small item job.
 @Suite("Feynman on the in-process model, end to end")
 struct FeynmanRewriteTests {
     @Test func theModelPhrasesCorrectionsOfTheClaimsTheCheckFound() throws {
@@ -32,14 +31,16 @@ struct FeynmanRewriteTests {
         let gaps = items.filter { ($0["path"]?.stringValue ?? "").hasPrefix("gaps[") }
         #expect(gaps.count == feedback.gaps.count)
         let paste = try String(contentsOf: TestPaths.samples.appendingPathComponent("paste.txt"), encoding: .utf8)
-        let material = Set(FeynmanCheck.contentKeys(paste + " prophase"))
+        let material = " " + Grounding.normalizedWords(paste).joined(separator: " ") + " "
         for (index, item) in gaps.enumerated() {
             switch item["provenance"]?.stringValue {
             case "rewritten":
-                // The model's sentence comes first; it uses the material's words.
-                let sentence = feedback.gaps[index].correction.components(separatedBy: " The material says:")[0]
-                let keys = FeynmanCheck.contentKeys(sentence)
-                #expect(!keys.isEmpty && keys.filter(material.contains).count * 5 >= keys.count * 4, "\(sentence)")
+                // The model pointed into the material: its phrase is the material's, word for word,
+                // and the correction still quotes the material's sentence.
+                let correction = feedback.gaps[index].correction
+                let phrase = try #require(correction.split(separator: "“").dropFirst().first?.split(separator: "”").first)
+                #expect(material.contains(" " + Grounding.normalizedWords(String(phrase)).joined(separator: " ") + " "), "\(phrase)")
+                #expect(correction.contains("The material says: “"))
             case "extracted":
                 #expect(item["note"]?.stringValue?.isEmpty == false, "gaps[\(index)] has no reason")
             default:
