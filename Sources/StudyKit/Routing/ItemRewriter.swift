@@ -218,7 +218,8 @@ extension RoutingEngine {
                     strictJSONSchema: spec.schema.jsonSchema(strict: true).compactText,
                     options: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens))
                 generation.reusesPromptPrefix = true
-                let response = try await engine.respond(to: generation)
+                let sent = generation
+                let response = try await withinBudget(request.budget) { try await engine.respond(to: sent) }
                 usage = response.usage
                 if response.finishReason == "length" {
                     outcome = .cut

@@ -39,6 +39,27 @@ extension RoutingEngine {
         return "skipped: expected to take \(CapabilityPolicy.seconds(expected)), \(CapabilityPolicy.seconds(left)) of the \(CapabilityPolicy.seconds(budget.seconds)) budget left"
     }
 
+    /// Runs one model call, cancelled when what is left of `budget` runs out: an attempt that
+    /// was expected to fit but runs over (a slow server, a wrong estimate) fails as timed out and
+    /// the builtin engine fills in, instead of the whole job overrunning its budget. Both engines
+    /// stop on cancellation (curl's progress callback, llama.cpp between tokens).
+    func withinBudget<T: Sendable>(_ budget: TimeBudget?, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let budget else { return try await operation() }
+        // At least a second: the attempt was only started because it was expected to fit.
+        let left = max(1, budget.remaining(at: clock.now()))
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(left * 1_000_000_000))
+                throw EngineError.transport(
+                    "timed out: the \(CapabilityPolicy.seconds(budget.seconds)) budget ran out during the attempt; it was stopped")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
     /// Records one attempt in the ledger and in this run's log; nothing for a cancelled one.
     func recordAttempt(_ key: AttemptKey, outcome: AttemptOutcome?, started: Date, usage: Usage, log: AttemptLog) {
         guard let outcome else { return }

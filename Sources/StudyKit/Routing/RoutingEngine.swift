@@ -302,7 +302,7 @@ public struct RoutingEngine: Sendable {
         }
         let generated = try await generateValidated(
             task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
-            reserve: budget.reserve, key: key, log: log)
+            reserve: budget.reserve, key: key, log: log, deadline: request.engine == .auto ? request.budget : nil)
         if request.useCache {
             store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
         }
@@ -334,7 +334,7 @@ public struct RoutingEngine: Sendable {
     /// and re-asks once with the validation errors as feedback.
     private func generateValidated(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, reserve: Int, key: AttemptKey,
-        log: AttemptLog
+        log: AttemptLog, deadline: TimeBudget? = nil
     ) async throws -> Generated {
         let started = clock.now()
         var spent = Usage(promptTokens: 0, completionTokens: 0)
@@ -342,7 +342,7 @@ public struct RoutingEngine: Sendable {
         defer { recordAttempt(key, outcome: outcome, started: started, usage: spent, log: log) }
         do {
             let generated = try await generateValidatedOnce(
-                task: task, engine: engine, prompt: prompt, material: material, reserve: reserve, spent: &spent)
+                task: task, engine: engine, prompt: prompt, material: material, reserve: reserve, spent: &spent, deadline: deadline)
             outcome = .accepted
             return generated
         } catch {
@@ -352,7 +352,8 @@ public struct RoutingEngine: Sendable {
     }
 
     private func generateValidatedOnce(
-        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, reserve: Int, spent: inout Usage
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, reserve: Int, spent: inout Usage,
+        deadline: TimeBudget? = nil
     ) async throws -> Generated {
         let schema = task.generationSchema
         var request = GenerationRequest(
@@ -361,7 +362,8 @@ public struct RoutingEngine: Sendable {
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: reserve))
         var usage = Usage(promptTokens: 0, completionTokens: 0)
         for round in 0..<2 {
-            let response = try await respond(engine, to: request)
+            let sent = request
+            let response = try await withinBudget(deadline) { try await self.respond(engine, to: sent) }
             usage.promptTokens += response.usage.promptTokens
             usage.completionTokens += response.usage.completionTokens
             usage.method = response.usage.method

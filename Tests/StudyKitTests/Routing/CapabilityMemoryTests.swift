@@ -135,6 +135,21 @@ struct CapabilityMemoryTests {
         #expect(reason == "skipped: expected to take 40 s, 30 s of the 30 s budget left")
     }
 
+    @Test func anAttemptThatOverrunsTheBudgetIsStoppedAndTheBuiltinEngineAnswers() async throws {
+        let rig = try Rig()
+        // The record says a headline takes 0.1 s, so the attempt starts; then the model hangs.
+        try rig.ledger.recordAttempt(Attempt(key: rig.headlineKey(), outcome: .accepted, duration: 0.1, at: rig.clock.now()))
+        let local = ScriptedModel(.local, steps: [.hang])
+        let remote = ScriptedModel(.remote, available: .unavailable(reason: "not configured"))
+        let routed = try await rig.router(local: local, remote: remote)
+            .run(Self.request(budget: TimeBudget(seconds: 1, start: rig.clock.now())))
+        #expect(local.calls.respond == 1)
+        #expect(routed.engine == .builtin)
+        let reason = try #require(routed.fallbacks.first { $0.engine == .local }?.reason)
+        #expect(reason.contains("budget ran out during the attempt"), "\(reason)")
+        #expect(routed.attempts.map(\.outcome) == [.timedOut])
+    }
+
     @Test func withoutARecordTheEstimateComesFromThePromptAndReserve() async throws {
         let rig = try Rig()
         let local = ScriptedModel(.local, steps: [.answer(Self.headline)])

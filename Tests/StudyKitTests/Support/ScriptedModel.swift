@@ -13,6 +13,8 @@ final class ScriptedModel: LanguageModel {
         case fail(EngineError)
         /// Streamed snapshots, then the last one as the answer.
         case stream([String])
+        /// Never answers: waits until the call is cancelled (a server that hangs).
+        case hang
     }
 
     struct Calls: Equatable {
@@ -113,6 +115,9 @@ final class ScriptedModel: LanguageModel {
                 model: name, finishReason: "length")
         case .fail(let error):
             throw error
+        case .hang:
+            try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+            throw EngineError.transport("the hanging step was not cancelled")
         case nil:
             throw EngineError.transport("script exhausted")
         }
