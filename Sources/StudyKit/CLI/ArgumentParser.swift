@@ -131,6 +131,12 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
         throw .invalidValue(option: "--engine", value: "remote", expected: "auto, local or builtin with --offline")
     }
     settings.noCache = raw.flags.contains("no-cache")
+    if let text = raw.values["budget"] {
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            throw .invalidValue(option: "--budget", value: text, expected: "a positive number of seconds")
+        }
+        settings.budget = seconds
+    }
     settings.stream = raw.flags.contains("stream")
     settings.quiet = raw.flags.contains("quiet")
     settings.verbose = raw.flags.contains("verbose")
@@ -179,6 +185,10 @@ private func parseCache(_ raw: RawArguments) throws(UsageError) -> Command {
         if raw.values["task"] != nil { throw .unknownOption("--task", command: "cache", suggestion: nil) }
         return .cacheStats(json: raw.flags.contains("json"))
     case "clear":
+        if raw.flags.contains("attempts") {
+            if raw.values["task"] != nil { throw .invalidValue(option: "--attempts", value: "with --task", expected: "--attempts or --task, not both") }
+            return .forgetAttempts
+        }
         return .cacheClear(task: try raw.values["task"].map { (name: String) throws(UsageError) in try task(named: name, option: "--task") })
     default:
         throw .invalidValue(option: "cache", value: action, expected: "stats or clear")

@@ -16,6 +16,8 @@ enum Command: Sendable, Equatable {
     case cacheStats(json: Bool)
     /// `studykit cache clear [--task T]`.
     case cacheClear(task: StudyTask?)
+    /// `studykit cache clear --attempts`: forget the capability memory.
+    case forgetAttempts
     /// `--help` for the tool or one command.
     case help(command: String?)
     /// `--version`.
@@ -80,6 +82,8 @@ struct GenerateSettings: Sendable, Equatable {
     public var explanation: String?
     /// How the source is read.
     public var sourceSettings: SourceSettings
+    /// `--budget`: seconds the whole job may take; `nil` for the command's default.
+    public var budget: Double? = nil
 
     /// Creates settings with the defaults of the CLI.
     public init(

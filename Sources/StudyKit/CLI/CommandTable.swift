@@ -33,6 +33,7 @@ let generationOptions: [OptionSpec] = [
     OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
     OptionSpec("offline", "never use the remote engine"),
     OptionSpec("no-cache", "neither read nor write the result cache"),
+    OptionSpec("budget", value: "seconds", "time the whole job may take; builtin fills what does not fit (default 30 with only local models)"),
     OptionSpec("stream", "show the result while it is generated"),
     OptionSpec("out", value: "dir", "write the kit's files into this directory"),
 ]
@@ -120,9 +121,13 @@ struct CommandSpec: Sendable {
             options: [OptionSpec("strict", "the strict variant (additionalProperties false, all required)")],
             example: "studykit schema quiz"),
         CommandSpec(
-            name: "cache", kind: .cache, usage: "studykit cache stats | studykit cache clear [--task <task>]",
+            name: "cache", kind: .cache, usage: "studykit cache stats | studykit cache clear [--task <task> | --attempts]",
             summary: "inspect or clear the result cache",
-            options: [OptionSpec("task", value: "task", "with clear: only this task's entries"), OptionSpec("json", "print JSON")],
+            options: [
+                OptionSpec("task", value: "task", "with clear: only this task's entries"),
+                OptionSpec("attempts", "with clear: forget every model's record of attempts instead (studykit engines shows it)"),
+                OptionSpec("json", "print JSON"),
+            ],
             example: "studykit cache stats"),
     ].map { spec in
         CommandSpec(

@@ -29,17 +29,23 @@ extension Runner {
         let errors = errorOutput
         let streamer = settings.stream ? StreamPreview(sink: output) : nil
         let remote = configuration.remoteEngine(transport: transport)
+        let capability = try CapabilityPolicy(environment: environment)
+        let clock = SystemDayClock()
+        let remoteConfigured = configuration.remote != nil && !settings.offline
+        let budgetSeconds = settings.budget ?? TimeBudget.defaultSeconds(for: settings.task, remoteConfigured: remoteConfigured)
         let router = RoutingEngine(
             local: configuration.localEngine(transport: transport), remote: remote,
             cache: stores.cache, ledger: stores.ledger, quota: quota,
             note: { line in if verbose { errors.line("studykit: \(TerminalSafety.clean(line))") } },
-            onPartial: streamer.map { preview in { @Sendable text in preview.show(text) } })
+            onPartial: streamer.map { preview in { @Sendable text in preview.show(text) } },
+            memory: stores.ledger, capability: capability, clock: clock)
 
         let decision = backend(for: settings.task, characterCount: document.characterCount)
         progress.show("\(settings.task.commandName): \(document.characterCount) characters, routed \(decision.rawValue)")
         let request = RoutingRequest(
             task: settings.task, document: document, concept: settings.concept, explanation: explanation,
-            engine: settings.engine, offline: settings.offline, useCache: !settings.noCache)
+            engine: settings.engine, offline: settings.offline, useCache: !settings.noCache,
+            budget: TimeBudget(seconds: budgetSeconds, start: clock.now()))
         // The preview draws where the cursor is: take the progress line away first.
         if streamer != nil { progress.clear() }
         let routed: RoutedResult
@@ -157,6 +163,9 @@ struct Envelope {
             "reasked": .bool(routed.reasked),
             "fallbacks": .array(routed.fallbacks.map { ["engine": .string($0.engine.rawValue), "reason": .string($0.reason)] }),
             "usage": usage,
+            "seconds": .number((routed.seconds * 1000).rounded() / 1000),
+            "attempts": .array(routed.attempts.map(\.jsonValue)),
+            "items": .array(routed.items.map(\.jsonValue)),
         ]
     }
 }

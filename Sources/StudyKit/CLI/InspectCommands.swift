@@ -10,6 +10,8 @@ extension Runner {
         let ledger = try? UsageLedger(environment: cacheEnvironment(configuration))
         let reports = await engineReports(configuration: configuration, transport: transport)
         let builtin = BuiltinEngine()
+        let summaries = (try? ledger?.attemptSummaries()) ?? []
+        let capability = try CapabilityPolicy(environment: environment)
 
         var rows: [JSONValue] = []
         for report in reports {
@@ -40,6 +42,10 @@ extension Runner {
                     "requests": .integer(usage.requests), "tokensIn": .integer(usage.tokensIn), "tokensOut": .integer(usage.tokensOut),
                 ]
             }
+            let record = summaries.filter { $0.key.engine == report.kind }
+            if !record.isEmpty, let ledger {
+                object["record"] = .array(record.map { attemptLine($0, ledger: ledger, capability: capability) })
+            }
             if report.kind == .remote {
                 object["quota"] = quota.map { .string($0.description) } ?? .string("none")
                 if let quota, let ledger, let remaining = try? ledger.remaining(quota, engine: .remote, on: ledger.today) {
@@ -65,11 +71,28 @@ extension Runner {
                 switch value {
                 case .string(let string): text = string
                 case .object(let nested): text = nested.map { "\($0.key) \($0.value.compactText)" }.joined(separator: ", ")
+                case .array(let lines):
+                    output.line("  " + key + ":")
+                    for line in lines { output.line("    " + TerminalSafety.clean(line.stringValue ?? line.compactText)) }
+                    continue
                 default: text = value.compactText
                 }
                 output.line("  " + (key + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + TerminalSafety.clean(text))
             }
         }
+    }
+
+    /// One job's record: `flashcards/part (flashcards/2) on SmolLM2…: 2 attempts, 0 accepted, last cut, mean 41 s; skipped: …`.
+    private func attemptLine(_ summary: AttemptSummary, ledger: UsageLedger, capability: CapabilityPolicy) -> JSONValue {
+        let key = summary.key
+        var line = "\(key.task)/\(key.job.rawValue) (\(key.promptVersion)) on \(key.model): \(summary.attempts) attempt\(summary.attempts == 1 ? "" : "s"), \(summary.accepted) accepted, last \(summary.lastOutcome.rawValue), mean \(CapabilityPolicy.seconds(summary.meanDuration))"
+        if let recent = try? ledger.recentAttempts(key, limit: capability.window(for: key.job)),
+            let skip = capability.skipReason(recent: recent, job: key.job, now: ledger.clock.now())
+        {
+            let until = (recent.first?.at ?? Date()).addingTimeInterval(capability.skipDuration)
+            line += "; \(skip), until \(ISO8601DateFormatter().string(from: until))"
+        }
+        return .string(line)
     }
 
     /// The remote daily quota from the configuration; a malformed value is a usage error.

@@ -86,6 +86,10 @@ public struct Runner: Sendable {
             let removed = try ResultCache(environment: environment).clear(task: task)
             let scope = task.map { " for \($0.commandName)" } ?? ""
             output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(scope)")
+        case .forgetAttempts:
+            let configuration = try EngineConfiguration.load(environment: environment)
+            let removed = try UsageLedger(environment: cacheEnvironment(configuration)).forgetAttempts()
+            output.line("forgot \(removed) recorded attempt\(removed == 1 ? "" : "s"); every model will be tried again")
         }
         return .ok
     }

@@ -23,8 +23,8 @@ enum SQLiteValue {
 /// Not `Sendable` by itself: callers keep it behind a `Mutex` because a connection opened with
 /// `SQLITE_OPEN_NOMUTEX` must only be used by one thread at a time.
 final class SQLiteDatabase {
-    /// The schema version stored in `PRAGMA user_version`; bump it and add a migration step.
-    static let schemaVersion = 1
+    /// The schema version stored in `PRAGMA user_version`: the last step of ``SchemaMigrations/steps``.
+    static var schemaVersion: Int { SchemaMigrations.steps.last?.version ?? 0 }
     /// How long SQLite itself waits for another connection's lock before returning busy.
     static let busyTimeoutMilliseconds: Int32 = 5_000
     /// How many times a busy transaction is retried after the busy timeout gave up.
@@ -167,35 +167,9 @@ final class SQLiteDatabase {
             if version > Int64(Self.schemaVersion) {
                 throw CacheError.newerSchema(path: path, version: Int(version))
             }
-            if version < 1 {
-                try execute(
-                    """
-                    CREATE TABLE IF NOT EXISTS results (
-                        key TEXT PRIMARY KEY NOT NULL,
-                        task TEXT NOT NULL,
-                        engine TEXT NOT NULL,
-                        model TEXT NOT NULL,
-                        payload TEXT NOT NULL,
-                        checksum TEXT NOT NULL,
-                        fitted TEXT,
-                        created_at REAL NOT NULL
-                    );
-                    CREATE INDEX IF NOT EXISTS results_by_task ON results(task);
-                    CREATE TABLE IF NOT EXISTS counters (
-                        name TEXT PRIMARY KEY NOT NULL,
-                        value INTEGER NOT NULL
-                    );
-                    CREATE TABLE IF NOT EXISTS usage (
-                        engine TEXT NOT NULL,
-                        day TEXT NOT NULL,
-                        tokens_in INTEGER NOT NULL,
-                        tokens_out INTEGER NOT NULL,
-                        requests INTEGER NOT NULL,
-                        PRIMARY KEY (engine, day)
-                    );
-                    """)
+            for step in SchemaMigrations.steps where version < Int64(step.version) {
+                try execute(step.sql)
             }
-            // Later versions add `if version < 2 { … }` steps here.
             try execute("PRAGMA user_version=\(Self.schemaVersion)")
         }
     }

@@ -113,7 +113,7 @@ public final class UsageLedger: UsageMetering {
     public let path: String
     /// The clock that decides which day a record counts towards.
     public let clock: any DayClock
-    private let database: Mutex<SQLiteDatabase>
+    let database: Mutex<SQLiteDatabase>
 
     /// Opens or creates the ledger at `path`.
     public init(path: String, clock: any DayClock = SystemDayClock()) throws(CacheError) {

@@ -134,6 +134,12 @@ public struct GenerationRequest: Sendable, Hashable {
     public var strictJSONSchema: String?
     /// Sampling and limits.
     public var options: GenerationOptions
+    /// Whether an in-process engine may keep the previous prompt's shared prefix in its KV cache
+    /// instead of processing the whole prompt again. Faster for a run of small items that share
+    /// their instructions, but a prompt processed in two batches can round differently from one
+    /// processed whole, so greedy answers are then no longer bit-for-bit reproducible: off by
+    /// default, and only item rewrites (validated, never cached) turn it on.
+    public var reusesPromptPrefix = false
 
     /// Creates a request.
     public init(
@@ -238,6 +244,9 @@ public protocol LanguageModel: Sendable {
     func respond(to request: GenerationRequest) async throws -> RawResponse
     /// Generates one answer as growing snapshots, then the completed answer. The stream fails with ``EngineError``.
     func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>
+    /// Whether streaming costs nothing over a whole answer (an in-process model): the router then
+    /// always streams, to stop an answer that starts repeating itself. `false` by default.
+    var streamsCheaply: Bool { get }
     /// What a report shows about the engine: the model as the user knows it, the server
     /// dialect, how it was built. Never generates, and asks a server nothing new.
     func describe() async -> EngineDescription
@@ -263,6 +272,9 @@ public struct EngineDescription: Sendable, Equatable {
 }
 
 extension LanguageModel {
+    /// By default streaming is only used when someone watches (`--stream`).
+    public var streamsCheaply: Bool { false }
+
     /// By default the model's name, for engines whose name is known up front.
     public var identity: String { modelName }
 

@@ -70,6 +70,9 @@ public struct LlamaEngine: LanguageModel {
     /// Always ``EngineKind/local``: the model runs on this machine.
     public var kind: EngineKind { .local }
 
+    /// Streaming in process costs nothing, so the router always streams to cut repetition early.
+    public var streamsCheaply: Bool { true }
+
     /// The model file's name without `.gguf` (for example `SmolLM2-135M-Instruct.Q4_1`).
     public var modelName: String {
         let name = URL(fileURLWithPath: settings.modelPath).lastPathComponent
@@ -280,6 +283,9 @@ private final class LlamaSession {
     private let chatTemplate: String?
     let window: ContextWindow
     private let threads: Int
+    /// The tokens whose keys and values the context holds now, in order: a next prompt that
+    /// starts the same way (the same instructions, one item after another) decodes only the rest.
+    private var cachedTokens: [llama_token] = []
 
     init(settings: LlamaEngine.Settings) throws {
         installLogHandler(logging: settings.logging)
@@ -498,8 +504,20 @@ private final class LlamaSession {
         let chooser = try makeChooser(request.options)
         defer { llama_sampler_free(chooser) }
 
-        llama_memory_clear(llama_get_memory(context), true)
-        try decode(prompt)
+        // Keep the shared prefix of the previous prompt in the KV cache; at least one token is
+        // decoded so there are logits to sample from.
+        var keep = 0
+        while request.reusesPromptPrefix, keep < min(cachedTokens.count, prompt.count - 1), cachedTokens[keep] == prompt[keep] {
+            keep += 1
+        }
+        let memory = llama_get_memory(context)
+        if keep == 0 || !llama_memory_seq_rm(memory, 0, llama_pos(keep), -1) {
+            llama_memory_clear(memory, true)
+            keep = 0
+        }
+        cachedTokens = []
+        try decode(Array(prompt[keep...]))
+        cachedTokens = prompt
 
         let vocabularySize = Int(llama_vocab_n_tokens(vocab))
         let candidates = UnsafeMutableBufferPointer<llama_token_data>.allocate(capacity: vocabularySize)
@@ -526,7 +544,13 @@ private final class LlamaSession {
                 let complete = LlamaSnapshotText.completeUTF8Prefix(bytes)
                 onText(String(decoding: bytes[..<complete], as: UTF8.self))
             }
-            if generated < limit { try decode([token]) }
+            if generated < limit {
+                do { try decode([token]) } catch {
+                    cachedTokens = []
+                    throw error
+                }
+                cachedTokens.append(token)
+            }
         }
         return RawResponse(
             text: String(decoding: bytes, as: UTF8.self),

@@ -99,8 +99,14 @@ public struct KitAssembler: Sendable {
         let fallbacks = runs.flatMap { task, run in
             run.fallbacks.map { FallbackStep(engine: $0.engine, reason: "\(task.isWholeKit ? "kit" : task.name): \($0.reason)") }
         }
-        return RoutedResult(
+        var result = RoutedResult(
             result: .studyKit(bundle), engine: main.engine, model: main.model, decision: main.decision, fitted: main.fitted,
             cached: runs.allSatisfy(\.1.cached), fallbacks: fallbacks, usage: usage, reasked: runs.contains(where: \.1.reasked))
+        result.attempts = runs.flatMap(\.1.attempts)
+        result.seconds = runs.reduce(0) { $0 + $1.1.seconds }
+        result.items = runs.flatMap { task, run in
+            run.items.map { ItemProvenance(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", kind: $0.kind, note: $0.note) }
+        }
+        return result
     }
 }

@@ -18,12 +18,15 @@ public struct RoutingRequest: Sendable {
     public var offline: Bool
     /// Read and write the result cache.
     public var useCache: Bool
+    /// `--budget`: the time the whole job may take; `nil` for no limit.
+    public var budget: TimeBudget?
 
     /// Creates a request; by default the policy decides, remote is allowed and the cache is used.
     public init(
         task: StudyTask, document: Document, concept: String? = nil, explanation: String? = nil,
-        engine: EngineChoice = .auto, offline: Bool = false, useCache: Bool = true
+        engine: EngineChoice = .auto, offline: Bool = false, useCache: Bool = true, budget: TimeBudget? = nil
     ) {
+        self.budget = budget
         self.task = task
         self.document = document
         self.concept = concept
@@ -68,6 +71,12 @@ public struct RoutedResult: Sendable, Equatable {
     public var usage: Usage?
     /// Whether the model needed its one re-ask.
     public var reasked: Bool
+    /// Every model attempt made for this result, in order (skips are in ``fallbacks``).
+    public var attempts: [AttemptReport] = []
+    /// Wall-clock seconds spent on this result, attempts and fallbacks included.
+    public var seconds: Double = 0
+    /// How each item was made, when the part was not written whole by one engine; empty otherwise.
+    public var items: [ItemProvenance] = []
 }
 
 /// Failures of the router itself (engine failures are ``EngineError``).
@@ -113,6 +122,9 @@ public struct RoutingEngine: Sendable {
     let quota: DailyQuota?
     let note: @Sendable (String) -> Void
     let onPartial: (@Sendable (String) -> Void)?
+    let memory: (any AttemptRecording)?
+    let capability: CapabilityPolicy
+    let clock: any DayClock
 
     /// Creates a router.
     /// - Parameters:
@@ -122,11 +134,19 @@ public struct RoutingEngine: Sendable {
     ///   - note: receives one line per decision, for a caller that explains them.
     ///   - onPartial: receives growing snapshots of the model's text while it streams; `nil`
     ///     asks for whole answers only.
+    ///   - memory: the capability memory, recording every attempt and skipping models that keep failing.
+    ///   - capability: when a model is skipped (``CapabilityPolicy``).
+    ///   - clock: times attempts and the budget.
     public init(
         local: any LanguageModel, remote: any LanguageModel, builtin: BuiltinEngine = BuiltinEngine(),
         cache: (any ResultCaching)? = nil, ledger: (any UsageMetering)? = nil, quota: DailyQuota? = nil,
-        note: @escaping @Sendable (String) -> Void = { _ in }, onPartial: (@Sendable (String) -> Void)? = nil
+        note: @escaping @Sendable (String) -> Void = { _ in }, onPartial: (@Sendable (String) -> Void)? = nil,
+        memory: (any AttemptRecording)? = nil, capability: CapabilityPolicy = CapabilityPolicy(),
+        clock: any DayClock = SystemDayClock()
     ) {
+        self.memory = memory
+        self.capability = capability
+        self.clock = clock
         self.local = local
         self.remote = remote
         self.builtin = builtin
@@ -153,6 +173,14 @@ public struct RoutingEngine: Sendable {
     /// Throws ``RoutingError`` (exit 69) when a forced engine fails, or the builtin engine's error
     /// when even it cannot make a valid result from the text.
     public func run(_ request: RoutingRequest) async throws -> RoutedResult {
+        let started = clock.now()
+        let log = AttemptLog()
+        func finished(_ result: RoutedResult) -> RoutedResult {
+            var result = result
+            result.attempts = log.reports
+            result.seconds = clock.now().timeIntervalSince(started)
+            return result
+        }
         let decision = backend(for: request.task, characterCount: request.document.characterCount)
         let order = Self.plan(decision: decision, choice: request.engine, offline: request.offline)
         let forced = request.engine != .auto
@@ -161,7 +189,7 @@ public struct RoutingEngine: Sendable {
 
         for (position, kind) in order.enumerated() {
             if kind == .builtin {
-                return try builtinResult(request, decision: decision, fallbacks: fallbacks)
+                return finished(try await builtinResult(request, decision: decision, fallbacks: fallbacks, log: log))
             }
             let engine = kind == .local ? local : remote
             let skip: String? = kind == .remote ? remoteBlocker(refused: remoteRefused) : nil
@@ -171,11 +199,20 @@ public struct RoutingEngine: Sendable {
                 if forced { throw RoutingError.forcedEngineFailed(kind, reason: skip) }
                 continue
             }
+            // `--engine X` always tries X: the record only steers automatic routing.
+            if !forced, let skip = capabilitySkip(engine, key: Self.partKey(engine, task: request.task)) {
+                fallbacks.append(FallbackStep(engine: kind, reason: skip))
+                note("\(kind.rawValue): \(skip)")
+                continue
+            }
             let mayEscalate = request.engine == .auto && kind == .local && order[(position + 1)...].contains(.remote)
                 && remoteBlocker(refused: remoteRefused) == nil
             do {
-                return try await attempt(
-                    request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks)
+                return finished(try await attempt(
+                    request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks, log: log))
+            } catch let skip as BudgetSkip {
+                fallbacks.append(FallbackStep(engine: kind, reason: skip.reason))
+                note("\(kind.rawValue): \(skip.reason)")
             } catch let escalation as Escalation {
                 fallbacks.append(FallbackStep(engine: kind, reason: escalation.reason))
                 note("\(kind.rawValue): \(escalation.reason)")
@@ -194,7 +231,7 @@ public struct RoutingEngine: Sendable {
     // MARK: one engine
 
     /// Why remote must not be called now, or `nil` when it may be.
-    private func remoteBlocker(refused: Bool) -> String? {
+    func remoteBlocker(refused: Bool) -> String? {
         if refused { return "the remote engine refused with a quota error earlier in this run" }
         // A ledger that cannot be read cannot prove the quota is spent: remote may be tried.
         if let quota, let ledger, (try? ledger.isExhausted(quota, engine: .remote, on: ledger.today)) == true {
@@ -204,7 +241,8 @@ public struct RoutingEngine: Sendable {
     }
 
     private func attempt(
-        _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool, fallbacks: [FallbackStep]
+        _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool, fallbacks: [FallbackStep],
+        log: AttemptLog
     ) async throws -> RoutedResult {
         let kind = engine.kind
         let task = request.task
@@ -215,7 +253,8 @@ public struct RoutingEngine: Sendable {
         if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: whole, fitted: false) {
             return RoutedResult(
                 result: hit.result, engine: kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
-                fallbacks: fallbacks, usage: nil, reasked: false)
+                fallbacks: fallbacks, usage: nil, reasked: false,
+                items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
         }
 
         if case .unavailable(let reason) = await engine.availability() {
@@ -232,6 +271,12 @@ public struct RoutingEngine: Sendable {
                 throw Escalation(
                     reason: "needs \(budget.totalTokens) tokens but its window is \(budget.window.tokens); escalated to remote (\(larger) tokens)")
             }
+            // Under a time budget a fitted whole part is a poor use of it: the builtin engine
+            // extracts from the whole material and the model rewrites its items instead.
+            if request.engine == .auto, request.budget != nil, Self.rewritableTasks.contains(task) {
+                throw BudgetSkip(
+                    reason: "skipped: the material (\(budget.documentTokens) tokens) does not fit its \(budget.window.tokens)-token window whole; the builtin engine extracts and the model rewrites items")
+            }
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
                 throw EngineError.contextExceeded(tokens: budget.totalTokens, window: budget.window.tokens)
             }
@@ -243,19 +288,28 @@ public struct RoutingEngine: Sendable {
             if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: prompt, fitted: true) {
                 return RoutedResult(
                     result: hit.result, engine: kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
-                    fallbacks: fallbacks, usage: nil, reasked: false)
+                    fallbacks: fallbacks, usage: nil, reasked: false,
+                    items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
             }
         }
 
+        let key = Self.partKey(engine, task: task)
+        if request.engine == .auto, let timeBudget = request.budget {
+            let promptTokens = budget.overheadTokens + min(budget.documentTokens, budget.documentBudget) + budget.allowance
+            if let skip = budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: budget.reserve, budget: timeBudget) {
+                throw BudgetSkip(reason: skip)
+            }
+        }
         let generated = try await generateValidated(
             task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
-            reserve: budget.reserve)
+            reserve: budget.reserve, key: key, log: log, deadline: request.engine == .auto ? request.budget : nil)
         if request.useCache {
             store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
         }
         return RoutedResult(
             result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted, cached: false,
-            fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked)
+            fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked,
+            items: ItemProvenance.all(in: generated.result, kind: .written, note: "written by \(generated.model)"))
     }
 
     /// Below this many tokens for the document, fitting would send a meaningless scrap.
@@ -279,7 +333,27 @@ public struct RoutingEngine: Sendable {
     /// Generates, validates (the schema, the type's own rules, and ``Grounding`` in `material`),
     /// and re-asks once with the validation errors as feedback.
     private func generateValidated(
-        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, reserve: Int
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, reserve: Int, key: AttemptKey,
+        log: AttemptLog, deadline: TimeBudget? = nil
+    ) async throws -> Generated {
+        let started = clock.now()
+        var spent = Usage(promptTokens: 0, completionTokens: 0)
+        var outcome: AttemptOutcome? = nil
+        defer { recordAttempt(key, outcome: outcome, started: started, usage: spent, log: log) }
+        do {
+            let generated = try await generateValidatedOnce(
+                task: task, engine: engine, prompt: prompt, material: material, reserve: reserve, spent: &spent, deadline: deadline)
+            outcome = .accepted
+            return generated
+        } catch {
+            outcome = Self.outcome(for: error)
+            throw error
+        }
+    }
+
+    private func generateValidatedOnce(
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, reserve: Int, spent: inout Usage,
+        deadline: TimeBudget? = nil
     ) async throws -> Generated {
         let schema = task.generationSchema
         var request = GenerationRequest(
@@ -288,16 +362,21 @@ public struct RoutingEngine: Sendable {
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: reserve))
         var usage = Usage(promptTokens: 0, completionTokens: 0)
         for round in 0..<2 {
-            let response = try await respond(engine, to: request)
+            let sent = request
+            let response = try await withinBudget(deadline) { try await self.respond(engine, to: sent) }
             usage.promptTokens += response.usage.promptTokens
             usage.completionTokens += response.usage.completionTokens
             usage.method = response.usage.method
+            spent = usage
             do {
                 try ledger?.record(engine: engine.kind, tokensIn: response.usage.promptTokens, tokensOut: response.usage.completionTokens)
             } catch {
                 note("could not record usage: \(Self.reason(for: error))")
             }
             // Counted above, rejected here: a cut answer cost its tokens all the same.
+            if response.finishReason == RepetitionGuard.finishReason {
+                throw RepeatedAnswer(detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; it was stopped early")
+            }
             if response.finishReason == "length" {
                 throw EngineError.truncated(
                     "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing its answer; allow more response tokens or shorten the input")
@@ -319,13 +398,24 @@ public struct RoutingEngine: Sendable {
         throw EngineError.invalidOutput(["no valid answer"])
     }
 
-    /// One model call, streamed when someone is watching.
+    /// One model call, streamed when someone is watching or when the engine streams cheaply (in
+    /// process), so that an answer that starts repeating itself is stopped there
+    /// (``RepetitionGuard``) and comes back with `finishReason` `"repeated"`.
     private func respond(_ engine: any LanguageModel, to request: GenerationRequest) async throws -> RawResponse {
-        guard let onPartial else { return try await engine.respond(to: request) }
+        guard onPartial != nil || engine.streamsCheaply else { return try await engine.respond(to: request) }
+        var repetition = RepetitionGuard()
         var final: RawResponse?
         for try await event in engine.streamResponse(to: request) {
             switch event {
-            case .partial(let text): onPartial(text)
+            case .partial(let text):
+                onPartial?(text)
+                if repetition.feed(snapshot: text) {
+                    // Leaving the loop ends the stream, which cancels the generation.
+                    let completion = (try? await engine.tokenCount(for: text))?.count ?? TokenCount.estimate(for: text).count
+                    return RawResponse(
+                        text: text, usage: Usage(promptTokens: 0, completionTokens: completion, method: .estimated),
+                        model: engine.modelName, finishReason: RepetitionGuard.finishReason)
+                }
             case .completed(let response): final = response
             }
         }
@@ -335,13 +425,18 @@ public struct RoutingEngine: Sendable {
 
     // MARK: builtin
 
-    private func builtinResult(_ request: RoutingRequest, decision: Backend, fallbacks: [FallbackStep]) throws -> RoutedResult {
+    private func builtinResult(
+        _ request: RoutingRequest, decision: Backend, fallbacks: [FallbackStep], log: AttemptLog
+    ) async throws -> RoutedResult {
         let document = request.document
-        let result = try builtin.generate(
+        let extracted = try builtin.generate(
             request.task, text: document.text, title: document.title, concept: request.concept, explanation: request.explanation)
+        let (result, items) = await rewriteItems(
+            extracted, request: request, material: [document.title, document.text].compactMap { $0 }.joined(separator: "\n"),
+            modelWasSkipped: fallbacks.contains { $0.engine != .builtin && $0.reason.hasPrefix("skipped:") }, log: log)
         return RoutedResult(
             result: result, engine: .builtin, model: builtin.modelName, decision: decision, fitted: .whole(document),
-            cached: false, fallbacks: fallbacks, usage: nil, reasked: false)
+            cached: false, fallbacks: fallbacks, usage: nil, reasked: false, items: items)
     }
 
     // MARK: cache

@@ -286,19 +286,19 @@ private func oneLine(_ text: String) -> String {
         return value
     }
 
-    /// The key terms the engine checks, read back from the gaps of an explanation that covers none.
+    /// The key terms the claim check measures coverage against, for an explanation that covers none.
     private func keyTerms(concept: String = "photosynthesis") throws -> [String] {
-        let prefix = "Your explanation does not mention "
-        return try feedback("Unsure.", concept: concept).gaps.compactMap { gap in
-            gap.point.hasPrefix(prefix) ? String(gap.point.dropFirst(prefix.count).dropLast()) : nil
-        }
+        let check = engine.feynmanCheck(
+            BuiltinAnalysis(text: try BuiltinFixtures.photosynthesis(), title: nil), concept: concept, explanation: "Unsure.")
+        #expect(check.coveredTerms.isEmpty)
+        return check.missedTerms.map(\.text)
     }
 
     @Test func moreKeyTermsScoreHigher() throws {
         let terms = try keyTerms()
-        #expect(terms.count >= 4)
-        let few = try feedback("It is about " + terms.prefix(1).joined() + ".")
-        let many = try feedback("It is about " + terms.prefix(4).joined(separator: ", ") + ".")
+        #expect(terms.count >= 3)
+        let few = try feedback("It is about " + terms[0] + ".")
+        let many = try feedback(terms.map { "It is about \($0)." }.joined(separator: " "))
         #expect(many.score > few.score)
         #expect(many.whatWasRight.count > few.whatWasRight.count)
         #expect(many.gaps.count < few.gaps.count)
@@ -311,6 +311,13 @@ private func oneLine(_ text: String) -> String {
         #expect(value.verdict == .solid)
         #expect(value.score == 10)
         #expect(value.gaps.isEmpty)
+    }
+
+    @Test func anUnsureAnswerIsTooVagueToCheck() throws {
+        let value = try feedback("Unsure.")
+        #expect(value.verdict == .confused)
+        #expect(value.gaps.first?.point.contains("too vague") == true)
+        #expect(value.whatWasRight.isEmpty)
     }
 
     @Test(arguments: [nil, "", "   \n "] as [String?])
@@ -327,8 +334,13 @@ private func oneLine(_ text: String) -> String {
     @Test func gapsQuoteTheSourceAndTheQuestionIsAboutTheFirstGap() throws {
         let text = oneLine(try BuiltinFixtures.photosynthesis())
         let value = try feedback("Plants use sunlight.")
+        // The question follows the first gap: back to the concept after a wrong claim, else to the first term left out.
         let first = try #require(value.gaps.first)
-        #expect(value.followUpQuestion.contains(first.point.dropFirst("Your explanation does not mention ".count).dropLast()))
+        if first.point.hasPrefix("You said") {
+            #expect(value.followUpQuestion.contains("photosynthesis"))
+        } else {
+            #expect(value.followUpQuestion.contains(first.point.dropFirst("Your explanation leaves out ".count).dropLast()))
+        }
         for gap in value.gaps {
             let quote = try #require(gap.correction.split(separator: "“").last?.split(separator: "”").first)
             let body = quote.hasSuffix("…") ? String(quote.dropLast()) : String(quote)

@@ -11,6 +11,10 @@ final class ScriptedModel: LanguageModel {
         /// An answer cut off at the response limit (`finishReason` `"length"`).
         case cut(String)
         case fail(EngineError)
+        /// Streamed snapshots, then the last one as the answer.
+        case stream([String])
+        /// Never answers: waits until the call is cancelled (a server that hangs).
+        case hang
     }
 
     struct Calls: Equatable {
@@ -20,6 +24,8 @@ final class ScriptedModel: LanguageModel {
         var tokenize = 0
         var respond = 0
         var prompts: [String] = []
+        /// Snapshots a streamed step actually yielded before its consumer stopped.
+        var snapshots = 0
     }
 
     let kind: EngineKind
@@ -31,11 +37,20 @@ final class ScriptedModel: LanguageModel {
     private let window: Int
     private let state: Mutex<(steps: [Step], calls: Calls)>
     private let log: CallLog?
+    private let clock: TestClock?
+    private let secondsPerCall: Double
+    private let model: String?
+    let streamsCheaply: Bool
 
     init(
         _ kind: EngineKind, available: Availability = .available, window: Int = 2048, steps: [Step] = [],
-        log: CallLog? = nil, nameKnownAfterContact: Bool = false
+        log: CallLog? = nil, nameKnownAfterContact: Bool = false, clock: TestClock? = nil, secondsPerCall: Double = 0,
+        model: String? = nil, streamsCheaply: Bool = false
     ) {
+        self.clock = clock
+        self.secondsPerCall = secondsPerCall
+        self.model = model
+        self.streamsCheaply = streamsCheaply
         self.kind = kind
         self.name = "scripted-\(kind.rawValue)"
         self.nameKnownAfterContact = nameKnownAfterContact
@@ -52,7 +67,7 @@ final class ScriptedModel: LanguageModel {
         return state.withLock { $0.calls.availability > 0 } ? name : "server default"
     }
 
-    var identity: String { "scripted://\(kind.rawValue)" }
+    var identity: String { model ?? "scripted://\(kind.rawValue)" }
 
     func availability() async -> Availability {
         state.withLock { $0.calls.availability += 1 }
@@ -84,7 +99,12 @@ final class ScriptedModel: LanguageModel {
             return state.steps.isEmpty ? nil : state.steps.removeFirst()
         }
         log?.append(kind)
+        clock?.advance(by: secondsPerCall)
         switch step {
+        case .stream(let snapshots):
+            return RawResponse(
+                text: snapshots.last ?? "", usage: Usage(promptTokens: Self.tokens(request.prompt), completionTokens: 1),
+                model: name, finishReason: "stop")
         case .answer(let text):
             return RawResponse(
                 text: text, usage: Usage(promptTokens: Self.tokens(request.prompt), completionTokens: Self.tokens(text)),
@@ -95,10 +115,70 @@ final class ScriptedModel: LanguageModel {
                 model: name, finishReason: "length")
         case .fail(let error):
             throw error
+        case .hang:
+            try await Task.sleep(nanoseconds: 600 * 1_000_000_000)
+            throw EngineError.transport("the hanging step was not cancelled")
         case nil:
             throw EngineError.transport("script exhausted")
         }
     }
+}
+
+extension ScriptedModel {
+    /// A `.stream` step yields its snapshots one by one (counted in ``Calls/snapshots``) and
+    /// stops as soon as the consumer does; other steps answer as ``respond(to:)`` does.
+    func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        let next = state.withLock { $0.steps.first }
+        guard case .stream(let snapshots) = next else {
+            return AsyncThrowingStream { continuation in
+                let task = Task {
+                    do {
+                        let response = try await self.respond(to: request)
+                        continuation.yield(.partial(response.text))
+                        continuation.yield(.completed(response))
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+        _ = state.withLock { state in
+            state.calls.respond += 1
+            state.calls.prompts.append(request.prompt)
+            state.steps.removeFirst()
+        }
+        log?.append(kind)
+        clock?.advance(by: secondsPerCall)
+        var index = 0
+        let name = self.name
+        return AsyncThrowingStream(unfolding: { [self] in
+            guard index < snapshots.count else {
+                if index == snapshots.count {
+                    index += 1
+                    let text = snapshots.last ?? ""
+                    return .completed(RawResponse(
+                        text: text, usage: Usage(promptTokens: Self.tokens(request.prompt), completionTokens: Self.tokens(text)),
+                        model: name, finishReason: "stop"))
+                }
+                return nil
+            }
+            let snapshot = snapshots[index]
+            index += 1
+            state.withLock { $0.calls.snapshots += 1 }
+            return .partial(snapshot)
+        })
+    }
+}
+
+/// A clock for tests: it stands still until told to move.
+final class TestClock: DayClock {
+    private let current: Mutex<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_750_000_000)) { current = Mutex(start) }
+    func now() -> Date { current.withLock { $0 } }
+    var timeZone: TimeZone { TimeZone(identifier: "UTC")! }
+    func advance(by seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
 /// The order in which engines were asked to generate, across engines.

@@ -1,154 +1,127 @@
 // MARK: - Feynman feedback
 
 extension BuiltinEngine {
-    /// How many key terms an explanation is checked against (the bound on gaps and right points).
-    private static let keyTermCount = 6
     private static let conceptLength = 60
     private static let pointLength = 300
     private static let correctionLength = 400
 
-    /// Feedback from term coverage: the material's key terms for the concept (those said in
-    /// the sentences that mention it, then the document's top terms) are looked for in the
-    /// explanation by stem, so "reactions" covers "reaction". The score is the covered share
-    /// out of 10; each missed term becomes a gap corrected by the source sentence that says it.
+    /// The most gaps feedback names: the worst first, so a student reads what matters.
+    static let maximumFeynmanGaps = 3
+
+    /// Feedback from the claim check (``FeynmanCheck``): every claim of the explanation is
+    /// compared with the material's sentences about the concept. A claim the material states
+    /// about something else, or not at all, is a gap whose correction quotes where the material
+    /// puts that fact; then the key terms of the concept's sentences the explanation leaves out.
+    /// The verdict and score follow from wrong claims, supported claims and the terms covered.
     func feynmanFeedback(_ analysis: BuiltinAnalysis, concept: String?, explanation: String?) -> FeynmanFeedback {
+        feynmanFeedback(feynmanCheck(analysis, concept: concept, explanation: explanation), analysis: analysis)
+    }
+
+    /// The claim check of `explanation` about `concept` (the document's title when none is given).
+    func feynmanCheck(_ analysis: BuiltinAnalysis, concept: String?, explanation: String?) -> FeynmanCheck {
         let givenConcept = concept.map(BuiltinProse.oneLine) ?? ""
         let conceptText = givenConcept.contains(where: { $0.isLetter || $0.isNumber }) ? givenConcept : documentTitle(analysis)
         let shownConcept = BuiltinProse.shortened(conceptText, maxLength: Self.conceptLength)
-        let conceptStems = Self.stems(of: conceptText)
-        let relevant = relevantSentences(analysis, conceptStems: conceptStems)
-        let terms = keyTerms(analysis, conceptStems: conceptStems, relevant: relevant)
+        return FeynmanCheck(analysis, concept: conceptText, shownConcept: shownConcept, explanation: explanation ?? "")
+    }
 
-        let explanationText = explanation.map(BuiltinProse.oneLine) ?? ""
-        let isMissing = !explanationText.contains(where: { $0.isLetter || $0.isNumber })
-        let explained = Set(BuiltinTerms.words(in: explanationText).map(\.stem))
-        let covered = terms.filter { term in !isMissing && term.stems.allSatisfy(explained.contains) }
-        let missed = terms.filter { term in !covered.contains(where: { $0.key == term.key }) }
-
-        var right: [String] = []
-        for term in covered {
-            let tie = term.sentences.isDisjoint(with: relevant) || relevant.count == analysis.prose.count
-                ? "a key term of the material"
-                : "which the material connects with \(shownConcept)"
-            right.append(BuiltinProse.shortened("You brought in \(term.text), \(tie).", maxLength: Self.pointLength))
+    /// The point and correction the builtin engine writes for a wrong claim.
+    static func gap(for claim: FeynmanCheck.Claim, concept: String) -> FeynmanFeedback.Gap {
+        let said = "“" + BuiltinProse.shortened(claim.text, maxLength: 160) + "”"
+        let point: String
+        let prefix: String
+        switch claim.finding {
+        case .misplaced:
+            point = "You said \(said), but the material does not say that about \(concept)."
+            prefix = "The material puts it elsewhere: "
+        case .unsupported, .supported:
+            point = "You said \(said), which the material does not support."
+            prefix = "About \(concept), the material says: "
         }
+        let correction = claim.evidence.map { quoting($0, after: prefix) } ?? "The material says nothing like this about \(concept)."
+        return FeynmanFeedback.Gap(point: BuiltinProse.shortened(point, maxLength: pointLength), correction: correction)
+    }
 
+    func feynmanFeedback(_ check: FeynmanCheck, analysis: BuiltinAnalysis) -> FeynmanFeedback {
+        let concept = check.concept
         var gaps: [FeynmanFeedback.Gap] = []
-        if isMissing {
-            let source = relevant.min().map { analysis.prose[$0].text } ?? analysis.prose[0].text
+        if check.isMissing {
+            let source = check.conceptSentences.first ?? analysis.prose[0].text
             gaps.append(
                 FeynmanFeedback.Gap(
                     point: "No explanation was given, so nothing could be checked.",
-                    correction: Self.quoting(source, after: "Explain \(shownConcept) in your own words. The material says: ")))
+                    correction: Self.quoting(source, after: "Explain \(concept) in your own words. The material says: ")))
         }
-        for term in missed where gaps.count < Self.keyTermCount {
-            let correction = bestSentence(for: term, analysis: analysis, relevant: relevant).map {
-                Self.quoting($0, after: "The material says: ")
-            } ?? "The material names \(term.text) among the key terms of \(shownConcept)."
+        for claim in check.wrongClaims where gaps.count < Self.maximumFeynmanGaps {
+            gaps.append(Self.gap(for: claim, concept: concept))
+        }
+        if check.isVague, gaps.count < Self.maximumFeynmanGaps {
+            let source = check.conceptSentences.first ?? analysis.ranked[0].sentence.text
             gaps.append(
                 FeynmanFeedback.Gap(
-                    point: BuiltinProse.shortened("Your explanation does not mention \(term.text).", maxLength: Self.pointLength),
+                    point: "Your explanation is too vague to check: it states none of the material's facts about \(concept).",
+                    correction: Self.quoting(source, after: "Say what the material says, in your own words: ")))
+        }
+        for term in check.missedTerms where gaps.count < Self.maximumFeynmanGaps {
+            let correction = term.sentence.map { Self.quoting($0, after: "The material says: ") }
+                ?? "The material names \(term.text) among the key terms of \(concept)."
+            gaps.append(
+                FeynmanFeedback.Gap(
+                    point: BuiltinProse.shortened("Your explanation leaves out \(term.text).", maxLength: Self.pointLength),
                     correction: correction))
         }
 
+        var right: [String] = []
+        for claim in check.supportedClaims.prefix(3) {
+            right.append(BuiltinProse.shortened("You said “\(claim.text)”, which the material confirms.", maxLength: Self.pointLength))
+        }
+        if right.isEmpty {
+            for term in check.coveredTerms.prefix(3) {
+                right.append(BuiltinProse.shortened("You brought in \(term.text), a key term of \(concept).", maxLength: Self.pointLength))
+            }
+        }
+
+        let terms = check.coveredTerms.count + check.missedTerms.count
+        let coverage = terms == 0 ? (check.supportedClaims.isEmpty ? 0 : 1) : Double(check.coveredTerms.count) / Double(terms)
+        let wrong = check.wrongClaims.count
+        let supported = check.supportedClaims.count
         let score: Int
         let verdict: FeynmanFeedback.Verdict
-        if isMissing {
+        if check.isMissing {
             (score, verdict) = (0, .confused)
-        } else if terms.isEmpty {
-            // Nothing to measure against: say so rather than praise or blame.
-            (score, verdict) = (5, .partial)
-            gaps.append(
-                FeynmanFeedback.Gap(
-                    point: "The material has too few key terms to check the explanation against.",
-                    correction: Self.quoting(analysis.ranked[0].sentence.text, after: "The material says: ")))
+        } else if wrong > 0 {
+            if supported == 0 && !check.wrongClaims.contains(where: \.partlySupported) {
+                (score, verdict) = (wrong > 1 ? 1 : 2, .confused)
+            } else {
+                (score, verdict) = (max(3, min(6, 3 + supported - wrong + Int((coverage * 2).rounded()))), .partial)
+            }
+        } else if check.isVague {
+            (score, verdict) = (2, .confused)
+        } else if coverage >= 0.6 {
+            (score, verdict) = (min(10, 7 + Int(((coverage - 0.6) * 7.5).rounded())), .solid)
         } else {
-            let ratio = Double(covered.count) / Double(terms.count)
-            score = Int((ratio * 10).rounded())
-            verdict = ratio >= 0.75 ? .solid : ratio >= 1.0 / 3.0 ? .partial : .confused
+            (score, verdict) = (max(3, min(6, 3 + Int((coverage * 6).rounded()))), .partial)
         }
 
         let question: String
-        if let first = missed.first {
-            question = "How does \(first.text) relate to \(shownConcept)?"
-        } else if let top = terms.first {
-            question = "How would you explain the role of \(top.text) in \(shownConcept) to someone new to the subject?"
+        if let claim = check.wrongClaims.first, claim.finding == .misplaced {
+            question = "What actually happens in \(concept), and where does the material put what you described instead?"
+        } else if let first = check.missedTerms.first {
+            question = "How does \(first.text) relate to \(concept)?"
+        } else if let top = check.coveredTerms.first {
+            question = "How would you explain the role of \(top.text) in \(concept) to someone new to the subject?"
         } else {
-            question = "What is the most important idea about \(shownConcept), and why?"
+            question = "What is the most important idea about \(concept), and why?"
         }
         return FeynmanFeedback(
             verdict: verdict, score: score, whatWasRight: right, gaps: gaps,
             followUpQuestion: BuiltinProse.shortened(question, maxLength: Self.pointLength))
     }
 
-    // MARK: Key terms
-
-    private struct KeyTerm {
-        let text: String
-        let key: String
-        let stems: [String]
-        /// Prose indices of the sentences that mention the term.
-        let sentences: Set<Int>
-    }
-
-    /// Prose indices of the sentences that mention every content word of the concept; those
-    /// that mention any of them when none mentions all; every sentence when none mentions any.
-    private func relevantSentences(_ analysis: BuiltinAnalysis, conceptStems: Set<String>) -> Set<Int> {
-        let all = Set(analysis.prose.indices)
-        guard !conceptStems.isEmpty else { return all }
-        let full = all.filter { conceptStems.isSubset(of: analysis.proseStems[$0]) }
-        if !full.isEmpty { return full }
-        let partial = all.filter { !conceptStems.isDisjoint(with: analysis.proseStems[$0]) }
-        return partial.isEmpty ? all : partial
-    }
-
-    /// Up to six key terms other than the concept itself: first those said in the relevant
-    /// sentences, then the document's top terms; none inside another.
-    private func keyTerms(_ analysis: BuiltinAnalysis, conceptStems: Set<String>, relevant: Set<Int>) -> [KeyTerm] {
-        let candidates = analysis.keyphrases.compactMap { phrase -> KeyTerm? in
-            let stems = phrase.key.split(separator: " ").map(String.init)
-            guard phrase.text.contains(where: \.isLetter), !Set(stems).isSubset(of: conceptStems) else { return nil }
-            let sentences = Set(analysis.prose.indices.filter { analysis.mentions(phrase.key, inProse: $0) })
-            return KeyTerm(text: BuiltinProse.termText(phrase.text), key: phrase.key, stems: stems, sentences: sentences)
-        }
-        var chosen: [KeyTerm] = []
-        func consider(_ term: KeyTerm) {
-            guard chosen.count < Self.keyTermCount, !chosen.contains(where: { Self.nested($0.stems, term.stems) }) else { return }
-            chosen.append(term)
-        }
-        // Terms said most often together with the concept first; ties keep keyphrase order.
-        // Spelled out with explicit types: the chained closure form exceeds the type checker's
-        // time limit on a busy machine.
-        struct Related {
-            let order: Int
-            let together: Int
-            let term: KeyTerm
-        }
-        var related: [Related] = []
-        for (order, term) in candidates.enumerated() {
-            let together = term.sentences.intersection(relevant).count
-            if together > 0 { related.append(Related(order: order, together: together, term: term)) }
-        }
-        related.sort { (a: Related, b: Related) -> Bool in
-            a.together != b.together ? a.together > b.together : a.order < b.order
-        }
-        for entry in related { consider(entry.term) }
-        for term in candidates { consider(term) }
-        return chosen
-    }
-
-    /// The most central sentence that mentions the term, preferring one about the concept.
-    private func bestSentence(for term: KeyTerm, analysis: BuiltinAnalysis, relevant: Set<Int>) -> String? {
-        let proseIndexOfUnit = Dictionary(uniqueKeysWithValues: analysis.prose.enumerated().map { ($1.index, $0) })
-        let mentioning = analysis.ranked.filter { entry in
-            proseIndexOfUnit[entry.sentence.index].map(term.sentences.contains) ?? false
-        }
-        let about = mentioning.first { entry in proseIndexOfUnit[entry.sentence.index].map(relevant.contains) ?? false }
-        return (about ?? mentioning.first)?.sentence.text
-    }
+    // MARK: Quoting
 
     /// `prefix` then the sentence in quotation marks, cut to fit a correction.
-    private static func quoting(_ sentence: String, after prefix: String) -> String {
+    static func quoting(_ sentence: String, after prefix: String) -> String {
         let room = correctionLength - BuiltinProse.length(prefix) - 2
         return prefix + "“" + BuiltinProse.shortened(BuiltinProse.withoutListMarker(BuiltinProse.oneLine(sentence)), maxLength: room) + "”"
     }

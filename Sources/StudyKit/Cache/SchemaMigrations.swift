@@ -1,0 +1,64 @@
+/// The database schema, as numbered steps recorded in `PRAGMA user_version`.
+///
+/// A database at version *n* runs every step above *n*, in order, inside one immediate
+/// transaction (``SQLiteDatabase``); a file from a newer studykit (a version above the last
+/// step) is refused with ``CacheError/newerSchema(path:version:)``. To change the schema, append
+/// a step with the next number — never edit a step that has shipped — so issues that add
+/// tables extend the list without touching each other's steps.
+enum SchemaMigrations {
+    /// One step: the version it brings the file to and the SQL that does it.
+    struct Step: Sendable {
+        let version: Int
+        let sql: String
+    }
+
+    /// Every step, in version order.
+    static let steps: [Step] = [
+        Step(
+            version: 1,
+            sql: """
+                CREATE TABLE IF NOT EXISTS results (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    task TEXT NOT NULL,
+                    engine TEXT NOT NULL,
+                    model TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    checksum TEXT NOT NULL,
+                    fitted TEXT,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS results_by_task ON results(task);
+                CREATE TABLE IF NOT EXISTS counters (
+                    name TEXT PRIMARY KEY NOT NULL,
+                    value INTEGER NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS usage (
+                    engine TEXT NOT NULL,
+                    day TEXT NOT NULL,
+                    tokens_in INTEGER NOT NULL,
+                    tokens_out INTEGER NOT NULL,
+                    requests INTEGER NOT NULL,
+                    PRIMARY KEY (engine, day)
+                );
+                """),
+        // The capability memory (``AttemptRecording``): one row per model attempt.
+        Step(
+            version: 2,
+            sql: """
+                CREATE TABLE IF NOT EXISTS attempts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    engine TEXT NOT NULL,
+                    model TEXT NOT NULL,
+                    task TEXT NOT NULL,
+                    job TEXT NOT NULL,
+                    prompt_version TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    duration REAL NOT NULL,
+                    tokens_in INTEGER NOT NULL,
+                    tokens_out INTEGER NOT NULL,
+                    at REAL NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS attempts_by_job ON attempts(engine, model, task, job, prompt_version, at);
+                """),
+    ]
+}

@@ -1,0 +1,107 @@
+/// Watches a JSON answer while it is decoded and says when the model starts repeating entries
+/// it already wrote — the same key point again, the same label for the thirtieth time — so
+/// the router can stop the answer there instead of decoding to the response limit.
+///
+/// Fed growing snapshots (or any prefix-extending text); only the new suffix is scanned.
+/// Object keys are ignored; a string *value* repeats when, compared without case, spacing
+/// and final punctuation:
+/// - a value of 4 words or more appears a second time (a repeated key point or card), except
+///   a `quote`, which two cards may share;
+/// - any value of at least 2 characters appears a third time (a label loop).
+public struct RepetitionGuard: Sendable {
+    /// The `finishReason` of an answer stopped for repeating itself.
+    public static let finishReason = "repeated"
+
+    private enum Container { case object, array }
+    private var scanned = 0
+    private var stack: [Container] = []
+    private var inString = false
+    private var escaped = false
+    private var current = ""
+    private var stringIsKey = false
+    private var lastKey = ""
+    private var expectingKey = false
+    private var counts: [String: Int] = [:]
+    /// The entry that repeated, once one has.
+    public private(set) var repeatedEntry: String?
+
+    /// Creates a guard for one answer.
+    public init() {}
+
+    /// Scans what `snapshot` adds to the text seen so far; `true` once an entry has repeated.
+    public mutating func feed(snapshot: String) -> Bool {
+        guard repeatedEntry == nil else { return true }
+        let utf8 = snapshot.utf8
+        guard utf8.count > scanned else { return false }
+        let start = utf8.index(utf8.startIndex, offsetBy: scanned)
+        scanned = utf8.count
+        for character in String(decoding: utf8[start...], as: UTF8.self) {
+            if scan(character) { return true }
+        }
+        return false
+    }
+
+    private mutating func scan(_ character: Character) -> Bool {
+        if inString {
+            if escaped {
+                escaped = false
+                current.append(character)
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                inString = false
+                return closeString()
+            } else {
+                current.append(character)
+            }
+            return false
+        }
+        switch character {
+        case "{":
+            stack.append(.object)
+            expectingKey = true
+        case "[":
+            stack.append(.array)
+        case "}", "]":
+            _ = stack.popLast()
+            expectingKey = false
+        case ",":
+            expectingKey = stack.last == .object
+        case ":":
+            expectingKey = false
+        case "\"":
+            inString = true
+            current = ""
+            stringIsKey = stack.last == .object && expectingKey
+        default:
+            break
+        }
+        return false
+    }
+
+    private mutating func closeString() -> Bool {
+        if stringIsKey {
+            lastKey = current
+            expectingKey = false
+            return false
+        }
+        let key = Self.normalized(current)
+        guard key.count >= 2 else { return false }
+        let count = (counts[key] ?? 0) + 1
+        counts[key] = count
+        let words = key.split(separator: " ").count
+        let inArray = stack.last == .array
+        let owner = inArray ? "" : lastKey
+        if count >= 3 || (count >= 2 && words >= 4 && owner != "quote") {
+            repeatedEntry = current
+            return true
+        }
+        return false
+    }
+
+    private static func normalized(_ text: String) -> String {
+        var words = text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        while let last = words.last, ".,;:!?".contains(last) { words.removeLast() }
+        return words
+    }
+}

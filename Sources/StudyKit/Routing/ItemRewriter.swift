@@ -1,0 +1,440 @@
+import Foundation
+
+// MARK: - Extract, then rewrite
+
+/// The intern principle: when a model cannot write a part whole (its window or its record
+/// says so), the builtin engine selects grounded material and the model rephrases it one small
+/// item at a time — a cloze card into a question, a heading into a branch name, the key
+/// sentences into an overview. Each item is asked under its own small schema (a grammar on the
+/// in-process engine), validated and grounded; an item that fails keeps its extracted form.
+/// Items share one instruction text, so the in-process engine reuses its KV cache for it.
+extension RoutingEngine {
+    /// The tasks whose items can be rewritten.
+    static let rewritableTasks: Set<StudyTask> = [.summary, .flashcards, .mindmap, .feynman]
+
+    /// One item to rewrite: where it is, what the model is shown, and how an answer is judged.
+    struct ItemJob {
+        let path: String
+        let prompt: String
+        /// The rewritten value, or why the answer is not usable.
+        let accept: (JSONValue) -> Result<String, ItemRejection>
+    }
+
+    struct ItemRejection: Error {
+        let reason: String
+    }
+
+    /// The outcome of one item: rewritten text, or the reason it stays extracted.
+    enum ItemOutcome {
+        case rewritten(String)
+        case kept(String)
+    }
+
+    /// `result` (built by the builtin engine) with its items rewritten by the first model
+    /// engine of the plan that can serve, and each item's provenance.
+    func rewriteItems(
+        _ result: AnyStudyResult, request: RoutingRequest, material: String, modelWasSkipped: Bool, log: AttemptLog
+    ) async -> (result: AnyStudyResult, items: [ItemProvenance]) {
+        let extracted = ItemProvenance.all(in: result, kind: .extracted, note: "selected from the material by the builtin engine")
+        // Only under a time budget, or once a model was skipped for the whole part: then the model
+        // is known (or expected) not to write it whole, and items are what it can do.
+        guard request.engine == .auto, Self.rewritableTasks.contains(request.task), request.budget != nil || modelWasSkipped
+        else { return (result, extracted) }
+        let decision = backend(for: request.task, characterCount: request.document.characterCount)
+        let engines = Self.plan(decision: decision, choice: .auto, offline: request.offline).filter { $0 != .builtin }
+            .map { $0 == .local ? local : remote }
+        var chosen: (any LanguageModel)?
+        for engine in engines {
+            if engine.kind == .remote, remoteBlocker(refused: false) != nil { continue }
+            if case .available = await engine.availability() {
+                chosen = engine
+                break
+            }
+        }
+        guard let engine = chosen else { return (result, extracted) }
+        let materialStems = Set(Grounding.contentStems(material))
+
+        switch result {
+        case .flashcards(let deck):
+            let jobs = deck.cards.enumerated().map { index, card in
+                Self.cardJob(card, path: "cards[\(index)]", materialStems: materialStems)
+            }
+            let outcomes = await runItems(jobs, engine: engine, task: .flashcards, spec: Self.cardSpec, request: request, log: log)
+            var cards = deck.cards
+            var provenance: [ItemProvenance] = []
+            var questions = Set(cards.map { BuiltinProse.duplicateKey($0.question) })
+            for (index, outcome) in outcomes.enumerated() {
+                if case .rewritten(let text) = outcome, let (question, answer) = Self.splitCard(text),
+                    !questions.contains(BuiltinProse.duplicateKey(question))
+                {
+                    questions.insert(BuiltinProse.duplicateKey(question))
+                    cards[index] = Flashcards.Card(question: question, answer: answer, quote: cards[index].quote)
+                    provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .rewritten, note: "rephrased by \(engine.modelName)"))
+                } else {
+                    let reason = if case .kept(let reason) = outcome { reason } else { "the rewritten question repeats another card's" }
+                    provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .extracted, note: reason))
+                }
+            }
+            return checked(.flashcards(Flashcards(cards: cards)), provenance: provenance, fallback: result, extracted: extracted, material: material)
+
+        case .summary(let summary):
+            let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
+            let sentences = analysis.ranked.prefix(5).map { BuiltinProse.shortened(BuiltinProse.oneLine($0.sentence.text), maxLength: 260) }
+            let job = Self.overviewJob(sentences: sentences, keyPoints: summary.keyPoints, extracted: summary.overview, materialStems: materialStems)
+            let outcome = await runItems([job], engine: engine, task: .summary, spec: Self.overviewSpec, request: request, log: log)[0]
+            var provenance = summary.keyPoints.indices.map {
+                ItemProvenance(path: "keyPoints[\($0)]", kind: .extracted, note: "a key sentence of the material")
+            }
+            var rewritten = summary
+            switch outcome {
+            case .rewritten(let overview):
+                rewritten.overview = overview
+                provenance.insert(ItemProvenance(path: "overview", kind: .rewritten, note: "written by \(engine.modelName) from the key sentences"), at: 0)
+            case .kept(let reason):
+                provenance.insert(ItemProvenance(path: "overview", kind: .extracted, note: reason), at: 0)
+            }
+            return checked(.summary(rewritten), provenance: provenance, fallback: result, extracted: extracted, material: material)
+
+        case .mindMap(let map):
+            let jobs = map.branches.enumerated().map { index, branch in
+                Self.branchJob(branch, centre: map.centralTopic, path: "branches[\(index)].label", materialStems: materialStems)
+            }
+            let outcomes = await runItems(jobs, engine: engine, task: .mindmap, spec: Self.branchSpec, request: request, log: log)
+            var branches = map.branches
+            var labels = Set(branches.map { BuiltinProse.duplicateKey($0.label) })
+            var provenance = [ItemProvenance(path: "centralTopic", kind: .extracted, note: "the material's title")]
+            for (index, outcome) in outcomes.enumerated() {
+                let path = "branches[\(index)].label"
+                if case .rewritten(let label) = outcome, !labels.contains(BuiltinProse.duplicateKey(label)),
+                    !ResultProse.sameText(label, map.centralTopic)
+                {
+                    labels.insert(BuiltinProse.duplicateKey(label))
+                    branches[index].label = label
+                    provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "named by \(engine.modelName)"))
+                } else {
+                    let reason = if case .kept(let reason) = outcome { reason } else { "the new name repeats another branch's" }
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: reason))
+                }
+                if !branches[index].children.isEmpty {
+                    provenance.append(ItemProvenance(path: "branches[\(index)].children", kind: .extracted, note: "key terms of the section"))
+                }
+            }
+            return checked(.mindMap(MindMap(centralTopic: map.centralTopic, branches: branches)), provenance: provenance, fallback: result, extracted: extracted, material: material)
+
+        case .feynman(let feedback):
+            let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
+            let check = builtin.feynmanCheck(analysis, concept: request.concept, explanation: request.explanation)
+            // The first gaps are the wrong claims, in order (``BuiltinEngine/feynmanFeedback(_:analysis:)``).
+            let wrong = Array(check.wrongClaims.prefix(feedback.gaps.count))
+            let misplaced = wrong.enumerated().filter { $0.element.finding == .misplaced }
+            let jobs = misplaced.map { index, claim in
+                Self.correctionJob(claim, concept: check.concept, path: "gaps[\(index)].correction", materialStems: materialStems)
+            }
+            let answers = await runItems(jobs, engine: engine, task: .feynman, spec: Self.correctionSpec, request: request, log: log)
+            var outcomes = wrong.map { _ in ItemOutcome.kept("not rewritten: the material says nothing like this claim, so there is nothing to point to") }
+            for (position, (index, _)) in misplaced.enumerated() { outcomes[index] = answers[position] }
+            var gaps = feedback.gaps
+            var provenance = [ItemProvenance(path: "verdict", kind: .extracted, note: "from the builtin check of each claim against the material")]
+            provenance += feedback.whatWasRight.indices.map {
+                ItemProvenance(path: "whatWasRight[\($0)]", kind: .extracted, note: "a claim the material's sentences support")
+            }
+            for index in gaps.indices {
+                let path = "gaps[\(index)]"
+                guard index < outcomes.count else {
+                    let note = gaps[index].point.contains("too vague") || gaps[index].point.hasPrefix("No explanation")
+                        ? "the builtin check found nothing checkable in the explanation"
+                        : "a key term of the concept's sentences that the explanation leaves out"
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: note))
+                    continue
+                }
+                switch outcomes[index] {
+                case .rewritten(let sentence):
+                    let evidence = wrong[index].evidence.map { BuiltinEngine.quoting($0, after: " The material says: ") } ?? ""
+                    let room = 400 - BuiltinProse.length(sentence)
+                    gaps[index].correction = BuiltinProse.length(evidence) <= room ? sentence + evidence : sentence
+                    provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "\(engine.modelName) pointed out where the material's sentence puts the claim"))
+                case .kept(let reason):
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: reason))
+                }
+            }
+            provenance.append(ItemProvenance(path: "followUpQuestion", kind: .extracted, note: "from the builtin check"))
+            var rewritten = feedback
+            rewritten.gaps = gaps
+            return checked(.feynman(rewritten), provenance: provenance, fallback: result, extracted: extracted, material: material)
+
+        default:
+            return (result, extracted)
+        }
+    }
+
+    /// The rewritten result if the whole still validates and is grounded, else the extracted one.
+    private func checked(
+        _ result: AnyStudyResult, provenance: [ItemProvenance], fallback: AnyStudyResult, extracted: [ItemProvenance], material: String
+    ) -> (result: AnyStudyResult, items: [ItemProvenance]) {
+        let issues = result.value.validationIssues() + Grounding.issues(in: result, source: material)
+        guard issues.isEmpty else {
+            note("the rewritten \(result.task.name) did not validate (\(issues[0].description)); kept the extracted one")
+            return (fallback, extracted.map { ItemProvenance(path: $0.path, kind: .extracted, note: "the rewritten part did not validate") })
+        }
+        return (result, provenance)
+    }
+
+    // MARK: running items
+
+    /// What every item of one kind shares: instructions (the shared prefix), schema, limit, version.
+    struct ItemSpec {
+        let name: String
+        let version: String
+        let instructions: String
+        let schema: GenerationSchema
+        let maximumTokens: Int
+    }
+
+    /// Runs the jobs in order on `engine`, within the budget and the item record.
+    private func runItems(
+        _ jobs: [ItemJob], engine: any LanguageModel, task: StudyTask, spec: ItemSpec, request: RoutingRequest, log: AttemptLog
+    ) async -> [ItemOutcome] {
+        let key = AttemptKey(engine: engine.kind, model: engine.identity, task: task.name, job: .item, promptVersion: spec.version)
+        var outcomes: [ItemOutcome] = []
+        for job in jobs {
+            if let skip = capabilitySkip(engine, key: key) {
+                outcomes.append(.kept("not rewritten: \(engine.modelName) \(skip)"))
+                continue
+            }
+            if let budget = request.budget {
+                let promptTokens = TokenCount.estimate(for: spec.instructions + job.prompt).count
+                if let skip = budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: spec.maximumTokens, budget: budget) {
+                    outcomes.append(.kept("not rewritten: \(skip)"))
+                    continue
+                }
+            }
+            let started = clock.now()
+            var outcome: AttemptOutcome? = nil
+            var usage = Usage(promptTokens: 0, completionTokens: 0)
+            do {
+                var generation = GenerationRequest(
+                    instructions: spec.instructions, prompt: job.prompt, schemaName: spec.name,
+                    jsonSchema: spec.schema.jsonSchema(strict: false).compactText,
+                    strictJSONSchema: spec.schema.jsonSchema(strict: true).compactText,
+                    options: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens))
+                generation.reusesPromptPrefix = true
+                let sent = generation
+                let response = try await withinBudget(request.budget) { try await engine.respond(to: sent) }
+                usage = response.usage
+                if response.finishReason == "length" {
+                    outcome = .cut
+                    outcomes.append(.kept("not rewritten: the answer reached its \(spec.maximumTokens)-token limit"))
+                } else {
+                    let json = try JSONValue.parse(ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
+                    switch job.accept(json) {
+                    case .success(let text):
+                        outcome = .accepted
+                        outcomes.append(.rewritten(text))
+                    case .failure(let rejection):
+                        outcome = .invalid
+                        outcomes.append(.kept("not rewritten: \(rejection.reason)"))
+                    }
+                }
+            } catch {
+                outcome = Self.outcome(for: error)
+                outcomes.append(.kept("not rewritten: \(Self.reason(for: error))"))
+            }
+            recordAttempt(key, outcome: outcome, started: started, usage: usage, log: log)
+        }
+        return outcomes
+    }
+
+    // MARK: flashcards
+
+    static let cardSpec = ItemSpec(
+        name: "card", version: "flashcards.card/1",
+        instructions: """
+            You turn one fill-in-the-blank study card into a natural question and its short answer.
+            Use only the sentence given. The question asks for the missing words without containing them and ends with a question mark.
+            The answer is the missing words or a short phrase from the sentence.
+            Reply with a JSON object with "question" and "answer".
+            """,
+        schema: .object([
+            .init("question", description: "A natural question about the sentence.", .string(maxLength: 120, forbiddenCharacters: "\n")),
+            .init("answer", description: "The short answer, from the sentence.", .string(maxLength: 50, forbiddenCharacters: "\n")),
+        ]),
+        maximumTokens: 60)
+
+    static func cardJob(_ card: Flashcards.Card, path: String, materialStems: Set<String>) -> ItemJob {
+        let prompt = "Sentence: \(card.quote)\nCard: \(card.question)\nMissing words: \(card.answer)"
+        return ItemJob(path: path, prompt: prompt) { json in
+            guard let question = json["question"]?.stringValue.map(BuiltinProse.oneLine),
+                let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine)
+            else { return .failure(ItemRejection(reason: "the answer lacked a question or an answer")) }
+            guard question.hasSuffix("?"), BuiltinProse.wordCount(question) >= 4 else {
+                return .failure(ItemRejection(reason: "the question was not a question of 4 words or more"))
+            }
+            if question.contains("_") { return .failure(ItemRejection(reason: "the question still had the blank in it")) }
+            let questionWords = Grounding.normalizedWords(question).joined(separator: " ")
+            let answerWords = Grounding.normalizedWords(answer).joined(separator: " ")
+            guard !answerWords.isEmpty, !(" " + questionWords + " ").contains(" " + answerWords + " ") else {
+                return .failure(ItemRejection(reason: "the question gave its answer away"))
+            }
+            let quoteStems = Set(Grounding.contentStems(card.quote))
+            let answerStems = Grounding.contentStems(answer)
+            guard !answerStems.isEmpty, answerStems.allSatisfy(quoteStems.contains) else {
+                return .failure(ItemRejection(reason: "the answer was not taken from the sentence"))
+            }
+            let questionStems = Grounding.contentStems(question)
+            let grounded = questionStems.filter(materialStems.contains).count
+            guard !questionStems.isEmpty, grounded * 3 >= questionStems.count * 2,
+                questionStems.contains(where: quoteStems.contains)
+            else { return .failure(ItemRejection(reason: "the question used words the material does not have")) }
+            guard !ResultProse.sameText(question, answer) else { return .failure(ItemRejection(reason: "the answer repeated the question")) }
+            return .success(question + "\u{1F}" + answer)
+        }
+    }
+
+    static func splitCard(_ text: String) -> (String, String)? {
+        let parts = text.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+
+    // MARK: summary overview
+
+    static let overviewSpec = ItemSpec(
+        name: "overview", version: "summary.overview/1",
+        instructions: """
+            You write the overview of a student's study material from its key sentences.
+            Write 2 or 3 short sentences on one line, using only facts in the key sentences.
+            Reply with a JSON object with "overview".
+            """,
+        schema: .object([
+            .init("overview", description: "2 or 3 sentences.", .string(maxLength: 400, forbiddenCharacters: "\n")),
+        ]),
+        maximumTokens: 120)
+
+    static func overviewJob(sentences: [String], keyPoints: [String], extracted: String, materialStems: Set<String>) -> ItemJob {
+        let prompt = "Key sentences:\n" + sentences.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n")
+        return ItemJob(path: "overview", prompt: prompt) { json in
+            guard let overview = json["overview"]?.stringValue.map(BuiltinProse.oneLine) else {
+                return .failure(ItemRejection(reason: "the answer had no overview"))
+            }
+            if let issue = Summary(overview: overview, keyPoints: keyPoints).validationIssues().first {
+                return .failure(ItemRejection(reason: "the overview \(issue.description)"))
+            }
+            let stems = Grounding.contentStems(overview)
+            guard !stems.isEmpty, stems.filter(materialStems.contains).count * 5 >= stems.count * 4 else {
+                return .failure(ItemRejection(reason: "the overview used words the material does not have"))
+            }
+            guard !ResultProse.sameText(overview, extracted) else {
+                return .failure(ItemRejection(reason: "the model repeated the extracted overview"))
+            }
+            return .success(overview)
+        }
+    }
+
+    // MARK: mind map branches
+
+    static let branchSpec = ItemSpec(
+        name: "branch", version: "mindmap.branch/2",
+        instructions: """
+            You name one branch of a mind map of a student's study material.
+            Give 1 to 5 words that say what the branch is about, in the words of its heading and details, without numbering.
+            Reply with a JSON object with "label".
+            """,
+        schema: .object([
+            .init("label", description: "1 to 5 words.", .string(maxLength: 40, maxWords: 5, forbiddenCharacters: "\n")),
+        ]),
+        maximumTokens: 24)
+
+    static func branchJob(_ branch: MindMap.Node, centre: String, path: String, materialStems: Set<String>) -> ItemJob {
+        let details = branch.children.prefix(5).map(\.label).joined(separator: "; ")
+        let prompt = "Branch heading: \(branch.label)\nIts details: \(details.isEmpty ? "(none)" : details)"
+        return ItemJob(path: path, prompt: prompt) { json in
+            guard let label = json["label"]?.stringValue.map(BuiltinProse.oneLine), label.contains(where: \.isLetter) else {
+                return .failure(ItemRejection(reason: "the answer had no label"))
+            }
+            let stems = Grounding.contentStems(label)
+            guard !stems.isEmpty, stems.allSatisfy(materialStems.contains) else {
+                return .failure(ItemRejection(reason: "the name used words the material does not have"))
+            }
+            guard BuiltinProse.wordCount(label) <= 5, !ResultProse.sameText(label, branch.label) else {
+                return .failure(ItemRejection(reason: "the name was too long or unchanged"))
+            }
+            return .success(label)
+        }
+    }
+}
+
+// MARK: - Feynman corrections
+
+extension RoutingEngine {
+    /// The model answers one question about one sentence with a phrase copied from it: where
+    /// the material puts the fact of a misplaced claim ("in interphase"). A 135M model cannot
+    /// be trusted to write a correction (it repeats the wrong claim), but it can point into a
+    /// sentence, and that is checked: the phrase must come from the sentence and name something
+    /// the claim and the concept do not.
+    static let correctionSpec = ItemSpec(
+        name: "where", version: "feynman.where/2",
+        instructions: """
+            You answer a question about one sentence of a student's study material with a short phrase copied from that sentence. Never use a word that is not in the sentence.
+            Example. Sentence: In the Calvin cycle, carbon dioxide is fixed into sugar in the stroma. Question: Which words of the sentence say when or where this happens: carbon dioxide is fixed into sugar?
+            {"answer": "in the Calvin cycle"}
+            Example. Sentence: Glycolysis: glucose is split into two pyruvate molecules in the cytoplasm. Question: Which words of the sentence say when or where this happens: glucose is split?
+            {"answer": "Glycolysis"}
+            Reply with a JSON object with "answer".
+            """,
+        schema: .object([
+            .init("answer", description: "A short phrase from the sentence.", .string(maxLength: 60, maxWords: 8, forbiddenCharacters: "\n")),
+        ]),
+        maximumTokens: 24)
+
+    /// One misplaced claim: where does the material put it?
+    static func correctionJob(_ claim: FeynmanCheck.Claim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
+        let evidence = claim.evidence ?? ""
+        let conceptWords = Set(Grounding.normalizedWords(concept))
+        let statement = claim.text.split(separator: " ").filter { word in
+            !conceptWords.contains(Grounding.normalizedWords(String(word)).first ?? "")
+        }.joined(separator: " ")
+        let asked = statement.hasPrefix("In ") || statement.hasPrefix("in ") ? String(statement.dropFirst(3)) : statement
+        let prompt = "Sentence: \(evidence) Question: Which words of the sentence say when or where this happens: \(asked)?"
+        return ItemJob(path: path, prompt: prompt) { json in
+            guard let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine), answer.contains(where: \.isLetter) else {
+                return .failure(ItemRejection(reason: "the answer had no phrase"))
+            }
+            let phrase = answer.trimmingCharacters(in: CharacterSet(charactersIn: " .,;:\"“”{}[]()"))
+            guard BuiltinProse.wordCount(phrase) <= 8 else { return .failure(ItemRejection(reason: "the phrase was too long")) }
+            // Copied word for word: "during mitosis" from "Before mitosis, …" would be grounded and false.
+            let evidenceWords = " " + Grounding.normalizedWords(evidence).joined(separator: " ") + " "
+            let phraseWords = Grounding.normalizedWords(phrase).joined(separator: " ")
+            guard !phraseWords.isEmpty, evidenceWords.contains(" " + phraseWords + " ") else {
+                return .failure(ItemRejection(reason: "the phrase “\(BuiltinProse.shortened(phrase, maxLength: 60))” was not taken from the material's sentence"))
+            }
+            let claimKeys = Set(FeynmanCheck.contentKeys(claim.text + " " + concept))
+            guard FeynmanCheck.contentKeys(phrase).contains(where: { !claimKeys.contains($0) }) else {
+                return .failure(ItemRejection(reason: "the phrase did not say where the material puts the claim"))
+            }
+            return .success("According to the material, this belongs to “\(phrase)”, not to \(concept).")
+        }
+    }
+}
+
+// MARK: - Provenance of every item
+
+extension ItemProvenance {
+    /// One record per item of `result`, all of the same kind.
+    static func all(in result: AnyStudyResult, kind: Kind, note: String?) -> [ItemProvenance] {
+        func make(_ path: String) -> ItemProvenance { ItemProvenance(path: path, kind: kind, note: note) }
+        switch result {
+        case .headline: return [make("title"), make("blurb")]
+        case .feynman(let feedback):
+            return [make("verdict")] + feedback.whatWasRight.indices.map { make("whatWasRight[\($0)]") }
+                + feedback.gaps.indices.map { make("gaps[\($0)]") } + [make("followUpQuestion")]
+        case .summary(let summary): return [make("overview")] + summary.keyPoints.indices.map { make("keyPoints[\($0)]") }
+        case .flashcards(let deck): return deck.cards.indices.map { make("cards[\($0)]") }
+        case .quiz(let quiz): return quiz.questions.indices.map { make("questions[\($0)]") }
+        case .mindMap(let map): return [make("centralTopic")] + map.branches.indices.map { make("branches[\($0)]") }
+        case .studyKit(let kit):
+            return [make("headline")] + all(in: .summary(kit.summary), kind: kind, note: note).map { make("summary.\($0.path)") }
+                + all(in: .flashcards(kit.flashcards), kind: kind, note: note).map { make("flashcards.\($0.path)") }
+                + all(in: .quiz(kit.quiz), kind: kind, note: note).map { make("quiz.\($0.path)") }
+                + all(in: .mindMap(kit.mindMap), kind: kind, note: note).map { make("mindMap.\($0.path)") }
+        }
+    }
+}

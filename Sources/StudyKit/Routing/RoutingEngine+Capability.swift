@@ -1,0 +1,151 @@
+import Foundation
+import Synchronization
+
+// MARK: - Capability memory and the time budget in the router
+
+extension RoutingEngine {
+    /// The record key of a whole part of `task` on `engine`.
+    static func partKey(_ engine: any LanguageModel, task: StudyTask) -> AttemptKey {
+        AttemptKey(
+            engine: engine.kind, model: engine.identity, task: task.name, job: .part,
+            promptVersion: task.promptTemplateVersion)
+    }
+
+    /// Why `engine` must be skipped for `key` now (it failed its last attempts), or `nil`.
+    /// A ledger that cannot be read proves nothing: the model is tried.
+    func capabilitySkip(_ engine: any LanguageModel, key: AttemptKey) -> String? {
+        guard let memory, let recent = try? memory.recentAttempts(key, limit: capability.window(for: key.job)) else { return nil }
+        return capability.skipReason(recent: recent, job: key.job, now: clock.now())
+    }
+
+    /// The seconds an attempt of `key` is expected to take: its record, else an estimate from its
+    /// size and the model's measured speed.
+    func expectedSeconds(_ engine: any LanguageModel, key: AttemptKey, promptTokens: Int, responseTokens: Int) -> Double {
+        if let memory, let recent = try? memory.recentAttempts(key, limit: 3), let seconds = capability.expectedDuration(recent: recent) {
+            return seconds
+        }
+        let measured = (try? memory?.recentAttempts(engine: engine.kind, model: engine.identity, limit: 20)) ?? []
+        return DurationEstimate.seconds(
+            promptTokens: promptTokens, responseTokens: responseTokens, kind: engine.kind, modelAttempts: measured ?? [])
+    }
+
+    /// Why an attempt must not start under `budget`, or `nil` when it fits what is left.
+    func budgetSkip(
+        _ engine: any LanguageModel, key: AttemptKey, promptTokens: Int, responseTokens: Int, budget: TimeBudget
+    ) -> String? {
+        let expected = expectedSeconds(engine, key: key, promptTokens: promptTokens, responseTokens: responseTokens)
+        let left = budget.remaining(at: clock.now())
+        guard expected > left else { return nil }
+        return "skipped: expected to take \(CapabilityPolicy.seconds(expected)), \(CapabilityPolicy.seconds(left)) of the \(CapabilityPolicy.seconds(budget.seconds)) budget left"
+    }
+
+    /// Runs one model call, cancelled when what is left of `budget` runs out: an attempt that
+    /// was expected to fit but runs over (a slow server, a wrong estimate) fails as timed out and
+    /// the builtin engine fills in, instead of the whole job overrunning its budget. Both engines
+    /// stop on cancellation (curl's progress callback, llama.cpp between tokens).
+    func withinBudget<T: Sendable>(_ budget: TimeBudget?, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let budget else { return try await operation() }
+        // At least a second: the attempt was only started because it was expected to fit.
+        let left = max(1, budget.remaining(at: clock.now()))
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(left * 1_000_000_000))
+                throw EngineError.transport(
+                    "timed out: the \(CapabilityPolicy.seconds(budget.seconds)) budget ran out during the attempt; it was stopped")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
+    /// Records one attempt in the ledger and in this run's log; nothing for a cancelled one.
+    func recordAttempt(_ key: AttemptKey, outcome: AttemptOutcome?, started: Date, usage: Usage, log: AttemptLog) {
+        guard let outcome else { return }
+        let now = clock.now()
+        let duration = max(0, now.timeIntervalSince(started))
+        log.append(AttemptReport(engine: key.engine, model: key.model, job: key.job, outcome: outcome, seconds: duration))
+        do {
+            try memory?.recordAttempt(
+                Attempt(
+                    key: key, outcome: outcome, duration: duration, tokensIn: usage.promptTokens,
+                    tokensOut: usage.completionTokens, at: now))
+        } catch {
+            note("could not record the attempt: \(Self.reason(for: error))")
+        }
+    }
+
+    /// How a failed attempt counts in the record; `nil` for a cancellation, which is no attempt.
+    static func outcome(for error: any Error) -> AttemptOutcome? {
+        switch error {
+        case is CancellationError: return nil
+        case is RepeatedAnswer: return .repeated
+        case let error as EngineError:
+            switch error {
+            case .truncated: return .cut
+            case .invalidOutput, .contextExceeded: return .invalid
+            case .transport(let detail) where detail.lowercased().contains("timed out"): return .timedOut
+            default: return .transportError
+            }
+        default: return .invalid
+        }
+    }
+}
+
+/// The attempts of one run, in order, for `--json`.
+final class AttemptLog: Sendable {
+    private let entries = Mutex<[AttemptReport]>([])
+
+    func append(_ report: AttemptReport) { entries.withLock { $0.append(report) } }
+
+    var reports: [AttemptReport] { entries.withLock { $0 } }
+}
+
+/// Thrown inside the router when an attempt would not fit the time budget.
+struct BudgetSkip: Error {
+    let reason: String
+}
+
+/// An answer stopped because it began repeating itself; reported like a cut answer.
+struct RepeatedAnswer: StudyKitError, Equatable {
+    let detail: String
+    var message: String { detail }
+    var exitCode: ExitCode { .unavailable }
+}
+
+// MARK: - Item provenance
+
+/// How one item of a part was made, as `--json` shows it.
+public struct ItemProvenance: Sendable, Equatable {
+    /// Who made an item.
+    public enum Kind: String, Sendable, Equatable {
+        /// Written by a model as part of a whole answer.
+        case written
+        /// Selected by the builtin engine, then rephrased by a model, validated and grounded.
+        case rewritten
+        /// Selected from the material by the builtin engine and shipped as it is.
+        case extracted
+    }
+
+    /// Where the item is in the result (`cards[3]`, `overview`, `branches[1].label`).
+    public var path: String
+    /// Who made it.
+    public var kind: Kind
+    /// Why an extracted item was not rewritten, or which model rewrote it.
+    public var note: String?
+
+    /// Creates a record.
+    public init(path: String, kind: Kind, note: String? = nil) {
+        self.path = path
+        self.kind = kind
+        self.note = note
+    }
+
+    /// The record as JSON.
+    var jsonValue: JSONValue {
+        var object: JSONObject = ["path": .string(path), "provenance": .string(kind.rawValue)]
+        if let note { object["note"] = .string(note) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,57 @@
+#if LlamaCpp
+import Foundation
+import Testing
+@testable import StudyKit
+
+/// Feynman feedback on the default setup (the in-process SmolLM2), end to end through the
+/// binary: the whole answer does not fit the 5 s budget, so the builtin claim check judges and
+/// the model points, for each misplaced claim, to where the material's sentence puts it. Whatever the model writes, the planted
+/// errors are named, every gap is either rewritten (its phrase copied from the material) or extracted with a reason, and every model attempt was a small item job.
+@Suite("Feynman on the in-process model, end to end")
+struct FeynmanRewriteTests {
+    @Test func theModelPhrasesCorrectionsOfTheClaimsTheCheckFound() throws {
+        let row = try #require(try FeynmanCase.all().first { $0.id == "prophase-copy-split" })
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-feynman-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let run = try StudykitBinary.run(
+            ["feynman", row.source, "--concept", row.concept, "--explanation", row.explanation, "--json"],
+            environment: ["STUDYKIT_CACHE_DIR": cache.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try JSONValue.parse(run.stdout)
+        let feedback = try FeynmanFeedback(json: try #require(json["result"]))
+        #expect(feedback.validationIssues().isEmpty)
+        for error in row.planted {
+            #expect(FeynmanCase.names(error, in: feedback), "\(error) not named in \(feedback.gaps)")
+        }
+        // The whole answer was skipped for the budget, and --json says why.
+        let fallbacks = json["fallbacks"]?.arrayValue ?? []
+        #expect(fallbacks.contains { $0["engine"]?.stringValue == "local" && ($0["reason"]?.stringValue ?? "").hasPrefix("skipped:") })
+        // Every item says how it was made; every gap is rewritten by the model or extracted with a reason.
+        let items = try #require(json["items"]?.arrayValue)
+        let gaps = items.filter { ($0["path"]?.stringValue ?? "").hasPrefix("gaps[") }
+        #expect(gaps.count == feedback.gaps.count)
+        let paste = try String(contentsOf: TestPaths.samples.appendingPathComponent("paste.txt"), encoding: .utf8)
+        let material = " " + Grounding.normalizedWords(paste).joined(separator: " ") + " "
+        for (index, item) in gaps.enumerated() {
+            switch item["provenance"]?.stringValue {
+            case "rewritten":
+                // The model pointed into the material: its phrase is the material's, word for word,
+                // and the correction still quotes the material's sentence.
+                let correction = feedback.gaps[index].correction
+                let phrase = try #require(correction.split(separator: "“").dropFirst().first?.split(separator: "”").first)
+                #expect(material.contains(" " + Grounding.normalizedWords(String(phrase)).joined(separator: " ") + " "), "\(phrase)")
+                #expect(correction.contains("The material says: “"))
+            case "extracted":
+                #expect(item["note"]?.stringValue?.isEmpty == false, "gaps[\(index)] has no reason")
+            default:
+                Issue.record("gaps[\(index)] is \(item["provenance"]?.stringValue ?? "nothing")")
+            }
+        }
+        // The model was asked only for corrections, one claim at a time.
+        let attempts = try #require(json["attempts"]?.arrayValue)
+        #expect(!attempts.isEmpty)
+        #expect(attempts.allSatisfy { $0["job"]?.stringValue == "item" })
+        #expect(attempts.count <= BuiltinEngine.maximumFeynmanGaps)
+    }
+}
+#endif

@@ -1,0 +1,261 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+@Suite("Capability memory, time budget and repetition cut")
+struct CapabilityMemoryTests {
+    static let headline = RoutingEngineTests.headline
+    static let cutHeadline = #"{"title":"Cell Division"#
+
+    /// A router over a fresh ledger, with a clock the test moves.
+    struct Rig {
+        let directory: CacheTestDirectory
+        let clock: TestClock
+        let ledger: UsageLedger
+
+        init() throws {
+            directory = try CacheTestDirectory()
+            clock = TestClock()
+            ledger = try UsageLedger(path: directory.databasePath, clock: clock)
+        }
+
+        func router(local: any LanguageModel, remote: any LanguageModel, failures: Int = 2) -> RoutingEngine {
+            RoutingEngine(
+                local: local, remote: remote, memory: ledger, capability: CapabilityPolicy(failuresToSkip: failures), clock: clock)
+        }
+
+        func headlineKey(model: String = "scripted://local", version: String = StudyTask.headline.promptTemplateVersion, job: JobKind = .part) -> AttemptKey {
+            AttemptKey(engine: .local, model: model, task: "headline", job: job, promptVersion: version)
+        }
+
+        func fail(_ key: AttemptKey, times: Int, seconds: Double = 30) throws {
+            for _ in 0..<times {
+                try ledger.recordAttempt(Attempt(key: key, outcome: .cut, duration: seconds, at: clock.now()))
+            }
+        }
+    }
+
+    static func request(_ engine: EngineChoice = .auto, budget: TimeBudget? = nil) -> RoutingRequest {
+        RoutingRequest(task: .headline, document: RoutingEngineTests.document(), engine: engine, useCache: false, budget: budget)
+    }
+
+    // MARK: skipping
+
+    @Test func aModelThatFailedTwiceIsSkippedThenTriedAgainWhenTheRecordExpires() async throws {
+        let rig = try Rig()
+        let log = CallLog()
+        let local = ScriptedModel(
+            .local, steps: [.cut(Self.cutHeadline), .cut(Self.cutHeadline), .answer(Self.headline)], log: log,
+            clock: rig.clock, secondsPerCall: 20)
+        let remote = ScriptedModel(.remote, steps: Array(repeating: .answer(Self.headline), count: 4), log: log)
+        let router = rig.router(local: local, remote: remote)
+
+        _ = try await router.run(Self.request())
+        _ = try await router.run(Self.request())
+        #expect(log.kinds == [.local, .remote, .local, .remote])
+
+        // Third run: local is skipped, and --json's fallbacks say why.
+        let third = try await router.run(Self.request())
+        #expect(log.kinds == [.local, .remote, .local, .remote, .remote])
+        #expect(third.engine == .remote)
+        let reason = try #require(third.fallbacks.first?.reason)
+        #expect(third.fallbacks.first?.engine == .local)
+        #expect(reason.hasPrefix("skipped: failed the last 2 attempts"))
+        #expect(reason.contains("40 s"))
+
+        // 24 hours after the newest failure, the model is tried again (and now answers).
+        rig.clock.advance(by: 86_400 + 1)
+        let fourth = try await router.run(Self.request())
+        #expect(log.kinds == [.local, .remote, .local, .remote, .remote, .local])
+        #expect(fourth.engine == .local)
+        let outcomes = try rig.ledger.recentAttempts(rig.headlineKey(), limit: 10).map(\.outcome)
+        #expect(outcomes == [.accepted, .cut, .cut])
+    }
+
+    @Test func aNewPromptVersionOrModelIsTriedDespiteTheOldRecord() async throws {
+        let rig = try Rig()
+        try rig.fail(rig.headlineKey(version: "headline/0"), times: 3)
+        try rig.fail(rig.headlineKey(model: "another-model"), times: 3)
+        let local = ScriptedModel(.local, steps: [.answer(Self.headline)])
+        let routed = try await rig.router(local: local, remote: ScriptedModel(.remote)).run(Self.request())
+        #expect(routed.engine == .local)
+        #expect(local.calls.respond == 1)
+    }
+
+    @Test func failedItemsDoNotSkipWholePartsAndOneSuccessClearsTheStreak() async throws {
+        let rig = try Rig()
+        try rig.fail(rig.headlineKey(job: .item), times: 10)
+        try rig.fail(rig.headlineKey(), times: 1)
+        try rig.ledger.recordAttempt(Attempt(key: rig.headlineKey(), outcome: .accepted, duration: 1, at: rig.clock.now()))
+        // accepted is the newest: the last two are not both failures.
+        let local = ScriptedModel(.local, steps: [.answer(Self.headline)])
+        let routed = try await rig.router(local: local, remote: ScriptedModel(.remote)).run(Self.request())
+        #expect(routed.engine == .local)
+    }
+
+    @Test func aForcedEngineIsAlwaysTried() async throws {
+        let rig = try Rig()
+        try rig.fail(rig.headlineKey(), times: 2)
+        let local = ScriptedModel(.local, steps: [.answer(Self.headline)])
+        let routed = try await rig.router(local: local, remote: ScriptedModel(.remote)).run(Self.request(.local))
+        #expect(routed.engine == .local)
+        #expect(local.calls.respond == 1)
+    }
+
+    @Test func zeroFailuresToSkipNeverSkips() async throws {
+        let rig = try Rig()
+        try rig.fail(rig.headlineKey(), times: 5)
+        let local = ScriptedModel(.local, steps: [.answer(Self.headline)])
+        let routed = try await rig.router(local: local, remote: ScriptedModel(.remote), failures: 0).run(Self.request())
+        #expect(routed.engine == .local)
+    }
+
+    @Test(arguments: [("3", 3), ("0", 0), (" 2 ", 2)])
+    func theSkipThresholdIsConfigured(text: String, expected: Int) throws {
+        #expect(try CapabilityPolicy(environment: ["STUDYKIT_SKIP_AFTER_FAILURES": text]).failuresToSkip == expected)
+    }
+
+    @Test func aMalformedThresholdIsAConfigurationError() {
+        #expect(throws: EngineError.self) { try CapabilityPolicy(environment: ["STUDYKIT_SKIP_AFTER_FAILURES": "two"]) }
+    }
+
+    // MARK: the budget
+
+    @Test func aSlowEngineIsNotCalledWhenItCannotFitTheBudget() async throws {
+        let rig = try Rig()
+        // The record says a headline takes this model 40 s.
+        try rig.ledger.recordAttempt(Attempt(key: rig.headlineKey(), outcome: .accepted, duration: 40, at: rig.clock.now()))
+        let local = ScriptedModel(.local, steps: [.answer(Self.headline)])
+        let remote = ScriptedModel(.remote, available: .unavailable(reason: "not configured"))
+        let budget = TimeBudget(seconds: 30, start: rig.clock.now())
+        let routed = try await rig.router(local: local, remote: remote).run(Self.request(budget: budget))
+        #expect(local.calls.respond == 0)
+        #expect(routed.engine == .builtin)
+        let reason = try #require(routed.fallbacks.first { $0.engine == .local }?.reason)
+        #expect(reason == "skipped: expected to take 40 s, 30 s of the 30 s budget left")
+    }
+
+    @Test func anAttemptThatOverrunsTheBudgetIsStoppedAndTheBuiltinEngineAnswers() async throws {
+        let rig = try Rig()
+        // The record says a headline takes 0.1 s, so the attempt starts; then the model hangs.
+        try rig.ledger.recordAttempt(Attempt(key: rig.headlineKey(), outcome: .accepted, duration: 0.1, at: rig.clock.now()))
+        let local = ScriptedModel(.local, steps: [.hang])
+        let remote = ScriptedModel(.remote, available: .unavailable(reason: "not configured"))
+        let routed = try await rig.router(local: local, remote: remote)
+            .run(Self.request(budget: TimeBudget(seconds: 1, start: rig.clock.now())))
+        #expect(local.calls.respond == 1)
+        #expect(routed.engine == .builtin)
+        let reason = try #require(routed.fallbacks.first { $0.engine == .local }?.reason)
+        #expect(reason.contains("budget ran out during the attempt"), "\(reason)")
+        #expect(routed.attempts.map(\.outcome) == [.timedOut])
+    }
+
+    @Test func withoutARecordTheEstimateComesFromThePromptAndReserve() async throws {
+        let rig = try Rig()
+        let local = ScriptedModel(.local, steps: [.answer(Self.headline)])
+        // 200 reserve tokens at the default 0.03 s each is 6 s: a 2 s budget cannot hold it.
+        let routed = try await rig.router(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")))
+            .run(Self.request(budget: TimeBudget(seconds: 2, start: rig.clock.now())))
+        #expect(local.calls.respond == 0)
+        #expect(routed.engine == .builtin)
+        // A budget that holds it lets the model answer.
+        let roomy = try await rig.router(local: local, remote: ScriptedModel(.remote))
+            .run(Self.request(budget: TimeBudget(seconds: 60, start: rig.clock.now())))
+        #expect(roomy.engine == .local)
+    }
+
+    @Test func timeSpentEarlierInTheJobCountsAgainstTheBudget() async throws {
+        let rig = try Rig()
+        let budget = TimeBudget(seconds: 30, start: rig.clock.now())
+        rig.clock.advance(by: 29)
+        let local = ScriptedModel(.local, steps: [.answer(Self.headline)])
+        let routed = try await rig.router(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")))
+            .run(Self.request(budget: budget))
+        #expect(local.calls.respond == 0)
+        #expect(routed.fallbacks.first?.reason.contains("1.0 s of the 30 s budget left") == true)
+    }
+
+    @Test func aForcedEngineIgnoresTheBudget() async throws {
+        let rig = try Rig()
+        let local = ScriptedModel(.local, steps: [.answer(Self.headline)])
+        let routed = try await rig.router(local: local, remote: ScriptedModel(.remote))
+            .run(Self.request(.local, budget: TimeBudget(seconds: 0.01, start: rig.clock.now())))
+        #expect(routed.engine == .local)
+    }
+
+    @Test func everyAttemptIsTimedAndReported() async throws {
+        let rig = try Rig()
+        let local = ScriptedModel(.local, steps: [.cut(Self.cutHeadline)], clock: rig.clock, secondsPerCall: 5)
+        let remote = ScriptedModel(.remote, steps: [.answer(Self.headline)], clock: rig.clock, secondsPerCall: 2)
+        let routed = try await rig.router(local: local, remote: remote).run(Self.request())
+        #expect(routed.attempts.map(\.outcome) == [.cut, .accepted])
+        #expect(routed.attempts.map(\.engine) == [.local, .remote])
+        #expect(routed.attempts.map(\.seconds) == [5, 2])
+        #expect(routed.seconds == 7)
+        let recorded = try rig.ledger.recentAttempts(engine: .local, model: "scripted://local", limit: 5)
+        #expect(recorded.map(\.duration) == [5])
+        #expect(recorded.first?.tokensOut == 200)
+    }
+
+    // MARK: repetition
+
+    @Test func aStreamThatStartsRepeatingIsCutEarlyAndRecordedAsFailed() async throws {
+        let rig = try Rig()
+        let point = "Prophase condenses the chromosomes into visible threads."
+        var text = #"{"overview":"Mitosis divides one cell into two. Each daughter cell gets the chromosomes.","keyPoints":["#
+        var snapshots: [String] = []
+        for index in 0..<30 {
+            text += (index == 0 ? "" : ",") + "\"\(point)\""
+            snapshots.append(text)
+        }
+        snapshots.append(text + "]}")
+        let local = ScriptedModel(.local, steps: [.stream(snapshots)], streamsCheaply: true)
+        let remote = ScriptedModel(.remote, available: .unavailable(reason: "none"))
+        let document = RoutingEngineTests.document()
+        let routed = try await rig.router(local: local, remote: remote).run(
+            RoutingRequest(task: .headline, document: document, useCache: false))
+        // The second copy of the point ends the stream: 2 of 31 snapshots were read.
+        #expect(local.calls.snapshots == 2)
+        #expect(routed.engine == .builtin)
+        #expect(routed.attempts.map(\.outcome) == [.repeated])
+        #expect(routed.fallbacks.first?.reason.contains("repeating") == true)
+        let recorded = try rig.ledger.recentAttempts(rig.headlineKey(), limit: 5)
+        #expect(recorded.map(\.outcome) == [.repeated])
+    }
+
+    @Test(arguments: [
+        (#"{"branches":[{"label":"Cells"},{"label":"Cells"},{"label":"Cells"}]}"#, true),
+        (#"{"branches":[{"label":"Cells"},{"label":"Cells"}]}"#, false),
+        (#"{"keyPoints":["One two three four.","one two three four"]}"#, true),
+        (#"{"cards":[{"quote":"One two three four five."},{"quote":"One two three four five."}]}"#, false),
+        (#"{"Cells":"a","Cells":"b","Cells":"c"}"#, false),
+    ])
+    func theGuardCountsValuesNotKeys(text: String, repeats: Bool) {
+        var guardian = RepetitionGuard()
+        var cut = false
+        // Fed one character at a time, as tokens arrive.
+        var prefix = ""
+        for character in text {
+            prefix.append(character)
+            if guardian.feed(snapshot: prefix) { cut = true; break }
+        }
+        #expect(cut == repeats)
+    }
+
+    // MARK: the table
+
+    @Test func aVersionOneDatabaseGainsTheAttemptsTable() throws {
+        let directory = try CacheTestDirectory()
+        do {
+            let raw = try SQLiteDatabase(path: directory.databasePath)
+            try raw.execute("DROP TABLE attempts; PRAGMA user_version=1")
+        }
+        let ledger = try UsageLedger(path: directory.databasePath)
+        let key = AttemptKey(engine: .local, model: "m", task: "summary", job: .part, promptVersion: "summary/2")
+        try ledger.recordAttempt(Attempt(key: key, outcome: .invalid, duration: 1.5, tokensIn: 10, tokensOut: 3, at: Date()))
+        #expect(try ledger.recentAttempts(key, limit: 5).map(\.outcome) == [.invalid])
+        #expect(try ledger.attemptSummaries().map(\.attempts) == [1])
+        #expect(try ledger.forgetAttempts() == 1)
+        #expect(try ledger.recentAttempts(key, limit: 5).isEmpty)
+    }
+}
