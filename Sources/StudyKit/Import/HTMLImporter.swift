@@ -119,6 +119,10 @@ extension HTMLImporter {
         var textLength = 0
         var linkLength = 0
         var commas = 0
+        /// Text, link text and commas outside any block child: the node's own running text.
+        var inlineLength = 0
+        var inlineLinkLength = 0
+        var inlineCommas = 0
 
         init(name: String, parent: Node?) {
             self.name = name
@@ -128,5 +132,14 @@ extension HTMLImporter {
         var isText: Bool { name == "#text" }
 
         func attribute(_ key: String) -> String? { attributes[key] }
+
+        /// A deep copy of the subtree (without extraction state), so each extraction attempt prunes its own tree.
+        func copy(parent: Node? = nil) -> Node {
+            let node = Node(name: name, parent: parent)
+            node.text = text
+            node.attributes = attributes
+            node.children = children.map { $0.copy(parent: node) }
+            return node
+        }
     }
 }
