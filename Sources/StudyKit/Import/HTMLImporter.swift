@@ -143,3 +143,37 @@ extension HTMLImporter {
         }
     }
 }
+
+/// Timing of the HTML path in its parts, for `studykit-bench web` (issue 13): libxml2 alone,
+/// the copy into the Swift tree, and the main-text extraction on that tree.
+@_spi(Benchmarks) public enum HTMLBenchmark {
+    @_spi(Benchmarks) public struct Timing: Sendable {
+        /// `htmlReadMemory` and `xmlFreeDoc`: what libxml2 needs just to parse the page.
+        @_spi(Benchmarks) public var parse: Duration
+        /// The copy of libxml2's tree into ``HTMLImporter/Node``s.
+        @_spi(Benchmarks) public var tree: Duration
+        /// ``ReadableContent`` on that tree, all its attempts included.
+        @_spi(Benchmarks) public var extraction: Duration
+        /// Characters of extracted text, so a run that extracts nothing shows.
+        @_spi(Benchmarks) public var characters: Int
+    }
+
+    @_spi(Benchmarks) public static func measure(_ data: Data) -> Timing {
+        let clock = ContinuousClock()
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
+        let parse = clock.measure {
+            let pointer: htmlDocPtr? = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+                return htmlReadMemory(base, Int32(clamping: raw.count), nil, "UTF-8", options)
+            }
+            if let pointer { xmlFreeDoc(pointer) }
+        }
+        var root: HTMLImporter.Node? = nil
+        let withTree = clock.measure { root = HTMLImporter.parse(data, encoding: "UTF-8") }
+        var characters = 0
+        let extraction = clock.measure {
+            if let root { characters = ReadableContent.extract(from: root).text.count }
+        }
+        return Timing(parse: parse, tree: withTree - parse, extraction: extraction, characters: characters)
+    }
+}

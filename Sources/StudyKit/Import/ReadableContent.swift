@@ -29,12 +29,12 @@ import Foundation
 ///    line. Lists, tables and blocks inside the content that are mostly links (tag lists, "read
 ///    more" lists) are dropped ("conditional cleaning").
 /// 5. A result that is too small (under 500 characters and under 60% of the page's prose, or
-///    under 30% of the page's prose) is tried again with relaxed rules, one more relaxed at each
+///    under 30% of its prose outside comment sections) is tried again with relaxed rules, one more relaxed at each
 ///    step: unlikely candidates kept, then class/id weighting off, then no conditional cleaning.
 ///    The first result big enough wins; if none is, the longest. The last resort is the densest
 ///    block of visible prose; failing all, the visible text of the page. "Prose" is text in
 ///    paragraph-like blocks with 8+ words (20+ characters in scripts written without spaces),
-///    outside navigation, header, footer and comment sections.
+///    outside navigation, header and footer landmarks.
 enum ReadableContent {
     typealias Node = HTMLImporter.Node
 
@@ -402,6 +402,8 @@ enum ReadableContent {
     struct Prose {
         /// Characters of prose outside comment sections.
         private(set) var total = 0
+        /// Characters of prose, comment sections included (on a bug tracker they are the content).
+        private(set) var all = 0
         /// Prose characters under each element, by identity.
         private var under: [ObjectIdentifier: Int] = [:]
         private var nodes: [ObjectIdentifier: Node] = [:]
@@ -411,9 +413,9 @@ enum ReadableContent {
         /// Whether an attempt's text is big enough for this page.
         func isEnough(_ text: String) -> Bool {
             let length = text.count
-            guard length > 0 else { return total == 0 }
+            guard length > 0 else { return all == 0 }
             return Double(length) >= 0.3 * Double(total)
-                && (length >= ReadableContent.minimumLength || Double(length) >= 0.6 * Double(total))
+                && (length >= ReadableContent.minimumLength || Double(length) >= 0.6 * Double(all))
         }
 
         /// The element with the most prose for its size (prose² / text), if the page has prose.
@@ -441,6 +443,7 @@ enum ReadableContent {
                 let text = ReadableContent.collapse(run)
                 if Prose.isProse(text), runLinks * 2 < text.count {
                     if !comments { prose.total += text.count }
+                    prose.all += text.count
                     var current: Node? = node
                     while let step = current {
                         prose.under[ObjectIdentifier(step), default: 0] += text.count

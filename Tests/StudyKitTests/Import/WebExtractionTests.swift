@@ -151,3 +151,21 @@ struct WebExtractionTests {
         #expect(text.contains("Alpha downloads") && text.contains("Beta downloads"))
     }
 }
+
+extension WebExtractionTests {
+    @Test func aBugTrackersCommentsAreItsContent() throws {
+        let report = "Steps to reproduce: open the settings page, change the language twice, and reload. The page then shows the old language until the cache is cleared, which confuses every user who tries it."
+        let html = """
+            <html><body><div id="bugzilla-body"><table class="bug_fields"><tr><th>Status:</th><td>NEW</td></tr>
+            <tr><th>Product:</th><td><a href="/p">Browser</a></td></tr></table>
+            <div id="comments"><div class="bz_comment bz_first_comment"><div class="bz_comment_head"><a href="#c0">Description</a> <a href="/u">Ann</a></div>
+            <pre class="bz_comment_text">\(report)</pre></div>
+            <div class="bz_comment"><div class="bz_comment_head"><a href="#c1">Comment 1</a> <a href="/u2">Bo</a></div>
+            <pre class="bz_comment_text">Confirmed on the nightly build as well; the cache key ignores the language, so the fix belongs in the loader.</pre></div>
+            </div></div></body></html>
+            """
+        let text = try extract(html)
+        #expect(text.contains("Steps to reproduce"))
+        #expect(text.contains("the cache key ignores the language"))
+    }
+}
