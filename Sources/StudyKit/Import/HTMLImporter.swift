@@ -108,6 +108,9 @@ extension HTMLImporter {
 
         /// Lower-cased tag name, or `#text`.
         let name: String
+        let isText: Bool
+        /// Whether the tag is one of ``ReadableContent/blockTags`` (asked for every node, so kept).
+        let isBlock: Bool
         /// The text of a `#text` node.
         var text = ""
         var attributes: [String: String] = [:]
@@ -123,13 +126,16 @@ extension HTMLImporter {
         var inlineLength = 0
         var inlineLinkLength = 0
         var inlineCommas = 0
+        /// Whitespace-separated runs, and characters of scripts written without spaces, in the subtree.
+        var words = 0
+        var unspaced = 0
 
         init(name: String, parent: Node?) {
             self.name = name
             self.parent = parent
+            isText = name == "#text"
+            isBlock = ReadableContent.blockTags.contains(name)
         }
-
-        var isText: Bool { name == "#text" }
 
         func attribute(_ key: String) -> String? { attributes[key] }
 

@@ -224,32 +224,84 @@ enum ReadableContent {
     @discardableResult
     private static func measure(_ node: Node) -> (Int, Int, Int) {
         if node.isText {
-            let collapsed = collapse(node.text)
-            node.textLength = collapsed.count
-            node.commas = collapsed.reduce(0) { $0 + ($1 == "," || $1 == "，" || $1 == "、" ? 1 : 0) }
+            let stats = TextStats(node.text)
+            node.textLength = stats.length
+            node.commas = stats.commas
+            node.words = stats.words
+            node.unspaced = stats.unspaced
             return (node.textLength, 0, node.commas)
         }
-        var text = 0, links = 0, commas = 0
+        var text = 0, links = 0, commas = 0, words = 0, unspaced = 0
         var inlineText = 0, inlineLinks = 0, inlineCommas = 0
+        let isLink = node.name == "a"
         for child in node.children {
             let (t, l, c) = measure(child)
             text += t
             links += l
             commas += c
-            if child.isText || !blockTags.contains(child.name) {
+            words += child.words
+            unspaced += child.unspaced
+            if !child.isBlock {
                 inlineText += t
-                inlineLinks += child.name == "a" ? t : l
+                inlineLinks += child.linkLength
                 inlineCommas += c
             }
         }
-        if node.name == "a" { links = text }
+        if isLink { links = text }
         node.textLength = text
         node.linkLength = links
         node.commas = commas
+        node.words = words
+        node.unspaced = unspaced
         node.inlineLength = inlineText
-        node.inlineLinkLength = node.name == "a" ? inlineText : inlineLinks
+        node.inlineLinkLength = isLink ? inlineText : inlineLinks
         node.inlineCommas = inlineCommas
         return (text, links, commas)
+    }
+
+    /// What scoring needs of a text node, in one pass over its UTF-8 without building the collapsed
+    /// text: characters once whitespace runs are one space and the ends trimmed (counted as
+    /// Unicode scalars), commas (`,`, `，`, `、`), words, and characters of unspaced scripts.
+    struct TextStats {
+        var length = 0
+        var commas = 0
+        var words = 0
+        var unspaced = 0
+
+        init(_ text: String) {
+            var pendingSpace = false
+            var inWord = false
+            var bytes = text.utf8.makeIterator()
+            while let byte = bytes.next() {
+                var isSpace = false
+                var scalar: UInt32 = UInt32(byte)
+                if byte < 0x80 {
+                    isSpace = byte == 0x20 || (0x09...0x0D).contains(byte)
+                } else if byte & 0xC0 == 0xC0 {
+                    // A leading byte: decode the scalar (continuation bytes follow).
+                    let extra = byte >= 0xF0 ? 3 : (byte >= 0xE0 ? 2 : 1)
+                    scalar = UInt32(byte) & (extra == 3 ? 0x07 : (extra == 2 ? 0x0F : 0x1F))
+                    for _ in 0..<extra { scalar = (scalar << 6) | UInt32((bytes.next() ?? 0x80) & 0x3F) }
+                    isSpace = scalar == 0xA0 || scalar == 0x3000 || (0x2000...0x200A).contains(scalar) || scalar == 0x202F
+                } else {
+                    continue  // a stray continuation byte
+                }
+                if isSpace {
+                    if inWord { pendingSpace = true }
+                    inWord = false
+                    continue
+                }
+                if pendingSpace {
+                    length += 1
+                    pendingSpace = false
+                }
+                if !inWord { words += 1 }
+                inWord = true
+                length += 1
+                if scalar == 0x2C || scalar == 0xFF0C || scalar == 0x3001 { commas += 1 }
+                if let unicode = Unicode.Scalar(scalar), WordOverlap.isUnspaced(unicode) { unspaced += 1 }
+            }
+        }
     }
 
     private static func linkDensity(_ node: Node) -> Double {
@@ -437,42 +489,37 @@ enum ReadableContent {
             let comments = inComments || ReadableContent.words(of: ReadableContent.hintNames(node)).contains {
                 ["comment", "reply", "replies", "disqus", "cookie", "consent"].contains(where: $0.hasPrefix)
             }
-            var run = ""
-            var runLinks = 0
+            var run = (length: 0, links: 0, words: 0, unspaced: 0)
             func flush(_ prose: inout Prose) {
-                let text = ReadableContent.collapse(run)
-                if Prose.isProse(text), runLinks * 2 < text.count {
-                    if !comments { prose.total += text.count }
-                    prose.all += text.count
+                if Prose.isProse(words: run.words, unspaced: run.unspaced), run.links * 2 < run.length {
+                    if !comments { prose.total += run.length }
+                    prose.all += run.length
                     var current: Node? = node
                     while let step = current {
-                        prose.under[ObjectIdentifier(step), default: 0] += text.count
+                        prose.under[ObjectIdentifier(step), default: 0] += run.length
                         prose.nodes[ObjectIdentifier(step)] = step
                         current = step.parent
                     }
                 }
-                run = ""
-                runLinks = 0
+                run = (0, 0, 0, 0)
             }
             for child in node.children {
-                if child.isText || !ReadableContent.blockTags.contains(child.name) {
-                    let text = ReadableContent.innerText(child)
-                    run += text
-                    if child.name == "a" { runLinks += ReadableContent.collapse(text).count }
-                    else if !child.isText { runLinks += child.linkLength }
-                } else {
+                if child.isBlock {
                     flush(&self)
                     walk(child, inComments: comments)
+                } else {
+                    run.length += child.textLength + (run.length > 0 ? 1 : 0)
+                    run.links += child.name == "a" ? child.textLength : child.linkLength
+                    run.words += child.words
+                    run.unspaced += child.unspaced
                 }
             }
             flush(&self)
         }
 
         /// A sentence-bearing block: 8+ words, or 20+ characters of a script written without spaces.
-        static func isProse(_ text: String) -> Bool {
-            if text.split(separator: " ").count >= 8 { return true }
-            let unspaced = text.unicodeScalars.filter(WordOverlap.isUnspaced).count
-            return unspaced >= 20
+        static func isProse(words: Int, unspaced: Int) -> Bool {
+            words >= 8 || unspaced >= 20
         }
     }
 
@@ -538,7 +585,7 @@ enum ReadableContent {
             case "hr":
                 flush()
             default:
-                let isBlock = blockTags.contains(node.name)
+                let isBlock = node.isBlock
                 if isBlock { flush() }
                 for child in node.children { render(child) }
                 if isBlock { flush() }
@@ -620,7 +667,7 @@ enum ReadableContent {
         if node.name == "br" { return "\n" }
         var out = ""
         for child in node.children { out += innerText(child) }
-        if blockTags.contains(node.name) { out = " " + out + " " }
+        if node.isBlock { out = " " + out + " " }
         return out
     }
 

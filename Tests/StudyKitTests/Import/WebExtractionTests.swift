@@ -169,3 +169,19 @@ extension WebExtractionTests {
         #expect(text.contains("the cache key ignores the language"))
     }
 }
+
+extension WebExtractionTests {
+    @Test(arguments: [
+        ("  Tides,  moons\n and\u{00A0}rock pools ", 27, 1, 5, 0),
+        ("竹やぶの祠、秋。", 8, 1, 1, 6),
+        ("Café crème，deux", 15, 1, 2, 0),
+        ("", 0, 0, 0, 0),
+    ])
+    func textStatsCountTheCollapsedText(_ text: String, _ length: Int, _ commas: Int, _ words: Int, _ unspaced: Int) {
+        let stats = ReadableContent.TextStats(text)
+        #expect(stats.length == length)
+        #expect(stats.commas == commas)
+        #expect(stats.words == words)
+        #expect(stats.unspaced == unspaced)
+    }
+}
