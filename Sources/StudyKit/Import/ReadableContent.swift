@@ -32,7 +32,8 @@ import Foundation
 ///    under 30% of its prose outside comment sections) is tried again with relaxed rules, one more relaxed at each
 ///    step: unlikely candidates kept, then class/id weighting off, then no conditional cleaning.
 ///    The first result big enough wins; if none is, the longest. The last resort is the densest
-///    block of visible prose; failing all, the visible text of the page. "Prose" is text in
+///    block of visible prose; failing all, or when the page has almost no prose (tables of links)
+///    and the result is a small part of it, the visible text of the page. "Prose" is text in
 ///    paragraph-like blocks with 8+ words (20+ characters in scripts written without spaces),
 ///    outside navigation, header and footer landmarks.
 enum ReadableContent {
@@ -77,7 +78,12 @@ enum ReadableContent {
             let text = render([dense], rules: Rules())
             if text.count > best.count { best = text }
         }
-        if best.isEmpty { best = render([visible], rules: .relaxed) }
+        // A page without prose (tables of links, a download index) is its visible text, not a stray line.
+        let littleProse = prose.all < 200 && best.count < minimumLength && best.count * 2 < visible.textLength
+        if best.isEmpty || littleProse {
+            let text = render([visible], rules: .relaxed)
+            if text.count > best.count { best = text }
+        }
         return HTMLImporter.Extraction(text: best, title: title)
     }
 
@@ -456,9 +462,9 @@ enum ReadableContent {
         private(set) var total = 0
         /// Characters of prose, comment sections included (on a bug tracker they are the content).
         private(set) var all = 0
-        /// Prose characters under each element, by identity.
+        /// Prose characters under each element, by identity, and the elements in the order first met.
         private var under: [ObjectIdentifier: Int] = [:]
-        private var nodes: [ObjectIdentifier: Node] = [:]
+        private var order: [Node] = []
 
         init(_ root: Node) { walk(root, inComments: false) }
 
@@ -474,8 +480,8 @@ enum ReadableContent {
         func densestBlock() -> Node? {
             var best: Node? = nil
             var bestValue = 0.0
-            for (id, prose) in under {
-                guard let node = nodes[id], node.textLength > 0 else { continue }
+            for node in order {
+                guard let prose = under[ObjectIdentifier(node)], node.textLength > 0 else { continue }
                 let value = Double(prose) * Double(prose) / Double(node.textLength)
                 if value > bestValue {
                     best = node
@@ -496,8 +502,9 @@ enum ReadableContent {
                     prose.all += run.length
                     var current: Node? = node
                     while let step = current {
-                        prose.under[ObjectIdentifier(step), default: 0] += run.length
-                        prose.nodes[ObjectIdentifier(step)] = step
+                        let id = ObjectIdentifier(step)
+                        if prose.under[id] == nil { prose.order.append(step) }
+                        prose.under[id, default: 0] += run.length
                         current = step.parent
                     }
                 }

@@ -185,3 +185,20 @@ extension WebExtractionTests {
         #expect(stats.unspaced == unspaced)
     }
 }
+
+extension WebExtractionTests {
+    @Test func aPageOfLinkTablesIsItsVisibleTextNotItsOneSentence() throws {
+        let rows = ["Austria", "Brazil", "Canada", "Denmark", "Japan"].map {
+            "<tr><td>\($0)</td><td><a href=\"https://\($0).example\">mirror.\($0.lowercased()).example</a></td><td>http, rsync</td></tr>"
+        }
+        let html = """
+            <html><body><h1>Download mirrors</h1>
+            <div class="notice"><p>Note: mirrors sync every 6 hours, some daily, a few weekly.</p></div>
+            <table><tr><th>Country</th><th>Mirror</th><th>Protocols</th></tr>\(rows.joined())</table></body></html>
+            """
+        let text = try extract(html)
+        #expect(text.contains("Note: mirrors sync"))
+        #expect(text.contains("Austria | mirror.austria.example | http, rsync"))
+        #expect(text.contains("Japan | mirror.japan.example"))
+    }
+}
