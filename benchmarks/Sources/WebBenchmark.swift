@@ -28,7 +28,9 @@ struct WebBenchmark {
     /// A page of about `bytes` bytes shaped like a heavy news page: inline JSON state and styles,
     /// a mega menu, the article (60 paragraphs from the fixtures' expected texts), a comment
     /// thread to 80% of the size, then related-story links and a footer.
-    static func largePage(bytes: Int) throws -> Data {
+    /// With `hidden`, the article body sits in a wrapper whose class reads as chrome (`promo-article`)
+    /// and has no `h1`, so the first attempt finds too little and the extraction retries.
+    static func largePage(bytes: Int, hidden: Bool = false) throws -> Data {
         let references = try FileManager.default.contentsOfDirectory(atPath: fixtureDirectory)
             .filter { $0.hasSuffix(".txt") }.sorted()
             .map { try String(contentsOfFile: "\(fixtureDirectory)/\($0)", encoding: .utf8) }
@@ -39,7 +41,8 @@ struct WebBenchmark {
         html += "<div class=\"cookie-banner\"><p>We use cookies to improve your experience and to show you personalised advertising.</p></div>"
         html += "<header class=\"site-header\"><nav><ul>"
         for index in 0..<300 { html += "<li class=\"menu-item\"><a href=\"/section/\(index)\">Section \(index)</a></li>" }
-        html += "</ul></nav></header><main><article><h1>A long page</h1><div class=\"article-body\">"
+        html += "</ul></nav></header><main><article>"
+        html += hidden ? "<h2>A long page</h2><div class=\"promo-article\">" : "<h1>A long page</h1><div class=\"article-body\">"
         for index in 0..<60 { html += "<p>\(paragraphs[index % paragraphs.count])</p>" }
         html += "</div></article><section class=\"comments\"><h2>Comments</h2><ol>"
         var index = 0
@@ -80,15 +83,19 @@ struct WebBenchmark {
         let scores = try await scores()
         let f1s = scores.map(\.overlap.f1)
         let page = try largePage(bytes: 200_000)
+        let retried = try largePage(bytes: 200_000, hidden: true)
         _ = HTMLBenchmark.measure(page)  // warm-up
-        var parse: [Double] = [], tree: [Double] = [], extraction: [Double] = []
-        var characters = 0
+        var parse: [Double] = [], tree: [Double] = [], extraction: [Double] = [], retriedExtraction: [Double] = []
+        var characters = 0, retriedCharacters = 0
         for _ in 0..<runs {
             let timing = HTMLBenchmark.measure(page)
             parse.append(milliseconds(timing.parse))
             tree.append(milliseconds(timing.tree))
             extraction.append(milliseconds(timing.extraction))
             characters = timing.characters
+            let second = HTMLBenchmark.measure(retried)
+            retriedExtraction.append(milliseconds(second.extraction))
+            retriedCharacters = second.characters
         }
         let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "?"
         func format(_ value: Double, _ digits: Int = 3) -> String { String(format: "%.\(digits)f", value) }
@@ -117,8 +124,17 @@ struct WebBenchmark {
             "| libxml2 parse alone (`htmlReadMemory` + free) | \(format(median(parse), 2)) ms | \(format(percentile(parse, 0.9), 2)) ms |",
             "| copy into the Swift tree | \(format(median(tree), 2)) ms | \(format(percentile(tree, 0.9), 2)) ms |",
             "| extraction (`ReadableContent`, all attempts) | **\(format(median(extraction), 2)) ms** | \(format(percentile(extraction, 0.9), 2)) ms |",
+            "| extraction of the same page with its article in `class=\"promo-article\"` (a retry) | \(format(median(retriedExtraction), 2)) ms | \(format(percentile(retriedExtraction, 0.9), 2)) ms |",
             "",
-            "The extraction kept \(characters) characters of the page (target: ≤ 20 ms of extraction).",
+            "The extraction kept \(characters) characters of the page, \(retriedCharacters) with the retry (target: ≤ 20 ms of extraction).",
+            "",
+            "Notes. The extraction time covers every step on the tree: the prose map of the page, each",
+            "attempt (a copy of the tree, pruning, scoring, rendering; one on the first page, two on the",
+            "second, up to four on a page whose results stay too small) and the fallbacks. Before issue 13",
+            "the same fixtures scored a mean of 0.541: the Blogger and French pages came back as nothing or",
+            "one stray line, the Sphinx page as its breadcrumb, the list article as its headline and byline.",
+            "What precision is lost now is bylines, figure captions and single-link lines (\"Where to",
+            "watch\") inside the article.",
         ]
         return lines.joined(separator: "\n")
     }
