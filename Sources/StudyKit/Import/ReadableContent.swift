@@ -5,7 +5,8 @@ import Foundation
 /// 1. Chrome goes: `script`, `style`, `noscript`, `nav`, `footer`, `aside`, `form`, `iframe`,
 ///    `svg` and friends; `header` unless it sits inside an `article`/`main` (where it holds the
 ///    article's own heading); hidden elements; navigation/banner/complementary/contentinfo roles;
-///    "skip to content" links; and ("unlikely candidates") elements whose class or id has a chrome
+///    "skip to content" links; short bylines (`byline`, `author`, `dateline` in the class or id,
+///    `itemprop="author"`); and ("unlikely candidates") elements whose class or id has a chrome
 ///    token (`comment`, `share`, `social`, `advert`, `promo`, `related`, `sidebar`, `cookie`,
 ///    `newsletter`, `…nav` …) unless one of their class names is itself a content name (`content`,
 ///    `main`, `article` …), since wrappers like `class="content has-sidebar"` hold the article, or
@@ -21,8 +22,9 @@ import Foundation
 ///    score is scaled by (1 − link density).
 /// 3. The best container climbs to an ancestor that holds three of the other near-best
 ///    candidates, or scores higher itself, and is kept with its siblings that score at least a
-///    fifth of it (a sibling with its class name gets a bonus) or are solid prose paragraphs, and
-///    headings right before a kept sibling.
+///    fifth of it (a sibling with its class name gets a bonus) or are solid prose paragraphs,
+///    headings right before a kept sibling, and the article's `h1` when it sits in a header
+///    before the content.
 /// 4. The kept nodes render as Markdown-like text: headings as `#` lines, list items as `- `
 ///    lines, simple definition lists one term or definition a line, data-table rows as cells
 ///    joined by ` | ` (a layout table renders as the blocks it holds), blocks separated by a blank
@@ -30,7 +32,8 @@ import Foundation
 ///    more" lists) are dropped ("conditional cleaning").
 /// 5. A result that is too small (under 500 characters and under 60% of the page's prose, or
 ///    under 30% of its prose outside comment sections) is tried again with relaxed rules, one more relaxed at each
-///    step: unlikely candidates kept, then class/id weighting off, then no conditional cleaning.
+///    step: unlikely candidates kept (but not comment threads, consent banners or share bars), then
+///    those too with class/id weighting off, then no conditional cleaning.
 ///    The first result big enough wins; if none is, the longest. The last resort is the densest
 ///    block of visible prose; failing all, or when the page has almost no prose (tables of links)
 ///    and the result is a small part of it, the visible text of the page. "Prose" is text in
@@ -41,15 +44,18 @@ enum ReadableContent {
 
     /// What an attempt may use; each retry relaxes one more rule.
     struct Rules: Equatable {
+        /// Unlikely candidates go; comment threads, consent banners and share bars go while this
+        /// or `stripThreads` holds (they are chrome on an article page, the content on a bug tracker).
         var stripUnlikely = true
+        var stripThreads = true
         var weighClasses = true
         var cleanConditionally = true
 
         static let attempts = [
             Rules(),
             Rules(stripUnlikely: false),
-            Rules(stripUnlikely: false, weighClasses: false),
-            Rules(stripUnlikely: false, weighClasses: false, cleanConditionally: false),
+            Rules(stripUnlikely: false, stripThreads: false, weighClasses: false),
+            Rules(stripUnlikely: false, stripThreads: false, weighClasses: false, cleanConditionally: false),
         ]
         static let relaxed = attempts.last!
     }
@@ -179,16 +185,36 @@ enum ReadableContent {
         }
         if let role = node.attribute("role")?.lowercased(), chromeRoles.contains(role) { return true }
         if node.name == "a" && isSkipLink(node) { return true }
-        if ["html", "body", "article", "main"].contains(node.name) || !rules.stripUnlikely { return false }
+        if ["html", "body", "article", "main"].contains(node.name) { return false }
         let names = hintNames(node)
+        if isByline(node, names: names) { return true }
+        guard rules.stripUnlikely || rules.stripThreads else { return false }
         if names.contains(where: { contentNames.contains($0) }) { return false }
-        guard words(of: names).contains(where: isChromeWord) else { return false }
-        return !holdsArticle(node)
+        let hints = words(of: names)
+        let chrome = rules.stripUnlikely ? hints.contains(where: isChromeWord) : hints.contains(where: isThreadWord)
+        return chrome && !holdsArticle(node)
+    }
+
+    /// Comment threads, consent banners and share bars: chrome on any page that is not about them.
+    private static let threadTokens = ["comment", "disqus", "cookie", "consent", "gdpr", "share", "sharing", "social"]
+
+    private static func isThreadWord(_ word: String) -> Bool {
+        threadTokens.contains { word.hasPrefix($0) }
     }
 
     private static func isChromeWord(_ word: String) -> Bool {
         chromeTokens.contains { matches(word, $0) } || (word.count > 3 && word.hasSuffix("nav"))
     }
+
+    /// A short element that names the author or the date line (`class="byline"`, `itemprop="author"`
+    /// …): it is metadata, and never the article.
+    private static func isByline(_ node: Node, names: [String]) -> Bool {
+        let marked = node.attribute("itemprop")?.lowercased() == "author"
+            || words(of: names).contains { word in bylineTokens.contains { word.hasPrefix($0) } }
+        return marked && TextStats(innerText(node)).length < 100
+    }
+
+    private static let bylineTokens = ["byline", "dateline", "writtenby", "author"]
 
     private static func isSkipLink(_ node: Node) -> Bool {
         let text = collapse(innerText(node)).lowercased()
@@ -438,7 +464,30 @@ enum ReadableContent {
         for index in siblings.indices.reversed() where !keep[index] && isHeading(siblings[index]) {
             if let next = siblings[(index + 1)...].firstIndex(where: { !$0.isText }), keep[next] { keep[index] = true }
         }
-        return siblings.indices.filter { keep[$0] }.map { siblings[$0] }
+        var kept = siblings.indices.filter { keep[$0] }.map { siblings[$0] }
+        if let title = precedingTitle(of: top, in: body),
+            !kept.contains(where: { $0 === title || isAncestor($0, of: title) })
+        {
+            kept.insert(title, at: 0)
+        }
+        return kept
+    }
+
+    /// The article's `h1` when it sits before the content, in a header beside it (up to three
+    /// levels up): the title belongs with the text. A site's logo (an `h1` that is a link) is not it.
+    private static func precedingTitle(of top: Node, in body: Node) -> Node? {
+        var current = top
+        for _ in 0..<3 {
+            guard let parent = current.parent, let index = parent.children.firstIndex(where: { $0 === current }) else { return nil }
+            for sibling in parent.children[..<index].reversed() where !sibling.isText {
+                if let heading = first(in: sibling, where: { $0.name == "h1" }) {
+                    return heading.textLength > 0 && linkDensity(heading) < 0.5 ? heading : nil
+                }
+            }
+            if parent === body { return nil }
+            current = parent
+        }
+        return nil
     }
 
     private static func isAncestor(_ node: Node, of other: Node) -> Bool {
