@@ -31,14 +31,14 @@ import Foundation
 ///    line. Lists, tables and blocks inside the content that are mostly links (tag lists, "read
 ///    more" lists) are dropped ("conditional cleaning").
 /// 5. A result that is too small (under 500 characters and under 60% of the page's prose, or
-///    under 30% of its prose outside comment sections) is tried again with relaxed rules, one more relaxed at each
-///    step: unlikely candidates kept (but not comment threads, consent banners or share bars), then
-///    those too with class/id weighting off, then no conditional cleaning.
-///    The first result big enough wins; if none is, the longest. The last resort is the densest
-///    block of visible prose; failing all, or when the page has almost no prose (tables of links)
-///    and the result is a small part of it, the visible text of the page. "Prose" is text in
-///    paragraph-like blocks with 8+ words (20+ characters in scripts written without spaces),
-///    outside navigation, header and footer landmarks.
+///    under 30% of its prose outside comment sections) is tried again with relaxed rules, one
+///    more relaxed at each step: unlikely candidates kept (but not comment threads, consent
+///    banners or share bars), then those too with class/id weighting off, then no conditional
+///    cleaning. The first result big enough wins; if none is, the longest. The last resort is the
+///    densest block of visible prose; failing all, or when the page has almost no prose (tables
+///    of links) and the result is a small part of it, the visible text of the page. "Prose" is
+///    text in paragraph-like blocks with 8+ words (20+ characters in scripts written without
+///    spaces), outside navigation, header and footer landmarks.
 enum ReadableContent {
     typealias Node = HTMLImporter.Node
 
