@@ -5,6 +5,8 @@ import StudyKit
 //
 //   studykit-bench fit [--source PATH] [--task TASK] [--chars N] [--runs N] [--write]
 //       fitting a long document to the local window: ours vs a re-count loop (issue 5)
+//   studykit-bench web [--runs N] [--write]
+//       web extraction: word F1 on the fixtures and time per page of a 200 KB page (issue 13)
 //   studykit-bench write-section HEADING-PREFIX
 //       replaces (or appends) one section of benchmarks/RESULTS.md with stdin (used by scripts/bench-cache)
 //
@@ -83,8 +85,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "fit": try await fit(Array(arguments.dropFirst()))
+    case "web": try await web(Array(arguments.dropFirst()))
     case "write-section": try writeSection(Array(arguments.dropFirst()))
-    default: throw BenchmarkError("usage: studykit-bench fit [--source PATH] [--task TASK] [--chars N] [--runs N] [--write] | write-section '## Heading:'")
+    default: throw BenchmarkError("usage: studykit-bench fit [--source PATH] [--task TASK] [--chars N] [--runs N] [--write] | web [--runs N] [--write] | write-section '## Heading:'")
     }
 } catch {
     FileHandle.standardError.write(Data("studykit-bench: \(describe(error))\n".utf8))

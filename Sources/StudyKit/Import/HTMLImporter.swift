@@ -108,6 +108,9 @@ extension HTMLImporter {
 
         /// Lower-cased tag name, or `#text`.
         let name: String
+        let isText: Bool
+        /// Whether the tag is one of ``ReadableContent/blockTags`` (asked for every node, so kept).
+        let isBlock: Bool
         /// The text of a `#text` node.
         var text = ""
         var attributes: [String: String] = [:]
@@ -119,14 +122,64 @@ extension HTMLImporter {
         var textLength = 0
         var linkLength = 0
         var commas = 0
+        /// Text, link text and commas outside any block child: the node's own running text.
+        var inlineLength = 0
+        var inlineLinkLength = 0
+        var inlineCommas = 0
+        /// Whitespace-separated runs, and characters of scripts written without spaces, in the subtree.
+        var words = 0
+        var unspaced = 0
 
         init(name: String, parent: Node?) {
             self.name = name
             self.parent = parent
+            isText = name == "#text"
+            isBlock = ReadableContent.blockTags.contains(name)
         }
 
-        var isText: Bool { name == "#text" }
-
         func attribute(_ key: String) -> String? { attributes[key] }
+
+        /// A deep copy of the subtree (without extraction state), so each extraction attempt prunes its own tree.
+        func copy(parent: Node? = nil) -> Node {
+            let node = Node(name: name, parent: parent)
+            node.text = text
+            node.attributes = attributes
+            node.children = children.map { $0.copy(parent: node) }
+            return node
+        }
+    }
+}
+
+/// Timing of the HTML path in its parts, for `studykit-bench web` (issue 13): libxml2 alone,
+/// the copy into the Swift tree, and the main-text extraction on that tree.
+@_spi(Benchmarks) public enum HTMLBenchmark {
+    @_spi(Benchmarks) public struct Timing: Sendable {
+        /// `htmlReadMemory` and `xmlFreeDoc`: what libxml2 needs just to parse the page.
+        @_spi(Benchmarks) public var parse: Duration
+        /// The copy of libxml2's tree into ``HTMLImporter/Node``s.
+        @_spi(Benchmarks) public var tree: Duration
+        /// ``ReadableContent`` on that tree, all its attempts included.
+        @_spi(Benchmarks) public var extraction: Duration
+        /// Characters of extracted text, so a run that extracts nothing shows.
+        @_spi(Benchmarks) public var characters: Int
+    }
+
+    @_spi(Benchmarks) public static func measure(_ data: Data) -> Timing {
+        let clock = ContinuousClock()
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
+        let parse = clock.measure {
+            let pointer: htmlDocPtr? = data.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }
+                return htmlReadMemory(base, Int32(clamping: raw.count), nil, "UTF-8", options)
+            }
+            if let pointer { xmlFreeDoc(pointer) }
+        }
+        var root: HTMLImporter.Node? = nil
+        let withTree = clock.measure { root = HTMLImporter.parse(data, encoding: "UTF-8") }
+        var characters = 0
+        let extraction = clock.measure {
+            if let root { characters = ReadableContent.extract(from: root).text.count }
+        }
+        return Timing(parse: parse, tree: withTree - parse, extraction: extraction, characters: characters)
     }
 }

@@ -5,31 +5,106 @@ import Foundation
 /// 1. Chrome goes: `script`, `style`, `noscript`, `nav`, `footer`, `aside`, `form`, `iframe`,
 ///    `svg` and friends; `header` unless it sits inside an `article`/`main` (where it holds the
 ///    article's own heading); hidden elements; navigation/banner/complementary/contentinfo roles;
-///    and elements whose class or id has a chrome token (`comment`, `share`, `social`, `advert`,
-///    `promo`, `related`, `sidebar`, `cookie`, `newsletter` …) unless one of their class names is
-///    itself a content name (`content`, `main`, `article` …), since wrappers like
-///    `class="content has-sidebar"` hold the article.
+///    "skip to content" links; short bylines (`byline`, `author`, `dateline` in the class or id,
+///    `itemprop="author"`); and ("unlikely candidates") elements whose class or id has a chrome
+///    token (`comment`, `share`, `social`, `advert`, `promo`, `related`, `sidebar`, `cookie`,
+///    `newsletter`, `…nav` …) unless one of their class names is itself a content name (`content`,
+///    `main`, `article` …), since wrappers like `class="content has-sidebar"` hold the article, or
+///    they hold the article itself (an `h1`, `main`, `itemprop="articleBody"`, `post-body` …: a
+///    Blogger post sits in `class="widget Blog"`). A `section`'s id names its heading, not its
+///    role, so it is no hint.
 /// 2. Every paragraph-like block with 25+ characters scores 1 + its commas + up to 3 for length,
-///    added to its parent, half to its grandparent and a third to the next level. A container
-///    starts from a tag bonus (`article`/`main` +25, `div` +5 …) plus ±25 for positive or negative
-///    class/id hints; its final score is scaled by (1 − link density).
-/// 3. The best container is kept with its siblings that score at least a fifth of it (or are
-///    solid prose paragraphs), and headings right before a kept sibling.
-/// 4. The kept nodes render as Markdown-like text: headings as `#` lines, list items as
-///    `- ` lines, table rows as cells joined by ` | `, blocks separated by a blank line.
+///    added to its parent, half to its grandparent and a sixth to the next level: `p`, `pre`,
+///    `td`, `blockquote`, the running text of a `div`/`section` (beside any block children), and
+///    list items and definitions that are not mostly links (they score their list's parent, so a
+///    how-to's steps count for the container of the steps). A container starts from a tag bonus
+///    (`article` +10, `div` +5 …) plus ±25 for positive or negative class/id hints; its final
+///    score is scaled by (1 − link density).
+/// 3. The best container climbs to an ancestor that holds three of the other near-best
+///    candidates, or scores higher itself, and is kept with its siblings that score at least a
+///    fifth of it (a sibling with its class name gets a bonus) or are solid prose paragraphs,
+///    headings right before a kept sibling, and the article's `h1` when it sits in a header
+///    before the content.
+/// 4. The kept nodes render as Markdown-like text: headings as `#` lines, list items as `- `
+///    lines, simple definition lists one term or definition a line, data-table rows as cells
+///    joined by ` | ` (a layout table renders as the blocks it holds), blocks separated by a blank
+///    line. Lists, tables and blocks inside the content that are mostly links (tag lists, "read
+///    more" lists) are dropped ("conditional cleaning").
+/// 5. A result that is too small (under 500 characters and under 60% of the page's prose, or
+///    under 30% of its prose outside comment sections) is tried again with relaxed rules, one
+///    more relaxed at each step: unlikely candidates kept (but not comment threads, consent
+///    banners or share bars), then those too with class/id weighting off, then no conditional
+///    cleaning. The first result big enough wins; if none is, the longest. The last resort is the
+///    densest block of visible prose; failing all, or when the page has almost no prose (tables
+///    of links) and the result is a small part of it, the visible text of the page. "Prose" is
+///    text in paragraph-like blocks with 8+ words (20+ characters in scripts written without
+///    spaces), outside navigation, header and footer landmarks.
 enum ReadableContent {
     typealias Node = HTMLImporter.Node
+
+    /// What an attempt may use; each retry relaxes one more rule.
+    struct Rules: Equatable {
+        /// Unlikely candidates go; comment threads, consent banners and share bars go while this
+        /// or `stripThreads` holds (they are chrome on an article page, the content on a bug tracker).
+        var stripUnlikely = true
+        var stripThreads = true
+        var weighClasses = true
+        var cleanConditionally = true
+
+        static let attempts = [
+            Rules(),
+            Rules(stripUnlikely: false),
+            Rules(stripUnlikely: false, stripThreads: false, weighClasses: false),
+            Rules(stripUnlikely: false, stripThreads: false, weighClasses: false, cleanConditionally: false),
+        ]
+        static let relaxed = attempts.last!
+    }
+
+    /// Below this many characters a result is retried (Readability's threshold), unless the page has less prose.
+    static let minimumLength = 500
 
     static func extract(from root: Node) -> HTMLImporter.Extraction {
         let title = findTitle(root)
         let body = first(in: root) { $0.name == "body" } ?? root
-        prune(body, insideArticle: false)
+        let visible = body.copy()
+        prune(visible, insideArticle: false, rules: .relaxed)
+        measure(visible)
+        let prose = Prose(visible)
+
+        var best = ""
+        for rules in Rules.attempts {
+            let text = attempt(body.copy(), rules: rules)
+            if prose.isEnough(text) {
+                best = text
+                break
+            }
+            if text.count > best.count { best = text }
+        }
+        if !prose.isEnough(best), let dense = prose.densestBlock() {
+            let text = render([dense], rules: Rules())
+            if text.count > best.count { best = text }
+        }
+        // A page without prose (tables of links, a download index) is its visible text, not a stray line.
+        let littleProse = prose.all < 200 && best.count < minimumLength && best.count * 2 < visible.textLength
+        if best.isEmpty || littleProse {
+            let text = render([visible], rules: .relaxed)
+            if text.count > best.count { best = text }
+        }
+        return HTMLImporter.Extraction(text: best, title: title)
+    }
+
+    /// One pass of pruning, scoring and rendering under `rules`.
+    static func attempt(_ body: Node, rules: Rules) -> String {
+        prune(body, insideArticle: false, rules: rules)
         measure(body)
-        let kept = selectContent(body)
-        var renderer = Renderer()
-        for node in kept { renderer.render(node, isTop: true) }
+        return render(selectContent(body, rules: rules), rules: rules)
+    }
+
+    private static func render(_ nodes: [Node], rules: Rules) -> String {
+        var renderer = Renderer(cleanConditionally: rules.cleanConditionally)
+        for node in nodes { renderer.render(node, isTop: true) }
         renderer.flush()
-        return HTMLImporter.Extraction(text: renderer.blocks.joined(separator: "\n\n"), title: title)
+        return renderer.blocks.joined(separator: "\n\n")
     }
 
     // MARK: - Title
@@ -64,11 +139,17 @@ enum ReadableContent {
         "comment", "share", "sharing", "social", "advert", "ad", "ads", "promo", "related", "sidebar", "cookie",
         "newsletter", "subscribe", "sponsor", "banner", "popup", "modal", "breadcrumb", "widget", "footer",
         "masthead", "navbar", "menu", "disqus", "outbrain", "taboola", "consent", "gdpr", "signup", "paywall",
+        "skip",
     ]
     /// Whole class names (or ids) that mark the content wrapper and override a chrome token beside them.
     private static let contentNames: Set<String> = [
         "content", "main", "article", "post", "entry", "main-content", "article-body", "post-content",
         "entry-content", "article-content", "story", "story-body", "hentry",
+    ]
+    /// Class names of an article's own body: an element holding one is never chrome.
+    private static let articleBodyNames: Set<String> = [
+        "post-body", "entry-content", "article-body", "articlebody", "post-content", "article-content",
+        "story-body", "article__body", "article__content",
     ]
     private static let positiveTokens = [
         "article", "body", "content", "entry", "hentry", "main", "page", "post", "text", "blog", "story",
@@ -77,18 +158,23 @@ enum ReadableContent {
         "comment", "share", "social", "advert", "promo", "related", "sidebar", "cookie", "newsletter", "footer",
         "meta", "widget", "sponsor", "banner", "nav", "menu", "tag", "byline", "author",
     ]
+    /// How "skip to content" links begin, in a few languages.
+    private static let skipLinkPrefixes = [
+        "skip to", "skip navigation", "jump to", "aller au", "aller à", "passer au", "zum inhalt", "saltar al",
+        "ir al contenido", "vai al contenuto", "本文へ", "メインコンテンツ",
+    ]
 
     /// Removes chrome in place.
-    private static func prune(_ node: Node, insideArticle: Bool) {
+    private static func prune(_ node: Node, insideArticle: Bool, rules: Rules) {
         let inside = insideArticle || node.name == "article" || node.name == "main"
         node.children.removeAll { child in
             guard !child.isText else { return false }
-            return isChrome(child, insideArticle: inside)
+            return isChrome(child, insideArticle: inside, rules: rules)
         }
-        for child in node.children where !child.isText { prune(child, insideArticle: inside) }
+        for child in node.children where !child.isText { prune(child, insideArticle: inside, rules: rules) }
     }
 
-    private static func isChrome(_ node: Node, insideArticle: Bool) -> Bool {
+    private static func isChrome(_ node: Node, insideArticle: Bool, rules: Rules) -> Bool {
         if droppedTags.contains(node.name) { return true }
         if node.name == "header" && !insideArticle { return true }
         if node.attribute("hidden") != nil || node.attribute("aria-hidden")?.lowercased() == "true" { return true }
@@ -98,16 +184,59 @@ enum ReadableContent {
             return true
         }
         if let role = node.attribute("role")?.lowercased(), chromeRoles.contains(role) { return true }
+        if node.name == "a" && isSkipLink(node) { return true }
         if ["html", "body", "article", "main"].contains(node.name) { return false }
         let names = hintNames(node)
+        if isByline(node, names: names) { return true }
+        guard rules.stripUnlikely || rules.stripThreads else { return false }
         if names.contains(where: { contentNames.contains($0) }) { return false }
-        return words(of: names).contains { word in chromeTokens.contains { hint in matches(word, hint) } }
+        let hints = words(of: names)
+        let chrome = rules.stripUnlikely ? hints.contains(where: isChromeWord) : hints.contains(where: isThreadWord)
+        return chrome && !holdsArticle(node)
     }
 
-    /// Class names and the id, lower-cased.
+    /// Comment threads, consent banners and share bars: chrome on any page that is not about them.
+    private static let threadTokens = ["comment", "disqus", "cookie", "consent", "gdpr", "share", "sharing", "social"]
+
+    private static func isThreadWord(_ word: String) -> Bool {
+        threadTokens.contains { word.hasPrefix($0) }
+    }
+
+    private static func isChromeWord(_ word: String) -> Bool {
+        chromeTokens.contains { matches(word, $0) } || (word.count > 3 && word.hasSuffix("nav"))
+    }
+
+    /// A short element that names the author or the date line (`class="byline"`, `itemprop="author"`
+    /// …): it is metadata, and never the article.
+    private static func isByline(_ node: Node, names: [String]) -> Bool {
+        let marked = node.attribute("itemprop")?.lowercased() == "author"
+            || words(of: names).contains { word in bylineTokens.contains { word.hasPrefix($0) } }
+        return marked && TextStats(innerText(node)).length < 100
+    }
+
+    private static let bylineTokens = ["byline", "dateline", "writtenby", "author"]
+
+    private static func isSkipLink(_ node: Node) -> Bool {
+        let text = collapse(innerText(node)).lowercased()
+        return text.count < 50 && skipLinkPrefixes.contains { text.hasPrefix($0) }
+    }
+
+    /// Whether a subtree holds the article itself: chrome by its class must not take the article with it.
+    private static func holdsArticle(_ node: Node) -> Bool {
+        first(in: node) { inner in
+            guard inner !== node, !inner.isText else { return false }
+            if inner.name == "h1" || inner.name == "main" { return true }
+            if inner.attribute("itemprop")?.lowercased().contains("articlebody") == true { return true }
+            return hintNames(inner).contains { articleBodyNames.contains($0) }
+        } != nil
+    }
+
+    /// Class names and the id, lower-cased; a section's id is left out (it is its heading's anchor).
     private static func hintNames(_ node: Node) -> [String] {
         var names = (node.attribute("class") ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
-        if let id = node.attribute("id")?.lowercased(), !id.isEmpty { names.append(id) }
+        if let id = node.attribute("id")?.lowercased(), !id.isEmpty, node.name != "section", !names.contains("section") {
+            names.append(id)
+        }
         return names
     }
 
@@ -123,57 +252,126 @@ enum ReadableContent {
 
     // MARK: - Scoring
 
-    /// Fills text length, link text length and commas for every node, bottom-up.
+    /// Fills text length, link text length and commas for every node (and its own running text), bottom-up.
     @discardableResult
     private static func measure(_ node: Node) -> (Int, Int, Int) {
         if node.isText {
-            let collapsed = collapse(node.text)
-            node.textLength = collapsed.count
-            node.commas = collapsed.reduce(0) { $0 + ($1 == "," || $1 == "，" ? 1 : 0) }
+            let stats = TextStats(node.text)
+            node.textLength = stats.length
+            node.commas = stats.commas
+            node.words = stats.words
+            node.unspaced = stats.unspaced
             return (node.textLength, 0, node.commas)
         }
-        var text = 0, links = 0, commas = 0
+        var text = 0, links = 0, commas = 0, words = 0, unspaced = 0
+        var inlineText = 0, inlineLinks = 0, inlineCommas = 0
+        let isLink = node.name == "a"
         for child in node.children {
             let (t, l, c) = measure(child)
             text += t
             links += l
             commas += c
+            words += child.words
+            unspaced += child.unspaced
+            if !child.isBlock {
+                inlineText += t
+                inlineLinks += child.linkLength
+                inlineCommas += c
+            }
         }
-        if node.name == "a" { links = text }
+        if isLink { links = text }
         node.textLength = text
         node.linkLength = links
         node.commas = commas
+        node.words = words
+        node.unspaced = unspaced
+        node.inlineLength = inlineText
+        node.inlineLinkLength = isLink ? inlineText : inlineLinks
+        node.inlineCommas = inlineCommas
         return (text, links, commas)
+    }
+
+    /// What scoring needs of a text node, in one pass over its UTF-8 without building the collapsed
+    /// text: characters once whitespace runs are one space and the ends trimmed (counted as
+    /// Unicode scalars), commas (`,`, `，`, `、`), words, and characters of unspaced scripts.
+    struct TextStats {
+        var length = 0
+        var commas = 0
+        var words = 0
+        var unspaced = 0
+
+        init(_ text: String) {
+            var pendingSpace = false
+            var inWord = false
+            var bytes = text.utf8.makeIterator()
+            while let byte = bytes.next() {
+                var isSpace = false
+                var scalar: UInt32 = UInt32(byte)
+                if byte < 0x80 {
+                    isSpace = byte == 0x20 || (0x09...0x0D).contains(byte)
+                } else if byte & 0xC0 == 0xC0 {
+                    // A leading byte: decode the scalar (continuation bytes follow).
+                    let extra = byte >= 0xF0 ? 3 : (byte >= 0xE0 ? 2 : 1)
+                    scalar = UInt32(byte) & (extra == 3 ? 0x07 : (extra == 2 ? 0x0F : 0x1F))
+                    for _ in 0..<extra { scalar = (scalar << 6) | UInt32((bytes.next() ?? 0x80) & 0x3F) }
+                    isSpace = scalar == 0xA0 || scalar == 0x3000 || (0x2000...0x200A).contains(scalar) || scalar == 0x202F
+                } else {
+                    continue  // a stray continuation byte
+                }
+                if isSpace {
+                    if inWord { pendingSpace = true }
+                    inWord = false
+                    continue
+                }
+                if pendingSpace {
+                    length += 1
+                    pendingSpace = false
+                }
+                if !inWord { words += 1 }
+                inWord = true
+                length += 1
+                if scalar == 0x2C || scalar == 0xFF0C || scalar == 0x3001 { commas += 1 }
+                if let unicode = Unicode.Scalar(scalar), WordOverlap.isUnspaced(unicode) { unspaced += 1 }
+            }
+        }
     }
 
     private static func linkDensity(_ node: Node) -> Double {
         node.textLength == 0 ? 0 : Double(node.linkLength) / Double(node.textLength)
     }
 
-    private static let blockTags: Set<String> = [
+    static let blockTags: Set<String> = [
         "p", "div", "section", "article", "main", "blockquote", "pre", "ul", "ol", "li", "table", "tr", "td", "th",
         "h1", "h2", "h3", "h4", "h5", "h6", "figure", "figcaption", "dl", "dt", "dd", "header", "address",
         "details", "summary", "hr", "tbody", "thead", "tfoot", "center",
     ]
 
-    private static func isParagraphLike(_ node: Node) -> Bool {
+    /// The text a node scores as a paragraph (length, commas), or nil when it is no paragraph.
+    private static func paragraphText(_ node: Node) -> (length: Int, commas: Int)? {
         switch node.name {
-        case "p", "pre", "td", "blockquote": return true
-        case "div", "section": return !node.children.contains { !$0.isText && blockTags.contains($0.name) }
-        default: return false
+        case "p", "pre", "td", "blockquote":
+            return (node.textLength, node.commas)
+        case "div", "section", "article", "main", "center":
+            return (node.inlineLength, node.inlineCommas)
+        case "li", "dd":
+            guard node.inlineLength > 0, Double(node.inlineLinkLength) / Double(node.inlineLength) < 0.5 else { return nil }
+            return (node.inlineLength, node.inlineCommas)
+        default:
+            return nil
         }
     }
 
-    private static func initialScore(_ node: Node) -> Double {
+    private static func initialScore(_ node: Node, rules: Rules) -> Double {
         var score: Double
         switch node.name {
-        case "article", "main": score = 25
+        case "article": score = 10
         case "div": score = 5
         case "pre", "td", "blockquote": score = 3
         case "address", "ol", "ul", "dl", "dd", "dt", "li", "form": score = -3
         case "h1", "h2", "h3", "h4", "h5", "h6", "th": score = -5
         default: score = 0
         }
+        guard rules.weighClasses else { return score }
         let wordsOfNode = words(of: hintNames(node))
         if wordsOfNode.contains(where: { word in positiveTokens.contains { matches(word, $0) } }) { score += 25 }
         if wordsOfNode.contains(where: { word in negativeTokens.contains { matches(word, $0) } }) { score -= 25 }
@@ -181,18 +379,20 @@ enum ReadableContent {
     }
 
     /// Scores candidates and returns the nodes to render, in document order.
-    private static func selectContent(_ body: Node) -> [Node] {
+    private static func selectContent(_ body: Node, rules: Rules) -> [Node] {
         var candidates: [Node] = []
         var stack = [body]
         while let node = stack.popLast() {
             for child in node.children.reversed() where !child.isText { stack.append(child) }
-            guard node !== body, isParagraphLike(node), node.textLength >= 25 else { continue }
-            let contentScore = 1 + Double(node.commas) + min(3, Double(node.textLength / 100))
+            guard node !== body, let (length, commas) = paragraphText(node), length >= 25 else { continue }
+            let contentScore = 1 + Double(commas) + min(3, Double(length / 100))
+            // A list item or definition scores for its list's container, as a paragraph would.
             var ancestor = node.parent
+            if node.name == "li" || node.name == "dd", let list = ancestor, list !== body { ancestor = list.parent }
             var level = 0
             while let current = ancestor, level < 3 {
                 if current.score == nil {
-                    current.score = initialScore(current)
+                    current.score = initialScore(current, rules: rules)
                     candidates.append(current)
                 }
                 let divider: Double = level == 0 ? 1 : (level == 1 ? 2 : Double(level * 3))
@@ -202,24 +402,56 @@ enum ReadableContent {
                 level += 1
             }
         }
-        var best: Node? = nil
-        var bestScore = -Double.infinity
-        for candidate in candidates {
-            let final = (candidate.score ?? 0) * (1 - linkDensity(candidate))
-            candidate.score = final
-            if final > bestScore {
-                best = candidate
-                bestScore = final
+        for candidate in candidates { candidate.score = (candidate.score ?? 0) * (1 - linkDensity(candidate)) }
+        let ranked = candidates.sorted { ($0.score ?? 0) > ($1.score ?? 0) }
+        guard var top = ranked.first, top !== body else { return [body] }
+        let bestScore = top.score ?? 0
+
+        // Near-best candidates that share an ancestor: the article is split, the ancestor holds it.
+        let alternatives = ranked.dropFirst().prefix(4).filter {
+            ($0.score ?? 0) >= 0.75 * bestScore && bestScore > 0 && !isAncestor(top, of: $0) && !isAncestor($0, of: top)
+        }
+        if alternatives.count >= 3 {
+            var ancestor = top.parent
+            while let current = ancestor, current !== body {
+                if alternatives.filter({ isAncestor(current, of: $0) }).count >= 3 {
+                    top = current
+                    break
+                }
+                ancestor = current.parent
             }
         }
-        guard let top = best, top !== body, let parent = top.parent else { return [body] }
+        // Climb while the parent scores higher (Readability's step).
+        var lastScore = top.score ?? bestScore
+        var parent = top.parent
+        while let current = parent, current !== body {
+            guard let score = current.score else {
+                parent = current.parent
+                continue
+            }
+            if score < bestScore / 3 { break }
+            if score > lastScore {
+                top = current
+                break
+            }
+            lastScore = score
+            parent = current.parent
+        }
+        while let current = top.parent, current !== body, current.children.filter({ !$0.isText }).count == 1 {
+            top = current
+        }
+        guard let container = top.parent else { return [top] }
 
-        let threshold = max(10, bestScore * 0.2)
-        let siblings = parent.children
+        let topScore = max(top.score ?? bestScore, bestScore)
+        let threshold = max(10, topScore * 0.2)
+        let topClass = top.attribute("class") ?? ""
+        let siblings = container.children
         var keep = siblings.map { sibling -> Bool in
             if sibling === top { return true }
             if sibling.isText { return false }
-            if let score = sibling.score, score >= threshold { return true }
+            var score = sibling.score ?? 0
+            if !topClass.isEmpty, sibling.attribute("class") == topClass { score += topScore * 0.2 }
+            if sibling.score != nil || score > 0, score >= threshold { return true }
             if sibling.name == "p" {
                 let density = linkDensity(sibling)
                 if sibling.textLength > 80 && density < 0.25 { return true }
@@ -232,17 +464,127 @@ enum ReadableContent {
         for index in siblings.indices.reversed() where !keep[index] && isHeading(siblings[index]) {
             if let next = siblings[(index + 1)...].firstIndex(where: { !$0.isText }), keep[next] { keep[index] = true }
         }
-        return siblings.indices.filter { keep[$0] }.map { siblings[$0] }
+        var kept = siblings.indices.filter { keep[$0] }.map { siblings[$0] }
+        if let title = precedingTitle(of: top, in: body),
+            !kept.contains(where: { $0 === title || isAncestor($0, of: title) })
+        {
+            kept.insert(title, at: 0)
+        }
+        return kept
+    }
+
+    /// The article's `h1` when it sits before the content, in a header beside it (up to three
+    /// levels up): the title belongs with the text. A site's logo (an `h1` that is a link) is not it.
+    private static func precedingTitle(of top: Node, in body: Node) -> Node? {
+        var current = top
+        for _ in 0..<3 {
+            guard let parent = current.parent, let index = parent.children.firstIndex(where: { $0 === current }) else { return nil }
+            for sibling in parent.children[..<index].reversed() where !sibling.isText {
+                if let heading = first(in: sibling, where: { $0.name == "h1" }) {
+                    return heading.textLength > 0 && linkDensity(heading) < 0.5 ? heading : nil
+                }
+            }
+            if parent === body { return nil }
+            current = parent
+        }
+        return nil
+    }
+
+    private static func isAncestor(_ node: Node, of other: Node) -> Bool {
+        var current = other.parent
+        while let step = current {
+            if step === node { return true }
+            current = step.parent
+        }
+        return false
     }
 
     static func isHeading(_ node: Node) -> Bool {
         node.name.count == 2 && node.name.first == "h" && ("1"..."6").contains(node.name.last!)
     }
 
+    // MARK: - Prose
+
+    /// The page's visible prose: how much there is, and where it is densest.
+    struct Prose {
+        /// Characters of prose outside comment sections.
+        private(set) var total = 0
+        /// Characters of prose, comment sections included (on a bug tracker they are the content).
+        private(set) var all = 0
+        /// Prose characters under each element, by identity, and the elements in the order first met.
+        private var under: [ObjectIdentifier: Int] = [:]
+        private var order: [Node] = []
+
+        init(_ root: Node) { walk(root, inComments: false) }
+
+        /// Whether an attempt's text is big enough for this page.
+        func isEnough(_ text: String) -> Bool {
+            let length = text.count
+            guard length > 0 else { return all == 0 }
+            return Double(length) >= 0.3 * Double(total)
+                && (length >= ReadableContent.minimumLength || Double(length) >= 0.6 * Double(all))
+        }
+
+        /// The element with the most prose for its size (prose² / text), if the page has prose.
+        func densestBlock() -> Node? {
+            var best: Node? = nil
+            var bestValue = 0.0
+            for node in order {
+                guard let prose = under[ObjectIdentifier(node)], node.textLength > 0 else { continue }
+                let value = Double(prose) * Double(prose) / Double(node.textLength)
+                if value > bestValue {
+                    best = node
+                    bestValue = value
+                }
+            }
+            return best
+        }
+
+        private mutating func walk(_ node: Node, inComments: Bool) {
+            let comments = inComments || ReadableContent.words(of: ReadableContent.hintNames(node)).contains {
+                ["comment", "reply", "replies", "disqus", "cookie", "consent"].contains(where: $0.hasPrefix)
+            }
+            var run = (length: 0, links: 0, words: 0, unspaced: 0)
+            func flush(_ prose: inout Prose) {
+                if Prose.isProse(words: run.words, unspaced: run.unspaced), run.links * 2 < run.length {
+                    if !comments { prose.total += run.length }
+                    prose.all += run.length
+                    var current: Node? = node
+                    while let step = current {
+                        let id = ObjectIdentifier(step)
+                        if prose.under[id] == nil { prose.order.append(step) }
+                        prose.under[id, default: 0] += run.length
+                        current = step.parent
+                    }
+                }
+                run = (0, 0, 0, 0)
+            }
+            for child in node.children {
+                if child.isBlock {
+                    flush(&self)
+                    walk(child, inComments: comments)
+                } else {
+                    run.length += child.textLength + (run.length > 0 ? 1 : 0)
+                    run.links += child.name == "a" ? child.textLength : child.linkLength
+                    run.words += child.words
+                    run.unspaced += child.unspaced
+                }
+            }
+            flush(&self)
+        }
+
+        /// A sentence-bearing block: 8+ words, or 20+ characters of a script written without spaces.
+        static func isProse(words: Int, unspaced: Int) -> Bool {
+            words >= 8 || unspaced >= 20
+        }
+    }
+
     // MARK: - Rendering
 
     /// Turns kept nodes into blocks of text.
     private struct Renderer {
+        /// Whether lists, tables and blocks that are mostly links are dropped.
+        let cleanConditionally: Bool
         var blocks: [String] = []
         var current = ""
 
@@ -260,8 +602,8 @@ enum ReadableContent {
                 appendInline(node.text)
                 return
             }
-            if !isTop, ["ul", "ol", "div", "section", "table", "dl"].contains(node.name), node.textLength > 0,
-                ReadableContent.linkDensity(node) > 0.5
+            if cleanConditionally, !isTop, ["ul", "ol", "div", "section", "table", "dl"].contains(node.name),
+                node.textLength > 0, ReadableContent.linkDensity(node) > 0.5
             {
                 return  // link farms inside the article: tag lists, "read more" lists
             }
@@ -275,6 +617,15 @@ enum ReadableContent {
                 flush()
                 var lines: [String] = []
                 collectItems(node, into: &lines)
+                if !lines.isEmpty { blocks.append(lines.joined(separator: "\n")) }
+            case "table" where ReadableContent.isLayoutTable(node):
+                flush()
+                for child in node.children { render(child) }
+                flush()
+            case "dl" where ReadableContent.isSimple(node):
+                flush()
+                let lines = node.children.filter { $0.name == "dt" || $0.name == "dd" }
+                    .map { collapse(innerText($0)) }.filter { !$0.isEmpty }
                 if !lines.isEmpty { blocks.append(lines.joined(separator: "\n")) }
             case "table":
                 flush()
@@ -290,7 +641,7 @@ enum ReadableContent {
             case "hr":
                 flush()
             default:
-                let isBlock = blockTags.contains(node.name)
+                let isBlock = node.isBlock
                 if isBlock { flush() }
                 for child in node.children { render(child) }
                 if isBlock { flush() }
@@ -334,6 +685,27 @@ enum ReadableContent {
         }
     }
 
+    /// A table used for layout: marked so, holding a nested table or a heading, or with a cell of
+    /// several blocks or of long running text. (A data table's cell may wrap its text in one `p`.)
+    fileprivate static func isLayoutTable(_ table: Node) -> Bool {
+        if table.attribute("role")?.lowercased() == "presentation" { return true }
+        let blocks: Set<String> = ["p", "div", "ul", "ol", "dl", "blockquote", "pre", "section"]
+        return first(in: table) { node in
+            guard node !== table else { return false }
+            if node.name == "table" || isHeading(node) { return true }
+            guard node.name == "td" || node.name == "th" else { return false }
+            return node.textLength > 400 || node.children.filter { blocks.contains($0.name) }.count > 1
+        } != nil
+    }
+
+    /// A definition list whose terms and definitions are single runs of text (a glossary, not API reference).
+    fileprivate static func isSimple(_ list: Node) -> Bool {
+        let structural: Set<String> = ["p", "div", "ul", "ol", "dl", "table", "pre", "blockquote", "section"]
+        return list.children.allSatisfy { item in
+            item.isText || first(in: item) { $0 !== item && structural.contains($0.name) } == nil
+        }
+    }
+
     // MARK: - Tree helpers
 
     private static func first(in node: Node, where predicate: (Node) -> Bool) -> Node? {
@@ -351,7 +723,7 @@ enum ReadableContent {
         if node.name == "br" { return "\n" }
         var out = ""
         for child in node.children { out += innerText(child) }
-        if blockTags.contains(node.name) { out = " " + out + " " }
+        if node.isBlock { out = " " + out + " " }
         return out
     }
 
