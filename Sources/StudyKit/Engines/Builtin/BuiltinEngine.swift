@@ -15,7 +15,7 @@
 /// feedback measures how many of the material's key terms an explanation covers.
 public struct BuiltinEngine: Sendable {
     /// Bump when any output changes for the same input, so cached results are not reused.
-    static let algorithmVersion = 1
+    static let algorithmVersion = 2
 
     /// Flashcards per deck: enough to study from, well under the 20-card bound.
     static let flashcardLimit = 12
@@ -118,7 +118,7 @@ extension BuiltinEngine {
 
     /// The best key term, joined by the next one that shares no word with it when the first is a
     /// single word ("Rome and Senate"); `nil` when there is no word term.
-    private func composedTitle(_ analysis: BuiltinAnalysis) -> String? {
+    func composedTitle(_ analysis: BuiltinAnalysis) -> String? {
         // CJK terms come out of the extractor as characters joined by spaces: no title.
         let terms = analysis.keyphrases.filter { phrase in
             phrase.text.contains { $0.isLetter } && !phrase.text.contains(where: BuiltinTerms.isCJK)
@@ -149,13 +149,13 @@ extension BuiltinEngine {
             // A very short lead ("Notes.") says less than a central sentence.
             guard words >= (position == 0 ? 5 : 3), words <= Self.blurbWords,
                 BuiltinProse.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
-                !ResultProse.sameText(text, title)
+                !ResultProse.sameText(text, title), ItemRules.stockFiller(in: text) == nil
             else { continue }
             return text
         }
         for unit in candidates {
             let text = Self.oneSentence(unit.text, maxWords: Self.blurbWords, maxLength: Self.blurbLength)
-            if !text.isEmpty, !ResultProse.sameText(text, title) { return text }
+            if !text.isEmpty, !ResultProse.sameText(text, title), ItemRules.stockFiller(in: text) == nil { return text }
         }
         return Self.oneSentence("A study note on \(title).", maxWords: Self.blurbWords, maxLength: Self.blurbLength)
     }
@@ -182,8 +182,19 @@ extension BuiltinEngine {
 extension BuiltinEngine {
     private static let overviewLength = 1_000
     private static let keyPointLength = 300
+    private static let keyPointWords = 30
     private static let keyPointTarget = 5
     private static let keyPointLimit = 8
+
+    /// `text` as a key point when it passes the key-point rules whole (``ItemMeaning/keyPoint``):
+    /// one sentence within the bounds, ending as a sentence, with four content words.
+    static func keyPoint(_ text: String) -> String? {
+        let point = BuiltinProse.sentence(text)
+        guard BuiltinProse.length(point) <= keyPointLength, BuiltinProse.wordCount(point) <= keyPointWords,
+            ItemRules.problem(point, .keyPoint) == nil
+        else { return nil }
+        return point
+    }
 
     func summary(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Summary {
         let usable = analysis.usableSentenceCount
@@ -199,6 +210,8 @@ extension BuiltinEngine {
         for (position, candidate) in longFirst.enumerated() {
             guard chosen.count < 3, ResultProse.sentenceCount(overview) < 3 else { break }
             if position == 0, BuiltinProse.wordCount(candidate.text) < 5 { continue }
+            // The material's own "This article covers …" is filler in an overview too.
+            if ItemRules.stockFiller(in: candidate.text) != nil { continue }
             let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
@@ -211,11 +224,13 @@ extension BuiltinEngine {
         guard ResultProse.sentenceCount(overview) >= 2 else { throw .tooShort(task: .summary, usableSentences: usable) }
 
         // Key points: the best remaining sentence of each section, most central first, then the
-        // next most central sentences up to the target.
+        // next most central sentences up to the target. Each must pass the key-point rules the
+        // models answer to (a whole sentence, four content words, no near-copy of the overview or
+        // of another point): a sentence too long for a point is skipped, never cut.
         let chosenIndices = Set(chosen.map(\.index))
         let remaining = analysis.ranked.filter { !chosenIndices.contains($0.sentence.index) }
         var bestOfSection: [Int: RankedSentence] = [:]
-        for entry in remaining {
+        for entry in remaining where Self.keyPoint(entry.sentence.text) != nil {
             let section = analysis.outline.sectionOfUnit[entry.sentence.index]
             if bestOfSection[section] == nil { bestOfSection[section] = entry }
         }
@@ -223,19 +238,38 @@ extension BuiltinEngine {
         let target = min(Self.keyPointLimit, max(Self.keyPointTarget, perSection.count))
         var points: [String] = []
         var pointKeys = Set<String>()
+        // The overview's sentences as the validator splits them, so the checks agree.
+        func sentenceKeys(_ text: String) -> [Set<String>] { SentenceSplitter().split(text).map { ItemRules.overlapKeys($0.text) } }
+        var overviewKeys = sentenceKeys(overview)
+        var taken: [Set<String>] = []
         func add(_ text: String) {
-            guard points.count < Self.keyPointLimit else { return }
-            let point = BuiltinProse.shortened(BuiltinProse.sentence(text), maxLength: Self.keyPointLength)
+            guard points.count < Self.keyPointLimit, let point = Self.keyPoint(text) else { return }
             let key = BuiltinProse.duplicateKey(point)
-            guard !point.isEmpty, !pointKeys.contains(key) else { return }
+            let stems = ItemRules.overlapKeys(point)
+            guard !pointKeys.contains(key), !(overviewKeys + taken).contains(where: { ItemRules.nearCopy(stems, $0) }) else { return }
             points.append(point)
             pointKeys.insert(key)
+            taken.append(stems)
         }
         for entry in perSection.prefix(target) { add(entry.sentence.text) }
         for entry in remaining where points.count < target { add(entry.sentence.text) }
-        // Thin text: repeat overview sentences as points, then name the key terms.
-        for sentence in chosen where points.count < 3 { add(sentence.text) }
-        for phrase in analysis.keyphrases where points.count < 3 { add("Key term: \(BuiltinProse.termText(phrase.text)).") }
+        // Thin text: the overview gives up its third sentence before the summary fails.
+        if points.count < 3, chosen.count == 3 {
+            let dropped = chosen.sorted { a, b in
+                let ra = analysis.ranked.firstIndex { $0.sentence.index == a.index } ?? 0
+                let rb = analysis.ranked.firstIndex { $0.sentence.index == b.index } ?? 0
+                return ra > rb
+            }.first { $0.index != lead.index }
+            if let dropped, Self.keyPoint(dropped.text) != nil {
+                let kept = chosen.filter { $0.index != dropped.index }.sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
+                let shorter = kept.map { BuiltinProse.sentence($0.text) }.joined(separator: " ")
+                if ResultProse.sentenceCount(shorter) >= 2 {
+                    overview = shorter
+                    overviewKeys = sentenceKeys(shorter)
+                    add(dropped.text)
+                }
+            }
+        }
         guard points.count >= 3 else { throw .tooShort(task: .summary, usableSentences: usable) }
         return Summary(overview: overview, keyPoints: points)
     }
@@ -258,6 +292,7 @@ extension BuiltinEngine {
     func clozeItems(_ analysis: BuiltinAnalysis, limit: Int) -> [ClozeItem] {
         var items: [ClozeItem] = []
         var questionKeys = Set<String>()
+        var questionStems: [Set<String>] = []
         var usedTerms = Set<String>()
         var usedSentences = Set<String.Index>()
         let passes: [(builder: ClozeBuilder, reuseSentences: Bool)] = [
@@ -276,12 +311,18 @@ extension BuiltinEngine {
                     usedTerms.insert(item.answerKey)
                     let question = BuiltinProse.oneLine(item.clozeText)
                     let key = BuiltinProse.duplicateKey(question)
+                    let stems = ItemRules.overlapKeys(question)
+                    // The rules every card and question answers to (a question with content
+                    // words, an answer that is a term, no near-copy of another question).
                     guard BuiltinProse.length(question) <= Self.questionLength,
                         BuiltinProse.length(BuiltinProse.oneLine(item.sentence)) <= Self.quoteLength,
-                        !questionKeys.contains(key)
+                        !questionKeys.contains(key), ItemRules.problem(question, .question) == nil,
+                        ItemRules.problem(BuiltinProse.oneLine(item.answer), .answer) == nil,
+                        !questionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
                     else { continue }
                     usedSentences.insert(item.sourceRange.lowerBound)
                     questionKeys.insert(key)
+                    questionStems.append(stems)
                     items.append(item)
                 }
             }
@@ -307,7 +348,9 @@ extension BuiltinEngine {
         for item in items where questions.count < Self.quizLimit {
             let prompt = BuiltinProse.oneLine(item.clozeText)
             let answer = BuiltinProse.oneLine(item.answer)
-            guard BuiltinProse.length(prompt) <= Self.promptLength, BuiltinProse.length(answer) <= Self.choiceLength else {
+            guard BuiltinProse.length(prompt) <= Self.promptLength, BuiltinProse.length(answer) <= Self.choiceLength,
+                ItemRules.problem(answer, .choice) == nil
+            else {
                 continue
             }
             let wrong = distractors(for: item, analysis: analysis, fallback: fallbackTerms, use: distractorUse)
@@ -347,6 +390,7 @@ extension BuiltinEngine {
     ) -> [String] {
         let answer = BuiltinProse.oneLine(item.answer)
         var keys: Set<String> = [BuiltinProse.duplicateKey(answer)]
+        var optionStems: [Set<String>] = [ItemRules.overlapKeys(answer)]
         let answerStems = Set(item.answerKey.split(separator: " ").map(String.init))
         var chosen: [String] = []
         // A term the question itself says ("a powerful Senate") is plainly not the blank; such
@@ -356,14 +400,17 @@ extension BuiltinEngine {
         func take(_ candidate: String, allowingPromptTerms: Bool = false) {
             let text = BuiltinProse.termText(candidate)
             let key = BuiltinProse.duplicateKey(text)
+            let stems = ItemRules.overlapKeys(text)
             guard chosen.count < Quiz.choiceCount - 1, !text.isEmpty, BuiltinProse.length(text) <= Self.choiceLength,
-                !keys.contains(key)
+                !keys.contains(key), ItemRules.problem(text, .choice) == nil,
+                !optionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
             else { return }
             if !allowingPromptTerms, BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
                 heldBack.append(text)
                 return
             }
             keys.insert(key)
+            optionStems.append(stems)
             chosen.append(text)
         }
         let options = ClozeBuilder().distractors(for: item, among: analysis.keyphrases, count: 6)

@@ -30,7 +30,7 @@ extension BuiltinEngine {
             let tie = term.sentences.isDisjoint(with: relevant) || relevant.count == analysis.prose.count
                 ? "a key term of the material"
                 : "which the material connects with \(shownConcept)"
-            right.append(BuiltinProse.shortened("You brought in \(term.text), \(tie).", maxLength: Self.pointLength))
+            Self.appendPoint(BuiltinProse.shortened("You brought in \(term.text), \(tie).", maxLength: Self.pointLength), to: &right)
         }
 
         var gaps: [FeynmanFeedback.Gap] = []
@@ -42,13 +42,14 @@ extension BuiltinEngine {
                     correction: Self.quoting(source, after: "Explain \(shownConcept) in your own words. The material says: ")))
         }
         for term in missed where gaps.count < Self.keyTermCount {
+            let point = BuiltinProse.shortened("Your explanation does not mention \(term.text).", maxLength: Self.pointLength)
+            var points = gaps.map(\.point)
+            // Terms that the rules cannot tell apart ("mention 合成" after "mention 光合成") give one gap.
+            guard Self.appendPoint(point, to: &points) else { continue }
             let correction = bestSentence(for: term, analysis: analysis, relevant: relevant).map {
                 Self.quoting($0, after: "The material says: ")
             } ?? "The material names \(term.text) among the key terms of \(shownConcept)."
-            gaps.append(
-                FeynmanFeedback.Gap(
-                    point: BuiltinProse.shortened("Your explanation does not mention \(term.text).", maxLength: Self.pointLength),
-                    correction: correction))
+            gaps.append(FeynmanFeedback.Gap(point: point, correction: correction))
         }
 
         let score: Int
@@ -79,6 +80,18 @@ extension BuiltinEngine {
         return FeynmanFeedback(
             verdict: verdict, score: score, whatWasRight: right, gaps: gaps,
             followUpQuestion: BuiltinProse.shortened(question, maxLength: Self.pointLength))
+    }
+
+    /// Appends `point` unless the feedback-point rules reject it or it is a near-copy of an
+    /// earlier one (``ItemMeaning/feedbackPoint``); says whether it was appended.
+    @discardableResult
+    private static func appendPoint(_ point: String, to points: inout [String]) -> Bool {
+        let keys = ItemRules.overlapKeys(point)
+        guard ItemRules.problem(point, .feedbackPoint) == nil,
+            !points.contains(where: { ItemRules.nearCopy(keys, ItemRules.overlapKeys($0)) || ResultProse.sameText($0, point) })
+        else { return false }
+        points.append(point)
+        return true
     }
 
     // MARK: Key terms
