@@ -1,5 +1,5 @@
 import Foundation
-import StudyKit
+@_spi(Benchmarks) import StudyKit
 
 /// Issue 5: fitting a long document to a small window, ours against the common re-count loop,
 /// both against the same real tokenizer, with the same task, document and token budget.

@@ -1,297 +1,3 @@
-// MARK: - Option vocabulary
-
-/// One option a command accepts.
-public struct OptionSpec: Sendable, Equatable {
-    /// The long name without dashes (`format`).
-    public let name: String
-    /// The value's placeholder (`<format>`), or `nil` for a flag.
-    public let valueName: String?
-    /// One line for `--help`.
-    public let help: String
-
-    init(_ name: String, value: String? = nil, _ help: String) {
-        self.name = name
-        self.valueName = value
-        self.help = help
-    }
-
-    /// Whether the option takes a value.
-    public var takesValue: Bool { valueName != nil }
-}
-
-/// Options every command understands.
-let commonOptions: [OptionSpec] = [
-    OptionSpec("help", "show help for this command"),
-    OptionSpec("quiet", "no progress on stderr"),
-    OptionSpec("verbose", "explain fallbacks and decisions on stderr"),
-]
-
-/// Options every generating command understands.
-let generationOptions: [OptionSpec] = [
-    OptionSpec("json", "print one JSON object: result plus how it was made"),
-    OptionSpec("format", value: "format", "markdown (default), json, anki, mermaid, markmap, opml"),
-    OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
-    OptionSpec("offline", "never use the remote engine"),
-    OptionSpec("no-cache", "neither read nor write the result cache"),
-    OptionSpec("stream", "show the result while it is generated"),
-    OptionSpec("out", value: "dir", "write the kit's files into this directory"),
-    OptionSpec("password", value: "password", "password of an encrypted PDF"),
-]
-
-/// Options that shape how a source is read.
-let sourceOptions: [OptionSpec] = [
-    OptionSpec("password", value: "password", "password of an encrypted PDF"),
-    OptionSpec("max-bytes", value: "n", "largest download accepted, in bytes (default 20000000)"),
-    OptionSpec("deadline", value: "seconds", "total time allowed for a download (default 30)"),
-]
-
-// MARK: - Commands
-
-/// Everything the CLI can be asked to do, after parsing and validation.
-public enum Command: Sendable, Equatable {
-    /// `studykit text <source>`.
-    case text(source: String, SourceSettings)
-    /// A generating command (`headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`).
-    case generate(GenerateSettings)
-    /// `studykit route <task> --chars N` or `studykit route <task> <source> --explain`.
-    case route(task: StudyTask, input: RouteInput, json: Bool, SourceSettings)
-    /// `studykit engines`.
-    case engines(json: Bool)
-    /// `studykit schema <task>`.
-    case schema(task: StudyTask, strict: Bool)
-    /// `studykit cache stats`.
-    case cacheStats(json: Bool)
-    /// `studykit cache clear [--task T]`.
-    case cacheClear(task: StudyTask?)
-    /// `--help` for the tool or one command.
-    case help(command: String?)
-    /// `--version`.
-    case version
-}
-
-/// How a source is read.
-public struct SourceSettings: Sendable, Equatable {
-    /// The password of an encrypted PDF.
-    public var password: String?
-    /// The download size cap in bytes.
-    public var maxBytes: Int?
-    /// The download deadline in seconds.
-    public var deadline: Double?
-
-    /// Creates settings; `nil` means the importer's default.
-    public init(password: String? = nil, maxBytes: Int? = nil, deadline: Double? = nil) {
-        self.password = password
-        self.maxBytes = maxBytes
-        self.deadline = deadline
-    }
-}
-
-/// What `route` is asked about: a bare character count, or a real source to plan.
-public enum RouteInput: Sendable, Equatable {
-    /// `--chars N`: the pure policy only.
-    case characterCount(Int)
-    /// `<source> --explain`: the whole plan.
-    case explain(source: String)
-}
-
-/// Which engine the user asks for.
-public enum EngineChoice: String, Sendable, Equatable, CaseIterable {
-    /// Follow the policy and fall back silently.
-    case auto
-    /// Only the local engine, no fallback.
-    case local
-    /// Only the remote engine, no fallback.
-    case remote
-    /// Only the builtin extractive engine.
-    case builtin
-}
-
-/// Everything a generating command needs.
-public struct GenerateSettings: Sendable, Equatable {
-    /// The task.
-    public var task: StudyTask
-    /// The source argument; `nil` means stdin.
-    public var source: String?
-    /// The output format.
-    public var format: RenderFormat
-    /// The engine choice.
-    public var engine: EngineChoice
-    /// Never call the remote engine.
-    public var offline: Bool
-    /// Bypass the cache.
-    public var noCache: Bool
-    /// Show the result while it is generated.
-    public var stream: Bool
-    /// Silence progress.
-    public var quiet: Bool
-    /// Explain decisions on stderr.
-    public var verbose: Bool
-    /// Where `import` writes its files.
-    public var outputDirectory: String?
-    /// Feynman: the concept being explained.
-    public var concept: String?
-    /// Feynman: the student's explanation (else read from stdin).
-    public var explanation: String?
-    /// How the source is read.
-    public var sourceSettings: SourceSettings
-
-    /// Creates settings with the defaults of the CLI.
-    public init(
-        task: StudyTask, source: String? = nil, format: RenderFormat = .markdown, engine: EngineChoice = .auto,
-        offline: Bool = false, noCache: Bool = false, stream: Bool = false, quiet: Bool = false,
-        verbose: Bool = false, outputDirectory: String? = nil, concept: String? = nil, explanation: String? = nil,
-        sourceSettings: SourceSettings = SourceSettings()
-    ) {
-        self.task = task
-        self.source = source
-        self.format = format
-        self.engine = engine
-        self.offline = offline
-        self.noCache = noCache
-        self.stream = stream
-        self.quiet = quiet
-        self.verbose = verbose
-        self.outputDirectory = outputDirectory
-        self.concept = concept
-        self.explanation = explanation
-        self.sourceSettings = sourceSettings
-    }
-}
-
-// MARK: - Command table
-
-/// One command's name, arguments and options, used for parsing and for `--help`.
-struct CommandSpec: Sendable {
-    let name: String
-    let usage: String
-    let summary: String
-    let options: [OptionSpec]
-    let example: String
-
-    static let all: [CommandSpec] = [
-        CommandSpec(
-            name: "text", usage: "studykit text <source>", summary: "print the normalized text of a source (no model)",
-            options: sourceOptions, example: "studykit text samples/notes.pdf"),
-        CommandSpec(
-            name: "headline", usage: "studykit headline [<source>]",
-            summary: "a title of at most six words and a one-line blurb; reads stdin without a source",
-            options: generationOptions + sourceExtras, example: "studykit headline < samples/paste.txt"),
-        CommandSpec(
-            name: "feynman", usage: "studykit feynman <source> --concept <concept> [--explanation <text>]",
-            summary: "feedback on your own explanation of a concept (explanation from stdin when not given)",
-            options: generationOptions + sourceExtras + [
-                OptionSpec("concept", value: "concept", "the concept you are explaining (required)"),
-                OptionSpec("explanation", value: "text", "your explanation; read from stdin when absent"),
-            ],
-            example: "studykit feynman samples/notes.pdf --concept 'light reactions' --explanation 'Light splits water…'"),
-        CommandSpec(
-            name: "summary", usage: "studykit summary <source>", summary: "an overview and key points",
-            options: generationOptions + sourceExtras, example: "studykit summary samples/article.html"),
-        CommandSpec(
-            name: "flashcards", usage: "studykit flashcards <source>",
-            summary: "question/answer cards with a supporting quote", options: generationOptions + sourceExtras,
-            example: "studykit flashcards samples/notes.pdf --format anki > cards.tsv"),
-        CommandSpec(
-            name: "quiz", usage: "studykit quiz <source>", summary: "multiple-choice questions",
-            options: generationOptions + sourceExtras, example: "studykit quiz samples/notes.pdf"),
-        CommandSpec(
-            name: "mindmap", usage: "studykit mindmap <source>", summary: "a mind map of the material",
-            options: generationOptions + sourceExtras, example: "studykit mindmap samples/notes.pdf --format mermaid"),
-        CommandSpec(
-            name: "import", usage: "studykit import <source> [--out <dir>]", summary: "the whole study kit",
-            options: generationOptions + sourceExtras, example: "studykit import samples/notes.pdf --out kit/"),
-        CommandSpec(
-            name: "route", usage: "studykit route <task> --chars <n> | studykit route <task> <source> --explain",
-            summary: "where a task would run: the pure policy, or the whole plan without generating",
-            options: sourceOptions + [
-                OptionSpec("chars", value: "n", "a normalized character count"),
-                OptionSpec("explain", "plan a real source: windows, token counts, fitting, cache key"),
-                OptionSpec("json", "print the plan as JSON"),
-            ],
-            example: "studykit route headline --chars 2001"),
-        CommandSpec(
-            name: "engines", usage: "studykit engines", summary: "each engine's availability, model, window and quota",
-            options: [OptionSpec("json", "print JSON")], example: "studykit engines"),
-        CommandSpec(
-            name: "schema", usage: "studykit schema <task>", summary: "the JSON Schema a task generates",
-            options: [OptionSpec("strict", "the strict variant (additionalProperties false, all required)")],
-            example: "studykit schema quiz"),
-        CommandSpec(
-            name: "cache", usage: "studykit cache stats | studykit cache clear [--task <task>]",
-            summary: "inspect or clear the result cache",
-            options: [OptionSpec("task", value: "task", "with clear: only this task's entries"), OptionSpec("json", "print JSON")],
-            example: "studykit cache stats"),
-    ].map { spec in
-        CommandSpec(
-            name: spec.name, usage: spec.usage, summary: spec.summary,
-            options: uniqued(commonOptions + spec.options), example: spec.example)
-    }
-
-    private static let sourceExtras: [OptionSpec] = [
-        OptionSpec("max-bytes", value: "n", "largest download accepted, in bytes (default 20000000)"),
-        OptionSpec("deadline", value: "seconds", "total time allowed for a download (default 30)"),
-    ]
-
-    static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
-
-    private static func uniqued(_ options: [OptionSpec]) -> [OptionSpec] {
-        var seen = Set<String>()
-        return options.filter { seen.insert($0.name).inserted }
-    }
-}
-
-// MARK: - Errors
-
-/// A command line that cannot be run. Always exit 64.
-public enum UsageError: StudyKitError, Equatable {
-    /// No command was given.
-    case missingCommand
-    /// The first word is not a command.
-    case unknownCommand(String, suggestion: String?)
-    /// An option the command does not know.
-    case unknownOption(String, command: String, suggestion: String?)
-    /// An option that needs a value got none.
-    case missingValue(option: String)
-    /// A flag was given a value.
-    case unexpectedValue(option: String)
-    /// A required argument is absent.
-    case missingArgument(String, command: String)
-    /// More positional arguments than the command takes.
-    case unexpectedArgument(String, command: String)
-    /// A value is not one of the allowed ones.
-    case invalidValue(option: String, value: String, expected: String)
-
-    /// One line in the style of swift-argument-parser.
-    public var message: String {
-        switch self {
-        case .missingCommand:
-            return "Missing command. See 'studykit --help'."
-        case .unknownCommand(let word, let suggestion):
-            return "Unknown command '\(word)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? " See 'studykit --help'.")
-        case .unknownOption(let option, let command, let suggestion):
-            return "Unknown option '\(option)'."
-                + (suggestion.map { " Did you mean '\($0)'?" } ?? " See '\(helpCommand(command))'.")
-        case .missingValue(let option):
-            return "Missing value for option '\(option)'."
-        case .unexpectedValue(let option):
-            return "Option '\(option)' does not take a value."
-        case .missingArgument(let argument, let command):
-            return "Missing expected argument '\(argument)'. See '\(helpCommand(command))'."
-        case .unexpectedArgument(let argument, let command):
-            return "Unexpected argument '\(argument)'. See '\(helpCommand(command))'."
-        case .invalidValue(let option, let value, let expected):
-            return "Invalid value '\(value)' for '\(option)': expected \(expected)."
-        }
-    }
-
-    private func helpCommand(_ command: String) -> String {
-        command.isEmpty ? "studykit --help" : "studykit \(command) --help"
-    }
-
-    /// Always ``ExitCode/usage``.
-    public var exitCode: ExitCode { .usage }
-}
-
 // MARK: - Phase 1: words into raw arguments
 
 /// The command line split into words, before validation.
@@ -390,27 +96,26 @@ public func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
     }
     if raw.flags.contains("help") { return .help(command: name) }
 
-    switch name {
-    case "text":
-        let source = try single(raw, argument: "<source>", command: name, required: true)!
+    switch spec.kind {
+    case .text:
+        let source = try required(raw, argument: "<source>", command: name)
         return .text(source: source, try sourceSettings(raw))
-    case "route":
+    case .route:
         return try parseRoute(raw)
-    case "engines":
+    case .engines:
         try noPositionals(raw, command: name)
         return .engines(json: raw.flags.contains("json"))
-    case "schema":
-        let taskName = try single(raw, argument: "<task>", command: name, required: true)!
+    case .schema:
+        let taskName = try required(raw, argument: "<task>", command: name)
         return .schema(task: try task(named: taskName, option: "<task>"), strict: raw.flags.contains("strict"))
-    case "cache":
+    case .cache:
         return try parseCache(raw)
-    default:
-        return .generate(try parseGenerate(raw, spec: spec))
+    case .generate(let task):
+        return .generate(try parseGenerate(raw, spec: spec, task: task))
     }
 }
 
-private func parseGenerate(_ raw: RawArguments, spec: CommandSpec) throws(UsageError) -> GenerateSettings {
-    let task = StudyTask(rawValue: spec.name)!
+private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTask) throws(UsageError) -> GenerateSettings {
     // headline reads stdin without a source; feynman reads the explanation from stdin, so it needs a source.
     let source = try single(raw, argument: "<source>", command: spec.name, required: task != .headline)
     var settings = GenerateSettings(task: task, source: source)
@@ -501,6 +206,14 @@ private func single(_ raw: RawArguments, argument: String, command: String, requ
     if raw.positionals.count > 1 { throw .unexpectedArgument(raw.positionals[1], command: command) }
     if required && raw.positionals.isEmpty { throw .missingArgument(argument, command: command) }
     return raw.positionals.first
+}
+
+/// The one positional argument a command requires.
+private func required(_ raw: RawArguments, argument: String, command: String) throws(UsageError) -> String {
+    guard let value = try single(raw, argument: argument, command: command, required: true) else {
+        throw .missingArgument(argument, command: command)
+    }
+    return value
 }
 
 private func noPositionals(_ raw: RawArguments, command: String) throws(UsageError) {

@@ -33,6 +33,7 @@ extension Runner {
             }
             object["tokenCounting"] = .string(report.tokenCounting.rawValue)
             if let dialect = report.dialect { object["dialect"] = .string(dialect) }
+            if let build = report.build { object["build"] = .string(build) }
             if let key = report.apiKey { object["apiKey"] = .string(key) }
             if let usage {
                 object["today"] = [
@@ -152,7 +153,7 @@ extension Runner {
                     )
                 }
                 let prompt = task.prompt(document: document.text, title: document.title)
-                let key = RoutingEngine.cacheKey(task: task, engine: engine, prompt: prompt, fitted: false)
+                let key = try RoutingEngine.cacheKey(task: task, engine: engine, prompt: prompt, fitted: false)
                 row["cacheKey"] = .string(key.digest)
                 lines.append("  cache key:  \(key.digest) (whole content)")
             } catch {

@@ -25,6 +25,8 @@ public enum CacheError: StudyKitError, Equatable {
     case invalidDay(String)
     /// A payload or fitted-info blob handed to the cache that is not JSON text.
     case invalidPayload(String)
+    /// OpenSSL could not compute a SHA-256 digest; the value names the call that failed.
+    case digestFailed(String)
 
     /// One lower-case line naming the offending value and what to do next.
     public var message: String {
@@ -51,6 +53,8 @@ public enum CacheError: StudyKitError, Equatable {
             return "invalid day '\(text)': write a calendar date as YYYY-MM-DD, for example '2025-03-09'"
         case .invalidPayload(let preview):
             return "refusing to cache a payload that is not json ('\(preview)'); only validated results may be cached"
+        case .digestFailed(let call):
+            return "openssl could not compute a sha-256 digest (\(call) failed); check the openssl installation, or run with --no-cache"
         }
     }
 
@@ -60,7 +64,7 @@ public enum CacheError: StudyKitError, Equatable {
         case .invalidQuota, .invalidDay:
             return .usage
         case .cannotCreateDirectory, .cannotOpen, .busy, .corrupt, .diskFull, .readOnly,
-            .newerSchema, .sqlite, .invalidPayload:
+            .newerSchema, .sqlite, .invalidPayload, .digestFailed:
             return .failure
         }
     }

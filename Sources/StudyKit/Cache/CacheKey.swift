@@ -34,6 +34,7 @@ public struct CacheKey: Sendable, Hashable {
     public let digest: String
 
     /// Computes the key for one request.
+    /// - Throws: ``CacheError/digestFailed(_:)`` when OpenSSL cannot hash.
     public init(
         formatVersion: Int = CacheKey.currentFormatVersion,
         task: StudyTask,
@@ -44,7 +45,7 @@ public struct CacheKey: Sendable, Hashable {
         content: String,
         contentIsFitted: Bool,
         generationOptions: String
-    ) {
+    ) throws(CacheError) {
         self.formatVersion = formatVersion
         self.task = task
         self.schemaFingerprint = schemaFingerprint
@@ -54,7 +55,7 @@ public struct CacheKey: Sendable, Hashable {
         self.content = content
         self.contentIsFitted = contentIsFitted
         self.generationOptions = generationOptions
-        self.digest = Self.digest(of: [
+        self.digest = try Self.digest(of: [
             "studykit-cache-key",
             String(formatVersion),
             task.rawValue,
@@ -70,19 +71,25 @@ public struct CacheKey: Sendable, Hashable {
 
     /// SHA-256 over `fields`, each as an 8-byte big-endian byte count followed by its UTF-8
     /// bytes, after the field count itself. A prefix code: the stream decodes to one field list.
-    static func digest(of fields: [String]) -> String {
-        let hasher = SHA256Hasher()
-        func feedLength(_ count: Int) {
-            withUnsafeBytes(of: UInt64(count).bigEndian) { hasher.update($0) }
+    static func digest(of fields: [String]) throws(CacheError) -> String {
+        let hasher = try SHA256Hasher()
+        func feedLength(_ count: Int) throws(CacheError) {
+            try withUnsafeBytes(of: UInt64(count).bigEndian) { (bytes) throws(CacheError) in try hasher.update(bytes) }
         }
-        feedLength(fields.count)
+        try feedLength(fields.count)
         for field in fields {
             var field = field
+            var failure: CacheError?
             field.withUTF8 { bytes in
-                feedLength(bytes.count)
-                hasher.update(UnsafeRawBufferPointer(bytes))
+                do throws(CacheError) {
+                    try feedLength(bytes.count)
+                    try hasher.update(UnsafeRawBufferPointer(bytes))
+                } catch {
+                    failure = error
+                }
             }
+            if let failure { throw failure }
         }
-        return hasher.finalizeHex()
+        return try hasher.finalizeHex()
     }
 }

@@ -10,7 +10,9 @@ public enum SHA256Digest {
     public static let byteCount = 32
 
     /// The hex digest of `bytes`, computed in one call to `EVP_Digest`.
-    public static func hex(of bytes: Data) -> String {
+    /// - Throws: ``CacheError/digestFailed(_:)`` when OpenSSL cannot hash (it could not allocate
+    ///   or load its default provider).
+    public static func hex(of bytes: Data) throws(CacheError) -> String {
         var digest = [UInt8](repeating: 0, count: byteCount)
         var length: UInt32 = 0
         let status = bytes.withUnsafeBytes { buffer in
@@ -18,20 +20,18 @@ public enum SHA256Digest {
                 EVP_Digest(buffer.baseAddress, buffer.count, out.baseAddress, &length, EVP_sha256(), nil)
             }
         }
-        // EVP only fails when OpenSSL cannot allocate or load its default provider: the
-        // process is broken beyond anything a caller could recover from.
-        precondition(status == 1 && length == byteCount, "OpenSSL could not compute SHA-256")
+        guard status == 1, length == byteCount else { throw .digestFailed("EVP_Digest") }
         return hexText(digest)
     }
 
     /// The hex digest of the UTF-8 bytes of `text`.
-    public static func hex(of text: String) -> String {
-        hex(of: Data(text.utf8))
+    public static func hex(of text: String) throws(CacheError) -> String {
+        try hex(of: Data(text.utf8))
     }
 
     /// The hex digest of raw bytes.
-    public static func hex(of bytes: [UInt8]) -> String {
-        hex(of: Data(bytes))
+    public static func hex(of bytes: [UInt8]) throws(CacheError) -> String {
+        try hex(of: Data(bytes))
     }
 
     fileprivate static func hexText(_ bytes: [UInt8]) -> String {
@@ -53,12 +53,14 @@ public enum SHA256Digest {
 final class SHA256Hasher {
     private let context: OpaquePointer
 
-    init() {
-        guard let context = EVP_MD_CTX_new() else {
-            preconditionFailure("OpenSSL could not allocate a digest context")
+    /// Starts a digest. Throws ``CacheError/digestFailed(_:)`` when OpenSSL cannot.
+    init() throws(CacheError) {
+        guard let context = EVP_MD_CTX_new() else { throw .digestFailed("EVP_MD_CTX_new") }
+        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
+            EVP_MD_CTX_free(context)
+            throw .digestFailed("EVP_DigestInit_ex")
         }
         self.context = context
-        precondition(EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "OpenSSL could not start SHA-256")
     }
 
     deinit {
@@ -66,24 +68,28 @@ final class SHA256Hasher {
     }
 
     /// Feeds raw bytes.
-    func update(_ bytes: UnsafeRawBufferPointer) {
+    func update(_ bytes: UnsafeRawBufferPointer) throws(CacheError) {
         guard bytes.count > 0 else { return }
-        precondition(EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1, "OpenSSL could not hash")
+        guard EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1 else { throw .digestFailed("EVP_DigestUpdate") }
     }
 
     /// Feeds the bytes of `data`.
-    func update(_ data: Data) {
-        data.withUnsafeBytes { update($0) }
+    func update(_ data: Data) throws(CacheError) {
+        var failure: CacheError?
+        data.withUnsafeBytes { buffer in
+            do throws(CacheError) { try update(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// Finishes the digest; the hasher must not be used afterwards.
-    func finalizeHex() -> String {
+    func finalizeHex() throws(CacheError) -> String {
         var digest = [UInt8](repeating: 0, count: SHA256Digest.byteCount)
         var length: UInt32 = 0
         let status = digest.withUnsafeMutableBufferPointer { out in
             EVP_DigestFinal_ex(context, out.baseAddress, &length)
         }
-        precondition(status == 1 && length == SHA256Digest.byteCount, "OpenSSL could not finish SHA-256")
+        guard status == 1, length == SHA256Digest.byteCount else { throw .digestFailed("EVP_DigestFinal_ex") }
         return SHA256Digest.hexText(digest)
     }
 }

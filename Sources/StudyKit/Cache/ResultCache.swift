@@ -158,7 +158,7 @@ public final class ResultCache: ResultCaching {
                     """,
                     [
                         .text(key.digest), .text(key.task.rawValue), .text(entry.engine.rawValue),
-                        .text(entry.model), .text(entry.payload), .text(SHA256Digest.hex(of: entry.payload)),
+                        .text(entry.model), .text(entry.payload), .text(try SHA256Digest.hex(of: entry.payload)),
                         entry.fittedInfo.map(SQLiteValue.text) ?? .null, .real(createdAt),
                     ])
                 beforeCommit?()
@@ -207,11 +207,10 @@ public final class ResultCache: ResultCaching {
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> CacheIntegrityReport in
             try db.readTransaction { () throws(CacheError) -> CacheIntegrityReport in
                 let check = try db.integrityCheck()
-                let rows = try db.query("SELECT payload, checksum FROM results") { row in
-                    row.bytes(at: 0).map(SHA256Digest.hex(of:)) == row.text(at: 1)
-                }
-                return CacheIntegrityReport(
-                    integrityCheck: check, entries: rows.count, checksumMismatches: rows.filter { !$0 }.count)
+                let rows = try db.query("SELECT payload, checksum FROM results") { row in (row.bytes(at: 0), row.text(at: 1)) }
+                var mismatches = 0
+                for (payload, checksum) in rows where try payload.map(SHA256Digest.hex(of:)) != checksum { mismatches += 1 }
+                return CacheIntegrityReport(integrityCheck: check, entries: rows.count, checksumMismatches: mismatches)
             }
         }
     }
@@ -221,7 +220,8 @@ public final class ResultCache: ResultCaching {
     private static func decodeRow(
         payload: [UInt8]?, checksum: String?, engine: String?, model: String?, createdAt: Double, fittedInfo: String?
     ) -> CachedResult? {
-        guard let payload, let checksum, SHA256Digest.hex(of: payload) == checksum,
+        // A row whose checksum cannot be computed is a miss, like one whose checksum is wrong.
+        guard let payload, let checksum, (try? SHA256Digest.hex(of: payload)) == checksum,
             let engine = engine.flatMap(EngineKind.init(rawValue:)), let model
         else { return nil }
         return CachedResult(

@@ -86,7 +86,7 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var localContextSize: Int?
     /// Which local engine is in use and why, for `studykit engines`.
     public var localSelection: LocalEngineSelection
-    /// Whether the in-process engine forwards llama.cpp's warnings and errors to stderr (set for `--verbose`).
+    /// Whether the in-process engine forwards llama.cpp's warnings and errors to stderr (the caller asked for explanations).
     public var localEngineLogging: Bool
     /// `STUDYKIT_LOCAL_THREADS`: threads for the in-process engine; `nil` means the idle cores, 1 to 4.
     public var localThreads: Int?

@@ -28,6 +28,8 @@ public struct EngineReport: Sendable, Equatable {
     public var tokenCounting: TokenCounting
     /// The server dialect, if known (`llama-cpp-python`, `openai`, …).
     public var dialect: String?
+    /// How the engine was built, where it says so (llama.cpp in process: its CPU features).
+    public var build: String?
     /// `set`, `not set`, or `nil` where a key makes no sense (local, builtin).
     public var apiKey: String?
     /// For the local engine: which one is in use (a loopback server, llama.cpp in process, or
@@ -37,8 +39,8 @@ public struct EngineReport: Sendable, Equatable {
     /// Creates a report.
     public init(
         kind: EngineKind, url: String?, model: String, availability: Availability, contextWindow: ContextWindow?,
-        contextWindowProblem: String?, tokenCounting: TokenCounting, dialect: String?, apiKey: String?,
-        selection: String? = nil
+        contextWindowProblem: String?, tokenCounting: TokenCounting, dialect: String?, build: String? = nil,
+        apiKey: String?, selection: String? = nil
     ) {
         self.kind = kind
         self.url = url
@@ -48,6 +50,7 @@ public struct EngineReport: Sendable, Equatable {
         self.contextWindowProblem = contextWindowProblem
         self.tokenCounting = tokenCounting
         self.dialect = dialect
+        self.build = build
         self.apiKey = apiKey
         self.selection = selection
     }
@@ -67,14 +70,6 @@ public func engineReports(
     return reports
 }
 
-/// The model as a report shows it: an in-process engine's file path, so the user sees which file loads.
-private func modelDescription(_ engine: any LanguageModel) -> String {
-    #if LlamaCpp
-    if let llama = engine as? LlamaEngine { return llama.settings.modelPath }
-    #endif
-    return engine.modelName
-}
-
 /// One engine's report: asks for availability, the window and a token count of a short probe text.
 public func engineReport(for engine: any LanguageModel, configuration: EngineConfiguration) async -> EngineReport {
     let endpoint: EngineConfiguration.Endpoint? =
@@ -87,7 +82,6 @@ public func engineReport(for engine: any LanguageModel, configuration: EngineCon
     var window: ContextWindow? = nil
     var problem: String? = nil
     var counting = EngineReport.TokenCounting.unknown
-    var dialect: String? = nil
     if availability.isAvailable {
         do {
             window = try await engine.contextSize()
@@ -99,13 +93,14 @@ public func engineReport(for engine: any LanguageModel, configuration: EngineCon
         if let count = try? await engine.tokenCount(for: "studykit") {
             counting = count.method == .exact ? .exact : .estimate
         }
-        if let server = engine as? OpenAICompatibleEngine { dialect = (try? await server.dialect())?.rawValue }
     } else if case .unavailable(let reason) = availability {
         problem = reason
     }
+    let description = await engine.describe()
     return EngineReport(
-        kind: engine.kind, url: endpoint?.url.absoluteString, model: modelDescription(engine), availability: availability,
-        contextWindow: window, contextWindowProblem: problem, tokenCounting: counting, dialect: dialect,
+        kind: engine.kind, url: endpoint?.url.absoluteString, model: description.model, availability: availability,
+        contextWindow: window, contextWindowProblem: problem, tokenCounting: counting,
+        dialect: availability.isAvailable ? description.dialect : nil, build: description.build,
         apiKey: engine.kind == .remote ? (endpoint?.apiKey == nil ? "not set" : "set") : nil,
         selection: engine.kind == .local ? configuration.localSelection.description : nil)
 }

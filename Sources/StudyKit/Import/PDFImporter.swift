@@ -10,7 +10,7 @@ internal import CPoppler
 enum PDFImporter {
     /// The raw lines of each page (in order, with their position) and the document's metadata title.
     struct Extraction: Sendable, Equatable {
-        var pages: [[SourceNormalizer.PDFLine]]
+        var pages: [[PDFLayout.PDFLine]]
         var title: String?
     }
 
@@ -76,7 +76,7 @@ enum PDFImporter {
 
     /// One page's lines, and whether it had any text at all.
     private struct PageText: Sendable {
-        var lines: [SourceNormalizer.PDFLine] = []
+        var lines: [PDFLayout.PDFLine] = []
         var hasText = false
     }
 
@@ -167,21 +167,21 @@ enum PDFImporter {
     ///
     /// Works on the UTF-8 bytes: a line break is one byte, a scalar starts at every byte that is
     /// not a continuation byte, and only a line's leading bytes need decoding to find its first glyph.
-    private static func lines(of text: String, page: GObjectReference) -> [SourceNormalizer.PDFLine] {
+    private static func lines(of text: String, page: GObjectReference) -> [PDFLayout.PDFLine] {
         var rectangles: UnsafeMutablePointer<PopplerRectangle>? = nil
         var count: guint = 0
         let hasLayout = poppler_page_get_text_layout(page.pointer, &rectangles, &count) != 0
         defer { if let rectangles { g_free(rectangles) } }
         let usable = hasLayout && rectangles != nil
 
-        var result: [SourceNormalizer.PDFLine] = []
+        var result: [PDFLayout.PDFLine] = []
         var position = 0  // index of the current scalar in the text, which is its rectangle's index
         var text = text
         text.withUTF8 { bytes in
             var lineStart = 0
             var firstGlyph: Int? = nil
             func finish(at end: Int) {
-                var line = SourceNormalizer.PDFLine(
+                var line = PDFLayout.PDFLine(
                     text: String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self))
                 if usable, let glyph = firstGlyph, glyph < Int(count), let rectangles {
                     line.x = rectangles[glyph].x1
@@ -209,7 +209,7 @@ enum PDFImporter {
         }
         // If poppler's rectangles do not line up with the characters, positions would mislead: drop them.
         if usable && Int(count) < position {
-            return result.map { SourceNormalizer.PDFLine(text: $0.text) }
+            return result.map { PDFLayout.PDFLine(text: $0.text) }
         }
         return result
     }

@@ -11,9 +11,9 @@ public enum OutputError: StudyKitError, Equatable {
     public var message: String {
         switch self {
         case .formatNotSupported(let format, let task, let supported):
-            let names = supported.map(\.commandName)
+            let names = supported.map(\.name)
             let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
-            return "--format \(format.rawValue) works with \(list), not \(task.commandName); choose another --format or command"
+            return "--format \(format.rawValue) works with \(list), not \(task.name); choose another --format or command"
         case .notADirectory(let path):
             return "cannot write the kit into '\(path)': it exists and is not a directory; choose another output directory"
         case .writeFailed(let path, let reason):

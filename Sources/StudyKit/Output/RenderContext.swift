@@ -46,7 +46,7 @@ public struct RenderContext: Sendable {
     }
 }
 
-/// The text shapes studykit renders to. Raw values match the CLI's `--format` names.
+/// The text shapes studykit renders to. Raw values are the names users choose a format by.
 public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
     /// Readable Markdown; every task.
     case markdown

@@ -97,7 +97,7 @@ public struct KitAssembler: Sendable {
                 completionTokens: (usage?.completionTokens ?? 0) + spent.completionTokens, method: spent.method)
         }
         let fallbacks = runs.flatMap { task, run in
-            run.fallbacks.map { FallbackStep(engine: $0.engine, reason: "\(task.commandName == "import" ? "kit" : task.commandName): \($0.reason)") }
+            run.fallbacks.map { FallbackStep(engine: $0.engine, reason: "\(task.isWholeKit ? "kit" : task.name): \($0.reason)") }
         }
         return RoutedResult(
             result: .studyKit(bundle), engine: main.engine, model: main.model, decision: main.decision, fitted: main.fitted,

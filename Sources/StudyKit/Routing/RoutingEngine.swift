@@ -12,14 +12,14 @@ public struct RoutingRequest: Sendable {
     public var concept: String?
     /// Feynman: the student's explanation.
     public var explanation: String?
-    /// `--engine`.
+    /// Which engines may answer: the policy's plan, or one engine forced.
     public var engine: EngineChoice
-    /// `--offline`: never call remote.
+    /// Never call the remote engine (nothing leaves the machine).
     public var offline: Bool
-    /// `--no-cache` turns this off.
+    /// Read and write the result cache.
     public var useCache: Bool
 
-    /// Creates a request with the CLI's defaults.
+    /// Creates a request; by default the policy decides, remote is allowed and the cache is used.
     public init(
         task: StudyTask, document: Document, concept: String? = nil, explanation: String? = nil,
         engine: EngineChoice = .auto, offline: Bool = false, useCache: Bool = true
@@ -34,7 +34,7 @@ public struct RoutingRequest: Sendable {
     }
 }
 
-/// One step of the fallback chain, as `--json` reports it.
+/// One step of the fallback chain: an engine that was tried or skipped, and why.
 public struct FallbackStep: Sendable, Equatable {
     /// The engine that was tried or skipped.
     public var engine: EngineKind
@@ -72,7 +72,7 @@ public struct RoutedResult: Sendable, Equatable {
 
 /// Failures of the router itself (engine failures are ``EngineError``).
 public enum RoutingError: StudyKitError, Equatable {
-    /// `--engine X` was forced and X could not serve.
+    /// A forced engine (``EngineChoice`` other than `auto`) could not serve.
     case forcedEngineFailed(EngineKind, reason: String)
     /// Every engine in the plan failed.
     case noEngine([FallbackStep])
@@ -119,8 +119,9 @@ public struct RoutingEngine: Sendable {
     ///   - local, remote: the model engines (an ``UnconfiguredEngine`` when there is none).
     ///   - cache: the result cache, or `nil` for none.
     ///   - ledger, quota: the usage ledger and the remote daily quota it enforces.
-    ///   - note: receives one line per decision (shown with `--verbose`).
-    ///   - onPartial: receives growing snapshots of the model's text while it streams (`--stream`).
+    ///   - note: receives one line per decision, for a caller that explains them.
+    ///   - onPartial: receives growing snapshots of the model's text while it streams; `nil`
+    ///     asks for whole answers only.
     public init(
         local: any LanguageModel, remote: any LanguageModel, builtin: BuiltinEngine = BuiltinEngine(),
         cache: (any ResultCaching)? = nil, ledger: (any UsageMetering)? = nil, quota: DailyQuota? = nil,
@@ -136,7 +137,7 @@ public struct RoutingEngine: Sendable {
         self.onPartial = onPartial
     }
 
-    /// The engines to try, in order, for a decision and the user's flags. Pure.
+    /// The engines to try, in order, for a decision, the engine choice and offline mode. Pure.
     public static func plan(decision: Backend, choice: EngineChoice, offline: Bool) -> [EngineKind] {
         let order: [EngineKind]
         switch choice {
@@ -282,7 +283,7 @@ public struct RoutingEngine: Sendable {
     ) async throws -> Generated {
         let schema = task.generationSchema
         var request = GenerationRequest(
-            instructions: task.instructions, prompt: prompt, schemaName: task.commandName == "import" ? "study_kit" : task.commandName,
+            instructions: task.instructions, prompt: prompt, schemaName: task.schemaName,
             jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: reserve))
         var usage = Usage(promptTokens: 0, completionTokens: 0)
@@ -347,8 +348,8 @@ public struct RoutingEngine: Sendable {
 
     /// The cache key of a prompt sent to an engine: task, schema, template, engine and model,
     /// the content actually sent, and the generation options.
-    static func cacheKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) -> CacheKey {
-        CacheKey(
+    static func cacheKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) throws(CacheError) -> CacheKey {
+        try CacheKey(
             task: task, schemaFingerprint: task.generationSchema.fingerprint, promptTemplateVersion: task.promptTemplateVersion,
             engine: engine.kind, model: engine.identity, content: task.instructions + "\u{0}" + prompt, contentIsFitted: fitted,
             generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: task.responseReserve).canonicalText)
@@ -359,8 +360,8 @@ public struct RoutingEngine: Sendable {
         task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool
     ) -> (result: AnyStudyResult, fitted: FitReport, model: String)? {
         guard let cache else { return nil }
-        let key = Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted)
-        guard let hit = try? cache.get(key), let json = try? JSONValue.parse(hit.payload),
+        guard let key = try? Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted),
+            let hit = try? cache.get(key), let json = try? JSONValue.parse(hit.payload),
             let result = try? decodeResult(for: task, json: json)
         else { return nil }
         let report = hit.fittedInfo.flatMap { try? JSONValue.parse($0) }.flatMap(FitReport.init(json:))
@@ -371,10 +372,9 @@ public struct RoutingEngine: Sendable {
     /// Stores a validated result; a cache that cannot write is only a cache, so it is not an error.
     private func store(_ result: AnyStudyResult, task: StudyTask, engine: any LanguageModel, prompt: String, fitted: FitReport) {
         guard let cache else { return }
-        let key = Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted.cut)
         let entry = CacheEntry(
             payload: result.jsonValue.compactText, engine: engine.kind, model: engine.modelName, fittedInfo: fitted.jsonValue.compactText)
-        do { try cache.put(entry, for: key) } catch { note("could not write the cache: \(Self.reason(for: error))") }
+        do { try cache.put(entry, for: Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted.cut)) } catch { note("could not write the cache: \(Self.reason(for: error))") }
     }
 
     // MARK: reasons
@@ -389,16 +389,4 @@ public struct RoutingEngine: Sendable {
 /// Thrown inside the router when the local window is too small and remote can take the whole content.
 private struct Escalation: Error {
     let reason: String
-}
-
-extension FitReport {
-    /// Reads a report written by ``jsonValue``.
-    init?(json: JSONValue) {
-        guard let cut = json["cut"], case .bool(let flag) = cut,
-            let kept = json["keptCharacters"]?.integerValue, let total = json["totalCharacters"]?.integerValue
-        else { return nil }
-        self.init(
-            cut: flag, keptCharacters: kept, totalCharacters: total, keptTokens: json["keptTokens"]?.integerValue,
-            totalTokens: json["totalTokens"]?.integerValue, sectionCoverage: json["sectionCoverage"]?.doubleValue)
-    }
 }

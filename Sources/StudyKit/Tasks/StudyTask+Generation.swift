@@ -121,7 +121,7 @@ public enum AnyStudyResult: Sendable, Equatable, Hashable {
         }
     }
 
-    /// The result as JSON (for `--json` and the cache), in schema order.
+    /// The result as JSON (for reports and the cache), in schema order.
     public var jsonValue: JSONValue { value.jsonValue }
 }
 

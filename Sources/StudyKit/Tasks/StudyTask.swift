@@ -1,4 +1,4 @@
-/// A job studykit can do. Raw values are the CLI command names.
+/// A job studykit can do. Raw values are the tasks' stable names (see ``name``).
 public enum StudyTask: String, Sendable, Codable, CaseIterable, Hashable {
     /// A title of at most six words and a one-line blurb.
     case headline
@@ -15,6 +15,12 @@ public enum StudyTask: String, Sendable, Codable, CaseIterable, Hashable {
     /// The whole study kit (command `import`).
     case studyKit = "import"
 
-    /// The name used on the command line and in `--json`.
-    public var commandName: String { rawValue }
+    /// The task's stable name: in results, cache entries, the usage ledger and messages.
+    public var name: String { rawValue }
+
+    /// Whether the task makes the whole study kit (every part) rather than one part.
+    public var isWholeKit: Bool { self == .studyKit }
+
+    /// The name the task's schema is sent under to a structured-output API.
+    public var schemaName: String { isWholeKit ? "study_kit" : name }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 // MARK: - Fixtures
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 @Suite struct ClozeBuilderTests {
     private func fixtureItems(limit: Int = 10) throws -> (items: [ClozeItem], keyphrases: [Keyphrase], text: String) {

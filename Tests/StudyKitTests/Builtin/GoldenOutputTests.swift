@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 /// The checked-in expected output of the builtin algorithms on the photosynthesis fixture.
 struct BuiltinGolden: Codable, Equatable {

@@ -135,4 +135,18 @@ struct ArgumentParserTests {
     func editDistanceCounts(a: String, b: String, distance: Int) {
         #expect(editDistance(a, b) == distance)
     }
+
+    // MARK: the command table
+
+    @Test func everyCommandListsEachOptionOnce() {
+        for spec in CommandSpec.all {
+            let names = spec.options.map(\.name)
+            #expect(Set(names).count == names.count, "\(spec.name) lists an option twice: \(names)")
+        }
+    }
+
+    @Test(arguments: StudyTask.allCases)
+    func everyTaskHasItsGeneratingCommand(task: StudyTask) {
+        #expect(CommandSpec.named(task.commandName)?.kind == .generate(task))
+    }
 }

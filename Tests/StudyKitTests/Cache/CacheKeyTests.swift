@@ -4,10 +4,10 @@ import Testing
 
 @Suite("Cache key")
 struct CacheKeyTests {
-    @Test func fieldBoundariesCannotCollide() {
-        #expect(CacheKey.digest(of: ["ab", "c"]) != CacheKey.digest(of: ["a", "bc"]))
-        #expect(CacheKey.digest(of: ["abc"]) != CacheKey.digest(of: ["abc", ""]))
-        #expect(CacheKey.digest(of: ["", "x"]) != CacheKey.digest(of: ["x", ""]))
+    @Test func fieldBoundariesCannotCollide() throws {
+        #expect(try CacheKey.digest(of: ["ab", "c"]) != CacheKey.digest(of: ["a", "bc"]))
+        #expect(try CacheKey.digest(of: ["abc"]) != CacheKey.digest(of: ["abc", ""]))
+        #expect(try CacheKey.digest(of: ["", "x"]) != CacheKey.digest(of: ["x", ""]))
 
         // Content and generation options are hashed next to each other: move the boundary.
         var left = CacheKeyFields()

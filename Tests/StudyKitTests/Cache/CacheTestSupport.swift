@@ -50,8 +50,9 @@ struct CacheKeyFields: Sendable {
     var contentIsFitted = false
     var generationOptions = "temperature=0;maxTokens=512"
 
+    /// The key; hashing cannot fail in a working OpenSSL, so a failure stops the test run.
     var key: CacheKey {
-        CacheKey(
+        try! CacheKey(
             formatVersion: formatVersion, task: task, schemaFingerprint: schemaFingerprint,
             promptTemplateVersion: promptTemplateVersion, engine: engine, model: model, content: content,
             contentIsFitted: contentIsFitted, generationOptions: generationOptions)

@@ -16,21 +16,21 @@ struct DigestTests {
     }()
 
     @Test("known vectors, one-shot", arguments: vectors)
-    func oneShot(vector: Vector) {
-        #expect(SHA256Digest.hex(of: vector.input) == vector.digest)
+    func oneShot(vector: Vector) throws {
+        #expect(try SHA256Digest.hex(of: vector.input) == vector.digest)
     }
 
     @Test("known vectors, incremental context fed byte by byte", arguments: vectors)
-    func incremental(vector: Vector) {
-        let hasher = SHA256Hasher()
+    func incremental(vector: Vector) throws {
+        let hasher = try SHA256Hasher()
         for byte in Array(vector.input.utf8) {
-            withUnsafeBytes(of: byte) { hasher.update($0) }
+            try withUnsafeBytes(of: byte) { (bytes) throws(CacheError) in try hasher.update(bytes) }
         }
-        #expect(hasher.finalizeHex() == vector.digest)
+        #expect(try hasher.finalizeHex() == vector.digest)
     }
 
-    @Test func emptyAndAbcArePinned() {
-        #expect(SHA256Digest.hex(of: "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256Digest.hex(of: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    @Test func emptyAndAbcArePinned() throws {
+        #expect(try SHA256Digest.hex(of: "") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(try SHA256Digest.hex(of: "abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }

@@ -11,7 +11,7 @@ struct EngineDiscoveryTests {
         let endpoint = EngineConfiguration.Endpoint(
             url: URL(string: "http://127.0.0.1:8080/")!, model: model, contextSize: contextSize,
             contextSizeSetting: "STUDYKIT_LOCAL_CONTEXT_SIZE", dialect: dialect)
-        return OpenAICompatibleEngine(kind: .local, endpoint: endpoint, transport: transport, seams: RecordingSleeper().seams)
+        return OpenAICompatibleEngine(kind: .local, endpoint: endpoint, transport: transport, timing: RecordingSleeper().timing)
     }
 
     @Test func llamaServerReportsItsWindowAndTokenizes() async throws {

@@ -22,7 +22,7 @@ struct EngineFaultTests {
             url: URL(string: "https://api.example.com/v1")!, model: "gpt-test", contextSize: 8192,
             contextSizeSetting: "STUDYKIT_REMOTE_CONTEXT_SIZE", apiKey: APIKey(secret), apiKeySetting: "STUDYKIT_REMOTE_API_KEY",
             dialect: dialect)
-        return OpenAICompatibleEngine(kind: .remote, endpoint: endpoint, deadline: deadline, transport: transport, seams: sleeper.seams)
+        return OpenAICompatibleEngine(kind: .remote, endpoint: endpoint, deadline: deadline, transport: transport, timing: sleeper.timing)
     }
 
     static let models: [String: ScriptedReply] = [
@@ -148,7 +148,7 @@ struct EngineFaultTests {
 
     @Test func aRealRefusedPortIsUnavailable() async throws {
         let endpoint = EngineConfiguration.Endpoint(url: URL(string: "http://127.0.0.1:9")!, contextSizeSetting: "STUDYKIT_LOCAL_CONTEXT_SIZE")
-        let engine = OpenAICompatibleEngine(kind: .local, endpoint: endpoint, seams: RecordingSleeper().seams)
+        let engine = OpenAICompatibleEngine(kind: .local, endpoint: endpoint, timing: RecordingSleeper().timing)
         guard case .unavailable(let reason) = await engine.availability() else {
             Issue.record("a closed port should be unavailable")
             return
@@ -231,7 +231,7 @@ struct EngineFaultTests {
         let failing = ScriptedEngineTransport(routes: Self.models, queue: [.text(502, "<html>Bad gateway</html>")])
         let engine = OpenAICompatibleEngine(
             kind: .remote, endpoint: Self.remote(failing).endpoint, retryPolicy: .init(maxRetries: 0), transport: failing,
-            seams: RecordingSleeper().seams)
+            timing: RecordingSleeper().timing)
         await #expect(throws: EngineError.http(status: 502, message: "<html>Bad gateway</html>")) {
             _ = try await engine.respond(to: EngineTestSchema.request())
         }
@@ -301,7 +301,7 @@ struct EngineFaultTests {
             url: URL(string: "http://127.0.0.1:\(server.port)")!, contextSize: 2048, contextSizeSetting: "STUDYKIT_LOCAL_CONTEXT_SIZE",
             dialect: .llamaCppPython)
         let engine = OpenAICompatibleEngine(
-            kind: .local, endpoint: endpoint, deadline: 1, discoveryDeadline: 1, transport: transport, seams: RecordingSleeper().seams)
+            kind: .local, endpoint: endpoint, deadline: 1, discoveryDeadline: 1, transport: transport, timing: RecordingSleeper().timing)
         do {
             _ = try await engine.respond(to: EngineTestSchema.request())
             Issue.record("expected a timeout")

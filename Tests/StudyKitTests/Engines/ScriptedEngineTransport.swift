@@ -86,8 +86,8 @@ final class RecordingSleeper: Sendable {
     private let slept = Mutex<[Duration]>([])
     var sleeps: [Duration] { slept.withLock { $0 } }
 
-    var seams: OpenAICompatibleEngine.Seams {
-        OpenAICompatibleEngine.Seams(
+    var timing: OpenAICompatibleEngine.RetryTiming {
+        OpenAICompatibleEngine.RetryTiming(
             sleep: { [self] duration in self.slept.withLock { $0.append(duration) } },
             random: { 0.5 }, now: { Date(timeIntervalSince1970: 1_800_000_000) })
     }

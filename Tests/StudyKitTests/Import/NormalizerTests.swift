@@ -59,7 +59,7 @@ struct NormalizerTests {
     @Test func pdfNormalizationIsIdempotentOnItsOutputText() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: ImportFixtures.sample("notes.pdf")))
         let pages = try PDFImporter.extract(data, source: "notes.pdf", password: nil).pages
-        let text = SourceNormalizer.normalizePDF(lines: pages).text
+        let text = PDFLayout.normalizePDF(lines: pages).text
         #expect(SourceNormalizer.normalizeText(text) == text)
     }
 
@@ -109,7 +109,7 @@ struct NormalizerTests {
         ("3 apples", false), ("Chapter 3", false), ("1871", true), ("The year 1871", false), ("", false),
     ])
     func pageNumberLines(line: String, isPageNumber: Bool) {
-        #expect(SourceNormalizer.isPageNumberLine(line) == isPageNumber)
+        #expect(PDFLayout.isPageNumberLine(line) == isPageNumber)
     }
 
     @Test func runningHeadersAndFootersRepeatingOnHalfThePagesGo() {
@@ -117,18 +117,18 @@ struct NormalizerTests {
         let pages = (1...4).map { n in
             ["Biology 101 — Unit \(n)", bodies[n - 1], "Confidential", "\(n)"]
         }
-        let kept = SourceNormalizer.removeRunningLines(pages)
+        let kept = PDFLayout.removeRunningLines(pages)
         #expect(kept == bodies.map { [$0] })
     }
 
     @Test func fewerThanThreePagesKeepRepeatedLinesButDropPageNumbers() {
         let pages = [["Header", "Text one.", "1"], ["Header", "Text two.", "2"]]
-        #expect(SourceNormalizer.removeRunningLines(pages) == [["Header", "Text one."], ["Header", "Text two."]])
+        #expect(PDFLayout.removeRunningLines(pages) == [["Header", "Text one."], ["Header", "Text two."]])
     }
 
     @Test func aLineRepeatingOnFewerThanHalfThePagesStays() {
         let pages = [["Intro", "a."], ["Intro", "b."], ["Other", "c."], ["Else", "d."], ["More", "e."]]
-        #expect(SourceNormalizer.removeRunningLines(pages).map(\.first) == ["Intro", "Intro", "Other", "Else", "More"])
+        #expect(PDFLayout.removeRunningLines(pages).map(\.first) == ["Intro", "Intro", "Other", "Else", "More"])
     }
 
     struct JoinCase: Sendable, CustomTestStringConvertible {
@@ -150,8 +150,8 @@ struct NormalizerTests {
 
     @Test(arguments: joinCases)
     func hyphenationRule(_ c: JoinCase) {
-        let evidence = SourceNormalizer.HyphenationEvidence(compounds: ["light-dependent"], heads: ["light"], tails: ["dependent"])
-        #expect(SourceNormalizer.joinLines(c.a, c.b, evidence: evidence) == c.joined)
+        let evidence = PDFLayout.HyphenationEvidence(compounds: ["light-dependent"], heads: ["light"], tails: ["dependent"])
+        #expect(PDFLayout.joinLines(c.a, c.b, evidence: evidence) == c.joined)
     }
 
     @Test func pdfLinesJoinIntoParagraphsAndPagesGetSpans() {
@@ -160,7 +160,7 @@ struct NormalizerTests {
             "Running Head\nA second page paragraph that is long enough to be a full line\nof text.\n2",
             "Running Head\nThird page text that continues the story at full length\nto its end.\n3",
         ]
-        let (text, spans) = SourceNormalizer.normalizePDF(pages: pages)
+        let (text, spans) = PDFLayout.normalizePDF(pages: pages)
         #expect(!text.contains("Running Head"))
         #expect(text.hasPrefix("The first paragraph starts here and runs on across a line and ends on page one.\n\n"))
         #expect(spans.map(\.page) == [1, 2, 3])
@@ -171,7 +171,7 @@ struct NormalizerTests {
 
     @Test func aParagraphCutByAPageBreakIsRejoined() {
         let pages = ["Intro line that is long enough to be a full line of text and\nit runs on to the next page with the", "rest of the sentence on page two."]
-        let (text, spans) = SourceNormalizer.normalizePDF(pages: pages)
+        let (text, spans) = PDFLayout.normalizePDF(pages: pages)
         #expect(text == "Intro line that is long enough to be a full line of text and it runs on to the next page with the rest of the sentence on page two.")
         let rest = ImportFixtures.offset(of: "rest of the sentence", in: text)!
         #expect(spans.first { $0.range.contains(rest) }?.page == 2)

@@ -92,30 +92,6 @@ struct LlamaEngineTests {
         #expect(try await engine.tokenize(text)?.count == count.count)
     }
 
-    @Test(arguments: [
-        (2, 0, 2), (2, 1, 1), (2, 2, 1), (2, 7, 1), (8, 0, 4), (8, 3, 4), (8, 5, 3), (1, 0, 1), (2, nil, 1), (8, nil, 4),
-    ] as [(Int, Int?, Int)])
-    func theDefaultThreadCountUsesTheIdleCores(cores: Int, busy: Int?, threads: Int) {
-        #expect(LlamaEngine.Settings.defaultThreads(cores: cores, busyCores: busy) == threads)
-    }
-
-    @Test func busyCoresSeesAProcessThatKeepsACoreBusy() throws {
-        let spinner = Process()
-        spinner.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // Counting without a fork keeps one core busy; it ends by itself within a minute even if
-        // it outlives the test, and is killed outright below.
-        spinner.arguments = ["-c", "i=0; while [ $i -lt 200000000 ]; do i=$((i + 1)); done"]
-        spinner.standardOutput = FileHandle.nullDevice
-        spinner.standardError = FileHandle.nullDevice
-        try spinner.run()
-        defer {
-            kill(spinner.processIdentifier, SIGKILL)
-            spinner.waitUntilExit()
-        }
-        usleep(200_000)
-        #expect((LlamaEngine.Settings.busyCores() ?? 0) >= 1)
-    }
-
     @Test func tokensRoundTrip() async throws {
         let engine = try LlamaFixtures.engine()
         let text = "Chloroplasts hold chlorophyll — naïve café."
@@ -274,14 +250,6 @@ struct LlamaEngineTests {
         #expect(!response.text.isEmpty)
         // A fixed seed makes temperature sampling reproducible too.
         #expect(try await engine.respond(to: request).text == response.text)
-    }
-
-    @Test func snapshotsNeverEndInsideAMultiByteCharacter() {
-        let bytes = Array("aé東🌱".utf8)
-        #expect(LlamaSnapshotText.completeUTF8Prefix(bytes) == bytes.count)
-        #expect(LlamaSnapshotText.completeUTF8Prefix(Array(bytes.dropLast())) == bytes.count - 4)
-        #expect(LlamaSnapshotText.completeUTF8Prefix(Array(bytes.prefix(2))) == 1)
-        #expect(LlamaSnapshotText.completeUTF8Prefix([]) == 0)
     }
 }
 #endif

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 @Suite("RoutingEngine with scripted engines")
 struct RoutingEngineTests {

@@ -1,19 +1,19 @@
 // MARK: - Cloze item
 
 /// A fill-in-the-blank question made from a source sentence.
-public struct ClozeItem: Sendable, Hashable {
+struct ClozeItem: Sendable, Hashable {
     /// The source sentence, unchanged.
-    public let sentence: String
+    let sentence: String
     /// The blanked term as it is written in the sentence (its first occurrence).
-    public let answer: String
+    let answer: String
     /// The sentence with every occurrence of the answer replaced by the blank.
-    public let clozeText: String
+    let clozeText: String
     /// Where the sentence lies in the source text.
-    public let sourceRange: Range<String.Index>
+    let sourceRange: Range<String.Index>
     /// The answer's first occurrence in the source text, as `Character` offsets.
-    public let answerOffsets: Range<Int>
+    let answerOffsets: Range<Int>
     /// The keyphrase stem key the answer came from; one item per key.
-    public let answerKey: String
+    let answerKey: String
 }
 
 // MARK: - Builder
@@ -24,16 +24,16 @@ public struct ClozeItem: Sendable, Hashable {
 /// yet used as an answer is blanked. Matching is by stems, so the keyphrase "light reaction"
 /// blanks "light reactions" too; all occurrences in the sentence are blanked so the cloze text
 /// never gives the answer away.
-public struct ClozeBuilder: Sendable {
+struct ClozeBuilder: Sendable {
     /// The text put where the answer was.
-    public var blank: String
+    var blank: String
     /// Sentences with fewer words are too thin to ask about.
-    public var minWords: Int
+    var minWords: Int
     /// Sentences with more words are too long to read as one question.
-    public var maxWords: Int
+    var maxWords: Int
 
     /// Creates a builder.
-    public init(blank: String = "_____", minWords: Int = 6, maxWords: Int = 40) {
+    init(blank: String = "_____", minWords: Int = 6, maxWords: Int = 40) {
         self.blank = blank
         self.minWords = minWords
         self.maxWords = maxWords
@@ -44,7 +44,7 @@ public struct ClozeBuilder: Sendable {
     /// - Parameters:
     ///   - ranked: sentences most central first (`SentenceRanker.rank`); headings are skipped.
     ///   - keyphrases: candidate answers, best first (`KeyphraseExtractor`).
-    public func items(from ranked: [RankedSentence], keyphrases: [Keyphrase], limit: Int = 10) -> [ClozeItem] {
+    func items(from ranked: [RankedSentence], keyphrases: [Keyphrase], limit: Int = 10) -> [ClozeItem] {
         var used = Set<String>()
         var items: [ClozeItem] = []
         let phraseStems = keyphrases.map { $0.key.split(separator: " ").map(String.init) }
@@ -87,7 +87,7 @@ public struct ClozeBuilder: Sendable {
     /// contained in it (case-insensitive, also by stem key) — "light" is no distractor for
     /// "light reactions" — or equals an already chosen one. A number with too few numeric
     /// candidates gets nearby numbers of the same magnitude instead of words.
-    public func distractors(for item: ClozeItem, among keyphrases: [Keyphrase], count: Int = 3) -> [String] {
+    func distractors(for item: ClozeItem, among keyphrases: [Keyphrase], count: Int = 3) -> [String] {
         guard count > 0 else { return [] }
         // Judge the answer's shape by its usual spelling: a sentence-initial capital is no name.
         let usual = keyphrases.first { $0.key == item.answerKey }?.text ?? item.answer

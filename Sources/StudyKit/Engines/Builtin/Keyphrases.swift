@@ -3,17 +3,17 @@ import Foundation
 // MARK: - Keyphrase
 
 /// A key term of a document.
-public struct Keyphrase: Sendable, Hashable {
+struct Keyphrase: Sendable, Hashable {
     /// The phrase as it is written most often in the text (ties: its first spelling).
-    public let text: String
+    let text: String
     /// Importance; only comparable within one extraction.
-    public let score: Double
+    let score: Double
     /// How many times the phrase (in any inflection) occurs as a candidate.
-    public let occurrences: Int
+    let occurrences: Int
     /// The stem key the phrase was deduplicated under ("light reaction" for "Light Reactions").
-    public let key: String
+    let key: String
     /// Number of words in `text`.
-    public var wordCount: Int { key.split(separator: " ").count }
+    var wordCount: Int { key.split(separator: " ").count }
 }
 
 // MARK: - Extractor
@@ -31,24 +31,24 @@ public struct Keyphrase: Sendable, Hashable {
 /// words when it occurs once. A shorter phrase that nearly always occurs inside a longer
 /// keyphrase ("cycle" inside "Calvin cycle", in ≥ 75% of its occurrences) is dropped in favour
 /// of the longer one.
-public struct KeyphraseExtractor: Sendable {
+struct KeyphraseExtractor: Sendable {
     /// Longest candidate, in words.
-    public var maxWords: Int
+    var maxWords: Int
 
     /// Creates an extractor (`maxWords` from 1 to 3 is sensible).
-    public init(maxWords: Int = 3) {
+    init(maxWords: Int = 3) {
         self.maxWords = max(1, maxWords)
     }
 
     /// The best keyphrases of `text`, best first; at most `limit`.
-    public func keyphrases(in text: String, limit: Int = 20) -> [Keyphrase] {
+    func keyphrases(in text: String, limit: Int = 20) -> [Keyphrase] {
         keyphrases(in: SentenceSplitter().split(text), limit: limit)
     }
 
     /// The best keyphrases of already split units (headings count too: they name topics).
     ///
     /// Ties in score go to the phrase that occurs first, so the output is deterministic.
-    public func keyphrases(in sentences: [Sentence], limit: Int = 20) -> [Keyphrase] {
+    func keyphrases(in sentences: [Sentence], limit: Int = 20) -> [Keyphrase] {
         var runs: [[BuiltinWord]] = []
         for sentence in sentences {
             runs.append(contentsOf: contentRuns(in: BuiltinTerms.words(in: sentence.text)))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 /// One splitter case: input text and the expected units, headings written as `H<level>:title`.
 struct SentenceSplitCase: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,6 @@
 /// What text from an untrusted writer (a web page, a pasted file, a model) can hide from its
 /// reader: escape sequences that drive a terminal, and invisible or direction-changing
-/// characters. One scanner serves both sides: ``Normalizer`` cleaning input and
+/// characters. One scanner serves both sides: ``SourceNormalizer`` cleaning input and
 /// ``TerminalSafety`` cleaning output, each with its own policy for the rest.
 ///
 /// Sequences recognised (ECMA-48): CSI (`ESC [` parameters, intermediates, final byte); the

@@ -5,25 +5,25 @@
 /// The cost is in whatever the budget is in (tokens, characters). The caller computes all costs
 /// from one tokenization of the document (for example by summing the tokens that start inside
 /// each range), so fitting never re-counts.
-public struct FitUnit: Sendable, Hashable {
+struct FitUnit: Sendable, Hashable {
     /// Where the unit lies in the text being fitted.
-    public var range: Range<String.Index>
+    var range: Range<String.Index>
     /// Whether the unit is a heading (kept before any prose but the opening).
-    public var isHeading: Bool
+    var isHeading: Bool
     /// Heading level 1–6 (0 for prose); a lower level is a more important heading.
-    public var headingLevel: Int
+    var headingLevel: Int
     /// The section (outline index) the unit belongs to.
-    public var section: Int
+    var section: Int
     /// The paragraph the unit belongs to; the opening is the document's first prose paragraph.
-    public var paragraph: Int
+    var paragraph: Int
     /// Rank among prose units, 0 = most central; `nil` for headings and unranked units, which
     /// come after every ranked unit of their section.
-    public var rank: Int?
+    var rank: Int?
     /// What keeping the unit costs against the budget (never negative).
-    public var cost: Int
+    var cost: Int
 
     /// Creates a unit.
-    public init(
+    init(
         range: Range<String.Index>, isHeading: Bool = false, headingLevel: Int = 0, section: Int,
         paragraph: Int, rank: Int?, cost: Int
     ) {
@@ -38,25 +38,25 @@ public struct FitUnit: Sendable, Hashable {
 }
 
 /// The part of a document that fits a budget, ready to send to a model.
-public struct FittedSelection: Sendable, Equatable {
+struct FittedSelection: Sendable, Equatable {
     /// The kept units in document order: adjacent units keep the whitespace between them (so
     /// paragraphs stay paragraphs), and each run of skipped units becomes a `[…]` line.
-    public let text: String
+    let text: String
     /// Indices (into the units given) of the kept units, ascending.
-    public let keptUnits: [Int]
+    let keptUnits: [Int]
     /// The source ranges of the kept units, in document order.
-    public let keptRanges: [Range<String.Index>]
+    let keptRanges: [Range<String.Index>]
     /// Source characters in the kept units (markers and joins not counted).
-    public let keptCharacters: Int
+    let keptCharacters: Int
     /// Source characters in all units.
-    public let totalCharacters: Int
+    let totalCharacters: Int
     /// The selection's cost as the fitter counts it: unit costs, one separator cost per join,
     /// one marker cost per `[…]`. Never above the budget.
-    public let cost: Int
+    let cost: Int
     /// Fraction (0…1) of sections with at least one kept unit; 1 for a document without units.
-    public let sectionCoverage: Double
+    let sectionCoverage: Double
     /// Whether every unit was kept (then `text` is the source from the first unit to the last).
-    public let isComplete: Bool
+    let isComplete: Bool
 }
 
 // MARK: - Fitter
@@ -76,21 +76,21 @@ public struct FittedSelection: Sendable, Equatable {
 ///    by candidate rank, ties to the earlier section.
 ///
 /// Deterministic; O(n log n) in the number of units.
-public struct ContentFitter: Sendable {
+@_spi(Benchmarks) public struct ContentFitter: Sendable {
     /// The marker line that stands for skipped text.
-    public static let marker = "[…]"
+    @_spi(Benchmarks) public static let marker = "[…]"
     /// Share of the budget the opening may take beyond its first unit.
-    public var openingShare: Double
+    var openingShare: Double
     /// Cost of one join between kept units (a paragraph break in the budget's unit).
-    public var separatorCost: Int
+    var separatorCost: Int
     /// Cost of one `[…]` marker line including its own line break.
-    public var markerCost: Int
+    var markerCost: Int
     /// Share of the budget that headings may take on their own, before any section's prose.
     /// Without a cap a document with many short sections would send headings and markers only.
-    public var headingShare: Double
+    var headingShare: Double
 
     /// Creates a fitter. For a token budget pass the token counts of "\n\n" and "[…]\n\n".
-    public init(openingShare: Double = 0.25, separatorCost: Int = 0, markerCost: Int = 0, headingShare: Double = 0.3) {
+    init(openingShare: Double = 0.25, separatorCost: Int = 0, markerCost: Int = 0, headingShare: Double = 0.3) {
         self.openingShare = min(1, max(0, openingShare))
         self.separatorCost = max(0, separatorCost)
         self.markerCost = max(0, markerCost)
@@ -101,7 +101,7 @@ public struct ContentFitter: Sendable {
     ///
     /// `cost` is called once per unit with the unit's range; derive it from one tokenization of
     /// the whole text rather than tokenizing each range.
-    public static func units(
+    static func units(
         of outline: DocumentOutline, ranker: SentenceRanker = SentenceRanker(),
         cost: (Range<String.Index>) -> Int
     ) -> [FitUnit] {
@@ -123,7 +123,7 @@ public struct ContentFitter: Sendable {
     }
 
     /// Fits `text` into `budget` characters; the output's `text.count` never exceeds it.
-    public static func fitCharacters(_ text: String, budget: Int) -> FittedSelection {
+    static func fitCharacters(_ text: String, budget: Int) -> FittedSelection {
         let outline = DocumentOutline(text: text)
         let units = Self.units(of: outline) { text[$0].count }
         guard let first = units.first, let last = units.last else {
@@ -142,7 +142,7 @@ public struct ContentFitter: Sendable {
     }
 
     /// Chooses units of `text` (given in document order, not overlapping) under `budget`.
-    public func select(_ units: [FitUnit], from text: String, budget: Int) -> FittedSelection {
+    func select(_ units: [FitUnit], from text: String, budget: Int) -> FittedSelection {
         let n = units.count
         let fullCost = units.reduce(0) { $0 + $1.cost } + max(0, n - 1) * separatorCost
         if n > 0, fullCost <= budget {

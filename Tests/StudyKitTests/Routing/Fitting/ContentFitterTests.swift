@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 @Suite struct ContentFitterTests {
     private static func wordCost(_ text: String) -> (Range<String.Index>) -> Int {

@@ -3,13 +3,13 @@ import Foundation
 // MARK: - Ranked sentence
 
 /// A unit with its TextRank centrality.
-public struct RankedSentence: Sendable, Hashable {
+struct RankedSentence: Sendable, Hashable {
     /// The unit that was ranked.
-    public let sentence: Sentence
+    let sentence: Sentence
     /// Its PageRank score; scores of one ranking sum to about 1.
-    public let score: Double
+    let score: Double
     /// 0 for the most central unit, then 1, 2, … (ties go to the earlier unit).
-    public let rank: Int
+    let rank: Int
 }
 
 // MARK: - Ranker
@@ -26,16 +26,16 @@ public struct RankedSentence: Sendable, Hashable {
 /// inverted index, so only sentences that share a term are ever compared and no string is
 /// touched in the pair loop. PageRank runs on the sparse weighted graph with damping 0.85
 /// until no score moves by more than `tolerance`, or `maxIterations`.
-public struct SentenceRanker: Sendable {
+struct SentenceRanker: Sendable {
     /// PageRank damping: the chance of following an edge rather than jumping anywhere.
-    public var damping: Double
+    var damping: Double
     /// Upper bound on PageRank iterations, so a pathological graph cannot loop for long.
-    public var maxIterations: Int
+    var maxIterations: Int
     /// Convergence threshold on the largest score change of one iteration.
-    public var tolerance: Double
+    var tolerance: Double
 
     /// Creates a ranker with the classic TextRank settings.
-    public init(damping: Double = 0.85, maxIterations: Int = 100, tolerance: Double = 1e-7) {
+    init(damping: Double = 0.85, maxIterations: Int = 100, tolerance: Double = 1e-7) {
         self.damping = damping
         self.maxIterations = max(1, maxIterations)
         self.tolerance = tolerance
@@ -45,7 +45,7 @@ public struct SentenceRanker: Sendable {
     ///
     /// Every unit given is ranked, headings included; filter them out first when only prose
     /// should compete (as `topSentences` does).
-    public func rank(_ sentences: [Sentence]) -> [RankedSentence] {
+    func rank(_ sentences: [Sentence]) -> [RankedSentence] {
         let scores = self.scores(of: sentences)
         let order = sentences.indices.sorted { a, b in
             scores[a] != scores[b] ? scores[a] > scores[b] : a < b
@@ -58,7 +58,7 @@ public struct SentenceRanker: Sendable {
     /// The `count` most central prose sentences of `text`, returned in document order.
     ///
     /// Headings are left out: they are labels, not statements.
-    public func topSentences(in text: String, count: Int) -> [Sentence] {
+    func topSentences(in text: String, count: Int) -> [Sentence] {
         let prose = SentenceSplitter().split(text).filter { !$0.isHeading }
         return rank(prose).prefix(max(0, count)).map(\.sentence).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
     }

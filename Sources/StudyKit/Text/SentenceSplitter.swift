@@ -5,29 +5,29 @@
 /// Units are what every builtin algorithm works on: the ranker scores them, the outline groups
 /// them into sections, and the content fitter keeps or drops them whole. A unit always lies
 /// inside one paragraph.
-public struct Sentence: Sendable, Hashable {
+@_spi(Benchmarks) public struct Sentence: Sendable, Hashable {
     /// Position of the unit in the splitter's output (0-based, document order).
-    public let index: Int
+    let index: Int
     /// The unit's text. For prose and list items it is exactly the source text in `range`
     /// (inner line breaks included); for a heading it is the title without Markdown `#` marks.
-    public let text: String
+    let text: String
     /// Where the unit lies in the string it was split from, trimmed of surrounding whitespace.
-    public let range: Range<String.Index>
+    @_spi(Benchmarks) public let range: Range<String.Index>
     /// The same place as `Character` offsets, for callers that store or compare positions
     /// without holding the original `String`.
-    public let offsets: Range<Int>
+    let offsets: Range<Int>
     /// The 0-based paragraph (block separated by a blank line) the unit belongs to.
-    public let paragraph: Int
+    let paragraph: Int
     /// Whether the unit is a heading (its own paragraph or a Markdown `#` line); never merged
     /// with prose.
-    public let isHeading: Bool
+    @_spi(Benchmarks) public let isHeading: Bool
     /// Heading level, 1 (title) to 6; 0 for a unit that is not a heading.
-    public let headingLevel: Int
+    let headingLevel: Int
     /// Whether the unit is (part of) a bulleted or numbered list item.
-    public let isListItem: Bool
+    let isListItem: Bool
 
     /// Creates a unit; the splitter is the usual source, tests and callers may build their own.
-    public init(
+    init(
         index: Int, text: String, range: Range<String.Index>, offsets: Range<Int>, paragraph: Int,
         isHeading: Bool = false, headingLevel: Int = 0, isListItem: Bool = false
     ) {
@@ -63,17 +63,17 @@ public struct Sentence: Sendable, Hashable {
 /// - A sentence longer than `maxSentenceLength` characters is cut at the last space or comma
 ///   before the limit (or hard at the limit for scripts without spaces), so a document without
 ///   punctuation still gives units small enough to rank and to fit into a window.
-public struct SentenceSplitter: Sendable {
+@_spi(Benchmarks) public struct SentenceSplitter: Sendable {
     /// Longest unit, in characters, before it is cut at a word boundary.
-    public var maxSentenceLength: Int
+    var maxSentenceLength: Int
 
     /// Creates a splitter; `maxSentenceLength` bounds run-on text (at least 40 characters).
-    public init(maxSentenceLength: Int = 600) {
+    @_spi(Benchmarks) public init(maxSentenceLength: Int = 600) {
         self.maxSentenceLength = max(40, maxSentenceLength)
     }
 
     /// Splits `text` into units in document order. Empty or whitespace-only text gives none.
-    public func split(_ text: String) -> [Sentence] {
+    func split(_ text: String) -> [Sentence] {
         var scan = Scan(text: text, maxLength: maxSentenceLength)
         scan.run()
         return scan.units

@@ -1,5 +1,5 @@
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 @Suite struct DocumentOutlineTests {
     @Test func markdownSectionsWithPreamble() {

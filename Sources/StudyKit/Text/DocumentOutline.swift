@@ -5,21 +5,21 @@
 /// Sections are flat, in document order; `level` lets a caller rebuild the tree (a mind map)
 /// when it needs one. Text before the first heading is a section with no heading (the
 /// preamble), so no sentence is ever outside a section.
-public struct Section: Sendable, Hashable {
+@_spi(Benchmarks) public struct Section: Sendable, Hashable {
     /// Position of the section in the outline (0-based).
-    public let index: Int
+    let index: Int
     /// The heading's title without Markdown marks; `nil` for the preamble.
-    public let heading: String?
+    let heading: String?
     /// The heading unit itself, `nil` for the preamble.
-    public let headingSentence: Sentence?
+    let headingSentence: Sentence?
     /// Heading level 1–6; 0 for the preamble.
-    public let level: Int
+    let level: Int
     /// From the heading's start to the end of the section's last unit.
-    public let range: Range<String.Index>
+    let range: Range<String.Index>
     /// The same place as `Character` offsets.
-    public let offsets: Range<Int>
+    let offsets: Range<Int>
     /// The section's units after its heading, in document order (may be empty).
-    public let sentences: [Sentence]
+    let sentences: [Sentence]
 }
 
 // MARK: - Outline
@@ -31,22 +31,22 @@ public struct Section: Sendable, Hashable {
 /// characters, not ending in punctuation, whose first letter is not lower-case, and which is not
 /// the last paragraph; numbered "2.1 Title" gives level 3). See `SentenceSplitter` for the
 /// exact rules.
-public struct DocumentOutline: Sendable {
+@_spi(Benchmarks) public struct DocumentOutline: Sendable {
     /// Every unit of the document, headings included, in document order; `Sentence.index` is the
     /// position in this array.
-    public let units: [Sentence]
+    @_spi(Benchmarks) public let units: [Sentence]
     /// The sections, in document order. Empty only for text without any unit.
-    public let sections: [Section]
+    @_spi(Benchmarks) public let sections: [Section]
     /// The section index of each unit, aligned with `units`.
-    public let sectionOfUnit: [Int]
+    @_spi(Benchmarks) public let sectionOfUnit: [Int]
 
     /// Splits `text` and groups its units into sections.
-    public init(text: String, splitter: SentenceSplitter = SentenceSplitter()) {
+    @_spi(Benchmarks) public init(text: String, splitter: SentenceSplitter = SentenceSplitter()) {
         self.init(units: splitter.split(text))
     }
 
     /// Groups units that were already split (for instance to reuse one split for ranking too).
-    public init(units: [Sentence]) {
+    init(units: [Sentence]) {
         self.units = units
         var sections: [Section] = []
         var heading: Sentence?
@@ -80,7 +80,7 @@ public struct DocumentOutline: Sendable {
     }
 
     /// The body units (headings left out), in document order.
-    public var bodySentences: [Sentence] {
+    var bodySentences: [Sentence] {
         units.filter { !$0.isHeading }
     }
 

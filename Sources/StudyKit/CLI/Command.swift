@@ -1,0 +1,105 @@
+// MARK: - Commands
+
+/// Everything the CLI can be asked to do, after parsing and validation.
+public enum Command: Sendable, Equatable {
+    /// `studykit text <source>`.
+    case text(source: String, SourceSettings)
+    /// A generating command (`headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`).
+    case generate(GenerateSettings)
+    /// `studykit route <task> --chars N` or `studykit route <task> <source> --explain`.
+    case route(task: StudyTask, input: RouteInput, json: Bool, SourceSettings)
+    /// `studykit engines`.
+    case engines(json: Bool)
+    /// `studykit schema <task>`.
+    case schema(task: StudyTask, strict: Bool)
+    /// `studykit cache stats`.
+    case cacheStats(json: Bool)
+    /// `studykit cache clear [--task T]`.
+    case cacheClear(task: StudyTask?)
+    /// `--help` for the tool or one command.
+    case help(command: String?)
+    /// `--version`.
+    case version
+}
+
+extension StudyTask {
+    /// How the task is spelled on the command line (`import` for the whole kit) and in `--json`.
+    public var commandName: String { rawValue }
+}
+
+/// How a source is read.
+public struct SourceSettings: Sendable, Equatable {
+    /// The password of an encrypted PDF.
+    public var password: String?
+    /// The download size cap in bytes.
+    public var maxBytes: Int?
+    /// The download deadline in seconds.
+    public var deadline: Double?
+
+    /// Creates settings; `nil` means the importer's default.
+    public init(password: String? = nil, maxBytes: Int? = nil, deadline: Double? = nil) {
+        self.password = password
+        self.maxBytes = maxBytes
+        self.deadline = deadline
+    }
+}
+
+/// What `route` is asked about: a bare character count, or a real source to plan.
+public enum RouteInput: Sendable, Equatable {
+    /// `--chars N`: the pure policy only.
+    case characterCount(Int)
+    /// `<source> --explain`: the whole plan.
+    case explain(source: String)
+}
+
+/// Everything a generating command needs.
+public struct GenerateSettings: Sendable, Equatable {
+    /// The task.
+    public var task: StudyTask
+    /// The source argument; `nil` means stdin.
+    public var source: String?
+    /// The output format.
+    public var format: RenderFormat
+    /// The engine choice.
+    public var engine: EngineChoice
+    /// Never call the remote engine.
+    public var offline: Bool
+    /// Bypass the cache.
+    public var noCache: Bool
+    /// Show the result while it is generated.
+    public var stream: Bool
+    /// Silence progress.
+    public var quiet: Bool
+    /// Explain decisions on stderr.
+    public var verbose: Bool
+    /// Where `import` writes its files.
+    public var outputDirectory: String?
+    /// Feynman: the concept being explained.
+    public var concept: String?
+    /// Feynman: the student's explanation (else read from stdin).
+    public var explanation: String?
+    /// How the source is read.
+    public var sourceSettings: SourceSettings
+
+    /// Creates settings with the defaults of the CLI.
+    public init(
+        task: StudyTask, source: String? = nil, format: RenderFormat = .markdown, engine: EngineChoice = .auto,
+        offline: Bool = false, noCache: Bool = false, stream: Bool = false, quiet: Bool = false,
+        verbose: Bool = false, outputDirectory: String? = nil, concept: String? = nil, explanation: String? = nil,
+        sourceSettings: SourceSettings = SourceSettings()
+    ) {
+        self.task = task
+        self.source = source
+        self.format = format
+        self.engine = engine
+        self.offline = offline
+        self.noCache = noCache
+        self.stream = stream
+        self.quiet = quiet
+        self.verbose = verbose
+        self.outputDirectory = outputDirectory
+        self.concept = concept
+        self.explanation = explanation
+        self.sourceSettings = sourceSettings
+    }
+}

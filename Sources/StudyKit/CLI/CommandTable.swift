@@ -1,0 +1,134 @@
+// MARK: - Option vocabulary
+
+/// One option a command accepts.
+public struct OptionSpec: Sendable, Equatable {
+    /// The long name without dashes (`format`).
+    public let name: String
+    /// The value's placeholder (`<format>`), or `nil` for a flag.
+    public let valueName: String?
+    /// One line for `--help`.
+    public let help: String
+
+    init(_ name: String, value: String? = nil, _ help: String) {
+        self.name = name
+        self.valueName = value
+        self.help = help
+    }
+
+    /// Whether the option takes a value.
+    public var takesValue: Bool { valueName != nil }
+}
+
+/// Options every command understands.
+let commonOptions: [OptionSpec] = [
+    OptionSpec("help", "show help for this command"),
+    OptionSpec("quiet", "no progress on stderr"),
+    OptionSpec("verbose", "explain fallbacks and decisions on stderr"),
+]
+
+/// Options every generating command understands.
+let generationOptions: [OptionSpec] = [
+    OptionSpec("json", "print one JSON object: result plus how it was made"),
+    OptionSpec("format", value: "format", "markdown (default), json, anki, mermaid, markmap, opml"),
+    OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
+    OptionSpec("offline", "never use the remote engine"),
+    OptionSpec("no-cache", "neither read nor write the result cache"),
+    OptionSpec("stream", "show the result while it is generated"),
+    OptionSpec("out", value: "dir", "write the kit's files into this directory"),
+]
+
+/// Options that shape how a source is read.
+let sourceOptions: [OptionSpec] = [
+    OptionSpec("password", value: "password", "password of an encrypted PDF"),
+    OptionSpec("max-bytes", value: "n", "largest download accepted, in bytes (default 20000000)"),
+    OptionSpec("deadline", value: "seconds", "total time allowed for a download (default 30)"),
+]
+
+// MARK: - Command table
+
+/// What a command does, so the parser handles every command in the table (the compiler checks it).
+enum CommandKind: Sendable, Equatable {
+    /// `text`: the normalized source, no model.
+    case text
+    /// A generating command and the task it runs.
+    case generate(StudyTask)
+    /// `route`.
+    case route
+    /// `engines`.
+    case engines
+    /// `schema`.
+    case schema
+    /// `cache`.
+    case cache
+}
+
+/// One command's name, arguments and options, used for parsing and for `--help`.
+struct CommandSpec: Sendable {
+    let name: String
+    let kind: CommandKind
+    let usage: String
+    let summary: String
+    let options: [OptionSpec]
+    let example: String
+
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            name: "text", kind: .text, usage: "studykit text <source>", summary: "print the normalized text of a source (no model)",
+            options: sourceOptions, example: "studykit text samples/notes.pdf"),
+        CommandSpec(
+            name: "headline", kind: .generate(.headline), usage: "studykit headline [<source>]",
+            summary: "a title of at most six words and a one-line blurb; reads stdin without a source",
+            options: generationOptions + sourceOptions, example: "studykit headline < samples/paste.txt"),
+        CommandSpec(
+            name: "feynman", kind: .generate(.feynman), usage: "studykit feynman <source> --concept <concept> [--explanation <text>]",
+            summary: "feedback on your own explanation of a concept (explanation from stdin when not given)",
+            options: generationOptions + sourceOptions + [
+                OptionSpec("concept", value: "concept", "the concept you are explaining (required)"),
+                OptionSpec("explanation", value: "text", "your explanation; read from stdin when absent"),
+            ],
+            example: "studykit feynman samples/notes.pdf --concept 'light reactions' --explanation 'Light splits water…'"),
+        CommandSpec(
+            name: "summary", kind: .generate(.summary), usage: "studykit summary <source>", summary: "an overview and key points",
+            options: generationOptions + sourceOptions, example: "studykit summary samples/article.html"),
+        CommandSpec(
+            name: "flashcards", kind: .generate(.flashcards), usage: "studykit flashcards <source>",
+            summary: "question/answer cards with a supporting quote", options: generationOptions + sourceOptions,
+            example: "studykit flashcards samples/notes.pdf --format anki > cards.tsv"),
+        CommandSpec(
+            name: "quiz", kind: .generate(.quiz), usage: "studykit quiz <source>", summary: "multiple-choice questions",
+            options: generationOptions + sourceOptions, example: "studykit quiz samples/notes.pdf"),
+        CommandSpec(
+            name: "mindmap", kind: .generate(.mindmap), usage: "studykit mindmap <source>", summary: "a mind map of the material",
+            options: generationOptions + sourceOptions, example: "studykit mindmap samples/notes.pdf --format mermaid"),
+        CommandSpec(
+            name: "import", kind: .generate(.studyKit), usage: "studykit import <source> [--out <dir>]", summary: "the whole study kit",
+            options: generationOptions + sourceOptions, example: "studykit import samples/notes.pdf --out kit/"),
+        CommandSpec(
+            name: "route", kind: .route, usage: "studykit route <task> --chars <n> | studykit route <task> <source> --explain",
+            summary: "where a task would run: the pure policy, or the whole plan without generating",
+            options: sourceOptions + [
+                OptionSpec("chars", value: "n", "a normalized character count"),
+                OptionSpec("explain", "plan a real source: windows, token counts, fitting, cache key"),
+                OptionSpec("json", "print the plan as JSON"),
+            ],
+            example: "studykit route headline --chars 2001"),
+        CommandSpec(
+            name: "engines", kind: .engines, usage: "studykit engines", summary: "each engine's availability, model, window and quota",
+            options: [OptionSpec("json", "print JSON")], example: "studykit engines"),
+        CommandSpec(
+            name: "schema", kind: .schema, usage: "studykit schema <task>", summary: "the JSON Schema a task generates",
+            options: [OptionSpec("strict", "the strict variant (additionalProperties false, all required)")],
+            example: "studykit schema quiz"),
+        CommandSpec(
+            name: "cache", kind: .cache, usage: "studykit cache stats | studykit cache clear [--task <task>]",
+            summary: "inspect or clear the result cache",
+            options: [OptionSpec("task", value: "task", "with clear: only this task's entries"), OptionSpec("json", "print JSON")],
+            example: "studykit cache stats"),
+    ].map { spec in
+        CommandSpec(
+            name: spec.name, kind: spec.kind, usage: spec.usage, summary: spec.summary,
+            options: commonOptions + spec.options, example: spec.example)
+    }
+
+    static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
+}

@@ -1,0 +1,171 @@
+// MARK: - Cloze items, flashcards and quiz
+
+extension BuiltinEngine {
+    private static let questionLength = 300
+    private static let quoteLength = 500
+    private static let promptLength = 400
+    private static let choiceLength = 200
+    private static let explanationLength = 600
+
+    /// Up to `limit` cloze items with distinct one-line questions that fit every bound.
+    ///
+    /// Passes, each only while more are needed: the builder's defaults (one per sentence of 6–40
+    /// words, one per term); then shorter sentences and terms not used yet; then, only to reach
+    /// the minimum of three, other terms of sentences already asked about.
+    func clozeItems(_ analysis: BuiltinAnalysis, limit: Int) -> [ClozeItem] {
+        var items: [ClozeItem] = []
+        var questionKeys = Set<String>()
+        var questionStems: [Set<String>] = []
+        var usedTerms = Set<String>()
+        var usedSentences = Set<String.Index>()
+        let passes: [(builder: ClozeBuilder, reuseSentences: Bool)] = [
+            (ClozeBuilder(), false), (ClozeBuilder(minWords: 4), false), (ClozeBuilder(minWords: 4), true),
+        ]
+        for pass in passes {
+            let target = pass.reuseSentences ? min(3, limit) : limit
+            while items.count < target {
+                let ranked = pass.reuseSentences
+                    ? analysis.ranked
+                    : analysis.ranked.filter { !usedSentences.contains($0.sentence.range.lowerBound) }
+                let terms = analysis.keyphrases.filter { !usedTerms.contains($0.key) }
+                let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count)
+                guard !fresh.isEmpty else { break }
+                for item in fresh {
+                    usedTerms.insert(item.answerKey)
+                    let question = BuiltinProse.oneLine(item.clozeText)
+                    let key = BuiltinProse.duplicateKey(question)
+                    let stems = ItemRules.overlapKeys(question)
+                    // The rules every card and question answers to (a question with content
+                    // words, an answer that is a term, no near-copy of another question).
+                    guard BuiltinProse.length(question) <= Self.questionLength,
+                        BuiltinProse.length(BuiltinProse.oneLine(item.sentence)) <= Self.quoteLength,
+                        !questionKeys.contains(key), ItemRules.problem(question, .question) == nil,
+                        ItemRules.problem(BuiltinProse.oneLine(item.answer), .answer) == nil,
+                        !questionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
+                    else { continue }
+                    usedSentences.insert(item.sourceRange.lowerBound)
+                    questionKeys.insert(key)
+                    questionStems.append(stems)
+                    items.append(item)
+                }
+            }
+        }
+        return items
+    }
+
+    func flashcards(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Flashcards {
+        let cards = clozeItems(analysis, limit: Self.flashcardLimit).map { item in
+            Flashcards.Card(
+                question: BuiltinProse.oneLine(item.clozeText), answer: BuiltinProse.oneLine(item.answer),
+                quote: BuiltinProse.oneLine(item.sentence))
+        }
+        guard cards.count >= 3 else { throw .tooShort(task: .flashcards, usableSentences: analysis.usableSentenceCount) }
+        return Flashcards(cards: cards)
+    }
+
+    func quiz(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Quiz {
+        let items = clozeItems(analysis, limit: Self.flashcardLimit)
+        let fallbackTerms = Self.frequentWords(analysis)
+        var questions: [Quiz.Question] = []
+        var distractorUse: [String: Int] = [:]
+        for item in items where questions.count < Self.quizLimit {
+            let prompt = BuiltinProse.oneLine(item.clozeText)
+            let answer = BuiltinProse.oneLine(item.answer)
+            guard BuiltinProse.length(prompt) <= Self.promptLength, BuiltinProse.length(answer) <= Self.choiceLength,
+                ItemRules.problem(answer, .choice) == nil
+            else {
+                continue
+            }
+            let wrong = distractors(for: item, analysis: analysis, fallback: fallbackTerms, use: distractorUse)
+            guard wrong.count == Quiz.choiceCount - 1 else { continue }
+            for option in wrong { distractorUse[BuiltinProse.duplicateKey(option), default: 0] += 1 }
+            // The answer's place comes from a stable hash of the item, so it varies across
+            // questions but not across runs.
+            let position = Int(BuiltinProse.stableHash(item.answerKey + "\u{1F}" + item.sentence) % UInt64(Quiz.choiceCount))
+            var choices = wrong
+            choices.insert(answer, at: position)
+            let quote = BuiltinProse.shortened(
+                BuiltinProse.oneLine(item.sentence), maxLength: Self.explanationLength - 24)
+            questions.append(
+                Quiz.Question(
+                    prompt: prompt, choices: choices, answerIndex: position,
+                    explanation: "The material says: “\(quote)”"))
+        }
+        // Never every answer in the same place: a student would learn the letter, not the matter.
+        if questions.count > 1, Set(questions.map(\.answerIndex)).count == 1, var last = questions.popLast() {
+            let answer = last.choices.remove(at: last.answerIndex)
+            last.answerIndex = (last.answerIndex + 1) % Quiz.choiceCount
+            last.choices.insert(answer, at: last.answerIndex)
+            questions.append(last)
+        }
+        guard questions.count >= 3 else { throw .tooShort(task: .quiz, usableSentences: analysis.usableSentenceCount) }
+        return Quiz(questions: questions)
+    }
+
+    /// Three wrong answers of the answer's kind from the key terms, then from frequent words of
+    /// the text; distinct from the answer and from each other as the validator compares them.
+    /// Fewer than three when the text has no more.
+    ///
+    /// The builder's candidates are asked for generously and the ones used least so far in the
+    /// quiz (`use`) are taken first, so the same three terms do not follow every question.
+    private func distractors(
+        for item: ClozeItem, analysis: BuiltinAnalysis, fallback: [(text: String, stem: String)], use: [String: Int]
+    ) -> [String] {
+        let answer = BuiltinProse.oneLine(item.answer)
+        var keys: Set<String> = [BuiltinProse.duplicateKey(answer)]
+        var optionStems: [Set<String>] = [ItemRules.overlapKeys(answer)]
+        let answerStems = Set(item.answerKey.split(separator: " ").map(String.init))
+        var chosen: [String] = []
+        // A term the question itself says ("a powerful Senate") is plainly not the blank; such
+        // options are only taken when nothing else is left.
+        let promptStems = Set(BuiltinTerms.words(in: item.clozeText).map(\.stem))
+        var heldBack: [String] = []
+        func take(_ candidate: String, allowingPromptTerms: Bool = false) {
+            let text = BuiltinProse.termText(candidate)
+            let key = BuiltinProse.duplicateKey(text)
+            let stems = ItemRules.overlapKeys(text)
+            guard chosen.count < Quiz.choiceCount - 1, !text.isEmpty, BuiltinProse.length(text) <= Self.choiceLength,
+                !keys.contains(key), ItemRules.problem(text, .choice) == nil,
+                !optionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
+            else { return }
+            if !allowingPromptTerms, BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
+                heldBack.append(text)
+                return
+            }
+            keys.insert(key)
+            optionStems.append(stems)
+            chosen.append(text)
+        }
+        let options = ClozeBuilder().distractors(for: item, among: analysis.keyphrases, count: 6)
+        let leastUsed = options.indices.sorted { a, b in
+            let (ua, ub) = (use[BuiltinProse.duplicateKey(options[a])] ?? 0, use[BuiltinProse.duplicateKey(options[b])] ?? 0)
+            // Within one use count, the builder's order (same kind, closest length) holds.
+            return ua != ub ? ua < ub : a < b
+        }
+        // Only the builder's best few compete, so a far-fetched option never beats a close one
+        // merely for being fresh.
+        for index in leastUsed where index < 5 { take(options[index]) }
+        for option in options { take(option) }
+        for word in fallback where !answerStems.contains(word.stem) { take(word.text) }
+        for option in heldBack { take(option, allowingPromptTerms: true) }
+        return chosen
+    }
+
+    /// Content words of the text (no stopwords, numbers or one-letter words), most frequent
+    /// first, ties to the earlier; each in its most common spelling.
+    private static func frequentWords(_ analysis: BuiltinAnalysis) -> [(text: String, stem: String)] {
+        var counts: [String: (count: Int, first: Int, surface: String)] = [:]
+        var position = 0
+        for unit in analysis.prose {
+            for word in BuiltinTerms.words(in: unit.text)
+            where !word.isStopword && !word.isNumber && word.surface.count >= 3 {
+                let seen = counts[word.stem] ?? (0, position, word.lowercased)
+                counts[word.stem] = (seen.count + 1, seen.first, seen.surface)
+                position += 1
+            }
+        }
+        return counts.sorted { a, b in
+            a.value.count != b.value.count ? a.value.count > b.value.count : a.value.first < b.value.first
+        }.map { (text: $0.value.surface, stem: $0.key) }
+    }
+}

@@ -1,0 +1,110 @@
+// MARK: - Headline
+
+extension BuiltinEngine {
+    /// The most words and characters a headline title may have.
+    private static let titleWords = 6
+    private static let titleLength = 60
+    private static let blurbWords = 35
+    private static let blurbLength = 220
+
+    func headline(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Headline {
+        let title = documentTitle(analysis)
+        return Headline(title: title, blurb: blurb(analysis, title: title))
+    }
+
+    /// The source's own title when it is short and has no quotation marks, else the first
+    /// heading of the document when it opens with one, else the top key term(s) in Title Case,
+    /// else the first words of the text. Never empty.
+    func documentTitle(_ analysis: BuiltinAnalysis) -> String {
+        func acceptable(_ candidate: String?) -> String? {
+            guard let candidate else { return nil }
+            let line = BuiltinProse.oneLine(candidate)
+            guard !line.isEmpty, line.contains(where: { $0.isLetter || $0.isNumber }),
+                BuiltinProse.wordCount(line) <= Self.titleWords, BuiltinProse.length(line) <= Self.titleLength,
+                !line.contains(where: BuiltinProse.quoteCharacters.contains)
+            else { return nil }
+            return line
+        }
+        if let given = acceptable(analysis.givenTitle) { return given }
+        if let first = analysis.units.first, first.isHeading, let heading = acceptable(first.text) { return heading }
+        if let composed = acceptable(composedTitle(analysis)) { return composed }
+        let lead = BuiltinProse.withoutQuotes(BuiltinProse.withoutListMarker(analysis.prose[0].text))
+        // Scripts without spaces: the lead's first clause, at most 20 characters.
+        if let first = lead.first, BuiltinTerms.isCJK(first) {
+            let clause = lead.prefix { !"、，。！？：；,.!?".contains($0) }.prefix(20)
+            return String(clause)
+        }
+        var words = BuiltinProse.shortened(lead, maxWords: Self.titleWords, maxLength: Self.titleLength, ending: "")
+        while let last = words.last, !(last.isLetter || last.isNumber || last == ")") { words.removeLast() }
+        return words.isEmpty ? "Study Notes" : words
+    }
+
+    /// The best key term, joined by the next one that shares no word with it when the first is a
+    /// single word ("Rome and Senate"); `nil` when there is no word term.
+    func composedTitle(_ analysis: BuiltinAnalysis) -> String? {
+        // CJK terms come out of the extractor as characters joined by spaces: no title.
+        let terms = analysis.keyphrases.filter { phrase in
+            phrase.text.contains { $0.isLetter } && !phrase.text.contains(where: BuiltinTerms.isCJK)
+        }
+        guard let top = terms.first else { return nil }
+        var title = top.text
+        if top.wordCount == 1 {
+            let topStems = Set(top.key.split(separator: " "))
+            if let second = terms.dropFirst().first(where: {
+                $0.wordCount <= 2 && Set($0.key.split(separator: " ")).isDisjoint(with: topStems)
+            }) {
+                title += " and " + second.text
+            }
+        }
+        return BuiltinProse.shortened(
+            BuiltinProse.titleCased(BuiltinProse.withoutQuotes(title)), maxWords: Self.titleWords,
+            maxLength: Self.titleLength, ending: "")
+    }
+
+    /// The lead sentence when it reads as a blurb, else the most central sentence that does;
+    /// else the lead sentence cut to one sentence within the bounds.
+    private func blurb(_ analysis: BuiltinAnalysis, title: String) -> String {
+        let lead = analysis.prose[0]
+        let candidates = [lead] + analysis.ranked.map(\.sentence).filter { $0.index != lead.index }
+        for (position, unit) in candidates.enumerated() {
+            let text = BuiltinProse.sentence(unit.text)
+            let words = BuiltinProse.wordCount(text)
+            // A very short lead ("Notes.") says less than a central sentence.
+            guard words >= (position == 0 ? 5 : 3), words <= Self.blurbWords,
+                BuiltinProse.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
+                !ResultProse.sameText(text, title), ItemRules.stockFiller(in: text) == nil
+            else { continue }
+            return text
+        }
+        for unit in candidates {
+            let text = Self.oneSentence(unit.text, maxWords: Self.blurbWords, maxLength: Self.blurbLength)
+            if !text.isEmpty, !ResultProse.sameText(text, title), ItemRules.stockFiller(in: text) == nil { return text }
+        }
+        return Self.oneSentence("A study note on \(title).", maxWords: Self.blurbWords, maxLength: Self.blurbLength)
+    }
+
+    /// `text` cut to one sentence within the bounds, ending with a period where it was cut.
+    static func oneSentence(_ text: String, maxWords: Int, maxLength: Int) -> String {
+        var sentence = BuiltinProse.sentence(text)
+        if BuiltinProse.wordCount(sentence) > maxWords || BuiltinProse.length(sentence) > maxLength {
+            sentence = BuiltinProse.shortened(sentence, maxWords: maxWords, maxLength: maxLength, ending: ".")
+        }
+        // The source sentence may hold a second sentence by the validator's rules ("… U.S. Army").
+        var words = sentence.split(separator: " ")
+        while ResultProse.sentenceCount(sentence) > 1, words.count > 1 {
+            words.removeLast()
+            sentence = BuiltinProse.shortened(words.joined(separator: " "), maxLength: maxLength, ending: "")
+            sentence = BuiltinProse.sentence(sentence.trimmingTrailingPunctuation)
+        }
+        return sentence
+    }
+}
+
+private extension String {
+    /// Without final sentence or clause punctuation, so a period can be put back once.
+    var trimmingTrailingPunctuation: String {
+        var text = self
+        while let last = text.last, ",;:.!?…".contains(last) { text.removeLast() }
+        return text
+    }
+}

