@@ -7,9 +7,15 @@ public protocol OutputSink: Sendable {
     func write(_ text: String)
     /// Whether the sink is an interactive terminal (progress and redraws only go to terminals).
     var isTerminal: Bool { get }
+    /// The terminal's window, read afresh on each call (it changes when the window is resized);
+    /// `nil` when the sink is no terminal or the terminal reports no size.
+    var terminalSize: TerminalSize? { get }
 }
 
 extension OutputSink {
+    /// No size: a sink that is no terminal.
+    public var terminalSize: TerminalSize? { nil }
+
     /// Writes `text` followed by a newline.
     public func line(_ text: String) { write(text + "\n") }
 }
@@ -45,6 +51,9 @@ public struct FileDescriptorSink: OutputSink {
 
     /// Whether the descriptor is a TTY.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    /// The window of the terminal on the descriptor (`TIOCGWINSZ`).
+    public var terminalSize: TerminalSize? { TerminalSize.of(descriptor: descriptor) }
 }
 
 /// A sink that keeps what was written, for tests.
@@ -53,8 +62,19 @@ public final class CapturingSink: OutputSink {
     /// Whether to pretend to be a terminal.
     public let isTerminal: Bool
 
-    /// Creates an empty capture.
-    public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
+    private let size: Mutex<TerminalSize?>
+
+    /// Creates an empty capture; a terminal of `terminalSize` when one is given.
+    public init(isTerminal: Bool = false, terminalSize: TerminalSize? = nil) {
+        self.isTerminal = isTerminal || terminalSize != nil
+        self.size = Mutex(terminalSize)
+    }
+
+    /// The pretended window; ``resize(to:)`` changes it.
+    public var terminalSize: TerminalSize? { size.withLock { $0 } }
+
+    /// Pretends the window was resized.
+    public func resize(to newSize: TerminalSize?) { size.withLock { $0 = newSize } }
 
     /// Appends `text`.
     public func write(_ text: String) { buffer.withLock { $0 += text } }
