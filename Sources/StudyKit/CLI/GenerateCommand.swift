@@ -168,9 +168,13 @@ struct Progress {
     let sink: any OutputSink
     let enabled: Bool
 
+    /// Shows `text`, cut to one row of the window: a status line that wrapped would leave its
+    /// first row behind when the next one is drawn.
     func show(_ text: String) {
         guard enabled else { return }
-        sink.write("\r\u{1B}[2K" + "studykit: " + text + "…")
+        var line = "studykit: " + text + "…"
+        if let columns = sink.terminalSize?.columns { line = TerminalLayout.prefix(line, cells: columns - 1) }
+        sink.write("\r\u{1B}[2K" + line)
     }
 
     func clear() {

@@ -51,6 +51,20 @@ enum TerminalLayout {
     /// The cells `text` takes on one row, if it did not wrap.
     static func cells(of text: String) -> Int { text.reduce(0) { $0 + cells($1) } }
 
+    /// The start of `text` that fits in `cells` cells, ending in `…` when it was cut.
+    static func prefix(_ text: String, cells limit: Int) -> String {
+        guard cells(of: text) > limit else { return text }
+        var kept = ""
+        var used = 1  // the ellipsis
+        for character in text {
+            let width = cells(character)
+            if used + width > limit { break }
+            kept.append(character)
+            used += width
+        }
+        return kept + "…"
+    }
+
     /// The rows `line` takes on a terminal `columns` wide, wrapping as terminals do: a wide
     /// character that does not fit in the last cell of a row moves whole to the next; a line
     /// that exactly fills its last row takes no extra row (the cursor waits in the last cell).

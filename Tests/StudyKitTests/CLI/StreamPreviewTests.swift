@@ -40,6 +40,13 @@ struct StreamPreviewTests {
         #expect(TerminalLayout.rows(of: long[0], columns: 20) <= 2)
     }
 
+    @Test func aStatusLineIsCutToOneRow() {
+        #expect(TerminalLayout.prefix("studykit: reading paste.txt…", cells: 40) == "studykit: reading paste.txt…")
+        let cut = TerminalLayout.prefix("studykit: summary: 3,456 characters, 光合成 routed remote…", cells: 20)
+        #expect(cut == "studykit: summary: …")
+        #expect(TerminalLayout.cells(of: TerminalLayout.prefix(String(repeating: "漢", count: 30), cells: 19)) <= 19)
+    }
+
     // MARK: Redrawing on a terminal
 
     /// A summary whose lines are far longer than 40 columns, with CJK and emoji in it.
