@@ -115,7 +115,11 @@ final class StreamPreview: Sendable {
             up = max(up, TerminalLayout.rows(of: state.drawn, columns: size.columns))
             up = min(up, max(1, size.rows - 1))
         }
-        return "\r\u{1B}[\(up)F\u{1B}[J"
+        // Not `ESC[J` from the frame's first cell: at the window's top-left corner tmux takes
+        // that for "clear the screen" and scrolls the screen into its history first
+        // (scroll-on-clear), so every frame would pile up there. The first row is erased on its
+        // own, then the rest from the row below (which exists: the cursor sits below the frame).
+        return "\r\u{1B}[\(up)A\u{1B}[2K\u{1B}[1B\u{1B}[J\u{1B}[1A"
     }
 
     /// The lines of `state.lines` completed since the last call: the last line may still grow.

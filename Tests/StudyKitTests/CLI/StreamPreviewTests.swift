@@ -90,6 +90,21 @@ struct StreamPreviewTests {
         #expect(sink.text.contains("\u{1B}["), "the preview was redrawn in place, not appended")
     }
 
+    /// A preview that starts in the window's top-left corner (a fresh tmux pane): erasing it must
+    /// not read as "clear the screen", which tmux first scrolls into its history.
+    @Test(arguments: [40, 80, 120])
+    func aPreviewAtTheTopOfTheWindowLeavesNoCopyInTheHistory(columns: Int) {
+        let (sink, preview) = Self.stream(Self.summaryJSON, size: TerminalSize(columns: columns, rows: 40))
+        preview.finish()
+        sink.write(Self.final)
+        var streamed = ScreenEmulator(columns: columns, rows: 40)
+        streamed.write(sink.text)
+        var plain = ScreenEmulator(columns: columns, rows: 40)
+        plain.write(Self.final)
+        #expect(streamed.history.isEmpty, "\(streamed.history.prefix(5))")
+        #expect(streamed.everything == plain.everything)
+    }
+
     @Test(arguments: [40, 80, 120])
     func duringTheStreamOneCopyOfThePreviewIsOnTheScreen(columns: Int) {
         let (sink, _) = Self.stream(Self.summaryJSON, size: TerminalSize(columns: columns, rows: 40))

@@ -45,18 +45,30 @@ struct LivePreviewTmuxTests {
             """.write(to: script, atomically: true, encoding: .utf8)
 
         let tmux = Tmux(socket: "studykit-test-\(UUID().uuidString.prefix(8))")
-        defer { tmux.killServer() }
-        try tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", "preview", "bash \(script.path)"])
+        do {
+            let failures = try await check(columns: columns, rows: rows, in: tmux, script: script, marker: marker, environment: environment)
+            await tmux.killServer()
+            return failures
+        } catch {
+            await tmux.killServer()
+            throw error
+        }
+    }
+
+    private static func check(
+        columns: Int, rows: Int, in tmux: Tmux, script: URL, marker: String, environment: [String: String]
+    ) async throws -> [String] {
+        try await tmux.run(["-f", "/dev/null", "new-session", "-d", "-x", String(columns), "-y", String(rows), "-s", "preview", "bash \(script.path)"])
         // Bounded wait for the run to finish (generation on a busy machine can take a while).
         var screen = ""
         for _ in 0..<1_200 {
-            screen = try tmux.run(["capture-pane", "-p", "-t", "preview"])
+            screen = try await tmux.run(["capture-pane", "-p", "-t", "preview"])
             if screen.contains(marker) { break }
             try await Task.sleep(nanoseconds: 250_000_000)
         }
         guard screen.contains(marker) else { return ["\(columns) columns: the run did not finish; the pane shows:\n\(screen)"] }
         // The history and the screen, with wrapped rows joined into their lines.
-        let captured = try tmux.run(["capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", "preview"])
+        let captured = try await tmux.run(["capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", "preview"])
 
         let piped = try await LiveStudykit.run(["summary", "samples/paste.txt"], environment: environment)
         var failures: [String] = []
@@ -73,11 +85,14 @@ struct LivePreviewTmuxTests {
         for stale in ["overview:", "keyPoints:", "studykit:"] where onScreen.contains(where: { $0.contains(stale) }) {
             failures.append("\(columns) columns: \"\(stale)\" stayed on the screen:\n\(captured)")
         }
-        // The preview did stream: the server answered (not the cache, not builtin).
+        // There was a preview to draw: the model streamed an answer. Whether the answer passed
+        // (then it is cached) or failed the item rules twice (then builtin's summary is the
+        // final rendering, and the piped run got there the same way) does not matter here.
         let json = try await LiveStudykit.run(["summary", "samples/paste.txt", "--json"], environment: environment)
         let envelope = try LiveEnvelope(json)
-        if envelope.engine != "remote" || envelope.cached != true {
-            failures.append("\(columns) columns: expected a cached remote answer, got \(envelope.engine ?? "?") \(envelope.fallbacks)")
+        let streamed = envelope.engine == "remote" || envelope.fallbacks.contains { $0.engine == "remote" && $0.reason.contains("answer") }
+        if !streamed {
+            failures.append("\(columns) columns: the model gave no answer to preview: \(envelope.engine ?? "?") \(envelope.fallbacks)")
         }
         return failures
     }
@@ -95,23 +110,46 @@ struct LivePreviewTmuxTests {
 struct Tmux {
     let socket: String
 
+    /// Runs `tmux -L socket arguments…` on a thread of its own (as ``LiveStudykit`` runs the
+    /// binary): waiting for a process on one of Swift Testing's cooperative threads can hang.
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
+    func run(_ arguments: [String]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do {
+                    continuation.resume(returning: try runBlocking(arguments))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }.start()
+        }
+    }
+
+    private func runBlocking(_ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", socket] + arguments
-        let output = Pipe()
+        // The tmux server that `new-session` starts inherits the client's open descriptors,
+        // among them the one Foundation watches to learn that the client exited: closed first,
+        // or waiting for the client lasts as long as the server.
+        let closeInherited = #"for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-" 2>/dev/null; fi; done; exec tmux "$@""#
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", closeInherited, "tmux", "-L", socket] + arguments
+        // A file, not a pipe: the server would keep a pipe open as long as it runs.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-tmux-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let output = try FileHandle(forWritingTo: file)
+        defer { try? output.close() }
         process.standardOutput = output
         process.standardError = output
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else { throw TmuxError.failed(arguments, text) }
         return text
     }
 
-    func killServer() { _ = try? run(["kill-server"]) }
+    func killServer() async { _ = try? await run(["kill-server"]) }
 }
 
 enum TmuxError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 /// A small terminal for tests: it applies what a program writes (text, `\r`, `\n` as the tty
-/// turns it into CR LF, `ESC[nF`, `ESC[J`, `ESC[2K`) to a grid of cells, wraps long lines as
+/// turns it into CR LF, `ESC[nA`, `ESC[nB`, `ESC[nF`, `ESC[J` — with tmux's scroll-on-clear
+/// when it erases the whole screen from its top-left corner — and `ESC[2K`) to a grid of cells, wraps long lines as
 /// xterm and tmux do (a wide character that does not fit moves to the next row; a full row
 /// waits for the next character before wrapping), and scrolls rows off the top into a history.
 ///
@@ -114,6 +115,17 @@ struct ScreenEmulator {
             row = max(0, row - max(1, parameter ?? 1))
             column = 0
             pendingWrap = false
+        case "A":
+            row = max(0, row - max(1, parameter ?? 1))
+            pendingWrap = false
+        case "B":
+            row = min(rows - 1, row + max(1, parameter ?? 1))
+            pendingWrap = false
+        case "J" where row == 0 && column == 0:
+            // tmux's scroll-on-clear: erasing the whole screen from its corner first scrolls
+            // what is on it into the history.
+            history += screen
+            grid = Array(repeating: Array(repeating: " ", count: columns), count: rows)
         case "J":
             for cell in column..<columns { grid[row][cell] = " " }
             for below in (row + 1)..<rows { grid[below] = Array(repeating: " ", count: columns) }
