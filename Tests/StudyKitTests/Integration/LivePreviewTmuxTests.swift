@@ -44,7 +44,8 @@ struct LivePreviewTmuxTests {
             sleep 600
             """.write(to: script, atomically: true, encoding: .utf8)
 
-        let tmux = Tmux(socket: "studykit-test-\(UUID().uuidString.prefix(8))")
+        // The socket in the scratch directory: nothing is left in tmux's own folder.
+        let tmux = Tmux(socket: cache.url.appendingPathComponent("tmux.sock").path)
         do {
             let failures = try await check(columns: columns, rows: rows, in: tmux, script: script, marker: marker, environment: environment)
             await tmux.killServer()
@@ -108,9 +109,10 @@ struct LivePreviewTmuxTests {
 
 /// tmux on a socket of its own, so no session of the developer's is touched.
 struct Tmux {
+    /// The path of the server's socket (`tmux -S`).
     let socket: String
 
-    /// Runs `tmux -L socket arguments…` on a thread of its own (as ``LiveStudykit`` runs the
+    /// Runs `tmux -S socket arguments…` on a thread of its own (as ``LiveStudykit`` runs the
     /// binary): waiting for a process on one of Swift Testing's cooperative threads can hang.
     @discardableResult
     func run(_ arguments: [String]) async throws -> String {
@@ -128,11 +130,14 @@ struct Tmux {
     private func runBlocking(_ arguments: [String]) throws -> String {
         let process = Process()
         // The tmux server that `new-session` starts inherits the client's open descriptors,
-        // among them the one Foundation watches to learn that the client exited: closed first,
-        // or waiting for the client lasts as long as the server.
-        let closeInherited = #"for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-" 2>/dev/null; fi; done; exec tmux "$@""#
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", closeInherited, "tmux", "-L", socket] + arguments
+        // among them the one Foundation watches to learn that the client exited, and the test
+        // process's blocked signals, among them SIGTERM, which `kill-server` sends the server.
+        // Both are reset first, or waiting for the client lasts as long as the server, and the
+        // server (and its pane) outlive the test.
+        let reset = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.closerange(3, 65536); "
+            + "os.execvp('tmux', ['tmux'] + sys.argv[1:])"
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", reset, "-S", socket] + arguments
         // A file, not a pipe: the server would keep a pipe open as long as it runs.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-tmux-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: file.path, contents: nil)
