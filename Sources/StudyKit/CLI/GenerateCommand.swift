@@ -27,7 +27,7 @@ extension Runner {
         let quota = try remoteQuota(configuration)
         let verbose = settings.verbose
         let errors = errorOutput
-        let streamer = settings.stream ? StreamPreview(sink: output) : nil
+        let streamer = settings.stream ? StreamPreview(sink: output, watchResize: true) : nil
         let remote = configuration.remoteEngine(transport: transport)
         let capability = try CapabilityPolicy(environment: environment)
         let clock = SystemDayClock()
@@ -177,9 +177,13 @@ struct Progress {
     let sink: any OutputSink
     let enabled: Bool
 
+    /// Shows `text`, cut to one row of the window: a status line that wrapped would leave its
+    /// first row behind when the next one is drawn.
     func show(_ text: String) {
         guard enabled else { return }
-        sink.write("\r\u{1B}[2K" + "studykit: " + text + "…")
+        var line = "studykit: " + text + "…"
+        if let columns = sink.terminalSize?.columns { line = TerminalLayout.prefix(line, cells: columns - 1) }
+        sink.write("\r\u{1B}[2K" + line)
     }
 
     func clear() {
@@ -188,53 +192,8 @@ struct Progress {
     }
 }
 
-/// Shows a result while it is generated: on a terminal the partial value is redrawn in place;
-/// piped, each line is written once, when it is complete, with no control sequences.
-final class StreamPreview: Sendable {
-    private struct State {
-        var drawnLines = 0
-        var printedLines = 0
-    }
-
-    private let sink: any OutputSink
-    private let state = Mutex(State())
-
-    init(sink: any OutputSink) { self.sink = sink }
-
-    /// Draws the partial value parsed from `text`, the model's output so far.
-    func show(_ text: String) {
-        guard let value = JSONValue.partial(text) else { return }
-        let lines = Self.outline(TerminalSafety.clean(value))
-        guard !lines.isEmpty else { return }
-        state.withLock { state in
-            if sink.isTerminal {
-                var frame = state.drawnLines > 0 ? "\u{1B}[\(state.drawnLines)F\u{1B}[J" : ""
-                frame += lines.joined(separator: "\n") + "\n"
-                sink.write(frame)
-                state.drawnLines = lines.count
-            } else {
-                // The last line may still grow: print only lines that later output has completed.
-                let complete = max(0, lines.count - 1)
-                if complete > state.printedLines {
-                    sink.write(lines[state.printedLines..<complete].joined(separator: "\n") + "\n")
-                    state.printedLines = complete
-                }
-            }
-        }
-    }
-
-    /// Removes the preview on a terminal (the final rendering replaces it); piped, marks its end.
-    func finish() {
-        state.withLock { state in
-            if sink.isTerminal, state.drawnLines > 0 {
-                sink.write("\u{1B}[\(state.drawnLines)F\u{1B}[J")
-            } else if !sink.isTerminal, state.printedLines > 0 {
-                sink.write("\n")
-            }
-            state.drawnLines = 0
-        }
-    }
-
+/// The outline a partial result is previewed as.
+enum StreamOutline {
     /// A readable outline of a JSON value: `key: value` lines, nested by indentation.
     static func outline(_ value: JSONValue, indent: String = "") -> [String] {
         switch value {

@@ -7,9 +7,15 @@ public protocol OutputSink: Sendable {
     func write(_ text: String)
     /// Whether the sink is an interactive terminal (progress and redraws only go to terminals).
     var isTerminal: Bool { get }
+    /// The terminal's window, read afresh on each call (it changes when the window is resized);
+    /// `nil` when the sink is no terminal or the terminal reports no size.
+    var terminalSize: TerminalSize? { get }
 }
 
 extension OutputSink {
+    /// No size: a sink that is no terminal.
+    public var terminalSize: TerminalSize? { nil }
+
     /// Writes `text` followed by a newline.
     public func line(_ text: String) { write(text + "\n") }
 }
@@ -45,4 +51,7 @@ struct FileDescriptorSink: OutputSink {
 
     /// Whether the descriptor is a TTY.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    /// The window of the terminal on the descriptor (`TIOCGWINSZ`).
+    public var terminalSize: TerminalSize? { TerminalSize.of(descriptor: descriptor) }
 }

@@ -63,28 +63,33 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         /// `maxWords` shared evenly between the sentences, so a grammar-constrained model cannot
         /// ramble on (the sentence count itself is a semantic check of the owning type).
         public let sentences: ClosedRange<Int>?
+        /// What the string must mean to be an item of its list (see ``ItemMeaning``): no field
+        /// names, placeholders or lone function words, enough content words, a whole sentence.
+        /// Its minimum word count and sentence end are also part of the emitted `pattern`.
+        public let meaning: ItemMeaning?
 
         /// Creates string limits.
         public init(
             minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = "",
-            sentences: ClosedRange<Int>? = nil
+            sentences: ClosedRange<Int>? = nil, meaning: ItemMeaning? = nil
         ) {
             self.minLength = max(1, minLength)
             self.maxLength = maxLength
             self.maxWords = maxWords
             self.forbiddenCharacters = forbiddenCharacters
             self.sentences = sentences.map { max(1, $0.lowerBound)...max(1, $0.upperBound) }
+            self.meaning = meaning
         }
     }
 
     /// A string with the given limits.
     public static func string(
         minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = "",
-        sentences: ClosedRange<Int>? = nil
+        sentences: ClosedRange<Int>? = nil, meaning: ItemMeaning? = nil
     ) -> GenerationSchema {
         .string(StringConstraints(
             minLength: minLength, maxLength: maxLength, maxWords: maxWords, forbiddenCharacters: forbiddenCharacters,
-            sentences: sentences))
+            sentences: sentences, meaning: meaning))
     }
 }
 
@@ -179,15 +184,16 @@ extension GenerationSchema {
                 ]
             ]
         case .string(let constraints):
-            return [
-                "string": [
-                    "minLength": .integer(constraints.minLength),
-                    "maxLength": constraints.maxLength.map(JSONValue.integer) ?? .null,
-                    "maxWords": constraints.maxWords.map(JSONValue.integer) ?? .null,
-                    "forbidden": .string(constraints.forbiddenCharacters),
-                    "sentences": constraints.sentences.map { [.integer($0.lowerBound), .integer($0.upperBound)] } ?? .null,
-                ]
+            var string: JSONObject = [
+                "minLength": .integer(constraints.minLength),
+                "maxLength": constraints.maxLength.map(JSONValue.integer) ?? .null,
+                "maxWords": constraints.maxWords.map(JSONValue.integer) ?? .null,
+                "forbidden": .string(constraints.forbiddenCharacters),
+                "sentences": constraints.sentences.map { [.integer($0.lowerBound), .integer($0.upperBound)] } ?? .null,
             ]
+            // Only when present, so schemas without item rules keep their fingerprints.
+            if let meaning = constraints.meaning { string["meaning"] = meaning.canonicalValue }
+            return ["string": .object(string)]
         case .stringEnum(let cases):
             return ["enum": .array(cases.map(JSONValue.string))]
         case .integer(let minimum, let maximum):
@@ -211,6 +217,7 @@ extension GenerationSchema.StringConstraints {
     /// Words are runs of non-space characters separated by single spaces, so the pattern also
     /// rules out leading, trailing and doubled spaces — harmless for titles and labels.
     var pattern: String? {
+        if let itemPattern { return itemPattern }
         guard maxWords != nil || !forbiddenCharacters.isEmpty || sentences != nil else { return nil }
         var excluded = ""
         var seen = Set<Character>()
@@ -230,7 +237,9 @@ extension GenerationSchema.StringConstraints {
         let word = "[^ \(excluded)]+"
         if let sentences {
             let perSentence = maxWords.map { max(1, ($0 + sentences.upperBound - 1) / sentences.upperBound) } ?? 40
-            let sentence = "\(word)( \(word)){0,\(perSentence - 1)}[.!?]"
+            // One sentence that is an item (a key point) also has the item's fewest words.
+            let fewest = sentences.upperBound == 1 ? min(perSentence, meaning?.minimumWords ?? 1) : 1
+            let sentence = "\(word)( \(word)){\(fewest - 1),\(perSentence - 1)}[.!?]"
             if sentences.upperBound == 1 { return "^\(sentence)$" }
             return "^\(sentence)( \(sentence)){\(sentences.lowerBound - 1),\(sentences.upperBound - 1)}$"
         }

@@ -44,7 +44,9 @@ extension GenerationSchema {
             for (index, element) in elements.enumerated() {
                 items.collect(element, at: JSONPath.index(path, index), into: &issues)
             }
-            if let distinct { Self.collectDuplicates(elements, distinct, at: path, into: &issues) }
+            if let distinct {
+                Self.collectDuplicates(elements, distinct, at: path, meaning: items.itemMeaning(of: distinct), into: &issues)
+            }
 
         case .string(let constraints):
             guard let text = value.stringValue else { return report(Self.typeMismatch(value, "a string")) }
@@ -64,6 +66,7 @@ extension GenerationSchema {
             for character in constraints.forbiddenCharacters where text.contains(character) {
                 report("contains \(Self.name(of: character)), which is not allowed; remove it")
             }
+            if let meaning = constraints.meaning, let problem = ItemRules.problem(text, meaning) { report(problem) }
 
         case .stringEnum(let cases):
             guard let text = value.stringValue else { return report(Self.typeMismatch(value, "a string")) }
@@ -107,10 +110,26 @@ extension GenerationSchema {
         }
     }
 
+    /// The ``ItemMeaning`` of the strings an array's distinctness compares, if they have one.
+    func itemMeaning(of distinct: Distinctness) -> ItemMeaning? {
+        switch (distinct, self) {
+        case (.items, .string(let constraints)): return constraints.meaning
+        case (.field(let name), .object(let properties)):
+            guard case .string(let constraints)? = properties.first(where: { $0.name == name })?.schema else { return nil }
+            return constraints.meaning
+        default: return nil
+        }
+    }
+
+    /// Exact duplicates (case and whitespace aside), and for items with a `meaning` also entries
+    /// that share most of their content words with an earlier one (``ItemRules/nearCopy(_:_:)``);
+    /// an item already rejected for what it is ("Point 2") is not reported again as a copy.
     private static func collectDuplicates(
-        _ elements: [JSONValue], _ distinct: Distinctness, at path: String, into issues: inout [ValidationIssue]
+        _ elements: [JSONValue], _ distinct: Distinctness, at path: String, meaning: ItemMeaning?,
+        into issues: inout [ValidationIssue]
     ) {
         var firstSeen: [String: String] = [:]
+        var earlier: [(path: String, stems: Set<String>)] = []  // overlap keys of items that passed
         for (index, element) in elements.enumerated() {
             let itemPath = JSONPath.index(path, index)
             let text: String?
@@ -126,10 +145,19 @@ extension GenerationSchema {
             // Blank or mistyped members are reported by their own checks.
             guard let text, !text.allSatisfy(\.isWhitespace) else { continue }
             let key = duplicateKey(text)
-            if let earlier = firstSeen[key] {
-                issues.append(ValidationIssue(path: keyPath, message: "repeats \(earlier); make every entry different"))
+            if let first = firstSeen[key] {
+                issues.append(ValidationIssue(path: keyPath, message: "repeats \(first); make every entry different"))
+                continue
+            }
+            firstSeen[key] = keyPath
+            guard let meaning, ItemRules.problem(text, meaning) == nil else { continue }
+            let stems = ItemRules.overlapKeys(text)
+            if let original = earlier.first(where: { ItemRules.nearCopy(stems, $0.stems) }) {
+                issues.append(ValidationIssue(
+                    path: keyPath,
+                    message: "is \(ItemRules.quoted(text)), a near-copy of \(original.path); make every entry different"))
             } else {
-                firstSeen[key] = keyPath
+                earlier.append((keyPath, stems))
             }
         }
     }

@@ -64,11 +64,12 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
               .stringEnum(Verdict.allCases.map(\.rawValue))),
         .init("score", description: "How well the student explained the concept, from 0 to 10.", .integer(minimum: 0, maximum: 10)),
         .init("whatWasRight", description: "Up to 6 things the explanation got right.",
-              .array(items: .string(maxLength: 300), minItems: 0, maxItems: 6, distinct: .items)),
+              .array(items: .string(maxLength: 300, meaning: .feedbackPoint), minItems: 0, maxItems: 6, distinct: .items)),
         .init("gaps", description: "Up to 6 points the explanation missed or got wrong, each with its correction.",
               .array(
                 items: .object([
-                    .init("point", description: "What the student missed or got wrong.", .string(maxLength: 300)),
+                    .init("point", description: "What the student missed or got wrong.",
+                          .string(maxLength: 300, meaning: .feedbackPoint)),
                     .init("correction", description: "What the material actually says about it.", .string(maxLength: 400)),
                 ]),
                 minItems: 0, maxItems: 6, distinct: .field("point"))),

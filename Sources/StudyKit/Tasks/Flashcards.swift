@@ -1,8 +1,8 @@
 /// Question/answer cards, each backed by a quote from the material (`studykit flashcards`).
 ///
-/// Bounds: 3–20 cards with distinct questions (case- and whitespace-insensitive); `question`
-/// at most 300 characters, `answer` at most 500 and different from the question, `quote` at
-/// most 500.
+/// Bounds: 3–20 cards with distinct questions (case- and whitespace-insensitive, and no
+/// near-copies); `question` at most 300 characters (``ItemMeaning/question``), `answer` at most
+/// 500 (``ItemMeaning/answer``) and different from the question, `quote` at most 500.
 public struct Flashcards: Generable, Codable, Equatable, Hashable {
     /// One card.
     public struct Card: Sendable, Codable, Equatable, Hashable {
@@ -34,8 +34,10 @@ public struct Flashcards: Generable, Codable, Equatable, Hashable {
         .init("cards", description: "3 to 20 flashcards, each asking something different.",
               .array(
                 items: .object([
-                    .init("question", description: "A question about one fact of the material.", .string(maxLength: 300)),
-                    .init("answer", description: "The answer, short and taken from the material.", .string(maxLength: 500)),
+                    .init("question", description: "A question about one fact of the material.",
+                          .string(maxLength: 300, meaning: .question)),
+                    .init("answer", description: "The answer, short and taken from the material.",
+                          .string(maxLength: 500, meaning: .answer)),
                     .init("quote", description: "The sentence of the material that supports the answer, copied word for word.",
                           .string(maxLength: 500)),
                 ]),

@@ -2,8 +2,10 @@
 /// semantic rules can see: a small model writes valid JSON that says nothing ("This is a JSON
 /// object with the headline.") or quotes sentences the material never had.
 ///
-/// - A headline's blurb and a summary's overview must name at least one content word of the
-///   material (stems compared, stopwords and numbers ignored; in CJK text, character pairs).
+/// - A headline's blurb and a summary's overview must make a claim about the material: name at
+///   least two different content words of it (stems compared, stopwords and numbers ignored; in
+///   CJK text, character pairs). One shared word is what empty praise manages ("a must-read on
+///   photosynthesis"); stock filler itself is rejected by the types (``ItemRules/stockFiller(in:)``).
 /// - A flashcard's quote must come from the material: its normalized text appears in the
 ///   material's, or, for a lightly edited quote, at least 3 of every 4 of its word triples do.
 ///   A quote with `…` or `...` in it is checked piece by piece.
@@ -39,18 +41,33 @@ enum Grounding {
             self.source = source
         }
 
-        func names(_ text: String) -> Bool {
-            Grounding.contentStems(text).contains { stems.contains($0) }
+        /// How many different content words of the material `text` names.
+        func named(_ text: String) -> Int {
+            Set(Grounding.contentStems(text)).filter { stems.contains($0) }.count
         }
 
         func issues(_ headline: Headline) -> [ValidationIssue] {
-            names(headline.blurb) ? [] : [ValidationIssue(
-                path: "blurb", message: "names nothing from the material; say in one sentence what this material covers")]
+            switch named(headline.blurb) {
+            case 0:
+                return [ValidationIssue(
+                    path: "blurb", message: "names nothing from the material; say in one sentence what this material covers")]
+            case 1:
+                return [ValidationIssue(
+                    path: "blurb",
+                    message: "names only one word of the material; state in one sentence what the material says, in its own terms")]
+            default: return []
+            }
         }
 
         func issues(_ summary: Summary) -> [ValidationIssue] {
-            names(summary.overview) ? [] : [ValidationIssue(
-                path: "overview", message: "names nothing from the material; sum up what this material says")]
+            switch named(summary.overview) {
+            case 0:
+                return [ValidationIssue(path: "overview", message: "names nothing from the material; sum up what this material says")]
+            case 1:
+                return [ValidationIssue(
+                    path: "overview", message: "names only one word of the material; sum up what this material says, in its own terms")]
+            default: return []
+            }
         }
 
         func issues(_ flashcards: Flashcards) -> [ValidationIssue] {

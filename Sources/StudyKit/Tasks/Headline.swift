@@ -33,7 +33,8 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
     /// The headline as JSON, `title` first.
     public var jsonValue: JSONValue { ["title": .string(title), "blurb": .string(blurb)] }
 
-    /// The blurb must be exactly one sentence, and say more than the title.
+    /// The blurb must be exactly one sentence, say more than the title, and not be stock
+    /// filler ("a must-read for anyone interested in …"; see ``ItemRules/stockFiller(in:)``).
     public func semanticIssues() -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         let sentences = ResultProse.sentenceCount(blurb)
@@ -43,6 +44,7 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
         if ResultProse.sameText(title, blurb) {
             issues.append(ValidationIssue(path: "blurb", message: "repeats the title; describe what the material covers instead"))
         }
+        if let filler = ItemRules.fillerIssue(blurb, path: "blurb", what: "the material's main point") { issues.append(filler) }
         return issues
     }
 }
@@ -50,14 +52,14 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension Headline {
-    /// Version 2: answers must also pass ``Grounding``.
-    static let promptTemplateVersion = "headline/2"
+    /// Version 3: the blurb states the main point; stock praise is rejected.
+    static let promptTemplateVersion = "headline/3"
     static let responseReserve = 200
     static let instructions = TaskPrompt.instructions(
         role: "You write a headline for a student's study material.",
         fields: """
             - "title": a short title, at most 6 words, without quotation marks.
-            - "blurb": one plain sentence saying what the material covers.
+            - "blurb": one plain sentence stating the material's main point in its own terms.
             """)
     /// Not "… as a JSON object with …": the instructions and the grammar already say so, and
     /// SmolLM2 echoed the phrase back as its blurb ("This is a JSON object with the headline.").

@@ -2,9 +2,11 @@
 ///
 /// The map is exactly three levels deep at most — branch → child → grandchild — and the schema
 /// is unrolled to that depth (no `$ref`), which grammar-constrained decoding handles best.
-/// Bounds: `centralTopic` and every `label` at most 8 words and 80 characters; 2–8 branches,
-/// 0–6 children per branch, 0–5 grandchildren per child; sibling labels distinct (case- and
-/// whitespace-insensitive). Grandchildren carry no `children` member.
+/// Bounds: `centralTopic` at most 8 words and every `label` 1–6 words, each at most 80
+/// characters with a content word (``ItemMeaning/label``); 2–8 branches, 0–6 children per
+/// branch, 0–5 grandchildren per child; sibling labels distinct (case- and whitespace-insensitive,
+/// and no near-copies), and no label a near-copy of the one above it. Grandchildren carry no
+/// `children` member.
 public struct MindMap: Generable, Codable, Equatable, Hashable {
     /// A labelled node; its `children` are the next level down.
     public struct Node: Sendable, Codable, Equatable, Hashable {
@@ -44,26 +46,29 @@ public struct MindMap: Generable, Codable, Equatable, Hashable {
         self.branches = branches
     }
 
+    /// The most words of a branch, child or grandchild label.
+    public static let labelWords = 6
+
     private static func label(_ what: String) -> GenerationSchema.Property {
-        .init("label", description: what, .string(maxLength: 80, maxWords: 8))
+        .init("label", description: what, .string(maxLength: 80, maxWords: labelWords, meaning: .label))
     }
 
     /// The schema, unrolled to three levels.
     public static let generationSchema: GenerationSchema = {
-        let grandchild: GenerationSchema = .object([label("A detail of the idea above, at most 8 words.")])
+        let grandchild: GenerationSchema = .object([label("A detail of the idea above, 1 to 6 words.")])
         let child: GenerationSchema = .object([
-            label("An idea within the branch, at most 8 words."),
+            label("An idea within the branch, 1 to 6 words."),
             .init("children", description: "0 to 5 details of this idea.",
                   .array(items: grandchild, minItems: 0, maxItems: 5, distinct: .field("label"))),
         ])
         let branch: GenerationSchema = .object([
-            label("A main theme of the material, at most 8 words."),
+            label("A main theme of the material, 1 to 6 words."),
             .init("children", description: "0 to 6 ideas within this theme.",
                   .array(items: child, minItems: 0, maxItems: 6, distinct: .field("label"))),
         ])
         return .object([
             .init("centralTopic", description: "What the whole material is about, at most 8 words.",
-                  .string(maxLength: 80, maxWords: 8)),
+                  .string(maxLength: 80, maxWords: 8, meaning: .label)),
             .init("branches", description: "2 to 8 main themes of the material.",
                   .array(items: branch, minItems: 2, maxItems: 8, distinct: .field("label"))),
         ])
@@ -85,22 +90,39 @@ public struct MindMap: Generable, Codable, Equatable, Hashable {
         ["centralTopic": .string(centralTopic), "branches": .array(branches.map { $0.jsonValue(level: 1) })]
     }
 
-    /// The schema covers labels, counts and depth; nothing further to check.
-    public func semanticIssues() -> [ValidationIssue] { [] }
+    /// The schema covers labels, counts, depth and siblings; here a label must also say more
+    /// than the node above it (a branch that repeats the central topic, a child its branch).
+    public func semanticIssues() -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        func check(_ nodes: [Node], under parent: String, parentPath: String, path: String) {
+            for (index, node) in nodes.enumerated() {
+                let nodePath = "\(path)[\(index)]"
+                if ItemRules.nearCopy(node.label, parent) {
+                    issues.append(ValidationIssue(
+                        path: nodePath + ".label",
+                        message: "is \(ItemRules.quoted(node.label)), a near-copy of \(parentPath); name something narrower"))
+                }
+                check(node.children, under: node.label, parentPath: nodePath + ".label", path: nodePath + ".children")
+            }
+        }
+        check(branches, under: centralTopic, parentPath: "centralTopic", path: "branches")
+        return issues
+    }
 }
 
 // MARK: - Prompt
 
 extension MindMap {
-    static let promptTemplateVersion = "mindmap/1"
+    /// Version 2: labels of 1 to 6 words that must name ideas of the material.
+    static let promptTemplateVersion = "mindmap/2"
     static let responseReserve = 800
     static let instructions = TaskPrompt.instructions(
         role: "You draw a mind map of a student's study material.",
         fields: """
             - "centralTopic": what the whole material is about, at most 8 words.
             - "branches": 2 to 8 main themes, each an object with "label" and "children"; each
-              child has "label" and "children"; each grandchild has only "label". Labels are at
-              most 8 words. Go no deeper than grandchildren.
+              child has "label" and "children"; each grandchild has only "label". Labels are 1 to
+              6 words naming ideas of the material. Go no deeper than grandchildren.
             """)
     static let request = "Draw a mind map of the document above as a JSON object with \"centralTopic\" and \"branches\"."
 }

@@ -1,8 +1,10 @@
 /// Multiple-choice questions on the material (`studykit quiz`).
 ///
 /// Bounds: 3–10 questions with distinct prompts (case- and whitespace-insensitive); each has
-/// exactly 4 distinct `choices` (each at most 200 characters), an `answerIndex` from 0 to 3,
-/// a `prompt` of at most 400 characters and an `explanation` of at most 600.
+/// exactly 4 distinct `choices` (each at most 200 characters; a number or a single term will
+/// do, a placeholder or schema word will not: ``ItemMeaning/choice``), an `answerIndex` from 0
+/// to 3, a `prompt` of at most 400 characters (``ItemMeaning/question``) and an `explanation`
+/// of at most 600.
 public struct Quiz: Generable, Codable, Equatable, Hashable {
     /// One multiple-choice question.
     public struct Question: Sendable, Codable, Equatable, Hashable {
@@ -45,9 +47,9 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
         .init("questions", description: "3 to 10 multiple-choice questions, each asking something different.",
               .array(
                 items: .object([
-                    .init("prompt", description: "The question.", .string(maxLength: 400)),
+                    .init("prompt", description: "The question.", .string(maxLength: 400, meaning: .question)),
                     .init("choices", description: "Exactly 4 different answers; exactly one is right.",
-                          .array(items: .string(maxLength: 200), minItems: choiceCount, maxItems: choiceCount,
+                          .array(items: .string(maxLength: 200, meaning: .choice), minItems: choiceCount, maxItems: choiceCount,
                                  distinct: .items)),
                     .init("answerIndex", description: "The position of the right answer in choices, from 0 to 3.",
                           .integer(minimum: 0, maximum: choiceCount - 1)),

@@ -7,24 +7,48 @@ struct RoutingEngineTests {
     static let headline = #"{"title":"Cell Division Basics","blurb":"Mitosis splits one cell into two identical cells."}"#
     static let summary = #"""
         {"overview":"Mitosis divides one cell into two. Each daughter cell gets a full copy of the chromosomes.",
-         "keyPoints":["Prophase condenses the chromosomes.","Metaphase lines them up.","Anaphase pulls the chromatids apart."]}
+         "keyPoints":["Prophase condenses the chromosomes into visible threads.","Metaphase lines the chromosomes up along the spindle.",
+                      "Anaphase pulls the sister chromatids apart."]}
         """#
     static let badHeadline = #"{"title":"Cells","blurb":"Cells"}"#
 
+    /// Sentences that each say something different: the builtin engine, the last fallback,
+    /// finds no summary in one sentence said over and over (its points would be near-copies).
+    static let sentences = [
+        "Mitosis is the division of one cell nucleus into two identical nuclei. ",
+        "Prophase condenses the chromosomes into visible threads. ",
+        "Metaphase lines the chromosomes up along the spindle equator. ",
+        "Anaphase pulls sister chromatids toward opposite poles. ",
+        "Telophase rebuilds a nuclear envelope around each chromosome set. ",
+        "Cytokinesis finally splits the cytoplasm between daughter cells. ",
+        "Interphase copies the DNA before any division starts. ",
+        "Meiosis instead yields four haploid gametes with shuffled genes. ",
+    ]
+
     static func document(characters: Int = 600) -> Document {
-        let sentence = "Mitosis is the division of one cell nucleus into two identical nuclei. "
         var text = ""
-        while text.count < characters { text += sentence }
+        var index = 0
+        while text.count < characters {
+            text += sentences[index % sentences.count]
+            index += 1
+        }
         return Document(text: String(text.prefix(characters)).trimmingCharacters(in: .whitespaces), title: nil, kind: .text, origin: "test")
     }
 
     /// A long document with headings, so fitting has sections to cover.
     static func longDocument() -> Document {
         var parts: [String] = []
+        // Varied wording, so that no two sentences are near-copies of each other.
+        let actors = [
+            "ribosomes", "centrioles", "spindle fibres", "chromatids", "enzymes", "membranes", "vesicles", "lysosomes",
+            "histones", "kinases", "cyclins", "microtubules",
+        ]
+        let actions = ["assemble near", "bind to", "move along", "attach to", "surround", "repair"]
+        let places = ["the nuclear envelope", "the cell plate", "each centromere", "the metaphase plate", "the cleavage furrow", "the daughter nuclei"]
         for section in 1...6 {
             parts.append("# Section \(section)")
             for sentence in 1...12 {
-                parts.append("Fact \(sentence) of section \(section) says that cells in stage \(section) copy their DNA carefully before dividing.")
+                parts.append("Fact \(sentence) of section \(section) says that \(actors[sentence - 1]) \(actions[section - 1]) \(places[section - 1]) during stage \(section) of mitosis.")
             }
         }
         return Document(text: parts.joined(separator: "\n\n"), title: "Cells", kind: .markdown, origin: "test")
@@ -96,7 +120,7 @@ struct RoutingEngineTests {
     }
 
     @Test func anAnswerThatNamesNothingFromTheMaterialIsReaskedWithThatFeedback() async throws {
-        let empty = #"{"title":"Study Notes","blurb":"This is a JSON object with the headline."}"#
+        let empty = #"{"title":"Study Notes","blurb":"It is what it is, for everyone."}"#
         let local = ScriptedModel(.local, steps: [.answer(empty), .answer(Self.headline)])
         let routed = try await RoutingEngine(local: local, remote: ScriptedModel(.remote)).run(
             RoutingRequest(task: .headline, document: Self.document(), useCache: false))
@@ -109,6 +133,27 @@ struct RoutingEngineTests {
         #expect(headline.blurb == "Mitosis splits one cell into two identical cells.")
         let reask = try #require(local.calls.prompts.last)
         #expect(reask.contains("blurb names nothing from the material"))
+    }
+
+    @Test func keyPointsThatCarryNoMeaningAreReaskedNamingEachItem() async throws {
+        // The shape SmolLM2 gave in #23: valid JSON, one schema word a point.
+        let junk = #"""
+            {"overview":"Mitosis divides one cell into two. Each daughter cell gets a full copy of the chromosomes.",
+             "keyPoints":["overview","and","keyPoints","is","a","json","object"]}
+            """#
+        let remote = ScriptedModel(.remote, steps: [.answer(junk), .answer(Self.summary)])
+        let routed = try await RoutingEngine(local: ScriptedModel(.local), remote: remote).run(
+            RoutingRequest(task: .summary, document: Self.document(), useCache: false))
+        #expect(routed.engine == .remote)
+        #expect(routed.reasked)
+        guard case .summary(let summary) = routed.result else {
+            Issue.record("not a summary")
+            return
+        }
+        #expect(!summary.keyPoints.contains("overview"))
+        let reask = try #require(remote.calls.prompts.last)
+        #expect(reask.contains(#"keyPoints[0] is "overview", a field name of the schema"#))
+        #expect(reask.contains(#"keyPoints[1] is "and", only a function word"#))
     }
 
     @Test func aFittedAnswerIsGroundedInWhatWasSentNotTheWholeDocument() async throws {

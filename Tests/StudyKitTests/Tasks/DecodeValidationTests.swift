@@ -24,6 +24,14 @@ struct BadOutputCase: Sendable, CustomTestStringConvertible {
 
 @Suite("Decoding and validating model output")
 struct DecodeValidationTests {
+    /// Nine key points that each pass the item rules, for count checks.
+    static let distinctPoints = [
+        "Mitosis divides one nucleus into two identical nuclei.", "Prophase condenses chromosomes into visible threads.",
+        "Metaphase aligns chromosomes along the spindle equator.", "Anaphase pulls sister chromatids toward opposite poles.",
+        "Telophase rebuilds nuclear envelopes around both chromosome sets.", "Cytokinesis splits the cytoplasm between daughter cells.",
+        "Interphase copies the DNA before division starts.", "Meiosis yields four haploid gametes with shuffled genes.",
+        "Plant cells build a cell plate instead of a furrow.",
+    ]
     static let sevenWords: JSONValue = "One Two Three Four Five Six Seven"
 
     static let badCases: [BadOutputCase] = [
@@ -70,7 +78,7 @@ struct DecodeValidationTests {
         .init(name: "duplicate points", task: .feynman, edits: [("whatWasRight[1]", "  PLANTS use light   energy to make sugar.")],
               expected: ["whatWasRight[1] repeats whatWasRight[0]; make every entry different"]),
         .init(name: "too many items", task: .feynman,
-              edits: [("whatWasRight", .array((1...7).map { .string("Point \($0)") }))],
+              edits: [("whatWasRight", .array((1...7).map { .string(DecodeValidationTests.distinctPoints[$0 - 1]) }))],
               expected: ["whatWasRight has 7 items, but at most 6 are allowed"]),
         .init(name: "gap is a string", task: .feynman, edits: [("gaps[0]", "CO2")], expected: ["gaps[0] is a string, but it must be an object"]),
         // Summary
@@ -83,7 +91,7 @@ struct DecodeValidationTests {
               expected: ["keyPoints[1] contains only whitespace; write some text"]),
         .init(name: "item of wrong type", task: .summary, edits: [("keyPoints[2]", ["nested": true])],
               expected: ["keyPoints[2] is an object, but it must be a string"]),
-        .init(name: "nine key points", task: .summary, edits: [("keyPoints", .array((1...9).map { .string("Point \($0)") }))],
+        .init(name: "nine key points", task: .summary, edits: [("keyPoints", .array((1...9).map { .string(DecodeValidationTests.distinctPoints[$0 - 1]) }))],
               expected: ["keyPoints has 9 items, but at most 8 are allowed"]),
         // Flashcards
         .init(name: "duplicate questions", task: .flashcards, edits: [("cards[2].question", "where does PHOTOSYNTHESIS  take place?")],
@@ -233,8 +241,8 @@ struct DecodeValidationTests {
     @Test func codeBuiltMindMapDeeperThanThreeLevelsFailsValidation() {
         let tooDeep = MindMap.Node(label: "Grandchild", children: [MindMap.Node(label: "Great-grandchild")])
         let map = MindMap(centralTopic: "Topic", branches: [
-            MindMap.Node(label: "A", children: [MindMap.Node(label: "Child", children: [tooDeep])]),
-            MindMap.Node(label: "B"),
+            MindMap.Node(label: "Prophase", children: [MindMap.Node(label: "Child", children: [tooDeep])]),
+            MindMap.Node(label: "Metaphase"),
         ])
         #expect(throws: SchemaError.invalid([ValidationIssue(
             path: "branches[0].children[0].children[0].children", message: "is not an allowed field; remove it")])) {

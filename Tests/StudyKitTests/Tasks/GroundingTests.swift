@@ -14,11 +14,22 @@ struct GroundingTests {
 
     @Test(arguments: [
         "Explains how a eukaryotic cell divides into two identical daughter cells.",
-        "Covers the stages of chromosome separation.",  // "chromosome" is in the material
-        "How cells divide.",  // "cells" meets "cell" by stem
+        "Covers how each chromosome separates into sister chromatids.",  // "chromosome", "sister", "chromatids"
+        "How cells divide.",  // "cells" meets "cell" by stem, and "divide" "divides"
     ])
     func aBlurbThatNamesTheMaterialPasses(_ blurb: String) {
         #expect(Grounding.issues(in: Self.headline(blurb), source: Self.material).isEmpty)
+    }
+
+    /// One shared word is what empty praise manages: a grounded claim names at least two.
+    @Test(arguments: [
+        "Covers the stages of chromosome separation.",  // only "chromosome" is in the material
+        "A must-read on mitosis for every student.",
+    ])
+    func aBlurbThatNamesOnlyOneWordOfTheMaterialIsAnIssue(_ blurb: String) {
+        #expect(Grounding.issues(in: Self.headline(blurb), source: Self.material).map(\.description) == [
+            "blurb names only one word of the material; state in one sentence what the material says, in its own terms"
+        ])
     }
 
     @Test(arguments: [

@@ -15,6 +15,7 @@ extension BuiltinEngine {
     func clozeItems(_ analysis: BuiltinAnalysis, limit: Int) -> [ClozeItem] {
         var items: [ClozeItem] = []
         var questionKeys = Set<String>()
+        var questionStems: [Set<String>] = []
         var usedTerms = Set<String>()
         var usedSentences = Set<String.Index>()
         let passes: [(builder: ClozeBuilder, reuseSentences: Bool)] = [
@@ -35,12 +36,18 @@ extension BuiltinEngine {
                     usedTerms.insert(item.answerKey)
                     let question = BuiltinProse.oneLine(item.clozeText)
                     let key = BuiltinProse.duplicateKey(question)
+                    let stems = ItemRules.overlapKeys(question)
+                    // The rules every card and question answers to (a question with content
+                    // words, an answer that is a term, no near-copy of another question).
                     guard BuiltinProse.length(question) <= Self.questionLength,
                         BuiltinProse.length(BuiltinProse.oneLine(item.sentence)) <= Self.quoteLength,
-                        !questionKeys.contains(key)
+                        !questionKeys.contains(key), ItemRules.problem(question, .question) == nil,
+                        ItemRules.problem(BuiltinProse.oneLine(item.answer), .answer) == nil,
+                        !questionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
                     else { continue }
                     usedSentences.insert(item.sourceRange.lowerBound)
                     questionKeys.insert(key)
+                    questionStems.append(stems)
                     items.append(item)
                 }
             }
@@ -66,7 +73,9 @@ extension BuiltinEngine {
         for item in items where questions.count < Self.quizLimit {
             let prompt = BuiltinProse.oneLine(item.clozeText)
             let answer = BuiltinProse.oneLine(item.answer)
-            guard BuiltinProse.length(prompt) <= Self.promptLength, BuiltinProse.length(answer) <= Self.choiceLength else {
+            guard BuiltinProse.length(prompt) <= Self.promptLength, BuiltinProse.length(answer) <= Self.choiceLength,
+                ItemRules.problem(answer, .choice) == nil
+            else {
                 continue
             }
             let wrong = distractors(for: item, analysis: analysis, fallback: fallbackTerms, use: distractorUse)
@@ -106,6 +115,7 @@ extension BuiltinEngine {
     ) -> [String] {
         let answer = BuiltinProse.oneLine(item.answer)
         var keys: Set<String> = [BuiltinProse.duplicateKey(answer)]
+        var optionStems: [Set<String>] = [ItemRules.overlapKeys(answer)]
         let answerStems = Set(item.answerKey.split(separator: " ").map(String.init))
         var chosen: [String] = []
         // A term the question itself says ("a powerful Senate") is plainly not the blank; such
@@ -115,14 +125,17 @@ extension BuiltinEngine {
         func take(_ candidate: String, allowingPromptTerms: Bool = false) {
             let text = BuiltinProse.termText(candidate)
             let key = BuiltinProse.duplicateKey(text)
+            let stems = ItemRules.overlapKeys(text)
             guard chosen.count < Quiz.choiceCount - 1, !text.isEmpty, BuiltinProse.length(text) <= Self.choiceLength,
-                !keys.contains(key)
+                !keys.contains(key), ItemRules.problem(text, .choice) == nil,
+                !optionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
             else { return }
             if !allowingPromptTerms, BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
                 heldBack.append(text)
                 return
             }
             keys.insert(key)
+            optionStems.append(stems)
             chosen.append(text)
         }
         let options = ClozeBuilder().distractors(for: item, among: analysis.keyphrases, count: 6)

@@ -53,7 +53,8 @@ extension BuiltinEngine {
                     correction: Self.quoting(source, after: "Explain \(concept) in your own words. The material says: ")))
         }
         for claim in check.wrongClaims where gaps.count < Self.maximumFeynmanGaps {
-            gaps.append(Self.gap(for: claim, concept: concept))
+            let gap = Self.gap(for: claim, concept: concept)
+            if Self.fits(gap.point, among: gaps.map(\.point)) { gaps.append(gap) }
         }
         if check.isVague, gaps.count < Self.maximumFeynmanGaps {
             let source = check.conceptSentences.first ?? analysis.ranked[0].sentence.text
@@ -63,21 +64,23 @@ extension BuiltinEngine {
                     correction: Self.quoting(source, after: "Say what the material says, in your own words: ")))
         }
         for term in check.missedTerms where gaps.count < Self.maximumFeynmanGaps {
+            let point = BuiltinProse.shortened("Your explanation leaves out \(term.text).", maxLength: Self.pointLength)
+            // Terms the rules cannot tell apart ("leaves out 合成" after "leaves out 光合成") give one gap.
+            guard Self.fits(point, among: gaps.map(\.point)) else { continue }
             let correction = term.sentence.map { Self.quoting($0, after: "The material says: ") }
                 ?? "The material names \(term.text) among the key terms of \(concept)."
-            gaps.append(
-                FeynmanFeedback.Gap(
-                    point: BuiltinProse.shortened("Your explanation leaves out \(term.text).", maxLength: Self.pointLength),
-                    correction: correction))
+            gaps.append(FeynmanFeedback.Gap(point: point, correction: correction))
         }
 
         var right: [String] = []
-        for claim in check.supportedClaims.prefix(3) {
-            right.append(BuiltinProse.shortened("You said “\(claim.text)”, which the material confirms.", maxLength: Self.pointLength))
+        for claim in check.supportedClaims where right.count < 3 {
+            let point = BuiltinProse.shortened("You said “\(claim.text)”, which the material confirms.", maxLength: Self.pointLength)
+            if Self.fits(point, among: right) { right.append(point) }
         }
         if right.isEmpty {
-            for term in check.coveredTerms.prefix(3) {
-                right.append(BuiltinProse.shortened("You brought in \(term.text), a key term of \(concept).", maxLength: Self.pointLength))
+            for term in check.coveredTerms where right.count < 3 {
+                let point = BuiltinProse.shortened("You brought in \(term.text), a key term of \(concept).", maxLength: Self.pointLength)
+                if Self.fits(point, among: right) { right.append(point) }
             }
         }
 
@@ -116,6 +119,14 @@ extension BuiltinEngine {
         return FeynmanFeedback(
             verdict: verdict, score: score, whatWasRight: right, gaps: gaps,
             followUpQuestion: BuiltinProse.shortened(question, maxLength: Self.pointLength))
+    }
+
+    /// Whether `point` may join `points`: it passes the feedback-point item rules
+    /// (``ItemMeaning/feedbackPoint``) and is no near-copy of one already there.
+    private static func fits(_ point: String, among points: [String]) -> Bool {
+        let keys = ItemRules.overlapKeys(point)
+        return ItemRules.problem(point, .feedbackPoint) == nil
+            && !points.contains { ItemRules.nearCopy(keys, ItemRules.overlapKeys($0)) || ResultProse.sameText($0, point) }
     }
 
     // MARK: Quoting

@@ -41,7 +41,7 @@ extension BuiltinEngine {
 
     /// The best key term, joined by the next one that shares no word with it when the first is a
     /// single word ("Rome and Senate"); `nil` when there is no word term.
-    private func composedTitle(_ analysis: BuiltinAnalysis) -> String? {
+    func composedTitle(_ analysis: BuiltinAnalysis) -> String? {
         // CJK terms come out of the extractor as characters joined by spaces: no title.
         let terms = analysis.keyphrases.filter { phrase in
             phrase.text.contains { $0.isLetter } && !phrase.text.contains(where: BuiltinTerms.isCJK)
@@ -72,13 +72,13 @@ extension BuiltinEngine {
             // A very short lead ("Notes.") says less than a central sentence.
             guard words >= (position == 0 ? 5 : 3), words <= Self.blurbWords,
                 BuiltinProse.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
-                !ResultProse.sameText(text, title)
+                !ResultProse.sameText(text, title), ItemRules.stockFiller(in: text) == nil
             else { continue }
             return text
         }
         for unit in candidates {
             let text = Self.oneSentence(unit.text, maxWords: Self.blurbWords, maxLength: Self.blurbLength)
-            if !text.isEmpty, !ResultProse.sameText(text, title) { return text }
+            if !text.isEmpty, !ResultProse.sameText(text, title), ItemRules.stockFiller(in: text) == nil { return text }
         }
         return Self.oneSentence("A study note on \(title).", maxWords: Self.blurbWords, maxLength: Self.blurbLength)
     }

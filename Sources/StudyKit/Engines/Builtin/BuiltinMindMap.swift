@@ -1,7 +1,7 @@
 // MARK: - Mind map
 
 extension BuiltinEngine {
-    private static let labelWords = 8
+    private static let labelWords = MindMap.labelWords
     private static let labelLength = 80
     private static let branchLimit = 8
     private static let childLimit = 6
@@ -12,15 +12,19 @@ extension BuiltinEngine {
     /// (besides a title heading), else from clusters of key terms; padded from central
     /// sentences when the text has too few terms.
     func mindMap(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> MindMap {
-        let centre = documentTitle(analysis)
+        var centre = documentTitle(analysis)
+        // A title such as "Summary" or "Quiz" is a field name to the validator: name the topic instead.
+        if ItemRules.problem(centre, .label) != nil {
+            centre = [composedTitle(analysis), "Study Notes"].compactMap { $0 }.first { ItemRules.problem($0, .label) == nil } ?? "Study Notes"
+        }
         let centreStems = Self.stems(of: centre)
         var branches = headingBranches(analysis, centre: centre, centreStems: centreStems)
         if branches.count < 2 { branches = clusterBranches(analysis, centre: centre, centreStems: centreStems) }
-        var labels = Set(branches.map { BuiltinProse.duplicateKey($0.label) })
+        branches = Self.meaningful(branches, under: centre)
         for entry in analysis.ranked where branches.count < 2 {
             let label = BuiltinProse.shortened(entry.sentence.text, maxWords: Self.labelWords, maxLength: Self.labelLength)
-            guard !label.isEmpty, labels.insert(BuiltinProse.duplicateKey(label)).inserted else { continue }
-            branches.append(MindMap.Node(label: label))
+            guard !label.isEmpty else { continue }
+            branches = Self.meaningful(branches + [MindMap.Node(label: label)], under: centre)
         }
         guard branches.count >= 2 else { throw .tooShort(task: .mindmap, usableSentences: analysis.usableSentenceCount) }
         return MindMap(centralTopic: centre, branches: branches)
@@ -173,6 +177,24 @@ extension BuiltinEngine {
     }
 
     // MARK: Helpers
+
+    /// `nodes` without the labels the validator rejects (``ItemMeaning/label``), nor those that
+    /// repeat their parent or an earlier sibling, as near-copies or exactly; children likewise.
+    static func meaningful(_ nodes: [MindMap.Node], under parent: String) -> [MindMap.Node] {
+        var kept: [MindMap.Node] = []
+        var keys = Set<String>()
+        var stems: [Set<String>] = []
+        for node in nodes {
+            let own = ItemRules.overlapKeys(node.label)
+            guard ItemRules.problem(node.label, .label) == nil, !ItemRules.nearCopy(node.label, parent),
+                !stems.contains(where: { ItemRules.nearCopy(own, $0) }),
+                keys.insert(BuiltinProse.duplicateKey(node.label)).inserted
+            else { continue }
+            kept.append(MindMap.Node(label: node.label, children: meaningful(node.children, under: node.label)))
+            stems.append(own)
+        }
+        return kept
+    }
 
     /// A node label: one line, at most eight words and 80 characters.
     private static func label(_ text: String) -> String {

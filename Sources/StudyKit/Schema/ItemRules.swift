@@ -1,0 +1,388 @@
+// MARK: - What an item must mean
+
+/// What a list item (a key point, a mind-map label, a card's question or answer, a quiz choice,
+/// a Feynman point) must carry beyond its shape: a small model can fill every slot of a valid
+/// schema with "overview", "and", "keyPoints", "is", "a", "json", "object", or with "branch1",
+/// and every length and count rule passes.
+///
+/// A string schema with an `ItemMeaning` rejects an item that is
+/// - only punctuation, or a lone function word (or two: "of the");
+/// - a field name of the schema or of any task's schema (`keyPoints`, `label`, `centralTopic`);
+/// - a placeholder (`label`, `branch1`, `item`, `string`, `example`, `Option A`, `…`);
+/// - talk about the reply's format rather than the material ("a JSON object");
+/// - under the field's minimum of content words (a key point needs 4, a label 1); where
+///   ``allowsBareTerm`` holds, a number or a single term ("4", "1953", "ATP") is enough;
+/// - for a sentence field, cut mid-way: it must end with `.`, `!` or `?` (not `…`), and not on
+///   an article or conjunction.
+/// Near-copies — two items, or an item and the overview, that share most of their content
+/// words — are rejected by the arrays and types that hold them (see ``ItemRules/nearCopy(_:_:)``).
+/// Each rule is stated once here, so every engine (the builtin one too) and every task gets it.
+public struct ItemMeaning: Sendable, Hashable {
+    /// Fewest content words (not function words, not numbers).
+    public let minimumContentWords: Int
+    /// Fewest whitespace-separated words; also carried by the grammar.
+    public let minimumWords: Int
+    /// Whether the item is a sentence that must end as one (also carried by the grammar).
+    public let isSentence: Bool
+    /// Whether a number or a single term ("4", "1953", "ATP", "Sometimes") is an acceptable item
+    /// on its own: then only pure function words ("and", "the") are refused, not a lack of content words.
+    public let allowsBareTerm: Bool
+    /// What the item is, for messages ("a key point").
+    public let noun: String
+
+    /// Creates a rule set for one kind of item.
+    public init(noun: String, minimumContentWords: Int, minimumWords: Int = 1, isSentence: Bool = false, allowsBareTerm: Bool = false) {
+        self.noun = noun
+        self.minimumContentWords = max(0, minimumContentWords)
+        self.minimumWords = max(1, minimumWords)
+        self.isSentence = isSentence
+        self.allowsBareTerm = allowsBareTerm
+    }
+
+    /// A summary's key point: a sentence of at least 4 content words.
+    public static let keyPoint = ItemMeaning(noun: "a key point", minimumContentWords: 4, minimumWords: 4, isSentence: true)
+    /// A mind-map label: at least one content word (its word limit is the schema's).
+    public static let label = ItemMeaning(noun: "a label", minimumContentWords: 1)
+    /// A question (a card's, a quiz's): at least one content word in two words or more.
+    public static let question = ItemMeaning(noun: "a question", minimumContentWords: 1, minimumWords: 2)
+    /// A card's answer: a term, a number or a sentence.
+    public static let answer = ItemMeaning(noun: "an answer", minimumContentWords: 1, allowsBareTerm: true)
+    /// A quiz choice: may be a number or a single term ("4", "1953", "ATP").
+    public static let choice = ItemMeaning(noun: "a choice", minimumContentWords: 1, allowsBareTerm: true)
+    /// A point of Feynman feedback: at least two content words.
+    public static let feedbackPoint = ItemMeaning(noun: "a feedback point", minimumContentWords: 2, minimumWords: 2)
+
+    /// The canonical form for schema fingerprints.
+    var canonicalValue: JSONValue {
+        [
+            "noun": .string(noun), "minimumContentWords": .integer(minimumContentWords), "minimumWords": .integer(minimumWords),
+            "sentence": .bool(isSentence), "bareTerm": .bool(allowsBareTerm),
+        ]
+    }
+}
+
+// MARK: - The rules
+
+/// The checks behind ``ItemMeaning``, the near-copy measure, and the "no empty praise" filler list.
+enum ItemRules {
+    /// Every member name of every task's schema, lower-cased with non-letters removed
+    /// (`keyPoints` → `keypoints`), so "key points" and "key_points" match too.
+    static let fieldNames: Set<String> = Set(allFieldNames.map(squeezed))
+
+    /// The field names written in camelCase (`keyPoints`, `centralTopic`): never a word of prose,
+    /// so they never count as content words.
+    static let compoundFieldNames: Set<String> = Set(allFieldNames.filter { $0.contains(where: \.isUppercase) }.map(squeezed))
+
+    private static let allFieldNames: [String] = {
+        var names: [String] = []
+        func collect(_ schema: GenerationSchema) {
+            switch schema {
+            case .object(let properties):
+                for property in properties {
+                    names.append(property.name)
+                    collect(property.schema)
+                }
+            case .array(let items, _, _, _): collect(items)
+            default: break
+            }
+        }
+        for task in StudyTask.allCases { collect(task.generationSchema) }
+        return names
+    }()
+
+    /// Words about the reply's format, never about the material; they are not content words.
+    static let schemaWords: Set<String> = [
+        "json", "object", "objects", "array", "arrays", "string", "strings", "integer", "integers", "boolean", "booleans",
+        "null", "schema", "schemas", "field", "fields", "property", "properties",
+    ]
+
+    /// Words a template or a lazy model leaves in a slot, even alone: "label", "item", "example".
+    static let placeholderWords: Set<String> = [
+        "label", "item", "string", "example", "placeholder", "todo", "tbd", "tba", "null", "nil", "undefined", "foo", "xxx",
+        "lorem", "ipsum", "keypoint", "subtopic", "branch", "misc", "stuff", "something", "etc",
+    ]
+
+    /// Words that are placeholders only when numbered or lettered ("child1", "Option A", "Point 2"):
+    /// alone, each can be a real label or answer.
+    static let numberedPlaceholderWords: Set<String> = [
+        "child", "node", "text", "value", "option", "choice", "answer", "question", "point", "topic", "idea", "detail",
+        "theme", "title", "name", "sample", "card", "step", "section", "category", "term", "concept", "fact",
+    ]
+
+    /// A choice made only of function words that a quiz may still offer.
+    private static let stockChoices: Set<String> = [
+        "all of the above", "none of the above", "all of these", "none of these", "both of the above",
+        "neither of the above", "both", "neither", "yes", "no", "true", "false",
+    ]
+
+    /// Words that are grammar and nothing else: alone they can never be an answer, while
+    /// "Sometimes", "Before" or "Two" can.
+    private static let pureFunctionWords: Set<String> = [
+        "a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is",
+        "are", "was", "were", "be", "been", "being", "am", "it", "its", "this", "that", "these", "those", "he", "she", "they",
+        "we", "you", "i", "me", "him", "her", "them", "us", "if", "then", "than", "so", "which", "who", "whom", "whose",
+        "has", "have", "had", "do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "might",
+    ]
+
+    /// Words a cut-off sentence ends on ("Comparing meiosis, a."): articles, determiners and
+    /// coordinating conjunctions never end an English sentence.
+    private static let danglingEnds: Set<String> = [
+        "a", "an", "the", "and", "or", "nor", "but", "its", "their", "our", "your", "my", "this", "these", "those", "each",
+        "every", "than", "whose", "with", "of",
+    ]
+
+    /// The first thing wrong with `text` as an item of this meaning, worded as the rest of an
+    /// issue's sentence (after its path), or `nil` when the item carries meaning.
+    static func problem(_ text: String, _ meaning: ItemMeaning) -> String? {
+        let shown = quoted(text)
+        let words = BuiltinTerms.words(in: text)
+        guard !words.isEmpty else {
+            return "is \(shown), only punctuation; write \(meaning.noun) about the material"
+        }
+        let squeezedText = squeezed(text)
+        if fieldNames.contains(squeezedText) {
+            return "is \(shown), a field name of the schema, not content; write \(meaning.noun) about the material"
+        }
+        if isPlaceholder(text) {
+            return "is \(shown), a placeholder; write \(meaning.noun) about the material"
+        }
+        // "overview: Before mitosis …", "keyPoints: …": a field name written into the value.
+        if let colon = text.firstIndex(of: ":"), fieldNames.contains(squeezed(String(text[..<colon]))) {
+            return "is \(shown), which starts with a field name; write only \(meaning.noun) about the material"
+        }
+        let lowered = words.map(\.lowercased)
+        if lowered.contains(where: { schemaWords.contains($0) || compoundFieldNames.contains(squeezed($0)) }),
+            lowered.allSatisfy({ schemaWords.contains($0) || fieldNames.contains(squeezed($0)) || BuiltinStopwords.contains($0) })
+        {
+            return "is \(shown), which talks about the reply's format; write \(meaning.noun) about the material"
+        }
+        if meaning.allowsBareTerm {
+            // A term, a number, "Sometimes", "Before", "All of the above": any word that is more
+            // than grammar will do; "and", "the", "is" will not.
+            if lowered.allSatisfy(pureFunctionWords.contains), !stockChoices.contains(lowered.joined(separator: " ")) {
+                return "is \(shown), only \(words.count == 1 ? "a function word" : "function words"); write \(meaning.noun) from the material"
+            }
+            return nil
+        }
+        let content = contentWordCount(words)
+        if content == 0, words.count <= 2 {
+            return "is \(shown), only \(words.count == 1 ? "a function word" : "function words"); write \(meaning.noun) about the material"
+        }
+        // Ideographs are words without spaces between them: count them as the builtin engine does.
+        let wordCount = text.contains(where: BuiltinTerms.isCJK) ? words.count : GenerationSchema.wordCount(text)
+        if wordCount < meaning.minimumWords {
+            return "is \(shown), \(wordCount) word\(wordCount == 1 ? "" : "s"), but \(meaning.noun) needs at least \(meaning.minimumWords)"
+        }
+        if content < meaning.minimumContentWords {
+            let needed = meaning.minimumContentWords
+            return "is \(shown), with \(content) content word\(content == 1 ? "" : "s"), but \(meaning.noun) needs at least \(needed) (words other than \"the\", \"is\", \"of\" …)"
+        }
+        if meaning.isSentence, let cut = sentenceCut(text, words: words) {
+            return "is \(shown), \(cut); write \(meaning.noun) as one complete sentence"
+        }
+        if meaning.isSentence, case let count = ResultProse.sentenceCount(text), count > 1 {
+            return "is \(shown), \(count) sentences; write \(meaning.noun) as one sentence"
+        }
+        return nil
+    }
+
+    /// How many content words: letters, not a function word, not a number, and more than one
+    /// letter unless written in capitals ("X-ray" counts, "x" does not). Ideographs carry no
+    /// spaces: two of them count as one word.
+    static func contentWordCount(_ words: [BuiltinWord]) -> Int {
+        var count = 0
+        var ideographs = 0
+        for word in words {
+            if BuiltinTerms.isCJK(word.surface.first ?? " ") {
+                ideographs += 1
+                continue
+            }
+            guard !word.isStopword, !word.isNumber, word.surface.contains(where: \.isLetter),
+                !schemaWords.contains(word.lowercased), !compoundFieldNames.contains(word.lowercased)
+            else { continue }
+            guard word.surface.count >= 2 || word.surface.allSatisfy(\.isUppercase) else { continue }
+            count += 1
+        }
+        return count + (ideographs + 1) / 2
+    }
+
+    /// Why `text` does not end as a sentence, or `nil` when it does.
+    private static func sentenceCut(_ text: String, words: [BuiltinWord]) -> String? {
+        var trimmed = Substring(text.trimmingCharacters(in: .whitespaces))
+        while let last = trimmed.last, "\"'”’)]»」』）".contains(last) { trimmed = trimmed.dropLast() }
+        if trimmed.hasSuffix("…") || trimmed.hasSuffix("...") { return "cut off with an ellipsis" }
+        guard let last = trimmed.last, ".!?。！？".contains(last) else { return "cut off mid-sentence (no final period)" }
+        if let final = words.last, danglingEnds.contains(final.lowercased) { return "cut off mid-sentence (it ends on \"\(final.surface)\")" }
+        // "This process is:**." — a sentence ends after a word, not after a colon or markup.
+        let body = trimmed.dropLast()
+        if let before = body.last, !(before.isLetter || before.isNumber || ")]%°\"'”’»」』）".contains(before)) {
+            return "cut off mid-sentence (it ends on \"\(before)\")"
+        }
+        return nil
+    }
+
+    /// Whether `text` is a placeholder word, alone or numbered: "branch1", "Item 2", "Option A", "…".
+    static func isPlaceholder(_ text: String) -> Bool {
+        let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
+        if ["…", "...", "-", "--", "?", "n/a", "lorem ipsum"].contains(lowered) { return true }
+        var words = lowered.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        guard (1...3).contains(words.count) else { return false }
+        // "branch1" → "branch" and "1"; "Key point 2" → "keypoint" and "2".
+        if words.count >= 2, placeholderWords.union(numberedPlaceholderWords).contains(words[0] + words[1]) {
+            words = [words[0] + words[1]] + words.dropFirst(2)
+        }
+        var head = words[0]
+        var numbered = words.count > 1
+        while let last = head.last, last.isNumber, head.count > 1 {
+            head.removeLast()
+            numbered = true
+        }
+        guard words.dropFirst().allSatisfy(isOrdinal) else { return false }
+        return placeholderWords.contains(head) || (numbered && numberedPlaceholderWords.contains(head))
+    }
+
+    /// A number or a single letter, as placeholders are numbered ("1", "b").
+    private static func isOrdinal(_ word: String) -> Bool {
+        word.allSatisfy(\.isNumber) || (word.count == 1 && word.allSatisfy(\.isLetter))
+    }
+
+    /// `text` lower-cased with everything but letters and digits removed.
+    static func squeezed(_ text: String) -> String {
+        String(text.lowercased().filter { $0.isLetter || $0.isNumber })
+    }
+
+    /// A string value as JSON, shortened so one issue stays one line.
+    static func quoted(_ text: String) -> String {
+        let shown = text.count > 60 ? String(text.prefix(57)) + "..." : text
+        return JSONValue.string(shown).compactText
+    }
+
+    // MARK: Near-copies
+
+    /// Whether two texts say nearly the same by their words: four in five of their
+    /// ``overlapKeys(_:)`` shared (Jaccard ≥ 0.8), or one that has at least three all but
+    /// repeated in the other (nine in ten of them). Texts without such words are never
+    /// near-copies (they are compared exactly by the duplicate check).
+    static func nearCopy(_ first: String, _ second: String) -> Bool {
+        nearCopy(overlapKeys(first), overlapKeys(second))
+    }
+
+    /// What two items are compared by: the stems of their content words (``Grounding/contentStems(_:)``),
+    /// their numbers, and their ideographs one by one — so "mention 酸" and "mention 素", or
+    /// "stage 1" and "stage 2", are told apart, while "The light reactions" and "light reaction" are not.
+    static func overlapKeys(_ text: String) -> Set<String> {
+        var keys = Set(Grounding.contentStems(text))
+        for word in BuiltinTerms.words(in: text) where word.isNumber || BuiltinTerms.isCJK(word.surface.first ?? " ") {
+            keys.insert(word.lowercased)
+        }
+        return keys
+    }
+
+    static func nearCopy(_ first: Set<String>, _ second: Set<String>) -> Bool {
+        guard !first.isEmpty, !second.isEmpty else { return false }
+        let shared = Double(first.intersection(second).count)
+        if shared / Double(first.union(second).count) >= 0.8 { return true }
+        let smaller = min(first.count, second.count)
+        return smaller >= 3 && shared / Double(smaller) >= 0.9
+    }
+
+    /// Issues for the items of `items` (at `path`) that are near-copies of an earlier item, or
+    /// of one of the `others` (named text of another part of the same result).
+    static func nearCopyIssues(_ items: [String], at path: (Int) -> String, others: [(name: String, text: String)] = [])
+        -> [ValidationIssue]
+    {
+        let otherStems = others.map { ($0.name, overlapKeys($0.text)) }
+        var seen: [(index: Int, stems: Set<String>)] = []
+        var issues: [ValidationIssue] = []
+        for (index, item) in items.enumerated() {
+            let stems = overlapKeys(item)
+            if let other = otherStems.first(where: { nearCopy(stems, $0.1) }) {
+                issues.append(ValidationIssue(
+                    path: path(index), message: "is \(quoted(item)), a near-copy of \(other.0); say something it does not"))
+            } else if let earlier = seen.first(where: { nearCopy(stems, $0.stems) }) {
+                issues.append(ValidationIssue(
+                    path: path(index), message: "is \(quoted(item)), a near-copy of \(path(earlier.index)); make every entry different"))
+            }
+            seen.append((index, stems))
+        }
+        return issues
+    }
+
+    // MARK: No empty praise
+
+    /// Stock phrases that praise or announce instead of saying something: "a must-read",
+    /// "This document covers …", "a short summary of …", "for anyone interested in".
+    private static let fillerPatterns: [String] = [
+        "must read", "must have", "for anyone interested in", "anyone who wants to", "everything you need to know",
+        "a short summary of", "a brief summary of", "a quick summary of", "a short overview of", "a brief overview of",
+        "a quick overview of", "a short introduction to", "a brief introduction to", "a comprehensive guide",
+        "an essential guide", "essential reading", "json object",
+    ]
+    private static let fillerSubjects: Set<String> = [
+        "document", "text", "article", "material", "passage", "page", "note", "notes", "summary", "lecture", "study", "paper",
+        "content", "overview", "headline", "blurb", "guide",
+    ]
+    private static let fillerVerbs: Set<String> = [
+        "covers", "cover", "is", "describes", "discusses", "explains", "provides", "presents", "contains", "gives",
+        "summarizes", "summarises", "introduces", "outlines", "explores", "talks", "looks", "offers", "shows",
+    ]
+
+    /// The stock filler phrase in `text`, if any ("must read", "this document covers").
+    static func stockFiller(in text: String) -> String? {
+        let words = text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        let joined = " " + words.joined(separator: " ") + " "
+        for phrase in fillerPatterns where joined.contains(" " + phrase + " ") { return phrase }
+        // "This document covers …", "The text is about …", "These notes explain …" anywhere.
+        for index in words.indices.dropLast(2) where ["this", "the", "these"].contains(words[index]) {
+            if fillerSubjects.contains(words[index + 1]), fillerVerbs.contains(words[index + 2]) {
+                return words[index...(index + 2)].joined(separator: " ")
+            }
+        }
+        return nil
+    }
+
+    /// An issue at `path` when `text` is stock filler.
+    static func fillerIssue(_ text: String, path: String, what: String) -> ValidationIssue? {
+        guard let phrase = stockFiller(in: text) else { return nil }
+        return ValidationIssue(
+            path: path, message: "uses the stock phrase \"\(phrase)\"; instead state \(what) in plain words")
+    }
+}
+
+// MARK: - The grammar's share
+
+extension GenerationSchema.StringConstraints {
+    /// The `pattern` of an item whose ``ItemMeaning`` asks for several words or a whole
+    /// sentence and that has no ``sentences`` shape of its own (which carries the minimum in
+    /// its pattern instead), `nil` otherwise: at least `minimumWords` words (of at most `maxWords`, 60 when
+    /// unset, since a pattern replaces the length limit in the grammar), and for a sentence a
+    /// last word that ends in `.`, `!` or `?` right after a letter, digit or bracket — never
+    /// `…`, a comma or a lone period. Content words and the other rules cannot be written as a
+    /// regular expression; the validator checks them.
+    var itemPattern: String? {
+        guard let meaning, meaning.minimumWords > 1 || meaning.isSentence, sentences == nil else { return nil }
+        var excluded = ""
+        var seen = Set<Character>()
+        for character in forbiddenCharacters + "\"\\" where seen.insert(character).inserted {
+            switch character {
+            case "\n": excluded += "\\n"
+            case "\t": excluded += "\\t"
+            case "\r": excluded += "\\r"
+            case "\\", "]", "^", "-", "[": excluded += "\\" + String(character)
+            default: excluded.append(character)
+            }
+        }
+        let word = "[^ \(excluded)]+"
+        let most = max(meaning.minimumWords, maxWords ?? 60)
+        guard meaning.isSentence else {
+            return "^\(word)( \(word)){\(meaning.minimumWords - 1),\(most - 1)}$"
+        }
+        let last = "[^ \(excluded)]*[^ .,;:!?…\(excluded)][.!?]"
+        // Chinese, Japanese and Korean put no spaces between words: a sentence with an
+        // ideograph, kana or hangul in it may end in 。！？ and needs no spaces.
+        let cjkRun = "[^\(excluded)]{0,\(most * 2)}"
+        let cjk = "\(cjkRun)[\\u3040-\\u30ff\\u3400-\\u9fff\\uac00-\\ud7af]\(cjkRun)[.!?。！？]"
+        if meaning.minimumWords == 1 { return "^((\(word) ){0,\(most - 1)}\(last)|\(cjk))$" }
+        return "^(\(word)( \(word)){\(meaning.minimumWords - 2),\(most - 2)} \(last)|\(cjk))$"
+    }
+}
