@@ -102,13 +102,14 @@ struct LiveEnvelope {
         (object["fallbacks"] as? [[String: Any]] ?? []).map { ($0["engine"] as? String ?? "?", $0["reason"] as? String ?? "") }
     }
     /// Whether `expected` answered, or was asked and gave an answer that validation rejected
-    /// (not valid JSON, off the schema, cut at the response limit), so the builtin engine
-    /// answered instead. Which engine is asked is the router's contract; what a small model
+    /// (not valid JSON, off the schema, cut at the response limit, items or prose the rules
+    /// refuse), so the builtin engine answered instead. Which engine is asked is the router's contract; what a small model
     /// then says differs between CPU builds, thread counts and prompt-cache states, and is not.
     func answered(by expected: String) -> Bool {
         if engine == expected { return true }
         guard engine == "builtin", let step = fallbacks.last(where: { $0.engine == expected }) else { return false }
-        return step.reason.hasPrefix("the model's output") || step.reason.contains("response limit")
+        return step.reason.hasPrefix("the model's output") || step.reason.hasPrefix("the model's answer")
+            || step.reason.contains("response limit")
     }
 
     /// The result re-serialized with sorted keys, so two results compare as text.
