@@ -266,22 +266,29 @@ public struct RoutingEngine: Sendable {
         // What the model is shown of the material, for the grounding checks.
         var sent = document.text
         var fitted = FitReport.whole(document, tokens: budget.documentTokens)
-        if !budget.fits {
-            if mayEscalate, let larger = await largerWindow(than: budget.window.tokens) {
+        // Under a time budget a headline is a Post-it job: the opening, the headings and the
+        // best sentences of each section, not the whole material, so its prompt is processed in
+        // a beat and the rest of the budget goes to the kit's other parts.
+        let postIt = task == .headline && request.engine == .auto && request.budget != nil
+        let target = postIt ? min(budget.documentBudget, Self.headlineDocumentTokens) : budget.documentBudget
+        if !budget.fits || budget.documentTokens > target {
+            if !budget.fits, mayEscalate, let larger = await largerWindow(than: budget.window.tokens) {
                 throw Escalation(
                     reason: "needs \(budget.totalTokens) tokens but its window is \(budget.window.tokens); escalated to remote (\(larger) tokens)")
             }
             // Under a time budget a fitted whole part is a poor use of it: the builtin engine
             // extracts from the whole material and the model rewrites its items instead.
-            if request.engine == .auto, request.budget != nil, Self.rewritableTasks.contains(task) {
+            if !budget.fits, request.engine == .auto, request.budget != nil, Self.rewritableTasks.contains(task) {
                 throw BudgetSkip(
                     reason: "skipped: the material (\(budget.documentTokens) tokens) does not fit its \(budget.window.tokens)-token window whole; the builtin engine extracts and the model rewrites items")
             }
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
                 throw EngineError.contextExceeded(tokens: budget.totalTokens, window: budget.window.tokens)
             }
-            let content = fitContent(document, documentTokens: budget.documentTokens, budget: budget.documentBudget)
-            note("\(kind.rawValue): fitted \(content.report.keptCharacters) of \(content.report.totalCharacters) characters to a \(budget.window.tokens)-token window")
+            let content = fitContent(document, documentTokens: budget.documentTokens, budget: target)
+            note(
+                "\(kind.rawValue): fitted \(content.report.keptCharacters) of \(content.report.totalCharacters) characters "
+                    + (budget.fits ? "to a headline's \(target) tokens under the time budget" : "to a \(budget.window.tokens)-token window"))
             prompt = task.prompt(document: content.text, title: document.title, concept: request.concept, explanation: request.explanation)
             sent = content.text
             fitted = content.report
@@ -295,7 +302,7 @@ public struct RoutingEngine: Sendable {
 
         let key = Self.partKey(engine, task: task)
         if request.engine == .auto, let timeBudget = request.budget {
-            let promptTokens = budget.overheadTokens + min(budget.documentTokens, budget.documentBudget) + budget.allowance
+            let promptTokens = budget.overheadTokens + min(budget.documentTokens, target) + budget.allowance
             if let skip = budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: budget.reserve, budget: timeBudget) {
                 throw BudgetSkip(reason: skip)
             }
@@ -314,6 +321,10 @@ public struct RoutingEngine: Sendable {
 
     /// Below this many tokens for the document, fitting would send a meaningless scrap.
     static let minimumDocumentBudget = 64
+
+    /// The most tokens of material a headline is sent under a time budget (about 1,600
+    /// characters): enough for the title, the opening and a sentence of each section.
+    static let headlineDocumentTokens = 400
 
     /// The remote window when remote can serve and its window is larger, else `nil`.
     private func largerWindow(than tokens: Int) async -> Int? {

@@ -281,6 +281,34 @@ struct RoutingEngineTests {
         #expect(remote.calls.prompts.first?.contains(short.text) == true)
     }
 
+    /// Under a time budget a headline is a Post-it job: a document that fits the window whole is
+    /// still cut to the headline's share (opening, headings, the best sentences), and `fitted`
+    /// says so; without a budget the whole document goes.
+    @Test func underATimeBudgetAHeadlineIsSentAPostItOfTheMaterial() async throws {
+        let short = Document(text: String(Self.longDocument().text.prefix(1_900)), title: nil, kind: .markdown, origin: "test")
+        let whole = ScriptedModel.tokens(short.text)
+        try #require(whole > RoutingEngine.headlineDocumentTokens, "the test document must exceed the headline's share")
+
+        let local = ScriptedModel(.local, window: 8192, steps: [.answer(Self.headline)])
+        var request = RoutingRequest(task: .headline, document: short, useCache: false)
+        request.budget = TimeBudget(seconds: 600, start: Date())
+        let routed = try await RoutingEngine(local: local, remote: ScriptedModel(.remote)).run(request)
+        #expect(routed.engine == .local)
+        #expect(routed.fitted.cut)
+        #expect(routed.fitted.totalCharacters == short.characterCount)
+        #expect(routed.fitted.keptCharacters < short.characterCount)
+        let prompt = try #require(local.calls.prompts.first)
+        let frame = StudyTask.headline.prompt(document: "", title: nil, concept: nil, explanation: nil)
+        #expect(ScriptedModel.tokens(prompt) - ScriptedModel.tokens(frame) <= RoutingEngine.headlineDocumentTokens + 8)
+        #expect(prompt.contains(String(short.text.prefix(80))), "the opening is kept")
+
+        let unhurried = ScriptedModel(.local, window: 8192, steps: [.answer(Self.headline)])
+        let plain = try await RoutingEngine(local: unhurried, remote: ScriptedModel(.remote))
+            .run(RoutingRequest(task: .headline, document: short, useCache: false))
+        #expect(plain.fitted.cut == false)
+        #expect(unhurried.calls.prompts.first?.contains(short.text) == true)
+    }
+
     @Test func withoutALargerWindowTheContentIsFittedKeepingCoverage() async throws {
         let document = Self.longDocument()
         let local = ScriptedModel(.local, window: 1024, steps: [.answer(Self.summary)])
