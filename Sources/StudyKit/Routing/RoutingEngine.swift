@@ -277,10 +277,13 @@ public struct RoutingEngine: Sendable {
                     reason: "needs \(budget.totalTokens) tokens but its window is \(budget.window.tokens); escalated to remote (\(larger) tokens)")
             }
             // Under a time budget a fitted whole part is a poor use of it: the builtin engine
-            // extracts from the whole material and the model rewrites its items instead.
-            if !budget.fits, request.engine == .auto, request.budget != nil, Self.rewritableTasks.contains(task) {
+            // extracts from the whole material and the model rewrites its items instead (a quiz
+            // or a whole kit, which has no item jobs, is the builtin engine's). A headline is
+            // already a Post-it of the material.
+            if !budget.fits, request.engine == .auto, request.budget != nil, task != .headline {
+                let rest = Self.rewritableTasks.contains(task) ? "the builtin engine extracts and the model rewrites items" : "the builtin engine extracts it"
                 throw BudgetSkip(
-                    reason: "skipped: the material (\(budget.documentTokens) tokens) does not fit its \(budget.window.tokens)-token window whole; the builtin engine extracts and the model rewrites items")
+                    reason: "skipped: the material (\(budget.documentTokens) tokens) does not fit its \(budget.window.tokens)-token window whole; \(rest)")
             }
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
                 throw EngineError.contextExceeded(tokens: budget.totalTokens, window: budget.window.tokens)

@@ -309,6 +309,22 @@ struct RoutingEngineTests {
         #expect(unhurried.calls.prompts.first?.contains(short.text) == true)
     }
 
+    /// Under a time budget a quiz that does not fit the local window whole is not fitted and
+    /// asked whole (SmolLM2 spent 21 s of a 30 s budget on one and repeated itself): the builtin
+    /// engine extracts it, and the fallback says why. Without a budget it is fitted as before.
+    @Test func underATimeBudgetAWholePartThatDoesNotFitIsTheBuiltinEngines() async throws {
+        let document = Self.longDocument()
+        let local = ScriptedModel(.local, window: 1024)
+        var request = RoutingRequest(task: .quiz, document: document, useCache: false)
+        request.budget = TimeBudget(seconds: 600, start: Date())
+        let routed = try await RoutingEngine(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "remote down")))
+            .run(request)
+        #expect(routed.engine == .builtin)
+        #expect(local.calls.respond == 0)
+        let step = try #require(routed.fallbacks.first { $0.engine == .local })
+        #expect(step.reason.contains("does not fit its 1024-token window whole; the builtin engine extracts it"), "\(step.reason)")
+    }
+
     @Test func withoutALargerWindowTheContentIsFittedKeepingCoverage() async throws {
         let document = Self.longDocument()
         let local = ScriptedModel(.local, window: 1024, steps: [.answer(Self.summary)])
