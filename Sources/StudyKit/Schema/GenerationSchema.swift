@@ -211,6 +211,27 @@ extension GenerationSchema {
 }
 
 extension GenerationSchema.StringConstraints {
+    /// `characters`, plus `"` and `\`, each once, written for the inside of a `[^…]` class.
+    ///
+    /// `"` and `\` are always excluded: grammar converters build the string's characters from
+    /// the pattern without JSON-escaping them, so either would end or corrupt the JSON string.
+    /// Control characters are written as escapes: a raw newline inside a character class makes
+    /// llama.cpp's grammar parser fail, and the server then drops the grammar silently.
+    static func classExclusions(_ characters: String) -> String {
+        var excluded = ""
+        var seen = Set<Character>()
+        for character in characters + "\"\\" where seen.insert(character).inserted {
+            switch character {
+            case "\n": excluded += "\\n"
+            case "\t": excluded += "\\t"
+            case "\r": excluded += "\\r"
+            case "\\", "]", "^", "-", "[": excluded += "\\" + String(character)
+            default: excluded.append(character)
+            }
+        }
+        return excluded
+    }
+
     /// A regular expression that grammar-constrained servers can enforce for word limits and
     /// forbidden characters; `nil` when neither applies.
     ///
@@ -219,21 +240,7 @@ extension GenerationSchema.StringConstraints {
     var pattern: String? {
         if let itemPattern { return itemPattern }
         guard maxWords != nil || !forbiddenCharacters.isEmpty || sentences != nil else { return nil }
-        var excluded = ""
-        var seen = Set<Character>()
-        // `"` and `\` are excluded too: grammar converters build the string's characters from
-        // the pattern without JSON-escaping them, so either would end or corrupt the JSON string.
-        for character in forbiddenCharacters + (sentences != nil ? ".!?" : "") + "\"\\" where seen.insert(character).inserted {
-            switch character {
-            // Control characters are written as escapes: a raw newline inside a character class
-            // makes llama.cpp's grammar parser fail, and the server then drops the grammar silently.
-            case "\n": excluded += "\\n"
-            case "\t": excluded += "\\t"
-            case "\r": excluded += "\\r"
-            case "\\", "]", "^", "-", "[": excluded += "\\" + String(character)
-            default: excluded.append(character)
-            }
-        }
+        let excluded = Self.classExclusions(forbiddenCharacters + (sentences != nil ? ".!?" : ""))
         let word = "[^ \(excluded)]+"
         if let sentences {
             let perSentence = maxWords.map { max(1, ($0 + sentences.upperBound - 1) / sentences.upperBound) } ?? 40

@@ -361,17 +361,7 @@ extension GenerationSchema.StringConstraints {
     /// regular expression; the validator checks them.
     var itemPattern: String? {
         guard let meaning, meaning.minimumWords > 1 || meaning.isSentence, sentences == nil else { return nil }
-        var excluded = ""
-        var seen = Set<Character>()
-        for character in forbiddenCharacters + "\"\\" where seen.insert(character).inserted {
-            switch character {
-            case "\n": excluded += "\\n"
-            case "\t": excluded += "\\t"
-            case "\r": excluded += "\\r"
-            case "\\", "]", "^", "-", "[": excluded += "\\" + String(character)
-            default: excluded.append(character)
-            }
-        }
+        let excluded = Self.classExclusions(forbiddenCharacters)
         let word = "[^ \(excluded)]+"
         let most = max(meaning.minimumWords, maxWords ?? 60)
         guard meaning.isSentence else {
