@@ -17,11 +17,7 @@ struct FeynmanCaseTests {
 
     @Test(arguments: cases)
     func theBuiltinCheckNamesThePlantedErrors(_ row: FeynmanCase) throws {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-feynman-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let run = try StudykitBinary.run(
-            ["feynman", row.source, "--concept", row.concept, "--explanation", row.explanation, "--engine", "builtin", "--json"],
-            environment: ["STUDYKIT_CACHE_DIR": cache.path])
+        let run = try row.run(["--engine", "builtin"])
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONValue.parse(run.stdout)
         let feedback = try FeynmanFeedback(json: try #require(json["result"]))
@@ -55,11 +51,8 @@ struct FeynmanCaseTests {
 
     /// The example: key terms are the concept's, never "two", "cell" or "starts".
     @Test func keyTermsAreNeverStopwordsOrCommonVerbs() throws {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-feynman-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let run = try StudykitBinary.run(
-            ["feynman", "samples/paste.txt", "--concept", "prophase", "--explanation", "Chromosomes condense.", "--engine", "builtin", "--json"],
-            environment: ["STUDYKIT_CACHE_DIR": cache.path])
+        let run = try FeynmanCase.run(
+            source: "samples/paste.txt", concept: "prophase", explanation: "Chromosomes condense.", ["--engine", "builtin"])
         #expect(run.status == 0, "\(run.stderr)")
         let feedback = try FeynmanFeedback(json: try #require(try JSONValue.parse(run.stdout)["result"]))
         let text = (feedback.whatWasRight + feedback.gaps.map(\.point)).joined(separator: " ").lowercased()

@@ -11,11 +11,7 @@ import Testing
 struct FeynmanRewriteTests {
     @Test func theModelPhrasesCorrectionsOfTheClaimsTheCheckFound() throws {
         let row = try #require(try FeynmanCase.all().first { $0.id == "prophase-copy-split" })
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-feynman-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let run = try StudykitBinary.run(
-            ["feynman", row.source, "--concept", row.concept, "--explanation", row.explanation, "--json"],
-            environment: ["STUDYKIT_CACHE_DIR": cache.path])
+        let run = try row.run()
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONValue.parse(run.stdout)
         let feedback = try FeynmanFeedback(json: try #require(json["result"]))

@@ -24,6 +24,20 @@ struct FeynmanCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { id }
 
+    /// `studykit feynman SOURCE --concept … --explanation … ARGUMENTS --json` through the built
+    /// binary, with a cache directory of its own.
+    static func run(source: String, concept: String, explanation: String, _ arguments: [String] = []) throws -> StudykitBinary.Result {
+        let cache = try ScratchDirectory("feynman")
+        return try StudykitBinary.run(
+            ["feynman", source, "--concept", concept, "--explanation", explanation] + arguments + ["--json"],
+            environment: ["STUDYKIT_CACHE_DIR": cache.url.path])
+    }
+
+    /// ``run(source:concept:explanation:_:)`` on this case.
+    func run(_ arguments: [String] = []) throws -> StudykitBinary.Result {
+        try Self.run(source: source, concept: concept, explanation: explanation, arguments)
+    }
+
     static func all() throws -> [FeynmanCase] {
         let text = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("benchmarks/feynman-cases.tsv"), encoding: .utf8)
         return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
