@@ -14,12 +14,12 @@ enum FrontMatter {
         if isDate(lower) { return true }
         // A copyright holder: "© 1999-2021, Software in the Public Interest", "2009-2024, The Foo Project".
         if lower.contains("©") || lower.contains("copyright")
-            || lower.range(of: #"^\d{4}\s*[-–]\s*\d{4},\s"#, options: .regularExpression) != nil
+            || matches(copyrightYears, lower)
         {
             return true
         }
         // A reading time: "6 min read", "Reading time: 4 minutes".
-        if lower.range(of: #"\b\d+\s*(min|mins|minute|minutes)\s+read\b"#, options: .regularExpression) != nil
+        if matches(readingTime, lower)
             || lower.hasPrefix("reading time")
         {
             return true
@@ -39,26 +39,40 @@ enum FrontMatter {
 
     /// `x@y.z`, or the obfuscated `x at y.z` / `x [at] y dot z`.
     static func containsEmail(_ lower: String) -> Bool {
-        if lower.range(of: #"[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}"#, options: .regularExpression) != nil { return true }
-        if lower.range(of: #"\b[a-z0-9._%+-]+\s*(\[at\]|\(at\)| at )\s*[a-z0-9-]+(\.| dot )[a-z0-9.-]*[a-z]{2,}\b"#, options: .regularExpression) != nil {
-            return true
-        }
-        return false
+        matches(email, lower) || matches(spelledEmail, lower)
     }
 
     /// `http://`, `https://`, `www.` or a bare `example.org/path`.
     static func containsURL(_ lower: String) -> Bool {
         lower.contains("http://") || lower.contains("https://") || lower.contains("www.")
-            || lower.range(of: #"\b[a-z0-9-]+\.(org|com|net|edu|gov|io)(/|\b)"#, options: .regularExpression) != nil
+            || matches(bareDomain, lower)
     }
 
     /// A line that is only a date: "2 October 2018", "October 2, 2018", "2018-10-02", "10/02/2018", "March 2019".
     static func isDate(_ lower: String) -> Bool {
+        dates.contains { matches($0, lower) }
+    }
+
+    // MARK: Expressions, compiled once (a line is checked against several of them)
+
+    private static let email = expression(#"[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}"#)
+    private static let spelledEmail = expression(#"\b[a-z0-9._%+-]+\s*(\[at\]|\(at\)| at )\s*[a-z0-9-]+(\.| dot )[a-z0-9.-]*[a-z]{2,}\b"#)
+    private static let bareDomain = expression(#"\b[a-z0-9-]+\.(org|com|net|edu|gov|io)(/|\b)"#)
+    private static let copyrightYears = expression(#"^\d{4}\s*[-–]\s*\d{4},\s"#)
+    private static let readingTime = expression(#"\b\d+\s*(min|mins|minute|minutes)\s+read\b"#)
+    private static let dates: [NSRegularExpression] = {
         let months = "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\\.?"
-        let patterns = [
+        return [
             "^\\d{1,2}(st|nd|rd|th)? \(months),? \\d{4}$", "^\(months) \\d{1,2}(st|nd|rd|th)?,? \\d{4}$", "^\(months),? \\d{4}$",
             "^\\d{4}-\\d{2}-\\d{2}$", "^\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}$",
-        ]
-        return patterns.contains { lower.range(of: $0, options: .regularExpression) != nil }
+        ].map(expression)
+    }()
+
+    private static func expression(_ pattern: String) -> NSRegularExpression {
+        try! NSRegularExpression(pattern: pattern)
+    }
+
+    private static func matches(_ expression: NSRegularExpression, _ text: String) -> Bool {
+        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 }

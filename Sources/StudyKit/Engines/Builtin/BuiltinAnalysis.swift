@@ -34,23 +34,28 @@ struct BuiltinAnalysis: Sendable {
 
     init(text: String, title: String?) {
         let all = SentenceSplitter().split(text)
-        let content = all.filter { !(BuiltinTerms.words(in: $0.text).count <= Self.frontMatterWords && FrontMatter.isFrontMatter($0.text)) }
+        // Tokenize once; every measure below reads these words.
+        let allWords = all.map { BuiltinTerms.words(in: $0.text) }
+        let content = all.indices.filter { !(allWords[$0].count <= Self.frontMatterWords && FrontMatter.isFrontMatter(all[$0].text)) }
         // Text that is all front matter is still the text: better a card about it than none.
-        let split = content.contains { !$0.isHeading } ? content : all
+        let kept = content.contains { !all[$0].isHeading } ? content : Array(all.indices)
         var units: [Sentence] = []
-        for unit in split {
-            for piece in Self.chunks(of: unit, in: text) {
+        var unitWords: [[BuiltinWord]] = []
+        for i in kept {
+            let unit = all[i]
+            let pieces = Self.chunks(of: unit, words: allWords[i], in: text)
+            for piece in pieces {
                 units.append(
                     Sentence(
                         index: units.count, text: piece.text, range: piece.range, offsets: piece.offsets,
                         paragraph: unit.paragraph, isHeading: unit.isHeading, headingLevel: unit.headingLevel,
                         isListItem: unit.isListItem))
+                // A unit left whole keeps its words; the pieces of a cut one are tokenized anew.
+                unitWords.append(pieces.count == 1 ? allWords[i] : BuiltinTerms.words(in: piece.text))
             }
         }
         self.units = units
         outline = DocumentOutline(units: units)
-        // Tokenize once; every measure below reads these words.
-        let unitWords = units.map { BuiltinTerms.words(in: $0.text) }
         let proseIndices = units.indices.filter { !units[$0].isHeading && !unitWords[$0].isEmpty }
         prose = proseIndices.map { units[$0] }
         proseStems = proseIndices.map { Set(unitWords[$0].map(\.stem)) }
@@ -99,11 +104,11 @@ struct BuiltinAnalysis: Sendable {
 
     /// A unit cut at word boundaries into pieces of at most `chunkWords` words when it has more
     /// than `runOnWords`, preferring a cut after a comma or semicolon in the second half of a piece.
-    private static func chunks(of unit: Sentence, in source: String) -> [(text: String, range: Range<String.Index>, offsets: Range<Int>)] {
+    private static func chunks(
+        of unit: Sentence, words: [BuiltinWord], in source: String
+    ) -> [(text: String, range: Range<String.Index>, offsets: Range<Int>)] {
         let whole = [(unit.text, unit.range, unit.offsets)]
-        guard !unit.isHeading else { return whole }
-        let words = BuiltinTerms.words(in: unit.text)
-        guard words.count > runOnWords else { return whole }
+        guard !unit.isHeading, words.count > runOnWords else { return whole }
         let chars = Array(unit.text)
         var pieces: [(String, Range<String.Index>, Range<Int>)] = []
         var start = 0  // a word index

@@ -12,13 +12,29 @@ enum EnglishFrequency {
     /// frequent words: "see", "type", "name", "list", "related").
     static let commonZipf = 5.0
 
-    /// The parsed table, built on first use.
+    /// The parsed table, built on first use: one pass over its UTF-8 bytes (it is read by every
+    /// builtin run on English text, so no line or substring is made on the way).
     private static let zipfByWord: [String: Double] = {
         var result: [String: Double] = [:]
         result.reserveCapacity(30_000)
-        for line in table.split(separator: "\n") {
-            guard let space = line.lastIndex(of: " "), let tenths = Int(line[line.index(after: space)...]) else { continue }
-            result[String(line[..<space])] = Double(tenths) / 10
+        let bytes = Array(table.utf8)
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            // "word 53": the word, the last space, the Zipf value in tenths.
+            var space = end - 1
+            while space > start, bytes[space] != UInt8(ascii: " ") { space -= 1 }
+            var tenths = 0
+            var digits = 0
+            for byte in bytes[(space + 1)..<end] where (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                tenths = tenths * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            }
+            if space > start, digits == end - space - 1, digits > 0 {
+                result[String(decoding: bytes[start..<space], as: UTF8.self)] = Double(tenths) / 10
+            }
+            start = end + 1
         }
         return result
     }()

@@ -206,8 +206,9 @@ struct KeyphraseExtractor: Sendable {
     /// Whether a lower-case term is or ends in a past participle ("released", "files matched",
     /// "applied"): its last word ends in "-ed" and, without the ending, is a known English word.
     static func endsInParticiple(_ text: String) -> Bool {
-        guard let last = text.split(separator: " ").last.map(String.init), last == last.lowercased(),
-            last.count > 4, last.hasSuffix("ed")
+        // The suffix first: it rules out almost every word before anything is split or lowered.
+        guard text.hasSuffix("ed"), let last = text.split(separator: " ").last.map(String.init), last == last.lowercased(),
+            last.count > 4
         else { return false }
         let withoutD = String(last.dropLast(1))  // "released" → "release"
         let withoutEd = String(last.dropLast(2))  // "matched" → "match"
