@@ -269,7 +269,8 @@ public struct RoutingEngine: Sendable {
         // Under a time budget a headline is a Post-it job: the opening, the headings and the
         // best sentences of each section, not the whole material, so its prompt is processed in
         // a beat and the rest of the budget goes to the kit's other parts.
-        let postIt = task == .headline && request.engine == .auto && request.budget != nil
+        let underBudget = request.engine == .auto && request.budget != nil
+        let postIt = underBudget && task == .headline
         let target = postIt ? min(budget.documentBudget, Self.headlineDocumentTokens) : budget.documentBudget
         if !budget.fits || budget.documentTokens > target {
             if !budget.fits, mayEscalate, let larger = await largerWindow(than: budget.window.tokens) {
@@ -280,7 +281,7 @@ public struct RoutingEngine: Sendable {
             // extracts from the whole material and the model rewrites its items instead (a quiz
             // or a whole kit, which has no item jobs, is the builtin engine's). A headline is
             // already a Post-it of the material.
-            if !budget.fits, request.engine == .auto, request.budget != nil, task != .headline {
+            if !budget.fits, underBudget, !postIt {
                 let rest = Self.rewritableTasks.contains(task) ? "the builtin engine extracts and the model rewrites items" : "the builtin engine extracts it"
                 throw BudgetSkip(
                     reason: "skipped: the material (\(budget.documentTokens) tokens) does not fit its \(budget.window.tokens)-token window whole; \(rest)")
