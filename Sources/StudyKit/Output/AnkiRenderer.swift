@@ -51,7 +51,10 @@ public enum AnkiRenderer {
             let answer = question.choices.indices.contains(question.answerIndex)
                 ? MarkdownRenderer.choiceLetter(question.answerIndex) + ". " + question.choices[question.answerIndex]
                 : "?"
-            let back = question.explanation.isEmpty ? answer : answer + "\n\n" + question.explanation
+            var back = question.explanation.isEmpty ? answer : answer + "\n\n" + question.explanation
+            if !question.quote.isEmpty, !Grounding.alreadyQuotes(question.explanation, question.quote) {
+                back += "\n\n— “" + question.quote + "”"
+            }
             return [guid(kind: "quiz", question: question.prompt, context: context),
                     ([question.prompt] + choices).joined(separator: "\n"), back]
         }
@@ -166,7 +169,8 @@ private extension Quiz {
     var trimmedForAnki: Quiz {
         func trim(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
         return Quiz(questions: questions.map {
-            .init(prompt: trim($0.prompt), choices: $0.choices.map(trim), answerIndex: $0.answerIndex, explanation: trim($0.explanation))
+            .init(prompt: trim($0.prompt), choices: $0.choices.map(trim), answerIndex: $0.answerIndex, explanation: trim($0.explanation),
+                  quote: trim($0.quote))
         })
     }
 }
