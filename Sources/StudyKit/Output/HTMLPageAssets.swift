@@ -122,7 +122,9 @@ enum HTMLPageAssets {
         .face{grid-template-columns:1fr 1fr;perspective:none;cursor:auto}
         .side,.js .side.a,.js .side.q,.js .flipped .side.q,.js .flipped .side.a{grid-area:auto;transform:none!important;min-height:0;
         border-radius:0;box-shadow:none;padding:6px 10px;backface-visibility:visible;border-width:0 0 1px 0}
-        .side.a{border-left-width:1px!important}
+        .side{border:0!important}
+        .side.a{border-left:1px solid var(--line)!important}
+        .card{border-bottom:1px solid var(--line)}
         .side p{font-size:11pt}
         details.source,.card .prov{display:none}
         .question fieldset{break-inside:avoid}

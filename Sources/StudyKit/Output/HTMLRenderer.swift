@@ -33,7 +33,7 @@ public enum HTMLRenderer {
             page.mindMap(CleanResult.mindMap(map), task: .mindmap)
         case .studyKit(let kit):
             let kit = CleanResult.kit(kit)
-            page.header(kit.headline, task: .headline)
+            page.header(kit.headline, task: .studyKit)
             page.summary(kit.summary, task: .summary)
             page.flashcards(kit.flashcards, task: .flashcards)
             page.quiz(kit.quiz, task: .quiz)
@@ -176,8 +176,13 @@ private struct Page {
 
     private static func kicker(_ task: StudyTask) -> String {
         switch task {
-        case .headline: return "Study kit"
-        default: return task.name.prefix(1).uppercased() + task.name.dropFirst()
+        case .headline: return "Headline"
+        case .feynman: return "Feynman feedback"
+        case .summary: return "Summary"
+        case .flashcards: return "Flashcards"
+        case .quiz: return "Quiz"
+        case .mindmap: return "Mind map"
+        case .studyKit: return "Study kit"
         }
     }
 
