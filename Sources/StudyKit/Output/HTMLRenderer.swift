@@ -290,7 +290,7 @@ private struct Page {
         }
         lines.append("</ol>")
         lines.append("""
-            <div class="controls js-only" role="toolbar" aria-label="Flashcard controls">
+            <div class="controls js-only" role="group" aria-label="Flashcard controls">
             <button type="button" data-act="prev">← Previous</button><button type="button" data-act="flip">Flip</button><button type="button" data-act="next">Next →</button>
             <span class="sep"></span><button type="button" data-act="again" class="again">Again</button><button type="button" data-act="good" class="good">Good</button>
             </div>

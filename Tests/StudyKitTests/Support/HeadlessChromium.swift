@@ -105,15 +105,7 @@ struct HeadlessChromium {
         try process.run()
         // A browser that hangs must not hang the suite.
         DispatchQueue.global().asyncAfter(deadline: .now() + 90) { if process.isRunning { process.terminate() } }
-        let group = DispatchGroup()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        group.wait()
-        process.waitUntilExit()
+        let (outData, errData) = StudykitBinary.readToEnd(process, out: out, err: err)
         return Run(dom: String(decoding: outData, as: UTF8.self), log: String(decoding: errData, as: UTF8.self))
     }
 }
