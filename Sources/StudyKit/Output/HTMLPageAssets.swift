@@ -54,6 +54,7 @@ enum HTMLPageAssets {
         transition:transform .45s ease}
         .side p{margin:0;font-size:1.25rem}
         .side.a{background:var(--card-back)}
+        .side p.recall{font-size:.9rem;color:var(--muted);margin:0 0 12px}
         .side-label{font-size:.75rem;text-transform:uppercase;letter-spacing:.08em;color:var(--muted);font-weight:700;margin-bottom:6px}
         .js .side.a{transform:rotateY(180deg)}
         .js .flipped .side.q{transform:rotateY(-180deg)}
@@ -126,7 +127,7 @@ enum HTMLPageAssets {
         .side.a{border-left:1px solid var(--line)!important}
         .card{border-bottom:1px solid var(--line)}
         .side p{font-size:11pt}
-        details.source,.card .prov{display:none}
+        details.source,.card .prov,.side p.recall{display:none}
         .question fieldset{break-inside:avoid}
         .js .feedback,.feedback{display:block}
         .verdict{display:none}

@@ -282,7 +282,8 @@ private struct Page {
             var item = "<li class=\"card\" id=\"card-\(index)\" data-key=\"\(esc(key))\">"
             item += "<div class=\"face\" role=\"button\" tabindex=\"0\" aria-pressed=\"false\" aria-label=\"Card \(index + 1) of \(count); press Space to flip\">"
             item += "<div class=\"side q\"><span class=\"side-label\">Question</span><p>\(esc(card.question))</p></div>"
-            item += "<div class=\"side a\"><span class=\"side-label\">Answer</span><p>\(esc(card.answer))</p></div></div>"
+            // The back repeats the question, small, so the answer is read in its context.
+            item += "<div class=\"side a\"><p class=\"recall\">\(esc(card.question))</p><span class=\"side-label\">Answer</span><p>\(esc(card.answer))</p></div></div>"
             item += sourceDetails(card.quote)
             item += itemBadge(task, path: "cards[\(index)]")
             item += "<p class=\"mark js-only\" aria-live=\"polite\"></p></li>"
