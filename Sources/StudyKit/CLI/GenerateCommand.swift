@@ -64,11 +64,14 @@ extension Runner {
         }
 
         let envelope = Envelope(routed: routed, document: document, parts: parts).jsonValue
-        let context = RenderContext(
+        var context = RenderContext(
             sourceIdentity: sourceIdentity(source), title: document.title,
             // OpenSSL failing to hash (out of memory) must not stop the output: the renderer then
             // derives its ids from the text's own bytes, still deterministically.
             digest: { (try? SHA256Digest.hex(of: $0)) ?? $0 })
+        context.envelope = envelope
+        context.language = RenderContext.language(of: document)
+        context.pageOfQuote = QuoteLocator(document).page(of:)
         if let directory = settings.outputDirectory, case .studyKit(let kit) = routed.result {
             let url = URL(fileURLWithPath: directory)
             let written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)

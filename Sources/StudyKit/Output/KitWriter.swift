@@ -1,14 +1,15 @@
 import Foundation
 
 /// Writes a whole study kit into a directory, one file per format:
-/// `kit.md`, `kit.json`, `cards.tsv` (Anki), `quiz.md`, `mindmap.mmd` (Mermaid) and `mindmap.opml`.
+/// `kit.md`, `kit.json`, `cards.tsv` (Anki), `quiz.md`, `mindmap.mmd` (Mermaid), `mindmap.opml`,
+/// `kit.html` (the page: cards, quiz and the drawn mind map) and `mindmap.svg`.
 ///
 /// Every file is rendered before anything is written, then each is written to a hidden
 /// temporary file in the same directory and renamed over its final name, so a reader never
 /// sees a half-written file and a failure leaves none behind. Existing files are replaced.
 public struct KitWriter: Sendable {
     /// The file names, in the order they are written.
-    public static let fileNames = ["kit.md", "kit.json", "cards.tsv", "quiz.md", "mindmap.mmd", "mindmap.opml"]
+    public static let fileNames = ["kit.md", "kit.json", "cards.tsv", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg"]
 
     /// Creates a writer.
     public init() {}
@@ -24,6 +25,8 @@ public struct KitWriter: Sendable {
             ("quiz.md", QuizRenderer.render(kit.quiz, context: quizContext(kit, context))),
             ("mindmap.mmd", MermaidRenderer.render(kit.mindMap)),
             ("mindmap.opml", OPMLRenderer.render(kit.mindMap, context: quizContext(kit, context))),
+            ("kit.html", HTMLRenderer.render(.studyKit(kit), context: context)),
+            ("mindmap.svg", SVGRenderer.render(kit.mindMap, context: context)),
         ]
     }
 
