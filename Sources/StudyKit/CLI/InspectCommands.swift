@@ -34,6 +34,7 @@ extension Runner {
                 object["contextProblem"] = .string(problem)
             }
             object["tokenCounting"] = .string(report.tokenCounting.rawValue)
+            object["languages"] = .string(report.languages.displayText)
             if let dialect = report.dialect { object["dialect"] = .string(dialect) }
             if let build = report.build { object["build"] = .string(build) }
             if let key = report.apiKey { object["apiKey"] = .string(key) }
@@ -56,6 +57,7 @@ extension Runner {
         }
         rows.append([
             "engine": "builtin", "model": .string(builtin.modelName), "available": true,
+            "languages": .string(LanguageSupport.any.displayText),
             "note": "extractive, no model: always available, deterministic",
         ])
 
@@ -175,7 +177,7 @@ extension Runner {
                         "  fits:       no — fitted here it would keep \(fitted.report.keptCharacters) of \(fitted.report.totalCharacters) characters, ~\(fitted.report.keptTokens ?? 0) of \(budget.documentTokens) tokens, \(Int(((fitted.report.sectionCoverage ?? 0) * 100).rounded()))% of sections"
                     )
                 }
-                let prompt = task.prompt(document: document.text, title: document.title)
+                let prompt = task.prompt(document: document.text, title: document.title, language: document.language)
                 let key = try RoutingEngine.cacheKey(task: task, engine: engine, prompt: prompt, fitted: false)
                 row["cacheKey"] = .string(key.digest)
                 lines.append("  cache key:  \(key.digest) (whole content)")

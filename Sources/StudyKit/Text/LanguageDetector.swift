@@ -1,0 +1,109 @@
+import Foundation
+
+/// The language of a text: a BCP-47 primary language subtag (`en`, `fr`, `de`, `ja`, `zh`,
+/// `ko` …), or `und` (BCP-47's "undetermined") when the text is too short or too mixed to tell.
+///
+/// The rule, in order:
+/// 1. Count the letters of each script in the first ``sampleCharacters`` characters. When Han,
+///    kana and Hangul together are at least ``minimumCJKCharacters`` and at least half as many
+///    as the other letters, the script decides, since N-gram guessers are weak on CJK: any kana
+///    (at least one in twenty of the Han and kana) → `ja`; more Hangul than Han and kana → `ko`;
+///    otherwise Han → `zh`. Fewer CJK characters than that, with no other letters → `und`.
+/// 2. Otherwise the text needs at least ``minimumWords`` words, else `und`: a line or a title
+///    is too short to tell ("Cells divide." reads as Friulian to an N-gram guesser).
+/// 3. libexttextcat (``TextCat``) classifies the sample; its answer counts only when every
+///    candidate it names has the same language subtag. Several languages (it lists all those
+///    scoring within a few percent of the best), "SHORT", "UNKNOWN", or no fingerprints → `und`.
+enum LanguageDetector {
+    /// BCP-47's code for a language that could not be determined.
+    static let undetermined = "und"
+    /// Fewest words a non-CJK text needs before it is classified.
+    static let minimumWords = 20
+    /// Fewest Han, kana and Hangul characters a CJK text needs.
+    static let minimumCJKCharacters = 10
+    /// How much of a long text is looked at.
+    static let sampleCharacters = 4_000
+
+    /// What the detector made of a text.
+    struct Guess: Equatable {
+        /// The language, or ``LanguageDetector/undetermined``.
+        var code: String
+        /// Every language the guess allowed: libexttextcat's candidates (their subtags), or the
+        /// script's one language; empty when the text was too short to tell.
+        var candidates: [String]
+
+        var isDetermined: Bool { code != LanguageDetector.undetermined }
+    }
+
+    /// The language of `text`; see the type's rule.
+    static func detect(_ text: String) -> String { guess(text).code }
+
+    /// The language of `text` with the candidates behind it.
+    static func guess(_ text: String, minimumWords: Int = minimumWords) -> Guess {
+        let sample = String(text.prefix(sampleCharacters))
+        let scripts = ScriptCount(sample)
+        let cjk = scripts.han + scripts.kana + scripts.hangul
+        if cjk >= minimumCJKCharacters, cjk * 2 >= scripts.otherLetters {
+            let code: String
+            if scripts.kana > 0, scripts.kana * 20 >= scripts.han + scripts.kana {
+                code = "ja"
+            } else if scripts.hangul > scripts.han + scripts.kana {
+                code = "ko"
+            } else {
+                code = "zh"
+            }
+            return Guess(code: code, candidates: [code])
+        }
+        let words = sample.split(whereSeparator: \.isWhitespace).count { $0.contains(where: \.isLetter) }
+        guard words >= minimumWords, let ids = TextCat.classify(sample), !ids.isEmpty else {
+            return Guess(code: undetermined, candidates: [])
+        }
+        var candidates: [String] = []
+        for id in ids {
+            let code = String(id.prefix { $0 != "-" }).lowercased()
+            if !code.isEmpty, !candidates.contains(code) { candidates.append(code) }
+        }
+        return Guess(code: candidates.count == 1 ? candidates[0] : undetermined, candidates: candidates)
+    }
+
+    /// The English name of a language code (`fr` → `French`), or `nil` for one this table lacks.
+    static func englishName(_ code: String) -> String? { names[code] }
+
+    /// How a prompt names a language: its English name, else its code.
+    static func displayName(_ code: String) -> String {
+        names[code].map { "\($0) (\(code))" } ?? code
+    }
+
+    private static let names: [String: String] = [
+        "af": "Afrikaans", "ar": "Arabic", "bg": "Bulgarian", "bn": "Bengali", "ca": "Catalan", "cs": "Czech",
+        "cy": "Welsh", "da": "Danish", "de": "German", "el": "Greek", "en": "English", "eo": "Esperanto",
+        "es": "Spanish", "et": "Estonian", "eu": "Basque", "fa": "Persian", "fi": "Finnish", "fr": "French",
+        "ga": "Irish", "gl": "Galician", "he": "Hebrew", "hi": "Hindi", "hr": "Croatian", "hu": "Hungarian",
+        "hy": "Armenian", "id": "Indonesian", "is": "Icelandic", "it": "Italian", "ja": "Japanese", "ka": "Georgian",
+        "ko": "Korean", "la": "Latin", "lt": "Lithuanian", "lv": "Latvian", "mk": "Macedonian", "ms": "Malay",
+        "nb": "Norwegian Bokmål", "nl": "Dutch", "nn": "Norwegian Nynorsk", "pl": "Polish", "pt": "Portuguese",
+        "ro": "Romanian", "ru": "Russian", "sk": "Slovak", "sl": "Slovenian", "sq": "Albanian", "sr": "Serbian",
+        "sv": "Swedish", "sw": "Swahili", "ta": "Tamil", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian",
+        "ur": "Urdu", "vi": "Vietnamese", "zh": "Chinese",
+    ]
+}
+
+/// Letters of `text` by script: Han, kana (hiragana, katakana, half-width katakana), Hangul,
+/// and every other letter.
+struct ScriptCount {
+    var han = 0
+    var kana = 0
+    var hangul = 0
+    var otherLetters = 0
+
+    init(_ text: String) {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D: kana += 1
+            case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F: han += 1
+            case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: hangul += 1
+            default: if scalar.properties.isAlphabetic { otherLetters += 1 }
+            }
+        }
+    }
+}
