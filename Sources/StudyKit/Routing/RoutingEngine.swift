@@ -418,7 +418,8 @@ public struct RoutingEngine: Sendable {
             }
             do throws(SchemaError) {
                 let result = try decodeResult(for: task, modelOutput: response.text)
-                let ungrounded = Grounding.issues(in: result, source: material) + LanguageRule.issues(in: result.jsonValue, language: language)
+                // The language first: an answer in the wrong language is also ungrounded, and that is why.
+                let ungrounded = LanguageRule.issues(in: result.jsonValue, language: language) + Grounding.issues(in: result, source: material)
                 if !ungrounded.isEmpty { throw SchemaError.invalid(ungrounded) }
                 return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
             } catch {

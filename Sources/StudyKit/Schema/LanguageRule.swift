@@ -6,10 +6,11 @@ import Foundation
 /// Only text long enough to tell is judged, so short fields (a label, a term, a name) and
 /// technical words never trip it: each string field of ``minimumWords`` words or more (or
 /// ``minimumCJKCharacters`` Chinese, Japanese or Korean characters) is checked on its own; when
-/// no field is that long, all the fields joined are checked as one text. A text fails only when
-/// ``LanguageDetector`` names one language for it with confidence and that language is not the
-/// document's; Han-only text passes for Japanese (kanji compounds are Japanese too). Nothing is
-/// checked when the document's language is undetermined (`und`).
+/// no field is that long and the document is not in English, all the fields joined are checked
+/// as one text. A text fails only when ``LanguageDetector`` names one or two candidate
+/// languages for it and the document's is not among them; Han-only text passes for Japanese
+/// (kanji compounds are Japanese too). Nothing is checked when the document's language is
+/// undetermined (`und`).
 enum LanguageRule {
     /// Words a field needs before its language is judged.
     static let minimumWords = 20
@@ -22,7 +23,10 @@ enum LanguageRule {
         var fields: [(path: String, text: String)] = []
         collect(value, path: "", into: &fields)
         let long = fields.filter { isLongEnough($0.text) }
-        let judged = long.isEmpty ? [(path: "", text: fields.map(\.text).joined(separator: "\n"))].filter { isLongEnough($0.text) } : long
+        // Joined short fields are a list of terms more than prose: judged only for a document
+        // that is not in English, where an English answer is the mistake to catch.
+        let joined = language == "en" ? [] : [(path: "", text: fields.map(\.text).joined(separator: "\n"))].filter { isLongEnough($0.text) }
+        let judged = long.isEmpty ? joined : long
         return judged.compactMap { field in
             guard let found = otherLanguage(of: field.text, expected: language) else { return nil }
             let expectedName = LanguageDetector.englishName(language) ?? language
@@ -40,12 +44,14 @@ enum LanguageRule {
         return text.split(whereSeparator: \.isWhitespace).count { $0.contains(where: \.isLetter) } >= minimumWords
     }
 
-    /// The language `text` is confidently in when it is not `expected`, else `nil`.
+    /// The language `text` is in when the detector is fairly sure it is not `expected`, else
+    /// `nil`: libexttextcat names at most two candidates (English text often reads as English
+    /// or Scots) and `expected` is not one of them.
     static func otherLanguage(of text: String, expected: String) -> String? {
-        let guess = LanguageDetector.guess(text, minimumWords: minimumWords)
-        guard guess.isDetermined, guess.code != expected else { return nil }
-        if expected == "ja", guess.code == "zh" { return nil }
-        return guess.code
+        let candidates = LanguageDetector.guess(text, minimumWords: minimumWords).candidates
+        guard let first = candidates.first, candidates.count <= 2, !candidates.contains(expected) else { return nil }
+        if expected == "ja", candidates.contains("zh") { return nil }
+        return first
     }
 
     private static func collect(_ value: JSONValue, path: String, into fields: inout [(path: String, text: String)]) {

@@ -28,8 +28,9 @@ enum LanguageDetector {
     struct Guess: Equatable {
         /// The language, or ``LanguageDetector/undetermined``.
         var code: String
-        /// Every language the guess allowed: libexttextcat's candidates (their subtags), or the
-        /// script's one language; empty when the text was too short to tell.
+        /// Every language the guess allowed, best first: libexttextcat's candidates (their
+        /// subtags, several when it is unsure), or the script's one language; empty when the text
+        /// was too short to tell.
         var candidates: [String]
 
         var isDetermined: Bool { code != LanguageDetector.undetermined }
@@ -41,17 +42,7 @@ enum LanguageDetector {
     /// The language of `text` with the candidates behind it.
     static func guess(_ text: String, minimumWords: Int = minimumWords) -> Guess {
         let sample = String(text.prefix(sampleCharacters))
-        let scripts = ScriptCount(sample)
-        let cjk = scripts.han + scripts.kana + scripts.hangul
-        if cjk >= minimumCJKCharacters, cjk * 2 >= scripts.otherLetters {
-            let code: String
-            if scripts.kana > 0, scripts.kana * 20 >= scripts.han + scripts.kana {
-                code = "ja"
-            } else if scripts.hangul > scripts.han + scripts.kana {
-                code = "ko"
-            } else {
-                code = "zh"
-            }
+        if let code = scriptLanguage(ScriptCount(sample)) {
             return Guess(code: code, candidates: [code])
         }
         let words = sample.split(whereSeparator: \.isWhitespace).count { $0.contains(where: \.isLetter) }
@@ -64,6 +55,15 @@ enum LanguageDetector {
             if !code.isEmpty, !candidates.contains(code) { candidates.append(code) }
         }
         return Guess(code: candidates.count == 1 ? candidates[0] : undetermined, candidates: candidates)
+    }
+
+    /// `ja`, `ko` or `zh` when the CJK scripts decide (step 1 of the rule), else `nil`.
+    static func scriptLanguage(_ scripts: ScriptCount) -> String? {
+        let cjk = scripts.han + scripts.kana + scripts.hangul
+        guard cjk >= minimumCJKCharacters, cjk * 2 >= scripts.otherLetters else { return nil }
+        if scripts.kana > 0, scripts.kana * 20 >= scripts.han + scripts.kana { return "ja" }
+        if scripts.hangul > scripts.han + scripts.kana { return "ko" }
+        return "zh"
     }
 
     /// The English name of a language code (`fr` → `French`), or `nil` for one this table lacks.
