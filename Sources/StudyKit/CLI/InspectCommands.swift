@@ -127,6 +127,7 @@ extension Runner {
         var lines: [String] = [
             "source:     \(document.origin) (\(document.kind.rawValue)\(document.title.map { ", “\($0)”" } ?? ""))",
             "characters: \(document.characterCount)",
+            "language:   \(LanguageDetector.displayName(document.language))",
             "policy:     \(task.commandName) → \(decision.rawValue)"
                 + (task == .headline || task == .feynman ? " (local up to \(localCharacterLimit) characters)" : " (remote at any size)"),
             "order:      " + plan.map(\.rawValue).joined(separator: " → "),
@@ -137,6 +138,13 @@ extension Runner {
             var row: JSONObject = ["engine": .string(engine.kind.rawValue), "model": .string(engine.modelName)]
             lines.append("")
             lines.append("\(engine.kind.rawValue): \(engine.modelName)")
+            row["languages"] = .string(engine.languages.displayText)
+            if !engine.languages.supports(document.language) {
+                row["skipped"] = .string("does not support \(document.language)")
+                lines.append("  languages:  \(engine.languages.displayText): does not support \(document.language), so it would be skipped")
+                engineRows.append(.object(row))
+                continue
+            }
             if engine.kind == .remote, let quota, let ledger, (try? ledger.isExhausted(quota, engine: .remote, on: ledger.today)) == true {
                 row["quota"] = .string("used up (\(quota))")
                 lines.append("  quota:      used up (\(quota)): remote would be skipped")
@@ -202,6 +210,7 @@ extension Runner {
                 "source": [
                     "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
                     "title": document.title.map(JSONValue.string) ?? .null, "characterCount": .integer(document.characterCount),
+                    "language": .string(document.language),
                 ],
                 "decision": .string(decision.rawValue), "order": .array(plan.map { .string($0.rawValue) }),
                 "reserve": .integer(task.responseReserve), "engines": .array(engineRows), "fallback": .string(escalation),

@@ -69,9 +69,10 @@ enum LanguageDetector {
     /// The English name of a language code (`fr` → `French`), or `nil` for one this table lacks.
     static func englishName(_ code: String) -> String? { names[code] }
 
-    /// How a prompt names a language: its English name, else its code.
+    /// How messages and reports name a language: `French (fr)`, `undetermined (und)`, else the code.
     static func displayName(_ code: String) -> String {
-        names[code].map { "\($0) (\(code))" } ?? code
+        if code == undetermined { return "undetermined (und)" }
+        return names[code].map { "\($0) (\(code))" } ?? code
     }
 
     private static let names: [String: String] = [
