@@ -10,7 +10,9 @@ import Foundation
 ///    (at least one in twenty of the Han and kana) → `ja`; more Hangul than Han and kana → `ko`;
 ///    otherwise Han → `zh`. Fewer CJK characters than that, with no other letters → `und`.
 /// 2. Otherwise the text needs at least ``minimumWords`` words, else `und`: a line or a title
-///    is too short to tell ("Cells divide." reads as Friulian to an N-gram guesser).
+///    is too short to tell ("Cells divide." reads as Friulian to an N-gram guesser). When at
+///    least ``englishFunctionWordShare`` of its words are English function words, it is `en`
+///    at once: the classifier costs about 30 ms to load, and most material is English.
 /// 3. libexttextcat (``TextCat``) classifies the sample; its answer counts only when every
 ///    candidate it names has the same language subtag. Several languages (it lists all those
 ///    scoring within a few percent of the best), "SHORT", "UNKNOWN", or no fingerprints → `und`.
@@ -23,6 +25,9 @@ enum LanguageDetector {
     static let minimumCJKCharacters = 10
     /// How much of a long text is looked at.
     static let sampleCharacters = 4_000
+    /// The share of English function words (``BuiltinStopwords/english``) from which a text is
+    /// English without asking libexttextcat: English prose has about 45%, French or German under 10%.
+    static let englishFunctionWordShare = 0.3
 
     /// What the detector made of a text.
     struct Guess: Equatable {
@@ -45,10 +50,15 @@ enum LanguageDetector {
         if let code = scriptLanguage(ScriptCount(sample)) {
             return Guess(code: code, candidates: [code])
         }
-        let words = sample.split(whereSeparator: \.isWhitespace).count { $0.contains(where: \.isLetter) }
-        guard words >= minimumWords, let ids = TextCat.classify(sample), !ids.isEmpty else {
-            return Guess(code: undetermined, candidates: [])
+        let words = sample.split(whereSeparator: \.isWhitespace).filter { $0.contains(where: \.isLetter) }
+        guard words.count >= minimumWords else { return Guess(code: undetermined, candidates: []) }
+        // English prose is about half function words ("the", "of", "is"); French, German or
+        // Spanish prose has few of ours. Such text is English without loading the classifier.
+        let english = words.count { BuiltinStopwords.english.contains($0.lowercased().trimmingCharacters(in: .letters.inverted)) }
+        if Double(english) >= englishFunctionWordShare * Double(words.count) {
+            return Guess(code: "en", candidates: ["en"])
         }
+        guard let ids = TextCat.classify(sample), !ids.isEmpty else { return Guess(code: undetermined, candidates: []) }
         var candidates: [String] = []
         for id in ids {
             let code = String(id.prefix { $0 != "-" }).lowercased()
@@ -89,6 +99,23 @@ enum LanguageDetector {
     ]
 }
 
+/// The scripts of Chinese, Japanese and Korean, by code point: the one table the language
+/// detector, the language rule and the builtin engine's Japanese terms share.
+enum CJKScript {
+    case han, hiragana, katakana, hangul
+
+    /// The script of `scalar`, or `nil` for any other character.
+    init?(_ scalar: Unicode.Scalar) {
+        switch scalar.value {
+        case 0x3040...0x309F: self = .hiragana
+        case 0x30A0...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D: self = .katakana
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F: self = .han
+        case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: self = .hangul
+        default: return nil
+        }
+    }
+}
+
 /// Letters of `text` by script: Han, kana (hiragana, katakana, half-width katakana), Hangul,
 /// and every other letter.
 struct ScriptCount {
@@ -99,11 +126,11 @@ struct ScriptCount {
 
     init(_ text: String) {
         for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D: kana += 1
-            case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F: han += 1
-            case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: hangul += 1
-            default: if scalar.properties.isAlphabetic { otherLetters += 1 }
+            switch CJKScript(scalar) {
+            case .hiragana, .katakana: kana += 1
+            case .han: han += 1
+            case .hangul: hangul += 1
+            case nil: if scalar.properties.isAlphabetic { otherLetters += 1 }
             }
         }
     }

@@ -15,7 +15,10 @@ enum BuiltinStopwords {
         words.contains(lowercasedWord)
     }
 
-    static let words: Set<String> = {
+    static let words: Set<String> = english.union(french)
+
+    /// The English function words alone.
+    static let english: Set<String> = {
         let base: [String] = [
             // articles, determiners, quantifiers
             "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",
@@ -59,7 +62,7 @@ enum BuiltinStopwords {
             "don't", "doesn't", "isn't", "aren't", "wasn't", "weren't", "it's", "that's",
             "there's", "let's", "we're", "they're", "you're", "i'm", "won't", "didn't",
         ]
-        var set = Set(base).union(french)
+        var set = Set(base)
         for word in base where word.contains("'") {
             set.insert(word.replacingOccurrences(of: "'", with: "\u{2019}"))
         }
@@ -69,8 +72,8 @@ enum BuiltinStopwords {
     /// French function words, so the builtin engine neither blanks "elle" or "sous" in a cloze
     /// card nor names a mind-map branch "de la": articles, pronouns, the forms of être and avoir,
     /// prepositions, conjunctions and common adverbs. Words that are also English content
-    /// words or lower-cased English acronyms are left out ("car", "son", "pour", "ton", "ai",
-    /// "eu", "si"), so an English text keeps its terms. Elided forms (l', d', qu') are split off
+    /// words or lower-cased English acronyms are left out ("car", "son", "ton", "ai", "eu",
+    /// "si"), so an English text keeps its terms ("pour" is in: a verb is no English term either). Elided forms (l', d', qu') are split off
     /// by ``BuiltinTerms/words(in:)``, so "l" and "d" are here too.
     static let french: Set<String> = [
         // articles and determiners
@@ -87,12 +90,14 @@ enum BuiltinStopwords {
         "doivent",
         // prepositions
         "à", "dans", "par", "sur", "sous", "avec", "sans", "entre", "vers", "chez", "depuis", "pendant",
-        "selon", "contre", "parmi", "avant", "après", "jusqu", "lors",
+        "selon", "contre", "parmi", "avant", "après", "jusqu", "lors", "pour",
         // conjunctions and connectives
         "et", "ou", "mais", "donc", "or", "ni", "puis", "comme", "lorsque", "lorsqu", "quand", "puisque",
         "puisqu", "parce", "ainsi", "alors", "enfin", "aussi", "cependant", "pourtant",
         // adverbs
         "ne", "n", "pas", "plus", "moins", "très", "trop", "peu", "bien", "encore", "déjà", "toujours", "souvent",
         "jamais", "ici", "là", "aujourd'hui", "surtout", "environ", "seulement", "d'abord", "ensuite",
+        // ordinals used as adverbs ("first" and "second" are English stopwords too)
+        "premier", "première", "premiers", "premières", "dernier", "dernière", "deuxième",
     ]
 }

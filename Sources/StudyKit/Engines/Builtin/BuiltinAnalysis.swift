@@ -90,7 +90,7 @@ struct BuiltinAnalysis: Sendable {
         guard !words.isEmpty else { return false }
         return words.allSatisfy { word in
             if BuiltinTerms.isCJK(word.surface.first ?? " ") {
-                return !word.surface.unicodeScalars.contains { (0x3040...0x309F).contains($0.value) }
+                return !word.surface.unicodeScalars.contains { CJKScript($0) == .hiragana }
             }
             return word.isNumber || word.surface.count > 3 || word.surface.allSatisfy { $0.isUppercase || $0.isNumber }
         }

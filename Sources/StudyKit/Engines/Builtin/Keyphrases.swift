@@ -175,13 +175,11 @@ struct KeyphraseExtractor: Sendable {
     static func japaneseTermRuns(in words: [BuiltinWord]) -> [[BuiltinWord]] {
         enum Script { case kanji, katakana, other }
         func script(_ word: BuiltinWord) -> Script {
-            guard word.surface.count == 1, let scalar = word.surface.unicodeScalars.first, BuiltinTerms.isCJK(word.surface.first!) else {
-                return .other
-            }
-            switch scalar.value {
-            case 0x3040...0x309F: return .other
-            case 0x30A0...0x30FF: return .katakana
-            default: return .kanji
+            guard word.surface.count == 1, let scalar = word.surface.unicodeScalars.first else { return .other }
+            switch CJKScript(scalar) {
+            case .han: return .kanji
+            case .katakana: return .katakana
+            case .hiragana, .hangul, nil: return .other
             }
         }
         var result: [[BuiltinWord]] = []
