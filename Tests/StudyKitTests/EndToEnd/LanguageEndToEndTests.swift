@@ -54,6 +54,20 @@ struct LanguageEndToEndTests {
         #expect(answers.allSatisfy { $0.count >= 2 && !$0.unicodeScalars.contains { (0x3040...0x309F).contains($0.value) } }, "\(answers)")
     }
 
+    @Test(arguments: ["samples/eval/fr-tectonique.txt", "samples/eval/fr-revolution-industrielle.txt"])
+    func frenchCardsBlankTermsNotFunctionWords(sample: String) throws {
+        let cache = try ScratchDirectory("lang")
+        let result = try StudykitBinary.run(["flashcards", sample, "--engine", "builtin", "--json"], environment: Self.environment(cache))
+        #expect(result.status == 0, "\(result.stderr)")
+        let cards = try #require((try Self.json(result)["result"] as? [String: Any])?["cards"] as? [[String: Any]])
+        let answers = cards.compactMap { $0["answer"] as? String }
+        #expect(answers.count >= 8)
+        let functionWords = answers.filter { answer in
+            answer.split(separator: " ").contains { BuiltinStopwords.french.contains($0.lowercased()) }
+        }
+        #expect(functionWords.isEmpty, "\(answers)")
+    }
+
     @Test func aForcedEngineWithoutTheLanguageIsOneLineAndExit69() throws {
         let cache = try ScratchDirectory("lang")
         let result = try StudykitBinary.run(
