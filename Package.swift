@@ -30,11 +30,15 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", path: "Sources/CCurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // Language guessing; its fingerprints come from libexttextcat-data (/usr/share/libexttextcat).
+        .systemLibrary(
+            name: "CTextCat", path: "Sources/CTextCat", pkgConfig: "libexttextcat",
+            providers: [.apt(["libexttextcat-dev", "libexttextcat-data"]), .brew(["libexttextcat"])]),
         .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "llama"),
         .target(
             name: "StudyKit",
             dependencies: [
-                "CPoppler", "CLibXML2", "CSQLite", "CCrypto", "CCurl",
+                "CPoppler", "CLibXML2", "CSQLite", "CCrypto", "CCurl", "CTextCat",
                 .target(name: "CLlama", condition: .when(traits: ["LlamaCpp"])),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -134,7 +134,7 @@ struct Envelope {
         object["source"] = [
             "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
             "title": document.title.map { .string(TerminalSafety.clean($0)) } ?? .null,
-            "characterCount": .integer(document.characterCount),
+            "characterCount": .integer(document.characterCount), "language": .string(document.language),
         ]
         if !parts.isEmpty {
             object["parts"] = .array(parts.map { task, run in

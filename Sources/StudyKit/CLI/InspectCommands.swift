@@ -34,6 +34,7 @@ extension Runner {
                 object["contextProblem"] = .string(problem)
             }
             object["tokenCounting"] = .string(report.tokenCounting.rawValue)
+            object["languages"] = .string(report.languages.displayText)
             if let dialect = report.dialect { object["dialect"] = .string(dialect) }
             if let build = report.build { object["build"] = .string(build) }
             if let key = report.apiKey { object["apiKey"] = .string(key) }
@@ -56,6 +57,7 @@ extension Runner {
         }
         rows.append([
             "engine": "builtin", "model": .string(builtin.modelName), "available": true,
+            "languages": .string(LanguageSupport.any.displayText),
             "note": "extractive, no model: always available, deterministic",
         ])
 
@@ -125,6 +127,7 @@ extension Runner {
         var lines: [String] = [
             "source:     \(document.origin) (\(document.kind.rawValue)\(document.title.map { ", “\($0)”" } ?? ""))",
             "characters: \(document.characterCount)",
+            "language:   \(LanguageDetector.displayName(document.language))",
             "policy:     \(task.commandName) → \(decision.rawValue)"
                 + (task == .headline || task == .feynman ? " (local up to \(localCharacterLimit) characters)" : " (remote at any size)"),
             "order:      " + plan.map(\.rawValue).joined(separator: " → "),
@@ -135,6 +138,13 @@ extension Runner {
             var row: JSONObject = ["engine": .string(engine.kind.rawValue), "model": .string(engine.modelName)]
             lines.append("")
             lines.append("\(engine.kind.rawValue): \(engine.modelName)")
+            row["languages"] = .string(engine.languages.displayText)
+            if !engine.languages.supports(document.language) {
+                row["skipped"] = .string("does not support \(document.language)")
+                lines.append("  languages:  \(engine.languages.displayText): does not support \(document.language), so it would be skipped")
+                engineRows.append(.object(row))
+                continue
+            }
             if engine.kind == .remote, let quota, let ledger, (try? ledger.isExhausted(quota, engine: .remote, on: ledger.today)) == true {
                 row["quota"] = .string("used up (\(quota))")
                 lines.append("  quota:      used up (\(quota)): remote would be skipped")
@@ -175,7 +185,7 @@ extension Runner {
                         "  fits:       no — fitted here it would keep \(fitted.report.keptCharacters) of \(fitted.report.totalCharacters) characters, ~\(fitted.report.keptTokens ?? 0) of \(budget.documentTokens) tokens, \(Int(((fitted.report.sectionCoverage ?? 0) * 100).rounded()))% of sections"
                     )
                 }
-                let prompt = task.prompt(document: document.text, title: document.title)
+                let prompt = task.prompt(document: document.text, title: document.title, language: document.language)
                 let key = try RoutingEngine.cacheKey(task: task, engine: engine, prompt: prompt, fitted: false)
                 row["cacheKey"] = .string(key.digest)
                 lines.append("  cache key:  \(key.digest) (whole content)")
@@ -200,6 +210,7 @@ extension Runner {
                 "source": [
                     "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
                     "title": document.title.map(JSONValue.string) ?? .null, "characterCount": .integer(document.characterCount),
+                    "language": .string(document.language),
                 ],
                 "decision": .string(decision.rawValue), "order": .array(plan.map { .string($0.rawValue) }),
                 "reserve": .integer(task.responseReserve), "engines": .array(engineRows), "fallback": .string(escalation),

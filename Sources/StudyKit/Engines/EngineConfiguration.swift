@@ -42,12 +42,16 @@ public struct EngineConfiguration: Sendable, Equatable {
         public var apiKeySetting: String?
         /// The server's dialect when set explicitly; `nil` means discover it.
         public var dialect: ServerDialect?
+        /// The languages the server's model supports (`STUDYKIT_LOCAL_LANGUAGES`,
+        /// `STUDYKIT_REMOTE_LANGUAGES`); `nil` for the kind's default.
+        public var languages: LanguageSupport?
 
         /// Creates an endpoint.
         public init(
             url: URL, model: String? = nil, contextSize: Int? = nil, contextSizeSetting: String,
-            apiKey: APIKey? = nil, apiKeySetting: String? = nil, dialect: ServerDialect? = nil
+            apiKey: APIKey? = nil, apiKeySetting: String? = nil, dialect: ServerDialect? = nil, languages: LanguageSupport? = nil
         ) {
+            self.languages = languages
             self.url = url
             self.model = model
             self.contextSize = contextSize
@@ -63,7 +67,7 @@ public struct EngineConfiguration: Sendable, Equatable {
         "STUDYKIT_LOCAL_URL", "STUDYKIT_LOCAL_MODEL", "STUDYKIT_LOCAL_CONTEXT_SIZE", "STUDYKIT_LOCAL_DIALECT",
         "STUDYKIT_REMOTE_URL", "STUDYKIT_REMOTE_MODEL", "STUDYKIT_REMOTE_CONTEXT_SIZE", "STUDYKIT_REMOTE_DIALECT",
         "STUDYKIT_REMOTE_API_KEY", "OPENAI_API_KEY", "STUDYKIT_REMOTE_DAILY_QUOTA", "STUDYKIT_CACHE_DIR",
-        "STUDYKIT_DEADLINE", "STUDYKIT_LOCAL_THREADS",
+        "STUDYKIT_DEADLINE", "STUDYKIT_LOCAL_THREADS", "STUDYKIT_LOCAL_LANGUAGES", "STUDYKIT_REMOTE_LANGUAGES",
     ]
 
     /// The loopback model server; `nil` when `STUDYKIT_LOCAL_URL` is not set.
@@ -90,6 +94,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var localEngineLogging: Bool
     /// `STUDYKIT_LOCAL_THREADS`: threads for the in-process engine; `nil` means the idle cores, 1 to 4.
     public var localThreads: Int?
+    /// `STUDYKIT_LOCAL_LANGUAGES`: what the local engine (server or in process) supports; `nil`
+    /// for the default, English only.
+    public var localLanguages: LanguageSupport?
 
     /// Creates a configuration by hand (tests, embedding).
     public init(
@@ -229,6 +236,8 @@ public struct EngineConfiguration: Sendable, Equatable {
         }
 
         configuration.localContextSize = try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"), key: "STUDYKIT_LOCAL_CONTEXT_SIZE")
+        configuration.localLanguages = try languages(value("STUDYKIT_LOCAL_LANGUAGES"), key: "STUDYKIT_LOCAL_LANGUAGES")
+        let remoteLanguages = try languages(value("STUDYKIT_REMOTE_LANGUAGES"), key: "STUDYKIT_REMOTE_LANGUAGES")
         if let text = value("STUDYKIT_LOCAL_THREADS") {
             guard let threads = Int(text), (1...256).contains(threads) else {
                 throw EngineError.invalidConfiguration(
@@ -242,7 +251,8 @@ public struct EngineConfiguration: Sendable, Equatable {
                 model: value("STUDYKIT_LOCAL_MODEL"),
                 contextSize: try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"), key: "STUDYKIT_LOCAL_CONTEXT_SIZE"),
                 contextSizeSetting: "STUDYKIT_LOCAL_CONTEXT_SIZE",
-                dialect: try dialect(value("STUDYKIT_LOCAL_DIALECT"), key: "STUDYKIT_LOCAL_DIALECT"))
+                dialect: try dialect(value("STUDYKIT_LOCAL_DIALECT"), key: "STUDYKIT_LOCAL_DIALECT"),
+                languages: configuration.localLanguages)
             configuration.localSelection = .server(url: text)
         } else if let model = value("STUDYKIT_LOCAL_MODEL") {
             // Without a server, the model setting is a file for the in-process engine.
@@ -265,7 +275,8 @@ public struct EngineConfiguration: Sendable, Equatable {
                 contextSizeSetting: "STUDYKIT_REMOTE_CONTEXT_SIZE",
                 apiKey: keySetting.flatMap(value).map(APIKey.init),
                 apiKeySetting: keySetting,
-                dialect: try dialect(value("STUDYKIT_REMOTE_DIALECT"), key: "STUDYKIT_REMOTE_DIALECT"))
+                dialect: try dialect(value("STUDYKIT_REMOTE_DIALECT"), key: "STUDYKIT_REMOTE_DIALECT"),
+                languages: remoteLanguages)
         } else {
             _ = try contextSize(value("STUDYKIT_REMOTE_CONTEXT_SIZE"), key: "STUDYKIT_REMOTE_CONTEXT_SIZE")
         }
@@ -288,7 +299,8 @@ public struct EngineConfiguration: Sendable, Equatable {
                     contextSize: localContextSize ?? LlamaEngine.Settings.defaultContextSize,
                     contextSizeSetting: localContextSize == nil ? nil : "STUDYKIT_LOCAL_CONTEXT_SIZE",
                     threads: localThreads,
-                    logging: localEngineLogging))
+                    logging: localEngineLogging,
+                    languages: localLanguages ?? .english))
             #else
             return UnconfiguredEngine(
                 kind: .local,
@@ -330,6 +342,15 @@ public struct EngineConfiguration: Sendable, Equatable {
             throw EngineError.invalidConfiguration(key: key, value: text, reason: "give a positive whole number of tokens, e.g. 2048")
         }
         return tokens
+    }
+
+    private static func languages(_ text: String?, key: String) throws -> LanguageSupport? {
+        guard let text else { return nil }
+        guard let languages = LanguageSupport(setting: text) else {
+            throw EngineError.invalidConfiguration(
+                key: key, value: text, reason: "give language codes separated by commas, e.g. en,fr,ja, or * for any language")
+        }
+        return languages
     }
 
     private static func dialect(_ text: String?, key: String) throws -> ServerDialect? {

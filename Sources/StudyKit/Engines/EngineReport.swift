@@ -35,6 +35,8 @@ public struct EngineReport: Sendable, Equatable {
     /// For the local engine: which one is in use (a loopback server, llama.cpp in process, or
     /// none) and why, from ``EngineConfiguration/localSelection``; `nil` for the others.
     public var selection: String?
+    /// The languages the engine declares (``LanguageModel/languages``).
+    public var languages: LanguageSupport = .any
 
     /// Creates a report.
     public init(
@@ -97,10 +99,12 @@ public func engineReport(for engine: any LanguageModel, configuration: EngineCon
         problem = reason
     }
     let description = await engine.describe()
-    return EngineReport(
+    var report = EngineReport(
         kind: engine.kind, url: endpoint?.url.absoluteString, model: description.model, availability: availability,
         contextWindow: window, contextWindowProblem: problem, tokenCounting: counting,
         dialect: availability.isAvailable ? description.dialect : nil, build: description.build,
         apiKey: engine.kind == .remote ? (endpoint?.apiKey == nil ? "not set" : "set") : nil,
         selection: engine.kind == .local ? configuration.localSelection.description : nil)
+    report.languages = engine.languages
+    return report
 }

@@ -247,6 +247,9 @@ public protocol LanguageModel: Sendable {
     /// Whether streaming costs nothing over a whole answer (an in-process model): the router then
     /// always streams, to stop an answer that starts repeating itself. `false` by default.
     var streamsCheaply: Bool { get }
+    /// The languages the engine reads and writes; the router skips an engine that does not
+    /// support the document's language. By default ``LanguageSupport/defaultFor(_:)`` its kind.
+    var languages: LanguageSupport { get }
     /// What a report shows about the engine: the model as the user knows it, the server
     /// dialect, how it was built. Never generates, and asks a server nothing new.
     func describe() async -> EngineDescription
@@ -272,6 +275,9 @@ public struct EngineDescription: Sendable, Equatable {
 }
 
 extension LanguageModel {
+    /// By default what engines of this kind support: local English, remote and builtin any.
+    public var languages: LanguageSupport { .defaultFor(kind) }
+
     /// By default streaming is only used when someone watches (`--stream`).
     public var streamsCheaply: Bool { false }
 

@@ -35,6 +35,8 @@ public struct LlamaEngine: LanguageModel {
         public var threads: Int?
         /// Whether llama.cpp's own warnings and errors go to stderr; off, they are dropped.
         public var logging: Bool
+        /// The languages the model reads and writes (`STUDYKIT_LOCAL_LANGUAGES`); English by default.
+        public var languages: LanguageSupport
 
         /// The window used when `STUDYKIT_LOCAL_CONTEXT_SIZE` is not set.
         public static let defaultContextSize = 2048
@@ -47,8 +49,9 @@ public struct LlamaEngine: LanguageModel {
         /// Creates settings.
         public init(
             modelPath: String, contextSize: Int = Settings.defaultContextSize, contextSizeSetting: String? = nil,
-            threads: Int? = nil, logging: Bool = false
+            threads: Int? = nil, logging: Bool = false, languages: LanguageSupport = .english
         ) {
+            self.languages = languages
             self.modelPath = modelPath
             self.contextSize = max(1, contextSize)
             self.contextSizeSetting = contextSizeSetting
@@ -69,6 +72,9 @@ public struct LlamaEngine: LanguageModel {
 
     /// Always ``EngineKind/local``: the model runs on this machine.
     public var kind: EngineKind { .local }
+
+    /// The languages from the settings: English only unless `STUDYKIT_LOCAL_LANGUAGES` says more.
+    public var languages: LanguageSupport { settings.languages }
 
     /// Streaming in process costs nothing, so the router always streams to cut repetition early.
     public var streamsCheaply: Bool { true }

@@ -77,6 +77,9 @@ public struct OpenAICompatibleEngine: LanguageModel {
     public let kind: EngineKind
     /// The server, model, key and settings.
     public let endpoint: EngineConfiguration.Endpoint
+
+    /// The endpoint's languages, else the default of the kind (local: English; remote: any).
+    public var languages: LanguageSupport { endpoint.languages ?? .defaultFor(kind) }
     /// Seconds a generation may take, retries included.
     public let deadline: TimeInterval
     /// Seconds allowed to connect.

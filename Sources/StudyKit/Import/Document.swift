@@ -40,16 +40,25 @@ public struct Document: Sendable, Equatable {
     public let pages: [PageSpan]
     /// Exactly `text.count`: the routing policy's measure of size, stored because counting is O(n).
     public let characterCount: Int
+    /// The language of ``text``: a BCP-47 primary subtag (`en`, `fr`, `ja`, `zh`, `ko` …), or
+    /// `und` when the text is too short or too mixed to tell. Detected at import by script
+    /// counting for Chinese, Japanese and Korean and by libexttextcat for the rest (see the README).
+    public let language: String
 
     /// Creates a document; ``characterCount`` is computed here so it can never disagree with `text`.
-    public init(text: String, title: String?, kind: SourceKind, origin: String, pages: [PageSpan] = []) {
+    /// - Parameter language: the language when the caller knows it; `nil` detects it from `text`.
+    public init(text: String, title: String?, kind: SourceKind, origin: String, pages: [PageSpan] = [], language: String? = nil) {
         self.text = text
         self.title = title
         self.kind = kind
         self.origin = origin
         self.pages = pages
         self.characterCount = text.count
+        self.language = language ?? LanguageDetector.detect(text)
     }
+
+    /// Whether the language is known: not `und`.
+    public var languageIsDetermined: Bool { language != LanguageDetector.undetermined }
 
     /// The page the character at `offset` came from, or `nil` when the document has no pages or
     /// the offset is outside the text.

@@ -276,6 +276,11 @@ enum PDFLayout {
     /// or a digit before, is a real hyphen: kept, no space.
     private static func joint(_ a: String, _ b: String, evidence: HyphenationEvidence) -> (dropHyphen: Bool, separator: String) {
         let aScalars = a.unicodeScalars
+        // Chinese and Japanese put no space between words: a line that breaks between two such
+        // characters (or after their full-width punctuation) joins with nothing.
+        if let last = aScalars.last, let next = b.unicodeScalars.first, Self.isSpaceless(last), Self.isSpaceless(next) {
+            return (false, "")
+        }
         // `dropLast(1).last` exists exactly when there are two scalars; counting them would walk the
         // whole paragraph. (On strings, `dropLast()` without an argument is Sequence's, which
         // counts too; `dropLast(1)` is BidirectionalCollection's, which steps back from the end.)
@@ -295,6 +300,14 @@ enum PDFLayout {
         }
         if next.properties.isAlphabetic || ("0"..."9").contains(next) { return (false, "") }
         return (false, " ")
+    }
+
+    /// Han, kana, and the full-width punctuation and brackets of Chinese and Japanese text.
+    private static func isSpaceless(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF01...0xFF60, 0x20000...0x2FA1F: return true
+        default: return false
+        }
     }
 
     private static func trailingWord(_ text: Substring) -> String {

@@ -45,12 +45,10 @@ public struct RenderContext: Sendable {
         self.digest = digest
     }
 
-    /// The language the HTML page declares for `document`.
-    ///
-    /// The one place to plug in the document's own language: ``Document`` does not carry one yet,
-    /// so every page says English.
+    /// The language the HTML page declares for `document`: the detected one, or `und` (BCP-47's
+    /// "undetermined", which `lang` accepts) when the text was too short to tell.
     public static func language(of document: Document) -> String {
-        "en"
+        document.language
     }
 
     /// The title cleaned and on one line, or `nil` when there is none worth showing.

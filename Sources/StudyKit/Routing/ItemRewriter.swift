@@ -46,6 +46,7 @@ extension RoutingEngine {
         var chosen: (any LanguageModel)?
         for engine in engines {
             if engine.kind == .remote, remoteBlocker(refused: false) != nil { continue }
+            if !engine.languages.supports(request.document.language) { continue }
             if case .available = await engine.availability() {
                 chosen = engine
                 break
@@ -213,7 +214,9 @@ extension RoutingEngine {
             var usage = Usage(promptTokens: 0, completionTokens: 0)
             do {
                 var generation = GenerationRequest(
-                    instructions: spec.instructions, prompt: job.prompt, schemaName: spec.name,
+                    instructions: spec.instructions,
+                    prompt: [job.prompt, TaskPrompt.languageInstruction(request.document.language)].compactMap { $0 }.joined(separator: "\n\n"),
+                    schemaName: spec.name,
                     jsonSchema: spec.schema.jsonSchema(strict: false).compactText,
                     strictJSONSchema: spec.schema.jsonSchema(strict: true).compactText,
                     options: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens))

@@ -88,12 +88,17 @@ public enum RoutingError: StudyKitError, Equatable {
     case forcedEngineFailed(EngineKind, reason: String)
     /// Every engine in the plan failed.
     case noEngine([FallbackStep])
+    /// A forced engine does not support the document's language.
+    case unsupportedLanguage(EngineKind, language: String, supported: LanguageSupport)
 
     /// One line naming the engine and what to do.
     public var message: String {
         switch self {
         case .forcedEngineFailed(let engine, let reason):
             return "the \(engine.rawValue) engine could not serve: \(reason); drop --engine to let studykit fall back"
+        case .unsupportedLanguage(let engine, let language, let supported):
+            let setting = engine == .local ? "STUDYKIT_LOCAL_LANGUAGES" : "STUDYKIT_REMOTE_LANGUAGES"
+            return "the \(engine.rawValue) engine does not support the document's language, \(LanguageDetector.displayName(language)) (it declares \(supported.displayText)); add \(language) to \(setting) if its model writes it, or use --engine builtin or drop --engine"
         case .noEngine(let steps):
             let tried = steps.map { "\($0.engine.rawValue): \($0.reason)" }.joined(separator: "; ")
             return "no engine could serve (\(tried))"
@@ -114,6 +119,8 @@ public enum RoutingError: StudyKitError, Equatable {
 ///   transport) → remote;
 /// - remote preferred and unavailable, over the daily quota, or refusing with a quota error →
 ///   local, with the content fitted to the local window, and remote is not called again;
+/// - an engine that does not support the document's language (``LanguageModel/languages``) →
+///   skipped before it is contacted, "does not support fr"; forced, ``RoutingError/unsupportedLanguage(_:language:supported:)``;
 /// - content larger than the chosen window → the larger window if one can serve, else fitted;
 /// - no model engine → the builtin extractive engine, labelled `builtin`.
 public struct RoutingEngine: Sendable {
@@ -195,6 +202,15 @@ public struct RoutingEngine: Sendable {
                 return finished(try await builtinResult(request, decision: decision, fallbacks: fallbacks, log: log))
             }
             let engine = kind == .local ? local : remote
+            // A model that does not read the document's language would answer in the wrong one.
+            let language = request.document.language
+            if !engine.languages.supports(language) {
+                let reason = "does not support \(language)"
+                fallbacks.append(FallbackStep(engine: kind, reason: reason))
+                note("skipping \(kind.rawValue): it \(reason) (it declares \(engine.languages.displayText))")
+                if forced { throw RoutingError.unsupportedLanguage(kind, language: language, supported: engine.languages) }
+                continue
+            }
             let skip: String? = kind == .remote ? remoteBlocker(refused: remoteRefused) : nil
             if let skip {
                 fallbacks.append(FallbackStep(engine: kind, reason: skip))
@@ -250,7 +266,9 @@ public struct RoutingEngine: Sendable {
         let kind = engine.kind
         let task = request.task
         let document = request.document
-        let whole = task.prompt(document: document.text, title: document.title, concept: request.concept, explanation: request.explanation)
+        let whole = task.prompt(
+            document: document.text, title: document.title, concept: request.concept, explanation: request.explanation,
+            language: document.language)
 
         // The cache comes first: a hit makes no engine call at all, not even a window lookup.
         if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: whole, fitted: false) {
@@ -296,7 +314,9 @@ public struct RoutingEngine: Sendable {
             note(
                 "\(kind.rawValue): fitted \(content.report.keptCharacters) of \(content.report.totalCharacters) characters "
                     + (budget.fits ? "to a headline's \(target) tokens under the time budget" : "to a \(budget.window.tokens)-token window"))
-            prompt = task.prompt(document: content.text, title: document.title, concept: request.concept, explanation: request.explanation)
+            prompt = task.prompt(
+                document: content.text, title: document.title, concept: request.concept, explanation: request.explanation,
+                language: document.language)
             sent = content.text
             fitted = content.report
             if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: prompt, fitted: true) {
@@ -316,7 +336,7 @@ public struct RoutingEngine: Sendable {
         }
         let generated = try await generateValidated(
             task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
-            reserve: budget.reserve, key: key, log: log, deadline: request.engine == .auto ? request.budget : nil)
+            language: document.language, reserve: budget.reserve, key: key, log: log, deadline: request.engine == .auto ? request.budget : nil)
         if request.useCache {
             store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
         }
@@ -350,10 +370,11 @@ public struct RoutingEngine: Sendable {
         var dropped: [DroppedItem] = []
     }
 
-    /// Generates, validates (the schema, the type's own rules, and ``Grounding`` in `material`),
-    /// and re-asks once with the validation errors as feedback.
+    /// Generates, validates (the schema, the type's own rules, ``Grounding`` in `material`, and
+    /// ``LanguageRule`` against the document's `language`), and re-asks once with the
+    /// validation errors as feedback.
     private func generateValidated(
-        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, reserve: Int, key: AttemptKey,
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
         log: AttemptLog, deadline: TimeBudget? = nil
     ) async throws -> Generated {
         let started = clock.now()
@@ -362,7 +383,8 @@ public struct RoutingEngine: Sendable {
         defer { recordAttempt(key, outcome: outcome, started: started, usage: spent, log: log) }
         do {
             let generated = try await generateValidatedOnce(
-                task: task, engine: engine, prompt: prompt, material: material, reserve: reserve, spent: &spent, deadline: deadline)
+                task: task, engine: engine, prompt: prompt, material: material, language: language, reserve: reserve, spent: &spent,
+                deadline: deadline)
             outcome = .accepted
             return generated
         } catch {
@@ -372,7 +394,7 @@ public struct RoutingEngine: Sendable {
     }
 
     private func generateValidatedOnce(
-        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, reserve: Int, spent: inout Usage,
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, spent: inout Usage,
         deadline: TimeBudget? = nil
     ) async throws -> Generated {
         let schema = task.generationSchema
@@ -403,14 +425,17 @@ public struct RoutingEngine: Sendable {
             }
             do throws(SchemaError) {
                 let result = try decodeResult(for: task, modelOutput: response.text)
+                // The language first: an answer in the wrong language is also ungrounded, and that is why.
+                let wrongLanguage = LanguageRule.issues(in: result.jsonValue, language: language)
                 let ungrounded = Grounding.issues(in: result, source: material)
-                if !ungrounded.isEmpty {
-                    // After the re-ask, the items that still fail are dropped when enough are left.
-                    if round == 1, let kept = Grounding.dropUngrounded(result, source: material) {
+                if !wrongLanguage.isEmpty || !ungrounded.isEmpty {
+                    // After the re-ask, the items that still fail grounding are dropped when enough
+                    // are left; an answer in the wrong language is not kept in part.
+                    if round == 1, wrongLanguage.isEmpty, let kept = Grounding.dropUngrounded(result, source: material) {
                         note("\(engine.kind.rawValue): dropped \(kept.dropped.count) ungrounded item\(kept.dropped.count == 1 ? "" : "s") after the re-ask")
                         return Generated(result: kept.result, model: response.model, usage: usage, reasked: true, dropped: kept.dropped)
                     }
-                    throw SchemaError.invalid(ungrounded)
+                    throw SchemaError.invalid(wrongLanguage + ungrounded)
                 }
                 return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
             } catch {

@@ -49,7 +49,7 @@ func checkBudget(
     engine: any LanguageModel, task: StudyTask, document: Document, concept: String?, explanation: String?
 ) async throws -> BudgetCheck {
     let window = try await engine.contextSize()
-    let frame = task.instructions + "\n" + task.prompt(document: "", title: document.title, concept: concept, explanation: explanation)
+    let frame = task.instructions + "\n" + task.prompt(document: "", title: document.title, concept: concept, explanation: explanation, language: document.language)
     let overhead = try await engine.tokenCount(for: frame)
     let documentCount: Int
     let method: TokenCount.Method

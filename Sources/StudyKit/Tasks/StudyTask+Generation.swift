@@ -64,7 +64,11 @@ extension StudyTask {
     ///   - title: the source's title, if known.
     ///   - concept: Feynman only: the concept the student explains.
     ///   - explanation: Feynman only: the student's explanation, fenced in `<explanation>`.
-    public func prompt(document: String, title: String?, concept: String? = nil, explanation: String? = nil) -> String {
+    ///   - language: the document's language (``Document/language``): any but English and `und`
+    ///     adds the line "Answer in French: …".
+    public func prompt(
+        document: String, title: String?, concept: String? = nil, explanation: String? = nil, language: String? = nil
+    ) -> String {
         let request = taskResult.request
         // Feynman always shows both fences, so a missing explanation is visible to the model, not silent.
         let isFeynman = self == .feynman
@@ -72,7 +76,7 @@ extension StudyTask {
             document: document, title: title,
             concept: isFeynman ? (concept ?? "(not given)") : concept,
             explanation: isFeynman ? (explanation ?? "(not given)") : explanation,
-            request: request)
+            request: request, language: language)
     }
 }
 

@@ -19,15 +19,30 @@ enum TaskPrompt {
     }
 
     /// The prompt (the user message): title, the fenced document, Feynman's concept and
-    /// explanation when given, then the request.
-    static func prompt(document: String, title: String?, concept: String?, explanation: String?, request: String) -> String {
+    /// explanation when given, then the request, and for a document that is not in English,
+    /// the language to answer in (``languageInstruction(_:)``).
+    static func prompt(
+        document: String, title: String?, concept: String?, explanation: String?, request: String, language: String? = nil
+    ) -> String {
         var parts: [String] = []
         if let title, !title.allSatisfy(\.isWhitespace) { parts.append("Title: " + singleLine(neutralised(title))) }
         parts.append("<document>\n" + neutralised(document) + "\n</document>")
         if let concept { parts.append("Concept: " + singleLine(neutralised(concept))) }
         if let explanation { parts.append("<explanation>\n" + neutralised(explanation) + "\n</explanation>") }
         parts.append(request)
+        if let line = language.flatMap(languageInstruction) { parts.append(line) }
         return parts.joined(separator: "\n\n")
+    }
+
+    /// `Answer in French: write every text field in French, the language of the material.` for
+    /// a document in a language other than English; `nil` for English and for an undetermined
+    /// language, whose prompts stay as they were (and keep their cache keys).
+    static func languageInstruction(_ language: String) -> String? {
+        guard language != "en", language != LanguageDetector.undetermined else { return nil }
+        guard let name = LanguageDetector.englishName(language) else {
+            return "Answer in the language of the material (language code \(language)): write every text field in that language."
+        }
+        return "Answer in \(name): write every text field in \(name), the language of the material."
     }
 
     /// The tags studykit uses as fences, in any case and spacing (`</ Document >`).

@@ -59,7 +59,8 @@
 ///   sentence ("U.S. economy"), "e.g. this" and most unknown abbreviations together.
 /// - Known abbreviations that precede a name or number (Dr., Mr., Prof., Fig., vs., e.g., i.e.)
 ///   and single capital initials ("J. R. Smith") never end a sentence.
-/// - CJK full stops (`。！？`) end a sentence even without a following space.
+/// - CJK full stops (`。！？．｡`) end a sentence even without a following space, except inside a
+///   quotation that the sentence goes on after with a particle (「光が必要だ。」と言った).
 /// - A sentence longer than `maxSentenceLength` characters is cut at the last space or comma
 ///   before the limit (or hard at the limit for scripts without spaces), so a document without
 ///   punctuation still gives units small enough to rank and to fit into a window.
@@ -290,7 +291,11 @@ private struct Scan {
 
     private func isBoundary(terminalRun run: Range<Int>, after j: Int, blockEnd: Int) -> Bool {
         let terms = chars[run]
-        if terms.contains(where: { Scan.cjkTerminals.contains($0) }) { return true }
+        if terms.contains(where: { Scan.cjkTerminals.contains($0) }) {
+            // 「光が必要だ。」と言った: a quoted sentence inside a longer one, which goes on with a particle.
+            let closed = j > run.upperBound
+            return !(closed && j < blockEnd && Scan.particlesAfterQuote.contains(chars[j]))
+        }
         guard j < blockEnd else { return true }
         guard chars[j].isWhitespace else { return false }  // 3.14, U.S.A, example.com
         // The next word: skip spaces and opening quotes or brackets.
@@ -355,11 +360,15 @@ private struct Scan {
 
     // MARK: Character classes
 
-    static let terminals: Set<Character> = [".", "!", "?", "…", "‼", "⁇", "⁈", "⁉", "。", "！", "？"]
-    static let cjkTerminals: Set<Character> = ["。", "！", "？"]
+    static let terminals: Set<Character> = [".", "!", "?", "…", "‼", "⁇", "⁈", "⁉", "。", "！", "？", "．", "｡"]
+    /// Full stops of Chinese and Japanese (full-width, and the half-width `｡`): they end a
+    /// sentence with no space after them.
+    static let cjkTerminals: Set<Character> = ["。", "！", "？", "．", "｡"]
+    /// Japanese particles that carry a sentence on after a closing quote (「…。」と言った).
+    static let particlesAfterQuote: Set<Character> = ["と", "っ", "の", "を", "が", "は", "も", "に", "で", "か"]
     static let closers: Set<Character> = ["\"", "'", "”", "’", ")", "]", "}", "»", "›", "」", "』", "）", "】"]
     static let openers: Set<Character> = ["\"", "'", "“", "‘", "(", "[", "{", "«", "‹", "「", "『", "（", "【"]
-    static let headingEnders: Set<Character> = [".", "!", "?", ":", ";", ",", "…", "。", "！", "？", "：", "；", "，"]
+    static let headingEnders: Set<Character> = [".", "!", "?", ":", ";", ",", "…", "。", "！", "？", "：", "；", "，", "．", "｡"]
 
     /// Abbreviations that stand before a name, a number or more of the sentence, so a point after
     /// them is never a sentence end even before a capital ("Dr. Smith", "Fig. 3", "e.g. Rome").

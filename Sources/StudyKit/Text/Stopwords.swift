@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - Stopwords
 
-/// English function words that carry no topic on their own.
+/// English function words that carry no topic on their own, and French ones (``french``).
 ///
 /// The ranker ignores them when it compares sentences, and the keyphrase extractor uses them as
 /// phrase boundaries (RAKE). The list is our own: articles, pronouns, auxiliaries, prepositions,
@@ -15,7 +15,10 @@ enum BuiltinStopwords {
         words.contains(lowercasedWord)
     }
 
-    static let words: Set<String> = {
+    static let words: Set<String> = english.union(french)
+
+    /// The English function words alone.
+    static let english: Set<String> = {
         let base: [String] = [
             // articles, determiners, quantifiers
             "a", "an", "the", "this", "that", "these", "those", "some", "any", "each", "every",
@@ -65,4 +68,36 @@ enum BuiltinStopwords {
         }
         return set
     }()
+
+    /// French function words, so the builtin engine neither blanks "elle" or "sous" in a cloze
+    /// card nor names a mind-map branch "de la": articles, pronouns, the forms of être and avoir,
+    /// prepositions, conjunctions and common adverbs. Words that are also English content
+    /// words or lower-cased English acronyms are left out ("car", "son", "ton", "ai", "eu",
+    /// "si"), so an English text keeps its terms ("pour" is in: a verb is no English term either). Elided forms (l', d', qu') are split off
+    /// by ``BuiltinTerms/words(in:)``, so "l" and "d" are here too.
+    static let french: Set<String> = [
+        // articles and determiners
+        "le", "la", "les", "l", "un", "une", "des", "du", "de", "d", "au", "aux", "ce", "cet", "cette", "ces",
+        "mon", "ma", "mes", "ta", "tes", "sa", "ses", "notre", "nos", "votre", "vos", "leur", "leurs",
+        "quelques", "chaque", "plusieurs", "tout", "toute", "tous", "toutes", "autre", "autres", "même", "mêmes",
+        // pronouns
+        "je", "j", "tu", "il", "elle", "nous", "vous", "ils", "elles", "on", "se", "s", "me", "m", "te", "t",
+        "lui", "eux", "y", "en", "qui", "que", "qu", "quoi", "dont", "où", "lequel", "laquelle", "lesquels",
+        "lesquelles", "celui", "celle", "ceux", "celles", "ceci", "cela", "ça", "c",
+        // être, avoir and a few auxiliaries
+        "est", "sont", "être", "été", "était", "étaient", "sera", "seront", "soit", "suis", "es", "sommes",
+        "êtes", "as", "avons", "avez", "ont", "avait", "avaient", "avoir", "peut", "peuvent", "doit",
+        "doivent",
+        // prepositions
+        "à", "dans", "par", "sur", "sous", "avec", "sans", "entre", "vers", "chez", "depuis", "pendant",
+        "selon", "contre", "parmi", "avant", "après", "jusqu", "lors", "pour",
+        // conjunctions and connectives
+        "et", "ou", "mais", "donc", "or", "ni", "puis", "comme", "lorsque", "lorsqu", "quand", "puisque",
+        "puisqu", "parce", "ainsi", "alors", "enfin", "aussi", "cependant", "pourtant",
+        // adverbs
+        "ne", "n", "pas", "plus", "moins", "très", "trop", "peu", "bien", "encore", "déjà", "toujours", "souvent",
+        "jamais", "ici", "là", "aujourd'hui", "surtout", "environ", "seulement", "d'abord", "ensuite",
+        // ordinals used as adverbs ("first" and "second" are English stopwords too)
+        "premier", "première", "premiers", "premières", "dernier", "dernière", "deuxième",
+    ]
 }

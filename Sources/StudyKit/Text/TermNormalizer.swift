@@ -60,19 +60,43 @@ enum BuiltinTerms {
                     }
                 }
             }
-            let surface = String(chars[i..<j])
-            let lower = surface.lowercased()
-            let number = surface.allSatisfy { $0.isNumber || $0 == "." || $0 == "," }
-            result.append(
-                BuiltinWord(
-                    surface: surface, lowercased: lower,
-                    stem: number ? lower : stem(lower),
-                    offsets: i..<j, followsBreak: sawBreak, isNumber: number,
-                    isStopword: BuiltinStopwords.contains(lower)))
+            // French elision: "l'asthénosphère" is the article and the noun, two words.
+            var start = i
+            if let elided = elisionLength(chars, from: i, to: j) {
+                result.append(word(chars, start..<(start + elided), followsBreak: sawBreak))
+                sawBreak = false
+                start += elided + 1
+            }
+            result.append(word(chars, start..<j, followsBreak: sawBreak))
             sawBreak = false
             i = j
         }
         return result
+    }
+
+    private static func word(_ chars: [Character], _ range: Range<Int>, followsBreak: Bool) -> BuiltinWord {
+        let surface = String(chars[range])
+        let lower = surface.lowercased()
+        let number = surface.allSatisfy { $0.isNumber || $0 == "." || $0 == "," }
+        return BuiltinWord(
+            surface: surface, lowercased: lower, stem: number ? lower : stem(lower), offsets: range,
+            followsBreak: followsBreak, isNumber: number, isStopword: BuiltinStopwords.contains(lower))
+    }
+
+    /// French words that elide before a vowel ("l'", "qu'", "jusqu'"), lower-case.
+    private static let elidingWords: Set<String> = ["l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu"]
+
+    /// The length of the elided word at the start of `chars[start..<end]` ("l" in "l'eau"), when
+    /// the word is one of ``elidingWords`` followed by an apostrophe and a letter; else `nil`.
+    private static func elisionLength(_ chars: [Character], from start: Int, to end: Int) -> Int? {
+        guard end - start >= 3 else { return nil }
+        for length in 1...min(6, end - start - 2) where chars[start + length] == "'" || chars[start + length] == "\u{2019}" {
+            guard chars[start + length + 1].isLetter,
+                elidingWords.contains(String(chars[start..<(start + length)]).lowercased())
+            else { return nil }
+            return length
+        }
+        return nil
     }
 
     /// Whether a character is an ideograph, kana or hangul syllable.

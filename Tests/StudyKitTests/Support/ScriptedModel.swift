@@ -41,12 +41,17 @@ final class ScriptedModel: LanguageModel {
     private let secondsPerCall: Double
     private let model: String?
     let streamsCheaply: Bool
+    private let declaredLanguages: LanguageSupport?
+
+    /// What the engine declares; by default what engines of its kind do (local: English).
+    var languages: LanguageSupport { declaredLanguages ?? .defaultFor(kind) }
 
     init(
         _ kind: EngineKind, available: Availability = .available, window: Int = 2048, steps: [Step] = [],
         log: CallLog? = nil, nameKnownAfterContact: Bool = false, clock: TestClock? = nil, secondsPerCall: Double = 0,
-        model: String? = nil, streamsCheaply: Bool = false
+        model: String? = nil, streamsCheaply: Bool = false, languages: LanguageSupport? = nil
     ) {
+        self.declaredLanguages = languages
         self.clock = clock
         self.secondsPerCall = secondsPerCall
         self.model = model

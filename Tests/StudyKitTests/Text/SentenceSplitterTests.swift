@@ -101,6 +101,18 @@ struct SentenceSplitCase: Sendable, CustomTestStringConvertible {
         SentenceSplitCase(
             name: "Japanese without final stop", text: "これはペンです。あれは本", expected: ["これはペンです。", "あれは本"]),
         SentenceSplitCase(
+            name: "Japanese quotation inside a sentence", text: "先生は「光が必要だ。」と言った。次に、葉を観察した！本当か？",
+            expected: ["先生は「光が必要だ。」と言った。", "次に、葉を観察した！", "本当か？"]),
+        SentenceSplitCase(
+            name: "Japanese stop closing a quotation", text: "「マグマは上昇する。」それが噴火の始まりである。",
+            expected: ["「マグマは上昇する。」", "それが噴火の始まりである。"]),
+        SentenceSplitCase(
+            name: "full-width and half-width stops", text: "溶岩が流れる．火山灰が降る｡噴火が終わる！？次の段階へ。",
+            expected: ["溶岩が流れる．", "火山灰が降る｡", "噴火が終わる！？", "次の段階へ。"]),
+        SentenceSplitCase(
+            name: "Japanese paragraphs and a heading", text: "## マグマの生成\n\n地下深くでマグマができる。マグマは上昇する。",
+            expected: ["H2:マグマの生成", "地下深くでマグマができる。", "マグマは上昇する。"]),
+        SentenceSplitCase(
             name: "accents", text: "L’été est très chaud. Ça va? Où est Zoë.",
             expected: ["L’été est très chaud.", "Ça va?", "Où est Zoë."]),
         SentenceSplitCase(

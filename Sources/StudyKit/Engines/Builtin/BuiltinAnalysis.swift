@@ -83,14 +83,14 @@ struct BuiltinAnalysis: Sendable {
 
     /// For text our stopword list does not cover: a term is kept only when it has no short
     /// word that is likely a function word of that language ("der", "und", "ist"; acronyms such
-    /// as "DNA" are kept) and, in CJK, no kana (particles and endings
-    /// are hiragana, and katakana words come out of the extractor cut into three-letter pieces).
+    /// as "DNA" are kept) and, in CJK, no hiragana (particles and endings are hiragana; Japanese
+    /// terms come out of the extractor as whole runs of kanji or katakana).
     private static func isContentTerm(_ phrase: Keyphrase) -> Bool {
         let words = BuiltinTerms.words(in: phrase.text)
         guard !words.isEmpty else { return false }
         return words.allSatisfy { word in
             if BuiltinTerms.isCJK(word.surface.first ?? " ") {
-                return !word.surface.unicodeScalars.contains { (0x3040...0x30FF).contains($0.value) }
+                return !word.surface.unicodeScalars.contains { CJKScript($0) == .hiragana }
             }
             return word.isNumber || word.surface.count > 3 || word.surface.allSatisfy { $0.isUppercase || $0.isNumber }
         }
@@ -104,10 +104,15 @@ struct BuiltinAnalysis: Sendable {
 
     /// A unit cut at word boundaries into pieces of at most `chunkWords` words when it has more
     /// than `runOnWords`, preferring a cut after a comma or semicolon in the second half of a piece.
+    /// In Chinese and Japanese every character is a word, so a unit mostly of such characters
+    /// gets three times the room: a 60-character Japanese sentence is no run-on.
     private static func chunks(
         of unit: Sentence, words: [BuiltinWord], in source: String
     ) -> [(text: String, range: Range<String.Index>, offsets: Range<Int>)] {
         let whole = [(unit.text, unit.range, unit.offsets)]
+        let scale = words.count { BuiltinTerms.isCJK($0.surface.first ?? " ") } * 2 > words.count ? 3 : 1
+        let runOnWords = Self.runOnWords * scale
+        let chunkWords = Self.chunkWords * scale
         guard !unit.isHeading, words.count > runOnWords else { return whole }
         let chars = Array(unit.text)
         var pieces: [(String, Range<String.Index>, Range<Int>)] = []
@@ -118,7 +123,7 @@ struct BuiltinAnalysis: Sendable {
                 var w = end - 1
                 while w > start + chunkWords / 2 {
                     let after = words[w].offsets.upperBound
-                    if after < chars.count, ",;:".contains(chars[after]) {
+                    if after < chars.count, ",;:、，；：".contains(chars[after]) {
                         end = w + 1
                         break
                     }

@@ -45,7 +45,8 @@ enum BuiltinProse {
         if let first = line.first, first.isLowercase {
             line = first.uppercased() + line.dropFirst()
         }
-        if !endsSentence(line) { line += "." }
+        // Chinese and Japanese end a sentence with a full-width stop.
+        if !endsSentence(line) { line += line.last.map(BuiltinTerms.isCJK) == true ? "。" : "." }
         return line
     }
 

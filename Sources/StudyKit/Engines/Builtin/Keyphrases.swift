@@ -63,13 +63,16 @@ struct KeyphraseExtractor: Sendable {
     ///
     /// Ties in score go to the phrase that occurs first, so the output is deterministic.
     func keyphrases(in sentences: [Sentence], limit: Int = 20) -> [Keyphrase] {
+        // Japanese has no spaces and no stopwords we know, but its scripts mark the words:
+        // terms are runs of kanji or of katakana, and hiragana is mostly particles and endings.
+        let japanese = LanguageDetector.scriptLanguage(ScriptCount(sentences.map(\.text).joined(separator: "\n"))) == "ja"
         var runs: [[BuiltinWord]] = []
         var headingStems = Set<String>()
         var defined = Set<String>()
         var verbStems = Set<String>()  // stems the text also uses as a past participle ("fixed")
         for sentence in sentences {
             let words = BuiltinTerms.words(in: sentence.text)
-            runs.append(contentsOf: contentRuns(in: words))
+            runs.append(contentsOf: japanese ? Self.japaneseTermRuns(in: words) : contentRuns(in: words))
             guard weighsGeneralEnglish else { continue }
             for word in words where word.surface == word.lowercased && Self.endsInParticiple(word.surface) {
                 verbStems.insert(word.stem)
@@ -84,7 +87,8 @@ struct KeyphraseExtractor: Sendable {
         var groups: [String: Group] = [:]
         var position = 0
         for run in runs {
-            for length in 1...maxWords where length <= run.count {
+            // A Japanese run is one term: its pieces ("ドー" of "ドーム") are none.
+            for length in japanese ? [run.count] : Array(1...min(maxWords, run.count)) {
                 for start in 0...(run.count - length) {
                     let piece = run[start..<(start + length)]
                     guard isUseful(piece) else { continue }
@@ -162,6 +166,36 @@ struct KeyphraseExtractor: Sendable {
             if !word.isStopword, !isNoise(word) { run.append(word) }
         }
         if !run.isEmpty { result.append(run) }
+        return result
+    }
+
+    /// Runs of two to eight kanji, or of two to eight katakana, in a Japanese unit (each CJK
+    /// character is a word of its own): "火山灰", "マグマ". Hiragana, punctuation, other scripts
+    /// and a change between kanji and katakana end a run.
+    static func japaneseTermRuns(in words: [BuiltinWord]) -> [[BuiltinWord]] {
+        enum Script { case kanji, katakana, other }
+        func script(_ word: BuiltinWord) -> Script {
+            guard word.surface.count == 1, let scalar = word.surface.unicodeScalars.first else { return .other }
+            switch CJKScript(scalar) {
+            case .han: return .kanji
+            case .katakana: return .katakana
+            case .hiragana, .hangul, nil: return .other
+            }
+        }
+        var result: [[BuiltinWord]] = []
+        var run: [BuiltinWord] = []
+        var current = Script.other
+        func close() {
+            if (2...8).contains(run.count) { result.append(run) }
+            run = []
+        }
+        for word in words {
+            let kind = script(word)
+            if kind != current || word.followsBreak { close() }
+            current = kind
+            if kind != .other { run.append(word) }
+        }
+        close()
         return result
     }
 
