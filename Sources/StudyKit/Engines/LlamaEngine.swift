@@ -522,7 +522,7 @@ private final class LlamaSession {
             keep = 0
         }
         cachedTokens = []
-        try decode(Array(prompt[keep...]))
+        try decode(Array(prompt[keep...]), cancel: cancel)
         cachedTokens = prompt
 
         let vocabularySize = Int(llama_vocab_n_tokens(vocab))
@@ -551,7 +551,7 @@ private final class LlamaSession {
                 onText(String(decoding: bytes[..<complete], as: UTF8.self))
             }
             if generated < limit {
-                do { try decode([token]) } catch {
+                do { try decode([token], cancel: cancel) } catch {
                     cachedTokens = []
                     throw error
                 }
@@ -630,10 +630,22 @@ private final class LlamaSession {
         return pick(constrained: true)
     }
 
-    private func decode(_ tokens: [llama_token]) throws {
+    /// Prompt tokens per `llama_decode` call: the cancellation flag is read between calls, so a
+    /// run whose time budget ran out stops within one chunk (a fraction of a second) instead of
+    /// after the whole prompt, which a loaded machine may take many seconds to process.
+    static let promptChunk = 128
+
+    private func decode(_ tokens: [llama_token], cancel: LlamaCancellation) throws {
         var start = 0
         while start < tokens.count {
-            var chunk = Array(tokens[start..<min(tokens.count, start + contextTokens)])
+            // The generation loop reads the flag between tokens (and keeps its KV cache entries).
+            if cancel.isCancelled, tokens.count > 1 {
+                // What was decoded is not a prompt anyone will continue: start afresh next time.
+                cachedTokens = []
+                llama_memory_clear(llama_get_memory(context), true)
+                throw CancellationError()
+            }
+            var chunk = Array(tokens[start..<min(tokens.count, start + Self.promptChunk)])
             let status = chunk.withUnsafeMutableBufferPointer { buffer in
                 llama_decode(context, llama_batch_get_one(buffer.baseAddress, Int32(buffer.count)))
             }

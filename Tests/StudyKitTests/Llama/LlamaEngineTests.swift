@@ -191,6 +191,29 @@ struct LlamaEngineTests {
         #expect(await engine.availability() == .available)
     }
 
+    /// Cancelled while it reads a long prompt (a run whose budget ran out): the prompt is read in
+    /// chunks with the flag checked between them, and what was half read is not reused — the
+    /// next request on the same engine, sharing that prompt's prefix, still answers validly.
+    @Test func cancellingDuringALongPromptLeavesTheEngineUsable() async throws {
+        let engine = try LlamaFixtures.engine()
+        let long = String(repeating: "Plants capture light in their leaves and turn it into sugar. ", count: 150)
+        var request = GenerationRequest(
+            instructions: "Answer with JSON.", prompt: long + "Name one thing plants make.", schemaName: "answer",
+            jsonSchema: #"{"type":"object","properties":{"answer":{"type":"string","maxLength":30}},"required":["answer"]}"#,
+            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 24))
+        request.reusesPromptPrefix = true
+        let sent = request
+        let started = ContinuousClock.now
+        let task = Task { try await engine.respond(to: sent) }
+        try await Task.sleep(for: .milliseconds(150))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+        print("cancelled during the prompt: ended after \(ContinuousClock.now - started)")
+        let answer = try await engine.respond(to: request)
+        let json = try JSONValue.parse(answer.text)
+        #expect(json["answer"]?.stringValue?.isEmpty == false, "\(answer.text)")
+    }
+
     @Test func droppingAStreamEndsItWithoutAnAnswer() async throws {
         let engine = try LlamaFixtures.engine()
         var partials = 0
