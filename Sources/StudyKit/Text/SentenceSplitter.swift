@@ -147,6 +147,19 @@ private struct Scan {
             emitHeading(lines[0], title: lines[0], level: level, paragraph: number)
             return
         }
+        // Plain-text notes often put a heading right above its paragraph, with no blank line
+        // ("Introduction" / "Isaac Newton published …"): a short first line that passes the
+        // heading rules, at most half as long as the line after it, which starts a sentence.
+        if lines.count >= 2, atxHeading(lines[0]) == nil, listMarkerLength(lines[0]) == nil,
+            lines[0].count * 2 <= lines[1].count,
+            let next = chars[lines[1]].first(where: \.isLetter), !next.isLowercase,
+            let level = shortLineHeadingLevel(lines[0], isFirstParagraph: number == 0),
+            chars[lines[0]].split(whereSeparator: \.isWhitespace).count <= Self.headingAboveTextWords
+        {
+            emitHeading(lines[0], title: lines[0], level: level, paragraph: number)
+            scanParagraph(lines: Array(lines.dropFirst()), number: number, isLast: isLast)
+            return
+        }
         var block: Range<Int>?
         var blockIsList = false
         for line in lines {
@@ -182,6 +195,9 @@ private struct Scan {
         guard let title = trimmed(i..<end) else { return nil }
         return (level, title)
     }
+
+    /// The most words of a heading written right above its paragraph.
+    static let headingAboveTextWords = 8
 
     /// The short-line heading heuristic for text without Markdown (PDF extraction).
     ///

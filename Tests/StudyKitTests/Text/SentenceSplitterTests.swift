@@ -112,6 +112,16 @@ struct SentenceSplitCase: Sendable, CustomTestStringConvertible {
         SentenceSplitCase(
             name: "Japanese paragraphs and a heading", text: "## マグマの生成\n\n地下深くでマグマができる。マグマは上昇する。",
             expected: ["H2:マグマの生成", "地下深くでマグマができる。", "マグマは上昇する。"]),
+        // Plain-text notes (samples/eval/en-physics-newton.txt): a heading right above its paragraph.
+        SentenceSplitCase(
+            name: "a heading line above its paragraph", text: "Newton's Laws\n\nIntroduction\nIsaac Newton published his three laws of motion in 1687.\n\nThe end of the notes.",
+            expected: ["H1:Newton's Laws", "H2:Introduction", "Isaac Newton published his three laws of motion in 1687.", "The end of the notes."]),
+        SentenceSplitCase(
+            name: "a wrapped sentence is not a heading", text: "Photosynthesis\nis the process by which plants make sugar from light.\n\nMore text follows here.",
+            expected: ["Photosynthesis\nis the process by which plants make sugar from light.", "More text follows here."]),
+        SentenceSplitCase(
+            name: "a long first line is not a heading", text: "Plants capture the energy of sunlight in chloroplasts\nAnd store it as sugar for later use by the cell.\n\nMore.",
+            expected: ["Plants capture the energy of sunlight in chloroplasts\nAnd store it as sugar for later use by the cell.", "More."]),
         SentenceSplitCase(
             name: "accents", text: "L’été est très chaud. Ça va? Où est Zoë.",
             expected: ["L’été est très chaud.", "Ça va?", "Où est Zoë."]),
