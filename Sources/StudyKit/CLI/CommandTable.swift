@@ -115,7 +115,10 @@ struct CommandSpec: Sendable {
             example: "studykit route headline --chars 2001"),
         CommandSpec(
             name: "engines", kind: .engines, usage: "studykit engines", summary: "each engine's availability, model, window and quota",
-            options: [OptionSpec("json", "print JSON")], example: "studykit engines"),
+            options: [
+                OptionSpec("json", "print JSON"),
+                OptionSpec("refresh", "ask each server again instead of using the discovery cached for a day"),
+            ], example: "studykit engines --refresh"),
         CommandSpec(
             name: "schema", kind: .schema, usage: "studykit schema <task>", summary: "the JSON Schema a task generates",
             options: [OptionSpec("strict", "the strict variant (additionalProperties false, all required)")],

@@ -35,6 +35,12 @@ public struct EngineReport: Sendable, Equatable {
     /// For the local engine: which one is in use (a loopback server, llama.cpp in process, or
     /// none) and why, from ``EngineConfiguration/localSelection``; `nil` for the others.
     public var selection: String?
+    /// How the answer's shape reaches the server (GBNF `grammar` or `response_format`), and why.
+    public var answerShape: String?
+    /// Where the server's discovery came from: asked now, or the cache and its age.
+    public var discovery: String?
+    /// The server's tokenizer endpoints, where it has them.
+    public var tokenizer: String?
 
     /// Creates a report.
     public init(
@@ -61,10 +67,14 @@ public struct EngineReport: Sendable, Equatable {
 /// handful of small requests per server and never generates.
 public func engineReports(
     configuration: EngineConfiguration, transport: any HTTPTransport = CurlTransport(),
-    others: [any LanguageModel] = []
+    discoveryStore: (any DiscoveryStoring)? = nil, others: [any LanguageModel] = []
 ) async -> [EngineReport] {
     var reports: [EngineReport] = []
-    for engine in [configuration.localEngine(transport: transport), configuration.remoteEngine(transport: transport)] + others {
+    let engines = [
+        configuration.localEngine(transport: transport, discoveryStore: discoveryStore),
+        configuration.remoteEngine(transport: transport, discoveryStore: discoveryStore),
+    ]
+    for engine in engines + others {
         reports.append(await engineReport(for: engine, configuration: configuration))
     }
     return reports
@@ -97,10 +107,16 @@ public func engineReport(for engine: any LanguageModel, configuration: EngineCon
         problem = reason
     }
     let description = await engine.describe()
-    return EngineReport(
+    var report = EngineReport(
         kind: engine.kind, url: endpoint?.url.absoluteString, model: description.model, availability: availability,
         contextWindow: window, contextWindowProblem: problem, tokenCounting: counting,
         dialect: availability.isAvailable ? description.dialect : nil, build: description.build,
         apiKey: engine.kind == .remote ? (endpoint?.apiKey == nil ? "not set" : "set") : nil,
         selection: engine.kind == .local ? configuration.localSelection.description : nil)
+    if availability.isAvailable {
+        report.answerShape = description.answerShape
+        report.discovery = description.discovery
+        report.tokenizer = description.tokenizer
+    }
+    return report
 }
