@@ -37,17 +37,20 @@ enum OpenAIWire {
         case .temperature(let value): body["temperature"] = .number(value)
         }
         if let seed = request.options.seed { body["seed"] = .integer(seed) }
+        if dialect.isLlamaCpp {
+            // llama-cpp-python's server applies a repeat penalty of 1.1 unless told otherwise;
+            // the in-process engine applies none. With it, greedy decoding picks other words
+            // (on samples/paste.txt SmolLM2 then writes a stock "A short summary of…" blurb,
+            // under the server's schema grammar and under ours alike). Same sampling as in
+            // process, so the same prompt gives the same answer on both paths.
+            body["repeat_penalty"] = .integer(1)
+        }
         // max_tokens rather than max_completion_tokens: every compatible server still accepts it.
         if let maximum = request.options.maximumResponseTokens { body["max_tokens"] = .integer(maximum) }
         if stream { body["stream_options"] = ["include_usage": true] }
         if let grammar {
             // Never beside `response_format`: llama-server refuses a grammar and a schema together.
             body["grammar"] = .string(grammar)
-            // llama.cpp's servers default to a repeat penalty of 1.1 (llama-cpp-python) that the
-            // in-process engine does not apply; with it, greedy decoding under the same grammar
-            // picks other words (SmolLM2 then writes a stock "A short summary of…" blurb).
-            // Same grammar, same sampling: the same answer on both paths.
-            body["repeat_penalty"] = .integer(1)
         } else if !request.jsonSchema.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             let schema = try schemaObject(request.jsonSchema, name: request.schemaName)
             let name = JSONValue.string(schemaName(request.schemaName))

@@ -139,6 +139,7 @@ struct ServerPathTests {
         let second = try Self.sentBody(chats.last)
         #expect(second["grammar"] == nil)
         #expect((second["response_format"] as? [String: Any])?["type"] as? String == "json_object")
+        #expect(second["repeat_penalty"] as? Int == 1, "the same sampling either way")
         let shape = try #require(await engine.describe().answerShape)
         #expect(shape.contains("JSON Schema in 'response_format'") && shape.contains("refused 'grammar'"), "\(shape)")
 
