@@ -399,23 +399,41 @@ public struct OpenAICompatibleEngine: LanguageModel {
 
     /// Runs `work` against what discovery knows. When the server answers in a way that says it
     /// changed since a discovery taken from the cache — a 404 on an endpoint it had, a model it
-    /// no longer serves, a window smaller than the one recorded — the record is forgotten; a
-    /// 404 or an unknown model is then retried once against a new discovery.
+    /// no longer serves — the record is forgotten and `work` runs once more against a new
+    /// discovery. A window smaller than the one the request was budgeted for (a server restarted
+    /// with another `n_ctx`, or a configured size the server does not have) is rediscovered and
+    /// recorded, from the server's own error where it reports its window nowhere else
+    /// (llama-cpp-python); the request still fails, for the router to fit or fall back.
     private func onCurrentServer<T>(_ work: (Discovery) async throws -> T) async throws -> T {
         let found = try await discovery()
         do {
             return try await work(found)
         } catch let error as EngineError {
+            if case .contextExceeded(_, let window) = error {
+                try? await learnWindow(window, after: found)
+                throw error
+            }
             guard found.fromStore, Self.saysServerChanged(error) else { throw error }
             forgetDiscovery()
-            if case .contextExceeded = error { throw error }
             return try await work(try await discovery())
         }
     }
 
+    /// Rediscovers after a context error that names the server's window, keeping `tokens` as
+    /// the discovered window when the server reports none (or another) itself.
+    private func learnWindow(_ tokens: Int, after found: Discovery) async throws {
+        let used = found.window?.tokens ?? endpoint.contextSize
+        guard tokens > 0, used != tokens else { return }
+        forgetDiscovery()
+        var fresh = try await discovery()
+        guard fresh.window?.tokens != tokens else { return }
+        fresh.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "the server's context-length error"))
+        cache.replace(with: fresh)
+        discoveryStore?.save(discoveryKey, StoredDiscovery(payload: fresh.payload, discoveredAt: fresh.discoveredAt))
+    }
+
     static func saysServerChanged(_ error: EngineError) -> Bool {
         switch error {
-        case .contextExceeded: return true
         case .http(let status, let message):
             if status == 404 { return true }
             let text = message.lowercased()

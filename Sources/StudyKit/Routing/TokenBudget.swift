@@ -44,8 +44,9 @@ let reaskFeedbackCharacters = reaskAllowance * 5 / 2
 /// Counts a request against `engine`'s window with as few tokenizer calls as the answer needs:
 ///
 /// - none when the prompt is far below the window: at worst one token per UTF-8 byte (no
-///   tokenizer makes more), so when the whole prompt's bytes are under half the window, its
-///   bytes are the count, an upper bound that CJK or emoji text can never exceed;
+///   tokenizer makes more), so when the whole prompt's bytes are under half the window and fit
+///   it with the reserve, it fits whatever the text (CJK and emoji included), and the counts
+///   are estimated (``TokenCount/estimate(for:)``);
 /// - otherwise one count of the whole prompt (instructions, frame and document together);
 /// - and only when that does not fit, the document's own count, which fitting needs: the
 ///   second and last call.
@@ -66,9 +67,14 @@ func checkBudget(
     }
 
     let worstCase = whole.utf8.count
-    if worstCase < window.tokens / 2 {
-        let bound = check(overhead: frame.utf8.count, document: max(0, worstCase - frame.utf8.count), method: .estimate)
-        if bound.fits { return bound }
+    if worstCase < window.tokens / 2,
+        check(overhead: frame.utf8.count, document: max(0, worstCase - frame.utf8.count), method: .estimate).fits
+    {
+        // It fits even at one token per byte. The counts reported (and compared with a
+        // headline's Post-it size) are the usual estimate, which is never above that bound.
+        return check(
+            overhead: TokenCount.estimate(for: frame).count, document: TokenCount.estimate(for: document.text).count,
+            method: .estimate)
     }
     let total = try await engine.tokenCount(for: whole)
     guard total.method == .exact else {

@@ -197,14 +197,14 @@ struct ServerPathTests {
         #expect(record.payload.contains(#""dialect":"llama-server""#))
     }
 
-    @Test func aWindowSmallerThanTheCachedOneForgetsTheRecord() async throws {
+    @Test func aServerRestartedWithASmallerWindowIsRediscoveredAfterTheFailure() async throws {
         let scratch = try ScratchDirectory("server-path")
         let store = try DiscoveryRecords(path: scratch.url.appendingPathComponent("studykit.sqlite3").path)
         let models = ScriptedReply.json(#"{"object":"list","data":[{"id":"m","object":"model"}]}"#)
         let before = ScriptedEngineTransport(routes: ["/v1/models": models, "/props": try .fixture("llama-server-props")])
         #expect(try await Self.engine(before, store: store).contextSize().tokens == 4096)
 
-        // Restarted with n_ctx 2048: the first request says so, and the record is dropped.
+        // Restarted with n_ctx 2048: the first request says so, and the server is asked again.
         let after = ScriptedEngineTransport(routes: [
             "/v1/models": models, "/props": .json(#"{"default_generation_settings":{"n_ctx":2048}}"#),
             Self.chat: .json(400, #"{"error":{"message":"the request exceeds the available context size, try increasing it: maximum context length is 2048 tokens. However, you requested 3000 tokens","code":"context_length_exceeded"}}"#),
@@ -214,8 +214,30 @@ struct ServerPathTests {
         await #expect(throws: EngineError.contextExceeded(tokens: 3000, window: 2048)) {
             try await engine.respond(to: EngineTestSchema.request())
         }
-        #expect(store.load(engine.discoveryKey) == nil)
+        #expect(after.requests.map(\.url.path) == [Self.chat, "/v1/models", "/props"])
         #expect(try await engine.contextSize() == ContextWindow(tokens: 2048, source: .discovered(endpoint: "GET /props")))
+        // The next run reads the new window from the cache.
+        let next = ScriptedEngineTransport()
+        #expect(try await Self.engine(next, store: store).contextSize().tokens == 2048)
+        #expect(next.requests.isEmpty)
+    }
+
+    @Test func llamaCppPythonsWindowIsLearntFromItsContextError() async throws {
+        let scratch = try ScratchDirectory("server-path")
+        let store = try DiscoveryRecords(path: scratch.url.appendingPathComponent("studykit.sqlite3").path)
+        var routes = try Self.llamaCppPython()
+        routes[Self.chat] = .json(400, #"{"error":{"message":"This model's maximum context length is 512 tokens. However, you requested 700 tokens (500 in the messages, 200 in the completion). Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}"#)
+        let engine = Self.engine(ScriptedEngineTransport(routes: routes), store: store)
+        // Configured as 2,048; the server was started with 512 and reports it nowhere but here.
+        #expect(try await engine.contextSize() == ContextWindow(tokens: 2048, source: .configured(setting: "STUDYKIT_LOCAL_CONTEXT_SIZE")))
+        await #expect(throws: EngineError.contextExceeded(tokens: 700, window: 512)) {
+            try await engine.respond(to: EngineTestSchema.request())
+        }
+        let learnt = ContextWindow(tokens: 512, source: .discovered(endpoint: "the server's context-length error"))
+        #expect(try await engine.contextSize() == learnt)
+        let next = ScriptedEngineTransport()
+        #expect(try await Self.engine(next, store: store).contextSize() == learnt)
+        #expect(next.requests.isEmpty)
     }
 
     @Test func aStoredRecordThatCannotBeReadIsRediscovered() async throws {

@@ -100,6 +100,31 @@ struct ServerPathIntegrationTests {
         await server.stop()
     }
 
+    /// The server behind the same URL restarted with a smaller window: the first request fails
+    /// with the server's context error, which says the server changed, and the window it names
+    /// is what the next run budgets for (llama-cpp-python reports its window nowhere else).
+    @Test func aServerRestartedWithAnotherWindowIsRediscoveredAfterTheFailure() async throws {
+        let first = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-local")
+        let cache = try ScratchDirectory("server-path")
+        let environment = try first.studykitEnvironment(local: true, remote: false, cache: cache.url)
+        let paste = try Data(contentsOf: Self.paste)
+        let before = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        #expect(try Self.localRow(before)["contextSize"] as? Int == 2048)
+        await first.stop()
+
+        // 256 tokens: less than the headline's prompt alone, so the server refuses it.
+        let second = try await OwnModelServer.start(contextSize: 256, alias: "smollm2-135m-local", port: first.port)
+        let failed = try await LiveStudykit.run(["headline", "--no-cache", "--engine", "local"], stdin: paste, environment: environment)
+        #expect(failed.status == 69, "\(failed.stderr)")
+        #expect(failed.stderr.contains("256"), "\(failed.stderr)")
+
+        let after = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        await second.stop()
+        let local = try Self.localRow(after)
+        #expect(local["contextSize"] as? Int == 256, "\(local)")
+        #expect(local["contextSource"] as? String == "discovered from the server's context-length error", "\(local)")
+    }
+
     static func localRow(_ run: StudykitBinary.Result) throws -> [String: Any] {
         let rows = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [[String: Any]], "\(run.stdout)")
         return try #require(rows.first { $0["engine"] as? String == "local" })

@@ -23,10 +23,19 @@ struct TokenBudgetTests {
         let budget = try await checkBudget(engine: engine, task: .headline, document: document, concept: nil, explanation: nil)
         #expect(engine.calls.tokenCount == 0 && engine.calls.tokenize == 0)
         #expect(budget.method == .estimate)
-        // One token per UTF-8 byte at worst: CJK and emoji can never be undercounted.
-        #expect(budget.overheadTokens + budget.documentTokens == Self.whole(.headline, document).utf8.count)
-        #expect(budget.documentTokens >= document.text.utf8.count)
+        #expect(budget.documentTokens == TokenCount.estimate(for: document.text).count)
         #expect(budget.fits)
+    }
+
+    @Test func theSkipIsDecidedOnOneTokenPerByteSoCJKIsNeverUndercounted() async throws {
+        // 240 CJK characters: 720 bytes, 240 by the usual estimate. With the frame the whole
+        // prompt is over half of a 1,536-token window at one token per byte: it is counted.
+        let engine = ScriptedModel(.local, window: 1536)
+        let document = Self.document(String(repeating: "有丝分裂把一个细胞分成两个相同的细胞。", count: 12))
+        try #require(Self.whole(.headline, document).utf8.count >= 768)
+        try #require(TokenCount.estimate(for: Self.whole(.headline, document)).count < 768)
+        _ = try await checkBudget(engine: engine, task: .headline, document: document, concept: nil, explanation: nil)
+        #expect(engine.calls.tokenCount == 1)
     }
 
     @Test func aPromptOverHalfTheWindowIsCountedOnceWhole() async throws {
