@@ -104,7 +104,7 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
         return try parseRoute(raw)
     case .engines:
         try noPositionals(raw, command: name)
-        return .engines(json: raw.flags.contains("json"))
+        return .engines(json: raw.flags.contains("json"), refresh: raw.flags.contains("refresh"))
     case .schema:
         let taskName = try required(raw, argument: "<task>", command: name)
         return .schema(task: try task(named: taskName, option: "<task>"), strict: raw.flags.contains("strict"))

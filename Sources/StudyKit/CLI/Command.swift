@@ -8,8 +8,8 @@ enum Command: Sendable, Equatable {
     case generate(GenerateSettings)
     /// `studykit route <task> --chars N` or `studykit route <task> <source> --explain`.
     case route(task: StudyTask, input: RouteInput, json: Bool, SourceSettings)
-    /// `studykit engines`.
-    case engines(json: Bool)
+    /// `studykit engines`; `refresh` forgets the cached server discovery first.
+    case engines(json: Bool, refresh: Bool = false)
     /// `studykit eval <files or dirs…>`.
     case eval(EvalSettings)
     /// `studykit schema <task>`.

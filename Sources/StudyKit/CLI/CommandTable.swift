@@ -117,7 +117,10 @@ struct CommandSpec: Sendable {
             example: "studykit route headline --chars 2001"),
         CommandSpec(
             name: "engines", kind: .engines, usage: "studykit engines", summary: "each engine's availability, model, window and quota",
-            options: [OptionSpec("json", "print JSON")], example: "studykit engines"),
+            options: [
+                OptionSpec("json", "print JSON"),
+                OptionSpec("refresh", "ask each server again instead of using the discovery cached for a day"),
+            ], example: "studykit engines --refresh"),
         CommandSpec(
             name: "eval", kind: .eval, usage: "studykit eval <files or dirs…> [--tasks <list>] [--engines <list>] [--repeat <n>]",
             summary: "measure each engine: valid answers, grounded items, drops, coverage, time and tokens (no cache, no budget)",

@@ -28,13 +28,16 @@ extension Runner {
         let verbose = settings.verbose
         let errors = errorOutput
         let streamer = settings.stream ? StreamPreview(sink: output, watchResize: true) : nil
-        let remote = configuration.remoteEngine(transport: transport)
+        // Discovery is kept even under --no-cache: it says what the server is, not what it answered.
+        let discoveries = try? DiscoveryRecords(environment: cacheEnvironment(configuration))
+        let remote = configuration.remoteEngine(transport: transport, discoveryStore: discoveries)
+        let local = configuration.localEngine(transport: transport, discoveryStore: discoveries)
         let capability = try CapabilityPolicy(environment: environment)
         let clock = SystemDayClock()
         let remoteConfigured = configuration.remote != nil && !settings.offline
         let budgetSeconds = settings.budget ?? TimeBudget.defaultSeconds(for: settings.task, remoteConfigured: remoteConfigured)
         let router = RoutingEngine(
-            local: configuration.localEngine(transport: transport), remote: remote,
+            local: local, remote: remote,
             cache: stores.cache, ledger: stores.ledger, quota: quota,
             note: { line in if verbose { errors.line("studykit: \(TerminalSafety.clean(line))") } },
             onPartial: streamer.map { preview in { @Sendable text in preview.show(text) } },
@@ -63,7 +66,11 @@ extension Runner {
             errorOutput.line("studykit: answered by \(routed.engine.rawValue) (\(routed.model))\(routed.cached ? " from the cache" : "")")
         }
 
-        let envelope = Envelope(routed: routed, document: document, parts: parts).jsonValue
+        var traffic: [(EngineKind, EngineTraffic)] = []
+        for engine in [local, remote] {
+            if let made = await engine.traffic() { traffic.append((engine.kind, made)) }
+        }
+        let envelope = Envelope(routed: routed, document: document, parts: parts, traffic: traffic).jsonValue
         var context = RenderContext(
             sourceIdentity: sourceIdentity(source), title: document.title,
             // OpenSSL failing to hash (out of memory) must not stop the output: the renderer then
@@ -126,9 +133,22 @@ struct Envelope {
     let routed: RoutedResult
     let document: Document
     var parts: [(task: StudyTask, routed: RoutedResult)] = []
+    /// What each model engine sent its server in this run.
+    var traffic: [(kind: EngineKind, made: EngineTraffic)] = []
 
     var jsonValue: JSONValue {
         var object = Self.story(routed)
+        if case .object(var usage)? = object["usage"] {
+            // The run's requests to model servers, its re-asks, and where discovery came from.
+            usage["requests"] = .integer(traffic.reduce(0) { $0 + $1.made.requests })
+            usage["reasks"] = .integer(([routed] + parts.map(\.routed)).filter(\.reasked).count)
+            var discovery = JSONObject()
+            for (kind, made) in traffic {
+                if let cached = made.discoveryFromCache { discovery[kind.rawValue] = .string(cached ? "cache" : "server") }
+            }
+            usage["discovery"] = .object(discovery)
+            object["usage"] = .object(usage)
+        }
         object["task"] = .string(routed.result.task.commandName)
         object["result"] = TerminalSafety.clean(routed.result.jsonValue)
         object["source"] = [

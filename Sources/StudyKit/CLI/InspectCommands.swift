@@ -4,11 +4,17 @@ import Foundation
 
 extension Runner {
     /// `studykit engines`: each engine's availability (and why not), model, window, counting, and today's usage.
-    func showEngines(json: Bool) async throws {
+    func showEngines(json: Bool, refresh: Bool = false) async throws {
         let configuration = try EngineConfiguration.load(environment: environment)
         let quota = try remoteQuota(configuration)
         let ledger = try? UsageLedger(environment: cacheEnvironment(configuration))
-        let reports = await engineReports(configuration: configuration, transport: transport)
+        let discoveries = try? DiscoveryRecords(environment: cacheEnvironment(configuration))
+        if refresh, let discoveries {
+            for endpoint in [configuration.local, configuration.remote].compactMap({ $0 }) {
+                discoveries.forget(OpenAICompatibleEngine.discoveryKey(for: endpoint))
+            }
+        }
+        let reports = await engineReports(configuration: configuration, transport: transport, discoveryStore: discoveries)
         let builtin = BuiltinEngine()
         let summaries = (try? ledger?.attemptSummaries()) ?? []
         let capability = try CapabilityPolicy(environment: environment)
@@ -36,6 +42,9 @@ extension Runner {
             object["tokenCounting"] = .string(report.tokenCounting.rawValue)
             object["languages"] = .string(report.languages.displayText)
             if let dialect = report.dialect { object["dialect"] = .string(dialect) }
+            if let shape = report.answerShape { object["answerShape"] = .string(shape) }
+            if let tokenizer = report.tokenizer { object["tokenizer"] = .string(tokenizer) }
+            if let discovery = report.discovery { object["discovery"] = .string(discovery) }
             if let build = report.build { object["build"] = .string(build) }
             if let key = report.apiKey { object["apiKey"] = .string(key) }
             if let usage {

@@ -74,8 +74,8 @@ public struct Runner: Sendable {
             output.write(document.text.hasSuffix("\n") ? document.text : document.text + "\n")
         case .route(let task, .explain(let source), let json, let settings):
             try await explainRoute(task: task, source: source, settings: settings, json: json)
-        case .engines(let json):
-            try await showEngines(json: json)
+        case .engines(let json, let refresh):
+            try await showEngines(json: json, refresh: refresh)
         case .generate(let settings):
             try await generate(settings)
         case .eval(let settings):

@@ -60,5 +60,15 @@ enum SchemaMigrations {
                 );
                 CREATE INDEX IF NOT EXISTS attempts_by_job ON attempts(engine, model, task, job, prompt_version, at);
                 """),
+        // What discovery learnt about each server (``DiscoveryRecords``): one row per base URL.
+        Step(
+            version: 3,
+            sql: """
+                CREATE TABLE IF NOT EXISTS discoveries (
+                    server TEXT PRIMARY KEY NOT NULL,
+                    payload TEXT NOT NULL,
+                    discovered_at REAL NOT NULL
+                );
+                """),
     ]
 }

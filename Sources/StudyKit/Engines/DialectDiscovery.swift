@@ -17,16 +17,96 @@ public enum ServerDialect: String, Sendable, CaseIterable {
     case openAI = "openai"
 
     /// Whether the server exposes a tokenizer, so counts are exact.
-    public var canTokenize: Bool { self == .llamaServer || self == .llamaCppPython }
+    public var canTokenize: Bool { isLlamaCpp }
+
+    /// llama.cpp's family (llama-server, llama-cpp-python): tokenizer endpoints and GBNF grammars.
+    public var isLlamaCpp: Bool { self == .llamaServer || self == .llamaCppPython }
+
+    /// The endpoints that count tokens, for `studykit engines`.
+    public var tokenizerEndpoints: [String] {
+        switch self {
+        case .llamaServer: return ["POST /tokenize", "POST /detokenize"]
+        case .llamaCppPython: return ["POST /extras/tokenize/count", "POST /extras/tokenize", "POST /extras/detokenize"]
+        case .ollama, .openAI: return []
+        }
+    }
 }
 
 // MARK: - Dialect discovery
 
-/// What one run learns about a server, once.
-struct Discovery: Sendable {
+/// Whether a server takes studykit's own GBNF grammar (the `grammar` field of a chat
+/// completion, spelt the same by llama-cpp-python and llama-server), and how that is known.
+public enum GrammarSupport: Sendable, Equatable {
+    /// The server takes `grammar`; `evidence` says how discovery knows.
+    case accepted(evidence: String)
+    /// The server gets the JSON Schema as `response_format` instead; `reason` says why.
+    case notOffered(reason: String)
+
+    /// Whether the grammar is sent.
+    public var accepts: Bool { if case .accepted = self { return true } else { return false } }
+
+    /// One line for `studykit engines`.
+    public var summary: String {
+        switch self {
+        case .accepted(let evidence): return "studykit's GBNF in 'grammar' (\(evidence))"
+        case .notOffered(let reason): return "JSON Schema in 'response_format' (\(reason))"
+        }
+    }
+}
+
+/// What discovery learns about a server: asked once, then kept in the SQLite cache for a day.
+struct Discovery: Sendable, Equatable {
     var dialect: ServerDialect
     var window: ContextWindow?
     var servedModels: [String]
+    var grammar: GrammarSupport = .notOffered(reason: "not a llama.cpp server")
+    /// When the server was asked; with `fromStore`, an earlier run asked it.
+    var discoveredAt = Date()
+    var fromStore = false
+
+    /// How long a stored discovery is trusted without a failure saying the server changed.
+    static let lifetime: TimeInterval = 24 * 60 * 60
+
+    /// The stored form: plain JSON, so a record from an older studykit that lacks a field is
+    /// simply rediscovered.
+    var payload: String {
+        var object: JSONObject = [
+            "dialect": .string(dialect.rawValue), "models": .array(servedModels.map(JSONValue.string)),
+        ]
+        if let window, case .discovered(let endpoint) = window.source {
+            object["window"] = .integer(window.tokens)
+            object["windowEndpoint"] = .string(endpoint)
+        }
+        switch grammar {
+        case .accepted(let evidence): object["grammar"] = ["accepted": true, "note": .string(evidence)]
+        case .notOffered(let reason): object["grammar"] = ["accepted": false, "note": .string(reason)]
+        }
+        return JSONValue.object(object).compactText
+    }
+
+    init(dialect: ServerDialect, window: ContextWindow?, servedModels: [String]) {
+        self.dialect = dialect
+        self.window = window
+        self.servedModels = servedModels
+    }
+
+    /// A stored record, or `nil` when it is unreadable or older than ``lifetime``.
+    init?(stored: StoredDiscovery, now: Date) {
+        guard now.timeIntervalSince(stored.discoveredAt) < Self.lifetime, now >= stored.discoveredAt,
+            case .object(let object)? = try? JSONValue.parse(stored.payload),
+            let dialect = object["dialect"]?.stringValue.flatMap(ServerDialect.init(rawValue:)),
+            case .array(let models)? = object["models"],
+            case .object(let grammar)? = object["grammar"], let note = grammar["note"]?.stringValue
+        else { return nil }
+        self.dialect = dialect
+        self.servedModels = models.compactMap(\.stringValue)
+        if case .integer(let tokens)? = object["window"], let endpoint = object["windowEndpoint"]?.stringValue {
+            self.window = ContextWindow(tokens: Int(tokens), source: .discovered(endpoint: endpoint))
+        }
+        self.grammar = grammar["accepted"] == .bool(true) ? .accepted(evidence: note) : .notOffered(reason: note)
+        self.discoveredAt = stored.discoveredAt
+        self.fromStore = true
+    }
 }
 
 /// The last few tokenizations of one engine, newest last. Texts are compared whole, so a hit is
@@ -48,14 +128,37 @@ final class TokenizationMemo: Sendable {
     }
 }
 
+/// The HTTP requests one engine made in this process: `--json` reports them per run.
+final class RequestCounter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func add() { count.withLock { $0 += 1 } }
+}
+
 /// Single-flight cache: concurrent callers share one discovery; a failure is not cached, so a
 /// server started later is found on the next call.
 final class DiscoveryCache: Sendable {
-    private let state = Mutex<(task: Task<Discovery, any Error>?, model: String?, dialect: ServerDialect?)>((nil, nil, nil))
+    private let state = Mutex<(task: Task<Discovery, any Error>?, model: String?, dialect: ServerDialect?, known: Discovery?)>(
+        (nil, nil, nil, nil))
 
     var discoveredModel: String? { state.withLock { $0.model } }
     /// The dialect of the last discovery that succeeded, without asking the server.
     var discoveredDialect: ServerDialect? { state.withLock { $0.dialect } }
+    /// The last discovery that succeeded, without asking the server.
+    var known: Discovery? { state.withLock { $0.known } }
+
+    /// Forgets this run's discovery, so the next call discovers again.
+    func reset() {
+        state.withLock { $0.task = nil }
+    }
+
+    /// Replaces what is known (the server refused the grammar after discovery said it takes it).
+    func replace(with discovery: Discovery) {
+        state.withLock {
+            $0.task = Task { discovery }
+            $0.known = discovery
+        }
+    }
 
     func value(_ make: @escaping @Sendable () async throws -> Discovery) async throws -> Discovery {
         let task = state.withLock { state -> Task<Discovery, any Error> in
@@ -69,6 +172,7 @@ final class DiscoveryCache: Sendable {
             state.withLock {
                 $0.model = found.servedModels.count == 1 ? found.servedModels[0] : nil
                 $0.dialect = found.dialect
+                $0.known = found
             }
             return found
         } catch {
@@ -79,13 +183,50 @@ final class DiscoveryCache: Sendable {
 }
 
 extension OpenAICompatibleEngine {
+    /// What the server is: from this run's memory, else from the SQLite cache (a day at most),
+    /// else asked, and then stored for the next runs.
     func discovery() async throws -> Discovery {
         try guardLoopback()
-        return try await cache.value { [self] in try await discover() }
+        return try await cache.value { [self] in
+            let now = timing.now()
+            if let store = discoveryStore, let record = store.load(discoveryKey), let stored = Discovery(stored: record, now: now) {
+                return stored
+            }
+            var found = try await discover()
+            found.discoveredAt = now
+            discoveryStore?.save(discoveryKey, StoredDiscovery(payload: found.payload, discoveredAt: now))
+            return found
+        }
+    }
+
+    /// The row the SQLite cache keeps this server's discovery in: the server root, and the
+    /// configured dialect, which changes what discovery asks.
+    public var discoveryKey: String { Self.discoveryKey(for: endpoint) }
+
+    /// The cache row for a server at `endpoint` (see ``discoveryKey``).
+    public static func discoveryKey(for endpoint: EngineConfiguration.Endpoint) -> String {
+        serverRoot(of: endpoint.url) + "|" + (endpoint.dialect?.rawValue ?? "any dialect")
+    }
+
+    /// Forgets what was discovered, here and in the SQLite cache: the next call asks the server.
+    func forgetDiscovery() {
+        cache.reset()
+        discoveryStore?.forget(discoveryKey)
+    }
+
+    /// Records that the server refused the grammar, so this run and the next ones send
+    /// `response_format` instead.
+    func recordGrammarRefused(_ found: Discovery, reason: String) {
+        var changed = found
+        changed.grammar = .notOffered(reason: "the server refused 'grammar': \(reason)")
+        cache.replace(with: changed)
+        discoveryStore?.save(discoveryKey, StoredDiscovery(payload: changed.payload, discoveredAt: changed.discoveredAt))
     }
 
     /// `GET /v1/models` first (reachability, credentials, model names), then one probe per
-    /// dialect until one answers: `/props`, `/api/version`, `/extras/tokenize/count`.
+    /// dialect until one answers: `/props` (llama-server), `/openapi.json` (llama-cpp-python,
+    /// whose request schema says whether chat completions take `grammar`), `/api/version`
+    /// (Ollama), and `/extras/tokenize/count` for a llama-cpp-python without its API docs.
     private func discover() async throws -> Discovery {
         let models = try await probe("GET", "/v1/models", nil)
         var found = Discovery(dialect: endpoint.dialect ?? .openAI, window: nil, servedModels: [])
@@ -98,12 +239,33 @@ extension OpenAICompatibleEngine {
         var dialect = endpoint.dialect
         if dialect == nil || dialect == .llamaServer {
             let props = try await probe("GET", "/props", nil)
-            if (200..<300).contains(props.status), let object = try? OpenAIWire.object(props.body, endpoint: "/props"),
+            if (200..<300).contains(props.status), let object = try? OpenAIWire.object(props.body, endpoint: "/props") {
                 let tokens = OpenAIWire.integer((object["default_generation_settings"] as? [String: Any])?["n_ctx"])
-                    ?? OpenAIWire.integer(object["n_ctx"]), tokens > 0
+                    ?? OpenAIWire.integer(object["n_ctx"])
+                if let tokens, tokens > 0 {
+                    dialect = .llamaServer
+                    found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "GET /props"))
+                }
+            }
+            if dialect == .llamaServer {
+                // llama-server reads `grammar` from a chat completion's body (and refuses it
+                // beside a `json_schema`, which studykit then does not send).
+                found.grammar = .accepted(evidence: "llama-server reads 'grammar'")
+            }
+        }
+        if dialect == nil || dialect == .llamaCppPython {
+            let openAPI = try await probe("GET", "/openapi.json", nil)
+            if (200..<300).contains(openAPI.status), let object = try? OpenAIWire.object(openAPI.body, endpoint: "/openapi.json"),
+                let paths = object["paths"] as? [String: Any], paths["/extras/tokenize/count"] != nil
             {
-                dialect = .llamaServer
-                found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "GET /props"))
+                dialect = .llamaCppPython
+                let request = ((object["components"] as? [String: Any])?["schemas"] as? [String: Any])?["CreateChatCompletionRequest"]
+                let fields = (request as? [String: Any])?["properties"] as? [String: Any]
+                found.grammar = fields?["grammar"] != nil
+                    ? .accepted(evidence: "GET /openapi.json lists it")
+                    : .notOffered(reason: "GET /openapi.json does not list 'grammar'")
+            } else if dialect == .llamaCppPython {
+                found.grammar = Self.assumedGrammar
             }
         }
         if dialect == nil {
@@ -128,11 +290,19 @@ extension OpenAICompatibleEngine {
                 OpenAIWire.integer((try? OpenAIWire.object(count.body, endpoint: "/extras/tokenize/count"))?["count"]) != nil
             {
                 dialect = .llamaCppPython
+                found.grammar = Self.assumedGrammar
             }
         }
         found.dialect = dialect ?? .openAI
+        if !found.dialect.isLlamaCpp {
+            found.grammar = .notOffered(
+                reason: found.dialect == .openAI ? "not a llama.cpp server; strict json_schema where the schema has a strict form" : "not a llama.cpp server")
+        }
         return found
     }
+
+    /// Every llama-cpp-python server since 0.1 reads `grammar`; a refusal still falls back.
+    private static let assumedGrammar = GrammarSupport.accepted(evidence: "llama-cpp-python, without /openapi.json to confirm")
 
     /// The runtime `num_ctx` when the model file sets one, else the architecture's `context_length`.
     private static func ollamaWindow(_ show: [String: Any]) -> Int? {
@@ -152,6 +322,7 @@ extension OpenAICompatibleEngine {
     /// any other status is returned for the caller to judge.
     private func probe(_ method: String, _ path: String, _ body: Data?) async throws -> (status: Int, body: Data) {
         let request = makeRequest(method, path, body, deadline: discoveryDeadline, accept: "application/json")
+        requests.add()
         do {
             let response = try await transport.stream(request)
             let data = try await collect(response.body, cap: 1 << 20)

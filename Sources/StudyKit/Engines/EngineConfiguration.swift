@@ -287,9 +287,13 @@ public struct EngineConfiguration: Sendable, Equatable {
     ///
     /// A loopback server when `STUDYKIT_LOCAL_URL` is set; otherwise llama.cpp in process on
     /// ``localModelFile`` (builds with the `LlamaCpp` trait).
-    public func localEngine(transport: any HTTPTransport = CurlTransport()) -> any LanguageModel {
+    /// `discoveryStore` keeps what a server's discovery learnt between runs (the SQLite cache).
+    public func localEngine(
+        transport: any HTTPTransport = CurlTransport(), discoveryStore: (any DiscoveryStoring)? = nil
+    ) -> any LanguageModel {
         if let local {
-            return OpenAICompatibleEngine(kind: .local, endpoint: local, deadline: deadline, transport: transport)
+            return OpenAICompatibleEngine(
+                kind: .local, endpoint: local, deadline: deadline, transport: transport, discoveryStore: discoveryStore)
         }
         if let localModelFile {
             #if LlamaCpp
@@ -315,13 +319,17 @@ public struct EngineConfiguration: Sendable, Equatable {
     }
 
     /// The remote engine, or a stand-in that reports why there is none.
-    public func remoteEngine(transport: any HTTPTransport = CurlTransport()) -> any LanguageModel {
+    /// `discoveryStore` keeps what the server's discovery learnt between runs (the SQLite cache).
+    public func remoteEngine(
+        transport: any HTTPTransport = CurlTransport(), discoveryStore: (any DiscoveryStoring)? = nil
+    ) -> any LanguageModel {
         guard let remote else {
             return UnconfiguredEngine(
                 kind: .remote,
                 reason: "no remote engine configured: set STUDYKIT_REMOTE_URL (and STUDYKIT_REMOTE_API_KEY, STUDYKIT_REMOTE_MODEL) in the environment or in the config file")
         }
-        return OpenAICompatibleEngine(kind: .remote, endpoint: remote, deadline: deadline, transport: transport)
+        return OpenAICompatibleEngine(
+            kind: .remote, endpoint: remote, deadline: deadline, transport: transport, discoveryStore: discoveryStore)
     }
 
     // MARK: validation

@@ -37,6 +37,12 @@ public struct EngineReport: Sendable, Equatable {
     public var selection: String?
     /// The languages the engine declares (``LanguageModel/languages``).
     public var languages: LanguageSupport = .any
+    /// How the answer's shape reaches the server (GBNF `grammar` or `response_format`), and why.
+    public var answerShape: String?
+    /// Where the server's discovery came from: asked now, or the cache and its age.
+    public var discovery: String?
+    /// The server's tokenizer endpoints, where it has them.
+    public var tokenizer: String?
 
     /// Creates a report.
     public init(
@@ -63,10 +69,14 @@ public struct EngineReport: Sendable, Equatable {
 /// handful of small requests per server and never generates.
 public func engineReports(
     configuration: EngineConfiguration, transport: any HTTPTransport = CurlTransport(),
-    others: [any LanguageModel] = []
+    discoveryStore: (any DiscoveryStoring)? = nil, others: [any LanguageModel] = []
 ) async -> [EngineReport] {
     var reports: [EngineReport] = []
-    for engine in [configuration.localEngine(transport: transport), configuration.remoteEngine(transport: transport)] + others {
+    let engines = [
+        configuration.localEngine(transport: transport, discoveryStore: discoveryStore),
+        configuration.remoteEngine(transport: transport, discoveryStore: discoveryStore),
+    ]
+    for engine in engines + others {
         reports.append(await engineReport(for: engine, configuration: configuration))
     }
     return reports
@@ -106,5 +116,10 @@ public func engineReport(for engine: any LanguageModel, configuration: EngineCon
         apiKey: engine.kind == .remote ? (endpoint?.apiKey == nil ? "not set" : "set") : nil,
         selection: engine.kind == .local ? configuration.localSelection.description : nil)
     report.languages = engine.languages
+    if availability.isAvailable {
+        report.answerShape = description.answerShape
+        report.discovery = description.discovery
+        report.tokenizer = description.tokenizer
+    }
     return report
 }

@@ -253,6 +253,23 @@ public protocol LanguageModel: Sendable {
     /// What a report shows about the engine: the model as the user knows it, the server
     /// dialect, how it was built. Never generates, and asks a server nothing new.
     func describe() async -> EngineDescription
+    /// The requests this engine sent to a server in this process, for `--json` `usage`; `nil`
+    /// for engines that make none.
+    func traffic() async -> EngineTraffic?
+}
+
+/// What one engine sent to its server in a run.
+public struct EngineTraffic: Sendable, Equatable {
+    /// HTTP requests, discovery and retries included.
+    public var requests: Int
+    /// Whether the server's discovery came from the SQLite cache; `nil` when none was needed.
+    public var discoveryFromCache: Bool?
+
+    /// Creates a record.
+    public init(requests: Int, discoveryFromCache: Bool?) {
+        self.requests = requests
+        self.discoveryFromCache = discoveryFromCache
+    }
 }
 
 /// How an engine describes itself in a report (`studykit engines`).
@@ -265,6 +282,12 @@ public struct EngineDescription: Sendable, Equatable {
     /// How the engine's own code was built, where that decides what it can run on (for llama.cpp
     /// in process, the CPU features it was compiled with); `nil` otherwise.
     public var build: String?
+    /// How the answer's shape is sent to a server (`grammar` or `response_format`), and why.
+    public var answerShape: String?
+    /// Where the server's discovery came from (asked now, or the cache and how old).
+    public var discovery: String?
+    /// The server's tokenizer endpoints.
+    public var tokenizer: String?
 
     /// Creates a description.
     public init(model: String, dialect: String? = nil, build: String? = nil) {
@@ -293,6 +316,9 @@ extension LanguageModel {
 
     /// By default the model's name, with no dialect and no build information.
     public func describe() async -> EngineDescription { EngineDescription(model: modelName) }
+
+    /// By default no server traffic.
+    public func traffic() async -> EngineTraffic? { nil }
 
     /// Engines that cannot stream answer in one step: one snapshot, then the answer.
     public func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {

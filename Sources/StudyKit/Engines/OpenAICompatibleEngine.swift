@@ -89,15 +89,19 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// The retry rules.
     public let retryPolicy: RetryPolicy
     let transport: any HTTPTransport
-    private let timing: RetryTiming
+    let timing: RetryTiming
     let cache = DiscoveryCache()
+    /// Where discovery is kept between runs (the SQLite cache); `nil` asks the server every run.
+    let discoveryStore: (any DiscoveryStoring)?
     private let tokenizations = TokenizationMemo()
+    let requests = RequestCounter()
 
     /// Creates an engine. Nothing is contacted until a method is called.
     public init(
         kind: EngineKind, endpoint: EngineConfiguration.Endpoint, deadline: TimeInterval = 120,
         connectTimeout: TimeInterval = 5, discoveryDeadline: TimeInterval? = nil, retryPolicy: RetryPolicy = RetryPolicy(),
-        transport: any HTTPTransport = CurlTransport(), timing: RetryTiming = .live
+        transport: any HTTPTransport = CurlTransport(), timing: RetryTiming = .live,
+        discoveryStore: (any DiscoveryStoring)? = nil
     ) {
         self.kind = kind
         self.endpoint = endpoint
@@ -110,6 +114,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         self.retryPolicy = retryPolicy
         self.transport = transport
         self.timing = timing
+        self.discoveryStore = discoveryStore
     }
 
     /// The configured model, else the one model the server lists, else `server default`.
@@ -129,7 +134,22 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// The model name and the dialect an earlier call discovered (a report asks for availability
     /// first); asks the server nothing.
     public func describe() async -> EngineDescription {
-        EngineDescription(model: modelName, dialect: cache.discoveredDialect?.rawValue)
+        var description = EngineDescription(model: modelName, dialect: cache.discoveredDialect?.rawValue)
+        if let known = cache.known {
+            description.answerShape = known.grammar.summary
+            let age = Int(max(0, timing.now().timeIntervalSince(known.discoveredAt)) / 60)
+            description.discovery = known.fromStore
+                ? "from the cache, \(age) min old (kept a day; studykit engines --refresh asks again)" : "asked the server now"
+            if !known.dialect.tokenizerEndpoints.isEmpty { description.tokenizer = known.dialect.tokenizerEndpoints.joined(separator: ", ") }
+        }
+        return description
+    }
+
+    /// The HTTP requests this engine made, and whether its discovery came from the cache.
+    public func traffic() async -> EngineTraffic? {
+        let made = requests.value
+        guard made > 0 else { return nil }
+        return EngineTraffic(requests: made, discoveryFromCache: cache.known?.fromStore)
     }
 
     /// Available when the server answers `GET /v1/models` (with the key, for a remote) and its
@@ -162,19 +182,23 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// Exact with llama-server and llama-cpp-python, else ``TokenCount/estimate(for:)``.
     public func tokenCount(for text: String) async throws -> TokenCount {
         try await redactingErrors {
-            switch try await discovery().dialect {
-            case .llamaCppPython:
-                let body = try await fetchJSON("POST", "/extras/tokenize/count", OpenAIWire.tokenizeBody(text, model: endpoint.model))
-                guard let count = OpenAIWire.integer((try OpenAIWire.object(body, endpoint: "/extras/tokenize/count"))["count"]) else {
-                    throw invalidAnswer("/extras/tokenize/count", "has no 'count'")
-                }
-                return TokenCount(count: count, method: .exact)
-            case .llamaServer:
-                let tokens = try await tokenize(text) ?? []
-                return TokenCount(count: tokens.count, method: .exact)
-            case .ollama, .openAI:
-                return .estimate(for: text)
+            try await onCurrentServer { found in try await tokenCount(for: text, dialect: found.dialect) }
+        }
+    }
+
+    private func tokenCount(for text: String, dialect: ServerDialect) async throws -> TokenCount {
+        switch dialect {
+        case .llamaCppPython:
+            let body = try await fetchJSON("POST", "/extras/tokenize/count", OpenAIWire.tokenizeBody(text, model: endpoint.model))
+            guard let count = OpenAIWire.integer((try OpenAIWire.object(body, endpoint: "/extras/tokenize/count"))["count"]) else {
+                throw invalidAnswer("/extras/tokenize/count", "has no 'count'")
             }
+            return TokenCount(count: count, method: .exact)
+        case .llamaServer:
+            let tokens = try await tokenize(text) ?? []
+            return TokenCount(count: tokens.count, method: .exact)
+        case .ollama, .openAI:
+            return .estimate(for: text)
         }
     }
 
@@ -192,22 +216,26 @@ public struct OpenAICompatibleEngine: LanguageModel {
 
     private func tokenizeOnServer(_ text: String) async throws -> [Int]? {
         try await redactingErrors {
-            let path: String
-            let payload: Data
-            switch try await discovery().dialect {
-            case .llamaCppPython:
-                (path, payload) = ("/extras/tokenize", try OpenAIWire.tokenizeBody(text, model: endpoint.model))
-            case .llamaServer:
-                (path, payload) = ("/tokenize", try OpenAIWire.encode(["content": text]))
-            case .ollama, .openAI:
-                return nil
-            }
-            let body = try await fetchJSON("POST", path, payload)
-            guard let tokens = OpenAIWire.tokenList((try OpenAIWire.object(body, endpoint: path))["tokens"]) else {
-                throw invalidAnswer(path, "has no 'tokens' list")
-            }
-            return tokens
+            try await onCurrentServer { found in try await tokenizeOnServer(text, dialect: found.dialect) }
         }
+    }
+
+    private func tokenizeOnServer(_ text: String, dialect: ServerDialect) async throws -> [Int]? {
+        let path: String
+        let payload: Data
+        switch dialect {
+        case .llamaCppPython:
+            (path, payload) = ("/extras/tokenize", try OpenAIWire.tokenizeBody(text, model: endpoint.model))
+        case .llamaServer:
+            (path, payload) = ("/tokenize", try OpenAIWire.encode(["content": text]))
+        case .ollama, .openAI:
+            return nil
+        }
+        let body = try await fetchJSON("POST", path, payload)
+        guard let tokens = OpenAIWire.tokenList((try OpenAIWire.object(body, endpoint: path))["tokens"]) else {
+            throw invalidAnswer(path, "has no 'tokens' list")
+        }
+        return tokens
     }
 
     /// Text for token ids from the server's tokenizer, or `nil` for dialects without one.
@@ -241,26 +269,30 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// mapped HTTP failures.
     public func respond(to request: GenerationRequest) async throws -> RawResponse {
         try await redactingErrors {
-            let found = try await discovery()
-            let path = "/v1/chat/completions"
-            let payload = try OpenAIWire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: false)
-            let body = try await fetchJSON("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries)
-            let completion = try OpenAIWire.completion(body, endpoint: path)
-            guard let text = completion.text else {
-                throw EngineError.invalidOutput([
-                    completion.refusal.map { "the model refused: \(Redactor(endpoint.apiKey).clean($0))" }
-                        ?? "the answer from \(url(path).absoluteString) has no message content"
-                ])
-            }
-            let usage: Usage
-            if let reported = completion.usage {
-                usage = reported
-            } else {
-                usage = try await countedUsage(request, text: text, dialect: found.dialect)
-            }
-            return RawResponse(
-                text: text, usage: usage, model: completion.model ?? modelName, finishReason: completion.finishReason)
+            try await onCurrentServer { found in try await respond(to: request, on: found) }
         }
+    }
+
+    private func respond(to request: GenerationRequest, on found: Discovery) async throws -> RawResponse {
+        let path = "/v1/chat/completions"
+        let body = try await shaped(request, on: found, stream: false) { payload in
+            try await fetchJSON("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries)
+        }
+        let completion = try OpenAIWire.completion(body, endpoint: path)
+        guard let text = completion.text else {
+            throw EngineError.invalidOutput([
+                completion.refusal.map { "the model refused: \(Redactor(endpoint.apiKey).clean($0))" }
+                    ?? "the answer from \(url(path).absoluteString) has no message content"
+            ])
+        }
+        let usage: Usage
+        if let reported = completion.usage {
+            usage = reported
+        } else {
+            usage = try await countedUsage(request, text: text, dialect: found.dialect)
+        }
+        return RawResponse(
+            text: text, usage: usage, model: completion.model ?? modelName, finishReason: completion.finishReason)
     }
 
     /// The same completion streamed over server-sent events: a growing snapshot per chunk, then
@@ -271,7 +303,9 @@ public struct OpenAICompatibleEngine: LanguageModel {
         let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
         let task = Task {
             do {
-                try await redactingErrors { try await runStream(request, into: continuation) }
+                try await redactingErrors {
+                    try await onCurrentServer { found in try await runStream(request, on: found, into: continuation) }
+                }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
@@ -282,13 +316,13 @@ public struct OpenAICompatibleEngine: LanguageModel {
     }
 
     private func runStream(
-        _ request: GenerationRequest, into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
+        _ request: GenerationRequest, on found: Discovery,
+        into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
     ) async throws {
-        let found = try await discovery()
         let path = "/v1/chat/completions"
-        let payload = try OpenAIWire.chatBody(request, model: resolvedModel(found), dialect: found.dialect, stream: true)
-        let response = try await exchange(
-            "POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries, accept: "text/event-stream")
+        let response = try await shaped(request, on: found, stream: true) { payload in
+            try await exchange("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries, accept: "text/event-stream")
+        }
 
         var parser = EventStreamParser()
         var reader = ChunkReader()
@@ -339,6 +373,79 @@ public struct OpenAICompatibleEngine: LanguageModel {
         return Usage(promptTokens: prompt.count, completionTokens: completion.count, method: .counted)
     }
 
+    /// Sends `request` shaped for the server: studykit's GBNF where discovery found the
+    /// server takes `grammar`, else the schema as `response_format`. A server that refuses the
+    /// grammar (an error naming it) gets the same request with `response_format` at once, and
+    /// the refusal is remembered, for this run and in the cache, so later runs skip the grammar.
+    private func shaped<T>(
+        _ request: GenerationRequest, on found: Discovery, stream: Bool, send: (Data) async throws -> T
+    ) async throws -> T {
+        let model = resolvedModel(found)
+        let grammar = found.grammar.accepts ? Self.grammar(for: request) : nil
+        do {
+            return try await send(try OpenAIWire.chatBody(request, model: model, dialect: found.dialect, grammar: grammar, stream: stream))
+        } catch let error as EngineError {
+            guard grammar != nil, case .http(let status, let message) = error, message.lowercased().contains("grammar") else {
+                throw error
+            }
+            recordGrammarRefused(found, reason: "http \(status): \(message)")
+            return try await send(try OpenAIWire.chatBody(request, model: model, dialect: found.dialect, grammar: nil, stream: stream))
+        }
+    }
+
+    /// The GBNF the in-process engine decodes under, or `nil` for free text and for a schema the
+    /// converter does not cover (that request then carries `response_format`).
+    static func grammar(for request: GenerationRequest) -> String? {
+        guard !request.jsonSchema.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return try? GrammarConverter.grammar(forJSONSchema: request.jsonSchema)
+    }
+
+    /// Runs `work` against what discovery knows. When the server answers in a way that says it
+    /// changed since a discovery taken from the cache — a 404 on an endpoint it had, a model it
+    /// no longer serves — the record is forgotten and `work` runs once more against a new
+    /// discovery. A window smaller than the one the request was budgeted for (a server restarted
+    /// with another `n_ctx`, or a configured size the server does not have) is rediscovered and
+    /// recorded, from the server's own error where it reports its window nowhere else
+    /// (llama-cpp-python); the request still fails, for the router to fit or fall back.
+    private func onCurrentServer<T>(_ work: (Discovery) async throws -> T) async throws -> T {
+        let found = try await discovery()
+        do {
+            return try await work(found)
+        } catch let error as EngineError {
+            if case .contextExceeded(_, let window) = error {
+                try? await learnWindow(window, after: found)
+                throw error
+            }
+            guard found.fromStore, Self.saysServerChanged(error) else { throw error }
+            forgetDiscovery()
+            return try await work(try await discovery())
+        }
+    }
+
+    /// Rediscovers after a context error that names the server's window, keeping `tokens` as
+    /// the discovered window when the server reports none (or another) itself.
+    private func learnWindow(_ tokens: Int, after found: Discovery) async throws {
+        let used = found.window?.tokens ?? endpoint.contextSize
+        guard tokens > 0, used != tokens else { return }
+        forgetDiscovery()
+        var fresh = try await discovery()
+        guard fresh.window?.tokens != tokens else { return }
+        fresh.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "the server's context-length error"))
+        cache.replace(with: fresh)
+        discoveryStore?.save(discoveryKey, StoredDiscovery(payload: fresh.payload, discoveredAt: fresh.discoveredAt))
+    }
+
+    static func saysServerChanged(_ error: EngineError) -> Bool {
+        switch error {
+        case .http(let status, let message):
+            if status == 404 { return true }
+            let text = message.lowercased()
+            return (400..<500).contains(status) && text.contains("model")
+                && (text.contains("not found") || text.contains("does not exist") || text.contains("unknown"))
+        default: return false
+        }
+    }
+
     private func resolvedModel(_ found: Discovery) -> String? {
         endpoint.model ?? (found.servedModels.count == 1 ? found.servedModels[0] : nil)
     }
@@ -381,11 +488,17 @@ extension OpenAICompatibleEngine {
     }
 
     /// The server root: the configured URL without a trailing `/` or `/v1`.
-    private func url(_ path: String) -> URL {
-        var root = endpoint.url.absoluteString
+    var serverRoot: String { Self.serverRoot(of: endpoint.url) }
+
+    static func serverRoot(of url: URL) -> String {
+        var root = url.absoluteString
         while root.hasSuffix("/") { root.removeLast() }
         if root.hasSuffix("/v1") { root.removeLast(3) }
-        return URL(string: root + path) ?? endpoint.url
+        return root
+    }
+
+    private func url(_ path: String) -> URL {
+        URL(string: serverRoot + path) ?? endpoint.url
     }
 
     func makeRequest(_ method: String, _ path: String, _ body: Data?, deadline: TimeInterval, accept: String) -> HTTPRequest {
@@ -430,6 +543,7 @@ extension OpenAICompatibleEngine {
             var retryAfter: Double? = nil
             var retryable: Bool
             do {
+                requests.add()
                 let response = try await transport.stream(
                     makeRequest(method, path, body, deadline: max(0.001, remaining()), accept: accept))
                 if response.head.isSuccess { return response }

@@ -14,9 +14,14 @@ enum OpenAIWire {
         return try encode(body)
     }
 
-    /// A chat completion request: system = instructions, user = prompt, and the schema in the
-    /// form the dialect accepts (llama-cpp-python rejects `json_schema` with a 500).
-    static func chatBody(_ request: GenerationRequest, model: String?, dialect: ServerDialect, stream: Bool) throws -> Data {
+    /// A chat completion request: system = instructions, user = prompt, and the answer's shape:
+    /// studykit's own GBNF as `grammar` when given (llama.cpp servers; the same grammar the
+    /// in-process engine decodes under, so the same word and length limits hold), else the
+    /// schema as the `response_format` the dialect accepts (llama-cpp-python rejects
+    /// `json_schema` with a 500).
+    static func chatBody(
+        _ request: GenerationRequest, model: String?, dialect: ServerDialect, grammar: String? = nil, stream: Bool
+    ) throws -> Data {
         // Built as an ordered JSONValue, not a [String: Any]: a schema's property order is the
         // order the model writes the fields in (llama.cpp's grammar follows it), so it must
         // survive encoding exactly as the Generable type declares it.
@@ -32,10 +37,21 @@ enum OpenAIWire {
         case .temperature(let value): body["temperature"] = .number(value)
         }
         if let seed = request.options.seed { body["seed"] = .integer(seed) }
+        if dialect.isLlamaCpp {
+            // llama-cpp-python's server applies a repeat penalty of 1.1 unless told otherwise;
+            // the in-process engine applies none. With it, greedy decoding picks other words
+            // (on samples/paste.txt SmolLM2 then writes a stock "A short summary of…" blurb,
+            // under the server's schema grammar and under ours alike). Same sampling as in
+            // process, so the same prompt gives the same answer on both paths.
+            body["repeat_penalty"] = .integer(1)
+        }
         // max_tokens rather than max_completion_tokens: every compatible server still accepts it.
         if let maximum = request.options.maximumResponseTokens { body["max_tokens"] = .integer(maximum) }
         if stream { body["stream_options"] = ["include_usage": true] }
-        if !request.jsonSchema.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if let grammar {
+            // Never beside `response_format`: llama-server refuses a grammar and a schema together.
+            body["grammar"] = .string(grammar)
+        } else if !request.jsonSchema.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             let schema = try schemaObject(request.jsonSchema, name: request.schemaName)
             let name = JSONValue.string(schemaName(request.schemaName))
             switch dialect {

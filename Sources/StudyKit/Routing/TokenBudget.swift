@@ -19,8 +19,6 @@ struct BudgetCheck: Sendable, Equatable {
     public var reserve: Int
     /// Tokens the chat template adds around the messages, plus room for one re-ask's feedback.
     public var allowance: Int
-    /// The token ids of the document, when the engine could tokenize (used to fit without re-counting).
-    public var documentTokenIDs: [Int]?
 
     /// Tokens left for the document.
     public var documentBudget: Int { window.tokens - reserve - overheadTokens - allowance }
@@ -43,27 +41,50 @@ let reaskAllowance = 160
 /// answer had many problems (the feedback then names the first few and counts the rest).
 let reaskFeedbackCharacters = reaskAllowance * 5 / 2
 
-/// Counts a request against `engine`'s window with two tokenizer calls at most: one count of
-/// the instructions and the prompt frame, one tokenization of the document.
+/// Counts a request against `engine`'s window with as few tokenizer calls as the answer needs:
+///
+/// - none when the prompt is far below the window: at worst one token per UTF-8 byte (no
+///   tokenizer makes more), so when the whole prompt's bytes are under half the window and fit
+///   it with the reserve, it fits whatever the text (CJK and emoji included), and the counts
+///   are estimated (``TokenCount/estimate(for:)``);
+/// - otherwise one count of the whole prompt (instructions, frame and document together);
+/// - and only when that does not fit, the document's own count, which fitting needs: the
+///   second and last call.
+///
+/// While the whole prompt fits, its count is split between frame and document by their bytes
+/// (the split only shows in reports; whether it fits does not depend on it).
 func checkBudget(
     engine: any LanguageModel, task: StudyTask, document: Document, concept: String?, explanation: String?
 ) async throws -> BudgetCheck {
     let window = try await engine.contextSize()
     let frame = task.instructions + "\n" + task.prompt(document: "", title: document.title, concept: concept, explanation: explanation, language: document.language)
-    let overhead = try await engine.tokenCount(for: frame)
-    let documentCount: Int
-    let method: TokenCount.Method
-    let ids: [Int]?
-    if overhead.method == .exact, let tokens = try await engine.tokenize(document.text) {
-        ids = tokens
-        documentCount = tokens.count
-        method = .exact
-    } else {
-        ids = nil
-        documentCount = TokenCount.estimate(for: document.text).count
-        method = .estimate
+    let whole = task.instructions + "\n"
+        + task.prompt(document: document.text, title: document.title, concept: concept, explanation: explanation, language: document.language)
+    func check(overhead: Int, document: Int, method: TokenCount.Method) -> BudgetCheck {
+        BudgetCheck(
+            window: window, overheadTokens: overhead, documentTokens: document, method: method,
+            reserve: task.responseReserve, allowance: templateAllowance + reaskAllowance)
     }
-    return BudgetCheck(
-        window: window, overheadTokens: overhead.count, documentTokens: documentCount, method: method,
-        reserve: task.responseReserve, allowance: templateAllowance + reaskAllowance, documentTokenIDs: ids)
+
+    let worstCase = whole.utf8.count
+    if worstCase < window.tokens / 2,
+        check(overhead: frame.utf8.count, document: max(0, worstCase - frame.utf8.count), method: .estimate).fits
+    {
+        // It fits even at one token per byte. The counts reported (and compared with a
+        // headline's Post-it size) are the usual estimate, which is never above that bound.
+        return check(
+            overhead: TokenCount.estimate(for: frame).count, document: TokenCount.estimate(for: document.text).count,
+            method: .estimate)
+    }
+    let total = try await engine.tokenCount(for: whole)
+    guard total.method == .exact else {
+        return check(
+            overhead: TokenCount.estimate(for: frame).count, document: TokenCount.estimate(for: document.text).count,
+            method: .estimate)
+    }
+    let documentShare = Int((Double(total.count) * Double(document.text.utf8.count) / Double(max(1, worstCase))).rounded(.up))
+    let counted = check(overhead: max(0, total.count - documentShare), document: documentShare, method: .exact)
+    if counted.fits { return counted }
+    let documentCount = try await engine.tokenCount(for: document.text).count
+    return check(overhead: max(0, total.count - documentCount), document: documentCount, method: .exact)
 }

@@ -107,12 +107,14 @@ struct EngineDiscoveryTests {
     @Test func aConfiguredDialectSkipsTheProbes() async throws {
         let transport = ScriptedEngineTransport(routes: ScriptedEngineTransport.llamaCppPythonRoutes)
         _ = try await Self.engine(transport, contextSize: 2048, dialect: .llamaCppPython).contextSize()
-        #expect(transport.requests.map(\.url.path) == ["/v1/models"])
+        // Only the grammar question is left to ask: its API document says whether `grammar` is read.
+        #expect(transport.requests.map(\.url.path) == ["/v1/models", "/openapi.json"])
     }
 
     struct FormatCase: Sendable {
         var dialect: ServerDialect
         var expected: String
+        var grammar: GrammarSupport = .notOffered(reason: "test")
     }
 
     @Test(arguments: [
@@ -124,7 +126,12 @@ struct EngineDiscoveryTests {
     func theDialectChoosesTheResponseFormat(_ format: FormatCase) async throws {
         let transport = ScriptedEngineTransport(
             routes: ScriptedEngineTransport.llamaCppPythonRoutes.merging(["/v1/chat/completions": .json(EngineFaultTests.completion("{}"))]) { $1 })
-        _ = try await Self.engine(transport, dialect: format.dialect).respond(to: EngineTestSchema.request())
+        let engine = Self.engine(transport, dialect: format.dialect)
+        // Without grammar support (a server that refused it), the schema goes as response_format.
+        var found = try await engine.discovery()
+        found.grammar = format.grammar
+        engine.cache.replace(with: found)
+        _ = try await engine.respond(to: EngineTestSchema.request())
         let body = try #require(transport.requests.last?.body)
         let sent = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         let responseFormat = try JSONSerialization.data(withJSONObject: try #require(sent["response_format"]), options: [.sortedKeys, .withoutEscapingSlashes])
@@ -136,5 +143,6 @@ struct EngineDiscoveryTests {
         #expect(sent["temperature"] as? Int == 0)
         #expect(sent["max_tokens"] as? Int == 80)
         #expect(sent["seed"] as? Int == 1)
+        #expect(sent["grammar"] == nil)
     }
 }

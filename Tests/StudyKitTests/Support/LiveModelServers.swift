@@ -76,13 +76,15 @@ final class OwnModelServer: Sendable {
     ///   - contextSize: `--n_ctx`, as `scripts/serve-models` uses (2,048 local, 8,192 remote).
     ///   - alias: the model name it reports.
     ///   - apiKey: a key every request must carry, like the remote stand-in.
-    static func start(contextSize: Int = 2048, alias: String = "smollm2-135m-own", apiKey: String? = nil) async throws
-        -> OwnModelServer
+    ///   - port: a given port (a server restarted where an earlier one ran), else a free one.
+    static func start(contextSize: Int = 2048, alias: String = "smollm2-135m-own", apiKey: String? = nil, port: Int? = nil)
+        async throws -> OwnModelServer
     {
         var lastProblem = ""
         // A port picked as free can be taken before the server binds it: try a few.
         for _ in 0..<3 {
-            let server = try OwnModelServer(port: try LoopbackPorts.free(), contextSize: contextSize, alias: alias, apiKey: apiKey)
+            let server = try OwnModelServer(
+                port: try port ?? LoopbackPorts.free(), contextSize: contextSize, alias: alias, apiKey: apiKey)
             if let problem = await server.awaitReady() {
                 lastProblem = problem
                 await server.stop()

@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import StudyKit
+
+/// The server path against real llama-cpp-python servers (SmolLM2-135M): studykit's grammar is
+/// sent and holds, discovery is kept between runs, and `engines --refresh` asks again. An
+/// unreachable server fails these tests; they are never skipped.
+@Suite("The server path against the real model server", .serialized)
+struct ServerPathIntegrationTests {
+    /// Real HTTP through ``CurlTransport``, keeping each request so a test can read the body sent.
+    final class RecordingTransport: HTTPTransport {
+        private let inner = CurlTransport()
+        private let sent = Mutex<[HTTPRequest]>([])
+        var requests: [HTTPRequest] { sent.withLock { $0 } }
+
+        func stream(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+            sent.withLock { $0.append(request) }
+            return try await inner.stream(request)
+        }
+    }
+
+    static let paste = TestPaths.samples.appendingPathComponent("paste.txt")
+
+    @Test func ourGrammarIsSentAndAnAnswerCannotBreakItsWordLimits() async throws {
+        try await SharedModelServers.require()
+        let transport = RecordingTransport()
+        let configuration = try EngineConfiguration.resolve(
+            environment: ["STUDYKIT_LOCAL_URL": SharedModelServers.localURL, "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048"], fileText: nil)
+        let engine = try #require(configuration.localEngine(transport: transport) as? OpenAICompatibleEngine)
+        // The model is asked to copy an answer that breaks both limits: a 13-word title, and
+        // a blurb of two sentences.
+        let request = GenerationRequest(
+            instructions: "You repeat JSON exactly.",
+            prompt: #"{"title": "Mitosis divides one cell into two identical daughter cells in four phases", "blurb": "Mitosis divides one cell into two identical cells. It has four phases."}"#,
+            schemaName: "headline", jsonSchema: jsonSchemaText(for: .headline),
+            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 120))
+        let response = try await engine.respond(to: request)
+
+        let chat = try #require(transport.requests.last { $0.url.path == "/v1/chat/completions" })
+        let body = try #require(chat.body)
+        let sent = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(sent["grammar"] as? String == OpenAICompatibleEngine.grammar(for: request))
+        #expect(sent["response_format"] == nil)
+
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: String], "\(response.text)")
+        let title = try #require(answer["title"])
+        let blurb = try #require(answer["blurb"])
+        #expect((1...6).contains(title.split(separator: " ").count), "title: \(title)")
+        // One sentence: the only sentence end is the last character.
+        #expect(blurb.dropLast().allSatisfy { !".?".contains($0) } && ".!?".contains(blurb.last ?? " "), "blurb: \(blurb)")
+    }
+
+    /// Discovery asked once, kept in the cache: the second run's requests are the count and the
+    /// answer, and the server's access log shows no discovery request for it; `engines` reads the
+    /// cache; `engines --refresh` asks the server again.
+    @Test func discoveryIsCachedBetweenRunsAndRefreshAsksAgain() async throws {
+        let server = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-local")
+        defer { Task { await server.stop() } }
+        let cache = try ScratchDirectory("server-path")
+        let environment = try server.studykitEnvironment(local: true, remote: false, cache: cache.url)
+        let paste = try Data(contentsOf: Self.paste)
+        let discovery = ["GET /v1/models", "GET /props", "GET /openapi.json"]
+        // Since the start: the readiness check already asked GET /v1/models.
+        let before = discovery.map { server.requests(matching: $0) }
+        func discoveryRequests() -> [Int] { zip(discovery, before).map { server.requests(matching: $0) - $1 } }
+
+        let first = try await LiveStudykit.run(["headline", "--no-cache", "--engine", "local", "--json"], stdin: paste, environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let made = try LiveEnvelope(first)
+        let firstUsage = try #require(made.object["usage"] as? [String: Any])
+        #expect((firstUsage["discovery"] as? [String: String])?["local"] == "server")
+        #expect(discoveryRequests() == [1, 1, 1])
+        // Under studykit's grammar the first answer is accepted: no re-ask.
+        #expect(made.engine == "local", "\(made.fallbacks)")
+        #expect(made.object["reasked"] as? Bool == false)
+        #expect(firstUsage["reasks"] as? Int == 0)
+
+        let chatsBefore = server.requests(matching: "POST /v1/chat/completions")
+        let second = try await LiveStudykit.run(["headline", "--no-cache", "--engine", "local", "--json"], stdin: paste, environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        let usage = try #require(try LiveEnvelope(second).object["usage"] as? [String: Any])
+        #expect((usage["discovery"] as? [String: String])?["local"] == "cache")
+        #expect(discoveryRequests() == [1, 1, 1], "the second run asked the server what it is again")
+        #expect(server.requests(matching: "POST /v1/chat/completions") == chatsBefore + 1)
+        let requests = try #require(usage["requests"] as? Int)
+        #expect((1...2).contains(requests), "requests: \(requests)")
+
+        let engines = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        #expect(engines.status == 0, "\(engines.stderr)")
+        let local = try Self.localRow(engines)
+        #expect((local["discovery"] as? String)?.hasPrefix("from the cache") == true, "\(local)")
+        #expect((local["answerShape"] as? String)?.contains("'grammar'") == true, "\(local)")
+        #expect(discoveryRequests() == [1, 1, 1])
+
+        let refreshed = try await LiveStudykit.run(["engines", "--refresh", "--json"], environment: environment)
+        #expect(refreshed.status == 0, "\(refreshed.stderr)")
+        #expect(try Self.localRow(refreshed)["discovery"] as? String == "asked the server now")
+        #expect(discoveryRequests() == [2, 2, 2])
+        await server.stop()
+    }
+
+    /// The server behind the same URL restarted with a smaller window: the first request fails
+    /// with the server's context error, which says the server changed, and the window it names
+    /// is what the next run budgets for (llama-cpp-python reports its window nowhere else).
+    @Test func aServerRestartedWithAnotherWindowIsRediscoveredAfterTheFailure() async throws {
+        let first = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-local")
+        let cache = try ScratchDirectory("server-path")
+        let environment = try first.studykitEnvironment(local: true, remote: false, cache: cache.url)
+        let paste = try Data(contentsOf: Self.paste)
+        let before = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        #expect(try Self.localRow(before)["contextSize"] as? Int == 2048)
+        await first.stop()
+
+        // 256 tokens: less than the headline's prompt alone, so the server refuses it.
+        let second = try await OwnModelServer.start(contextSize: 256, alias: "smollm2-135m-local", port: first.port)
+        let failed = try await LiveStudykit.run(["headline", "--no-cache", "--engine", "local"], stdin: paste, environment: environment)
+        #expect(failed.status == 69, "\(failed.stderr)")
+        #expect(failed.stderr.contains("256"), "\(failed.stderr)")
+
+        let after = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        await second.stop()
+        let local = try Self.localRow(after)
+        #expect(local["contextSize"] as? Int == 256, "\(local)")
+        #expect(local["contextSource"] as? String == "discovered from the server's context-length error", "\(local)")
+    }
+
+    static func localRow(_ run: StudykitBinary.Result) throws -> [String: Any] {
+        let rows = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [[String: Any]], "\(run.stdout)")
+        return try #require(rows.first { $0["engine"] as? String == "local" })
+    }
+}
