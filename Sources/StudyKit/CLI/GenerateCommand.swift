@@ -12,6 +12,10 @@ extension Runner {
                 format: settings.format, task: settings.task,
                 supported: StudyTask.allCases.filter(settings.format.supportedTasks.contains))
         }
+        // A binary package on a terminal is garbage on the screen: refuse before any work is done.
+        if settings.format == .apkg, settings.outputDirectory == nil, output.isTerminal {
+            throw OutputError.binaryOutput(format: .apkg)
+        }
         let progress = Progress(sink: errorOutput, enabled: errorOutput.isTerminal && !settings.quiet)
         let source = settings.source ?? "-"
         var explanation = settings.explanation
@@ -64,11 +68,15 @@ extension Runner {
         }
 
         let envelope = Envelope(routed: routed, document: document, parts: parts).jsonValue
-        let context = RenderContext(
+        var context = RenderContext(
             sourceIdentity: sourceIdentity(source), title: document.title,
             // OpenSSL failing to hash (out of memory) must not stop the output: the renderer then
             // derives its ids from the text's own bytes, still deterministically.
             digest: { (try? SHA256Digest.hex(of: $0)) ?? $0 })
+        // Anki notes name the page and section of their quote; only Anki outputs need the index.
+        if settings.outputDirectory != nil || settings.format == .anki || settings.format == .apkg {
+            context.quoteLocator = QuoteLocator(document: document)
+        }
         if let directory = settings.outputDirectory, case .studyKit(let kit) = routed.result {
             let url = URL(fileURLWithPath: directory)
             let written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)
@@ -78,8 +86,7 @@ extension Runner {
         if settings.format == .json {
             output.line(envelope.prettyText)
         } else {
-            let text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
-            output.write(text.hasSuffix("\n") ? text : text + "\n")
+            output.write(bytes: try OutputRenderer.bytes(routed.result, as: settings.format, context: context))
         }
     }
 

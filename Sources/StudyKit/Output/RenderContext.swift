@@ -19,6 +19,9 @@ public struct RenderContext: Sendable {
     public var tags: [String]
     /// The hash behind Anki GUIDs.
     public var digest: Digest
+    /// Finds a card's quote in the source, for the page and section of an Anki note; `nil`
+    /// when the document is not at hand (then notes name no page and carry no section tag).
+    public var quoteLocator: QuoteLocator?
 
     /// Creates a context.
     /// - Parameters:
@@ -60,6 +63,8 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
     case markmap
     /// OPML 2.0; mind map, summary, and the whole kit (mind map and key points).
     case opml
+    /// An Anki package (`.apkg`, binary); flashcards, quiz, and the whole kit (both). See ``AnkiPackage``.
+    case apkg
 
     /// The tasks whose results this format can show, in CLI order.
     public var supportedTasks: [StudyTask] {
@@ -68,6 +73,7 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
         case .anki: return [.flashcards, .quiz, .studyKit]
         case .mermaid, .markmap: return [.mindmap, .studyKit]
         case .opml: return [.summary, .mindmap, .studyKit]
+        case .apkg: return [.flashcards, .quiz, .studyKit]
         }
     }
 }

@@ -1,0 +1,86 @@
+/// Where a quote sits in its document: the PDF page and the section heading, when known.
+public struct QuoteLocation: Sendable, Equatable {
+    /// The 1-based PDF page the quote starts on; `nil` for sources without pages.
+    public var page: Int?
+    /// The heading of the section the quote starts in; `nil` before the first heading.
+    public var section: String?
+
+    /// Creates a location.
+    public init(page: Int? = nil, section: String? = nil) {
+        self.page = page
+        self.section = section
+    }
+}
+
+/// Finds a card's quote in the document it came from, so an Anki note can name its page and
+/// be tagged with its section.
+///
+/// Quotes are matched case- and whitespace-insensitively (a model or the builtin engine puts a
+/// sentence on one line; the document may break it); a quote that is not found whole is looked
+/// for by its first words, because models shorten the end of a long sentence more often than its
+/// start. Not found means no location, never a guess.
+public struct QuoteLocator: Sendable {
+    /// The folded document (lower case, each run of whitespace one space).
+    private let folded: [Character]
+    /// For each folded character, the `Character` offset in the document's text it came from.
+    private let offsets: [Int]
+    private let pages: [PageSpan]
+    private let sections: [(heading: String?, offsets: Range<Int>)]
+
+    /// How many folded characters of a quote's start are tried when the whole quote is not found.
+    static let prefixLength = 60
+
+    /// Indexes `document`: its text, pages and section headings.
+    public init(document: Document) {
+        var folded: [Character] = []
+        var offsets: [Int] = []
+        folded.reserveCapacity(document.characterCount)
+        offsets.reserveCapacity(document.characterCount)
+        for (offset, character) in document.text.enumerated() {
+            if character.isWhitespace {
+                if folded.last != " " && !folded.isEmpty {
+                    folded.append(" ")
+                    offsets.append(offset)
+                }
+                continue
+            }
+            for lowered in character.lowercased() {
+                folded.append(lowered)
+                offsets.append(offset)
+            }
+        }
+        self.folded = folded
+        self.offsets = offsets
+        self.pages = document.pages
+        self.sections = DocumentOutline(text: document.text).sections.map { ($0.heading, $0.offsets) }
+    }
+
+    /// The quote's page and section, or `nil` when the quote is not in the document.
+    public func locate(_ quote: String) -> QuoteLocation? {
+        let needle = Self.fold(quote)
+        guard needle.count >= 12 else { return nil }
+        let start = firstMatch(needle) ?? (needle.count > Self.prefixLength ? firstMatch(Array(needle.prefix(Self.prefixLength))) : nil)
+        guard let start else { return nil }
+        let offset = offsets[start]
+        let page = pages.first { $0.range.contains(offset) }?.page
+        let heading = sections.first { $0.offsets.contains(offset) }?.heading
+        let section = heading.map(OutputText.singleLine).flatMap { $0.isEmpty ? nil : $0 }
+        return QuoteLocation(page: page, section: section)
+    }
+
+    private static func fold(_ text: String) -> [Character] {
+        Array(OutputText.singleLine(text).lowercased())
+    }
+
+    /// The folded index where `needle` first occurs.
+    private func firstMatch(_ needle: [Character]) -> Int? {
+        guard let first = needle.first, needle.count <= folded.count else { return nil }
+        var index = 0
+        let last = folded.count - needle.count
+        while index <= last {
+            if folded[index] == first, folded[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
+        }
+        return nil
+    }
+}
