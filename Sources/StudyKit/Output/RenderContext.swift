@@ -57,14 +57,14 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
     case json
     /// Anki's plain-text import; flashcards, quiz, and the whole kit (its flashcards).
     case anki
+    /// An Anki package (`.apkg`, binary); flashcards, quiz, and the whole kit (both). See ``AnkiPackage``.
+    case apkg
     /// Mermaid `mindmap`; mind map and the whole kit (its mind map).
     case mermaid
     /// Markdown for markmap; mind map and the whole kit (its mind map).
     case markmap
     /// OPML 2.0; mind map, summary, and the whole kit (mind map and key points).
     case opml
-    /// An Anki package (`.apkg`, binary); flashcards, quiz, and the whole kit (both). See ``AnkiPackage``.
-    case apkg
 
     /// The tasks whose results this format can show, in CLI order.
     public var supportedTasks: [StudyTask] {

@@ -82,7 +82,7 @@ struct ArgumentParserTests {
         Rejected(argv: ["summary", "x", "--json=yes"], message: "Option '--json' does not take a value."),
         Rejected(
             argv: ["summary", "x", "--format", "pdf"],
-            message: "Invalid value 'pdf' for '--format': expected markdown, json, anki, mermaid, markmap, opml."),
+            message: "Invalid value 'pdf' for '--format': expected markdown, json, anki, apkg, mermaid, markmap, opml."),
         Rejected(
             argv: ["summary", "x", "--engine", "gpt"],
             message: "Invalid value 'gpt' for '--engine': expected auto, local, remote, builtin."),
