@@ -84,6 +84,9 @@ struct ArgumentParserTests {
             argv: ["summary", "x", "--format", "pdf"],
             message: "Invalid value 'pdf' for '--format': expected markdown, json, anki, apkg, mermaid, markmap, opml."),
         Rejected(
+            argv: ["flashcards", "x", "--format", "apkg", "--stream"],
+            message: "Invalid value 'apkg' for '--format': expected a text format with --stream, whose preview would land inside the package."),
+        Rejected(
             argv: ["summary", "x", "--engine", "gpt"],
             message: "Invalid value 'gpt' for '--engine': expected auto, local, remote, builtin."),
         Rejected(
