@@ -173,6 +173,7 @@ struct Envelope {
             "seconds": .number((routed.seconds * 1000).rounded() / 1000),
             "attempts": .array(routed.attempts.map(\.jsonValue)),
             "items": .array(routed.items.map(\.jsonValue)),
+            "dropped": .array(routed.dropped.map(\.jsonValue)),
         ]
     }
 }

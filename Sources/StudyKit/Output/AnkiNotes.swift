@@ -48,17 +48,19 @@ enum AnkiNotes {
     }
 
     /// Each question as a multiple-choice note: the prompt, the lettered choices (one a line),
-    /// the right choice with its letter, and the explanation.
+    /// the right choice with its letter, and the explanation followed by the supporting quote
+    /// (unless the explanation already quotes it) and its source.
     static func notes(_ quiz: Quiz, context: RenderContext) -> [AnkiNote] {
         CleanResult.quiz(quiz).questions.map { question in
-            let prompt = trimmed(question.prompt)
+            let prompt = trimmed(question.prompt), quote = trimmed(question.quote)
             let choices = question.choices.map(trimmed).enumerated().map { MarkdownRenderer.choiceLetter($0.offset) + ". " + $0.element }
             let answer = choices.indices.contains(question.answerIndex) ? choices[question.answerIndex] : "?"
             let explanation = trimmed(question.explanation)
-            let location = quotedPassage(explanation).flatMap { context.quoteLocator?.locate($0) }
+            let location = context.quoteLocator?.locate(quote)
+            let support = supportingQuote(Grounding.alreadyQuotes(explanation, quote) ? "" : quote, location: location, context: context)
             return AnkiNote(
                 guid: AnkiRenderer.guid(kind: "quiz", question: question.prompt, context: context), type: .multipleChoice,
-                fields: [prompt, choices.joined(separator: "\n"), answer, explanation],
+                fields: [prompt, choices.joined(separator: "\n"), answer, [explanation, support].filter { !$0.isEmpty }.joined(separator: "\n\n")],
                 tags: tags(task: .quiz, location: location, context: context))
         }
     }
@@ -144,12 +146,6 @@ enum AnkiNotes {
     /// A tag: Anki splits the tags column on whitespace, so spaces inside one become `_`.
     private static func tag(_ text: String) -> String {
         OutputText.singleLine(TerminalSafety.clean(text)).replacingOccurrences(of: " ", with: "_")
-    }
-
-    /// The text inside the first pair of curly quotes (the builtin quiz's “The material says: …”).
-    private static func quotedPassage(_ text: String) -> String? {
-        guard let open = text.firstIndex(of: "“"), let close = text[open...].firstIndex(of: "”") else { return nil }
-        return String(text[text.index(after: open)..<close])
     }
 
     /// Leading and trailing whitespace only makes a field need quoting and shows as nothing.

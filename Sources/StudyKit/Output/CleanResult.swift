@@ -10,7 +10,7 @@ enum CleanResult {
     static func feynman(_ value: FeynmanFeedback) -> FeynmanFeedback {
         FeynmanFeedback(
             verdict: value.verdict, score: value.score, whatWasRight: value.whatWasRight.map(text),
-            gaps: value.gaps.map { .init(point: text($0.point), correction: text($0.correction)) },
+            gaps: value.gaps.map { .init(point: text($0.point), correction: text($0.correction), quote: text($0.quote)) },
             followUpQuestion: text(value.followUpQuestion))
     }
 
@@ -28,7 +28,7 @@ enum CleanResult {
     static func quiz(_ value: Quiz) -> Quiz {
         Quiz(questions: value.questions.map {
             .init(prompt: text($0.prompt), choices: $0.choices.map(text), answerIndex: $0.answerIndex,
-                  explanation: text($0.explanation))
+                  explanation: text($0.explanation), quote: text($0.quote))
         })
     }
 

@@ -40,6 +40,7 @@ public enum MarkdownRenderer {
             blocks.append(heading(2, "Gaps"))
             blocks.append(feedback.gaps.map { gap in
                 "- " + MarkdownEscaping.inline(gap.point) + "\n  - Correction: " + MarkdownEscaping.inline(gap.correction)
+                    + (Grounding.alreadyQuotes(gap.correction, gap.quote) ? "" : "\n  - Source: “" + MarkdownEscaping.inline(gap.quote) + "”")
             }.joined(separator: "\n"))
         }
         blocks.append(heading(2, "Follow-up question"))
@@ -111,7 +112,9 @@ public enum MarkdownRenderer {
             let answer = question.choices.indices.contains(question.answerIndex)
                 ? "**\(choiceLetter(question.answerIndex)).** " + MarkdownEscaping.inline(question.choices[question.answerIndex])
                 : "**?**"
-            return "\(index + 1). " + answer + " — " + MarkdownEscaping.inline(question.explanation)
+            let source = Grounding.alreadyQuotes(question.explanation, question.quote)
+                ? "" : " (the material: “" + MarkdownEscaping.inline(question.quote) + "”)"
+            return "\(index + 1). " + answer + " — " + MarkdownEscaping.inline(question.explanation) + source
         }.joined(separator: "\n"))
         return blocks
     }

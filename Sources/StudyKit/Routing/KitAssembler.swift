@@ -107,6 +107,9 @@ public struct KitAssembler: Sendable {
         result.items = runs.flatMap { task, run in
             run.items.map { ItemProvenance(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", kind: $0.kind, note: $0.note) }
         }
+        result.dropped = runs.flatMap { task, run in
+            run.dropped.map { DroppedItem(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", reason: $0.reason) }
+        }
         return result
     }
 }

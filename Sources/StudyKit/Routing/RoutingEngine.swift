@@ -77,6 +77,9 @@ public struct RoutedResult: Sendable, Equatable {
     public var seconds: Double = 0
     /// How each item was made, when the part was not written whole by one engine; empty otherwise.
     public var items: [ItemProvenance] = []
+    /// Items the model wrote that failed grounding in its answer and again after the re-ask, and
+    /// were dropped from the result (``Grounding/dropUngrounded(_:source:)``).
+    public var dropped: [DroppedItem] = []
 }
 
 /// Failures of the router itself (engine failures are ``EngineError``).
@@ -320,7 +323,8 @@ public struct RoutingEngine: Sendable {
         return RoutedResult(
             result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted, cached: false,
             fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked,
-            items: ItemProvenance.all(in: generated.result, kind: .written, note: "written by \(generated.model)"))
+            items: ItemProvenance.all(in: generated.result, kind: .written, note: "written by \(generated.model)"),
+            dropped: generated.dropped)
     }
 
     /// Below this many tokens for the document, fitting would send a meaningless scrap.
@@ -343,6 +347,7 @@ public struct RoutingEngine: Sendable {
         var model: String
         var usage: Usage
         var reasked: Bool
+        var dropped: [DroppedItem] = []
     }
 
     /// Generates, validates (the schema, the type's own rules, and ``Grounding`` in `material`),
@@ -399,7 +404,14 @@ public struct RoutingEngine: Sendable {
             do throws(SchemaError) {
                 let result = try decodeResult(for: task, modelOutput: response.text)
                 let ungrounded = Grounding.issues(in: result, source: material)
-                if !ungrounded.isEmpty { throw SchemaError.invalid(ungrounded) }
+                if !ungrounded.isEmpty {
+                    // After the re-ask, the items that still fail are dropped when enough are left.
+                    if round == 1, let kept = Grounding.dropUngrounded(result, source: material) {
+                        note("\(engine.kind.rawValue): dropped \(kept.dropped.count) ungrounded item\(kept.dropped.count == 1 ? "" : "s") after the re-ask")
+                        return Generated(result: kept.result, model: response.model, usage: usage, reasked: true, dropped: kept.dropped)
+                    }
+                    throw SchemaError.invalid(ungrounded)
+                }
                 return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
             } catch {
                 if case .truncated = error { throw EngineError.truncated("the answer's JSON ended mid-way") }

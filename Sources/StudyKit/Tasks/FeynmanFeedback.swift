@@ -3,7 +3,9 @@
 /// Bounds: `verdict` one of `solid`, `partial`, `confused`; `score` 0–10; `whatWasRight` 0–6
 /// distinct points; `gaps` 0–6 entries with distinct points, each correction different from its
 /// point — but `whatWasRight` and `gaps` cannot both be empty (that feedback says nothing);
-/// one `followUpQuestion` of at most 300 characters. Strings are at most 300 (400 for a correction).
+/// one `followUpQuestion` of at most 300 characters. Strings are at most 300 (400 for a correction,
+/// 500 for a gap's `quote`: the sentence of the material the point comes from, which ``Grounding``
+/// checks is in the material).
 public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
     /// The overall judgement of the explanation.
     public enum Verdict: String, Sendable, Codable, CaseIterable, Hashable {
@@ -30,12 +32,17 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
         public var point: String
         /// What the material actually says.
         public var correction: String
+        /// The sentence of the material the point comes from, quoted word for word.
+        public var quote: String
 
         /// Creates a gap.
-        public init(point: String, correction: String) {
+        public init(point: String, correction: String, quote: String) {
             self.point = point
             self.correction = correction
+            self.quote = quote
         }
+
+        var jsonValue: JSONValue { ["point": .string(point), "correction": .string(correction), "quote": .string(quote)] }
     }
 
     /// The overall judgement.
@@ -71,6 +78,8 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
                     .init("point", description: "What the student missed or got wrong.",
                           .string(maxLength: 300, meaning: .feedbackPoint)),
                     .init("correction", description: "What the material actually says about it.", .string(maxLength: 400)),
+                    .init("quote", description: "The sentence of the material the point comes from, copied word for word.",
+                          .string(maxLength: 500)),
                 ]),
                 minItems: 0, maxItems: 6, distinct: .field("point"))),
         .init("followUpQuestion", description: "One question, ending with a question mark, that checks the student's understanding further.",
@@ -87,7 +96,7 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
         score = try fields.integer("score")
         whatWasRight = try fields.strings("whatWasRight")
         gaps = try fields.objects("gaps") { gap throws(SchemaError) in
-            Gap(point: try gap.string("point"), correction: try gap.string("correction"))
+            Gap(point: try gap.string("point"), correction: try gap.string("correction"), quote: try gap.string("quote"))
         }
         followUpQuestion = try fields.string("followUpQuestion")
     }
@@ -97,7 +106,7 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
         [
             "verdict": .string(verdict.rawValue), "score": .integer(score),
             "whatWasRight": .array(whatWasRight.map(JSONValue.string)),
-            "gaps": .array(gaps.map { ["point": .string($0.point), "correction": .string($0.correction)] }),
+            "gaps": .array(gaps.map(\.jsonValue)),
             "followUpQuestion": .string(followUpQuestion),
         ]
     }
@@ -135,7 +144,8 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension FeynmanFeedback {
-    static let promptTemplateVersion = "feynman/2"
+    /// Version 3: every gap cites the sentence of the material it comes from (``Grounding``).
+    static let promptTemplateVersion = "feynman/3"
     static let responseReserve = 512
     static let instructions = TaskPrompt.instructions(
         role: """
@@ -147,7 +157,8 @@ extension FeynmanFeedback {
             - "verdict": "solid", "partial" or "confused".
             - "score": from 0 to 10 (solid 7–10, partial 3–7, confused 0–3).
             - "whatWasRight": up to 6 things the explanation got right.
-            - "gaps": up to 6 objects with "point" (what was missed or wrong) and "correction".
+            - "gaps": up to 6 objects with "point" (what was missed or wrong), "correction" and
+              "quote" (the sentence of the document the correction comes from, copied word for word).
             - "followUpQuestion": one question that checks understanding further.
             """)
     static let request = "Judge the student's explanation of the concept against the document as a JSON object."

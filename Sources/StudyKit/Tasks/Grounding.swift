@@ -6,11 +6,18 @@
 ///   least two different content words of it (stems compared, stopwords and numbers ignored; in
 ///   CJK text, character pairs). One shared word is what empty praise manages ("a must-read on
 ///   photosynthesis"); stock filler itself is rejected by the types (``ItemRules/stockFiller(in:)``).
-/// - A flashcard's quote must come from the material: its normalized text appears in the
-///   material's, or, for a lightly edited quote, at least 3 of every 4 of its word triples do.
-///   A quote with `…` or `...` in it is checked piece by piece.
+/// - A quote — a flashcard's, a quiz question's, a Feynman gap's — must come from the material:
+///   its normalized text appears in the material's, or, for a lightly edited quote, at least 3 of
+///   every 4 of its word triples do. A quote with `…` or `...` in it is checked piece by piece.
+/// - A quiz question's right choice must be supported by its quote (every content word of the
+///   choice is in the quote), and no wrong choice may copy the quote word for word.
+/// - Every mind-map label's content words must be in the material, and the central topic must
+///   name the document's title (the material's first line: callers send the title first) or its
+///   main subject (one of the material's most frequent content words).
 ///
-/// The issues are worded as feedback for the one re-ask, like schema issues.
+/// The issues are worded as feedback for the one re-ask, like schema issues. After the re-ask,
+/// ``dropUngrounded(_:source:)`` drops the items that still fail (a card, a question, a branch,
+/// a gap) and says which; a part left with too few items no longer validates and falls back.
 enum Grounding {
     /// What in `result` is not grounded in `source` (the material as sent to the model).
     static func issues(in result: AnyStudyResult, source: String) -> [ValidationIssue] {
@@ -19,13 +26,72 @@ enum Grounding {
         case .headline(let headline): return material.issues(headline)
         case .summary(let summary): return material.issues(summary)
         case .flashcards(let flashcards): return material.issues(flashcards)
+        case .quiz(let quiz): return material.issues(quiz)
+        case .mindMap(let map): return material.issues(map)
+        case .feynman(let feedback): return material.issues(feedback)
         case .studyKit(let kit):
             return material.issues(kit.headline).map { $0.prefixed("headline") }
                 + material.issues(kit.summary).map { $0.prefixed("summary") }
                 + material.issues(kit.flashcards).map { $0.prefixed("flashcards") }
-        case .feynman, .quiz, .mindMap:
-            return []
+                + material.issues(kit.quiz).map { $0.prefixed("quiz") }
+                + material.issues(kit.mindMap).map { $0.prefixed("mindMap") }
         }
+    }
+
+    /// `result` without its ungrounded items, and what was dropped; `nil` when what is wrong is
+    /// not an item (a blurb, an overview, a central topic) or when too few items are left for the
+    /// part to validate.
+    static func dropUngrounded(_ result: AnyStudyResult, source: String) -> (result: AnyStudyResult, dropped: [DroppedItem])? {
+        let material = Material(source)
+        var dropped: [DroppedItem] = []
+        func keep<Item>(_ items: [Item], path: String, _ check: (Item, String) -> [ValidationIssue]) -> [Item] {
+            items.enumerated().filter { index, item in
+                let issues = check(item, "\(path)[\(index)]")
+                if let first = issues.first { dropped.append(DroppedItem(path: "\(path)[\(index)]", reason: first.description)) }
+                return issues.isEmpty
+            }.map(\.element)
+        }
+        func prune(_ nodes: [MindMap.Node], path: String) -> [MindMap.Node] {
+            nodes.enumerated().compactMap { index, node in
+                let at = "\(path)[\(index)]"
+                if let issue = material.labelIssues(node.label, at: at + ".label").first {
+                    dropped.append(DroppedItem(path: at, reason: issue.description))
+                    return nil
+                }
+                var node = node
+                node.children = prune(node.children, path: at + ".children")
+                return node
+            }
+        }
+        let pruned: AnyStudyResult
+        switch result {
+        case .headline(let headline):
+            guard material.issues(headline).isEmpty else { return nil }
+            pruned = result
+        case .summary(let summary):
+            guard material.issues(summary).isEmpty else { return nil }
+            pruned = result
+        case .flashcards(let deck):
+            pruned = .flashcards(Flashcards(cards: keep(deck.cards, path: "cards", material.cardIssues)))
+        case .quiz(let quiz):
+            pruned = .quiz(Quiz(questions: keep(quiz.questions, path: "questions", material.questionIssues)))
+        case .mindMap(let map):
+            guard material.topicIssues(map.centralTopic).isEmpty else { return nil }
+            pruned = .mindMap(MindMap(centralTopic: map.centralTopic, branches: prune(map.branches, path: "branches")))
+        case .feynman(var feedback):
+            feedback.gaps = keep(feedback.gaps, path: "gaps", material.gapIssues)
+            pruned = .feynman(feedback)
+        case .studyKit(var kit):
+            guard material.issues(kit.headline).isEmpty, material.issues(kit.summary).isEmpty,
+                material.topicIssues(kit.mindMap.centralTopic).isEmpty
+            else { return nil }
+            kit.flashcards.cards = keep(kit.flashcards.cards, path: "flashcards.cards", material.cardIssues)
+            kit.quiz.questions = keep(kit.quiz.questions, path: "quiz.questions", material.questionIssues)
+            kit.mindMap.branches = prune(kit.mindMap.branches, path: "mindMap.branches")
+            pruned = .studyKit(kit)
+        }
+        guard pruned.value.validationIssues().isEmpty else { return nil }
+        return (pruned, dropped)
     }
 
     /// The material, indexed at most once for every check of one answer, and only as far as
@@ -36,6 +102,14 @@ enum Grounding {
         private lazy var words = Grounding.normalizedWords(source)
         private(set) lazy var normalized = " " + words.joined(separator: " ") + " "
         private(set) lazy var triples = Grounding.triples(words)
+        /// What the material is about: its first line's stems (the title) and its most frequent content stems.
+        private(set) lazy var subject: Set<String> = {
+            let firstLine = source.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            var counts: [String: Int] = [:]
+            for stem in Grounding.contentStems(source) { counts[stem, default: 0] += 1 }
+            let frequent = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(Grounding.subjectStems)
+            return Set(Grounding.contentStems(firstLine)).union(frequent.map(\.key))
+        }()
 
         init(_ source: String) {
             self.source = source
@@ -71,11 +145,80 @@ enum Grounding {
         }
 
         func issues(_ flashcards: Flashcards) -> [ValidationIssue] {
-            flashcards.cards.enumerated().compactMap { index, card in
-                contains(quote: card.quote) ? nil : ValidationIssue(
-                    path: "cards[\(index)].quote",
-                    message: "is not in the material; copy the sentence that supports the answer from it word for word")
+            flashcards.cards.enumerated().flatMap { index, card in cardIssues(card, at: "cards[\(index)]") }
+        }
+
+        func issues(_ quiz: Quiz) -> [ValidationIssue] {
+            quiz.questions.enumerated().flatMap { index, question in questionIssues(question, at: "questions[\(index)]") }
+        }
+
+        func issues(_ map: MindMap) -> [ValidationIssue] {
+            var issues = topicIssues(map.centralTopic)
+            func walk(_ nodes: [MindMap.Node], path: String) {
+                for (index, node) in nodes.enumerated() {
+                    issues += labelIssues(node.label, at: "\(path)[\(index)].label")
+                    walk(node.children, path: "\(path)[\(index)].children")
+                }
             }
+            walk(map.branches, path: "branches")
+            return issues
+        }
+
+        func issues(_ feedback: FeynmanFeedback) -> [ValidationIssue] {
+            feedback.gaps.enumerated().flatMap { index, gap in gapIssues(gap, at: "gaps[\(index)]") }
+        }
+
+        func cardIssues(_ card: Flashcards.Card, at path: String) -> [ValidationIssue] {
+            contains(quote: card.quote) ? [] : [ValidationIssue(
+                path: path + ".quote", message: "is not in the material; copy the sentence that supports the answer from it word for word")]
+        }
+
+        func questionIssues(_ question: Quiz.Question, at path: String) -> [ValidationIssue] {
+            guard contains(quote: question.quote) else {
+                return [ValidationIssue(
+                    path: path + ".quote",
+                    message: "is not in the material; copy the sentence that supports the right answer from it word for word")]
+            }
+            var issues: [ValidationIssue] = []
+            if let answer = question.answer, !Grounding.supports(quote: question.quote, answer) {
+                issues.append(ValidationIssue(
+                    path: "\(path).choices[\(question.answerIndex)]",
+                    message: "is the right answer, but the quote does not say it; quote the sentence of the material that does"))
+            }
+            let quoteWords = Grounding.normalizedWords(question.quote)
+            for (index, choice) in question.choices.enumerated() where index != question.answerIndex {
+                if Grounding.copies(choice, quoteWords) {
+                    issues.append(ValidationIssue(
+                        path: "\(path).choices[\(index)]",
+                        message: "is a wrong answer that copies the quote word for word; a wrong answer must not be what the material says"))
+                }
+            }
+            return issues
+        }
+
+        func topicIssues(_ topic: String) -> [ValidationIssue] {
+            let own = Set(Grounding.contentStems(topic))
+            if let issue = labelIssues(topic, at: "centralTopic").first { return [issue] }
+            guard own.isEmpty || !own.isDisjoint(with: subject) else {
+                return [ValidationIssue(
+                    path: "centralTopic", message: "is not what the material is about; name its title or its main subject")]
+            }
+            return []
+        }
+
+        func labelIssues(_ label: String, at path: String) -> [ValidationIssue] {
+            let foreign = Grounding.contentStems(label).filter { !stems.contains($0) }
+            guard foreign.isEmpty else {
+                return [ValidationIssue(
+                    path: path,
+                    message: "uses words the material does not have (\(foreign.prefix(3).joined(separator: ", "))); name an idea of the material in its words")]
+            }
+            return []
+        }
+
+        func gapIssues(_ gap: FeynmanFeedback.Gap, at path: String) -> [ValidationIssue] {
+            contains(quote: gap.quote) ? [] : [ValidationIssue(
+                path: path + ".quote", message: "is not in the material; copy the sentence the correction comes from word for word")]
         }
 
         func contains(quote: String) -> Bool {
@@ -89,6 +232,41 @@ enum Grounding {
                 return own.filter(triples.contains).count * 4 >= own.count * 3
             }
         }
+    }
+
+    /// How many of the material's most frequent content stems count as its main subject.
+    static let subjectStems = 8
+
+    /// Whether `quote` says `answer`: every content word of the answer is in the quote; an answer
+    /// without content words (a number, a date, one CJK character) must appear in it as written.
+    static func supports(quote: String, _ answer: String) -> Bool {
+        let answerStems = contentStems(answer)
+        if answerStems.isEmpty {
+            let words = normalizedWords(answer).joined(separator: " ")
+            guard !words.isEmpty else { return true }
+            return (" " + normalizedWords(quote).joined(separator: " ") + " ").contains(" " + words + " ")
+                || quote.lowercased().contains(answer.lowercased().trimmingCharacters(in: .whitespaces))
+        }
+        let quoteStems = Set(contentStems(quote))
+        return answerStems.allSatisfy(quoteStems.contains)
+    }
+
+    /// Whether `text` (an explanation, a correction) already quotes `quote`: its first six words
+    /// appear in it in order. Renderers then leave the quote out rather than print it twice.
+    static func alreadyQuotes(_ text: String, _ quote: String) -> Bool {
+        let opening = normalizedWords(quote).prefix(6).joined(separator: " ")
+        guard !opening.isEmpty else { return true }
+        return (" " + normalizedWords(text).joined(separator: " ") + " ").contains(" " + opening + " ")
+    }
+
+    /// Whether `choice` copies the quote: it is the quote, or a run of 4 words or more of it that
+    /// is at least half of it.
+    static func copies(_ choice: String, _ quoteWords: [String]) -> Bool {
+        let words = normalizedWords(choice)
+        guard !words.isEmpty, !quoteWords.isEmpty else { return false }
+        if words == quoteWords { return true }
+        guard words.count >= 4, words.count * 2 >= quoteWords.count else { return false }
+        return (" " + quoteWords.joined(separator: " ") + " ").contains(" " + words.joined(separator: " ") + " ")
     }
 
     /// Stems of the content words: no stopwords or numbers, at least 3 letters. CJK text has no
@@ -124,4 +302,20 @@ enum Grounding {
         guard words.count >= 3 else { return [] }
         return Set((0...(words.count - 3)).map { words[$0..<$0 + 3].joined(separator: " ") })
     }
+}
+
+/// An item that failed grounding twice (the answer and its one re-ask) and was dropped from the result.
+public struct DroppedItem: Sendable, Equatable, Hashable {
+    /// Where it was in the answer, as in validation issues: `cards[3]`, `branches[1].children[0]`.
+    public var path: String
+    /// The first thing wrong with it.
+    public var reason: String
+
+    /// Creates a record of a dropped item.
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    var jsonValue: JSONValue { ["path": .string(path), "reason": .string(reason)] }
 }

@@ -4,7 +4,9 @@
 /// exactly 4 distinct `choices` (each at most 200 characters; a number or a single term will
 /// do, a placeholder or schema word will not: ``ItemMeaning/choice``), an `answerIndex` from 0
 /// to 3, a `prompt` of at most 400 characters (``ItemMeaning/question``) and an `explanation`
-/// of at most 600.
+/// of at most 600, and a `quote`: the sentence of the material that supports the right answer,
+/// at most 500 characters. ``Grounding`` checks that the quote is in the material, that the right
+/// choice's content words are in the quote, and that no wrong choice copies the quote.
 public struct Quiz: Generable, Codable, Equatable, Hashable {
     /// One multiple-choice question.
     public struct Question: Sendable, Codable, Equatable, Hashable {
@@ -16,19 +18,25 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
         public var answerIndex: Int
         /// Why that answer is right, from the material.
         public var explanation: String
+        /// The sentence of the material that supports the right answer, quoted word for word.
+        public var quote: String
 
         /// Creates a question.
-        public init(prompt: String, choices: [String], answerIndex: Int, explanation: String) {
+        public init(prompt: String, choices: [String], answerIndex: Int, explanation: String, quote: String) {
             self.prompt = prompt
             self.choices = choices
             self.answerIndex = answerIndex
             self.explanation = explanation
+            self.quote = quote
         }
+
+        /// The right choice, or `nil` when `answerIndex` points at none.
+        public var answer: String? { choices.indices.contains(answerIndex) ? choices[answerIndex] : nil }
 
         var jsonValue: JSONValue {
             [
                 "prompt": .string(prompt), "choices": .array(choices.map(JSONValue.string)),
-                "answerIndex": .integer(answerIndex), "explanation": .string(explanation),
+                "answerIndex": .integer(answerIndex), "explanation": .string(explanation), "quote": .string(quote),
             ]
         }
     }
@@ -54,6 +62,8 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
                     .init("answerIndex", description: "The position of the right answer in choices, from 0 to 3.",
                           .integer(minimum: 0, maximum: choiceCount - 1)),
                     .init("explanation", description: "Why that answer is right, from the material.", .string(maxLength: 600)),
+                    .init("quote", description: "The sentence of the material that supports the right answer, copied word for word.",
+                          .string(maxLength: 500)),
                 ]),
                 minItems: 3, maxItems: 10, distinct: .field("prompt"))),
     ])
@@ -63,7 +73,8 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
         questions = try GenerableFields(json).objects("questions") { question throws(SchemaError) in
             Question(
                 prompt: try question.string("prompt"), choices: try question.strings("choices"),
-                answerIndex: try question.integer("answerIndex"), explanation: try question.string("explanation"))
+                answerIndex: try question.integer("answerIndex"), explanation: try question.string("explanation"),
+                quote: try question.string("quote"))
         }
     }
 
@@ -87,14 +98,17 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension Quiz {
-    static let promptTemplateVersion = "quiz/1"
+    /// Version 2: every question carries the quote that supports its answer, checked by ``Grounding``.
+    static let promptTemplateVersion = "quiz/2"
     static let responseReserve = 1_200
     static let instructions = TaskPrompt.instructions(
         role: "You write a multiple-choice quiz on a student's study material.",
         fields: """
             - "questions": 3 to 10 questions, each asking something different, each an object with
               "prompt", "choices" (exactly 4 different answers, one right), "answerIndex" (the
-              position of the right answer, 0 to 3) and "explanation" (why it is right).
+              position of the right answer, 0 to 3), "explanation" (why it is right) and "quote"
+              (the sentence of the document that supports the right answer, copied word for word;
+              the right answer's words must be in it).
             """)
     static let request = "Write a quiz on the document above as a JSON object with \"questions\"."
 }

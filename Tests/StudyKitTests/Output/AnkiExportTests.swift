@@ -227,7 +227,14 @@ import Testing
         #expect(notes.count == OutputFixtures.cleanKit.quiz.questions.count)
         #expect(notes.allSatisfy { $0.0 == AnkiPackage.NoteTypeID.multipleChoice && $0.2.contains(" studykit::quiz ") })
         #expect(notes[0].1 == "Where does the Krebs cycle run?\u{1F}A. Cytoplasm<br>B. Mitochondrial matrix<br>C. Nucleus<br>D. Cell wall"
-            + "\u{1F}B. Mitochondrial matrix\u{1F}It runs in the mitochondrial matrix.")
+            + "\u{1F}B. Mitochondrial matrix\u{1F}It runs in the mitochondrial matrix.<br><br>“The Krebs cycle runs in the mitochondrial matrix.”<br>— Cells 101")
+        // An explanation that already quotes the material does not get the quote twice.
+        let quoting = Quiz(questions: [.init(
+            prompt: "Where does glycolysis run?", choices: ["Cytoplasm", "Nucleus", "Matrix", "Wall"], answerIndex: 0,
+            explanation: "The material says: “Glycolysis takes place in the cytoplasm of the cell.”",
+            quote: "Glycolysis takes place in the cytoplasm of the cell.")])
+        #expect(AnkiNotes.notes(quoting, context: AnkiClozeTests.context)[0].fields[3]
+            == "The material says: “Glycolysis takes place in the cytoplasm of the cell.”\n\n— Cells 101")
     }
 
     @Test func aWholeKitPacksItsCardsThenItsQuestionsAndOtherTasksAreRefused() throws {

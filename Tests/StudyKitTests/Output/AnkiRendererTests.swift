@@ -112,7 +112,7 @@ import Testing
     @Test func quizCardsShowLetteredChoicesAndTheAnswer() throws {
         let file = try Self.parse(AnkiRenderer.render(OutputFixtures.cleanKit.quiz, context: Self.context))
         #expect(file.records[0][1] == "Where does the Krebs cycle run?\nA. Cytoplasm\nB. Mitochondrial matrix\nC. Nucleus\nD. Cell wall")
-        #expect(file.records[0][2] == "B. Mitochondrial matrix\n\nIt runs in the mitochondrial matrix.")
+        #expect(file.records[0][2] == "B. Mitochondrial matrix\n\nIt runs in the mitochondrial matrix.\n\n“The Krebs cycle runs in the mitochondrial matrix.”\n— Cells 101")
     }
 
     // MARK: - GUIDs

@@ -47,9 +47,13 @@ import Testing
     @Test func quizHasLetteredChoicesAndAnAnswerKeyAtTheEnd() {
         let output = QuizRenderer.render(OutputFixtures.cleanKit.quiz, context: OutputFixtures.context(title: nil))
         #expect(output.hasPrefix("# Quiz\n\n1. Where does the Krebs cycle run?\n   - A. Cytoplasm\n   - B. Mitochondrial matrix\n"))
-        let key = "## Answer key\n\n1. **B.** Mitochondrial matrix — It runs in the mitochondrial matrix.\n"
+        // The quote follows an explanation that does not already quote it.
+        let key = "## Answer key\n\n1. **B.** Mitochondrial matrix — It runs in the mitochondrial matrix."
+            + " (the material: “The Krebs cycle runs in the mitochondrial matrix.”)\n"
         #expect(output.contains(key))
-        #expect(output.hasSuffix("3. **C.** Electron transport chain — The electron transport chain makes about 34 ATP.\n"))
+        #expect(output.hasSuffix(
+            "3. **C.** Electron transport chain — The electron transport chain makes about 34 ATP."
+                + " (the material: “The electron transport chain makes most of the ATP.”)\n"))
     }
 
     @Test func quizRendererMatchesTheKitsQuizSection() {

@@ -27,8 +27,10 @@ enum OutputFixtures {
         verdict: .partial, score: 6,
         whatWasRight: ["# Mitochondria make ATP", "- glucose is the fuel " + rightToLeftOverride + "evil"],
         gaps: [
-            .init(point: "Missed the <b>electron transport</b> chain", correction: "It pumps H+ ions;\nthen ATP synthase [spins]."),
-            .init(point: "1. Confused *glycolysis*", correction: "Glycolysis happens in the cytoplasm & yields 2 ATP."),
+            .init(point: "Missed the <b>electron transport</b> chain", correction: "It pumps H+ ions;\nthen ATP synthase [spins].",
+                  quote: "The chain pumps H+ ions; then ATP synthase [spins]."),
+            .init(point: "1. Confused *glycolysis*", correction: "Glycolysis happens in the cytoplasm & yields 2 ATP.",
+                  quote: "Glycolysis happens in the cytoplasm & yields 2 ATP."),
         ],
         followUpQuestion: "Why does oxygen matter? " + titleChange)
 
@@ -46,11 +48,11 @@ enum OutputFixtures {
 
     static let nastyQuiz = Quiz(questions: [
         .init(prompt: "Where does the Krebs cycle run?", choices: ["Cytoplasm", "Mitochondrial matrix", "Nucleus", "Ribosome (free)"],
-              answerIndex: 1, explanation: "In the matrix of the mitochondrion."),
+              answerIndex: 1, explanation: "In the matrix of the mitochondrion.", quote: "The Krebs cycle runs in the mitochondrial <matrix>."),
         .init(prompt: "What does `ETC` stand for?", choices: ["Electron transport chain", "Energy | transfer", "<script>x</script>", "[None]"],
-              answerIndex: 0, explanation: "The electron\ttransport chain."),
+              answerIndex: 0, explanation: "The electron\ttransport chain.", quote: "ETC | the electron transport chain"),
         .init(prompt: "How many ATP from glycolysis? " + rightToLeftOverride, choices: ["1", "2", "4", "36"],
-              answerIndex: 1, explanation: "Net 2 ATP per \"glucose\"."),
+              answerIndex: 1, explanation: "Net 2 ATP per \"glucose\".", quote: "Glycolysis yields a net 2 ATP per \"glucose\"."),
     ])
 
     static let nastyMindMap = MindMap(centralTopic: "Cell (respiration) " + red + "[ATP]" + reset, branches: [
@@ -81,11 +83,13 @@ enum OutputFixtures {
         ]),
         quiz: Quiz(questions: [
             .init(prompt: "Where does the Krebs cycle run?", choices: ["Cytoplasm", "Mitochondrial matrix", "Nucleus", "Cell wall"],
-                  answerIndex: 1, explanation: "It runs in the mitochondrial matrix."),
+                  answerIndex: 1, explanation: "It runs in the mitochondrial matrix.", quote: "The Krebs cycle runs in the mitochondrial matrix."),
             .init(prompt: "What does glycolysis split?", choices: ["Glucose", "Oxygen", "Water", "ATP"],
-                  answerIndex: 0, explanation: "Glycolysis splits one glucose into two pyruvate."),
+                  answerIndex: 0, explanation: "Glycolysis splits one glucose into two pyruvate.",
+                  quote: "Glycolysis splits glucose in the cytoplasm."),
             .init(prompt: "Which stage makes the most ATP?", choices: ["Glycolysis", "Krebs cycle", "Electron transport chain", "Fermentation"],
-                  answerIndex: 2, explanation: "The electron transport chain makes about 34 ATP."),
+                  answerIndex: 2, explanation: "The electron transport chain makes about 34 ATP.",
+                  quote: "The electron transport chain makes most of the ATP."),
         ]),
         mindMap: MindMap(centralTopic: "Cellular respiration", branches: [
             .init(label: "Glycolysis", children: [.init(label: "In the cytoplasm"), .init(label: "Makes 2 ATP")]),

@@ -12,12 +12,12 @@ struct KitAssemblerTests {
         """#
     static let quiz = #"""
         {"questions":[
-        {"prompt":"What does mitosis divide?","choices":["The nucleus","The cell wall","The ribosome","The membrane"],"answerIndex":0,"explanation":"Mitosis divides one cell nucleus."},
-        {"prompt":"How many nuclei result?","choices":["One","Two","Three","Four"],"answerIndex":1,"explanation":"One nucleus becomes two."},
-        {"prompt":"Are the new nuclei identical?","choices":["Yes","No","Sometimes","Never known"],"answerIndex":0,"explanation":"They are identical."}]}
+        {"prompt":"What does mitosis divide?","choices":["The nucleus","The cell wall","The ribosome","The membrane"],"answerIndex":0,"explanation":"Mitosis divides one cell nucleus.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
+        {"prompt":"How many nuclei result?","choices":["One","Two","Three","Four"],"answerIndex":1,"explanation":"One nucleus becomes two.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
+        {"prompt":"What are the new nuclei like?","choices":["Identical","Different","Smaller","Larger"],"answerIndex":0,"explanation":"They are identical.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."}]}
         """#
     static let mindMap = #"""
-        {"centralTopic":"Mitosis","branches":[{"label":"Division","children":[{"label":"Nucleus","children":[]}]},{"label":"Result","children":[{"label":"Two identical nuclei","children":[]}]}]}
+        {"centralTopic":"Mitosis","branches":[{"label":"Division","children":[{"label":"Nucleus","children":[]}]},{"label":"Daughter cells","children":[{"label":"Two identical nuclei","children":[]}]}]}
         """#
     static var kit: String {
         #"{"headline":\#(RoutingEngineTests.headline),"summary":\#(summary),"flashcards":\#(flashcards),"quiz":\#(quiz),"mindMap":\#(mindMap)}"#

@@ -110,6 +110,32 @@ struct RoutingEngineTests {
         #expect(routed.fallbacks.first?.engine == .local)
     }
 
+    /// #18: an item that fails grounding in the answer and again after the re-ask is dropped,
+    /// and the drop is reported; the rest of the part is kept.
+    @Test func anItemUngroundedTwiceIsDroppedAndCounted() async throws {
+        let deck = #"""
+            {"cards":[
+              {"question":"What does prophase do to the chromosomes?","answer":"Condenses them into visible threads","quote":"Prophase condenses the chromosomes into visible threads."},
+              {"question":"Where does metaphase line the chromosomes up?","answer":"Along the spindle equator","quote":"Metaphase lines the chromosomes up along the spindle equator."},
+              {"question":"What does meiosis make?","answer":"Eight diploid spores","quote":"Meiosis makes eight diploid spores in the roots."},
+              {"question":"What does anaphase pull apart?","answer":"Sister chromatids","quote":"Anaphase pulls sister chromatids toward opposite poles."}]}
+            """#
+        let local = ScriptedModel(.local, steps: [.answer(deck), .answer(deck)])
+        let remote = ScriptedModel(.remote, steps: [.answer(deck), .answer(deck)])
+        let routed = try await RoutingEngine(local: local, remote: remote).run(
+            RoutingRequest(task: .flashcards, document: Self.document(), useCache: false))
+        #expect(routed.engine == .remote)
+        #expect(routed.reasked)
+        #expect(routed.dropped.map(\.path) == ["cards[2]"])
+        guard case .flashcards(let cards) = routed.result else {
+            Issue.record("not flashcards")
+            return
+        }
+        #expect(cards.cards.map(\.answer) == ["Condenses them into visible threads", "Along the spindle equator", "Sister chromatids"])
+        // The re-ask named the card.
+        #expect(try #require(remote.calls.prompts.last).contains("cards[2].quote is not in the material"))
+    }
+
     @Test func aReaskThatSucceedsIsReported() async throws {
         let local = ScriptedModel(.local, steps: [.answer(Self.badHeadline), .answer(Self.headline)])
         let routed = try await RoutingEngine(local: local, remote: ScriptedModel(.remote)).run(

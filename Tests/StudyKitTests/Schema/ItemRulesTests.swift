@@ -119,9 +119,9 @@ struct ItemRulesTests {
             name: "placeholder choices", task: .quiz,
             output: #"""
                 {"questions": [
-                  {"prompt": "Where does photosynthesis take place?", "choices": ["Option A", "Option B", "Chloroplasts", "…"], "answerIndex": 2, "explanation": "The material says so."},
-                  {"prompt": "Which gas is released?", "choices": ["Oxygen", "choices", "example", "of the"], "answerIndex": 0, "explanation": "Splitting water releases oxygen."},
-                  {"prompt": "What does the Calvin cycle fix?", "choices": ["Oxygen", "Water", "Nitrogen", "Carbon dioxide"], "answerIndex": 3, "explanation": "The Calvin cycle fixes carbon dioxide."}]}
+                  {"prompt": "Where does photosynthesis take place?", "choices": ["Option A", "Option B", "Chloroplasts", "…"], "answerIndex": 2, "explanation": "The material says so.", "quote": "Photosynthesis takes place in the chloroplasts."},
+                  {"prompt": "Which gas is released?", "choices": ["Oxygen", "choices", "example", "of the"], "answerIndex": 0, "explanation": "Splitting water releases oxygen.", "quote": "Splitting water releases oxygen."},
+                  {"prompt": "What does the Calvin cycle fix?", "choices": ["Oxygen", "Water", "Nitrogen", "Carbon dioxide"], "answerIndex": 3, "explanation": "The Calvin cycle fixes carbon dioxide.", "quote": "The Calvin cycle fixes carbon dioxide."}]}
                 """#,
             rejected: [
                 ("questions[0].choices[0]", "\"Option A\""), ("questions[0].choices[1]", "\"Option B\""),
@@ -132,7 +132,7 @@ struct ItemRulesTests {
             name: "feedback that talks about the format", task: .feynman,
             output: #"""
                 {"verdict": "partial", "score": 5, "whatWasRight": ["a JSON object", "whatWasRight"],
-                 "gaps": [{"point": "item", "correction": "Plants take in carbon dioxide from the air."}],
+                 "gaps": [{"point": "item", "correction": "Plants take in carbon dioxide from the air.", "quote": "Plants take in carbon dioxide from the air."}],
                  "followUpQuestion": "Where do the light-dependent reactions take place?"}
                 """#,
             rejected: [("whatWasRight[0]", "\"a JSON object\""), ("whatWasRight[1]", "\"whatWasRight\""), ("gaps[0].point", "\"item\"")]),
@@ -174,9 +174,9 @@ struct ItemRulesTests {
             name: "numbers and single terms as choices", task: .quiz,
             output: #"""
                 {"questions": [
-                  {"prompt": "How many chromosomes does a human body cell hold?", "choices": ["46", "23", "92", "4"], "answerIndex": 0, "explanation": "Body cells are diploid."},
-                  {"prompt": "When was the structure of DNA published?", "choices": ["1953", "1869", "2001", "All of the above"], "answerIndex": 0, "explanation": "Watson and Crick published it in 1953."},
-                  {"prompt": "Which molecule carries energy in the cell?", "choices": ["ATP", "DNA", "RNA", "None of the above"], "answerIndex": 0, "explanation": "ATP stores chemical energy."}]}
+                  {"prompt": "How many chromosomes does a human body cell hold?", "choices": ["46", "23", "92", "4"], "answerIndex": 0, "explanation": "Body cells are diploid.", "quote": "A human body cell holds 46 chromosomes."},
+                  {"prompt": "When was the structure of DNA published?", "choices": ["1953", "1869", "2001", "All of the above"], "answerIndex": 0, "explanation": "Watson and Crick published it in 1953.", "quote": "Watson and Crick published the structure of DNA in 1953."},
+                  {"prompt": "Which molecule carries energy in the cell?", "choices": ["ATP", "DNA", "RNA", "None of the above"], "answerIndex": 0, "explanation": "ATP stores chemical energy.", "quote": "ATP carries energy in the cell."}]}
                 """#),
         GoodAnswer(
             name: "short labels of one to six words", task: .mindmap,
@@ -201,7 +201,7 @@ struct ItemRulesTests {
             name: "points of feedback", task: .feynman,
             output: #"""
                 {"verdict": "partial", "score": 6, "whatWasRight": ["Plants use light energy to make sugar.", "Oxygen is a by-product."],
-                 "gaps": [{"point": "Carbon dioxide was not mentioned.", "correction": "Plants fix carbon dioxide into sugar."}],
+                 "gaps": [{"point": "Carbon dioxide was not mentioned.", "correction": "Plants fix carbon dioxide into sugar.", "quote": "Plants fix carbon dioxide into sugar."}],
                  "followUpQuestion": "Where do the light-dependent reactions take place?"}
                 """#),
     ]

@@ -208,7 +208,7 @@ struct DecodeValidationTests {
         #expect(quiz.questions.count == 3)
         #expect(quiz.questions[1] == Quiz.Question(
             prompt: "Which gas is released?", choices: ["Oxygen", "Nitrogen", "Carbon dioxide", "Hydrogen"],
-            answerIndex: 0, explanation: "Splitting water releases oxygen."))
+            answerIndex: 0, explanation: "Splitting water releases oxygen.", quote: "Splitting water releases oxygen as a by-product."))
     }
 
     @Test func feynmanAcceptsAnIntegralScoreWrittenAsDecimal() throws {
@@ -236,9 +236,9 @@ struct DecodeValidationTests {
 
     @Test func answerIndexBeyondChoicesIsNamedByTheSemanticCheck() {
         let quiz = Quiz(questions: [
-            .init(prompt: "P", choices: ["a", "b", "c", "d"], answerIndex: 5, explanation: "E"),
-            .init(prompt: "Q", choices: ["a", "b"], answerIndex: 1, explanation: "E"),
-            .init(prompt: "R", choices: ["a"], answerIndex: 3, explanation: "E"),
+            .init(prompt: "P", choices: ["a", "b", "c", "d"], answerIndex: 5, explanation: "E", quote: "Q"),
+            .init(prompt: "Q", choices: ["a", "b"], answerIndex: 1, explanation: "E", quote: "Q"),
+            .init(prompt: "R", choices: ["a"], answerIndex: 3, explanation: "E", quote: "Q"),
         ])
         #expect(quiz.semanticIssues().map(\.description) == [
             "questions[0].answerIndex is 5, but there are only 4 choices",

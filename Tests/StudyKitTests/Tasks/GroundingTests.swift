@@ -94,4 +94,127 @@ struct GroundingTests {
         let ungrounded = Headline(title: "笔记", blurb: "这是标题。")
         #expect(Grounding.issues(in: .headline(ungrounded), source: material).map(\.path) == ["blurb"])
     }
+
+    // MARK: Quiz, mind map, Feynman (#18)
+
+    static func question(
+        _ choices: [String] = ["interphase", "prophase", "anaphase", "telophase"], answer: Int = 0,
+        quote: String = "Before mitosis, in interphase, the cell grows and copies its DNA"
+    ) -> Quiz.Question {
+        Quiz.Question(prompt: "When does the cell copy its DNA?", choices: choices, answerIndex: answer, explanation: "See the notes.", quote: quote)
+    }
+
+    @Test func aQuizQuestionWithItsQuoteAndASupportedAnswerPasses() {
+        #expect(Grounding.issues(in: .quiz(Quiz(questions: [Self.question()])), source: Self.material).isEmpty)
+    }
+
+    @Test func aQuizQuestionIsCheckedForItsQuoteItsAnswerAndItsDistractors() {
+        let quiz = Quiz(questions: [
+            // The quote is invented.
+            Self.question(quote: "DNA is copied during anaphase by the spindle."),
+            // The quote is real, but the right answer ("prophase") is not in it.
+            Self.question(answer: 1),
+            // A wrong choice is the quote itself.
+            Self.question(["interphase", "the cell grows and copies its DNA", "anaphase", "telophase"],
+                          quote: "in interphase, the cell grows and copies its DNA"),
+        ])
+        let issues = Grounding.issues(in: .quiz(quiz), source: Self.material)
+        #expect(issues.map(\.path) == ["questions[0].quote", "questions[1].choices[1]", "questions[2].choices[1]"])
+        #expect(issues[1].message.contains("the quote does not say it"))
+        #expect(issues[2].message.contains("copies the quote"))
+    }
+
+    @Test func aNumberAnswerMustAppearInTheQuote() {
+        let material = "The Treaty of Westphalia was signed in 1648. It ended the Thirty Years' War."
+        let quote = "The Treaty of Westphalia was signed in 1648."
+        let right = Quiz.Question(prompt: "When?", choices: ["1648", "1748", "1548", "1848"], answerIndex: 0, explanation: "", quote: quote)
+        var wrong = right
+        wrong.answerIndex = 1
+        #expect(Grounding.issues(in: .quiz(Quiz(questions: [right])), source: material).isEmpty)
+        #expect(Grounding.issues(in: .quiz(Quiz(questions: [wrong])), source: material).map(\.path) == ["questions[0].choices[1]"])
+    }
+
+    /// The map #18 reported: three of four branches were the schema's own words.
+    @Test func mindMapLabelsMustUseTheMaterialsWords() {
+        let map = MindMap(centralTopic: "Mitosis", branches: [
+            MindMap.Node(label: "Sister chromatids", children: [MindMap.Node(label: "branch2")]),
+            MindMap.Node(label: "Photosynthesis and chloroplasts"),
+            MindMap.Node(label: "Interphase copies DNA"),
+        ])
+        let issues = Grounding.issues(in: .mindMap(map), source: Self.material)
+        #expect(issues.map(\.path) == ["branches[0].children[0].label", "branches[1].label"])
+        #expect(issues[1].message.contains("photosynthes"))
+    }
+
+    @Test func theCentralTopicMustBeTheTitleOrTheMainSubject() {
+        let branches = [MindMap.Node(label: "Interphase"), MindMap.Node(label: "Anaphase")]
+        // "quick notes" is in the first line (the title); "chromatids" is among the most frequent words.
+        for topic in ["Mitosis", "Quick notes", "Sister chromatids"] {
+            #expect(Grounding.issues(in: .mindMap(MindMap(centralTopic: topic, branches: branches)), source: Self.material).isEmpty, "\(topic)")
+        }
+        // In the material, but not what it is about.
+        let offTopic = MindMap(centralTopic: "Genetically identical", branches: branches)
+        #expect(Grounding.issues(in: .mindMap(offTopic), source: Self.material).map(\.path) == ["centralTopic"])
+    }
+
+    @Test func everyFeynmanGapCitesTheMaterial() {
+        let feedback = FeynmanFeedback(
+            verdict: .partial, score: 5, whatWasRight: ["You named the daughter cells."],
+            gaps: [
+                .init(point: "DNA is not copied in prophase.", correction: "It is copied in interphase.",
+                      quote: "Before mitosis, in interphase, the cell grows and copies its DNA"),
+                .init(point: "Cytokinesis was left out.", correction: "Cytokinesis splits the cell.",
+                      quote: "Cytokinesis splits the cytoplasm in two."),
+            ],
+            followUpQuestion: "What happens in anaphase?")
+        #expect(Grounding.issues(in: .feynman(feedback), source: Self.material).map(\.path) == ["gaps[1].quote"])
+    }
+
+    // MARK: Dropping what fails twice
+
+    /// A deck whose cards would pass validation, with these quotes.
+    static func deck(_ quotes: [String]) -> AnyStudyResult {
+        let answers = ["cell division", "sister chromatids", "DNA copying", "chromosome pairs", "spindle fibres"]
+        return .flashcards(Flashcards(cards: quotes.enumerated().map { index, quote in
+            Flashcards.Card(question: "Which idea does note \(index + 1) explain?", answer: answers[index], quote: quote)
+        }))
+    }
+
+    @Test func ungroundedItemsAreDroppedAndNamed() throws {
+        let real = [
+            "Mitosis is how one eukaryotic cell divides into two genetically identical daughter cells.",
+            "Anaphase: the sister chromatids are pulled apart to opposite poles of the cell.",
+            "Before mitosis, in interphase, the cell grows and copies its DNA",
+        ]
+        let cards = Self.deck([real[0], "An invented sentence about meiosis.", real[1], real[2]])
+        let kept = try #require(Grounding.dropUngrounded(cards, source: Self.material))
+        guard case .flashcards(let deck) = kept.result else { Issue.record("not flashcards"); return }
+        #expect(deck.cards.map(\.quote) == real)
+        #expect(kept.dropped.map(\.path) == ["cards[1]"])
+        #expect(kept.dropped[0].reason.contains("is not in the material"))
+
+        let map = MindMap(centralTopic: "Mitosis", branches: [
+            MindMap.Node(label: "Interphase", children: [MindMap.Node(label: "DNA copies"), MindMap.Node(label: "branch1")]),
+            MindMap.Node(label: "CentralTopic"),
+            MindMap.Node(label: "Anaphase"),
+        ])
+        let prunedMap = try #require(Grounding.dropUngrounded(.mindMap(map), source: Self.material))
+        #expect(prunedMap.result == .mindMap(MindMap(centralTopic: "Mitosis", branches: [
+            MindMap.Node(label: "Interphase", children: [MindMap.Node(label: "DNA copies")]), MindMap.Node(label: "Anaphase"),
+        ])))
+        #expect(prunedMap.dropped.map(\.path) == ["branches[0].children[1]", "branches[1]"])
+    }
+
+    @Test func aPartLeftWithTooFewItemsOrAnUngroundedBlurbIsNotKept() {
+        // Three cards are the least a deck has: one dropped leaves two.
+        let cards = Self.deck([
+            "Mitosis is how one eukaryotic cell divides into two genetically identical daughter cells.",
+            "Anaphase: the sister chromatids are pulled apart to opposite poles of the cell.",
+            "An invented sentence about meiosis.",
+        ])
+        #expect(Grounding.dropUngrounded(cards, source: Self.material) == nil)
+        #expect(Grounding.dropUngrounded(.headline(Headline(title: "Notes", blurb: "A must-read.")), source: Self.material) == nil)
+        let offTopic = MindMap(centralTopic: "Genetically identical", branches: [MindMap.Node(label: "Interphase"), MindMap.Node(label: "Anaphase")])
+        #expect(Grounding.dropUngrounded(.mindMap(offTopic), source: Self.material) == nil)
+    }
 }

@@ -91,7 +91,7 @@ extension BuiltinEngine {
             questions.append(
                 Quiz.Question(
                     prompt: prompt, choices: choices, answerIndex: position,
-                    explanation: "The material says: “\(quote)”"))
+                    explanation: "The material says: “\(quote)”", quote: BuiltinEngine.cited(item.sentence)))
         }
         // Never every answer in the same place: a student would learn the letter, not the matter.
         if questions.count > 1, Set(questions.map(\.answerIndex)).count == 1, var last = questions.popLast() {

@@ -25,8 +25,10 @@ extension BuiltinEngine {
         return FeynmanCheck(analysis, concept: conceptText, shownConcept: shownConcept, explanation: explanation ?? "")
     }
 
-    /// The point and correction the builtin engine writes for a wrong claim.
-    static func gap(for claim: FeynmanCheck.Claim, concept: String) -> FeynmanFeedback.Gap {
+    /// The point and correction the builtin engine writes for a wrong claim; its quote is the
+    /// material's sentence that puts the fact, or, when the material has none, `context`: what
+    /// the material does say about the concept.
+    static func gap(for claim: FeynmanCheck.Claim, concept: String, context: String) -> FeynmanFeedback.Gap {
         let said = "“" + BuiltinProse.shortened(claim.text, maxLength: 160) + "”"
         let point: String
         let prefix: String
@@ -39,7 +41,8 @@ extension BuiltinEngine {
             prefix = "About \(concept), the material says: "
         }
         let correction = claim.evidence.map { quoting($0, after: prefix) } ?? "The material says nothing like this about \(concept)."
-        return FeynmanFeedback.Gap(point: BuiltinProse.shortened(point, maxLength: pointLength), correction: correction)
+        return FeynmanFeedback.Gap(
+            point: BuiltinProse.shortened(point, maxLength: pointLength), correction: correction, quote: cited(claim.evidence ?? context))
     }
 
     func feynmanFeedback(_ check: FeynmanCheck, analysis: BuiltinAnalysis) -> FeynmanFeedback {
@@ -50,10 +53,11 @@ extension BuiltinEngine {
             gaps.append(
                 FeynmanFeedback.Gap(
                     point: "No explanation was given, so nothing could be checked.",
-                    correction: Self.quoting(source, after: "Explain \(concept) in your own words. The material says: ")))
+                    correction: Self.quoting(source, after: "Explain \(concept) in your own words. The material says: "),
+                    quote: Self.cited(source)))
         }
         for claim in check.wrongClaims where gaps.count < Self.maximumFeynmanGaps {
-            let gap = Self.gap(for: claim, concept: concept)
+            let gap = Self.gap(for: claim, concept: concept, context: check.conceptSentences.first ?? analysis.ranked[0].sentence.text)
             if Self.fits(gap.point, among: gaps.map(\.point)) { gaps.append(gap) }
         }
         if check.isVague, gaps.count < Self.maximumFeynmanGaps {
@@ -61,7 +65,8 @@ extension BuiltinEngine {
             gaps.append(
                 FeynmanFeedback.Gap(
                     point: "Your explanation is too vague to check: it states none of the material's facts about \(concept).",
-                    correction: Self.quoting(source, after: "Say what the material says, in your own words: ")))
+                    correction: Self.quoting(source, after: "Say what the material says, in your own words: "),
+                    quote: Self.cited(source)))
         }
         for term in check.missedTerms where gaps.count < Self.maximumFeynmanGaps {
             let point = BuiltinProse.shortened("Your explanation leaves out \(term.text).", maxLength: Self.pointLength)
@@ -69,7 +74,9 @@ extension BuiltinEngine {
             guard Self.fits(point, among: gaps.map(\.point)) else { continue }
             let correction = term.sentence.map { Self.quoting($0, after: "The material says: ") }
                 ?? "The material names \(term.text) among the key terms of \(concept)."
-            gaps.append(FeynmanFeedback.Gap(point: point, correction: correction))
+            let source = term.sentence ?? check.conceptSentences.first { $0.localizedCaseInsensitiveContains(term.text) }
+                ?? check.conceptSentences.first ?? analysis.ranked[0].sentence.text
+            gaps.append(FeynmanFeedback.Gap(point: point, correction: correction, quote: Self.cited(source)))
         }
 
         var right: [String] = []
@@ -132,6 +139,12 @@ extension BuiltinEngine {
     // MARK: Quoting
 
     /// `prefix` then the sentence in quotation marks, cut to fit a correction.
+    /// A sentence of the material as a gap's quote: one line, at most 500 characters (a longer
+    /// one is cut with `…`, which grounding checks piece by piece).
+    static func cited(_ sentence: String) -> String {
+        BuiltinProse.shortened(BuiltinProse.oneLine(sentence), maxLength: 500)
+    }
+
     static func quoting(_ sentence: String, after prefix: String) -> String {
         let room = correctionLength - BuiltinProse.length(prefix) - 2
         return prefix + "“" + BuiltinProse.shortened(BuiltinProse.withoutListMarker(BuiltinProse.oneLine(sentence)), maxLength: room) + "”"
