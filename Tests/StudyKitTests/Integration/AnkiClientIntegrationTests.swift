@@ -51,6 +51,32 @@ struct AnkiClientIntegrationTests {
         #expect(check.output.hasSuffix("all checks passed\n"), "\(check.output)")
     }
 
+    /// A deck of question and cloze cards (what a model writes): one package, the one-file TSV
+    /// with a note type column, and the two files of a kit directory all import as Basic and
+    /// Cloze notes with the same GUIDs.
+    @Test(.timeLimit(.minutes(3)))
+    func aMixedDeckImportsAsBasicAndClozeNotes() throws {
+        let scratch = try ScratchDirectory("anki")
+        var deck = OutputFixtures.cleanKit.flashcards
+        deck.cards += AnkiClozeTests.clozeDeck.cards
+        let context = AnkiClozeTests.context
+        let package = scratch.url.appendingPathComponent("mixed.apkg"), single = scratch.url.appendingPathComponent("mixed.tsv")
+        try Data(try AnkiPackage.bytes(for: .flashcards(deck), context: context)).write(to: package)
+        try Data(AnkiRenderer.render(deck, context: context).utf8).write(to: single)
+        var arguments = [package.path, "--tsv", single.path]
+        for file in AnkiRenderer.files(deck, context: context) {
+            let url = scratch.url.appendingPathComponent(file.name)
+            try Data(file.contents.utf8).write(to: url)
+            arguments += ["--tsv", url.path]
+        }
+        let check = try Self.checkApkg(arguments)
+        #expect(check.status == 0, "\(check.output)")
+        #expect(check.output.contains("note types: ['studykit Basic', 'studykit Cloze']"), "\(check.output)")
+        #expect(check.output.contains("mixed.tsv: 6 notes (['Basic', 'Cloze'])"), "\(check.output)")
+        #expect(check.output.contains("cards.tsv: 3 notes (['Basic'])") && check.output.contains("cloze.tsv: 3 notes (['Cloze'])"), "\(check.output)")
+        #expect(check.output.contains("cloze renders its blank [a pigment]"), "the hint shows in the blank: \(check.output)")
+    }
+
     /// A quiz package, and a newer kit for the same file: the notes it shares with the first
     /// are updated in place (its title, and so every note's source line, changed), one is added.
     @Test(.timeLimit(.minutes(3)))
