@@ -112,7 +112,56 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
         return try parseCache(raw)
     case .generate(let task):
         return .generate(try parseGenerate(raw, spec: spec, task: task))
+    case .eval:
+        return .eval(try parseEval(raw))
     }
+}
+
+private func parseEval(_ raw: RawArguments) throws(UsageError) -> EvalSettings {
+    guard !raw.positionals.isEmpty else { throw .missingArgument("<files or dirs…>", command: "eval") }
+    var settings = EvalSettings(sources: raw.positionals)
+    func list(_ option: String) -> [String]? {
+        raw.values[option].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty } }
+    }
+    if let names = list("tasks") {
+        let expected = EvalPlan.measurableTasks.map(\.commandName).joined(separator: ", ")
+        var tasks: [StudyTask] = []
+        for name in names {
+            guard let task = EvalPlan.measurableTasks.first(where: { $0.commandName == name }) else {
+                throw .invalidValue(option: "--tasks", value: name, expected: expected)
+            }
+            if !tasks.contains(task) { tasks.append(task) }
+        }
+        guard !tasks.isEmpty else { throw .invalidValue(option: "--tasks", value: "", expected: expected) }
+        settings.tasks = tasks
+    }
+    if let names = list("engines") {
+        var engines: [EngineKind] = []
+        for name in names {
+            guard let engine = EngineKind(rawValue: name) else {
+                throw .invalidValue(option: "--engines", value: name, expected: "builtin, local, remote")
+            }
+            if !engines.contains(engine) { engines.append(engine) }
+        }
+        guard !engines.isEmpty else { throw .invalidValue(option: "--engines", value: "", expected: "builtin, local, remote") }
+        settings.engines = engines
+    }
+    if let text = raw.values["repeat"] {
+        guard let count = Int(text), (1...100).contains(count) else {
+            throw .invalidValue(option: "--repeat", value: text, expected: "a whole number from 1 to 100")
+        }
+        settings.repeats = count
+    }
+    if let text = raw.values["max-requests"] {
+        guard let count = Int(text), count >= 0 else {
+            throw .invalidValue(option: "--max-requests", value: text, expected: "a whole number, 0 or more")
+        }
+        settings.maxRequests = count
+    }
+    settings.json = raw.flags.contains("json")
+    settings.quiet = raw.flags.contains("quiet")
+    settings.sourceSettings = try sourceSettings(raw)
+    return settings
 }
 
 private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTask) throws(UsageError) -> GenerateSettings {

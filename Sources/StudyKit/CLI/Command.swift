@@ -10,6 +10,8 @@ enum Command: Sendable, Equatable {
     case route(task: StudyTask, input: RouteInput, json: Bool, SourceSettings)
     /// `studykit engines`.
     case engines(json: Bool)
+    /// `studykit eval <files or dirs…>`.
+    case eval(EvalSettings)
     /// `studykit schema <task>`.
     case schema(task: StudyTask, strict: Bool)
     /// `studykit cache stats`.
@@ -106,4 +108,24 @@ struct GenerateSettings: Sendable, Equatable {
         self.explanation = explanation
         self.sourceSettings = sourceSettings
     }
+}
+
+/// What `studykit eval` measures.
+struct EvalSettings: Sendable, Equatable {
+    /// Files and directories of documents.
+    var sources: [String]
+    /// The tasks measured.
+    var tasks: [StudyTask] = EvalPlan.measurableTasks
+    /// The engines measured, each forced.
+    var engines: [EngineKind] = EvalPlan.defaultEngines
+    /// Runs of each document × task × engine.
+    var repeats = 1
+    /// The most requests eval may send to the remote engine (they are real, billed calls).
+    var maxRequests = 100
+    /// Print JSON instead of the table.
+    var json = false
+    /// No progress lines on stderr.
+    var quiet = false
+    /// How sources are read.
+    var sourceSettings = SourceSettings()
 }

@@ -29,7 +29,7 @@ let commonOptions: [OptionSpec] = [
 /// Options every generating command understands.
 let generationOptions: [OptionSpec] = [
     OptionSpec("json", "print one JSON object: result plus how it was made"),
-    OptionSpec("format", value: "format", "markdown (default), json, anki, apkg, mermaid, markmap, opml"),
+    OptionSpec("format", value: "format", "markdown (default), json, anki, apkg, mermaid, markmap, opml, html, svg"),
     OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
     OptionSpec("offline", "never use the remote engine"),
     OptionSpec("no-cache", "neither read nor write the result cache"),
@@ -61,6 +61,8 @@ enum CommandKind: Sendable, Equatable {
     case schema
     /// `cache`.
     case cache
+    /// `eval`.
+    case eval
 }
 
 /// One command's name, arguments and options, used for parsing and for `--help`.
@@ -116,6 +118,17 @@ struct CommandSpec: Sendable {
         CommandSpec(
             name: "engines", kind: .engines, usage: "studykit engines", summary: "each engine's availability, model, window and quota",
             options: [OptionSpec("json", "print JSON")], example: "studykit engines"),
+        CommandSpec(
+            name: "eval", kind: .eval, usage: "studykit eval <files or dirs…> [--tasks <list>] [--engines <list>] [--repeat <n>]",
+            summary: "measure each engine: valid answers, grounded items, drops, coverage, time and tokens (no cache, no budget)",
+            options: sourceOptions + [
+                OptionSpec("tasks", value: "list", "comma-separated: headline, summary, flashcards, quiz, mindmap (default all five)"),
+                OptionSpec("engines", value: "list", "comma-separated: builtin, local, remote (default builtin,local; remote calls are billed)"),
+                OptionSpec("repeat", value: "n", "runs of each document × task × engine (default 1)"),
+                OptionSpec("max-requests", value: "n", "refuse a plan that could send more requests to remote (default 100)"),
+                OptionSpec("json", "print JSON: every row and every run"),
+            ],
+            example: "studykit eval samples/eval --engines builtin,local"),
         CommandSpec(
             name: "schema", kind: .schema, usage: "studykit schema <task>", summary: "the JSON Schema a task generates",
             options: [OptionSpec("strict", "the strict variant (additionalProperties false, all required)")],

@@ -73,9 +73,14 @@ extension Runner {
             // OpenSSL failing to hash (out of memory) must not stop the output: the renderer then
             // derives its ids from the text's own bytes, still deterministically.
             digest: { (try? SHA256Digest.hex(of: $0)) ?? $0 })
-        // Anki notes name the page and section of their quote; only Anki outputs need the index.
-        if settings.outputDirectory != nil || settings.format == .anki || settings.format == .apkg {
-            context.quoteLocator = QuoteLocator(document: document)
+        context.envelope = envelope
+        context.language = RenderContext.language(of: document)
+        // One index of the document gives the Anki notes their pages and sections and the HTML
+        // page its quotes' pages; the other formats never look a quote up.
+        if settings.outputDirectory != nil || [.anki, .apkg, .html].contains(settings.format) {
+            let locator = QuoteLocator(document: document)
+            context.quoteLocator = locator
+            context.pageOfQuote = locator.page(of:)
         }
         if let directory = settings.outputDirectory, case .studyKit(let kit) = routed.result {
             let url = URL(fileURLWithPath: directory)

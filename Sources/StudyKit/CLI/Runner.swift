@@ -78,6 +78,8 @@ public struct Runner: Sendable {
             try await showEngines(json: json)
         case .generate(let settings):
             try await generate(settings)
+        case .eval(let settings):
+            try await evaluate(settings)
         case .schema(let task, let strict):
             output.write(jsonSchemaText(for: task, strict: strict))
         case .cacheStats(let json):

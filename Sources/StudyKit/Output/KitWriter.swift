@@ -2,17 +2,20 @@ import Foundation
 
 /// Writes a whole study kit into a directory, one file per format:
 /// `kit.md`, `kit.json`, `cards.tsv` (Anki), `cards.apkg` (an Anki package of the cards and the
-/// quiz), `quiz.md`, `mindmap.mmd` (Mermaid) and `mindmap.opml`. A deck with both question and
-/// cloze cards also gets `cloze.tsv`: then `cards.tsv` holds the Basic notes and `cloze.tsv` the
-/// Cloze notes (see ``AnkiRenderer/files(_:context:)``); a `cloze.tsv` left by an earlier kit
-/// is removed when the new deck needs none, so the directory never mixes two kits.
+/// quiz), `quiz.md`, `mindmap.mmd` (Mermaid), `mindmap.opml`, `kit.html` (the page: cards, quiz
+/// and the drawn mind map) and `mindmap.svg`. A deck with both question and cloze cards also
+/// gets `cloze.tsv`: then `cards.tsv` holds the Basic notes and `cloze.tsv` the Cloze notes (see
+/// ``AnkiRenderer/files(_:context:)``); a `cloze.tsv` left by an earlier kit is removed when the
+/// new deck needs none, so the directory never mixes two kits.
 ///
 /// Every file is rendered before anything is written, then each is written to a hidden
 /// temporary file in the same directory and renamed over its final name, so a reader never
 /// sees a half-written file and a failure leaves none behind. Existing files are replaced.
 public struct KitWriter: Sendable {
     /// The files every kit has, in the order they are written (`cloze.tsv`, when written, follows `cards.tsv`).
-    public static let fileNames = ["kit.md", "kit.json", "cards.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml"]
+    public static let fileNames = [
+        "kit.md", "kit.json", "cards.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg",
+    ]
 
     /// Creates a writer.
     public init() {}
@@ -31,6 +34,8 @@ public struct KitWriter: Sendable {
             text("quiz.md", QuizRenderer.render(kit.quiz, context: quizContext(kit, context))),
             text("mindmap.mmd", MermaidRenderer.render(kit.mindMap)),
             text("mindmap.opml", OPMLRenderer.render(kit.mindMap, context: quizContext(kit, context))),
+            text("kit.html", HTMLRenderer.render(.studyKit(kit), context: context)),
+            text("mindmap.svg", SVGRenderer.render(kit.mindMap, context: context)),
         ]
     }
 

@@ -70,30 +70,5 @@ public enum OPMLRenderer {
         ]).joined(separator: "\n") + "\n"
     }
 
-    /// `text` escaped for an XML attribute value or element content.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t": out += "&#9;"
-            case "\n": out += "&#10;"
-            default:
-                if isXMLCharacter(scalar.value) { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
-    }
-
-    /// XML 1.0's Char production, less what the cases above handle.
-    private static func isXMLCharacter(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
-        default: return false
-        }
-    }
+    static func escaped(_ text: String) -> String { OutputText.markupEscaped(text) }
 }

@@ -49,6 +49,12 @@ public enum OutputRenderer {
             return OPMLRenderer.render(summary, context: context)
         case (.opml, .studyKit(let kit)):
             return OPMLRenderer.render(kit, context: context)
+        case (.html, _):
+            return HTMLRenderer.render(result, context: context)
+        case (.svg, .mindMap(let map)):
+            return SVGRenderer.render(map, context: context)
+        case (.svg, .studyKit(let kit)):
+            return SVGRenderer.render(kit.mindMap, context: context)
         case (.apkg, _):
             throw .binaryOutput(format: format)
         default:

@@ -12,13 +12,13 @@ public struct QuoteLocation: Sendable, Equatable {
     }
 }
 
-/// Finds a card's quote in the document it came from, so an Anki note can name its page and
-/// be tagged with its section.
+/// Finds where a supporting quote sits in its document, so an Anki note or the HTML page can
+/// name its PDF page, and an Anki note can be tagged with its section.
 ///
 /// Quotes are matched case- and whitespace-insensitively (a model or the builtin engine puts a
 /// sentence on one line; the document may break it); a quote that is not found whole is looked
-/// for by its first words, because models shorten the end of a long sentence more often than its
-/// start. Not found means no location, never a guess.
+/// for by its first words (60, then 30 characters), because models trim, re-space or end a quote
+/// early more often than they change its start. Not found means no location, never a guess.
 public struct QuoteLocator: Sendable {
     /// The folded document (lower case, each run of whitespace one space).
     private let folded: [Character]
@@ -27,8 +27,11 @@ public struct QuoteLocator: Sendable {
     private let pages: [PageSpan]
     private let sections: [(heading: String?, offsets: Range<Int>)]
 
-    /// How many folded characters of a quote's start are tried when the whole quote is not found.
-    static let prefixLength = 60
+    /// How many folded characters of a quote's start are tried, in turn, when the whole quote is not found.
+    static let prefixLengths = [60, 30]
+
+    /// Indexes `document`: its text, pages and section headings.
+    public init(_ document: Document) { self.init(document: document) }
 
     /// Indexes `document`: its text, pages and section headings.
     public init(document: Document) {
@@ -59,13 +62,22 @@ public struct QuoteLocator: Sendable {
     public func locate(_ quote: String) -> QuoteLocation? {
         let needle = Self.fold(quote)
         guard needle.count >= 12 else { return nil }
-        let start = firstMatch(needle) ?? (needle.count > Self.prefixLength ? firstMatch(Array(needle.prefix(Self.prefixLength))) : nil)
+        var start = firstMatch(needle)
+        for length in Self.prefixLengths where start == nil && needle.count > length {
+            start = firstMatch(Array(needle.prefix(length)))
+        }
         guard let start else { return nil }
         let offset = offsets[start]
         let page = pages.first { $0.range.contains(offset) }?.page
         let heading = sections.first { $0.offsets.contains(offset) }?.heading
         let section = heading.map(OutputText.singleLine).flatMap { $0.isEmpty ? nil : $0 }
         return QuoteLocation(page: page, section: section)
+    }
+
+    /// The 1-based PDF page of `quote`, or `nil` when the document has no pages or the quote is not found.
+    public func page(of quote: String) -> Int? {
+        guard !pages.isEmpty else { return nil }
+        return locate(quote)?.page
     }
 
     private static func fold(_ text: String) -> [Character] {

@@ -22,6 +22,13 @@ public struct RenderContext: Sendable {
     /// Finds a card's quote in the source, for the page and section of an Anki note; `nil`
     /// when the document is not at hand (then notes name no page and carry no section tag).
     public var quoteLocator: QuoteLocator?
+    /// The `--json` envelope of the result (engine, model, `fitted`, `items`, `parts`), when the
+    /// caller has one; the HTML page shows this provenance.
+    public var envelope: JSONValue?
+    /// The document's language as a BCP 47 tag, for the HTML page's `lang`; see ``language(of:)``.
+    public var language = "en"
+    /// The 1-based PDF page a supporting quote came from, when the source has pages and the quote is found.
+    public var pageOfQuote: (@Sendable (String) -> Int?)?
 
     /// Creates a context.
     /// - Parameters:
@@ -39,6 +46,14 @@ public struct RenderContext: Sendable {
         self.deckName = deckName ?? title ?? "studykit"
         self.tags = tags
         self.digest = digest
+    }
+
+    /// The language the HTML page declares for `document`.
+    ///
+    /// The one place to plug in the document's own language: ``Document`` does not carry one yet,
+    /// so every page says English.
+    public static func language(of document: Document) -> String {
+        "en"
     }
 
     /// The title cleaned and on one line, or `nil` when there is none worth showing.
@@ -65,13 +80,17 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
     case markmap
     /// OPML 2.0; mind map, summary, and the whole kit (mind map and key points).
     case opml
+    /// One self-contained HTML page (inline CSS and script, no network); every task.
+    case html
+    /// The mind map drawn as a standalone SVG; mind map and the whole kit (its mind map).
+    case svg
 
     /// The tasks whose results this format can show, in CLI order.
     public var supportedTasks: [StudyTask] {
         switch self {
-        case .markdown, .json: return StudyTask.allCases
+        case .markdown, .json, .html: return StudyTask.allCases
         case .anki: return [.flashcards, .quiz, .studyKit]
-        case .mermaid, .markmap: return [.mindmap, .studyKit]
+        case .mermaid, .markmap, .svg: return [.mindmap, .studyKit]
         case .opml: return [.summary, .mindmap, .studyKit]
         case .apkg: return [.flashcards, .quiz, .studyKit]
         }
@@ -83,5 +102,32 @@ enum OutputText {
     /// `text` on one line: every run of whitespace (newlines and tabs too) becomes one space, trimmed.
     static func singleLine(_ text: String) -> String {
         text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// `text` escaped for XML and HTML: element content and quoted attribute values alike.
+    static func markupEscaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t": out += "&#9;"
+            case "\n": out += "&#10;"
+            default:
+                if isXMLCharacter(scalar.value) { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+
+    /// XML 1.0's Char production, less what the cases above handle.
+    private static func isXMLCharacter(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
     }
 }

@@ -247,7 +247,7 @@ extension RoutingEngine {
     // MARK: flashcards
 
     static let cardSpec = ItemSpec(
-        name: "card", version: "flashcards.card/1",
+        name: "card", version: "flashcards.card/2",
         instructions: """
             You turn one fill-in-the-blank study card into a natural question and its short answer.
             Use only the sentence given. The question asks for the missing words without containing them and ends with a question mark.
@@ -255,10 +255,12 @@ extension RoutingEngine {
             Reply with a JSON object with "question" and "answer".
             """,
         schema: .object([
-            .init("question", description: "A natural question about the sentence.", .string(maxLength: 120, forbiddenCharacters: "\n")),
-            .init("answer", description: "The short answer, from the sentence.", .string(maxLength: 50, forbiddenCharacters: "\n")),
+            .init("question", description: "A natural question about the sentence.",
+                  .string(maxLength: 120, maxWords: 18, forbiddenCharacters: "\n")),
+            .init("answer", description: "The short answer, from the sentence.", .string(maxLength: 50, maxWords: 6, forbiddenCharacters: "\n")),
         ]),
-        maximumTokens: 60)
+        // Bounded by the words above: 24 words of a card and the JSON around them.
+        maximumTokens: 80)
 
     static func cardJob(_ card: Flashcards.Card, path: String, materialStems: Set<String>) -> ItemJob {
         let prompt = "Sentence: \(card.quote)\nCard: \(card.question)\nMissing words: \(card.answer)"
@@ -298,16 +300,16 @@ extension RoutingEngine {
     // MARK: summary overview
 
     static let overviewSpec = ItemSpec(
-        name: "overview", version: "summary.overview/1",
+        name: "overview", version: "summary.overview/2",
         instructions: """
             You write the overview of a student's study material from its key sentences.
             Write 2 or 3 short sentences on one line, using only facts in the key sentences.
             Reply with a JSON object with "overview".
             """,
         schema: .object([
-            .init("overview", description: "2 or 3 sentences.", .string(maxLength: 400, forbiddenCharacters: "\n")),
+            .init("overview", description: "2 or 3 sentences.", .string(maxLength: 400, maxWords: 60, forbiddenCharacters: "\n", sentences: 2...3)),
         ]),
-        maximumTokens: 120)
+        maximumTokens: 160)
 
     static func overviewJob(sentences: [String], keyPoints: [String], extracted: String, materialStems: Set<String>) -> ItemJob {
         let prompt = "Key sentences:\n" + sentences.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n")

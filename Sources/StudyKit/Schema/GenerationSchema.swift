@@ -229,6 +229,15 @@ extension GenerationSchema {
 }
 
 extension GenerationSchema.StringConstraints {
+    /// The most characters a word of a pattern may have. Words are what the grammar counts, and
+    /// a word is a run of non-space characters: without a bound, a small model meets a word
+    /// limit by gluing words with commas ("Newton,Newton,Newton,…") until its response limit.
+    /// Words of study material are shorter ("photosynthesis," has 15 characters).
+    static let longestWord = 24
+
+    /// One word of at most ``longestWord`` characters, none of them `excluded`.
+    static func word(excluding excluded: String) -> String { "[^ \(excluded)]{1,\(longestWord)}" }
+
     /// `characters`, plus `"` and `\`, each once, written for the inside of a `[^…]` class.
     ///
     /// `"` and `\` are always excluded: grammar converters build the string's characters from
@@ -259,7 +268,7 @@ extension GenerationSchema.StringConstraints {
         if let itemPattern { return itemPattern }
         guard maxWords != nil || !forbiddenCharacters.isEmpty || sentences != nil else { return nil }
         let excluded = Self.classExclusions(forbiddenCharacters + (sentences != nil ? ".!?" : ""))
-        let word = "[^ \(excluded)]+"
+        let word = Self.word(excluding: excluded)
         if let sentences {
             let perSentence = maxWords.map { max(1, ($0 + sentences.upperBound - 1) / sentences.upperBound) } ?? 40
             // One sentence that is an item (a key point) also has the item's fewest words.

@@ -183,6 +183,9 @@ enum ItemRules {
         if meaning.isSentence, case let count = ResultProse.sentenceCount(text), count > 1 {
             return "is \(shown), \(count) sentences; write \(meaning.noun) as one sentence"
         }
+        if meaning.isSentence, let phrase = repeatedPhrase(in: text) {
+            return "is \(shown), which repeats \"\(phrase)\"; write \(meaning.noun) that says it once"
+        }
         return nil
     }
 
@@ -343,10 +346,39 @@ enum ItemRules {
 
     /// An issue at `path` when `text` is stock filler.
     static func fillerIssue(_ text: String, path: String, what: String) -> ValidationIssue? {
-        guard let phrase = stockFiller(in: text) else { return nil }
-        return ValidationIssue(
-            path: path, message: "uses the stock phrase \"\(phrase)\"; instead state \(what) in plain words")
+        if let phrase = stockFiller(in: text) {
+            return ValidationIssue(
+                path: path, message: "uses the stock phrase \"\(phrase)\"; instead state \(what) in plain words")
+        }
+        if let phrase = repeatedPhrase(in: text) {
+            return ValidationIssue(path: path, message: "repeats \"\(phrase)\"; state \(what) once, in plain words")
+        }
+        return nil
     }
+
+    /// The first run of four words that `text` says again within the next few words ("the law
+    /// of inertia: the law of inertia"), or `nil`. Prose that loops is a small model stuck, not a
+    /// summary. Two sentences of the material may well share a phrase; a loop repeats it at once.
+    static func repeatedPhrase(in text: String) -> String? {
+        let words = Grounding.normalizedWords(text)
+        guard words.count >= 8 else { return nil }
+        var last: [String: Int] = [:]
+        for start in 0...(words.count - 4) {
+            let phrase = words[start..<start + 4].joined(separator: " ")
+            // Overlapping runs ("a a a a a") count once they no longer overlap.
+            if let previous = last[phrase], (4...Self.loopDistance).contains(start - previous) { return phrase }
+            last[phrase] = start
+        }
+        return nil
+    }
+
+    /// Whether `text` is prose a blurb or an overview must not be: stock filler, or a loop.
+    static func isEmptyProse(_ text: String) -> Bool {
+        stockFiller(in: text) != nil || repeatedPhrase(in: text) != nil
+    }
+
+    /// How far apart, in words, a phrase said twice is a loop.
+    static let loopDistance = 10
 }
 
 // MARK: - The grammar's share
@@ -362,12 +394,12 @@ extension GenerationSchema.StringConstraints {
     var itemPattern: String? {
         guard let meaning, meaning.minimumWords > 1 || meaning.isSentence, sentences == nil else { return nil }
         let excluded = Self.classExclusions(forbiddenCharacters)
-        let word = "[^ \(excluded)]+"
+        let word = Self.word(excluding: excluded)
         let most = max(meaning.minimumWords, maxWords ?? 60)
         guard meaning.isSentence else {
             return "^\(word)( \(word)){\(meaning.minimumWords - 1),\(most - 1)}$"
         }
-        let last = "[^ \(excluded)]*[^ .,;:!?…\(excluded)][.!?]"
+        let last = "[^ \(excluded)]{0,\(Self.longestWord - 2)}[^ .,;:!?…\(excluded)][.!?]"
         // Chinese, Japanese and Korean put no spaces between words: a sentence with an
         // ideograph, kana or hangul in it may end in 。！？ and needs no spaces.
         let cjkRun = "[^\(excluded)]{0,\(most * 2)}"

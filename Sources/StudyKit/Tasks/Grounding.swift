@@ -38,6 +38,63 @@ enum Grounding {
         }
     }
 
+    /// One item of a result as `studykit eval` counts it: where it is, whether it is grounded in
+    /// the material by the rules above, and the text that ties it to a place in the material
+    /// (its quote, else its own words).
+    struct AuditedItem: Equatable {
+        let path: String
+        let grounded: Bool
+        let anchor: String
+    }
+
+    /// Every item of `result`, each checked by the rule that applies to it; a summary's key point
+    /// and a headline's blurb by the prose rule (two content words of the material at least).
+    static func audit(_ result: AnyStudyResult, source: String) -> [AuditedItem] {
+        let material = Material(source)
+        func prose(_ text: String, _ path: String) -> AuditedItem {
+            AuditedItem(path: path, grounded: material.named(text) >= 2, anchor: text)
+        }
+        func items(_ result: AnyStudyResult) -> [AuditedItem] {
+            switch result {
+            case .headline(let headline): return [prose(headline.blurb, "blurb")]
+            case .summary(let summary):
+                return [prose(summary.overview, "overview")] + summary.keyPoints.enumerated().map { prose($1, "keyPoints[\($0)]") }
+            case .flashcards(let deck):
+                return deck.cards.enumerated().map { index, card in
+                    AuditedItem(path: "cards[\(index)]", grounded: material.cardIssues(card, at: "").isEmpty, anchor: card.quote)
+                }
+            case .quiz(let quiz):
+                return quiz.questions.enumerated().map { index, question in
+                    AuditedItem(path: "questions[\(index)]", grounded: material.questionIssues(question, at: "").isEmpty, anchor: question.quote)
+                }
+            case .mindMap(let map):
+                var audited = [AuditedItem(path: "centralTopic", grounded: material.topicIssues(map.centralTopic).isEmpty, anchor: map.centralTopic)]
+                func walk(_ nodes: [MindMap.Node], path: String) {
+                    for (index, node) in nodes.enumerated() {
+                        let at = "\(path)[\(index)]"
+                        audited.append(AuditedItem(path: at, grounded: material.labelIssues(node.label, at: "").isEmpty, anchor: node.label))
+                        walk(node.children, path: at + ".children")
+                    }
+                }
+                walk(map.branches, path: "branches")
+                return audited
+            case .feynman(let feedback):
+                return feedback.gaps.enumerated().map { index, gap in
+                    AuditedItem(path: "gaps[\(index)]", grounded: material.gapIssues(gap, at: "").isEmpty, anchor: gap.quote)
+                }
+            case .studyKit(let kit):
+                let parts: [(String, AnyStudyResult)] = [
+                    ("headline", .headline(kit.headline)), ("summary", .summary(kit.summary)), ("flashcards", .flashcards(kit.flashcards)),
+                    ("quiz", .quiz(kit.quiz)), ("mindMap", .mindMap(kit.mindMap)),
+                ]
+                return parts.flatMap { name, part in
+                    items(part).map { AuditedItem(path: name + "." + $0.path, grounded: $0.grounded, anchor: $0.anchor) }
+                }
+            }
+        }
+        return items(result)
+    }
+
     /// `result` without its ungrounded items, and what was dropped; `nil` when what is wrong is
     /// not an item (a blurb, an overview, a central topic) or when too few items are left for the
     /// part to validate.

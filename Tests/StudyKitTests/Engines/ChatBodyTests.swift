@@ -23,7 +23,7 @@ struct ChatBodyTests {
     @Test func singleSentenceStringsEndWithOneTerminator() throws {
         let schema = GenerationSchema.string(maxWords: 3, sentences: 1...1)
         let pattern = try #require(schema.jsonSchema(strict: false)["pattern"]?.stringValue)
-        #expect(pattern == #"^[^ .!?"\\]+( [^ .!?"\\]+){0,2}[.!?]$"#)
+        #expect(pattern == #"^[^ .!?"\\]{1,24}( [^ .!?"\\]{1,24}){0,2}[.!?]$"#)
         let regex = try NSRegularExpression(pattern: pattern)
         func matches(_ text: String) -> Bool {
             regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil

@@ -7,7 +7,7 @@ import FoundationXML
 #endif
 
 /// Issue 7 through the real binary: `studykit import samples/notes.pdf --out <dir>` with model
-/// servers up writes the six files of the kit, and each one is valid for the program that reads it.
+/// servers up writes the eight files of the kit, and each one is valid for the program that reads it.
 @Suite("Integration: the whole study kit through the binary")
 struct StudyKitImportIntegrationTests {
     static let envelopeFields: Set<String> = [
@@ -45,7 +45,7 @@ struct StudyKitImportIntegrationTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "no progress or notes when piped and not verbose: \(run.stderr)")
         var names = KitWriter.fileNames
-        #expect(names == ["kit.md", "kit.json", "cards.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml"])
+        #expect(names == ["kit.md", "kit.json", "cards.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg"])
         // A deck of question and cloze cards adds the Cloze notes' file after cards.tsv.
         if run.stdout.contains("/cloze.tsv\n") { names.insert("cloze.tsv", at: 3) }
         #expect(run.stdout == names.map { kitDirectory.appendingPathComponent($0).path + "\n" }.joined())
@@ -69,6 +69,10 @@ struct StudyKitImportIntegrationTests {
             + (try contents["cloze.tsv"].map { try Self.checkAnki($0) } ?? 0)
         #expect(ankiRows == cards.count)
         try Self.checkOPML(try #require(contents["mindmap.opml"]), title: title)
+        let page = try #require(contents["kit.html"])
+        #expect(page.components(separatedBy: "<li class=\"card\"").count - 1 == cards.count)
+        #expect(page.components(separatedBy: "<li class=\"question\"").count - 1 == questions.count)
+        #expect(try #require(contents["mindmap.svg"]).hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "))
         let mermaid = try #require(contents["mindmap.mmd"])
         #expect(mermaid.hasPrefix("mindmap\n"))
         #expect(mermaid.split(separator: "\n").count >= 2, "a root node under the mindmap line")

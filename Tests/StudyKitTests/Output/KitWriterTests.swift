@@ -63,7 +63,7 @@ import Testing
         mixed.flashcards.cards.append(.init(question: "Glycolysis splits _____ in the cytoplasm.", answer: "glucose", quote: "Glycolysis splits glucose in the cytoplasm."))
         let context = OutputFixtures.context()
         let written = try KitWriter().write(mixed, json: Self.json, to: directory, context: context)
-        #expect(written.map(\.lastPathComponent) == ["kit.md", "kit.json", "cards.tsv", "cloze.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml"])
+        #expect(written.map(\.lastPathComponent) == ["kit.md", "kit.json", "cards.tsv", "cloze.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg"])
         let cloze = try String(contentsOf: directory.appendingPathComponent("cloze.tsv"), encoding: .utf8)
         #expect(cloze.contains("#notetype:Cloze\n"))
         #expect(cloze.contains("{{c1::glucose}}"))

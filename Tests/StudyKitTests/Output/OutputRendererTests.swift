@@ -18,6 +18,8 @@ import Testing
         "mermaid/mindmap", "mermaid/import",
         "markmap/mindmap", "markmap/import",
         "opml/summary", "opml/mindmap", "opml/import",
+        "html/headline", "html/feynman", "html/summary", "html/flashcards", "html/quiz", "html/mindmap", "html/import",
+        "svg/mindmap", "svg/import",
     ]
 
     @Test(arguments: RenderFormat.allCases)

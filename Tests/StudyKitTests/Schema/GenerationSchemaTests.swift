@@ -102,7 +102,7 @@ struct GenerationSchemaTests {
 
     @Test func titlePatternEnforcesWordsAndQuotes() throws {
         let pattern = try #require(Headline.generationSchema.jsonSchema(strict: false)["properties"]?["title"]?["pattern"]?.stringValue)
-        #expect(pattern == #"^[^ "“”„«»\\]+( [^ "“”„«»\\]+){0,5}$"#)
+        #expect(pattern == #"^[^ "“”„«»\\]{1,24}( [^ "“”„«»\\]{1,24}){0,5}$"#)
         let expression = try NSRegularExpression(pattern: pattern)
         func matches(_ text: String) -> Bool {
             expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
@@ -110,6 +110,8 @@ struct GenerationSchemaTests {
         #expect(matches("How Plants Make Food"))
         #expect(matches("Newton's Laws"))
         #expect(matches("one two three four five six"))
+        // A word has at most 24 characters: a model cannot glue words with commas to beat the limit.
+        #expect(!matches("Newton,Newton,Newton,Newton,Newton"))
         #expect(!matches("one two three four five six seven"))
         #expect(!matches("The \"Best\" Title"))
         #expect(!matches("“Quoted”"))

@@ -65,6 +65,14 @@ struct ItemRulesTests {
                  "blurb": "Photosynthesis: Study Notes, a short summary of the study, is a must-read for anyone interested in the science of life."}
                 """#,
             rejected: [("blurb", "stock phrase")]),
+        // SmolLM2 on samples/eval/en-physics-newton.txt: a blurb stuck in a loop.
+        JunkAnswer(
+            name: "a blurb that loops", task: .headline,
+            output: #"""
+                {"title": "Newton's Three Laws of Motion",
+                 "blurb": "The First Law: Inertia, and the Third Law: The Law of Inertia, and the Law of Inertia: The Law of Inertia: Theory."}
+                """#,
+            rejected: [("blurb", "repeats \"the law of inertia\"")]),
         JunkAnswer(
             name: "the JSON-object blurb of #7", task: .headline,
             output: #"{"title": "Study Notes", "blurb": "This is a JSON object with the headline."}"#,

@@ -42,7 +42,15 @@ struct StudykitBinary {
         } else {
             try input.fileHandleForWriting.close()
         }
-        // Read both pipes concurrently so a chatty process never blocks on a full pipe.
+        let (outData, errData) = readToEnd(process, out: out, err: err)
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+    }
+
+    /// Both pipes read to their end, concurrently so a chatty process never blocks on a full
+    /// pipe, then the process waited for.
+    static func readToEnd(_ process: Process, out: Pipe, err: Pipe) -> (out: Data, err: Data) {
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data()
         nonisolated(unsafe) var errData = Data()
@@ -52,8 +60,6 @@ struct StudykitBinary {
         DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         group.wait()
         process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+        return (outData, errData)
     }
 }

@@ -72,13 +72,13 @@ extension BuiltinEngine {
             // A very short lead ("Notes.") says less than a central sentence.
             guard words >= (position == 0 ? 5 : 3), words <= Self.blurbWords,
                 BuiltinProse.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
-                !ResultProse.sameText(text, title), ItemRules.stockFiller(in: text) == nil
+                !ResultProse.sameText(text, title), !ItemRules.isEmptyProse(text)
             else { continue }
             return text
         }
         for unit in candidates {
             let text = Self.oneSentence(unit.text, maxWords: Self.blurbWords, maxLength: Self.blurbLength)
-            if !text.isEmpty, !ResultProse.sameText(text, title), ItemRules.stockFiller(in: text) == nil { return text }
+            if !text.isEmpty, !ResultProse.sameText(text, title), !ItemRules.isEmptyProse(text) { return text }
         }
         return Self.oneSentence("A study note on \(title).", maxWords: Self.blurbWords, maxLength: Self.blurbLength)
     }

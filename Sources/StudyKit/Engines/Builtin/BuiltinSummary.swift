@@ -32,12 +32,14 @@ extension BuiltinEngine {
             guard chosen.count < 3, ResultProse.sentenceCount(overview) < 3 else { break }
             if position == 0, BuiltinProse.wordCount(candidate.text) < 5 { continue }
             // The material's own "This article covers …" is filler in an overview too.
-            if ItemRules.stockFiller(in: candidate.text) != nil { continue }
+            if ItemRules.isEmptyProse(candidate.text) { continue }
             let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
             let text = trial.map { BuiltinProse.sentence($0.text) }.joined(separator: " ")
-            guard BuiltinProse.length(text) <= Self.overviewLength, ResultProse.sentenceCount(text) <= 3 else { continue }
+            guard BuiltinProse.length(text) <= Self.overviewLength, ResultProse.sentenceCount(text) <= 3,
+                ItemRules.repeatedPhrase(in: text) == nil
+            else { continue }
             chosen.append(candidate)
             seen.insert(key)
             overview = text
