@@ -187,6 +187,10 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
         settings.budget = seconds
     }
     settings.stream = raw.flags.contains("stream")
+    // The preview goes to stdout, where it would be written into the binary package.
+    if settings.stream && settings.format == .apkg && raw.values["out"] == nil {
+        throw .invalidValue(option: "--format", value: "apkg", expected: "a text format with --stream, whose preview would land inside the package")
+    }
     settings.quiet = raw.flags.contains("quiet")
     settings.verbose = raw.flags.contains("verbose")
     settings.outputDirectory = raw.values["out"]

@@ -29,7 +29,7 @@ let commonOptions: [OptionSpec] = [
 /// Options every generating command understands.
 let generationOptions: [OptionSpec] = [
     OptionSpec("json", "print one JSON object: result plus how it was made"),
-    OptionSpec("format", value: "format", "markdown (default), json, anki, mermaid, markmap, opml, html, svg"),
+    OptionSpec("format", value: "format", "markdown (default), json, anki, apkg, mermaid, markmap, opml, html, svg"),
     OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
     OptionSpec("offline", "never use the remote engine"),
     OptionSpec("no-cache", "neither read nor write the result cache"),

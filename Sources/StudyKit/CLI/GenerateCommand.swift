@@ -12,6 +12,10 @@ extension Runner {
                 format: settings.format, task: settings.task,
                 supported: StudyTask.allCases.filter(settings.format.supportedTasks.contains))
         }
+        // A binary package on a terminal is garbage on the screen: refuse before any work is done.
+        if settings.format == .apkg, settings.outputDirectory == nil, output.isTerminal {
+            throw OutputError.binaryOutput(format: .apkg)
+        }
         let progress = Progress(sink: errorOutput, enabled: errorOutput.isTerminal && !settings.quiet)
         let source = settings.source ?? "-"
         var explanation = settings.explanation
@@ -78,7 +82,13 @@ extension Runner {
             digest: { (try? SHA256Digest.hex(of: $0)) ?? $0 })
         context.envelope = envelope
         context.language = RenderContext.language(of: document)
-        context.pageOfQuote = QuoteLocator(document).page(of:)
+        // One index of the document gives the Anki notes their pages and sections and the HTML
+        // page its quotes' pages; the other formats never look a quote up.
+        if settings.outputDirectory != nil || [.anki, .apkg, .html].contains(settings.format) {
+            let locator = QuoteLocator(document: document)
+            context.quoteLocator = locator
+            context.pageOfQuote = locator.page(of:)
+        }
         if let directory = settings.outputDirectory, case .studyKit(let kit) = routed.result {
             let url = URL(fileURLWithPath: directory)
             let written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)
@@ -88,8 +98,7 @@ extension Runner {
         if settings.format == .json {
             output.line(envelope.prettyText)
         } else {
-            let text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
-            output.write(text.hasSuffix("\n") ? text : text + "\n")
+            output.write(bytes: try OutputRenderer.bytes(routed.result, as: settings.format, context: context))
         }
     }
 

@@ -5,6 +5,8 @@ import Synchronization
 public protocol OutputSink: Sendable {
     /// Writes `text` as is (no newline added).
     func write(_ text: String)
+    /// Writes raw bytes (a binary format such as an Anki package) as they are.
+    func write(bytes: [UInt8])
     /// Whether the sink is an interactive terminal (progress and redraws only go to terminals).
     var isTerminal: Bool { get }
     /// The terminal's window, read afresh on each call (it changes when the window is resized);
@@ -34,7 +36,12 @@ struct FileDescriptorSink: OutputSink {
 
     /// Writes all bytes, retrying short writes; a closed pipe ends the output quietly.
     public func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        write(bytes: Array(text.utf8))
+    }
+
+    /// Writes all bytes, retrying short writes; a closed pipe ends the output quietly.
+    public func write(bytes: [UInt8]) {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { raw in

@@ -12,7 +12,8 @@ enum SQLiteValue {
     case null
 }
 
-/// One open connection to the studykit database: the result cache and the usage ledger.
+/// One open connection to the studykit database (the result cache and the usage ledger), or to
+/// a plain file that studykit writes once (an Anki collection, opened with `managed: false`).
 ///
 /// The connection runs in WAL mode, so readers never block the writer and a process killed
 /// mid-write leaves the last committed state behind. Every write goes through
@@ -35,9 +36,14 @@ final class SQLiteDatabase {
     private let handle: OpaquePointer
 
     /// Opens (creating if needed) the database at `path`, switches it to WAL and migrates it.
-    /// - Parameter busyTimeoutMilliseconds: how long to wait for another connection's lock;
-    ///   tests shorten it to reach the retry path quickly.
-    init(path: String, busyTimeoutMilliseconds: Int32 = SQLiteDatabase.busyTimeoutMilliseconds) throws(CacheError) {
+    /// - Parameters:
+    ///   - busyTimeoutMilliseconds: how long to wait for another connection's lock; tests
+    ///     shorten it to reach the retry path quickly.
+    ///   - managed: `false` opens the file as it is: no WAL (the file must stand alone, as in a
+    ///     zip) and none of studykit's tables (the caller brings its own schema).
+    init(
+        path: String, busyTimeoutMilliseconds: Int32 = SQLiteDatabase.busyTimeoutMilliseconds, managed: Bool = true
+    ) throws(CacheError) {
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &opened, flags, nil)
@@ -49,6 +55,7 @@ final class SQLiteDatabase {
         self.path = path
         self.handle = opened
         sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
+        guard managed else { return }
         // From here on `deinit` closes the handle if configuration throws.
         try withBusyRetry { () throws(CacheError) in
             // journal_mode answers with a row naming the mode actually in effect.

@@ -9,97 +9,109 @@ import Foundation
 /// ```
 /// #separator:tab
 /// #html:false
-/// #notetype:Basic
+/// #notetype:Basic            (or Cloze)
 /// #deck:<deck>
 /// #guid column:1
 /// #tags column:4
-/// #columns:GUID<TAB>Front<TAB>Back<TAB>Tags
+/// #columns:GUID<TAB>Front<TAB>Back<TAB>Tags      (Cloze: GUID, Text, Back Extra, Tags)
 /// ```
 ///
-/// Then one row per note. With `#html:false`, Anki escapes `<`, `>` and `&` itself, so model
-/// text can never become HTML. A field holding a tab, a newline or `"` is put in double quotes
-/// with inner quotes doubled (CSV rules, as Anki's manual states); every other field is
-/// written as it is. Rows start with the GUID, which is alphanumeric, so no row can be
-/// mistaken for a `#` comment line.
+/// Then one row per note. Question/answer cards are `Basic` notes; cloze cards are `Cloze`
+/// notes whose Text holds `{{c1::answer}}` (or `{{c1::answer::hint}}`) and whose Back Extra holds
+/// the supporting quote and its source. A deck of both kinds is one file with a note type column
+/// (`#notetype column:2`, fields by position) when it goes to one stream, or two files
+/// (``files(_:context:)``) when it goes to a directory.
+///
+/// With `#html:false`, Anki escapes `<`, `>` and `&` itself, so model text can never become
+/// HTML. A field holding a tab, a newline or `"` is put in double quotes with inner quotes
+/// doubled (CSV rules, as Anki's manual states); every other field is written as it is. Rows
+/// start with the GUID, which is alphanumeric, so no row can be mistaken for a `#` comment line.
 ///
 /// Checked against Anki's own importer (the `anki` 26.9 package): the headers are honoured,
-/// fields arrive intact with newlines as `<br>`, and re-importing updates notes by GUID.
+/// fields arrive intact with newlines as `<br>`, cloze Text renders as a blank, and
+/// re-importing updates notes by GUID.
 ///
 /// The GUID is a hash of the source identity, the kind of note and the question, normalised
 /// (case, Unicode form and whitespace), so importing an updated kit for the same material
-/// updates the existing notes instead of adding duplicates.
+/// updates the existing notes instead of adding duplicates. The `.apkg` package
+/// (``AnkiPackage``) uses the same GUIDs.
 public enum AnkiRenderer {
-    /// The declared columns, in order.
+    /// The declared columns of a Basic file, in order.
     public static let columns = ["GUID", "Front", "Back", "Tags"]
+    /// The declared columns of a Cloze file, in order.
+    public static let clozeColumns = ["GUID", "Text", "Back Extra", "Tags"]
 
-    /// One Basic note per card: the question in front, the answer and its quote on the back.
+    /// The deck as one file: Basic notes, Cloze notes, or both with a note type column.
     public static func render(_ flashcards: Flashcards, context: RenderContext) -> String {
-        let flashcards = CleanResult.flashcards(flashcards)
-        let rows = flashcards.cards.map { card in
-            [guid(kind: "card", question: card.question, context: context), trimmed(card.question),
-             back(answer: trimmed(card.answer), quote: trimmed(card.quote))]
-        }
-        return file(rows: rows, context: context)
+        let notes = AnkiNotes.notes(flashcards, context: context)
+        let types = Set(notes.map(\.type))
+        if types.count > 1 { return file(notes: notes, type: nil, context: context) }
+        return file(notes: notes, type: types.first ?? .basic, context: context)
     }
+
+    /// The deck as the files of a kit directory: `cards.tsv` alone when every card is of one
+    /// kind (Basic or Cloze); for a mixed deck, `cards.tsv` with the Basic notes and `cloze.tsv`
+    /// with the Cloze notes, each with a plain `#notetype:` header.
+    public static func files(_ flashcards: Flashcards, context: RenderContext) -> [(name: String, contents: String)] {
+        let notes = AnkiNotes.notes(flashcards, context: context)
+        let types = Set(notes.map(\.type))
+        guard types.count > 1 else {
+            return [(cardsFile, file(notes: notes, type: types.first ?? .basic, context: context))]
+        }
+        return [
+            (cardsFile, file(notes: notes.filter { $0.type == .basic }, type: .basic, context: context)),
+            (clozeFile, file(notes: notes.filter { $0.type == .cloze }, type: .cloze, context: context)),
+        ]
+    }
+
+    /// The kit file that holds the deck (all of it, or its Basic notes when it is mixed).
+    public static let cardsFile = "cards.tsv"
+    /// The kit file that holds the Cloze notes of a mixed deck.
+    public static let clozeFile = "cloze.tsv"
 
     /// One Basic note per question: the prompt and its lettered choices in front, the right
     /// choice and the explanation on the back.
     public static func render(_ quiz: Quiz, context: RenderContext) -> String {
-        let quiz = CleanResult.quiz(quiz).trimmedForAnki
-        let rows = quiz.questions.map { question in
-            let choices = question.choices.enumerated().map { MarkdownRenderer.choiceLetter($0.offset) + ". " + $0.element }
-            let answer = question.choices.indices.contains(question.answerIndex)
-                ? MarkdownRenderer.choiceLetter(question.answerIndex) + ". " + question.choices[question.answerIndex]
-                : "?"
-            var back = question.explanation.isEmpty ? answer : answer + "\n\n" + question.explanation
-            if !question.quote.isEmpty, !Grounding.alreadyQuotes(question.explanation, question.quote) {
-                back += "\n\n— “" + question.quote + "”"
-            }
-            return [guid(kind: "quiz", question: question.prompt, context: context),
-                    ([question.prompt] + choices).joined(separator: "\n"), back]
+        let notes = AnkiNotes.notes(quiz, context: context).map { note in
+            AnkiNote(guid: note.guid, type: .basic, fields: AnkiNotes.basicFields(multipleChoice: note.fields), tags: note.tags)
         }
-        return file(rows: rows, context: context)
+        return file(notes: notes, type: .basic, context: context)
     }
 
     // MARK: - File
 
-    private static func file(rows: [[String]], context: RenderContext) -> String {
-        let tags = context.tags.map(tag).filter { !$0.isEmpty }.joined(separator: " ")
-        var deck = OutputText.singleLine(TerminalSafety.clean(context.deckName))
-        if deck.isEmpty { deck = "studykit" }
-        var lines = [
-            "#separator:tab",
-            "#html:false",
-            "#notetype:Basic",
-            "#deck:" + deck,
+    /// The file for `notes`; `type` `nil` writes a note type column (notes of several types).
+    private static func file(notes: [AnkiNote], type: AnkiNote.NoteType?, context: RenderContext) -> String {
+        var lines = ["#separator:tab", "#html:false"]
+        let columns: [String]
+        switch type {
+        case .cloze?:
+            lines.append("#notetype:Cloze")
+            columns = clozeColumns
+        case nil:
+            lines.append("#notetype column:2")
+            columns = [Self.columns[0], "Notetype"] + Self.columns.dropFirst()
+        default:
+            lines.append("#notetype:Basic")
+            columns = Self.columns
+        }
+        lines += [
+            "#deck:" + AnkiNotes.deckName(context),
             "#guid column:1",
             "#tags column:\(columns.count)",
             "#columns:" + columns.joined(separator: "\t"),
         ]
-        lines += rows.map { ($0 + [tags]).map(field).joined(separator: "\t") }
+        lines += notes.map { note in
+            let typeColumn = type == nil ? [note.type == .cloze ? "Cloze" : "Basic"] : []
+            return ([note.guid] + typeColumn + note.fields + [note.tags.joined(separator: " ")]).map(field).joined(separator: "\t")
+        }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Leading and trailing whitespace only makes a field need quoting and shows as nothing.
-    private static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// The answer, a blank line, then the supporting quote; Anki's importer turns the newlines
-    /// of a non-HTML field into `<br>`.
-    private static func back(answer: String, quote: String) -> String {
-        quote.isEmpty ? answer : answer + "\n\n— “" + quote + "”"
     }
 
     /// A field, quoted when it holds the separator, a line break or a quote.
     private static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "\t" || $0 == "\"" || $0.isNewline }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// A tag: Anki splits the tags column on whitespace, so spaces inside one become `_`.
-    private static func tag(_ text: String) -> String {
-        OutputText.singleLine(TerminalSafety.clean(text)).replacingOccurrences(of: " ", with: "_")
     }
 
     // MARK: - GUID
@@ -161,16 +173,5 @@ public enum AnkiRenderer {
         }
         while digits.count < width { digits.append("0") }
         return String(digits.reversed())
-    }
-}
-
-private extension Quiz {
-    /// Every string trimmed of surrounding whitespace.
-    var trimmedForAnki: Quiz {
-        func trim(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
-        return Quiz(questions: questions.map {
-            .init(prompt: trim($0.prompt), choices: $0.choices.map(trim), answerIndex: $0.answerIndex, explanation: trim($0.explanation),
-                  quote: trim($0.quote))
-        })
     }
 }

@@ -20,7 +20,8 @@ enum CleanResult {
 
     static func flashcards(_ value: Flashcards) -> Flashcards {
         Flashcards(cards: value.cards.map {
-            .init(question: text($0.question), answer: text($0.answer), quote: text($0.quote))
+            .init(question: text($0.question), answer: text($0.answer), quote: text($0.quote), kind: $0.kind,
+                  hint: $0.hint.map(text))
         })
     }
 

@@ -1,15 +1,21 @@
 import Foundation
 
 /// Writes a whole study kit into a directory, one file per format:
-/// `kit.md`, `kit.json`, `cards.tsv` (Anki), `quiz.md`, `mindmap.mmd` (Mermaid), `mindmap.opml`,
-/// `kit.html` (the page: cards, quiz and the drawn mind map) and `mindmap.svg`.
+/// `kit.md`, `kit.json`, `cards.tsv` (Anki), `cards.apkg` (an Anki package of the cards and the
+/// quiz), `quiz.md`, `mindmap.mmd` (Mermaid), `mindmap.opml`, `kit.html` (the page: cards, quiz
+/// and the drawn mind map) and `mindmap.svg`. A deck with both question and cloze cards also
+/// gets `cloze.tsv`: then `cards.tsv` holds the Basic notes and `cloze.tsv` the Cloze notes (see
+/// ``AnkiRenderer/files(_:context:)``); a `cloze.tsv` left by an earlier kit is removed when the
+/// new deck needs none, so the directory never mixes two kits.
 ///
 /// Every file is rendered before anything is written, then each is written to a hidden
 /// temporary file in the same directory and renamed over its final name, so a reader never
 /// sees a half-written file and a failure leaves none behind. Existing files are replaced.
 public struct KitWriter: Sendable {
-    /// The file names, in the order they are written.
-    public static let fileNames = ["kit.md", "kit.json", "cards.tsv", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg"]
+    /// The files every kit has, in the order they are written (`cloze.tsv`, when written, follows `cards.tsv`).
+    public static let fileNames = [
+        "kit.md", "kit.json", "cards.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg",
+    ]
 
     /// Creates a writer.
     public init() {}
@@ -17,32 +23,39 @@ public struct KitWriter: Sendable {
     /// The files' contents, keyed by file name; what ``write(_:json:to:context:)`` writes.
     /// - Parameter json: the JSON text for `kit.json` (the caller builds the envelope); a
     ///   missing final newline is added.
-    public func files(for kit: StudyKitBundle, json: String, context: RenderContext) -> [(name: String, contents: String)] {
-        [
-            ("kit.md", MarkdownRenderer.render(kit, context: context)),
-            ("kit.json", json.hasSuffix("\n") ? json : json + "\n"),
-            ("cards.tsv", AnkiRenderer.render(kit.flashcards, context: context)),
-            ("quiz.md", QuizRenderer.render(kit.quiz, context: quizContext(kit, context))),
-            ("mindmap.mmd", MermaidRenderer.render(kit.mindMap)),
-            ("mindmap.opml", OPMLRenderer.render(kit.mindMap, context: quizContext(kit, context))),
-            ("kit.html", HTMLRenderer.render(.studyKit(kit), context: context)),
-            ("mindmap.svg", SVGRenderer.render(kit.mindMap, context: context)),
+    /// - Throws: ``OutputError/packageFailed(reason:)`` when the Anki package cannot be built.
+    public func files(for kit: StudyKitBundle, json: String, context: RenderContext) throws(OutputError) -> [(name: String, contents: [UInt8])] {
+        func text(_ name: String, _ contents: String) -> (name: String, contents: [UInt8]) { (name, Array(contents.utf8)) }
+        return [
+            text("kit.md", MarkdownRenderer.render(kit, context: context)),
+            text("kit.json", json.hasSuffix("\n") ? json : json + "\n"),
+        ] + AnkiRenderer.files(kit.flashcards, context: context).map { text($0.name, $0.contents) } + [
+            ("cards.apkg", try AnkiPackage.bytes(for: .studyKit(kit), context: context)),
+            text("quiz.md", QuizRenderer.render(kit.quiz, context: quizContext(kit, context))),
+            text("mindmap.mmd", MermaidRenderer.render(kit.mindMap)),
+            text("mindmap.opml", OPMLRenderer.render(kit.mindMap, context: quizContext(kit, context))),
+            text("kit.html", HTMLRenderer.render(.studyKit(kit), context: context)),
+            text("mindmap.svg", SVGRenderer.render(kit.mindMap, context: context)),
         ]
     }
 
     /// Writes the kit into `directory`, creating it (and its parents) when missing.
-    /// - Returns: the written files, in ``fileNames`` order.
+    /// - Returns: the written files, in ``fileNames`` order (`cloze.tsv` after `cards.tsv` when written).
     /// - Throws: ``OutputError/notADirectory(path:)`` when `directory` (or a parent) is a file;
     ///   ``OutputError/writeFailed(path:reason:)`` naming the file that could not be written.
     @discardableResult
     public func write(_ kit: StudyKitBundle, json: String, to directory: URL, context: RenderContext) throws(OutputError) -> [URL] {
-        let files = files(for: kit, json: json, context: context)
+        let files = try files(for: kit, json: json, context: context)
         try makeDirectory(directory)
         var written: [URL] = []
         for file in files {
             let url = directory.appendingPathComponent(file.name)
-            try writeAtomically(Data(file.contents.utf8), to: url)
+            try writeAtomically(Data(file.contents), to: url)
             written.append(url)
+        }
+        // A mixed deck's Cloze file from an earlier kit would import stale notes next to the new ones.
+        if !files.contains(where: { $0.name == AnkiRenderer.clozeFile }) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(AnkiRenderer.clozeFile))
         }
         return written
     }

@@ -6,6 +6,10 @@ public enum OutputError: StudyKitError, Equatable {
     case notADirectory(path: String)
     /// Writing `path` failed; `reason` is the system's explanation.
     case writeFailed(path: String, reason: String)
+    /// The Anki package's collection could not be built (a full or read-only temporary directory).
+    case packageFailed(reason: String)
+    /// A binary format (`apkg`) was asked for as text, or for a terminal, which would only show garbage.
+    case binaryOutput(format: RenderFormat)
 
     /// One lower-case line for stderr.
     public var message: String {
@@ -18,14 +22,18 @@ public enum OutputError: StudyKitError, Equatable {
             return "cannot write the kit into '\(path)': it exists and is not a directory; choose another output directory"
         case .writeFailed(let path, let reason):
             return "cannot write '\(path)' (\(reason)); check the directory exists and is writable"
+        case .packageFailed(let reason):
+            return "cannot build the Anki package (\(reason)); check that the temporary directory (TMPDIR) is writable and has room"
+        case .binaryOutput(let format):
+            return "--format \(format.rawValue) writes a binary file, not text for a terminal; redirect it (> deck.\(format.rawValue)) or pipe it"
         }
     }
 
     /// A format that does not fit the command is a usage error; a failed write is anything else.
     public var exitCode: ExitCode {
         switch self {
-        case .formatNotSupported: return .usage
-        case .notADirectory, .writeFailed: return .failure
+        case .formatNotSupported, .binaryOutput: return .usage
+        case .notADirectory, .writeFailed, .packageFailed: return .failure
         }
     }
 }

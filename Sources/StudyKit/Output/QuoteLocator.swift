@@ -1,26 +1,97 @@
-/// Finds where a supporting quote sits in its document, so the page can say which PDF page it is on.
+/// Where a quote sits in its document: the PDF page and the section heading, when known.
+public struct QuoteLocation: Sendable, Equatable {
+    /// The 1-based PDF page the quote starts on; `nil` for sources without pages.
+    public var page: Int?
+    /// The heading of the section the quote starts in; `nil` before the first heading.
+    public var section: String?
+
+    /// Creates a location.
+    public init(page: Int? = nil, section: String? = nil) {
+        self.page = page
+        self.section = section
+    }
+}
+
+/// Finds where a supporting quote sits in its document, so an Anki note or the HTML page can
+/// name its PDF page, and an Anki note can be tagged with its section.
 ///
-/// A quote is meant to be copied word for word, but models trim, re-space or end it early: the
-/// whole quote is tried first, then its first words (60, then 30 characters), so a quote whose
-/// tail was changed is still found by its head. A quote found nowhere has no page.
+/// Quotes are matched case- and whitespace-insensitively (a model or the builtin engine puts a
+/// sentence on one line; the document may break it); a quote that is not found whole is looked
+/// for by its first words (60, then 30 characters), because models trim, re-space or end a quote
+/// early more often than they change its start. Not found means no location, never a guess.
 public struct QuoteLocator: Sendable {
-    private let document: Document
+    /// The folded document (lower case, each run of whitespace one space).
+    private let folded: [Character]
+    /// For each folded character, the `Character` offset in the document's text it came from.
+    private let offsets: [Int]
+    private let pages: [PageSpan]
+    private let sections: [(heading: String?, offsets: Range<Int>)]
 
-    /// Creates a locator over `document`.
-    public init(_ document: Document) { self.document = document }
+    /// How many folded characters of a quote's start are tried, in turn, when the whole quote is not found.
+    static let prefixLengths = [60, 30]
 
-    /// The 1-based page of `quote`, or `nil` when the document has no pages or the quote is not found.
-    public func page(of quote: String) -> Int? {
-        guard !document.pages.isEmpty else { return nil }
-        let words = OutputText.singleLine(quote)
-        var candidates = [words]
-        for length in [60, 30] where words.count > length {
-            candidates.append(String(words.prefix(length)))
-        }
-        for candidate in candidates where !candidate.isEmpty {
-            if let range = document.text.range(of: candidate) {
-                return document.page(atCharacterOffset: document.text.distance(from: document.text.startIndex, to: range.lowerBound))
+    /// Indexes `document`: its text, pages and section headings.
+    public init(_ document: Document) { self.init(document: document) }
+
+    /// Indexes `document`: its text, pages and section headings.
+    public init(document: Document) {
+        var folded: [Character] = []
+        var offsets: [Int] = []
+        folded.reserveCapacity(document.characterCount)
+        offsets.reserveCapacity(document.characterCount)
+        for (offset, character) in document.text.enumerated() {
+            if character.isWhitespace {
+                if folded.last != " " && !folded.isEmpty {
+                    folded.append(" ")
+                    offsets.append(offset)
+                }
+                continue
             }
+            for lowered in character.lowercased() {
+                folded.append(lowered)
+                offsets.append(offset)
+            }
+        }
+        self.folded = folded
+        self.offsets = offsets
+        self.pages = document.pages
+        self.sections = DocumentOutline(text: document.text).sections.map { ($0.heading, $0.offsets) }
+    }
+
+    /// The quote's page and section, or `nil` when the quote is not in the document.
+    public func locate(_ quote: String) -> QuoteLocation? {
+        let needle = Self.fold(quote)
+        guard needle.count >= 12 else { return nil }
+        var start = firstMatch(needle)
+        for length in Self.prefixLengths where start == nil && needle.count > length {
+            start = firstMatch(Array(needle.prefix(length)))
+        }
+        guard let start else { return nil }
+        let offset = offsets[start]
+        let page = pages.first { $0.range.contains(offset) }?.page
+        let heading = sections.first { $0.offsets.contains(offset) }?.heading
+        let section = heading.map(OutputText.singleLine).flatMap { $0.isEmpty ? nil : $0 }
+        return QuoteLocation(page: page, section: section)
+    }
+
+    /// The 1-based PDF page of `quote`, or `nil` when the document has no pages or the quote is not found.
+    public func page(of quote: String) -> Int? {
+        guard !pages.isEmpty else { return nil }
+        return locate(quote)?.page
+    }
+
+    private static func fold(_ text: String) -> [Character] {
+        Array(OutputText.singleLine(text).lowercased())
+    }
+
+    /// The folded index where `needle` first occurs.
+    private func firstMatch(_ needle: [Character]) -> Int? {
+        guard let first = needle.first, needle.count <= folded.count else { return nil }
+        var index = 0
+        let last = folded.count - needle.count
+        while index <= last {
+            if folded[index] == first, folded[index..<(index + needle.count)].elementsEqual(needle) { return index }
+            index += 1
         }
         return nil
     }

@@ -19,6 +19,9 @@ public struct RenderContext: Sendable {
     public var tags: [String]
     /// The hash behind Anki GUIDs.
     public var digest: Digest
+    /// Finds a card's quote in the source, for the page and section of an Anki note; `nil`
+    /// when the document is not at hand (then notes name no page and carry no section tag).
+    public var quoteLocator: QuoteLocator?
     /// The `--json` envelope of the result (engine, model, `fitted`, `items`, `parts`), when the
     /// caller has one; the HTML page shows this provenance.
     public var envelope: JSONValue?
@@ -67,6 +70,8 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
     case json
     /// Anki's plain-text import; flashcards, quiz, and the whole kit (its flashcards).
     case anki
+    /// An Anki package (`.apkg`, binary); flashcards, quiz, and the whole kit (both). See ``AnkiPackage``.
+    case apkg
     /// Mermaid `mindmap`; mind map and the whole kit (its mind map).
     case mermaid
     /// Markdown for markmap; mind map and the whole kit (its mind map).
@@ -85,6 +90,7 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
         case .anki: return [.flashcards, .quiz, .studyKit]
         case .mermaid, .markmap, .svg: return [.mindmap, .studyKit]
         case .opml: return [.summary, .mindmap, .studyKit]
+        case .apkg: return [.flashcards, .quiz, .studyKit]
         }
     }
 }

@@ -121,6 +121,12 @@ struct GenerableFields {
         return text.trimmingWhitespace
     }
 
+    /// An optional string member, trimmed; `nil` when absent or `null`.
+    func optionalString(_ key: String) throws(SchemaError) -> String? {
+        guard let value = object[key], value != .null else { return nil }
+        return try string(key)
+    }
+
     /// A whole-number member.
     func integer(_ key: String) throws(SchemaError) -> Int {
         guard let number = try member(key).integerValue else { throw mistyped(key, "an integer") }

@@ -7,7 +7,8 @@
 /// converters handle best. Every constraint here is also checked on our side by
 /// ``validationIssues(for:at:)``, because a server may ignore any of them silently.
 public indirect enum GenerationSchema: Sendable, Hashable {
-    /// An object whose properties are all required, in declared order, and nothing else.
+    /// An object with its properties in declared order, and nothing else; every property is
+    /// required unless it is declared optional.
     case object([Property])
     /// An array of `items` with between `minItems` and `maxItems` elements (`nil`: no maximum),
     /// optionally without duplicates.
@@ -31,12 +32,16 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         public let description: String
         /// The property's shape.
         public let schema: GenerationSchema
+        /// Whether the member may be left out (or be `null`); the reader then supplies a default.
+        /// Grammar-constrained models still write it (see ``GrammarConverter``).
+        public let isOptional: Bool
 
         /// Creates a property.
-        public init(_ name: String, description: String, _ schema: GenerationSchema) {
+        public init(_ name: String, description: String, _ schema: GenerationSchema, optional: Bool = false) {
             self.name = name
             self.description = description
             self.schema = schema
+            self.isOptional = optional
         }
     }
 
@@ -98,8 +103,11 @@ public indirect enum GenerationSchema: Sendable, Hashable {
 extension GenerationSchema {
     /// This schema as a JSON Schema document, keys in a fixed order.
     ///
-    /// Both variants list every property in `required` and say `additionalProperties: false`,
-    /// because studykit rejects missing and extra members whatever the server does.
+    /// Both variants list every required property in `required` and say `additionalProperties: false`,
+    /// because studykit rejects missing and extra members whatever the server does. An optional
+    /// property is left out of `required`, except in the `strict` variant, which must list every
+    /// property: there it is required but may be `null` (`"type": [T, "null"]`), as OpenAI's
+    /// strict mode spells an optional member.
     /// The `strict` variant is for APIs with a strict structured-output mode (OpenAI's
     /// `strict: true`), which refuse keywords they do not support: it leaves out `minLength`
     /// and `maxLength`. Those limits are still enforced when the output is validated.
@@ -112,7 +120,12 @@ extension GenerationSchema {
                 var child = property.schema.jsonSchema(strict: strict).objectValue ?? JSONObject()
                 // `description` goes right after `type`, so a reader sees what a field is before its limits.
                 var ordered = JSONObject()
-                if let type = child["type"] { ordered["type"] = type }
+                if strict, property.isOptional, let type = child["type"] {
+                    ordered["type"] = [type, "null"]
+                    if let cases = child["enum"]?.arrayValue { child["enum"] = .array(cases + [.null]) }
+                } else if let type = child["type"] {
+                    ordered["type"] = type
+                }
                 ordered["description"] = .string(property.description)
                 child["type"] = nil
                 for member in child { ordered[member.key] = member.value }
@@ -121,7 +134,7 @@ extension GenerationSchema {
             return [
                 "type": "object",
                 "properties": .object(members),
-                "required": .array(properties.map { .string($0.name) }),
+                "required": .array(properties.filter { strict || !$0.isOptional }.map { .string($0.name) }),
                 "additionalProperties": false,
             ]
         case .array(let items, let minItems, let maxItems, _):
@@ -166,8 +179,13 @@ extension GenerationSchema {
         case .object(let properties):
             return [
                 "object": .array(properties.map { property in
-                    ["name": .string(property.name), "description": .string(property.description),
-                     "schema": property.schema.canonicalValue]
+                    var member: JSONObject = [
+                        "name": .string(property.name), "description": .string(property.description),
+                        "schema": property.schema.canonicalValue,
+                    ]
+                    // Only when set, so schemas without optional members keep their fingerprints.
+                    if property.isOptional { member["optional"] = true }
+                    return .object(member)
                 })
             ]
         case .array(let items, let minItems, let maxItems, let distinct):

@@ -20,9 +20,9 @@ extension GenerationSchema {
             guard let object = value.objectValue else { return report(Self.typeMismatch(value, "an object")) }
             for property in properties {
                 let childPath = JSONPath.member(path, property.name)
-                if let child = object[property.name] {
+                if let child = object[property.name], !(property.isOptional && child == .null) {
                     property.schema.collect(child, at: childPath, into: &issues)
-                } else {
+                } else if !property.isOptional {
                     issues.append(ValidationIssue(path: childPath, message: "is missing; add it"))
                 }
             }

@@ -65,8 +65,8 @@ public struct StudyKitBundle: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension StudyKitBundle {
-    /// Version 2: answers must also pass ``Grounding``.
-    static let promptTemplateVersion = "import/2"
+    /// Version 2: answers must also pass ``Grounding``. Version 3: cards have a kind and an optional hint.
+    static let promptTemplateVersion = "import/3"
     /// Room for a typical kit (about 8 cards and 5 questions); the kit runs on the large remote window.
     static let responseReserve = 2_048
     static let instructions = TaskPrompt.instructions(
@@ -74,8 +74,9 @@ extension StudyKitBundle {
         fields: """
             - "headline": "title" (at most 6 words, no quotation marks) and "blurb" (one sentence).
             - "summary": "overview" (2 to 3 sentences) and "keyPoints" (3 to 8 distinct points).
-            - "flashcards": "cards", 3 to 20, each with "question", "answer" and "quote" (the
-              supporting sentence of the material, word for word).
+            - "flashcards": "cards", 3 to 20, each with "kind" ("question", or "cloze" for a
+              sentence with _____ in place of the answer), "question", "answer", "hint"
+              (optional) and "quote" (the supporting sentence of the material, word for word).
             - "quiz": "questions", 3 to 10, each with "prompt", "choices" (exactly 4 different),
               "answerIndex" (0 to 3) and "explanation".
             - "mindMap": "centralTopic" and "branches" (2 to 8), each with "label" and "children";

@@ -82,7 +82,10 @@ struct ArgumentParserTests {
         Rejected(argv: ["summary", "x", "--json=yes"], message: "Option '--json' does not take a value."),
         Rejected(
             argv: ["summary", "x", "--format", "pdf"],
-            message: "Invalid value 'pdf' for '--format': expected markdown, json, anki, mermaid, markmap, opml, html, svg."),
+            message: "Invalid value 'pdf' for '--format': expected markdown, json, anki, apkg, mermaid, markmap, opml, html, svg."),
+        Rejected(
+            argv: ["flashcards", "x", "--format", "apkg", "--stream"],
+            message: "Invalid value 'apkg' for '--format': expected a text format with --stream, whose preview would land inside the package."),
         Rejected(
             argv: ["summary", "x", "--engine", "gpt"],
             message: "Invalid value 'gpt' for '--engine': expected auto, local, remote, builtin."),

@@ -12,7 +12,7 @@ import FoundationXML
 struct StudyKitImportIntegrationTests {
     static let envelopeFields: Set<String> = [
         "task", "engine", "model", "decision", "result", "source", "fitted", "cached", "reasked", "fallbacks", "usage", "parts",
-        "seconds", "attempts", "items",
+        "seconds", "attempts", "items", "dropped",
     ]
 
     /// The kit is remote work. The model server is our own, with the shared remote's 8,192-token
@@ -27,7 +27,7 @@ struct StudyKitImportIntegrationTests {
     /// 2,048-token window; the builtin engine answers. The test accepts a valid model kit too,
     /// but whichever engine answers, the envelope must say so honestly.
     @Test(.timeLimit(.minutes(8)))
-    func importWritesEightValidFiles() async throws {
+    func importWritesEveryValidFile() async throws {
         let server = try await OwnModelServer.start(contextSize: 8192, alias: "smollm2-135m-remote")
         let cache = try ScratchDirectory()
         let out = try ScratchDirectory("kit")
@@ -44,11 +44,15 @@ struct StudyKitImportIntegrationTests {
 
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "no progress or notes when piped and not verbose: \(run.stderr)")
-        let names = KitWriter.fileNames
-        #expect(names == ["kit.md", "kit.json", "cards.tsv", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg"])
+        var names = KitWriter.fileNames
+        #expect(names == ["kit.md", "kit.json", "cards.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg"])
+        // A deck of question and cloze cards adds the Cloze notes' file after cards.tsv.
+        if run.stdout.contains("/cloze.tsv\n") { names.insert("cloze.tsv", at: 3) }
         #expect(run.stdout == names.map { kitDirectory.appendingPathComponent($0).path + "\n" }.joined())
+        let package = try Data(contentsOf: kitDirectory.appendingPathComponent("cards.apkg"))
+        #expect(package.starts(with: [0x50, 0x4B, 0x03, 0x04]), "cards.apkg is a zip")
         var contents: [String: String] = [:]
-        for name in names {
+        for name in names where name != "cards.apkg" {
             let url = kitDirectory.appendingPathComponent(name)
             contents[name] = try #require(try? String(contentsOf: url, encoding: .utf8), "\(name) was not written")
         }
@@ -61,7 +65,9 @@ struct StudyKitImportIntegrationTests {
         let questions = try #require((result["quiz"] as? [String: Any])?["questions"] as? [[String: Any]])
         let title = try #require((result["headline"] as? [String: Any])?["title"] as? String)
 
-        try Self.checkAnki(try #require(contents["cards.tsv"]), rows: cards.count)
+        let ankiRows = try Self.checkAnki(try #require(contents["cards.tsv"]))
+            + (try contents["cloze.tsv"].map { try Self.checkAnki($0) } ?? 0)
+        #expect(ankiRows == cards.count)
         try Self.checkOPML(try #require(contents["mindmap.opml"]), title: title)
         let page = try #require(contents["kit.html"])
         #expect(page.components(separatedBy: "<li class=\"card\"").count - 1 == cards.count)
@@ -130,31 +136,34 @@ struct StudyKitImportIntegrationTests {
     }
 
     /// cards.tsv: Anki's file headers, then one row per card with the declared number of columns.
-    private static func checkAnki(_ text: String, rows expectedRows: Int) throws {
+    /// Checks one Anki file (Basic or Cloze notes) and returns its number of notes.
+    private static func checkAnki(_ text: String) throws -> Int {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let headers = lines.prefix { $0.hasPrefix("#") }.map(String.init)
         #expect(headers.count == 7)
         #expect(headers.first == "#separator:tab")
         #expect(headers.contains("#html:false"))
-        #expect(headers.contains("#notetype:Basic"))
+        let cloze = headers.contains("#notetype:Cloze")
+        #expect(cloze || headers.contains("#notetype:Basic"))
         #expect(headers.contains { $0.hasPrefix("#deck:") && $0.count > "#deck:".count })
         #expect(headers.contains("#guid column:1"))
         let columnsLine = try #require(headers.first { $0.hasPrefix("#columns:") })
         let declared = columnsLine.dropFirst("#columns:".count).split(separator: "\t", omittingEmptySubsequences: false)
-        #expect(declared == ["GUID", "Front", "Back", "Tags"])
+        #expect(declared == (cloze ? ["GUID", "Text", "Back Extra", "Tags"] : ["GUID", "Front", "Back", "Tags"]))
         #expect(headers.contains("#tags column:\(declared.count)"))
 
         let body = lines.dropFirst(headers.count).joined(separator: "\n")
         let rows = try AnkiRows.parse(body)
-        #expect(rows.count == expectedRows)
         #expect(!rows.isEmpty)
         for row in rows {
             #expect(row.count == declared.count, "a row with \(row.count) fields: \(row)")
             let guid = row.first ?? ""
             #expect(!guid.isEmpty && guid.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }, "GUID \(guid)")
             #expect(row.count > 2 && !row[1].isEmpty && !row[2].isEmpty, "front and back are filled: \(row)")
+            if cloze { #expect(row.count > 1 && row[1].contains("{{c1::"), "a Cloze note has its deletion: \(row)") }
         }
         #expect(Set(rows.map { $0.first ?? "" }).count == rows.count, "GUIDs are unique")
+        return rows.count
     }
 
     /// mindmap.opml: well-formed OPML 2.0 read by FoundationXML, titled, with an outline.

@@ -91,12 +91,13 @@ import Testing
         let cards = OutputFixtures.nastyFlashcards.cards
         try #require(file.records.count == cards.count)
         #expect(file.records[0][1] == "What is \"ATP\"?")
-        #expect(file.records[0][2] == "Adenosine\ttriphosphate\n\n— “ATP is the cell's \"energy currency\".”")
+        #expect(file.records[0][2] == "Adenosine\ttriphosphate\n\n“ATP is the cell's \"energy currency\".”\n— Cells 101")
         #expect(file.records[1][1] == "# Where does glycolysis happen?")
         #expect(file.records[1][2].hasPrefix("In the cytoplasm\n(not the mitochondria)"))
         #expect(file.records[2][1] == "Which ion flows through ATP synthase?")
-        #expect(file.records[2][2] == "H+ <protons> & nothing else\n\n— “click Protons flow back through the enzyme 👩‍🔬.”")
-        for record in file.records { #expect(record[3] == "studykit cell_biology") }
+        #expect(file.records[2][2] == "H+ <protons> & nothing else\n\n“click Protons flow back through the enzyme 👩‍🔬.”\n— Cells 101")
+        // No document to find the quotes in: the task's tag, no section tag.
+        for record in file.records { #expect(record[3] == "studykit cell_biology studykit::flashcards") }
     }
 
     @Test func quotesOnlyFieldsThatNeedIt() {
@@ -104,14 +105,14 @@ import Testing
         #expect(nasty.contains("\t\"What is \"\"ATP\"\"?\"\t"))
         let clean = AnkiRenderer.render(OutputFixtures.cleanKit.flashcards, context: Self.context)
         #expect(clean.contains("\tWhat is ATP?\t\"The cell's energy currency.\n"))
-        #expect(clean.contains("\tstudykit cell_biology\n"))
+        #expect(clean.contains("\tstudykit cell_biology studykit::flashcards\n"))
         #expect(!clean.contains("\"studykit"))
     }
 
     @Test func quizCardsShowLetteredChoicesAndTheAnswer() throws {
         let file = try Self.parse(AnkiRenderer.render(OutputFixtures.cleanKit.quiz, context: Self.context))
         #expect(file.records[0][1] == "Where does the Krebs cycle run?\nA. Cytoplasm\nB. Mitochondrial matrix\nC. Nucleus\nD. Cell wall")
-        #expect(file.records[0][2] == "B. Mitochondrial matrix\n\nIt runs in the mitochondrial matrix.\n\n— “The Krebs cycle runs in the mitochondrial matrix.”")
+        #expect(file.records[0][2] == "B. Mitochondrial matrix\n\nIt runs in the mitochondrial matrix.\n\n“The Krebs cycle runs in the mitochondrial matrix.”\n— Cells 101")
     }
 
     // MARK: - GUIDs

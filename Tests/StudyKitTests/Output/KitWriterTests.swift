@@ -16,7 +16,7 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     }
 
-    @Test func writesAllSixFilesWithTheRenderersOutput() throws {
+    @Test func writesEveryFileWithTheRenderersOutput() throws {
         let root = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let directory = root.appendingPathComponent("nested/kit")
@@ -36,7 +36,9 @@ import Testing
         #expect(try read("quiz.md").hasPrefix("# Quiz: Cells & \\<Energy> 🧠\n\n1. Where does the Krebs cycle run?"))
         #expect(try read("mindmap.mmd") == MermaidRenderer.render(kit.mindMap))
         #expect(try read("mindmap.opml").contains("<title>Cells &amp; &lt;Energy&gt; 🧠</title>"))
-        for name in KitWriter.fileNames {
+        let package = try Data(contentsOf: directory.appendingPathComponent("cards.apkg"))
+        #expect(package.starts(with: [0x50, 0x4B, 0x03, 0x04]), "cards.apkg is a zip")
+        for name in KitWriter.fileNames where name != "cards.apkg" {
             #expect(OutputFixtures.unsafeScalars(in: try read(name)).isEmpty, "\(name)")
         }
     }
@@ -50,6 +52,26 @@ import Testing
         #expect(try Self.contents(of: directory) == KitWriter.fileNames.sorted())
         let markdown = try String(contentsOf: directory.appendingPathComponent("kit.md"), encoding: .utf8)
         #expect(markdown.hasPrefix("# Cellular Respiration\n"))
+    }
+
+    /// A deck of question and cloze cards gets cloze.tsv beside cards.tsv; a later kit with one
+    /// kind of card removes it, so the directory never holds notes of two kits.
+    @Test func aMixedDeckWritesAClozeFileThatALaterKitRemoves() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var mixed = OutputFixtures.cleanKit
+        mixed.flashcards.cards.append(.init(question: "Glycolysis splits _____ in the cytoplasm.", answer: "glucose", quote: "Glycolysis splits glucose in the cytoplasm."))
+        let context = OutputFixtures.context()
+        let written = try KitWriter().write(mixed, json: Self.json, to: directory, context: context)
+        #expect(written.map(\.lastPathComponent) == ["kit.md", "kit.json", "cards.tsv", "cloze.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg"])
+        let cloze = try String(contentsOf: directory.appendingPathComponent("cloze.tsv"), encoding: .utf8)
+        #expect(cloze.contains("#notetype:Cloze\n"))
+        #expect(cloze.contains("{{c1::glucose}}"))
+        let cards = try String(contentsOf: directory.appendingPathComponent("cards.tsv"), encoding: .utf8)
+        #expect(cards.contains("#notetype:Basic\n") && !cards.contains("{{c1::"))
+
+        try KitWriter().write(OutputFixtures.cleanKit, json: Self.json, to: directory, context: context)
+        #expect(try Self.contents(of: directory) == KitWriter.fileNames.sorted())
     }
 
     @Test func aPathThatIsAFileFailsClearlyAndWritesNothing() throws {

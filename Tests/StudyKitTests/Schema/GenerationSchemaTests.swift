@@ -32,6 +32,8 @@ struct GenerationSchemaTests {
         #expect(try JSONValue.parse(text) == task.generationSchema.jsonSchema(strict: false))
     }
 
+    /// Strict schemas require every property (an optional one may be `null`); the others leave
+    /// optional properties (only `kind` and `hint` of a card) out of `required`.
     @Test(arguments: StudyTask.allCases)
     func everyObjectRequiresAllPropertiesAndForbidsOthers(_ task: StudyTask) throws {
         for strict in [false, true] {
@@ -48,8 +50,12 @@ struct GenerationSchemaTests {
             collect(task.generationSchema.jsonSchema(strict: strict))
             #expect(!objects.isEmpty)
             for object in objects {
-                let names = try #require(object["properties"]?.objectValue).keys
-                #expect(object["required"] == .array(names.map(JSONValue.string)))
+                let properties = try #require(object["properties"]?.objectValue)
+                let names = properties.keys
+                let optional = names.filter { name in properties[name]?["type"]?.arrayValue?.contains(.string("null")) == true }
+                let required = strict ? names : names.filter { !["kind", "hint"].contains($0) }
+                #expect(object["required"] == .array(required.map(JSONValue.string)))
+                #expect(optional == (strict ? names.filter { ["kind", "hint"].contains($0) } : []))
                 #expect(object["additionalProperties"] == false)
                 for name in names {
                     #expect(object["properties"]?[name]?["description"]?.stringValue?.isEmpty == false, "\(name)")
@@ -59,6 +65,22 @@ struct GenerationSchemaTests {
             #expect(!text.contains("$ref"))
             #expect(text.contains("minLength") == !strict)
         }
+    }
+
+    @Test func optionalPropertiesMayBeMissingOrNullButNotMistyped() {
+        let schema = GenerationSchema.object([
+            .init("name", description: "n", .string()), .init("note", description: "o", .string(maxLength: 5), optional: true),
+        ])
+        #expect(schema.validationIssues(for: ["name": "a"]).isEmpty)
+        #expect(schema.validationIssues(for: ["name": "a", "note": .null]).isEmpty)
+        #expect(schema.validationIssues(for: ["name": "a", "note": "too long"]).map(\.message) == ["has 8 characters, but at most 5 are allowed"])
+        #expect(schema.validationIssues(for: ["note": "b"]).map(\.description) == ["name is missing; add it"])
+        #expect(schema.jsonSchema(strict: false)["required"] == ["name"])
+        #expect(schema.jsonSchema(strict: true)["required"] == ["name", "note"])
+        #expect(schema.jsonSchema(strict: true)["properties"]?["note"]?["type"] == ["string", "null"])
+        // Making a property optional changes what may be cached under the schema.
+        let required = GenerationSchema.object([.init("name", description: "n", .string()), .init("note", description: "o", .string(maxLength: 5))])
+        #expect(schema.fingerprint != required.fingerprint)
     }
 
     @Test func propertiesAreEmittedInDeclaredOrder() {

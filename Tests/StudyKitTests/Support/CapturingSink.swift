@@ -21,8 +21,22 @@ final class CapturingSink: OutputSink {
     /// Pretends the window was resized.
     func resize(to newSize: TerminalSize?) { size.withLock { $0 = newSize } }
 
+    private let raw = Mutex<[UInt8]>([])
+
     /// Appends `text`.
-    func write(_ text: String) { buffer.withLock { $0 += text } }
+    func write(_ text: String) {
+        buffer.withLock { $0 += text }
+        raw.withLock { $0 += Array(text.utf8) }
+    }
+
+    /// Appends `bytes` (as text too, decoded leniently).
+    func write(bytes: [UInt8]) {
+        buffer.withLock { $0 += String(decoding: bytes, as: UTF8.self) }
+        raw.withLock { $0 += bytes }
+    }
+
+    /// Every byte written so far, text and binary.
+    var bytes: [UInt8] { raw.withLock { $0 } }
 
     /// Everything written so far.
     var text: String { buffer.withLock { $0 } }

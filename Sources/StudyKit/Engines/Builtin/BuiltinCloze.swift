@@ -59,7 +59,7 @@ extension BuiltinEngine {
         let cards = clozeItems(analysis, limit: Self.flashcardLimit).map { item in
             Flashcards.Card(
                 question: BuiltinProse.oneLine(item.clozeText), answer: BuiltinProse.oneLine(item.answer),
-                quote: BuiltinProse.oneLine(item.sentence))
+                quote: BuiltinProse.oneLine(item.sentence), kind: .cloze)
         }
         guard cards.count >= 3 else { throw .tooShort(task: .flashcards, usableSentences: analysis.usableSentenceCount) }
         return Flashcards(cards: cards)

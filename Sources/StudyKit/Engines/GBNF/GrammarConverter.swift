@@ -6,7 +6,7 @@
 /// Written for studykit's schemas (``GenerationSchema/jsonSchema(strict:)``): objects (every
 /// declared property, in declared order), arrays with `minItems`/`maxItems`, strings with
 /// `minLength`/`maxLength` or a `pattern` (see ``PatternGrammar``), string `enum`s, integers
-/// and numbers (with `minimum`/`maximum`), booleans and `null`. Keywords that only describe
+/// and numbers (with `minimum`/`maximum`), booleans and `null`, and lists of types (`["string", "null"]`). Keywords that only describe
 /// (`description`, `title`, `$schema`, `additionalProperties: false`) are ignored; anything that
 /// would change the accepted language and is not understood (`anyOf`, `$ref`, `const`, …) is
 /// refused, so the grammar is never looser than the schema without saying so.
@@ -92,6 +92,17 @@ private struct RuleSet {
         }
         guard let type = object["type"] else {
             throw .unsupported(path: display(path), detail: "a schema without a 'type'")
+        }
+        // A list of types (`["string", "null"]`, how a strict schema spells an optional member)
+        // is the choice between each type with the same keywords.
+        if let names = type.arrayValue, !names.isEmpty, names.allSatisfy({ $0.stringValue != nil }) {
+            var alternatives: [String] = []
+            for (index, single) in names.enumerated() {
+                var variant = object
+                variant["type"] = single
+                alternatives.append(try expression(for: .object(variant), path: path, name: name + "-\(index)"))
+            }
+            return define(name, "(" + alternatives.joined(separator: " | ") + ")")
         }
         guard let typeName = type.stringValue else {
             throw .unsupported(path: display(path), detail: "a 'type' that is not a single name (\(type.compactText))")
