@@ -250,7 +250,7 @@ extension RoutingEngine {
     // MARK: flashcards
 
     static let cardSpec = ItemSpec(
-        name: "card", version: "flashcards.card/2",
+        name: "card", version: "flashcards.card/3",
         instructions: """
             You turn one fill-in-the-blank study card into a natural question and its short answer.
             Use only the sentence given. The question asks for the missing words without containing them and ends with a question mark.
@@ -258,12 +258,17 @@ extension RoutingEngine {
             Reply with a JSON object with "question" and "answer".
             """,
         schema: .object([
+            // At least 4 words ending as a sentence, in the grammar: SmolLM2 otherwise wrote
+            // "Calvin cycle?" or a statement for 4 of 6 cards.
             .init("question", description: "A natural question about the sentence.",
-                  .string(maxLength: 120, maxWords: 18, forbiddenCharacters: "\n")),
+                  .string(maxLength: 120, maxWords: 18, forbiddenCharacters: "\n", meaning: Self.rewrittenQuestion)),
             .init("answer", description: "The short answer, from the sentence.", .string(maxLength: 50, maxWords: 6, forbiddenCharacters: "\n")),
         ]),
         // Bounded by the words above: 24 words of a card and the JSON around them.
         maximumTokens: 80)
+
+    /// A rewritten card's question: a sentence of 4 words or more, 2 of them content words.
+    static let rewrittenQuestion = ItemMeaning(noun: "a question", minimumContentWords: 2, minimumWords: 4, isSentence: true)
 
     static func cardJob(_ card: Flashcards.Card, path: String, materialStems: Set<String>) -> ItemJob {
         let prompt = "Sentence: \(card.quote)\nCard: \(card.question)\nMissing words: \(card.answer)"
