@@ -464,8 +464,10 @@ public struct RoutingEngine: Sendable {
                 if repetition.feed(snapshot: text) {
                     // Leaving the loop ends the stream, which cancels the generation.
                     let completion = (try? await engine.tokenCount(for: text))?.count ?? TokenCount.estimate(for: text).count
+                    // The prompt was read all the same: estimated, so the ledger (and eval) count it.
+                    let prompt = TokenCount.estimate(for: request.instructions + "\n" + request.prompt).count
                     return RawResponse(
-                        text: text, usage: Usage(promptTokens: 0, completionTokens: completion, method: .estimated),
+                        text: text, usage: Usage(promptTokens: prompt, completionTokens: completion, method: .estimated),
                         model: engine.modelName, finishReason: RepetitionGuard.finishReason)
                 }
             case .completed(let response): final = response

@@ -221,6 +221,14 @@ struct CapabilityMemoryTests {
         #expect(routed.fallbacks.first?.reason.contains("repeating") == true)
         let recorded = try rig.ledger.recentAttempts(rig.headlineKey(), limit: 5)
         #expect(recorded.map(\.outcome) == [.repeated])
+
+        // The cut answer's prompt was read all the same: its tokens are counted (estimated).
+        let meter = EvalMeter(ledger: nil)
+        let again = ScriptedModel(.local, steps: [.stream(snapshots)], streamsCheaply: true)
+        _ = try await RoutingEngine(local: again, remote: remote, ledger: meter).run(
+            RoutingRequest(task: .headline, document: document, useCache: false))
+        #expect(meter.recorded.requests == 1)
+        #expect(meter.recorded.tokensIn > 100 && meter.recorded.tokensOut > 0, "\(meter.recorded)")
     }
 
     @Test(arguments: [
