@@ -194,6 +194,13 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
         throw .unknownOption("--out", command: spec.name, suggestion: nil)
     }
     settings.sourceSettings = try sourceSettings(raw)
+    settings.audioPath = raw.values["audio"]
+    settings.withPodcast = raw.flags.contains("with-podcast")
+    if let path = settings.audioPath {
+        do { _ = try PodcastAudio.format(of: path) } catch {
+            throw .invalidValue(option: "--audio", value: path, expected: "a file name ending in .wav or .ogg")
+        }
+    }
     if task == .feynman {
         guard let concept = raw.values["concept"], !concept.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .missingArgument("--concept <concept>", command: spec.name)

@@ -18,6 +18,11 @@ extension Runner {
         if settings.task == .feynman, explanation == nil {
             explanation = try readExplanation()
         }
+        // The audio's programs are checked before any work: a missing one is exit 69 at once.
+        var audio = PodcastAudio(runner: processes)
+        let speaks = settings.task == .podcast && (settings.audioPath != nil || settings.format == .srt)
+            || settings.withPodcast && settings.outputDirectory != nil
+        if speaks { _ = try audio.checkPrograms() }
         progress.show("reading \(SourceReference(argument: source).displayName)")
         let document = try await loadDocument(source, settings: settings.sourceSettings)
 
@@ -50,10 +55,18 @@ extension Runner {
         if streamer != nil { progress.clear() }
         let routed: RoutedResult
         var parts: [(task: StudyTask, routed: RoutedResult)] = []
+        var podcastScript: PodcastScript?
         if settings.task == .studyKit {
             let kit = try await KitAssembler(router: router, kitEngine: settings.offline ? nil : remote).run(request)
             routed = kit.routed
             parts = kit.parts
+            if settings.withPodcast {
+                var podcastRequest = request
+                podcastRequest.task = .podcast
+                let podcast = try await router.run(podcastRequest)
+                parts.append((.podcast, podcast))
+                if case .podcast(let script) = podcast.result { podcastScript = script }
+            }
         } else {
             routed = try await router.run(request)
         }
@@ -63,7 +76,18 @@ extension Runner {
             errorOutput.line("studykit: answered by \(routed.engine.rawValue) (\(routed.model))\(routed.cached ? " from the cache" : "")")
         }
 
-        let envelope = Envelope(routed: routed, document: document, parts: parts).jsonValue
+        if case .podcast(let script) = routed.result { podcastScript = script }
+        audio.language = RenderContext.language(of: document)
+        var recording: PodcastRecording?
+        if speaks, let script = podcastScript {
+            progress.show("speaking the podcast (\(script.spokenTurns.count) turns)")
+            recording = try await record(script, with: audio, settings: settings)
+            progress.clear()
+        }
+        var extra: JSONObject = [:]
+        if let script = podcastScript, settings.task == .studyKit { extra["podcast"] = TerminalSafety.clean(script.jsonValue) }
+        if let recording { extra["audio"] = recording.jsonValue }
+        let envelope = Envelope(routed: routed, document: document, parts: parts, extra: extra).jsonValue
         var context = RenderContext(
             sourceIdentity: sourceIdentity(source), title: document.title,
             // OpenSSL failing to hash (out of memory) must not stop the output: the renderer then
@@ -72,9 +96,14 @@ extension Runner {
         context.envelope = envelope
         context.language = RenderContext.language(of: document)
         context.pageOfQuote = QuoteLocator(document).page(of:)
+        context.podcastTimes = recording?.turnTimes
         if let directory = settings.outputDirectory, case .studyKit(let kit) = routed.result {
             let url = URL(fileURLWithPath: directory)
-            let written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)
+            var written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)
+            if let script = podcastScript {
+                written.append(try KitWriter().writePodcast(script, to: url, context: context))
+                if let recording { written.append(URL(fileURLWithPath: recording.path)) }
+            }
             for file in written { output.line(file.path) }
             return
         }
@@ -84,6 +113,19 @@ extension Runner {
             let text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
             output.write(text.hasSuffix("\n") ? text : text + "\n")
         }
+    }
+
+    /// Speaks the podcast into `--audio`, `podcast.wav` under `--out`, or (for subtitles alone) a
+    /// temporary file that is removed again.
+    private func record(_ script: PodcastScript, with audio: PodcastAudio, settings: GenerateSettings) async throws -> PodcastRecording {
+        if let path = settings.audioPath { return try await audio.record(script, to: path) }
+        if let directory = settings.outputDirectory {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return try await audio.record(script, to: URL(fileURLWithPath: directory).appendingPathComponent("podcast.wav").path)
+        }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        return try await audio.record(script, to: temporary)
     }
 
     /// The student's explanation for `feynman`, from stdin; empty input is bad data.
@@ -126,6 +168,8 @@ struct Envelope {
     let routed: RoutedResult
     let document: Document
     var parts: [(task: StudyTask, routed: RoutedResult)] = []
+    /// Members after the story: the kit's `podcast` part, the podcast's `audio`.
+    var extra: JSONObject = [:]
 
     var jsonValue: JSONValue {
         var object = Self.story(routed)
@@ -145,6 +189,7 @@ struct Envelope {
                 return .object(part)
             })
         }
+        for (key, value) in extra { object[key] = value }
         return .object(object)
     }
 

@@ -26,6 +26,8 @@ public struct RenderContext: Sendable {
     public var language = "en"
     /// The 1-based PDF page a supporting quote came from, when the source has pages and the quote is found.
     public var pageOfQuote: (@Sendable (String) -> Int?)?
+    /// The podcast's spoken turns' start and end in its audio, in seconds, when the audio was made (for SRT).
+    public var podcastTimes: [(start: Double, end: Double)]?
 
     /// Creates a context.
     /// - Parameters:
@@ -79,6 +81,8 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
     case html
     /// The mind map drawn as a standalone SVG; mind map and the whole kit (its mind map).
     case svg
+    /// SubRip subtitles; the podcast only, timed from its audio.
+    case srt
 
     /// The tasks whose results this format can show, in CLI order.
     public var supportedTasks: [StudyTask] {
@@ -87,6 +91,7 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
         case .anki: return [.flashcards, .quiz, .studyKit]
         case .mermaid, .markmap, .svg: return [.mindmap, .studyKit]
         case .opml: return [.summary, .mindmap, .studyKit]
+        case .srt: return [.podcast]
         }
     }
 }
