@@ -176,7 +176,8 @@ public struct PodcastScript: Generable, Codable, Equatable, Hashable {
 
 extension PodcastScript {
     static let promptTemplateVersion = "podcast/1"
-    static let responseReserve = 2_048
+    /// Room for about 20 turns of up to 45 words; under the kit's reserve.
+    static let responseReserve = 1_800
     static let instructions = TaskPrompt.instructions(
         role: "You write the script of a short two-host study podcast about a student's study material.",
         fields: """

@@ -136,7 +136,10 @@ extension BuiltinEngine {
     static func withoutNumbering(_ heading: String) -> String {
         var text = Substring(BuiltinProse.oneLine(heading))
         let number = text.prefix { $0.isNumber || $0 == "." }
-        guard number.contains(where: \.isNumber), text.dropFirst(number.count).first == " " else { return String(text) }
+        // "3.2 " or "4. " or "12 ", never a year ("1989 and after").
+        guard number.contains(where: \.isNumber), number.contains(".") || number.count <= 2,
+            text.dropFirst(number.count).first == " "
+        else { return String(text) }
         text = text.dropFirst(number.count).drop { $0 == " " }
         return text.isEmpty ? heading : String(text)
     }
