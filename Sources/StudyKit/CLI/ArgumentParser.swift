@@ -124,10 +124,11 @@ private func parseEval(_ raw: RawArguments) throws(UsageError) -> EvalSettings {
         raw.values[option].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty } }
     }
     if let names = list("tasks") {
-        let expected = EvalPlan.measurableTasks.map(\.commandName).joined(separator: ", ")
+        let accepted = EvalPlan.measurableTasks + EvalPlan.optionalTasks
+        let expected = accepted.map(\.commandName).joined(separator: ", ")
         var tasks: [StudyTask] = []
         for name in names {
-            guard let task = EvalPlan.measurableTasks.first(where: { $0.commandName == name }) else {
+            guard let task = accepted.first(where: { $0.commandName == name }) else {
                 throw .invalidValue(option: "--tasks", value: name, expected: expected)
             }
             if !tasks.contains(task) { tasks.append(task) }

@@ -132,7 +132,7 @@ struct CommandSpec: Sendable {
             name: "eval", kind: .eval, usage: "studykit eval <files or dirs…> [--tasks <list>] [--engines <list>] [--repeat <n>]",
             summary: "measure each engine: valid answers, grounded items, drops, coverage, time and tokens (no cache, no budget)",
             options: sourceOptions + [
-                OptionSpec("tasks", value: "list", "comma-separated: headline, summary, flashcards, quiz, mindmap (default all five)"),
+                OptionSpec("tasks", value: "list", "comma-separated: headline, summary, flashcards, quiz, mindmap (default all five), podcast"),
                 OptionSpec("engines", value: "list", "comma-separated: builtin, local, remote (default builtin,local; remote calls are billed)"),
                 OptionSpec("repeat", value: "n", "runs of each document × task × engine (default 1)"),
                 OptionSpec("max-requests", value: "n", "refuse a plan that could send more requests to remote (default 100)"),

@@ -110,7 +110,11 @@ extension Runner {
         if settings.format == .json {
             output.line(envelope.prettyText)
         } else {
-            let text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
+            var text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
+            // The kit's optional podcast part follows the kit in Markdown.
+            if settings.task == .studyKit, settings.format == .markdown, let script = podcastScript {
+                text += "\n" + MarkdownRenderer.render(script, context: context)
+            }
             output.write(text.hasSuffix("\n") ? text : text + "\n")
         }
     }

@@ -147,7 +147,20 @@ enum Grounding {
             pruned = .feynman(feedback)
         case .podcast(var script):
             guard material.scriptIssues(script).isEmpty else { return nil }
-            script.turns = keep(script.turns, path: "turns") { material.turnIssues($0, in: script, at: $1) }
+            // A dropped answer takes the question just before it along (never the opening): a
+            // listener would hear a question left hanging.
+            let issues = script.turns.indices.map { material.turnIssues(script.turns[$0], in: script, at: "turns[\($0)]") }
+            var gone = Set<Int>()
+            for (index, turnIssues) in issues.enumerated() {
+                guard let first = turnIssues.first else { continue }
+                if index > 1, !gone.contains(index - 1), script.role(of: script.turns[index - 1].speaker) == .curious {
+                    gone.insert(index - 1)
+                    dropped.append(DroppedItem(path: "turns[\(index - 1)]", reason: "asks the question whose answer was dropped"))
+                }
+                gone.insert(index)
+                dropped.append(DroppedItem(path: "turns[\(index)]", reason: first.description))
+            }
+            script.turns = script.turns.indices.filter { !gone.contains($0) }.map { script.turns[$0] }
             pruned = .podcast(script)
         case .studyKit(var kit):
             guard material.issues(kit.headline).isEmpty, material.issues(kit.summary).isEmpty,

@@ -93,7 +93,7 @@ struct PodcastScriptTests {
         let script = Self.script(quotes: quotes)
         #expect(Grounding.issues(in: .podcast(script), source: Self.material).map(\.path) == ["turns[5].quote"])
 
-        // Dropping one turn leaves 7: too few, so the part falls back.
+        // Dropping the answer and its question leaves 6: too few, so the part falls back.
         #expect(Grounding.dropUngrounded(.podcast(script), source: Self.material) == nil)
 
         var longer = script
@@ -101,9 +101,12 @@ struct PodcastScriptTests {
                          .init(speaker: "Theo", line: "Cytokinesis splits the cytoplasm.", quote: "Cytokinesis then splits the cytoplasm in two.")]
         let (pruned, dropped) = try #require(Grounding.dropUngrounded(.podcast(longer), source: Self.material))
         guard case .podcast(let kept) = pruned else { Issue.record("not a podcast"); return }
-        #expect(kept.turns.count == 9)
-        #expect(!kept.turns.contains { $0.quote.contains("photosynthesises") })
-        #expect(dropped.map(\.path) == ["turns[5]"])
+        #expect(kept.turns.count == 8)
+        #expect(!kept.turns.contains { $0.quote.contains("photosynthesises") || $0.line == "And in anaphase?" })
+        #expect(dropped.map(\.path) == ["turns[4]", "turns[5]"])
+        #expect(dropped.first?.reason == "asks the question whose answer was dropped")
+        // Questions and answers still alternate.
+        for (a, b) in zip(kept.turns, kept.turns.dropFirst()) { #expect(a.speaker != b.speaker) }
     }
 
     @Test func anOpeningThatNamesNothingIsAnIssueNoDropCanFix() {
@@ -201,6 +204,24 @@ struct BuiltinPodcastTests {
         let script = try Self.script(try String(contentsOf: url, encoding: .utf8))
         let questions = script.turns.filter { $0.speaker == "Maya" }.map(\.line)
         #expect(questions.contains { $0.contains("demand curve") })
+    }
+
+    @Test func evalMeasuresThePodcastOnlyWhenAsked() async throws {
+        guard case .eval(let defaults) = try parseCommand(["eval", "samples"]),
+            case .eval(let asked) = try parseCommand(["eval", "samples", "--tasks", "podcast"])
+        else { Issue.record("not eval"); return }
+        #expect(!defaults.tasks.contains(.podcast))
+        #expect(asked.tasks == [.podcast])
+
+        let url = TestPaths.packageRoot.appendingPathComponent("samples/eval/en-biology-immune.md")
+        let document = Document(text: try String(contentsOf: url, encoding: .utf8), title: nil, kind: .text, origin: "immune")
+        let meter = EvalMeter(ledger: nil)
+        let router = RoutingEngine(local: ScriptedModel(.local), remote: ScriptedModel(.remote), ledger: meter)
+        let plan = EvalPlan(documents: [("immune", document)], tasks: [.podcast], engines: [.builtin], repeats: 1)
+        let run = try #require(await Evaluator(router: router, meter: meter).run(plan).first)
+        #expect(run.outcome == .firstTry, "\(run.failure ?? "")")
+        #expect(run.items >= 7 && run.groundedItems == run.items)
+        #expect(run.coveredSections >= 4)
     }
 
     @Test func tooLittleTextIsTooShort() {
