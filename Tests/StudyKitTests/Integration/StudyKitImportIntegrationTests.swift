@@ -12,7 +12,7 @@ import FoundationXML
 struct StudyKitImportIntegrationTests {
     static let envelopeFields: Set<String> = [
         "task", "engine", "model", "decision", "result", "source", "fitted", "cached", "reasked", "fallbacks", "usage", "parts",
-        "seconds", "attempts", "items",
+        "seconds", "attempts", "items", "dropped",
     ]
 
     /// The kit is remote work. The model server is our own, with the shared remote's 8,192-token
