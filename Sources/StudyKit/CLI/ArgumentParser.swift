@@ -124,10 +124,11 @@ private func parseEval(_ raw: RawArguments) throws(UsageError) -> EvalSettings {
         raw.values[option].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty } }
     }
     if let names = list("tasks") {
-        let expected = EvalPlan.measurableTasks.map(\.commandName).joined(separator: ", ")
+        let accepted = EvalPlan.measurableTasks + EvalPlan.optionalTasks
+        let expected = accepted.map(\.commandName).joined(separator: ", ")
         var tasks: [StudyTask] = []
         for name in names {
-            guard let task = EvalPlan.measurableTasks.first(where: { $0.commandName == name }) else {
+            guard let task = accepted.first(where: { $0.commandName == name }) else {
                 throw .invalidValue(option: "--tasks", value: name, expected: expected)
             }
             if !tasks.contains(task) { tasks.append(task) }
@@ -198,6 +199,13 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
         throw .unknownOption("--out", command: spec.name, suggestion: nil)
     }
     settings.sourceSettings = try sourceSettings(raw)
+    settings.audioPath = raw.values["audio"]
+    settings.withPodcast = raw.flags.contains("with-podcast")
+    if let path = settings.audioPath {
+        do { _ = try PodcastAudio.format(of: path) } catch {
+            throw .invalidValue(option: "--audio", value: path, expected: "a file name ending in .wav or .ogg")
+        }
+    }
     if task == .feynman {
         guard let concept = raw.values["concept"], !concept.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .missingArgument("--concept <concept>", command: spec.name)

@@ -86,6 +86,10 @@ struct GenerateSettings: Sendable, Equatable {
     public var sourceSettings: SourceSettings
     /// `--budget`: seconds the whole job may take; `nil` for the command's default.
     public var budget: Double? = nil
+    /// `podcast --audio`: where to write the podcast's sound.
+    var audioPath: String? = nil
+    /// `import --with-podcast`: add the podcast part.
+    var withPodcast = false
 
     /// Creates settings with the defaults of the CLI.
     public init(

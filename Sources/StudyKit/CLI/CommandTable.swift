@@ -29,7 +29,7 @@ let commonOptions: [OptionSpec] = [
 /// Options every generating command understands.
 let generationOptions: [OptionSpec] = [
     OptionSpec("json", "print one JSON object: result plus how it was made"),
-    OptionSpec("format", value: "format", "markdown (default), json, anki, apkg, mermaid, markmap, opml, html, svg"),
+    OptionSpec("format", value: "format", "markdown (default), json, anki, apkg, mermaid, markmap, opml, html, svg, srt"),
     OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
     OptionSpec("offline", "never use the remote engine"),
     OptionSpec("no-cache", "neither read nor write the result cache"),
@@ -104,8 +104,18 @@ struct CommandSpec: Sendable {
             name: "mindmap", kind: .generate(.mindmap), usage: "studykit mindmap <source>", summary: "a mind map of the material",
             options: generationOptions + sourceOptions, example: "studykit mindmap samples/notes.pdf --format mermaid"),
         CommandSpec(
-            name: "import", kind: .generate(.studyKit), usage: "studykit import <source> [--out <dir>]", summary: "the whole study kit",
-            options: generationOptions + sourceOptions, example: "studykit import samples/notes.pdf --out kit/"),
+            name: "podcast", kind: .generate(.podcast), usage: "studykit podcast <source> [--audio <file.wav|file.ogg>]",
+            summary: "a two-host podcast script, each explainer line quoted from the material; --audio speaks it (espeak-ng, sox)",
+            options: generationOptions + sourceOptions + [
+                OptionSpec("audio", value: "file", "also write the podcast as sound: WAV, or Ogg Vorbis for a .ogg name"),
+            ],
+            example: "studykit podcast samples/notes.pdf --audio notes.wav"),
+        CommandSpec(
+            name: "import", kind: .generate(.studyKit), usage: "studykit import <source> [--out <dir>] [--with-podcast]", summary: "the whole study kit",
+            options: generationOptions + sourceOptions + [
+                OptionSpec("with-podcast", "add the podcast part (with --out: podcast.md and podcast.wav)"),
+            ],
+            example: "studykit import samples/notes.pdf --out kit/"),
         CommandSpec(
             name: "route", kind: .route, usage: "studykit route <task> --chars <n> | studykit route <task> <source> --explain",
             summary: "where a task would run: the pure policy, or the whole plan without generating",
@@ -125,7 +135,7 @@ struct CommandSpec: Sendable {
             name: "eval", kind: .eval, usage: "studykit eval <files or dirs…> [--tasks <list>] [--engines <list>] [--repeat <n>]",
             summary: "measure each engine: valid answers, grounded items, drops, coverage, time and tokens (no cache, no budget)",
             options: sourceOptions + [
-                OptionSpec("tasks", value: "list", "comma-separated: headline, summary, flashcards, quiz, mindmap (default all five)"),
+                OptionSpec("tasks", value: "list", "comma-separated: headline, summary, flashcards, quiz, mindmap (default all five), podcast"),
                 OptionSpec("engines", value: "list", "comma-separated: builtin, local, remote (default builtin,local; remote calls are billed)"),
                 OptionSpec("repeat", value: "n", "runs of each document × task × engine (default 1)"),
                 OptionSpec("max-requests", value: "n", "refuse a plan that could send more requests to remote (default 100)"),

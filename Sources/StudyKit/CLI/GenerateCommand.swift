@@ -22,6 +22,11 @@ extension Runner {
         if settings.task == .feynman, explanation == nil {
             explanation = try readExplanation()
         }
+        // The audio's programs are checked before any work: a missing one is exit 69 at once.
+        var audio = PodcastAudio(runner: processes)
+        let speaks = settings.task == .podcast && (settings.audioPath != nil || settings.format == .srt)
+            || settings.withPodcast && settings.outputDirectory != nil
+        if speaks { _ = try audio.checkPrograms() }
         progress.show("reading \(SourceReference(argument: source).displayName)")
         let document = try await loadDocument(source, settings: settings.sourceSettings)
 
@@ -57,10 +62,18 @@ extension Runner {
         if streamer != nil { progress.clear() }
         let routed: RoutedResult
         var parts: [(task: StudyTask, routed: RoutedResult)] = []
+        var podcastScript: PodcastScript?
         if settings.task == .studyKit {
             let kit = try await KitAssembler(router: router, kitEngine: settings.offline ? nil : remote).run(request)
             routed = kit.routed
             parts = kit.parts
+            if settings.withPodcast {
+                var podcastRequest = request
+                podcastRequest.task = .podcast
+                let podcast = try await router.run(podcastRequest)
+                parts.append((.podcast, podcast))
+                if case .podcast(let script) = podcast.result { podcastScript = script }
+            }
         } else {
             routed = try await router.run(request)
         }
@@ -74,7 +87,18 @@ extension Runner {
         for engine in [local, remote] {
             if let made = await engine.traffic() { traffic.append((engine.kind, made)) }
         }
-        let envelope = Envelope(routed: routed, document: document, parts: parts, traffic: traffic).jsonValue
+                if case .podcast(let script) = routed.result { podcastScript = script }
+        audio.language = RenderContext.language(of: document)
+        var recording: PodcastRecording?
+        if speaks, let script = podcastScript {
+            progress.show("speaking the podcast (\(script.spokenTurns.count) turns)")
+            recording = try await record(script, with: audio, settings: settings)
+            progress.clear()
+        }
+        var extra: JSONObject = [:]
+        if let script = podcastScript, settings.task == .studyKit { extra["podcast"] = TerminalSafety.clean(script.jsonValue) }
+        if let recording { extra["audio"] = recording.jsonValue }
+        let envelope = Envelope(routed: routed, document: document, parts: parts, traffic: traffic, extra: extra).jsonValue
         var context = RenderContext(
             sourceIdentity: sourceIdentity(source), title: document.title,
             // OpenSSL failing to hash (out of memory) must not stop the output: the renderer then
@@ -83,23 +107,48 @@ extension Runner {
         context.envelope = envelope
         context.language = RenderContext.language(of: document)
         // One index of the document gives the Anki notes their pages and sections and the HTML
-        // page its quotes' pages; the other formats never look a quote up.
-        if settings.outputDirectory != nil || [.anki, .apkg, .html].contains(settings.format) {
+        // page and the podcast's script their quotes' pages; the other formats never look a quote up.
+        if settings.outputDirectory != nil || [.anki, .apkg, .html].contains(settings.format) || podcastScript != nil {
             let locator = QuoteLocator(document: document)
             context.quoteLocator = locator
             context.pageOfQuote = locator.page(of:)
         }
+        context.podcastTimes = recording?.turnTimes
         if let directory = settings.outputDirectory, case .studyKit(let kit) = routed.result {
             let url = URL(fileURLWithPath: directory)
-            let written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)
+            var written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)
+            if let script = podcastScript {
+                written.append(try KitWriter().writePodcast(script, to: url, context: context))
+                if let recording { written.append(URL(fileURLWithPath: recording.path)) }
+            }
             for file in written { output.line(file.path) }
             return
         }
         if settings.format == .json {
             output.line(envelope.prettyText)
         } else {
-            output.write(bytes: try OutputRenderer.bytes(routed.result, as: settings.format, context: context))
+            if settings.task == .studyKit, settings.format == .markdown, let script = podcastScript {
+                // The kit's optional podcast part follows the kit in Markdown.
+                var text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
+                text += "\n" + MarkdownRenderer.render(script, context: context)
+                output.write(text.hasSuffix("\n") ? text : text + "\n")
+            } else {
+                output.write(bytes: try OutputRenderer.bytes(routed.result, as: settings.format, context: context))
+            }
         }
+    }
+
+    /// Speaks the podcast into `--audio`, `podcast.wav` under `--out`, or (for subtitles alone) a
+    /// temporary file that is removed again.
+    private func record(_ script: PodcastScript, with audio: PodcastAudio, settings: GenerateSettings) async throws -> PodcastRecording {
+        if let path = settings.audioPath { return try await audio.record(script, to: path) }
+        if let directory = settings.outputDirectory {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return try await audio.record(script, to: URL(fileURLWithPath: directory).appendingPathComponent("podcast.wav").path)
+        }
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-\(UUID().uuidString).wav").path
+        defer { try? FileManager.default.removeItem(atPath: temporary) }
+        return try await audio.record(script, to: temporary)
     }
 
     /// The student's explanation for `feynman`, from stdin; empty input is bad data.
@@ -144,6 +193,8 @@ struct Envelope {
     var parts: [(task: StudyTask, routed: RoutedResult)] = []
     /// What each model engine sent its server in this run.
     var traffic: [(kind: EngineKind, made: EngineTraffic)] = []
+    /// Members after the story: the kit's `podcast` part, the podcast's `audio`.
+    var extra: JSONObject = [:]
 
     var jsonValue: JSONValue {
         var object = Self.story(routed)
@@ -174,6 +225,7 @@ struct Envelope {
                 return .object(part)
             })
         }
+        for (key, value) in extra { object[key] = value }
         return .object(object)
     }
 

@@ -16,6 +16,8 @@ public struct Runner: Sendable {
     public var errorOutput: any OutputSink
     /// HTTP for URL sources and model servers.
     public var transport: any HTTPTransport
+    /// External programs (espeak-ng and sox for the podcast's audio); tests replace it.
+    var processes: any ProcessRunning
 
     /// Creates a runner from its seams.
     public init(
@@ -27,6 +29,7 @@ public struct Runner: Sendable {
         self.output = output
         self.errorOutput = errorOutput
         self.transport = transport
+        self.processes = SystemProcessRunner(environment: environment)
     }
 
     /// The runner of the real process.

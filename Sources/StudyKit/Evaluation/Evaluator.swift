@@ -18,6 +18,8 @@ struct EvalPlan: Sendable {
     /// student's explanation (its case table is `benchmarks/feynman-cases.tsv`), and the kit is
     /// the sum of these parts.
     static let measurableTasks: [StudyTask] = [.headline, .summary, .flashcards, .quiz, .mindmap]
+    /// Tasks eval measures only when `--tasks` names them: the podcast, an opt-in part of the kit.
+    static let optionalTasks: [StudyTask] = [.podcast]
     /// Engines measured when none are named: remote costs money and is opt-in.
     static let defaultEngines: [EngineKind] = [.builtin, .local]
 

@@ -36,6 +36,13 @@ enum CleanResult {
         MindMap(centralTopic: text(value.centralTopic), branches: value.branches.map(node))
     }
 
+    static func podcast(_ value: PodcastScript) -> PodcastScript {
+        PodcastScript(
+            title: text(value.title), hosts: value.hosts.map { .init(name: text($0.name), role: $0.role) },
+            turns: value.turns.map { .init(speaker: text($0.speaker), line: text($0.line), quote: text($0.quote)) },
+            recap: value.recap.map(text))
+    }
+
     static func kit(_ value: StudyKitBundle) -> StudyKitBundle {
         StudyKitBundle(
             headline: headline(value.headline), summary: summary(value.summary), flashcards: flashcards(value.flashcards),

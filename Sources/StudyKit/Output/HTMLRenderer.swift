@@ -31,6 +31,9 @@ public enum HTMLRenderer {
         case .mindMap(let map):
             page.header(nil, task: .mindmap)
             page.mindMap(CleanResult.mindMap(map), task: .mindmap)
+        case .podcast(let script):
+            page.header(nil, task: .podcast)
+            page.podcast(CleanResult.podcast(script), task: .podcast)
         case .studyKit(let kit):
             let kit = CleanResult.kit(kit)
             page.header(kit.headline, task: .studyKit)
@@ -170,6 +173,7 @@ private struct Page {
         case .flashcards: return "Flashcards"
         case .quiz: return "Quiz"
         case .mindmap: return "Mind map"
+        case .podcast: return "Podcast"
         case .studyKit: return "Study kit"
         }
     }
@@ -241,6 +245,16 @@ private struct Page {
         }
         lines.append("</ul>")
         section("summary", "Summary", lines)
+    }
+
+    mutating func podcast(_ script: PodcastScript, task: StudyTask) {
+        var lines = [partNote(task), "<h3>\(esc(script.title))</h3>", "<dl class=\"podcast\">"]
+        for (index, turn) in script.spokenTurns.enumerated() {
+            let badge = index < script.turns.count ? itemBadge(task, path: "turns[\(index)]") : ""
+            lines.append("<dt>\(esc(turn.speaker))</dt><dd>\(esc(turn.line))\(sourceDetails(turn.quote))\(badge)</dd>")
+        }
+        lines.append("</dl>")
+        section("podcast", "Podcast", lines)
     }
 
     mutating func feynman(_ feedback: FeynmanFeedback) {

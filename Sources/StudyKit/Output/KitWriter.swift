@@ -60,6 +60,15 @@ public struct KitWriter: Sendable {
         return written
     }
 
+    /// Writes the optional podcast part (`import --with-podcast`) as `podcast.md` into `directory`.
+    /// - Returns: the written file.
+    public func writePodcast(_ script: PodcastScript, to directory: URL, context: RenderContext) throws(OutputError) -> URL {
+        try makeDirectory(directory)
+        let url = directory.appendingPathComponent("podcast.md")
+        try writeAtomically(Data(MarkdownRenderer.render(script, context: context).utf8), to: url)
+        return url
+    }
+
     // MARK: - File system
 
     /// The standalone quiz and outline files are named after the kit's own headline.

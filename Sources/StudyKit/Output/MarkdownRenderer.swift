@@ -15,6 +15,7 @@ public enum MarkdownRenderer {
         case .flashcards(let value): return render(value, context: context)
         case .quiz(let value): return render(value, context: context)
         case .mindMap(let value): return render(value, context: context)
+        case .podcast(let value): return render(value, context: context)
         case .studyKit(let value): return render(value, context: context)
         }
     }
@@ -68,6 +69,12 @@ public enum MarkdownRenderer {
         document(mindMapBlocks(CleanResult.mindMap(mindMap), level: 1, title: titled("Mind map", context)))
     }
 
+    /// The script: the title, who is who, then each turn as `**Name:** line` with the explainer's
+    /// quote below it, and the recap, spoken by the explainer, last.
+    public static func render(_ script: PodcastScript, context: RenderContext) -> String {
+        document(podcastBlocks(CleanResult.podcast(script), level: 1, context: context))
+    }
+
     /// The whole kit: headline, summary, flashcards, quiz, mind map, in that order.
     public static func render(_ kit: StudyKitBundle, context: RenderContext) -> String {
         let kit = CleanResult.kit(kit)
@@ -116,6 +123,23 @@ public enum MarkdownRenderer {
                 ? "" : " (the material: “" + MarkdownEscaping.inline(question.quote) + "”)"
             return "\(index + 1). " + answer + " — " + MarkdownEscaping.inline(question.explanation) + source
         }.joined(separator: "\n"))
+        return blocks
+    }
+
+    static func podcastBlocks(_ script: PodcastScript, level: Int, context: RenderContext) -> [String] {
+        let hosts = script.hosts.map { "**" + MarkdownEscaping.inline($0.name) + "** (" + ($0.role == .curious ? "asks" : "explains, from the material") + ")" }
+        var blocks = [heading(level, script.title), "With " + hosts.joined(separator: " and ") + "."]
+        for turn in script.spokenTurns {
+            blocks.append("**" + MarkdownEscaping.inline(turn.speaker) + ":** " + MarkdownEscaping.inline(turn.line))
+            guard !turn.quote.isEmpty else { continue }
+            let page = context.pageOfQuote?(turn.quote)
+            // A line that reads the quote out needs only its source; else the quote is shown.
+            if Grounding.alreadyQuotes(turn.line, turn.quote) {
+                blocks.append("> *Word for word from the material\(page.map { ", page \($0)" } ?? "").*")
+            } else {
+                blocks.append(MarkdownEscaping.blockquote(turn.quote) + (page.map { "\n>\n> *Page \($0).*" } ?? ""))
+            }
+        }
         return blocks
     }
 

@@ -53,6 +53,8 @@ public enum OutputRenderer {
             return HTMLRenderer.render(result, context: context)
         case (.svg, .mindMap(let map)):
             return SVGRenderer.render(map, context: context)
+        case (.srt, .podcast(let script)):
+            return SRTRenderer.render(script, context: context)
         case (.svg, .studyKit(let kit)):
             return SVGRenderer.render(kit.mindMap, context: context)
         case (.apkg, _):

@@ -29,6 +29,8 @@ public struct RenderContext: Sendable {
     public var language = "en"
     /// The 1-based PDF page a supporting quote came from, when the source has pages and the quote is found.
     public var pageOfQuote: (@Sendable (String) -> Int?)?
+    /// The podcast's spoken turns' start and end in its audio, in seconds, when the audio was made (for SRT).
+    public var podcastTimes: [(start: Double, end: Double)]?
 
     /// Creates a context.
     /// - Parameters:
@@ -82,6 +84,8 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
     case html
     /// The mind map drawn as a standalone SVG; mind map and the whole kit (its mind map).
     case svg
+    /// SubRip subtitles; the podcast only, timed from its audio.
+    case srt
 
     /// The tasks whose results this format can show, in CLI order.
     public var supportedTasks: [StudyTask] {
@@ -91,6 +95,7 @@ public enum RenderFormat: String, Sendable, Equatable, CaseIterable {
         case .mermaid, .markmap, .svg: return [.mindmap, .studyKit]
         case .opml: return [.summary, .mindmap, .studyKit]
         case .apkg: return [.flashcards, .quiz, .studyKit]
+        case .srt: return [.podcast]
         }
     }
 }

@@ -440,6 +440,7 @@ extension ItemProvenance {
         case .flashcards(let deck): return deck.cards.indices.map { make("cards[\($0)]") }
         case .quiz(let quiz): return quiz.questions.indices.map { make("questions[\($0)]") }
         case .mindMap(let map): return [make("centralTopic")] + map.branches.indices.map { make("branches[\($0)]") }
+        case .podcast(let script): return [make("title")] + script.turns.indices.map { make("turns[\($0)]") } + [make("recap")]
         case .studyKit(let kit):
             return [make("headline")] + all(in: .summary(kit.summary), kind: kind, note: note).map { make("summary.\($0.path)") }
                 + all(in: .flashcards(kit.flashcards), kind: kind, note: note).map { make("flashcards.\($0.path)") }

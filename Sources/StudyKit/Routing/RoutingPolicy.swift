@@ -22,7 +22,7 @@ public func backend(for task: StudyTask, characterCount: Int) -> Backend {
     switch task {
     case .headline, .feynman:
         return characterCount <= localCharacterLimit ? .local : .remote
-    case .summary, .flashcards, .quiz, .mindmap, .studyKit:
+    case .summary, .flashcards, .quiz, .mindmap, .podcast, .studyKit:
         return .remote
     }
 }

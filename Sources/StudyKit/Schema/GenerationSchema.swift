@@ -78,7 +78,7 @@ public indirect enum GenerationSchema: Sendable, Hashable {
             minLength: Int = 1, maxLength: Int? = nil, maxWords: Int? = nil, forbiddenCharacters: String = "",
             sentences: ClosedRange<Int>? = nil, meaning: ItemMeaning? = nil
         ) {
-            self.minLength = max(1, minLength)
+            self.minLength = max(0, minLength)
             self.maxLength = maxLength
             self.maxWords = maxWords
             self.forbiddenCharacters = forbiddenCharacters

@@ -49,6 +49,8 @@ public struct ItemMeaning: Sendable, Hashable {
     public static let answer = ItemMeaning(noun: "an answer", minimumContentWords: 1, allowsBareTerm: true)
     /// A quiz choice: may be a number or a single term ("4", "1953", "ATP").
     public static let choice = ItemMeaning(noun: "a choice", minimumContentWords: 1, allowsBareTerm: true)
+    /// A podcast host's line: at least three words, one of them a content word (one sentence or several).
+    public static let podcastLine = ItemMeaning(noun: "a line", minimumContentWords: 1, minimumWords: 3)
     /// A point of Feynman feedback: at least two content words.
     public static let feedbackPoint = ItemMeaning(noun: "a feedback point", minimumContentWords: 2, minimumWords: 2)
 

@@ -50,7 +50,11 @@ extension GenerationSchema {
 
         case .string(let constraints):
             guard let text = value.stringValue else { return report(Self.typeMismatch(value, "a string")) }
-            if text.isEmpty { return report("is empty; write some text") }
+            if text.isEmpty {
+                // An optional string (an explainer's quote is empty for the curious host) may be "".
+                if constraints.minLength > 0 { report("is empty; write some text") }
+                return
+            }
             if text.allSatisfy(\.isWhitespace) { return report("contains only whitespace; write some text") }
             let length = text.unicodeScalars.count
             if length < constraints.minLength {

@@ -29,6 +29,7 @@ enum Grounding {
         case .quiz(let quiz): return material.issues(quiz)
         case .mindMap(let map): return material.issues(map)
         case .feynman(let feedback): return material.issues(feedback)
+        case .podcast(let script): return material.issues(script)
         case .studyKit(let kit):
             return material.issues(kit.headline).map { $0.prefixed("headline") }
                 + material.issues(kit.summary).map { $0.prefixed("summary") }
@@ -82,6 +83,12 @@ enum Grounding {
                 return feedback.gaps.enumerated().map { index, gap in
                     AuditedItem(path: "gaps[\(index)]", grounded: material.gapIssues(gap, at: "").isEmpty, anchor: gap.quote)
                 }
+            case .podcast(let script):
+                return script.turns.enumerated().compactMap { index, turn in
+                    script.role(of: turn.speaker) == .explainer
+                        ? AuditedItem(path: "turns[\(index)]", grounded: material.turnIssues(turn, in: script, at: "").isEmpty, anchor: turn.quote)
+                        : nil
+                } + script.recap.enumerated().map { prose($1, "recap[\($0)]") }
             case .studyKit(let kit):
                 let parts: [(String, AnyStudyResult)] = [
                     ("headline", .headline(kit.headline)), ("summary", .summary(kit.summary)), ("flashcards", .flashcards(kit.flashcards)),
@@ -138,6 +145,23 @@ enum Grounding {
         case .feynman(var feedback):
             feedback.gaps = keep(feedback.gaps, path: "gaps", material.gapIssues)
             pruned = .feynman(feedback)
+        case .podcast(var script):
+            guard material.scriptIssues(script).isEmpty else { return nil }
+            // A dropped answer takes the question just before it along (never the opening): a
+            // listener would hear a question left hanging.
+            let issues = script.turns.indices.map { material.turnIssues(script.turns[$0], in: script, at: "turns[\($0)]") }
+            var gone = Set<Int>()
+            for (index, turnIssues) in issues.enumerated() {
+                guard let first = turnIssues.first else { continue }
+                if index > 1, !gone.contains(index - 1), script.role(of: script.turns[index - 1].speaker) == .curious {
+                    gone.insert(index - 1)
+                    dropped.append(DroppedItem(path: "turns[\(index - 1)]", reason: "asks the question whose answer was dropped"))
+                }
+                gone.insert(index)
+                dropped.append(DroppedItem(path: "turns[\(index)]", reason: first.description))
+            }
+            script.turns = script.turns.indices.filter { !gone.contains($0) }.map { script.turns[$0] }
+            pruned = .podcast(script)
         case .studyKit(var kit):
             guard material.issues(kit.headline).isEmpty, material.issues(kit.summary).isEmpty,
                 material.topicIssues(kit.mindMap.centralTopic).isEmpty
@@ -223,6 +247,34 @@ enum Grounding {
 
         func issues(_ feedback: FeynmanFeedback) -> [ValidationIssue] {
             feedback.gaps.enumerated().flatMap { index, gap in gapIssues(gap, at: "gaps[\(index)]") }
+        }
+
+        /// A podcast: what is not an item (the opening, the recap) and each explainer's quote.
+        func issues(_ script: PodcastScript) -> [ValidationIssue] {
+            scriptIssues(script)
+                + script.turns.enumerated().flatMap { index, turn in turnIssues(turn, in: script, at: "turns[\(index)]") }
+        }
+
+        /// The opening must say what the material is about, and each recap point name it (two
+        /// content words at least, like an overview).
+        func scriptIssues(_ script: PodcastScript) -> [ValidationIssue] {
+            var issues: [ValidationIssue] = []
+            let opening = script.turns.prefix(2).map(\.line).joined(separator: " ")
+            if !script.turns.isEmpty, named(opening) < 2 {
+                issues.append(ValidationIssue(
+                    path: "turns[0].line", message: "does not say what the material is about; open by naming its subject, in its own terms"))
+            }
+            for (index, point) in script.recap.enumerated() where named(point) < 2 {
+                issues.append(ValidationIssue(path: "recap[\(index)]", message: "names too little of the material; sum up one thing it says, in its own terms"))
+            }
+            return issues
+        }
+
+        /// An explainer's turn must quote the material; the curious host's turns are questions.
+        func turnIssues(_ turn: PodcastScript.Turn, in script: PodcastScript, at path: String) -> [ValidationIssue] {
+            guard script.role(of: turn.speaker) == .explainer, !contains(quote: turn.quote) else { return [] }
+            return [ValidationIssue(
+                path: path + ".quote", message: "is not in the material; copy the sentence the line rests on from it word for word")]
         }
 
         func cardIssues(_ card: Flashcards.Card, at path: String) -> [ValidationIssue] {

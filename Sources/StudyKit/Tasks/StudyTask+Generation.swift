@@ -19,6 +19,7 @@ extension Summary: TaskResult {}
 extension Flashcards: TaskResult {}
 extension Quiz: TaskResult {}
 extension MindMap: TaskResult {}
+extension PodcastScript: TaskResult {}
 extension StudyKitBundle: TaskResult {}
 
 extension StudyTask {
@@ -33,6 +34,7 @@ extension StudyTask {
         case .flashcards: return Flashcards.self
         case .quiz: return Quiz.self
         case .mindmap: return MindMap.self
+        case .podcast: return PodcastScript.self
         case .studyKit: return StudyKitBundle.self
         }
     }
@@ -96,6 +98,8 @@ public enum AnyStudyResult: Sendable, Equatable, Hashable {
     case quiz(Quiz)
     /// `studykit mindmap`.
     case mindMap(MindMap)
+    /// `studykit podcast`.
+    case podcast(PodcastScript)
     /// `studykit import`.
     case studyKit(StudyKitBundle)
 
@@ -108,6 +112,7 @@ public enum AnyStudyResult: Sendable, Equatable, Hashable {
         case .flashcards: return .flashcards
         case .quiz: return .quiz
         case .mindMap: return .mindmap
+        case .podcast: return .podcast
         case .studyKit: return .studyKit
         }
     }
@@ -121,6 +126,7 @@ public enum AnyStudyResult: Sendable, Equatable, Hashable {
         case .flashcards(let value): return value
         case .quiz(let value): return value
         case .mindMap(let value): return value
+        case .podcast(let value): return value
         case .studyKit(let value): return value
         }
     }
@@ -145,6 +151,7 @@ public func decodeResult(for task: StudyTask, json: JSONValue) throws(SchemaErro
     case .flashcards: return .flashcards(try Flashcards.decode(json: json))
     case .quiz: return .quiz(try Quiz.decode(json: json))
     case .mindmap: return .mindMap(try MindMap.decode(json: json))
+    case .podcast: return .podcast(try PodcastScript.decode(json: json))
     case .studyKit: return .studyKit(try StudyKitBundle.decode(json: json))
     }
 }

@@ -12,6 +12,8 @@ public enum StudyTask: String, Sendable, Codable, CaseIterable, Hashable {
     case quiz
     /// A central topic with branches.
     case mindmap
+    /// A two-host podcast script, each explainer line backed by a quote.
+    case podcast
     /// The whole study kit (command `import`).
     case studyKit = "import"
 

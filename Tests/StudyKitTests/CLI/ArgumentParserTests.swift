@@ -82,7 +82,7 @@ struct ArgumentParserTests {
         Rejected(argv: ["summary", "x", "--json=yes"], message: "Option '--json' does not take a value."),
         Rejected(
             argv: ["summary", "x", "--format", "pdf"],
-            message: "Invalid value 'pdf' for '--format': expected markdown, json, anki, apkg, mermaid, markmap, opml, html, svg."),
+            message: "Invalid value 'pdf' for '--format': expected markdown, json, anki, apkg, mermaid, markmap, opml, html, svg, srt."),
         Rejected(
             argv: ["flashcards", "x", "--format", "apkg", "--stream"],
             message: "Invalid value 'apkg' for '--format': expected a text format with --stream, whose preview would land inside the package."),
@@ -102,7 +102,7 @@ struct ArgumentParserTests {
             message: "Invalid value '-3' for '--chars': expected a whole number of characters, 0 or more."),
         Rejected(
             argv: ["route", "essay", "--chars", "3"],
-            message: "Invalid value 'essay' for '<task>': expected headline, feynman, summary, flashcards, quiz, mindmap, import."),
+            message: "Invalid value 'essay' for '<task>': expected headline, feynman, summary, flashcards, quiz, mindmap, podcast, import."),
         Rejected(argv: ["route", "quiz", "notes.pdf"], message: "Missing expected argument '--explain'. See 'studykit route --help'."),
         Rejected(argv: ["cache"], message: "Missing expected argument 'stats|clear'. See 'studykit cache --help'."),
         Rejected(argv: ["cache", "purge"], message: "Invalid value 'purge' for 'cache': expected stats or clear."),

@@ -94,7 +94,7 @@ struct EvalTests {
         #expect(settings.tasks == [.quiz, .mindmap])
         #expect(settings.engines == [.remote, .builtin])
         #expect((settings.repeats, settings.maxRequests) == (3, 12))
-        #expect(throws: UsageError.invalidValue(option: "--tasks", value: "feynman", expected: "headline, summary, flashcards, quiz, mindmap")) {
+        #expect(throws: UsageError.invalidValue(option: "--tasks", value: "feynman", expected: "headline, summary, flashcards, quiz, mindmap, podcast")) {
             try parseCommand(["eval", "samples", "--tasks", "feynman"])
         }
         #expect(throws: UsageError.invalidValue(option: "--engines", value: "cloud", expected: "builtin, local, remote")) {

@@ -13,6 +13,7 @@ struct RoutingPolicyTests {
         .flashcards: [.remote, .remote, .remote, .remote, .remote, .remote],
         .quiz: [.remote, .remote, .remote, .remote, .remote, .remote],
         .mindmap: [.remote, .remote, .remote, .remote, .remote, .remote],
+        .podcast: [.remote, .remote, .remote, .remote, .remote, .remote],
         .studyKit: [.remote, .remote, .remote, .remote, .remote, .remote],
     ]
 
@@ -31,6 +32,7 @@ struct RoutingPolicyTests {
     @Test(arguments: [
         ("headline", 1_999, "local"), ("headline", 2_000, "local"), ("headline", 2_001, "remote"),
         ("feynman", 2_001, "remote"), ("summary", 0, "remote"), ("import", 5, "remote"),
+        ("podcast", 0, "remote"), ("podcast", 2_000, "remote"),
     ])
     func routeCommandPrintsExactlyTheDecision(task: String, chars: Int, expected: String) async {
         let output = CapturingSink()

@@ -56,6 +56,7 @@ public struct BuiltinEngine: Sendable {
         case .flashcards: result = .flashcards(try flashcards(analysis))
         case .quiz: result = .quiz(try quiz(analysis))
         case .mindmap: result = .mindMap(try mindMap(analysis))
+        case .podcast: result = .podcast(try podcast(analysis))
         case .studyKit:
             do throws(BuiltinError) {
                 result = .studyKit(
@@ -118,6 +119,7 @@ public enum BuiltinError: StudyKitError, Equatable {
         case .flashcards: return "flashcards"
         case .quiz: return "a quiz"
         case .mindmap: return "a mind map"
+        case .podcast: return "a podcast"
         case .studyKit: return "a study kit"
         }
     }
