@@ -250,11 +250,14 @@ extension RoutingEngine {
     // MARK: flashcards
 
     static let cardSpec = ItemSpec(
-        name: "card", version: "flashcards.card/3",
+        name: "card", version: "flashcards.card/4",
         instructions: """
-            You turn one fill-in-the-blank study card into a natural question and its short answer.
-            Use only the sentence given. The question asks for the missing words without containing them and ends with a question mark.
-            The answer is the missing words or a short phrase from the sentence.
+            You turn one fill-in-the-blank study card into a short natural question and its answer.
+            The question asks for the missing words without containing them and ends with a question mark. The answer is the missing words.
+            Example. Sentence: The Calvin cycle takes place in the stroma. Card: The Calvin cycle takes place in the _____. Missing words: stroma
+            {"question": "Where does the Calvin cycle take place?", "answer": "stroma"}
+            Example. Sentence: Chlorophyll absorbs red and blue light. Card: _____ absorbs red and blue light. Missing words: Chlorophyll
+            {"question": "What absorbs red and blue light?", "answer": "Chlorophyll"}
             Reply with a JSON object with "question" and "answer".
             """,
         schema: .object([
@@ -290,12 +293,29 @@ extension RoutingEngine {
             guard !answerStems.isEmpty, answerStems.allSatisfy(quoteStems.contains) else {
                 return .failure(ItemRejection(reason: "the answer was not taken from the sentence"))
             }
+            // The card's answer is the blank's words: a model answering its own vaguer question
+            // ("What is the rate of photosynthesis?" — "carbon dioxide") makes a wrong card.
+            let blank = Set(Grounding.contentStems(card.answer))
+            let given = Set(answerStems)
+            let sameAnswer = blank.isEmpty
+                ? Grounding.normalizedWords(answer) == Grounding.normalizedWords(card.answer)
+                : blank.isSubset(of: given) && given.count <= blank.count + 1
+            guard sameAnswer else {
+                return .failure(ItemRejection(reason: "the answer was not the card's missing words"))
+            }
             let questionStems = Grounding.contentStems(question)
             let grounded = questionStems.filter(materialStems.contains).count
             guard !questionStems.isEmpty, grounded * 3 >= questionStems.count * 2,
                 questionStems.contains(where: quoteStems.contains)
             else { return .failure(ItemRejection(reason: "the question used words the material does not have")) }
             guard !ResultProse.sameText(question, answer) else { return .failure(ItemRejection(reason: "the answer repeated the question")) }
+            // The question asks what the card asks: it keeps the card's own content words (at
+            // least 3, or half of them), not a vaguer question the blank's words happen to answer.
+            let cardStems = Set(Grounding.contentStems(card.question))
+            let kept = cardStems.intersection(questionStems).count
+            guard kept >= min(3, (cardStems.count + 1) / 2) else {
+                return .failure(ItemRejection(reason: "the question did not ask what the card asks"))
+            }
             return .success(question + "\u{1F}" + answer)
         }
     }
