@@ -638,13 +638,9 @@ private final class LlamaSession {
     private func decode(_ tokens: [llama_token], cancel: LlamaCancellation) throws {
         var start = 0
         while start < tokens.count {
-            // The generation loop reads the flag between tokens (and keeps its KV cache entries).
-            if cancel.isCancelled, tokens.count > 1 {
-                // What was decoded is not a prompt anyone will continue: start afresh next time.
-                cachedTokens = []
-                llama_memory_clear(llama_get_memory(context), true)
-                throw CancellationError()
-            }
+            // `generate` emptied `cachedTokens` before the prompt, so a half-read prompt is never
+            // reused: the next request starts from a cleared KV cache.
+            if cancel.isCancelled { throw CancellationError() }
             var chunk = Array(tokens[start..<min(tokens.count, start + Self.promptChunk)])
             let status = chunk.withUnsafeMutableBufferPointer { buffer in
                 llama_decode(context, llama_batch_get_one(buffer.baseAddress, Int32(buffer.count)))
