@@ -69,16 +69,10 @@ enum Grounding {
                     AuditedItem(path: "questions[\(index)]", grounded: material.questionIssues(question, at: "").isEmpty, anchor: question.quote)
                 }
             case .mindMap(let map):
-                var audited = [AuditedItem(path: "centralTopic", grounded: material.topicIssues(map.centralTopic).isEmpty, anchor: map.centralTopic)]
-                func walk(_ nodes: [MindMap.Node], path: String) {
-                    for (index, node) in nodes.enumerated() {
-                        let at = "\(path)[\(index)]"
-                        audited.append(AuditedItem(path: at, grounded: material.labelIssues(node.label, at: "").isEmpty, anchor: node.label))
-                        walk(node.children, path: at + ".children")
+                return [AuditedItem(path: "centralTopic", grounded: material.topicIssues(map.centralTopic).isEmpty, anchor: map.centralTopic)]
+                    + Grounding.nodes(of: map).map { node, at in
+                        AuditedItem(path: at, grounded: material.labelIssues(node.label, at: "").isEmpty, anchor: node.label)
                     }
-                }
-                walk(map.branches, path: "branches")
-                return audited
             case .feynman(let feedback):
                 return feedback.gaps.enumerated().map { index, gap in
                     AuditedItem(path: "gaps[\(index)]", grounded: material.gapIssues(gap, at: "").isEmpty, anchor: gap.quote)
@@ -234,15 +228,7 @@ enum Grounding {
         }
 
         func issues(_ map: MindMap) -> [ValidationIssue] {
-            var issues = topicIssues(map.centralTopic)
-            func walk(_ nodes: [MindMap.Node], path: String) {
-                for (index, node) in nodes.enumerated() {
-                    issues += labelIssues(node.label, at: "\(path)[\(index)].label")
-                    walk(node.children, path: "\(path)[\(index)].children")
-                }
-            }
-            walk(map.branches, path: "branches")
-            return issues
+            topicIssues(map.centralTopic) + Grounding.nodes(of: map).flatMap { node, at in labelIssues(node.label, at: at + ".label") }
         }
 
         func issues(_ feedback: FeynmanFeedback) -> [ValidationIssue] {
@@ -341,6 +327,20 @@ enum Grounding {
                 return own.filter(triples.contains).count * 4 >= own.count * 3
             }
         }
+    }
+
+    /// Every node of `map` below the central topic, in document order, with its path
+    /// (`branches[1].children[0]`).
+    static func nodes(of map: MindMap) -> [(node: MindMap.Node, path: String)] {
+        var all: [(node: MindMap.Node, path: String)] = []
+        func walk(_ nodes: [MindMap.Node], path: String) {
+            for (index, node) in nodes.enumerated() {
+                all.append((node, "\(path)[\(index)]"))
+                walk(node.children, path: "\(path)[\(index)].children")
+            }
+        }
+        walk(map.branches, path: "branches")
+        return all
     }
 
     /// How many of the material's most frequent content stems count as its main subject.
