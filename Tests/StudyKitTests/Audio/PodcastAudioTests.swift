@@ -17,7 +17,12 @@ final class RecordingRunner: ProcessRunning {
     func run(_ executable: String, _ arguments: [String]) async throws(AudioError) -> ProcessOutcome {
         calls.withLock { $0.append((executable, arguments)) }
         running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
-        try? await Task.sleep(for: .milliseconds(5))
+        // A voice stays busy until a second job runs beside it (or 2 s pass, for a lone last
+        // turn): a fixed short sleep let a loaded machine finish one before the next started.
+        let waitsForPartner = executable.hasSuffix("espeak-ng")
+        for _ in 0..<(waitsForPartner ? 400 : 1) where running.withLock({ $0.now }) < 2 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         running.withLock { $0.now -= 1 }
         return ProcessOutcome(status: 0, output: executable.hasSuffix("soxi") ? "2.5\n" : "", errorText: "")
     }

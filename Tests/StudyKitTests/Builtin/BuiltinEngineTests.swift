@@ -232,6 +232,31 @@ private func oneLine(_ text: String) -> String {
         #expect(map.branches.contains { !$0.children.isEmpty })
     }
 
+    /// A numbered document: the numbers leave the labels (all of them, or none when one label
+    /// would then be refused), and a subtitle heading with nothing under it is no branch.
+    @Test(arguments: [
+        ("Enzymes and substrates", ["Enzymes and substrates", "Measuring reaction rates", "Temperature and pH effects"]),
+        ("Overview", ["1. Overview", "2. Measuring reaction rates", "3. Temperature and pH effects"]),
+    ])
+    func mindMapNumberedHeadings(firstTitle: String, expected: [String]) throws {
+        let text = """
+            # Enzyme Kinetics
+
+            ## Chemistry 210, Unit 3
+
+            ## 1. \(firstTitle)
+            Enzymes bind their substrates at the active site and lower the activation energy of the reaction. Each enzyme works on a small set of substrates because of the shape of its active site.
+
+            ## 2. Measuring reaction rates
+            The rate of an enzyme reaction is measured as product formed per second. At high substrate concentration the enzyme is saturated and the rate reaches its maximum.
+
+            ## 3. Temperature and pH effects
+            Enzyme activity rises with temperature until the protein denatures. Every enzyme has an optimum pH at which its active site keeps its shape.
+            """
+        guard case .mindMap(let map) = try run(.mindmap, text) else { throw CancellationError() }
+        #expect(map.branches.map(\.label) == expected)
+    }
+
     @Test func mindMapClustersKeyTermsWithoutHeadings() throws {
         guard case .mindMap(let map) = try run(.mindmap, try BuiltinEngineFixtures.text("pasted-note", "txt")) else {
             throw CancellationError()

@@ -69,16 +69,23 @@ extension BuiltinEngine {
             groups = groups.indices.filter(kept.contains).map { groups[$0] }
         }
 
+        // Numbers go from every label or from none, so the map reads the same throughout.
+        let unnumbers = groups.flatMap { [$0.head] + $0.subsections }.allSatisfy { Self.unnumberedLabel($0.heading ?? "") != nil }
+        let headingLabel = { (heading: String) in unnumbers ? Self.unnumberedLabel(heading) ?? Self.label(heading) : Self.label(heading) }
         var branches: [MindMap.Node] = []
         var branchKeys = Set<String>()
         for group in groups {
-            let label = Self.label(group.head.heading ?? "")
+            // A heading with nothing under it ("Biology 101, Unit 4" below the title) is a
+            // subtitle or a running line, not a branch of the subject.
+            guard !group.head.sentences.isEmpty || !group.subsections.isEmpty else { continue }
+            let label = headingLabel(group.head.heading ?? "")
             guard !label.isEmpty, branchKeys.insert(BuiltinProse.duplicateKey(label)).inserted else { continue }
             var children: [MindMap.Node] = []
             var childKeys = Set<String>()
             for sub in group.subsections where children.count < Self.childLimit {
-                let subLabel = Self.label(sub.heading ?? "")
-                guard !subLabel.isEmpty, childKeys.insert(BuiltinProse.duplicateKey(subLabel)).inserted else { continue }
+                let subLabel = headingLabel(sub.heading ?? "")
+                // A heading that is front matter ("1.1 Version" of a specification) is no child.
+                guard !subLabel.isEmpty, !FrontMatter.isFrontMatter(subLabel), childKeys.insert(BuiltinProse.duplicateKey(subLabel)).inserted else { continue }
                 let terms = sectionTerms([sub], in: analysis, avoiding: Self.stems(of: subLabel).union(centreStems), limit: Self.grandchildLimit)
                 children.append(MindMap.Node(label: subLabel, children: terms.map { MindMap.Node(label: $0) }))
             }
@@ -199,6 +206,19 @@ extension BuiltinEngine {
     /// A node label: one line, at most eight words and 80 characters.
     private static func label(_ text: String) -> String {
         BuiltinProse.shortened(BuiltinProse.termText(text), maxWords: labelWords, maxLength: labelLength, ending: "")
+    }
+
+    /// A heading as a node label, without its section number: "2. Where it happens" and
+    /// "3.1 Photosystems" become "Where it happens" and "Photosystems" (the map's branches are
+    /// in document order already; the numbers only crowd the labels). A number that is the
+    /// whole heading, or is not followed by a dot, a parenthesis or a sub-number, stays.
+    /// `nil` when the words alone are not a label the item rules accept ("1. Overview":
+    /// "Overview" is a field name); the caller then keeps every number of the map.
+    static func unnumberedLabel(_ heading: String) -> String? {
+        let text = heading.trimmingCharacters(in: .whitespaces)
+        let unnumbered = label(text.replacing(/^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/, with: ""))
+        guard unnumbered.contains(where: \.isLetter), ItemRules.problem(unnumbered, .label) == nil else { return nil }
+        return unnumbered
     }
 
     /// The content stems of a text (all its stems when it has only function words).
