@@ -6,8 +6,8 @@ import Testing
 import Glibc
 #endif
 
-/// Issue #14, item 3, through the binary: a daily quota with a ledger that cannot be opened
-/// fails closed, and says so in one line.
+/// Issue #14, items 1, 3 and 4, through the binary against a stand-in for a hosted API
+/// (`Fixtures/Server/quota_remote.py`, which counts the chat requests it is sent).
 @Suite("Quota end to end (the built binary)")
 struct QuotaEndToEndTests {
     /// Root ignores permissions: the binary then runs as `nobody`, for whom 0555 is read-only.
@@ -46,5 +46,68 @@ struct QuotaEndToEndTests {
         #expect(fallbacks.first?["engine"] == "remote")
         #expect(fallbacks.first?["reason"]?.contains("usage ledger cannot be read or written") == true)
         #expect(!manager.fileExists(atPath: readOnly.appendingPathComponent(CacheLocation.fileName).path))
+    }
+
+    /// The environment of a run against `server`, with local down, so that nothing but remote
+    /// and the builtin engine can answer.
+    static func environment(_ server: FixtureServer, cache: URL, quota: String? = nil) -> [String: String] {
+        var environment = [
+            "STUDYKIT_CACHE_DIR": cache.path, "STUDYKIT_REMOTE_URL": server.url("/v1").absoluteString,
+            "STUDYKIT_REMOTE_CONTEXT_SIZE": "8192", "STUDYKIT_LOCAL_URL": "http://127.0.0.1:9/v1",
+        ]
+        environment["STUDYKIT_REMOTE_DAILY_QUOTA"] = quota
+        return environment
+    }
+
+    /// How many chat requests the stand-in was sent.
+    static func chatCalls(_ server: FixtureServer) async throws -> Int {
+        let response = try await CurlTransport().stream(HTTPRequest(url: server.url("/count")))
+        var data = Data()
+        for try await chunk in response.body { data.append(chunk) }
+        return try #require((try JSONSerialization.jsonObject(with: data) as? [String: Int])?["chat"])
+    }
+
+    @Test func anImportAgainstAProviderRefusingWithInsufficientQuotaAsksItOnce() async throws {
+        let server = try FixtureServer(script: "quota_remote.py", arguments: ["--mode", "quota"])
+        let cache = try CacheTestDirectory()
+        let long = TestPaths.samples.appendingPathComponent("long.pdf").path
+        let result = try StudykitBinary.run(
+            ["import", long, "--with-podcast", "--json", "--no-cache"], environment: Self.environment(server, cache: cache.url))
+        #expect(result.status == 0, "\(result.stderr)")
+        // The headline, four parts, the podcast and every item rewrite would each ask again.
+        #expect(try await Self.chatCalls(server) == 1)
+        let envelope = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let parts = try #require(envelope["parts"] as? [[String: Any]])
+        #expect(parts.count == 6, "headline, summary, flashcards, quiz, mind map, podcast")
+        #expect(parts.allSatisfy { $0["engine"] as? String == "builtin" })
+    }
+
+    @Test func fourProcessesAgainstAQuotaOfThreeMakeExactlyThreeRemoteCalls() async throws {
+        let answer = try CacheTestDirectory()
+        let answerFile = answer.url.appendingPathComponent("summary.json")
+        try RoutingEngineTests.summary.write(to: answerFile, atomically: true, encoding: .utf8)
+        let input = answer.url.appendingPathComponent("mitosis.txt")
+        try RoutingEngineTests.document().text.write(to: input, atomically: true, encoding: .utf8)
+        // Each answer takes three seconds, so the four processes are all in flight at once.
+        let server = try FixtureServer(script: "quota_remote.py", arguments: ["--mode", "answer", "--answer", answerFile.path, "--delay", "3"])
+        let cache = try CacheTestDirectory()
+        let environment = Self.environment(server, cache: cache.url, quota: "3 requests")
+        let engines = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let result = try StudykitBinary.run(["summary", input.path, "--json", "--no-cache"], environment: environment)
+                    let envelope = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
+                    return envelope?["engine"] as? String
+                }
+            }
+            return try await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(try await Self.chatCalls(server) == 3)
+        #expect(engines.filter { $0 == "remote" }.count == 3)
+        #expect(engines.filter { $0 == "builtin" }.count == 1)
+        let ledger = try UsageLedger(path: cache.databasePath)
+        #expect(try ledger.usage(engine: .remote).requests == 3)
+        #expect(try ledger.heldReservations(engine: .remote) == 0)
+        #expect(try ledger.requestRecords(engine: .remote).map(\.outcome) == Array(repeating: .answered, count: 3))
     }
 }
