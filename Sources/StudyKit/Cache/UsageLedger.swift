@@ -230,20 +230,25 @@ public final class UsageLedger: UsageMetering {
         let day = today
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) in
             try db.immediateTransaction { () throws(CacheError) in
-                try db.run(
-                    """
-                    INSERT INTO usage (engine, day, tokens_in, tokens_out, requests) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(engine, day) DO UPDATE SET
-                        tokens_in = tokens_in + excluded.tokens_in,
-                        tokens_out = tokens_out + excluded.tokens_out,
-                        requests = requests + excluded.requests
-                    """,
-                    [
-                        .text(engine.rawValue), .text(day.text), .integer(Int64(max(0, tokensIn))),
-                        .integer(Int64(max(0, tokensOut))), .integer(Int64(max(0, requests))),
-                    ])
+                try Self.add(Spending(requests: requests, tokensIn: tokensIn, tokensOut: tokensOut), engine: engine, day: day, in: db)
             }
         }
+    }
+
+    /// Adds `spent` to `engine`'s row for `day` with one UPSERT, inside the caller's transaction.
+    static func add(_ spent: Spending, engine: EngineKind, day: LedgerDay, in db: SQLiteDatabase) throws(CacheError) {
+        try db.run(
+            """
+            INSERT INTO usage (engine, day, tokens_in, tokens_out, requests) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(engine, day) DO UPDATE SET
+                tokens_in = tokens_in + excluded.tokens_in,
+                tokens_out = tokens_out + excluded.tokens_out,
+                requests = requests + excluded.requests
+            """,
+            [
+                .text(engine.rawValue), .text(day.text), .integer(Int64(max(0, spent.tokensIn))),
+                .integer(Int64(max(0, spent.tokensOut))), .integer(Int64(max(0, spent.requests))),
+            ])
     }
 
     /// What `engine` spent on `day` (today when `nil`); zeros for a day with no record.
@@ -303,20 +308,7 @@ extension UsageLedger {
                 if let reservation, reservation.id > 0 {
                     try db.run("DELETE FROM reservations WHERE id = ?", [.integer(reservation.id)])
                 }
-                if !spent.isZero {
-                    try db.run(
-                        """
-                        INSERT INTO usage (engine, day, tokens_in, tokens_out, requests) VALUES (?, ?, ?, ?, ?)
-                        ON CONFLICT(engine, day) DO UPDATE SET
-                            tokens_in = tokens_in + excluded.tokens_in,
-                            tokens_out = tokens_out + excluded.tokens_out,
-                            requests = requests + excluded.requests
-                        """,
-                        [
-                            .text(engine.rawValue), .text(day.text), .integer(Int64(max(0, spent.tokensIn))),
-                            .integer(Int64(max(0, spent.tokensOut))), .integer(Int64(max(0, spent.requests))),
-                        ])
-                }
+                if !spent.isZero { try Self.add(spent, engine: engine, day: day, in: db) }
                 for request in requests {
                     try db.run(
                         """

@@ -59,6 +59,17 @@ struct QuotaEndToEndTests {
         return environment
     }
 
+    /// A short document and a valid, grounded summary of it for the stand-in to answer, in a
+    /// directory that lives as long as the first value.
+    static func summaryFiles() throws -> (CacheTestDirectory, answer: URL, input: URL) {
+        let files = try CacheTestDirectory()
+        let answer = files.url.appendingPathComponent("summary.json")
+        try RoutingEngineTests.summary.write(to: answer, atomically: true, encoding: .utf8)
+        let input = files.url.appendingPathComponent("mitosis.txt")
+        try RoutingEngineTests.document().text.write(to: input, atomically: true, encoding: .utf8)
+        return (files, answer, input)
+    }
+
     /// How many chat requests the stand-in was sent.
     static func chatCalls(_ server: FixtureServer) async throws -> Int {
         let response = try await CurlTransport().stream(HTTPRequest(url: server.url("/count")))
@@ -83,11 +94,8 @@ struct QuotaEndToEndTests {
     }
 
     @Test func fourProcessesAgainstAQuotaOfThreeMakeExactlyThreeRemoteCalls() async throws {
-        let answer = try CacheTestDirectory()
-        let answerFile = answer.url.appendingPathComponent("summary.json")
-        try RoutingEngineTests.summary.write(to: answerFile, atomically: true, encoding: .utf8)
-        let input = answer.url.appendingPathComponent("mitosis.txt")
-        try RoutingEngineTests.document().text.write(to: input, atomically: true, encoding: .utf8)
+        let (files, answerFile, input) = try Self.summaryFiles()
+        defer { withExtendedLifetime(files) {} }
         // Each answer takes three seconds, so the four processes are all in flight at once.
         let server = try FixtureServer(script: "quota_remote.py", arguments: ["--mode", "answer", "--answer", answerFile.path, "--delay", "3"])
         let cache = try CacheTestDirectory()
@@ -109,5 +117,25 @@ struct QuotaEndToEndTests {
         #expect(try ledger.usage(engine: .remote).requests == 3)
         #expect(try ledger.heldReservations(engine: .remote) == 0)
         #expect(try ledger.requestRecords(engine: .remote).map(\.outcome) == Array(repeating: .answered, count: 3))
+    }
+
+    @Test func anEmptyReplyThenARetryCountsTheFirstRequestAsAnEstimate() async throws {
+        let (files, answerFile, input) = try Self.summaryFiles()
+        defer { withExtendedLifetime(files) {} }
+        let server = try FixtureServer(script: "quota_remote.py", arguments: ["--mode", "drop-first", "--answer", answerFile.path])
+        let cache = try CacheTestDirectory()
+        let result = try StudykitBinary.run(
+            ["summary", input.path, "--json", "--no-cache"], environment: Self.environment(server, cache: cache.url, quota: "100000 tokens"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try await Self.chatCalls(server) == 2)
+        let ledger = try UsageLedger(path: cache.databasePath)
+        let records = try ledger.requestRecords(engine: .remote)
+        #expect(records.map(\.outcome) == [.connectionLost, .answered])
+        let dropped = try #require(records.first)
+        #expect(dropped.estimated && dropped.tokensOut == StudyTask.summary.responseReserve && dropped.tokensIn > 0)
+        // The stand-in reports 120 in and 60 out for the answer.
+        let spent = try ledger.usage(engine: .remote)
+        #expect(spent.requests == 2)
+        #expect(spent.tokensIn == 120 + dropped.tokensIn && spent.tokensOut == 60 + dropped.tokensOut)
     }
 }

@@ -2,7 +2,9 @@
 """A stand-in for a hosted OpenAI-compatible API, for studykit's quota tests.
 
 POST /v1/chat/completions answers, after --delay seconds, either a 429 `insufficient_quota`
-(--mode quota) or a completion whose content is the file --answer (--mode answer). Every chat
+(--mode quota) or a completion whose content is the file --answer (--mode answer); with
+--mode drop-first the first chat request is read and the connection closed without a word (an
+empty reply), and the others are answered. Every chat
 POST is counted; GET /count returns {"chat": n}. Prints "PORT <n>" once it listens.
 """
 import argparse
@@ -49,7 +51,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(404, {"error": {"message": "not found"}})
         with LOCK:
             COUNT += 1
+            first = COUNT == 1
         time.sleep(self.delay)
+        if self.mode == "drop-first" and first:
+            self.close_connection = True
+            return
         if self.mode == "quota":
             return self.send_json(429, {"error": {
                 "message": "You exceeded your current quota, please check your plan and billing details.",
@@ -62,7 +68,7 @@ class Handler(BaseHTTPRequestHandler):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["quota", "answer"], default="answer")
+    parser.add_argument("--mode", choices=["quota", "answer", "drop-first"], default="answer")
     parser.add_argument("--answer", help="file holding the completion's content")
     parser.add_argument("--delay", type=float, default=0.0)
     args = parser.parse_args()
