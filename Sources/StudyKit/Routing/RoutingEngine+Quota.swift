@@ -24,9 +24,11 @@ extension RoutingEngine {
     /// Closes remote for the rest of the process because the ledger cannot count the daily
     /// quota (fail closed), telling the user once; returns the reason.
     private func ledgerFailed(_ error: CacheError?) -> String {
-        let cause = error.map { ": \($0.message)" } ?? ""
+        let cause = error.map { " (\($0.problem))" } ?? ""
         let reason = "treated as over its daily quota (\(quota?.description ?? "none")) because the usage ledger cannot be read or written\(cause)"
-        if remoteQuota.refuse(reason) { warn("the remote engine is \(reason)") }
+        if remoteQuota.refuse(reason) {
+            warn("the remote engine is \(reason); make the cache directory writable, or set STUDYKIT_CACHE_DIR to one that is")
+        }
         return reason
     }
 

@@ -40,6 +40,8 @@ struct QuotaEndToEndTests {
         #expect(lines.count == 1, "one line: \(result.stderr)")
         #expect(lines.first?.hasPrefix("studykit: the remote engine is treated as over its daily quota (50 requests per day)") == true)
         #expect(lines.first?.contains(readOnly.path) == true, "it names the ledger's place")
+        // --no-cache was given: the advice is about the ledger's directory, not the cache.
+        #expect(lines.first?.hasSuffix("make the cache directory writable, or set STUDYKIT_CACHE_DIR to one that is") == true)
         let envelope = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         #expect(envelope["engine"] as? String == "builtin")
         let fallbacks = try #require(envelope["fallbacks"] as? [[String: String]])
