@@ -33,9 +33,11 @@ extension Runner {
         let remote = configuration.remoteEngine(transport: transport)
         // The ledger counts remote usage against the quota, as every remote call does; no cache
         // and no capability memory: eval measures what each model does, every time.
-        let meter = EvalMeter(ledger: try? UsageLedger(environment: cacheEnvironment(configuration)))
-        let router = RoutingEngine(local: local, remote: remote, cache: nil, ledger: meter, quota: try remoteQuota(configuration))
+        let quota = try remoteQuota(configuration)
+        let meter = EvalMeter(ledger: openLedger(configuration, quota: quota).meter)
         let errors = errorOutput
+        let router = RoutingEngine(
+            local: local, remote: remote, cache: nil, ledger: meter, quota: quota, warn: { errors.line("studykit eval: \($0)") })
         let quiet = settings.quiet
         let evaluator = Evaluator(router: router, meter: meter, onRun: { run, index, total in
             guard !quiet else { return }

@@ -32,8 +32,8 @@ extension Runner {
 
         var configuration = try EngineConfiguration.load(environment: environment)
         configuration.localEngineLogging = settings.verbose
-        let stores = openStores(configuration: configuration, noCache: settings.noCache)
         let quota = try remoteQuota(configuration)
+        let stores = openStores(configuration: configuration, noCache: settings.noCache, quota: quota)
         let verbose = settings.verbose
         let errors = errorOutput
         let streamer = settings.stream ? StreamPreview(sink: output, watchResize: true) : nil
@@ -47,8 +47,9 @@ extension Runner {
         let budgetSeconds = settings.budget ?? TimeBudget.defaultSeconds(for: settings.task, remoteConfigured: remoteConfigured)
         let router = RoutingEngine(
             local: local, remote: remote,
-            cache: stores.cache, ledger: stores.ledger, quota: quota,
+            cache: stores.cache, ledger: stores.meter, quota: quota,
             note: { line in if verbose { errors.line("studykit: \(TerminalSafety.clean(line))") } },
+            warn: { line in errors.line("studykit: \(TerminalSafety.clean(line))") },
             onPartial: streamer.map { preview in { @Sendable text in preview.show(text) } },
             memory: stores.ledger, capability: capability, clock: clock)
 
@@ -161,8 +162,11 @@ extension Runner {
         return trimmed
     }
 
-    /// The cache and ledger, or none: a store that cannot be opened must not stop the job.
-    private func openStores(configuration: EngineConfiguration, noCache: Bool) -> (cache: ResultCache?, ledger: UsageLedger?) {
+    /// The cache and ledger, or none: a store that cannot be opened must not stop the job (but
+    /// with a daily quota, a ledger that cannot be opened keeps remote closed: ``openLedger``).
+    private func openStores(
+        configuration: EngineConfiguration, noCache: Bool, quota: DailyQuota?
+    ) -> (cache: ResultCache?, meter: (any UsageMetering)?, ledger: UsageLedger?) {
         let env = cacheEnvironment(configuration)
         var cache: ResultCache?
         if !noCache {
@@ -170,7 +174,8 @@ extension Runner {
                 errorOutput.line("studykit: working without the cache: \(error.message)")
             }
         }
-        return (cache, try? UsageLedger(environment: env))
+        let ledger = openLedger(configuration, quota: quota)
+        return (cache, ledger.meter, ledger.ledger)
     }
 
     /// A stable identity for Anki GUIDs: the absolute path or the URL.

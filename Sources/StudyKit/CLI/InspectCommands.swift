@@ -111,6 +111,19 @@ extension Runner {
         try configuration.remoteDailyQuota.map { text throws(CacheError) in try DailyQuota(parsing: text) }
     }
 
+    /// The usage ledger for a command that may call remote: the meter the router counts with, and
+    /// the ledger itself (the capability memory). One that cannot be opened is no ledger, unless
+    /// a daily quota is set: then ``UnavailableLedger`` stands in, so the quota fails closed
+    /// (remote is treated as over quota, and the router says so once) instead of going uncounted.
+    func openLedger(_ configuration: EngineConfiguration, quota: DailyQuota?) -> (meter: (any UsageMetering)?, ledger: UsageLedger?) {
+        do {
+            let ledger = try UsageLedger(environment: cacheEnvironment(configuration))
+            return (ledger, ledger)
+        } catch {
+            return (quota == nil ? nil : UnavailableLedger(error: error), nil)
+        }
+    }
+
     /// The environment with the config file's cache directory filled in, for the cache and ledger.
     func cacheEnvironment(_ configuration: EngineConfiguration) -> [String: String] {
         var env = environment

@@ -115,7 +115,7 @@ public protocol AttemptRecording: Sendable {
     func recentAttempts(engine: EngineKind, model: String, limit: Int) throws(CacheError) -> [Attempt]
     /// Every key's record, by engine, model, task and job.
     func attemptSummaries() throws(CacheError) -> [AttemptSummary]
-    /// Forgets every attempt; returns how many were removed.
+    /// Forgets every job attempt (the sent requests stay); returns how many were removed.
     func forgetAttempts() throws(CacheError) -> Int
 }
 
@@ -144,14 +144,14 @@ extension UsageLedger: AttemptRecording {
     /// The newest `limit` attempts for `key`, newest first.
     public func recentAttempts(_ key: AttemptKey, limit: Int) throws(CacheError) -> [Attempt] {
         try select(
-            "WHERE engine = ? AND model = ? AND task = ? AND job = ? AND prompt_version = ?",
+            "WHERE level = 'job' AND engine = ? AND model = ? AND task = ? AND job = ? AND prompt_version = ?",
             [.text(key.engine.rawValue), .text(key.model), .text(key.task), .text(key.job.rawValue), .text(key.promptVersion)],
             limit: limit)
     }
 
     /// The newest `limit` attempts of a model over every job, newest first.
     public func recentAttempts(engine: EngineKind, model: String, limit: Int) throws(CacheError) -> [Attempt] {
-        try select("WHERE engine = ? AND model = ?", [.text(engine.rawValue), .text(model)], limit: limit)
+        try select("WHERE level = 'job' AND engine = ? AND model = ?", [.text(engine.rawValue), .text(model)], limit: limit)
     }
 
     /// Every key's record.
@@ -163,10 +163,10 @@ extension UsageLedger: AttemptRecording {
                     SELECT engine, model, task, job, prompt_version, COUNT(*),
                            SUM(outcome = 'accepted'), AVG(duration), MAX(at),
                            (SELECT outcome FROM attempts AS newest
-                            WHERE newest.engine = a.engine AND newest.model = a.model AND newest.task = a.task
+                            WHERE newest.level = 'job' AND newest.engine = a.engine AND newest.model = a.model AND newest.task = a.task
                               AND newest.job = a.job AND newest.prompt_version = a.prompt_version
                             ORDER BY at DESC, id DESC LIMIT 1)
-                    FROM attempts AS a
+                    FROM attempts AS a WHERE level = 'job'
                     GROUP BY engine, model, task, job, prompt_version
                     ORDER BY engine, model, task, job, prompt_version
                     """
@@ -187,12 +187,13 @@ extension UsageLedger: AttemptRecording {
         return rows.compactMap { $0 }
     }
 
-    /// Forgets every attempt.
+    /// Forgets every job attempt (the capability memory); the sent requests stay, as the record of what was spent.
     public func forgetAttempts() throws(CacheError) -> Int {
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> Int in
             try db.immediateTransaction { () throws(CacheError) -> Int in
-                let count = try db.query("SELECT COUNT(*) FROM attempts") { $0.integer(at: 0) }.first ?? 0
-                try db.run("DELETE FROM attempts")
+                // The request rows are the record of what was spent: only the capability memory goes.
+                let count = try db.query("SELECT COUNT(*) FROM attempts WHERE level = 'job'") { $0.integer(at: 0) }.first ?? 0
+                try db.run("DELETE FROM attempts WHERE level = 'job'")
                 return Int(count)
             }
         }

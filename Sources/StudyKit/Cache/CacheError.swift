@@ -58,6 +58,22 @@ public enum CacheError: StudyKitError, Equatable {
         }
     }
 
+    /// What is wrong with the database, without the advice ``message`` ends with: for a line
+    /// whose advice is another (the usage ledger failing under a daily quota).
+    public var problem: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason): return "cannot create '\(path)': \(reason)"
+        case .cannotOpen(let path, let reason): return "'\(path)' cannot be opened: \(reason)"
+        case .busy(let path): return "'\(path)' stayed locked by another studykit process"
+        case .corrupt(let path): return "'\(path)' is damaged"
+        case .diskFull(let path): return "the disk holding '\(path)' is full"
+        case .readOnly(let path): return "'\(path)' is read-only"
+        case .newerSchema(let path, let version): return "'\(path)' has schema version \(version), from a newer studykit"
+        case .sqlite(let path, let code, let reason): return "'\(path)' failed with sqlite error \(code) (\(reason.lowercased()))"
+        case .invalidQuota, .invalidDay, .invalidPayload, .digestFailed: return message
+        }
+    }
+
     /// A bad quota or day is a configuration/usage mistake; everything else is a local failure.
     public var exitCode: ExitCode {
         switch self {

@@ -70,5 +70,25 @@ enum SchemaMigrations {
                     discovered_at REAL NOT NULL
                 );
                 """),
+        // Money (issue #14): every chat request whose body was sent is a row of `attempts` at
+        // level 'request' beside the job rows ('job', the capability memory), with its HTTP
+        // status and whether its tokens are an estimate; `reservations` holds the allowance of
+        // requests in flight, taken in the same transaction as the quota check.
+        Step(
+            version: 4,
+            sql: """
+                ALTER TABLE attempts ADD COLUMN level TEXT NOT NULL DEFAULT 'job';
+                ALTER TABLE attempts ADD COLUMN status INTEGER;
+                ALTER TABLE attempts ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE IF NOT EXISTS reservations (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    engine TEXT NOT NULL,
+                    day TEXT NOT NULL,
+                    requests INTEGER NOT NULL,
+                    tokens INTEGER NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS reservations_by_day ON reservations(engine, day);
+                """),
     ]
 }

@@ -58,6 +58,17 @@ public enum DailyQuota: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What one request holding `tokens` takes of the quota, in its unit.
+    func charge(tokens: Int) -> Int {
+        switch self {
+        case .requests: return 1
+        case .tokens: return max(0, tokens)
+        }
+    }
+
+    /// Whether the quota counts requests (else tokens).
+    var isRequests: Bool { charge(tokens: 0) == 1 }
+
     /// How much of the quota `usage` has spent, in the quota's unit.
     public func spent(by usage: DailyUsage) -> Int {
         switch self {
@@ -77,6 +88,74 @@ public protocol UsageMetering: Sendable {
     func record(engine: EngineKind, tokensIn: Int, tokensOut: Int, requests: Int) throws(CacheError)
     /// What `engine` spent on `day` (today when `nil`).
     func usage(engine: EngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage
+    /// Checks `quota` and holds one request and `tokens` against it in the same transaction,
+    /// so concurrent callers never both take the last of it; `nil` when the quota has no room
+    /// (what is spent, plus what others hold, plus this request would exceed it).
+    func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation?
+    /// Replaces `reservation` (if any) with what was spent, and records each sent request, in
+    /// one transaction. With nothing spent this releases the reservation.
+    func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError)
+}
+
+/// An allowance held in the ledger between the quota check and the real usage.
+public struct QuotaReservation: Sendable, Equatable {
+    /// The row that holds it (0 for a meter without a reservations table).
+    public var id: Int64
+    /// The day it counts towards: the day the request was made.
+    public var day: LedgerDay
+    /// Requests held.
+    public var requests: Int
+    /// Tokens held: the prompt's estimate plus the response reserve.
+    public var tokens: Int
+}
+
+/// What one metered model call spent.
+public struct Spending: Sendable, Equatable {
+    /// Requests the provider may bill.
+    public var requests = 0
+    /// Prompt tokens, reported or estimated.
+    public var tokensIn = 0
+    /// Response tokens, reported or estimated.
+    public var tokensOut = 0
+
+    /// Creates a figure.
+    public init(requests: Int = 0, tokensIn: Int = 0, tokensOut: Int = 0) {
+        self.requests = requests
+        self.tokensIn = tokensIn
+        self.tokensOut = tokensOut
+    }
+
+    /// Whether anything was spent.
+    public var isZero: Bool { requests == 0 && tokensIn == 0 && tokensOut == 0 }
+}
+
+/// One sent request as the ledger keeps it: a row of `attempts` at level `request`.
+public struct RequestRecord: Sendable, Equatable {
+    /// The job it was part of.
+    public var key: AttemptKey
+    /// How it ended (``SentRequest/Outcome``).
+    public var outcome: SentRequest.Outcome
+    /// The HTTP status, when an answer arrived.
+    public var status: Int?
+    /// Prompt tokens it counts for.
+    public var tokensIn: Int
+    /// Response tokens it counts for.
+    public var tokensOut: Int
+    /// Whether the tokens are an estimate (no answer said what it cost).
+    public var estimated: Bool
+    /// When it was recorded.
+    public var at: Date
+
+    /// Creates a record.
+    public init(key: AttemptKey, outcome: SentRequest.Outcome, status: Int?, tokensIn: Int, tokensOut: Int, estimated: Bool, at: Date) {
+        self.key = key
+        self.outcome = outcome
+        self.status = status
+        self.tokensIn = tokensIn
+        self.tokensOut = tokensOut
+        self.estimated = estimated
+        self.at = at
+    }
 }
 
 extension UsageMetering {
@@ -94,6 +173,21 @@ extension UsageMetering {
     public func remaining(_ quota: DailyQuota, engine: EngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Int {
         let spent = quota.spent(by: try usage(engine: engine, on: day))
         return max(0, quota.limit - spent)
+    }
+
+    /// Checks, then holds nothing: a meter without a reservations table (two calls at once may
+    /// both pass). ``UsageLedger`` does both in one transaction.
+    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation? {
+        let day = today
+        let spent = quota.spent(by: try usage(engine: engine, on: day))
+        guard spent + quota.charge(tokens: tokens) <= quota.limit else { return nil }
+        return QuotaReservation(id: 0, day: day, requests: 1, tokens: max(0, tokens))
+    }
+
+    /// Records what was spent (the reservation held nothing).
+    public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
+        guard !spent.isZero else { return }
+        try record(engine: engine, tokensIn: spent.tokensIn, tokensOut: spent.tokensOut, requests: spent.requests)
     }
 
     /// Whether `engine` has used up `quota` on `day` (today when omitted).
@@ -136,20 +230,25 @@ public final class UsageLedger: UsageMetering {
         let day = today
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) in
             try db.immediateTransaction { () throws(CacheError) in
-                try db.run(
-                    """
-                    INSERT INTO usage (engine, day, tokens_in, tokens_out, requests) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(engine, day) DO UPDATE SET
-                        tokens_in = tokens_in + excluded.tokens_in,
-                        tokens_out = tokens_out + excluded.tokens_out,
-                        requests = requests + excluded.requests
-                    """,
-                    [
-                        .text(engine.rawValue), .text(day.text), .integer(Int64(max(0, tokensIn))),
-                        .integer(Int64(max(0, tokensOut))), .integer(Int64(max(0, requests))),
-                    ])
+                try Self.add(Spending(requests: requests, tokensIn: tokensIn, tokensOut: tokensOut), engine: engine, day: day, in: db)
             }
         }
+    }
+
+    /// Adds `spent` to `engine`'s row for `day` with one UPSERT, inside the caller's transaction.
+    static func add(_ spent: Spending, engine: EngineKind, day: LedgerDay, in db: SQLiteDatabase) throws(CacheError) {
+        try db.run(
+            """
+            INSERT INTO usage (engine, day, tokens_in, tokens_out, requests) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(engine, day) DO UPDATE SET
+                tokens_in = tokens_in + excluded.tokens_in,
+                tokens_out = tokens_out + excluded.tokens_out,
+                requests = requests + excluded.requests
+            """,
+            [
+                .text(engine.rawValue), .text(day.text), .integer(Int64(max(0, spent.tokensIn))),
+                .integer(Int64(max(0, spent.tokensOut))), .integer(Int64(max(0, spent.requests))),
+            ])
     }
 
     /// What `engine` spent on `day` (today when `nil`); zeros for a day with no record.
@@ -166,5 +265,134 @@ public final class UsageLedger: UsageMetering {
         return DailyUsage(
             engine: engine, day: day, tokensIn: Int(row?.0 ?? 0), tokensOut: Int(row?.1 ?? 0),
             requests: Int(row?.2 ?? 0))
+    }
+}
+
+// MARK: - Reservations
+
+extension UsageLedger {
+    /// Checks `quota` against what `engine` spent today plus every allowance held, and holds one
+    /// request and `tokens` if there is room, inside one `BEGIN IMMEDIATE` transaction: the
+    /// write lock is taken before the read, so of four processes racing for the last request,
+    /// exactly one gets it. A held allowance that is never settled (the process was killed
+    /// mid-request) keeps counting for its day: the request may have been billed.
+    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation? {
+        let day = today
+        let tokens = max(0, tokens)
+        return try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> QuotaReservation? in
+            try db.immediateTransaction { () throws(CacheError) -> QuotaReservation? in
+                let key: [SQLiteValue] = [.text(engine.rawValue), .text(day.text)]
+                let spent = try db.query(
+                    "SELECT tokens_in + tokens_out, requests FROM usage WHERE engine = ? AND day = ?", key
+                ) { (tokens: Int($0.integer(at: 0)), requests: Int($0.integer(at: 1))) }.first ?? (0, 0)
+                let held = try db.query(
+                    "SELECT COALESCE(SUM(tokens), 0), COUNT(*) FROM reservations WHERE engine = ? AND day = ?", key
+                ) { (tokens: Int($0.integer(at: 0)), requests: Int($0.integer(at: 1))) }.first ?? (0, 0)
+                let taken = quota.isRequests ? spent.requests + held.requests : spent.tokens + held.tokens
+                guard taken + quota.charge(tokens: tokens) <= quota.limit else { return nil }
+                try db.run(
+                    "INSERT INTO reservations (engine, day, requests, tokens, created_at) VALUES (?, ?, 1, ?, ?)",
+                    key + [.integer(Int64(tokens)), .real(clock.now().timeIntervalSince1970)])
+                let id = try db.query("SELECT last_insert_rowid()") { $0.integer(at: 0) }.first ?? 0
+                return QuotaReservation(id: id, day: day, requests: 1, tokens: tokens)
+            }
+        }
+    }
+
+    /// Drops `reservation`, adds what was spent to its day (today without one), and records each
+    /// sent request as a row of `attempts` at level `request`, in one transaction.
+    public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
+        let day = reservation?.day ?? today
+        try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) in
+            try db.immediateTransaction { () throws(CacheError) in
+                if let reservation, reservation.id > 0 {
+                    try db.run("DELETE FROM reservations WHERE id = ?", [.integer(reservation.id)])
+                }
+                if !spent.isZero { try Self.add(spent, engine: engine, day: day, in: db) }
+                for request in requests {
+                    try db.run(
+                        """
+                        INSERT INTO attempts (engine, model, task, job, prompt_version, outcome, duration, tokens_in, tokens_out, at,
+                                              level, status, estimated)
+                        VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 'request', ?, ?)
+                        """,
+                        [
+                            .text(request.key.engine.rawValue), .text(request.key.model), .text(request.key.task),
+                            .text(request.key.job.rawValue), .text(request.key.promptVersion), .text(request.outcome.rawValue),
+                            .integer(Int64(max(0, request.tokensIn))), .integer(Int64(max(0, request.tokensOut))),
+                            .real(request.at.timeIntervalSince1970), request.status.map { .integer(Int64($0)) } ?? .null,
+                            .integer(request.estimated ? 1 : 0),
+                        ])
+                }
+            }
+        }
+    }
+
+    /// The sent requests recorded for `engine`, oldest first.
+    public func requestRecords(engine: EngineKind) throws(CacheError) -> [RequestRecord] {
+        let rows = try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> [RequestRecord?] in
+            try db.readTransaction { () throws(CacheError) -> [RequestRecord?] in
+                try db.query(
+                    """
+                    SELECT model, task, job, prompt_version, outcome, status, tokens_in, tokens_out, estimated, at
+                    FROM attempts WHERE level = 'request' AND engine = ? ORDER BY id
+                    """, [.text(engine.rawValue)]
+                ) { row -> RequestRecord? in
+                    guard let job = row.text(at: 2).flatMap(JobKind.init(rawValue:)),
+                        let outcome = row.text(at: 4).flatMap(SentRequest.Outcome.init(rawValue:))
+                    else { return nil }
+                    let key = AttemptKey(
+                        engine: engine, model: row.text(at: 0) ?? "", task: row.text(at: 1) ?? "", job: job,
+                        promptVersion: row.text(at: 3) ?? "")
+                    return RequestRecord(
+                        key: key, outcome: outcome, status: row.text(at: 5).flatMap { Int($0) },
+                        tokensIn: Int(row.integer(at: 6)), tokensOut: Int(row.integer(at: 7)), estimated: row.integer(at: 8) != 0,
+                        at: Date(timeIntervalSince1970: row.real(at: 9)))
+                }
+            }
+        }
+        return rows.compactMap { $0 }
+    }
+
+    /// Allowances held now for `engine` today (requests in flight, or never settled).
+    public func heldReservations(engine: EngineKind) throws(CacheError) -> Int {
+        try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> Int in
+            try db.readTransaction { () throws(CacheError) -> Int in
+                Int(try db.query(
+                    "SELECT COUNT(*) FROM reservations WHERE engine = ? AND day = ?", [.text(engine.rawValue), .text(today.text)]
+                ) { $0.integer(at: 0) }.first ?? 0)
+            }
+        }
+    }
+}
+
+// MARK: - A ledger that could not be opened
+
+/// Stands in for a ledger that could not be opened: every call fails with the error, so a
+/// configured daily quota fails closed (remote is treated as over quota) instead of going
+/// uncounted.
+public struct UnavailableLedger: UsageMetering {
+    /// Why the ledger could not be opened.
+    public let error: CacheError
+    /// The clock that names today.
+    public let clock: any DayClock
+
+    /// Creates a stand-in for a ledger that failed with `error`.
+    public init(error: CacheError, clock: any DayClock = SystemDayClock()) {
+        self.error = error
+        self.clock = clock
+    }
+
+    /// Today by the clock.
+    public var today: LedgerDay { clock.today }
+    /// Always throws ``error``.
+    public func record(engine: EngineKind, tokensIn: Int, tokensOut: Int, requests: Int) throws(CacheError) { throw error }
+    /// Always throws ``error``.
+    public func usage(engine: EngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage { throw error }
+    /// Always throws ``error``.
+    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation? { throw error }
+    /// Always throws ``error``.
+    public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
+        throw error
     }
 }

@@ -79,6 +79,8 @@ public enum EngineError: StudyKitError, Equatable, Sendable, CustomStringConvert
     public var description: String { message }
 
     private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        // A server may ask for any number of seconds; past Int's range it is shown as it is.
+        guard value.isFinite, abs(value) < 1e15 else { return String(format: "%.0f", value) }
+        return value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -537,6 +537,9 @@ extension OpenAICompatibleEngine {
             let elapsed = clock.now - start
             return deadline - (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
+        // A generation is what a provider bills: each one whose body goes out is told to the
+        // router's meter (``SentRequestLog``), retries included.
+        let sentLog = method == "POST" && path == "/v1/chat/completions" ? SentRequestLog.current : nil
         var attempt = 0
         while true {
             var failure: EngineError
@@ -546,11 +549,13 @@ extension OpenAICompatibleEngine {
                 requests.add()
                 let response = try await transport.stream(
                     makeRequest(method, path, body, deadline: max(0.001, remaining()), accept: accept))
+                sentLog?.append(SentRequest(status: response.head.status))
                 if response.head.isSuccess { return response }
                 let data = (try? await collect(response.body, cap: 64 << 10)) ?? Data()
                 (failure, retryable) = statusError(response.head, body: data)
-                if retryable { retryAfter = response.head.header("retry-after").flatMap(parseRetryAfter) }
+                if retryable { retryAfter = Self.retryAfter(response.head, now: timing.now()) }
             } catch let error as HTTPError {
+                if let sent = SentRequest(afterSending: error) { sentLog?.append(sent) }
                 failure = mapTransport(error)
                 retryable = error.isConnectionFailure
             }
@@ -576,16 +581,35 @@ extension OpenAICompatibleEngine {
         return data
     }
 
-    /// `Retry-After` as delta-seconds or an HTTP date.
-    private func parseRetryAfter(_ value: String) -> Double? {
-        let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(text), seconds >= 0 { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
-        return max(0, date.timeIntervalSince(timing.now()))
+    /// The wait a refusal asks for, in seconds: `retry-after-ms` (OpenAI's, in milliseconds) when
+    /// it is a finite number ≥ 0, else `Retry-After` as delta-seconds or an HTTP date (any of
+    /// RFC 9110's three forms; a date in the past is 0). A negative, infinite or unreadable value
+    /// is `nil`: the exponential backoff applies. The result is always finite and ≥ 0; one above
+    /// ``RetryPolicy/retryAfterCap`` is not waited for (the exchange fails at once).
+    static func retryAfter(_ head: HTTPResponseHead, now: Date) -> Double? {
+        if let milliseconds = head.header("retry-after-ms").flatMap(finiteNonNegative) { return milliseconds / 1000 }
+        guard let text = head.header("retry-after")?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if let seconds = finiteNonNegative(text) { return seconds }
+        for format in httpDateFormats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return max(0, date.timeIntervalSince(now)) }
+        }
+        return nil
+    }
+
+    /// IMF-fixdate, the obsolete RFC 850 form, and asctime.
+    private static let httpDateFormats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+
+    /// A plain decimal number (no sign, no exponent, no `inf` or `nan`) that is finite.
+    private static func finiteNonNegative(_ text: String) -> Double? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            let value = Double(text), value.isFinite, value >= 0
+        else { return nil }
+        return value
     }
 }
 
@@ -643,7 +667,7 @@ extension OpenAICompatibleEngine {
     /// Connection trouble means the engine is unavailable (the router falls back); a deadline is transport trouble.
     func mapTransport(_ error: HTTPError) -> EngineError {
         switch error {
-        case .connectionFailed, .connectTimedOut:
+        case .connectionFailed, .connectionLost, .connectTimedOut:
             let hint = kind == .local
                 ? "start it (scripts/serve-models) or fix STUDYKIT_LOCAL_URL" : "check STUDYKIT_REMOTE_URL and the network"
             return .unavailable(reason: "\(engineName) is unreachable (\(error.message)); \(hint)")
@@ -676,8 +700,7 @@ extension OpenAICompatibleEngine {
             if detail.code == "insufficient_quota" || detail.type == "insufficient_quota" {
                 return (.quotaExceeded(message), false)
             }
-            let retryAfter = head.header("retry-after").flatMap(parseRetryAfter)
-            return (.rateLimited(retryAfter: retryAfter), true)
+            return (.rateLimited(retryAfter: Self.retryAfter(head, now: timing.now())), true)
         case 408, 409, 500...599:
             return (.http(status: status, message: message), true)
         case 400, 413:

@@ -249,6 +249,16 @@ final class EvalMeter: UsageMetering {
         return try ledger.usage(engine: engine, on: day)
     }
 
+    func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation? {
+        guard let ledger else { return QuotaReservation(id: 0, day: today, requests: 1, tokens: max(0, tokens)) }
+        return try ledger.reserve(engine: engine, tokens: tokens, quota: quota)
+    }
+
+    func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
+        totals.withLock { $0 = ($0.tokensIn + spent.tokensIn, $0.tokensOut + spent.tokensOut, $0.requests + spent.requests) }
+        try ledger?.settle(reservation, engine: engine, spent: spent, requests: requests)
+    }
+
     /// Everything recorded so far.
     var recorded: (tokensIn: Int, tokensOut: Int, requests: Int) { totals.withLock { $0 } }
 }

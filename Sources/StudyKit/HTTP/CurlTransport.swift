@@ -272,9 +272,11 @@ private final class Transfer: Sendable {
                 : .connectTimedOut(url, seconds: request.connectTimeout)
         case CURLE_TOO_MANY_REDIRECTS:
             return .tooManyRedirects(url, limit: request.maxRedirects)
-        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY,
-            CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
             return .connectionFailed(url, reason: reason)
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+            // Connected, and the request (or part of it) went out: a provider may have billed it.
+            return .connectionLost(url, reason: reason)
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             // Past a redirect the bad address is the server's, not the user's: name where it pointed.
             if let location = state.withLock({ $0.headers["location"] }) {

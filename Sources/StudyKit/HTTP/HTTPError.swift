@@ -4,6 +4,9 @@ public enum HTTPError: StudyKitError, Equatable, Sendable {
     case invalidURL(String)
     /// The host could not be resolved or refused the connection.
     case connectionFailed(String, reason: String)
+    /// The connection broke, or the server hung up without a word, after the request went out
+    /// (a reset, an empty reply): the server may have read, and acted on, the request.
+    case connectionLost(String, reason: String)
     /// The connection was not established within the connect timeout (seconds).
     case connectTimedOut(String, seconds: Double)
     /// The whole exchange did not finish within its deadline (seconds).
@@ -26,6 +29,8 @@ public enum HTTPError: StudyKitError, Equatable, Sendable {
             return "'\(url)' is not an http(s) URL"
         case .connectionFailed(let url, let reason):
             return "could not connect to \(url): \(reason); check the address and that the server is running"
+        case .connectionLost(let url, let reason):
+            return "the connection to \(url) broke before an answer arrived: \(reason); try again later"
         case .connectTimedOut(let url, let seconds):
             return "could not connect to \(url) within \(Self.format(seconds)) s; check the address and your network"
         case .timedOut(let url, let seconds):
@@ -50,14 +55,14 @@ public enum HTTPError: StudyKitError, Equatable, Sendable {
         case .invalidURL: return .usage
         case .bodyTooLarge, .redirectRefused: return .dataError
         case .cancelled, .transport: return .failure
-        case .connectionFailed, .connectTimedOut, .timedOut, .tooManyRedirects: return .noInput
+        case .connectionFailed, .connectionLost, .connectTimedOut, .timedOut, .tooManyRedirects: return .noInput
         }
     }
 
-    /// Whether a retry could help: the connection never happened or timed out.
+    /// Whether a retry could help: the connection never happened, broke, or timed out.
     public var isConnectionFailure: Bool {
         switch self {
-        case .connectionFailed, .connectTimedOut, .timedOut: return true
+        case .connectionFailed, .connectionLost, .connectTimedOut, .timedOut: return true
         default: return false
         }
     }

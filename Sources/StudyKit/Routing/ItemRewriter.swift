@@ -45,7 +45,7 @@ extension RoutingEngine {
             .map { $0 == .local ? local : remote }
         var chosen: (any LanguageModel)?
         for engine in engines {
-            if engine.kind == .remote, remoteBlocker(refused: false) != nil { continue }
+            if engine.kind == .remote, remoteBlocker() != nil { continue }
             if !engine.languages.supports(request.document.language) { continue }
             if case .available = await engine.availability() {
                 chosen = engine
@@ -222,7 +222,7 @@ extension RoutingEngine {
                     options: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens))
                 generation.reusesPromptPrefix = true
                 let sent = generation
-                let response = try await withinBudget(request.budget) { try await engine.respond(to: sent) }
+                let response = try await metered(engine, sent, key: key, deadline: request.budget) { try await engine.respond(to: sent) }
                 usage = response.usage
                 if response.finishReason == "length" {
                     outcome = .cut

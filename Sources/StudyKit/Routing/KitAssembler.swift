@@ -70,7 +70,8 @@ public struct KitAssembler: Sendable {
 
     /// Whether the kit engine can serve and the whole document plus the kit's reserve fits its window.
     private func kitFitsWhole(_ engine: any LanguageModel, request: RoutingRequest) async -> Bool {
-        guard !request.offline, case .available = await engine.availability(),
+        // Remote closed (refused, over quota, a ledger that cannot count): not even asked for its window.
+        guard !request.offline, engine.kind != .remote || router.remoteBlocker() == nil, case .available = await engine.availability(),
             let budget = try? await checkBudget(engine: engine, task: .studyKit, document: request.document, concept: nil, explanation: nil)
         else { return false }
         return budget.fits

@@ -80,6 +80,8 @@ extension RoutingEngine {
     static func outcome(for error: any Error) -> AttemptOutcome? {
         switch error {
         case is CancellationError: return nil
+        // Held back by the quota before anything was sent: no attempt of the model.
+        case is QuotaHeld: return nil
         case is RepeatedAnswer: return .repeated
         case let error as EngineError:
             switch error {

@@ -131,6 +131,10 @@ public struct RoutingEngine: Sendable {
     let ledger: (any UsageMetering)?
     let quota: DailyQuota?
     let note: @Sendable (String) -> Void
+    let warn: @Sendable (String) -> Void
+    /// What this process learnt about the remote quota; shared by every copy of the router, so a
+    /// refusal holds for every part of a kit and the rest of the run.
+    let remoteQuota = RemoteQuotaState()
     let onPartial: (@Sendable (String) -> Void)?
     let memory: (any AttemptRecording)?
     let capability: CapabilityPolicy
@@ -142,6 +146,8 @@ public struct RoutingEngine: Sendable {
     ///   - cache: the result cache, or `nil` for none.
     ///   - ledger, quota: the usage ledger and the remote daily quota it enforces.
     ///   - note: receives one line per decision, for a caller that explains them.
+    ///   - warn: receives the line the user must see whatever the verbosity (a daily quota that
+    ///     cannot be counted because the ledger fails), at most once per router.
     ///   - onPartial: receives growing snapshots of the model's text while it streams; `nil`
     ///     asks for whole answers only.
     ///   - memory: the capability memory, recording every attempt and skipping models that keep failing.
@@ -150,7 +156,8 @@ public struct RoutingEngine: Sendable {
     public init(
         local: any LanguageModel, remote: any LanguageModel, builtin: BuiltinEngine = BuiltinEngine(),
         cache: (any ResultCaching)? = nil, ledger: (any UsageMetering)? = nil, quota: DailyQuota? = nil,
-        note: @escaping @Sendable (String) -> Void = { _ in }, onPartial: (@Sendable (String) -> Void)? = nil,
+        note: @escaping @Sendable (String) -> Void = { _ in }, warn: @escaping @Sendable (String) -> Void = { _ in },
+        onPartial: (@Sendable (String) -> Void)? = nil,
         memory: (any AttemptRecording)? = nil, capability: CapabilityPolicy = CapabilityPolicy(),
         clock: any DayClock = SystemDayClock()
     ) {
@@ -164,6 +171,7 @@ public struct RoutingEngine: Sendable {
         self.ledger = ledger
         self.quota = quota
         self.note = note
+        self.warn = warn
         self.onPartial = onPartial
     }
 
@@ -195,7 +203,6 @@ public struct RoutingEngine: Sendable {
         let order = Self.plan(decision: decision, choice: request.engine, offline: request.offline)
         let forced = request.engine != .auto
         var fallbacks: [FallbackStep] = []
-        var remoteRefused = false
 
         for (position, kind) in order.enumerated() {
             if kind == .builtin {
@@ -211,7 +218,7 @@ public struct RoutingEngine: Sendable {
                 if forced { throw RoutingError.unsupportedLanguage(kind, language: language, supported: engine.languages) }
                 continue
             }
-            let skip: String? = kind == .remote ? remoteBlocker(refused: remoteRefused) : nil
+            let skip: String? = kind == .remote ? remoteBlocker() : nil
             if let skip {
                 fallbacks.append(FallbackStep(engine: kind, reason: skip))
                 note("skipping remote: \(skip)")
@@ -225,7 +232,7 @@ public struct RoutingEngine: Sendable {
                 continue
             }
             let mayEscalate = request.engine == .auto && kind == .local && order[(position + 1)...].contains(.remote)
-                && remoteBlocker(refused: remoteRefused) == nil
+                && remoteBlocker() == nil
             do {
                 return finished(try await attempt(
                     request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks, log: log))
@@ -239,7 +246,6 @@ public struct RoutingEngine: Sendable {
                 let reason = Self.reason(for: error)
                 fallbacks.append(FallbackStep(engine: kind, reason: reason))
                 note("\(kind.rawValue) failed: \(reason)")
-                if kind == .remote, case EngineError.quotaExceeded = error { remoteRefused = true }
                 if forced { throw RoutingError.forcedEngineFailed(kind, reason: reason) }
                 if error is CancellationError { throw error }
             }
@@ -248,16 +254,6 @@ public struct RoutingEngine: Sendable {
     }
 
     // MARK: one engine
-
-    /// Why remote must not be called now, or `nil` when it may be.
-    func remoteBlocker(refused: Bool) -> String? {
-        if refused { return "the remote engine refused with a quota error earlier in this run" }
-        // A ledger that cannot be read cannot prove the quota is spent: remote may be tried.
-        if let quota, let ledger, (try? ledger.isExhausted(quota, engine: .remote, on: ledger.today)) == true {
-            return "the remote daily quota (\(quota)) is used up"
-        }
-        return nil
-    }
 
     private func attempt(
         _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool, fallbacks: [FallbackStep],
@@ -383,8 +379,8 @@ public struct RoutingEngine: Sendable {
         defer { recordAttempt(key, outcome: outcome, started: started, usage: spent, log: log) }
         do {
             let generated = try await generateValidatedOnce(
-                task: task, engine: engine, prompt: prompt, material: material, language: language, reserve: reserve, spent: &spent,
-                deadline: deadline)
+                task: task, engine: engine, prompt: prompt, material: material, language: language, reserve: reserve, key: key,
+                spent: &spent, deadline: deadline)
             outcome = .accepted
             return generated
         } catch {
@@ -394,8 +390,8 @@ public struct RoutingEngine: Sendable {
     }
 
     private func generateValidatedOnce(
-        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, spent: inout Usage,
-        deadline: TimeBudget? = nil
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
+        spent: inout Usage, deadline: TimeBudget? = nil
     ) async throws -> Generated {
         let schema = task.generationSchema
         var request = GenerationRequest(
@@ -405,16 +401,12 @@ public struct RoutingEngine: Sendable {
         var usage = Usage(promptTokens: 0, completionTokens: 0)
         for round in 0..<2 {
             let sent = request
-            let response = try await withinBudget(deadline) { try await self.respond(engine, to: sent) }
+            // Metered: reserved against the quota before, counted in the ledger after.
+            let response = try await metered(engine, sent, key: key, deadline: deadline) { try await self.respond(engine, to: sent) }
             usage.promptTokens += response.usage.promptTokens
             usage.completionTokens += response.usage.completionTokens
             usage.method = response.usage.method
             spent = usage
-            do {
-                try ledger?.record(engine: engine.kind, tokensIn: response.usage.promptTokens, tokensOut: response.usage.completionTokens)
-            } catch {
-                note("could not record usage: \(Self.reason(for: error))")
-            }
             // Counted above, rejected here: a cut answer cost its tokens all the same.
             if response.finishReason == RepetitionGuard.finishReason {
                 throw RepeatedAnswer(detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; it was stopped early")

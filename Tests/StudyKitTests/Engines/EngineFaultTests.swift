@@ -15,7 +15,7 @@ struct EngineFaultTests {
     }
 
     static func remote(
-        _ transport: ScriptedEngineTransport, sleeper: RecordingSleeper = RecordingSleeper(), dialect: ServerDialect = .openAI,
+        _ transport: any HTTPTransport, sleeper: RecordingSleeper = RecordingSleeper(), dialect: ServerDialect = .openAI,
         deadline: TimeInterval = 120
     ) -> OpenAICompatibleEngine {
         let endpoint = EngineConfiguration.Endpoint(

@@ -22,11 +22,17 @@ final class FixtureServer: Sendable {
     private let stdin: Pipe
 
     /// Starts the server serving `root` and waits until it listens.
-    init(root: URL = TestPaths.fixtures) throws {
+    convenience init(root: URL = TestPaths.fixtures) throws {
+        try self.init(script: "fixture_server.py", arguments: ["--root", root.path])
+    }
+
+    /// Starts another server script of `Fixtures/Server` (one that prints `PORT <n>` first and
+    /// stops when its stdin closes) and waits until it listens.
+    init(script name: String, arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = TestPaths.fixtures.appendingPathComponent("Server/fixture_server.py").path
-        process.arguments = ["python3", script, "--root", root.path]
+        let script = TestPaths.fixtures.appendingPathComponent("Server/\(name)").path
+        process.arguments = ["python3", script] + arguments
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output

@@ -16,14 +16,15 @@ struct StudykitBinary {
     }
 
     /// Runs `studykit arguments…` with `stdin` and an environment made of the process's own
-    /// (minus any STUDYKIT_ variables, so the developer's configuration never leaks in) plus `environment`.
+    /// (minus any STUDYKIT_ variables, so the developer's configuration never leaks in) plus
+    /// `environment`; through `launcher` (a program and its arguments, e.g. `setpriv …`) if given.
     static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-        directory: URL = TestPaths.packageRoot
+        directory: URL = TestPaths.packageRoot, launcher: [String] = []
     ) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? path)
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [path] + arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STUDYKIT_") && $0.key != "OPENAI_API_KEY" }
         env["XDG_CONFIG_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-e2e-no-config").path
