@@ -184,13 +184,13 @@ enum BatchNaming {
         return ((source as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
-    /// Letters, digits, `-`, `_` and `.` kept; every other run of characters (spaces, slashes,
-    /// control characters, quotes) becomes one `-`; no leading dot or dash (a hidden or
+    /// Letters, digits, `_` and `.` kept; every other run of characters (dashes, spaces,
+    /// slashes, control characters, quotes) becomes one `-`; no leading dot or dash (a hidden or
     /// option-like name); at most 100 bytes of UTF-8; `document` when nothing is left.
     static func safeName(_ text: String) -> String {
         var name = ""
         for character in text {
-            let keep = character.isLetter || character.isNumber || character == "-" || character == "_" || character == "."
+            let keep = character.isLetter || character.isNumber || character == "_" || character == "."
             if keep {
                 name.append(character)
             } else if !name.hasSuffix("-") {
