@@ -240,19 +240,28 @@ struct BatchRecord: Sendable, Equatable {
         return try? SHA256Digest.hex(of: data)
     }
 
-    var text: String {
-        let value: JSONValue = [
-            "source": .string(source), "sha256": digest.map { .string($0) } ?? .null, "engine": .string(engine.rawValue),
+    /// What decides whether a kit is up to date: the bytes and the settings, not the path (a
+    /// folder moved or renamed keeps its kits).
+    private var key: JSONObject {
+        [
+            "sha256": digest.map { .string($0) } ?? .null, "engine": .string(engine.rawValue),
             "offline": .bool(offline), "withPodcast": .bool(withPodcast),
         ]
-        return value.prettyText + "\n"
     }
 
-    /// Whether `directory` holds a whole kit written from this very file with these settings.
+    var text: String {
+        var object = key
+        object["source"] = .string(source)
+        return JSONValue.object(object).prettyText + "\n"
+    }
+
+    /// Whether `directory` holds a whole kit written from a file with these very bytes and settings.
     func isComplete(in directory: URL) -> Bool {
         guard digest != nil,
               let data = FileManager.default.contents(atPath: directory.appendingPathComponent(Self.fileName).path),
-              String(decoding: data, as: UTF8.self) == text else { return false }
+              case .object(var recorded)? = try? JSONValue.parse(String(decoding: data, as: UTF8.self)) else { return false }
+        recorded["source"] = nil
+        guard recorded == key else { return false }
         let files = KitWriter.fileNames + (withPodcast ? ["podcast.md"] : [])
         return files.allSatisfy { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
     }

@@ -123,16 +123,19 @@ struct CommandSpec: Sendable {
         CommandSpec(
             name: "batch", kind: .batch, usage: "studykit batch <dirs or files…> --out <dir> [--jobs <n>]",
             summary: "a study kit for every PDF, HTML, Markdown and text file of folders, each in <dir>/<name>/",
-            options: generationOptions.filter { ["json", "engine", "offline", "no-cache", "budget"].contains($0.name) } + sourceOptions + [
+            options: generationOptions.filter { ["engine", "offline", "no-cache"].contains($0.name) } + sourceOptions + [
+                OptionSpec("json", "print one JSON object: each document's outcome, then the totals"),
+                OptionSpec("budget", value: "seconds", "time each document's kit may take; builtin fills what does not fit"),
                 OptionSpec("out", value: "dir", "the folder that receives one kit folder per document (required)"),
                 OptionSpec("jobs", value: "n", "documents at a time (default 1 when only local engines serve, else 4)"),
                 OptionSpec("with-podcast", "add the podcast part to every kit"),
             ],
             example: "studykit batch samples/eval --out kits/ --engine builtin",
             details: [
-                "Folders are searched recursively; hidden files and the --out folder are left out. Each kit",
+                "Folders are searched recursively; hidden files, READMEs and the --out folder are left out. Each kit",
                 "folder holds the files 'import --out' writes. A document whose kit is complete and whose",
-                "file is unchanged (SHA-256) is skipped; the cache makes an interrupted run cheap to resume.",
+                "file is unchanged (SHA-256) is skipped (--no-cache makes it again); the cache makes an",
+                "interrupted run cheap to resume.",
                 "At the end, one line per document in the order given: OK and the engines used, SKIPPED, or",
                 "FAILED and the error. A failed document never stops the others.",
                 "EXIT STATUS: 0 when every document succeeded or was skipped; otherwise the exit code of the",
