@@ -13,8 +13,9 @@ struct BatchItem: Sendable, Equatable {
 
 /// How one document of a batch ended.
 enum BatchStatus: Sendable, Equatable {
-    /// The kit was written; the engines that answered its parts.
-    case made(engines: [EngineKind])
+    /// The kit was written; the engines that answered its parts, and its `usage` (tokens and
+    /// requests to model servers, as in its `kit.json`).
+    case made(engines: [EngineKind], usage: JSONValue? = nil)
     /// The kit was complete and the file unchanged since the run that wrote it: nothing was done.
     case skipped
     /// The document failed: the error's one line and the exit code `import` would have given.
@@ -96,7 +97,9 @@ extension Runner {
             let outcome = try await quiet.generate(generate, sharedLocal: sharedLocal)
             // Written last: a kit without its record is redone on the next run.
             if record.digest != nil { try? record.write(in: directory) }
-            return result(.made(engines: outcome.engines))
+            var usage: JSONValue?
+            if case .object(let envelope) = outcome.envelope { usage = envelope["usage"] }
+            return result(.made(engines: outcome.engines, usage: usage))
         } catch let error as any StudyKitError {
             return result(.failed(message: error.message, exitCode: error.exitCode))
         } catch is CancellationError {
@@ -279,7 +282,7 @@ enum BatchReport {
         var lines = results.map { result -> String in
             let target = result.directory + "/"
             switch result.status {
-            case .made(let engines):
+            case .made(let engines, _):
                 return "OK       \(result.item.source) → \(target) (\(engines.map(\.rawValue).joined(separator: ", ")))"
             case .skipped:
                 return "SKIPPED  \(result.item.source) → \(target) (kit complete, file unchanged since the run that wrote it)"
@@ -301,9 +304,10 @@ enum BatchReport {
                 "source": .string(result.item.source), "name": .string(result.item.name), "directory": .string(result.directory),
             ]
             switch result.status {
-            case .made(let engines):
+            case .made(let engines, let usage):
                 object["status"] = "ok"
                 object["engines"] = .array(engines.map { .string($0.rawValue) })
+                if let usage { object["usage"] = usage }
             case .skipped:
                 object["status"] = "skipped"
                 object["reason"] = "kit complete, file unchanged since the run that wrote it"

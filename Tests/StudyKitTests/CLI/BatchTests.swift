@@ -119,7 +119,7 @@ struct BatchTests {
 
     @Test func theReportHasOneLinePerDocumentInOrderAndTheTotals() throws {
         let results = [
-            BatchResult(item: BatchItem(source: "a.pdf", name: "a"), directory: "out/a", status: .made(engines: [.remote, .builtin]), seconds: 2),
+            BatchResult(item: BatchItem(source: "a.pdf", name: "a"), directory: "out/a", status: .made(engines: [.remote, .builtin], usage: ["requests": 3]), seconds: 2),
             BatchResult(item: BatchItem(source: "b.pdf", name: "b"), directory: "out/b",
                         status: .failed(message: "'b.pdf' is not a readable PDF", exitCode: .dataError), seconds: 0),
             BatchResult(item: BatchItem(source: "c.txt", name: "c"), directory: "out/c", status: .skipped, seconds: 0),
@@ -137,6 +137,14 @@ struct BatchTests {
             return
         }
         #expect(documents.count == 3)
+        guard case .object(let made) = documents[0], case .object(let failed) = documents[1] else {
+            Issue.record("documents are objects: \(documents)")
+            return
+        }
+        #expect(made["status"] == "ok")
+        #expect(made["usage"] == ["requests": 3], "the kit's own usage, as in its kit.json")
+        #expect(failed["exitCode"] == .integer(65))
+        #expect(failed["usage"] == nil)
         #expect(summary["failed"] == .integer(1))
         #expect(summary["jobs"] == .integer(2))
     }
