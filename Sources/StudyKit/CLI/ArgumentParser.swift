@@ -114,7 +114,55 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
         return .generate(try parseGenerate(raw, spec: spec, task: task))
     case .eval:
         return .eval(try parseEval(raw))
+    case .batch:
+        return .batch(try parseBatch(raw))
     }
+}
+
+private func parseBatch(_ raw: RawArguments) throws(UsageError) -> BatchSettings {
+    guard !raw.positionals.isEmpty else { throw .missingArgument("<dirs or files…>", command: "batch") }
+    if raw.positionals.contains("-") {
+        throw .invalidValue(option: "<dirs or files…>", value: "-", expected: "files or folders (batch does not read stdin)")
+    }
+    guard let out = raw.values["out"], !out.isEmpty else { throw .missingArgument("--out <dir>", command: "batch") }
+    var settings = BatchSettings(sources: raw.positionals, outputDirectory: out)
+    if let text = raw.values["jobs"] {
+        guard let jobs = Int(text), (1...64).contains(jobs) else {
+            throw .invalidValue(option: "--jobs", value: text, expected: "a whole number from 1 to 64")
+        }
+        settings.jobs = jobs
+    }
+    (settings.engine, settings.offline) = try engineChoice(raw)
+    settings.noCache = raw.flags.contains("no-cache")
+    settings.budget = try budget(raw)
+    settings.json = raw.flags.contains("json")
+    settings.quiet = raw.flags.contains("quiet")
+    settings.verbose = raw.flags.contains("verbose")
+    settings.withPodcast = raw.flags.contains("with-podcast")
+    settings.sourceSettings = try sourceSettings(raw)
+    return settings
+}
+
+/// `--engine` and `--offline`, which cannot ask for the remote engine together.
+private func engineChoice(_ raw: RawArguments) throws(UsageError) -> (EngineChoice, offline: Bool) {
+    var engine = EngineChoice.auto
+    if let text = raw.values["engine"] {
+        engine = try choice(text, option: "--engine", EngineChoice.self)
+    }
+    let offline = raw.flags.contains("offline")
+    if offline && engine == .remote {
+        throw .invalidValue(option: "--engine", value: "remote", expected: "auto, local or builtin with --offline")
+    }
+    return (engine, offline)
+}
+
+/// `--budget`: a positive number of seconds, or `nil` for the command's default.
+private func budget(_ raw: RawArguments) throws(UsageError) -> Double? {
+    guard let text = raw.values["budget"] else { return nil }
+    guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+        throw .invalidValue(option: "--budget", value: text, expected: "a positive number of seconds")
+    }
+    return seconds
 }
 
 private func parseEval(_ raw: RawArguments) throws(UsageError) -> EvalSettings {
@@ -173,20 +221,9 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
         settings.format = try choice(format, option: "--format", RenderFormat.self)
     }
     if raw.flags.contains("json") { settings.format = .json }
-    if let engine = raw.values["engine"] {
-        settings.engine = try choice(engine, option: "--engine", EngineChoice.self)
-    }
-    settings.offline = raw.flags.contains("offline")
-    if settings.offline && settings.engine == .remote {
-        throw .invalidValue(option: "--engine", value: "remote", expected: "auto, local or builtin with --offline")
-    }
+    (settings.engine, settings.offline) = try engineChoice(raw)
     settings.noCache = raw.flags.contains("no-cache")
-    if let text = raw.values["budget"] {
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-            throw .invalidValue(option: "--budget", value: text, expected: "a positive number of seconds")
-        }
-        settings.budget = seconds
-    }
+    settings.budget = try budget(raw)
     settings.stream = raw.flags.contains("stream")
     // The preview goes to stdout, where it would be written into the binary package.
     if settings.stream && settings.format == .apkg && raw.values["out"] == nil {

@@ -12,6 +12,8 @@ enum Command: Sendable, Equatable {
     case engines(json: Bool, refresh: Bool = false)
     /// `studykit eval <files or dirs…>`.
     case eval(EvalSettings)
+    /// `studykit batch <dirs or files…> --out OUT`.
+    case batch(BatchSettings)
     /// `studykit schema <task>`.
     case schema(task: StudyTask, strict: Bool)
     /// `studykit cache stats`.
@@ -130,6 +132,34 @@ struct EvalSettings: Sendable, Equatable {
     var json = false
     /// No progress lines on stderr.
     var quiet = false
+    /// How sources are read.
+    var sourceSettings = SourceSettings()
+}
+
+/// What `studykit batch` does: one kit per document, as `import --out` writes it.
+struct BatchSettings: Sendable, Equatable {
+    /// Files, directories (searched recursively) and URLs.
+    var sources: [String]
+    /// The folder that receives one kit folder per document.
+    var outputDirectory: String
+    /// Documents generated at the same time; `nil` picks the default from the engines that serve.
+    var jobs: Int?
+    /// The engine choice, for every document.
+    var engine: EngineChoice = .auto
+    /// Never call the remote engine.
+    var offline = false
+    /// Bypass the cache, and regenerate kits that are up to date.
+    var noCache = false
+    /// `--budget`: seconds each document's job may take.
+    var budget: Double?
+    /// Print one JSON object instead of the lines.
+    var json = false
+    /// No progress on stderr.
+    var quiet = false
+    /// Explain decisions on stderr.
+    var verbose = false
+    /// Add the podcast part to every kit.
+    var withPodcast = false
     /// How sources are read.
     var sourceSettings = SourceSettings()
 }

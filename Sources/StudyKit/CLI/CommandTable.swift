@@ -63,6 +63,8 @@ enum CommandKind: Sendable, Equatable {
     case cache
     /// `eval`.
     case eval
+    /// `batch`.
+    case batch
 }
 
 /// One command's name, arguments and options, used for parsing and for `--help`.
@@ -73,6 +75,8 @@ struct CommandSpec: Sendable {
     let summary: String
     let options: [OptionSpec]
     let example: String
+    /// Paragraph lines `--help` shows after the options (what the summary has no room for).
+    var details: [String] = []
 
     static let all: [CommandSpec] = [
         CommandSpec(
@@ -117,6 +121,27 @@ struct CommandSpec: Sendable {
             ],
             example: "studykit import samples/notes.pdf --out kit/"),
         CommandSpec(
+            name: "batch", kind: .batch, usage: "studykit batch <dirs or files…> --out <dir> [--jobs <n>]",
+            summary: "a study kit for every PDF, HTML, Markdown and text file of folders, each in <dir>/<name>/",
+            options: generationOptions.filter { ["engine", "offline", "no-cache"].contains($0.name) } + sourceOptions + [
+                OptionSpec("json", "print one JSON object: each document's outcome, then the totals"),
+                OptionSpec("budget", value: "seconds", "time each document's kit may take; builtin fills what does not fit"),
+                OptionSpec("out", value: "dir", "the folder that receives one kit folder per document (required)"),
+                OptionSpec("jobs", value: "n", "documents at a time (default 1 when only local engines serve, else 4)"),
+                OptionSpec("with-podcast", "add the podcast part to every kit"),
+            ],
+            example: "studykit batch samples/eval --out kits/ --engine builtin",
+            details: [
+                "Folders are searched recursively; hidden files, READMEs and the --out folder are left out. Each kit",
+                "folder holds the files 'import --out' writes. A document whose kit is complete and whose",
+                "file is unchanged (SHA-256) is skipped (--no-cache makes it again); the cache makes an",
+                "interrupted run cheap to resume.",
+                "At the end, one line per document in the order given: OK and the engines used, SKIPPED, or",
+                "FAILED and the error. A failed document never stops the others.",
+                "EXIT STATUS: 0 when every document succeeded or was skipped; otherwise the exit code of the",
+                "first failed document in that order (65 bad data, 66 missing or unreadable, 69 no engine, 1 else).",
+            ]),
+        CommandSpec(
             name: "route", kind: .route, usage: "studykit route <task> --chars <n> | studykit route <task> <source> --explain",
             summary: "where a task would run: the pure policy, or the whole plan without generating",
             options: sourceOptions + [
@@ -158,7 +183,7 @@ struct CommandSpec: Sendable {
     ].map { spec in
         CommandSpec(
             name: spec.name, kind: spec.kind, usage: spec.usage, summary: spec.summary,
-            options: commonOptions + spec.options, example: spec.example)
+            options: commonOptions + spec.options, example: spec.example, details: spec.details)
     }
 
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }

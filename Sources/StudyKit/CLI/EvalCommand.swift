@@ -3,13 +3,10 @@ import Foundation
 // MARK: - studykit eval
 
 extension Runner {
-    /// The file kinds eval reads from a directory; a `README` is the set's description, not a document.
-    static let evalExtensions: Set<String> = ["txt", "md", "markdown", "html", "htm", "pdf"]
-
     /// Measures each engine on each document and task, and prints the table (or `--json`).
     func evaluate(_ settings: EvalSettings) async throws {
         var documents: [(name: String, document: Document)] = []
-        for path in try evalFiles(settings.sources) {
+        for path in try documentFiles(settings.sources) {
             documents.append((path, try await loadDocument(path, settings: settings.sourceSettings)))
         }
         let plan = EvalPlan(documents: documents, tasks: settings.tasks, engines: settings.engines, repeats: settings.repeats)
@@ -56,35 +53,5 @@ extension Runner {
         } else {
             output.write(TerminalSafety.clean(report.markdown))
         }
-    }
-
-    /// The files named, and the documents in the directories named (recursively, sorted, hidden
-    /// files and READMEs left out). A path that is neither is an error, as for every command.
-    func evalFiles(_ sources: [String]) throws -> [String] {
-        var files: [String] = []
-        let manager = FileManager.default
-        for source in sources {
-            if case .url = SourceReference(argument: source) {
-                files.append(source)
-                continue
-            }
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: source, isDirectory: &isDirectory) else {
-                throw ImportError.fileNotFound(source)
-            }
-            guard isDirectory.boolValue else {
-                files.append(source)
-                continue
-            }
-            let base = URL(fileURLWithPath: source)
-            let found = (manager.enumerator(atPath: source)?.compactMap { $0 as? String } ?? []).filter { relative in
-                let name = (relative as NSString).lastPathComponent
-                return !relative.split(separator: "/").contains { $0.hasPrefix(".") } && !name.uppercased().hasPrefix("README")
-                    && Self.evalExtensions.contains((name as NSString).pathExtension.lowercased())
-            }
-            files += found.sorted().map { base.appendingPathComponent($0).relativePath }
-        }
-        guard !files.isEmpty else { throw ImportError.empty(sources.joined(separator: ", ")) }
-        return files
     }
 }

@@ -5,7 +5,11 @@ import Synchronization
 
 extension Runner {
     /// `headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`.
-    func generate(_ settings: GenerateSettings) async throws {
+    /// - Parameter sharedLocal: a local engine made once for many documents (`batch`: the
+    ///   in-process model is loaded once, not per document); `nil` makes one from the configuration.
+    /// - Returns: the engines that answered and the `--json` envelope, for `batch`'s report.
+    @discardableResult
+    func generate(_ settings: GenerateSettings, sharedLocal: (any LanguageModel)? = nil) async throws -> GenerationOutcome {
         // A format that cannot show this task is a usage error before any work is done.
         if !settings.format.supportedTasks.contains(settings.task) {
             throw OutputError.formatNotSupported(
@@ -40,7 +44,7 @@ extension Runner {
         // Discovery is kept even under --no-cache: it says what the server is, not what it answered.
         let discoveries = try? DiscoveryRecords(environment: cacheEnvironment(configuration))
         let remote = configuration.remoteEngine(transport: transport, discoveryStore: discoveries)
-        let local = configuration.localEngine(transport: transport, discoveryStore: discoveries)
+        let local = sharedLocal ?? configuration.localEngine(transport: transport, discoveryStore: discoveries)
         let capability = try CapabilityPolicy(environment: environment)
         let clock = SystemDayClock()
         let remoteConfigured = configuration.remote != nil && !settings.offline
@@ -100,6 +104,7 @@ extension Runner {
         if let script = podcastScript, settings.task == .studyKit { extra["podcast"] = TerminalSafety.clean(script.jsonValue) }
         if let recording { extra["audio"] = recording.jsonValue }
         let envelope = Envelope(routed: routed, document: document, parts: parts, traffic: traffic, extra: extra).jsonValue
+        let outcome = GenerationOutcome(engines: parts.isEmpty ? [routed.engine] : parts.map(\.routed.engine), envelope: envelope)
         var context = RenderContext(
             sourceIdentity: sourceIdentity(source), title: document.title,
             // OpenSSL failing to hash (out of memory) must not stop the output: the renderer then
@@ -123,7 +128,7 @@ extension Runner {
                 if let recording { written.append(URL(fileURLWithPath: recording.path)) }
             }
             for file in written { output.line(file.path) }
-            return
+            return outcome
         }
         if settings.format == .json {
             output.line(envelope.prettyText)
@@ -137,6 +142,7 @@ extension Runner {
                 output.write(bytes: try OutputRenderer.bytes(routed.result, as: settings.format, context: context))
             }
         }
+        return outcome
     }
 
     /// Speaks the podcast into `--audio`, `podcast.wav` under `--out`, or (for subtitles alone) a
@@ -186,6 +192,21 @@ extension Runner {
         case .file(let path):
             return URL(fileURLWithPath: path).standardizedFileURL.path
         }
+    }
+}
+
+/// What one generating run made, for a caller that runs many (`batch`).
+struct GenerationOutcome: Sendable {
+    /// The engines that answered, each once, in the order the parts were made.
+    let engines: [EngineKind]
+    /// The `--json` envelope of the run.
+    let envelope: JSONValue
+
+    init(engines: [EngineKind], envelope: JSONValue) {
+        var seen: [EngineKind] = []
+        for engine in engines where !seen.contains(engine) { seen.append(engine) }
+        self.engines = seen
+        self.envelope = envelope
     }
 }
 

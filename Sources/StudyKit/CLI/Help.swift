@@ -33,6 +33,7 @@ enum HelpText {
         for (left, help) in rendered {
             lines.append("  " + left.padding(toLength: width + 2, withPad: " ", startingAt: 0) + help)
         }
+        if !spec.details.isEmpty { lines += [""] + spec.details }
         lines += ["", "EXAMPLE:", "  \(spec.example)"]
         return lines.joined(separator: "\n") + "\n"
     }

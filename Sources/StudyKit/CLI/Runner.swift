@@ -83,6 +83,8 @@ public struct Runner: Sendable {
             try await generate(settings)
         case .eval(let settings):
             try await evaluate(settings)
+        case .batch(let settings):
+            return try await batch(settings)
         case .schema(let task, let strict):
             output.write(jsonSchemaText(for: task, strict: strict))
         case .cacheStats(let json):
