@@ -451,7 +451,7 @@ public struct RoutingEngine: Sendable {
                 if case .invalid(let issues) = error { problems = issues.map(\.description) } else { problems = [error.message] }
                 if round == 1 { throw EngineError.invalidOutput(problems) }
                 note("\(engine.kind.rawValue): the answer failed validation (\(problems.count) problem\(problems.count == 1 ? "" : "s")); asking once more")
-                request.prompt = prompt + "\n\n" + error.feedback(maximumCharacters: reaskFeedbackCharacters - 2)
+                request.prompt = prompt + "\n\n" + error.feedback(maximumTokens: reaskFeedbackTokens)
             }
         }
         throw EngineError.invalidOutput(["no valid answer"])
