@@ -96,6 +96,9 @@ struct InjectionTests {
         #expect(!routed.result.jsonValue.compactText.contains(item.canary))
         #expect(local.calls.respond == 2, "asked once more, then fell back")
         #expect(routed.fallbacks.first?.reason.contains("instruction written inside the document") == true, "\(routed.fallbacks)")
+        // Neither the re-ask nor the fallback reason repeats the canary.
+        #expect(local.calls.prompts.allSatisfy { $0.components(separatedBy: item.canary).count <= 2 }, "the re-ask quoted the canary")
+        #expect(!routed.fallbacks.contains { $0.reason.contains(item.canary) })
     }
 }
 
