@@ -6,14 +6,15 @@ import Testing
 @Suite("URL credentials are never shown")
 struct URLCredentialsTests {
     @Test(arguments: [
-        ("https://student:s3cret-key@api.example.com/v1", "https://<redacted>@api.example.com/v1"),
-        ("https://s3cret-key@api.example.com/v1", "https://<redacted>@api.example.com/v1"),
+        ("https://student:s3cret-key@api.example.com/v1", "https://student:<redacted>@api.example.com/v1"),
+        ("https://sk-s3cret-key@api.example.com/v1", "https://<redacted>@api.example.com/v1"),
+        ("https://s3cret-key0123456789@api.example.com/v1", "https://<redacted>@api.example.com/v1"),
         ("https://api.example.com/v1?api_key=s3cret-key", "https://api.example.com/v1?api_key=<redacted>"),
         ("https://api.example.com/v1?key=s3cret-key&model=m", "https://api.example.com/v1?key=<redacted>&model=m"),
         ("https://api.example.com/v1?model=m&API-KEY=s3cret-key", "https://api.example.com/v1?model=m&API-KEY=<redacted>"),
         ("https://api.example.com/v1?access_token=s3cret-key#top", "https://api.example.com/v1?access_token=<redacted>#top"),
-        ("the remote engine at http://u:s3cret-key@127.0.0.1:9/v1 is unreachable (refused)", "the remote engine at http://<redacted>@127.0.0.1:9/v1 is unreachable (refused)"),
-        ("'htp://u:s3cret-key@exa mple.com/?key=s3cret-key' is not valid", "'htp://<redacted>@exa mple.com/?key=<redacted>' is not valid"),
+        ("the remote engine at http://u:s3cret-key@127.0.0.1:9/v1 is unreachable (refused)", "the remote engine at http://u:<redacted>@127.0.0.1:9/v1 is unreachable (refused)"),
+        ("'htp://u:s3cret-key@exa mple.com/?key=s3cret-key' is not valid", "'htp://u:<redacted>@exa mple.com/?key=<redacted>' is not valid"),
     ])
     func credentialsAreMasked(text: String, expected: String) {
         #expect(URLCredentials.redacted(in: text) == expected)
@@ -22,6 +23,7 @@ struct URLCredentialsTests {
 
     @Test(arguments: [
         "http://127.0.0.1:8391/v1", "https://example.com/page?id=7&lang=en", "write to ada@example.com", "x = 3 and y = 4",
+        "http://127.0.0.1@evil.com:8080",
     ])
     func textWithoutCredentialsIsUnchanged(text: String) {
         #expect(URLCredentials.redacted(in: text) == text)
