@@ -106,6 +106,37 @@ struct SecretsEndToEndTests {
         print("secrets: \(runs) runs over \(Self.commands.count) commands and \(try Self.scenarios(api: api).count) scenarios; \(findings.count) leaks; \(echoedAndMasked) runs showed <redacted>")
     }
 
+    /// The path that works: a real server (llama-cpp-python) that requires the canary key. The
+    /// key is sent and accepted; it is still nowhere in what the process prints or stores.
+    @Test func noCanaryKeyWhenTheRemoteServerAcceptsIt() async throws {
+        let server = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-secrets", apiKey: Self.keyCanary)
+        let cache = try ScratchDirectory("secrets-ok")
+        var environment = try server.studykitEnvironment(local: false, remote: true, cache: cache.url)
+        environment["STUDYKIT_REMOTE_URL"] = server.url.replacingOccurrences(of: "//", with: "//student:\(Self.urlCanary)@") + "/v1"
+        var leaks: [String] = []
+        var headlineStatus: Int32 = -1
+        for command in [
+            ["headline", Self.paste, "--engine", "remote", "--json", "--verbose"], ["engines", "--json", "--verbose"],
+            ["route", "headline", Self.paste, "--explain", "--json", "--verbose"], ["cache", "stats", "--verbose"],
+        ] {
+            let run = try await LiveStudykit.run(command, environment: environment)
+            if command[0] == "headline" { headlineStatus = run.status }
+            for canary in [Self.keyCanary, Self.urlCanary] where run.stdout.contains(canary) || run.stderr.contains(canary) {
+                leaks.append(command.joined(separator: " "))
+            }
+        }
+        // The server answered a generation, so it accepted the key (it refuses others with 401).
+        let generations = server.requests(matching: "\"POST /v1/chat/completions")
+        await server.stop()
+        for file in Self.files(under: cache.url) {
+            let bytes = try Data(contentsOf: file)
+            for canary in [Self.keyCanary, Self.urlCanary] where bytes.range(of: Data(canary.utf8)) != nil { leaks.append(file.lastPathComponent) }
+        }
+        #expect(leaks.isEmpty, "\(leaks)")
+        #expect(generations > 0, "the remote server generated nothing with the canary key: the success path was not exercised")
+        #expect(headlineStatus == 0 || headlineStatus == 69, "headline ended with \(headlineStatus)")
+    }
+
     /// Every regular file under `directory`, recursively.
     static func files(under directory: URL) -> [URL] {
         guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
