@@ -46,15 +46,22 @@ public struct Runner: Sendable {
             let command = try parseCommand(arguments)
             return try await execute(command)
         } catch let error as any StudyKitError {
-            errorOutput.line("studykit: \(TerminalSafety.clean(error.message))")
+            errorOutput.line("studykit: \(TerminalSafety.clean(withoutSecrets(error.message)))")
             return error.exitCode
         } catch is CancellationError {
             errorOutput.line("studykit: cancelled")
             return .failure
         } catch {
-            errorOutput.line("studykit: \(TerminalSafety.clean(String(describing: error)))")
+            errorOutput.line("studykit: \(TerminalSafety.clean(withoutSecrets(String(describing: error))))")
             return .failure
         }
+    }
+
+    /// The last guard before an error line leaves the process: the API keys of the environment
+    /// and credentials inside URLs are masked, whichever layer built the line.
+    func withoutSecrets(_ line: String) -> String {
+        let keys = ["STUDYKIT_REMOTE_API_KEY", "OPENAI_API_KEY"].compactMap { environment[$0] }.filter { !$0.isEmpty }
+        return keys.reduce(Redactor(nil).clean(line)) { text, key in Redactor(APIKey(key)).clean(text) }
     }
 
     private func execute(_ command: Command) async throws -> ExitCode {

@@ -205,7 +205,8 @@ extension OpenAICompatibleEngine {
 
     /// The cache row for a server at `endpoint` (see ``discoveryKey``).
     public static func discoveryKey(for endpoint: EngineConfiguration.Endpoint) -> String {
-        serverRoot(of: endpoint.url) + "|" + (endpoint.dialect?.rawValue ?? "any dialect")
+        // Stored in the SQLite cache: credentials in the URL stay out of it.
+        URLCredentials.redacted(in: serverRoot(of: endpoint.url)) + "|" + (endpoint.dialect?.rawValue ?? "any dialect")
     }
 
     /// Forgets what was discovered, here and in the SQLite cache: the next call asks the server.

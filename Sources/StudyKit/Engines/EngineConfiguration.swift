@@ -141,7 +141,7 @@ public struct EngineConfiguration: Sendable, Equatable {
         public var description: String {
             switch self {
             case .server(let url):
-                return "loopback server at \(url), because STUDYKIT_LOCAL_URL is set"
+                return "loopback server at \(URLCredentials.redacted(in: url)), because STUDYKIT_LOCAL_URL is set"
             case .inProcess(_, .modelSetting):
                 return "in process (llama.cpp), because STUDYKIT_LOCAL_MODEL names a .gguf file and STUDYKIT_LOCAL_URL is not set"
             case .inProcess(_, .installedDefault):

@@ -57,9 +57,10 @@ public enum EngineError: StudyKitError, Equatable, Sendable, CustomStringConvert
         case .authentication(let detail):
             return detail
         case .notLoopback(let url):
-            return "the local engine must run on this machine, but '\(url)' is not a loopback address; use 127.0.0.1, ::1 or localhost in STUDYKIT_LOCAL_URL, or configure that server as the remote engine"
+            return "the local engine must run on this machine, but '\(URLCredentials.redacted(in: url))' is not a loopback address; use 127.0.0.1, ::1 or localhost in STUDYKIT_LOCAL_URL, or configure that server as the remote engine"
         case .invalidConfiguration(let key, let value, let reason):
-            return "\(key)='\(value)' is not valid: \(reason)"
+            // A URL setting may carry a key (`https://user:key@host`, `?api_key=`): never quoted.
+            return "\(key)='\(URLCredentials.redacted(in: value))' is not valid: \(URLCredentials.redacted(in: reason))"
         }
     }
 

@@ -124,8 +124,9 @@ public struct OpenAICompatibleEngine: LanguageModel {
 
     /// The URL and the configured model: known before discovery, so it never changes during a run
     /// (a model name the server reports only after discovery must not change the cache key).
+    /// Credentials in the URL are left out: the identity is stored in the attempt record.
     public var identity: String {
-        endpoint.url.absoluteString + "|" + (endpoint.model ?? "server default")
+        URLCredentials.display(endpoint.url) + "|" + (endpoint.model ?? "server default")
     }
 
     /// The dialect, once known (configured or discovered).
@@ -161,7 +162,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         } catch let error as EngineError {
             return .unavailable(reason: error.redacted(Redactor(endpoint.apiKey)).message)
         } catch {
-            return .unavailable(reason: "the \(kind.rawValue) engine at \(endpoint.url.absoluteString) failed: \(error)")
+            return .unavailable(reason: "the \(kind.rawValue) engine at \(URLCredentials.display(endpoint.url)) failed: \(Redactor(endpoint.apiKey).clean(String(describing: error)))")
         }
     }
 
@@ -175,7 +176,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
                 return ContextWindow(tokens: tokens, source: .configured(setting: endpoint.contextSizeSetting))
             }
             throw EngineError.unavailable(
-                reason: "the \(kind.rawValue) engine at \(endpoint.url.absoluteString) (\(found.dialect.rawValue)) does not report its context window; set \(endpoint.contextSizeSetting) to the server's context size (n_ctx)")
+                reason: "the \(kind.rawValue) engine at \(URLCredentials.display(endpoint.url)) (\(found.dialect.rawValue)) does not report its context window; set \(endpoint.contextSizeSetting) to the server's context size (n_ctx)")
         }
     }
 
@@ -282,7 +283,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         guard let text = completion.text else {
             throw EngineError.invalidOutput([
                 completion.refusal.map { "the model refused: \(Redactor(endpoint.apiKey).clean($0))" }
-                    ?? "the answer from \(url(path).absoluteString) has no message content"
+                    ?? "the answer from \(URLCredentials.display(url(path))) has no message content"
             ])
         }
         let usage: Usage
@@ -329,7 +330,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         do {
             for try await chunk in response.body {
                 for payload in parser.feed(chunk) {
-                    if let snapshot = try reader.read(payload, endpoint: url(path).absoluteString, redactor: Redactor(endpoint.apiKey)) {
+                    if let snapshot = try reader.read(payload, endpoint: URLCredentials.display(url(path)), redactor: Redactor(endpoint.apiKey)) {
                         continuation.yield(.partial(snapshot))
                     }
                 }
@@ -337,16 +338,16 @@ public struct OpenAICompatibleEngine: LanguageModel {
         } catch let error as HTTPError {
             if case .timedOut = error { throw mapTransport(error) }
             throw EngineError.truncated(
-                "the answer from \(url(path).absoluteString) broke off after \(reader.text.count) characters (\(error.message)); try again")
+                "the answer from \(URLCredentials.display(url(path))) broke off after \(reader.text.count) characters (\(error.message)); try again")
         }
         for payload in parser.finish() {
-            if let snapshot = try reader.read(payload, endpoint: url(path).absoluteString, redactor: Redactor(endpoint.apiKey)) {
+            if let snapshot = try reader.read(payload, endpoint: URLCredentials.display(url(path)), redactor: Redactor(endpoint.apiKey)) {
                 continuation.yield(.partial(snapshot))
             }
         }
         guard reader.sawDone || reader.finishReason != nil else {
             throw EngineError.truncated(
-                "the answer from \(url(path).absoluteString) ended after \(reader.text.count) characters before the model finished; try again")
+                "the answer from \(URLCredentials.display(url(path))) ended after \(reader.text.count) characters before the model finished; try again")
         }
         let usage: Usage
         if let reported = reader.usage {
@@ -451,7 +452,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
     }
 
     private func invalidAnswer(_ path: String, _ problem: String) -> EngineError {
-        .invalidOutput(["the answer from \(url(path).absoluteString) \(problem)"])
+        .invalidOutput(["the answer from \(URLCredentials.display(url(path))) \(problem)"])
     }
 }
 
@@ -462,7 +463,7 @@ extension OpenAICompatibleEngine {
     func guardLoopback() throws {
         guard kind == .local else { return }
         guard let host = endpoint.url.host, Self.isLoopback(host: host) else {
-            throw EngineError.notLoopback(endpoint.url.absoluteString)
+            throw EngineError.notLoopback(URLCredentials.display(endpoint.url))
         }
     }
 
@@ -576,7 +577,7 @@ extension OpenAICompatibleEngine {
         var data = Data()
         for try await chunk in body {
             data.append(chunk)
-            if data.count > cap { throw HTTPError.bodyTooLarge(endpoint.url.absoluteString, limit: cap) }
+            if data.count > cap { throw HTTPError.bodyTooLarge(URLCredentials.display(endpoint.url), limit: cap) }
         }
         return data
     }
@@ -615,7 +616,8 @@ extension OpenAICompatibleEngine {
 
 // MARK: - Errors mapping
 
-/// Removes the API key, and anything shaped like an OpenAI key, from text a server sent back.
+/// Removes the API key, anything shaped like an OpenAI key, and credentials inside URLs
+/// (``URLCredentials``) from text a server sent back or an error quotes.
 struct Redactor {
     let key: APIKey?
     init(_ key: APIKey?) { self.key = key }
@@ -623,6 +625,8 @@ struct Redactor {
     func clean(_ text: String) -> String {
         var result = text
         if let secret = key?.secret, !secret.isEmpty { result = result.replacingOccurrences(of: secret, with: "<redacted>") }
+        // A key given inside a URL (user information, `?api_key=`) is shown nowhere either.
+        result = URLCredentials.redacted(in: result)
         // OpenAI echoes part of a wrong key ("sk-abc***xyz"); hide every such word.
         var words: [Substring] = []
         for word in result.split(separator: " ", omittingEmptySubsequences: false) {
@@ -662,7 +666,7 @@ extension OpenAICompatibleEngine {
         }
     }
 
-    private var engineName: String { "the \(kind.rawValue) engine at \(endpoint.url.absoluteString)" }
+    private var engineName: String { "the \(kind.rawValue) engine at \(URLCredentials.display(endpoint.url))" }
 
     /// Connection trouble means the engine is unavailable (the router falls back); a deadline is transport trouble.
     func mapTransport(_ error: HTTPError) -> EngineError {

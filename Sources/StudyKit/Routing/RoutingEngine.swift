@@ -399,6 +399,9 @@ public struct RoutingEngine: Sendable {
             jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: reserve))
         var usage = Usage(promptTokens: 0, completionTokens: 0)
+        // Sentences of the material that speak to the model: an answer must not obey them, and
+        // quoting them grounds nothing.
+        let injected = InjectedInstructions(material)
         for round in 0..<2 {
             let sent = request
             // Metered: reserved against the quota before, counted in the ledger after.
@@ -419,15 +422,19 @@ public struct RoutingEngine: Sendable {
                 let result = try decodeResult(for: task, modelOutput: response.text)
                 // The language first: an answer in the wrong language is also ungrounded, and that is why.
                 let wrongLanguage = LanguageRule.issues(in: result.jsonValue, language: language)
-                let ungrounded = Grounding.issues(in: result, source: material)
-                if !wrongLanguage.isEmpty || !ungrounded.isEmpty {
+                let obeyed = injected.issues(in: result.jsonValue)
+                let ungrounded = Grounding.issues(in: result, source: injected.stripped)
+                if !wrongLanguage.isEmpty || !obeyed.isEmpty || !ungrounded.isEmpty {
                     // After the re-ask, the items that still fail grounding are dropped when enough
-                    // are left; an answer in the wrong language is not kept in part.
-                    if round == 1, wrongLanguage.isEmpty, let kept = Grounding.dropUngrounded(result, source: material) {
+                    // are left; an answer in the wrong language, or one that obeyed the document, is
+                    // not kept in part.
+                    if round == 1, wrongLanguage.isEmpty, obeyed.isEmpty,
+                        let kept = Grounding.dropUngrounded(result, source: injected.stripped)
+                    {
                         note("\(engine.kind.rawValue): dropped \(kept.dropped.count) ungrounded item\(kept.dropped.count == 1 ? "" : "s") after the re-ask")
                         return Generated(result: kept.result, model: response.model, usage: usage, reasked: true, dropped: kept.dropped)
                     }
-                    throw SchemaError.invalid(wrongLanguage + ungrounded)
+                    throw SchemaError.invalid(wrongLanguage + obeyed + ungrounded)
                 }
                 return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
             } catch {
@@ -436,7 +443,7 @@ public struct RoutingEngine: Sendable {
                 if case .invalid(let issues) = error { problems = issues.map(\.description) } else { problems = [error.message] }
                 if round == 1 { throw EngineError.invalidOutput(problems) }
                 note("\(engine.kind.rawValue): the answer failed validation (\(problems.count) problem\(problems.count == 1 ? "" : "s")); asking once more")
-                request.prompt = prompt + "\n\n" + error.feedback(maximumCharacters: reaskFeedbackCharacters - 2)
+                request.prompt = prompt + "\n\n" + error.feedback(maximumTokens: reaskFeedbackTokens)
             }
         }
         throw EngineError.invalidOutput(["no valid answer"])
@@ -475,10 +482,14 @@ public struct RoutingEngine: Sendable {
         _ request: RoutingRequest, decision: Backend, fallbacks: [FallbackStep], log: AttemptLog
     ) async throws -> RoutedResult {
         let document = request.document
+        // The builtin engine extracts from the material without the sentences that speak to a
+        // model: an injected instruction is never a summary sentence or a card.
+        let text = InjectedInstructions(document.text).stripped
+        let title = document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
         let extracted = try builtin.generate(
-            request.task, text: document.text, title: document.title, concept: request.concept, explanation: request.explanation)
+            request.task, text: text, title: title, concept: request.concept, explanation: request.explanation)
         let (result, items) = await rewriteItems(
-            extracted, request: request, material: [document.title, document.text].compactMap { $0 }.joined(separator: "\n"),
+            extracted, request: request, material: [title, text].compactMap { $0 }.joined(separator: "\n"),
             modelWasSkipped: fallbacks.contains { $0.engine != .builtin && $0.reason.hasPrefix("skipped:") }, log: log)
         return RoutedResult(
             result: result, engine: .builtin, model: builtin.modelName, decision: decision, fitted: .whole(document),

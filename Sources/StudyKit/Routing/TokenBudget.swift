@@ -36,10 +36,11 @@ struct BudgetCheck: Sendable, Equatable {
 let templateAllowance = 24
 /// See ``templateAllowance``.
 let reaskAllowance = 160
-/// The most characters of feedback a re-ask appends: ``reaskAllowance`` at 2.5 characters a
-/// token, below what English text and JSON paths take, so a fitted prompt still fits when the
-/// answer had many problems (the feedback then names the first few and counts the rest).
-let reaskFeedbackCharacters = reaskAllowance * 5 / 2
+/// The most tokens of feedback a re-ask appends after its blank line, counted at their worst
+/// (``ValidationIssue/worstCaseTokens(_:)``: 2.5 ASCII characters a token, a token per byte of
+/// anything else), so a fitted prompt still fits when the answer had many problems or quoted
+/// Chinese or emoji (the feedback then names the first few and counts the rest).
+let reaskFeedbackTokens = reaskAllowance - 2
 
 /// Counts a request against `engine`'s window with as few tokenizer calls as the answer needs:
 ///

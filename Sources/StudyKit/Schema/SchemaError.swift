@@ -26,25 +26,55 @@ public struct ValidationIssue: Sendable, Hashable, CustomStringConvertible {
 
     /// Text for one re-ask: what was wrong, one line each, and what to send instead.
     ///
-    /// With `maximumCharacters`, the list stops at the last issue that keeps the text within it
-    /// (always at least one) and says how many more there are: the re-ask must still fit the
-    /// window the prompt was fitted to, and thirty problems are no better guide than five.
-    public static func feedback(for issues: [ValidationIssue], maximumCharacters: Int? = nil) -> String {
+    /// With `maximumTokens`, the list stops at the last issue that keeps the text within it, in
+    /// ``worstCaseTokens(_:)``, and says how many more there are: the re-ask must still fit the
+    /// window the prompt was fitted to, and thirty problems are no better guide than five. One
+    /// issue is always named, shortened if it alone is too long (it may quote Chinese or emoji,
+    /// where a character can cost several tokens).
+    /// The most tokens `text` can take in the re-ask's accounting: 2.5 ASCII characters a token
+    /// (English words and JSON paths take more characters a token), and a token for every UTF-8
+    /// byte of anything else (a byte-level tokenizer may spend up to three on one Chinese
+    /// character, four on an emoji). Counted by characters alone, feedback quoting Chinese text
+    /// took several times the room the re-ask keeps.
+    public static func worstCaseTokens(_ text: some StringProtocol) -> Int {
+        var ascii = 0, other = 0
+        for byte in text.utf8 {
+            if byte < 0x80 { ascii += 1 } else { other += 1 }
+        }
+        return (ascii * 2 + 4) / 5 + other
+    }
+
+    /// `line` cut at a character boundary so it costs at most `tokens`, ending with `…`.
+    static func shortened(_ line: String, toTokens tokens: Int) -> String {
+        var kept = ""
+        let cost = worstCaseTokens("…")
+        for character in line {
+            let next = worstCaseTokens(kept + String(character))
+            if next + cost > tokens { break }
+            kept.append(character)
+        }
+        return kept + "…"
+    }
+
+    public static func feedback(for issues: [ValidationIssue], maximumTokens: Int? = nil) -> String {
         let header = "Your previous answer did not meet the requirements:"
         let footer = "Reply again with the corrected JSON object only, keeping everything that was right."
         var lines = [header]
-        var length = header.count + footer.count + 2
+        var cost = worstCaseTokens(header) + worstCaseTokens(footer) + 2
         // Room kept for the "- and N more problems like these" line.
-        let moreRoom = 40
+        let moreRoom = 16
         for (index, issue) in issues.enumerated() {
-            let line = "- " + issue.description
-            if let maximumCharacters, index > 0, length + line.count + 1 + moreRoom > maximumCharacters {
-                let rest = issues.count - index
-                lines.append("- and \(rest) more problem\(rest == 1 ? "" : "s") like these")
-                break
+            var line = "- " + issue.description
+            if let maximumTokens, cost + worstCaseTokens(line) + 1 + moreRoom > maximumTokens {
+                if index > 0 {
+                    let rest = issues.count - index
+                    lines.append("- and \(rest) more problem\(rest == 1 ? "" : "s") like these")
+                    break
+                }
+                line = shortened(line, toTokens: max(24, maximumTokens - cost - moreRoom - 1))
             }
             lines.append(line)
-            length += line.count + 1
+            cost += worstCaseTokens(line) + 1
         }
         lines.append(footer)
         return lines.joined(separator: "\n")
@@ -82,18 +112,20 @@ public enum SchemaError: StudyKitError, Equatable {
     public var exitCode: ExitCode { .dataError }
 
     /// Text to send back to the model for one re-ask.
-    public var feedback: String { feedback(maximumCharacters: nil) }
+    public var feedback: String { feedback(maximumTokens: nil) }
 
-    /// ``feedback``, listing only as many issues as fit `maximumCharacters`; see
-    /// ``ValidationIssue/feedback(for:maximumCharacters:)``.
-    public func feedback(maximumCharacters: Int?) -> String {
+    /// ``feedback``, listing only as many issues as fit `maximumTokens` (worst case); see
+    /// ``ValidationIssue/feedback(for:maximumTokens:)``.
+    public func feedback(maximumTokens: Int?) -> String {
         switch self {
         case .truncated:
             return "Your previous answer was cut off before the JSON was complete. Reply again with a shorter, complete JSON object only."
         case .malformed(let detail):
-            return "Your previous answer was not valid JSON (\(detail)). Reply again with one JSON object only, no Markdown and no commentary."
+            let text = "Your previous answer was not valid JSON (\(detail)). Reply again with one JSON object only, no Markdown and no commentary."
+            guard let maximumTokens, ValidationIssue.worstCaseTokens(text) > maximumTokens else { return text }
+            return ValidationIssue.shortened(text, toTokens: maximumTokens)
         case .invalid(let issues):
-            return ValidationIssue.feedback(for: issues, maximumCharacters: maximumCharacters)
+            return ValidationIssue.feedback(for: issues, maximumTokens: maximumTokens)
         }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// The material is untrusted: a web page or PDF may contain text addressed to the model.
 /// It is fenced between `<document>` markers, and any marker-like text inside the material
-/// (or inside the title, concept or explanation) is neutralised so it cannot close a fence early.
+/// (or inside the title, concept or explanation) is neutralised so it cannot close a fence early,
+/// nor open a chat turn of its own with a template token.
 enum TaskPrompt {
     /// Instructions (the system message): the task's role, the shared rules, the fields to write.
     static func instructions(role: String, fields: String) -> String {
@@ -53,12 +54,29 @@ enum TaskPrompt {
     private static let openMarkerExpression = try! NSRegularExpression(
         pattern: "<(\\s*/?\\s*(?:document|explanation)\\b)", options: [.caseInsensitive])
 
-    /// `text` with every fence-like tag rewritten with square brackets: `[/document]`.
+    /// Chat-template control tokens (ChatML and Phi `<|im_start|>`, Llama 3 `<|eot_id|>`, Llama 2
+    /// `[INST]`, `<<SYS>>`, `<s>`, Gemma `<start_of_turn>`) and the square-bracket text each becomes.
+    /// A server that renders the chat template into text and tokenizes it with special tokens
+    /// parsed (llama-cpp-python does) would read them in a document as real turns: a fake
+    /// system message inside the user's.
+    private static let templateTokens: [(NSRegularExpression, String)] = [
+        (try! NSRegularExpression(pattern: "<\\|([^<>|\\n]{1,40})\\|>"), "[|$1|]"),
+        (try! NSRegularExpression(pattern: "<<(/?SYS)>>", options: [.caseInsensitive]), "[[$1]]"),
+        (try! NSRegularExpression(pattern: "\\[(/?INST)\\]", options: [.caseInsensitive]), "($1)"),
+        (try! NSRegularExpression(pattern: "<(/?s|(?:start|end)_of_turn|bos|eos)>", options: [.caseInsensitive]), "[$1]"),
+    ]
+
+    /// `text` with every fence-like tag rewritten with square brackets (`[/document]`), and every
+    /// chat-template token too (`[|im_start|]`).
     static func neutralised(_ text: String) -> String {
         let closed = markerExpression.stringByReplacingMatches(
             in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "[$1$2$3]")
-        return openMarkerExpression.stringByReplacingMatches(
+        var result = openMarkerExpression.stringByReplacingMatches(
             in: closed, range: NSRange(closed.startIndex..., in: closed), withTemplate: "[$1")
+        for (expression, template) in templateTokens {
+            result = expression.stringByReplacingMatches(in: result, range: NSRange(result.startIndex..., in: result), withTemplate: template)
+        }
+        return result
     }
 
     private static func singleLine(_ text: String) -> String {

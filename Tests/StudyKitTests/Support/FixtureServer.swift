@@ -14,7 +14,7 @@ enum TestPaths {
 
 /// A real HTTP server on loopback (Python's http.server with scripted routes), started per test.
 ///
-/// Routes: files under `root`; `/redirect/N?to=/path`; `/loop`; `/status/N`; `/type/<mime>`;
+/// Routes: files under `root`; `/api/N/…` (an OpenAI-style API failing with status N and echoing the credentials it was sent); `/redirect/N?to=/path`; `/loop`; `/status/N`; `/type/<mime>`;
 /// `/plain`; `/big?bytes=N[&length=no]`; `/slow?seconds=S`; `/echo` (request as JSON).
 final class FixtureServer: Sendable {
     let port: Int

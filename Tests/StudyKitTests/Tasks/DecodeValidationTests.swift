@@ -275,10 +275,10 @@ struct DecodeValidationTests {
         #expect(SchemaError.truncated.feedback.contains("cut off"))
     }
 
-    @Test func feedbackWithACharacterLimitNamesTheFirstIssuesAndCountsTheRest() {
+    @Test func feedbackWithATokenLimitNamesTheFirstIssuesAndCountsTheRest() {
         let issues = (0..<39).map { ValidationIssue(path: "branches[\($0)].label", message: "must not be empty") }
-        let feedback = SchemaError.invalid(issues).feedback(maximumCharacters: 398)
-        #expect(feedback.count <= 398)
+        let feedback = SchemaError.invalid(issues).feedback(maximumTokens: 158)
+        #expect(ValidationIssue.worstCaseTokens(feedback) <= 158)
         let lines = feedback.split(separator: "\n").map(String.init)
         #expect(lines.first == "Your previous answer did not meet the requirements:")
         #expect(lines.last == "Reply again with the corrected JSON object only, keeping everything that was right.")
@@ -286,9 +286,23 @@ struct DecodeValidationTests {
         #expect(listed.count >= 3)
         #expect(lines.contains("- and \(39 - listed.count) more problems like these"))
         // One issue is always named, however small the limit; a short list is not cut.
-        #expect(SchemaError.invalid(issues).feedback(maximumCharacters: 10).contains("- branches[0].label must not be empty"))
-        #expect(SchemaError.invalid(Array(issues.prefix(2))).feedback(maximumCharacters: 398).contains("- branches[1].label"))
-        #expect(!SchemaError.invalid(Array(issues.prefix(2))).feedback(maximumCharacters: 398).contains("more problem"))
+        #expect(SchemaError.invalid(issues).feedback(maximumTokens: 10).contains("- branches[0].label must not be empty"))
+        #expect(SchemaError.invalid(Array(issues.prefix(2))).feedback(maximumTokens: 158).contains("- branches[1].label"))
+        #expect(!SchemaError.invalid(Array(issues.prefix(2))).feedback(maximumTokens: 158).contains("more problem"))
+    }
+
+    /// Issue 14, item 10: feedback that quotes Chinese or emoji (a character of several tokens)
+    /// stays within the re-ask's room; counted in characters it took up to seven times as much.
+    @Test(arguments: ["光合作用把光能转化为化学能并储存在葡萄糖分子中叶绿体是植物细胞中进行光合作用的场所", "🌱☀️🍬💧🫧🌻🍂👩‍🔬🌱☀️🍬💧🫧🌻🍂👩‍🔬🌱☀️🍬💧🫧🌻🍂👩‍🔬"])
+    func feedbackQuotingWideCharactersStaysWithinTheReaskRoom(_ quoted: String) {
+        let issues = (0..<12).map {
+            ValidationIssue(path: "cards[\($0)].quote", message: "is \"\(quoted)\", which the material does not contain; quote the material")
+        }
+        for error in [SchemaError.invalid(issues), .invalid(Array(issues.prefix(1))), .malformed("unexpected '\(quoted)\(quoted)'")] {
+            let feedback = error.feedback(maximumTokens: reaskFeedbackTokens)
+            #expect(ValidationIssue.worstCaseTokens(feedback) <= reaskFeedbackTokens, "\(feedback)")
+            #expect(feedback.hasPrefix("Your previous answer"))
+        }
     }
 
     @Test func resultTypesAreCodable() throws {

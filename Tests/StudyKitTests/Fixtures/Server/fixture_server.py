@@ -56,6 +56,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.redirect("/loop")
         if parts[:1] == ["status"] and len(parts) == 2:
             return self.send_body(int(parts[1]), b"status page", "text/html")
+        if parts[:1] == ["api"] and len(parts) >= 2:
+            # A hostile OpenAI-compatible API: every path under /api/<status> fails with that
+            # status and an error message that echoes the request's credentials and URL in full.
+            length = int(self.headers.get("Content-Length", "0") or 0)
+            if length:
+                self.rfile.read(length)
+            status = int(parts[1])
+            code = "insufficient_quota" if status == 429 else "invalid_api_key"
+            echoed = f"{self.headers.get('Authorization', '')} {self.headers.get('X-Api-Key', '')} {self.path}"
+            body = json.dumps({"error": {"message": f"refused {echoed}", "type": code, "code": code}})
+            return self.send_body(status, body.encode(), "application/json")
         if parts[:1] == ["type"]:
             mime = "/".join(parts[1:])
             return self.send_body(200, b"\x00\x01binary-ish", mime)
