@@ -179,6 +179,14 @@ struct ChunkedRunnerTests {
         #expect(coverage.markdownFooter.contains("quota"))
         // Every chunk still has items: the builtin engine extracted them.
         #expect(rest.allSatisfy { $0.items > 0 })
+        // --json's coverage object carries the same counts.
+        let json = coverage.jsonValue
+        #expect(json["sections"]?["covered"] == .integer(coverage.sectionsCovered))
+        #expect(json["sections"]?["total"] == .integer(coverage.sections.count))
+        #expect(json["characters"]?["read"] == .integer(coverage.charactersRead))
+        #expect(json["characters"]?["total"] == .integer(Self.document.characterCount))
+        guard case .array(let notCovered)? = json["notCovered"] else { Issue.record("no notCovered"); return }
+        #expect(notCovered.count == coverage.sections.count - coverage.sectionsCovered)
     }
 
     @Test func maxChunksCapsTheRequests() async throws {
