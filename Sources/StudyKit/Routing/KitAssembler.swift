@@ -104,13 +104,7 @@ public struct KitAssembler: Sendable {
         }
         if chunked.isEmpty { try bundle.validate() }
         let main = runs[1].1
-        var usage: Usage?
-        for (_, run) in runs {
-            guard let spent = run.usage else { continue }
-            usage = Usage(
-                promptTokens: (usage?.promptTokens ?? 0) + spent.promptTokens,
-                completionTokens: (usage?.completionTokens ?? 0) + spent.completionTokens, method: spent.method)
-        }
+        let usage = RoutedResult.summedUsage(runs.map(\.1))
         let fallbacks = runs.flatMap { task, run in
             run.fallbacks.map { FallbackStep(engine: $0.engine, reason: "\(task.isWholeKit ? "kit" : task.name): \($0.reason)") }
         }

@@ -86,6 +86,18 @@ public struct RoutedResult: Sendable, Equatable {
     /// What a model read of a document that was read in chunks (``ChunkedRunner``); `nil` when
     /// the document went in one request.
     public var coverage: ChunkCoverage? = nil
+
+    /// The tokens of several results added up (a kit's parts, a document's chunks); `nil` when
+    /// none of them spent any (all from the cache or the builtin engine).
+    static func summedUsage(_ results: [RoutedResult]) -> Usage? {
+        var usage: Usage?
+        for spent in results.compactMap(\.usage) {
+            usage = Usage(
+                promptTokens: (usage?.promptTokens ?? 0) + spent.promptTokens,
+                completionTokens: (usage?.completionTokens ?? 0) + spent.completionTokens, method: spent.method)
+        }
+        return usage
+    }
 }
 
 /// Failures of the router itself (engine failures are ``EngineError``).

@@ -325,12 +325,7 @@ public struct ChunkedRunner: Sendable {
         for (run, routed) in zip(runs, outcomes.map(\.0)) { if let routed { readBy[routed.engine, default: 0] += run.offsets.count } }
         let main = readBy.max { $0.value < $1.value }?.key ?? .builtin
         let all = answered + extra
-        var usage: Usage?
-        for spent in all.compactMap(\.usage) {
-            usage = Usage(
-                promptTokens: (usage?.promptTokens ?? 0) + spent.promptTokens,
-                completionTokens: (usage?.completionTokens ?? 0) + spent.completionTokens, method: spent.method)
-        }
+        let usage = RoutedResult.summedUsage(all)
         var routed = RoutedResult(
             result: result, engine: main, model: answered.first { $0.engine == main }?.model ?? "",
             decision: backend(for: request.task, characterCount: document.characterCount),

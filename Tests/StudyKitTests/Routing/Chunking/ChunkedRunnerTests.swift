@@ -197,6 +197,36 @@ struct ChunkedRunnerTests {
         #expect(coverage.chunks.dropFirst(2).allSatisfy { $0.engine == .builtin && $0.fallbacks.contains { $0.reason.contains("--max-chunks") } })
     }
 
+    @Test func aRunOfMoreThanTenChunksIsAnnouncedAndReportsProgress() async throws {
+        let remote = ChunkEchoModel(window: 2_048)
+        let lines = Mutex<[String]>([])
+        let steps = Mutex<[Int]>([])
+        var runner = Self.runner(remote: remote, maxChunks: 12)
+        runner.announce = { line in lines.withLock { $0.append(line) } }
+        runner.progress = { done, _ in steps.withLock { $0.append(done) } }
+        let planned = try #require(await runner.plan(RoutingRequest(task: .flashcards, document: Self.document)))
+        let total = planned.plan.chunks.count
+        #expect(total > ChunkedRunner.announceAbove)
+        _ = try await runner.run(RoutingRequest(task: .flashcards, document: Self.document, useCache: false))
+        // One line before the run, saying how many requests it makes (the cap) out of how many chunks.
+        #expect(lines.withLock { $0.count } == 1)
+        let line = lines.withLock { $0.first ?? "" }
+        #expect(line.contains("12 chunk requests"), "\(line)")
+        #expect(line.contains("\(total) chunks"), "\(line)")
+        #expect(remote.calls == 12)
+        // Progress from 0 to every chunk done.
+        #expect(steps.withLock { $0 } == Array(0...total))
+    }
+
+    @Test func aShortRunIsNotAnnounced() async throws {
+        let lines = Mutex<[String]>([])
+        var runner = Self.runner(remote: ChunkEchoModel())
+        runner.announce = { line in lines.withLock { $0.append(line) } }
+        let routed = try await runner.run(RoutingRequest(task: .flashcards, document: Self.document, useCache: false))
+        #expect(routed.coverage != nil)
+        #expect(lines.withLock { $0.isEmpty })
+    }
+
     @Test func aSummaryGetsAnOverviewFromTheChunkSummaries() async throws {
         let remote = ChunkEchoModel(window: 2_048)
         let routed = try await Self.runner(remote: remote).run(RoutingRequest(task: .summary, document: Self.document, useCache: false))
