@@ -150,15 +150,28 @@ public struct ChunkCoverage: Sendable, Equatable {
             lines += ["", "**Not covered by a model** (\(missing.count) section\(missing.count == 1 ? "" : "s"); any items from them were extracted by the builtin engine):", ""]
             lines += missing.map { "- " + ($0.heading ?? Self.preamble) }
         }
-        let unread = chunks.filter { !$0.readWhole }
-        if !unread.isEmpty {
+        // Consecutive chunks that were not read for the same reason share one line.
+        var groups: [(first: ChunkRun, last: ChunkRun, why: String)] = []
+        for run in chunks where !run.readWhole {
+            let why = (run.engine?.rawValue ?? "no engine") + " — " + (run.fallbacks.isEmpty
+                ? (run.fitted ? "cut to fit the window" : "no model answered")
+                : run.fallbacks.map { "\($0.engine.rawValue): \($0.reason)" }.joined(separator: "; "))
+            if let last = groups.last, last.why == why, last.last.part == run.part, last.last.index + 1 == run.index {
+                groups[groups.count - 1].last = run
+            } else {
+                groups.append((run, run, why))
+            }
+        }
+        if !groups.isEmpty {
             lines += ["", "Chunks not read whole by a model:", ""]
-            lines += unread.map { run in
-                let label = (run.part.map { "\($0) " } ?? "") + "chunk \(run.index + 1)"
-                let why = run.fallbacks.isEmpty
-                    ? (run.fitted ? "cut to fit the window" : "no model answered")
-                    : run.fallbacks.map { "\($0.engine.rawValue): \($0.reason)" }.joined(separator: "; ")
-                return "- \(label) (\(run.headings.first ?? Self.preamble)): \(run.engine?.rawValue ?? "no engine") — \(why)"
+            lines += groups.map { group in
+                let part = group.first.part.map { "\($0) " } ?? ""
+                let first = group.first.headings.first ?? Self.preamble
+                if group.first.index == group.last.index {
+                    return "- \(part)chunk \(group.first.index + 1) (\(first)): \(group.why)"
+                }
+                let last = group.last.headings.last ?? Self.preamble
+                return "- \(part)chunks \(group.first.index + 1)–\(group.last.index + 1) (\(first) … \(last)): \(group.why)"
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -195,6 +195,10 @@ struct ChunkedRunnerTests {
         let coverage = try #require(routed.coverage)
         #expect(remote.calls == 2)
         #expect(coverage.chunks.dropFirst(2).allSatisfy { $0.engine == .builtin && $0.fallbacks.contains { $0.reason.contains("--max-chunks") } })
+        // The footer gives the chunks past the cap one line together.
+        let capped = coverage.markdownFooter.split(separator: "\n").filter { $0.contains("--max-chunks") }
+        #expect(capped.count == 1)
+        #expect(capped.first?.hasPrefix("- chunks 3–\(coverage.chunks.count) (") == true, "\(capped)")
     }
 
     @Test func aRunOfMoreThanTenChunksIsAnnouncedAndReportsProgress() async throws {
