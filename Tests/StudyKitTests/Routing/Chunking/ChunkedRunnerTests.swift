@@ -69,7 +69,9 @@ final class ChunkEchoModel: LanguageModel {
         if let error = failures(call, part?.0) { throw error }
         let document = request.prompt.components(separatedBy: "<document>\n").dropFirst().first?.components(separatedBy: "\n</document>").first ?? ""
         let task = StudyTask.allCases.first { $0.schemaName == request.schemaName } ?? .flashcards
-        let result = try BuiltinEngine().generate(task, text: document, title: nil)
+        // The model sees the title line too, as a real one does.
+        let title = request.prompt.split(separator: "\n").first { $0.hasPrefix("Title: ") }.map { String($0.dropFirst(7)) }
+        let result = try BuiltinEngine().generate(task, text: document, title: title)
         let text = result.jsonValue.compactText
         return RawResponse(
             text: text, usage: Usage(promptTokens: ScriptedModel.tokens(request.prompt), completionTokens: ScriptedModel.tokens(text)),
@@ -229,6 +231,28 @@ struct ChunkedRunnerTests {
         let routed = try await runner.run(RoutingRequest(task: .flashcards, document: Self.document, useCache: false))
         #expect(routed.coverage != nil)
         #expect(lines.withLock { $0.isEmpty })
+    }
+
+    @Test func importReadsEachPartInChunksAndReportsTheKitsCoverage() async throws {
+        let remote = ChunkEchoModel()
+        let runner = Self.runner(remote: remote)
+        let kit = try await KitAssembler(router: runner.router, kitEngine: remote, chunker: runner)
+            .run(RoutingRequest(task: .studyKit, document: Self.document, useCache: false))
+        #expect(!kit.singleRequest)
+        #expect(kit.parts.map(\.task) == [.headline, .summary, .flashcards, .quiz, .mindmap])
+        // The headline is one request; each remote part was read in chunks with its own report.
+        #expect(kit.parts[0].routed.coverage == nil)
+        for (task, routed) in kit.parts.dropFirst() {
+            let coverage = try #require(routed.coverage, "\(task) was not chunked")
+            #expect(coverage.sectionsCovered == coverage.sections.count, "\(task)")
+        }
+        // The kit's report: every part's chunks, labelled with their part, and every section covered.
+        let coverage = try #require(kit.routed.coverage)
+        #expect(Set(coverage.chunks.compactMap(\.part)) == ["summary", "flashcards", "quiz", "mindmap"])
+        #expect(coverage.sectionsCovered == coverage.sections.count)
+        #expect(coverage.charactersRead == Self.document.characterCount)
+        guard case .studyKit(let bundle) = kit.routed.result else { Issue.record("not a kit"); return }
+        #expect(bundle.flashcards.cards.count >= 3)
     }
 
     @Test func aSummaryGetsAnOverviewFromTheChunkSummaries() async throws {
