@@ -231,6 +231,8 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
     }
     settings.quiet = raw.flags.contains("quiet")
     settings.verbose = raw.flags.contains("verbose")
+    settings.jobs = try positiveCount(raw, "jobs")
+    settings.maxChunks = try positiveCount(raw, "max-chunks")
     settings.outputDirectory = raw.values["out"]
     if settings.outputDirectory != nil && task != .studyKit {
         throw .unknownOption("--out", command: spec.name, suggestion: nil)
@@ -272,7 +274,17 @@ private func parseRoute(_ raw: RawArguments) throws(UsageError) -> Command {
     }
     guard let source = rest.first else { throw .missingArgument("--chars <n> or <source> --explain", command: "route") }
     guard raw.flags.contains("explain") else { throw .missingArgument("--explain", command: "route") }
-    return .route(task: task, input: .explain(source: source), json: json, try sourceSettings(raw))
+    let maxChunks = try positiveCount(raw, "max-chunks")
+    return .route(task: task, input: .explain(source: source), json: json, try sourceSettings(raw), maxChunks: maxChunks)
+}
+
+/// A `--name n` option's whole number of 1 or more, or `nil` when it is absent.
+private func positiveCount(_ raw: RawArguments, _ name: String) throws(UsageError) -> Int? {
+    guard let text = raw.values[name] else { return nil }
+    guard let count = Int(text), count >= 1 else {
+        throw .invalidValue(option: "--\(name)", value: text, expected: "a whole number, 1 or more")
+    }
+    return count
 }
 
 private func parseCache(_ raw: RawArguments) throws(UsageError) -> Command {

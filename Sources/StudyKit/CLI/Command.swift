@@ -7,7 +7,7 @@ enum Command: Sendable, Equatable {
     /// A generating command (`headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`).
     case generate(GenerateSettings)
     /// `studykit route <task> --chars N` or `studykit route <task> <source> --explain`.
-    case route(task: StudyTask, input: RouteInput, json: Bool, SourceSettings)
+    case route(task: StudyTask, input: RouteInput, json: Bool, SourceSettings, maxChunks: Int? = nil)
     /// `studykit engines`; `refresh` forgets the cached server discovery first.
     case engines(json: Bool, refresh: Bool = false)
     /// `studykit eval <files or dirs…>`.
@@ -92,6 +92,10 @@ struct GenerateSettings: Sendable, Equatable {
     var audioPath: String? = nil
     /// `import --with-podcast`: add the podcast part.
     var withPodcast = false
+    /// `--jobs`: chunk requests in flight at once; `nil` for the serving engine's default.
+    var jobs: Int? = nil
+    /// `--max-chunks`: chunks sent to a model at most; `nil` for no cap.
+    var maxChunks: Int? = nil
 
     /// Creates settings with the defaults of the CLI.
     public init(

@@ -38,6 +38,12 @@ let generationOptions: [OptionSpec] = [
     OptionSpec("out", value: "dir", "write the kit's files into this directory"),
 ]
 
+/// Options of the commands that read a document too long for any window in chunks.
+let chunkOptions: [OptionSpec] = [
+    OptionSpec("jobs", value: "n", "chunk requests in flight at once (default 1 for a local engine, 4 for a remote one)"),
+    OptionSpec("max-chunks", value: "n", "send at most n chunks to a model; the builtin engine takes the rest (default: no cap)"),
+]
+
 /// Options that shape how a source is read.
 let sourceOptions: [OptionSpec] = [
     OptionSpec("password", value: "password", "password of an encrypted PDF"),
@@ -96,17 +102,17 @@ struct CommandSpec: Sendable {
             example: "studykit feynman samples/notes.pdf --concept 'light reactions' --explanation 'Light splits water…'"),
         CommandSpec(
             name: "summary", kind: .generate(.summary), usage: "studykit summary <source>", summary: "an overview and key points",
-            options: generationOptions + sourceOptions, example: "studykit summary samples/article.html"),
+            options: generationOptions + chunkOptions + sourceOptions, example: "studykit summary samples/article.html"),
         CommandSpec(
             name: "flashcards", kind: .generate(.flashcards), usage: "studykit flashcards <source>",
-            summary: "question/answer cards with a supporting quote", options: generationOptions + sourceOptions,
+            summary: "question/answer cards with a supporting quote", options: generationOptions + chunkOptions + sourceOptions,
             example: "studykit flashcards samples/notes.pdf --format anki > cards.tsv"),
         CommandSpec(
             name: "quiz", kind: .generate(.quiz), usage: "studykit quiz <source>", summary: "multiple-choice questions",
-            options: generationOptions + sourceOptions, example: "studykit quiz samples/notes.pdf"),
+            options: generationOptions + chunkOptions + sourceOptions, example: "studykit quiz samples/notes.pdf"),
         CommandSpec(
             name: "mindmap", kind: .generate(.mindmap), usage: "studykit mindmap <source>", summary: "a mind map of the material",
-            options: generationOptions + sourceOptions, example: "studykit mindmap samples/notes.pdf --format mermaid"),
+            options: generationOptions + chunkOptions + sourceOptions, example: "studykit mindmap samples/notes.pdf --format mermaid"),
         CommandSpec(
             name: "podcast", kind: .generate(.podcast), usage: "studykit podcast <source> [--audio <file.wav|file.ogg>]",
             summary: "a two-host podcast script, each explainer line quoted from the material; --audio speaks it (espeak-ng, sox)",
@@ -116,7 +122,7 @@ struct CommandSpec: Sendable {
             example: "studykit podcast samples/notes.pdf --audio notes.wav"),
         CommandSpec(
             name: "import", kind: .generate(.studyKit), usage: "studykit import <source> [--out <dir>] [--with-podcast]", summary: "the whole study kit",
-            options: generationOptions + sourceOptions + [
+            options: generationOptions + chunkOptions + sourceOptions + [
                 OptionSpec("with-podcast", "add the podcast part (with --out: podcast.md and podcast.wav)"),
             ],
             example: "studykit import samples/notes.pdf --out kit/"),
@@ -146,7 +152,8 @@ struct CommandSpec: Sendable {
             summary: "where a task would run: the pure policy, or the whole plan without generating",
             options: sourceOptions + [
                 OptionSpec("chars", value: "n", "a normalized character count"),
-                OptionSpec("explain", "plan a real source: windows, token counts, fitting, cache key"),
+                OptionSpec("explain", "plan a real source: windows, token counts, fitting or the chunk plan, cache key"),
+                OptionSpec("max-chunks", value: "n", "with --explain: the cap the chunk plan shows"),
                 OptionSpec("json", "print the plan as JSON"),
             ],
             example: "studykit route headline --chars 2001"),

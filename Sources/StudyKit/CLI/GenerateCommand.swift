@@ -65,11 +65,12 @@ extension Runner {
             budget: TimeBudget(seconds: budgetSeconds, start: clock.now()))
         // The preview draws where the cursor is: take the progress line away first.
         if streamer != nil { progress.clear() }
+        let chunker = chunkedRunner(router: router, settings: settings, progress: progress, clock: clock)
         let routed: RoutedResult
         var parts: [(task: StudyTask, routed: RoutedResult)] = []
         var podcastScript: PodcastScript?
         if settings.task == .studyKit {
-            let kit = try await KitAssembler(router: router, kitEngine: settings.offline ? nil : remote).run(request)
+            let kit = try await KitAssembler(router: router, kitEngine: settings.offline ? nil : remote, chunker: chunker).run(request)
             routed = kit.routed
             parts = kit.parts
             if settings.withPodcast {
@@ -80,7 +81,7 @@ extension Runner {
                 if case .podcast(let script) = podcast.result { podcastScript = script }
             }
         } else {
-            routed = try await router.run(request)
+            routed = try await chunker.run(request)
         }
         streamer?.finish()
         progress.clear()
@@ -133,16 +134,43 @@ extension Runner {
         if settings.format == .json {
             output.line(envelope.prettyText)
         } else {
-            if settings.task == .studyKit, settings.format == .markdown, let script = podcastScript {
-                // The kit's optional podcast part follows the kit in Markdown.
+            if settings.format == .markdown, podcastScript != nil && settings.task == .studyKit || routed.coverage != nil {
                 var text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
-                text += "\n" + MarkdownRenderer.render(script, context: context)
+                // The kit's optional podcast part follows the kit in Markdown.
+                if settings.task == .studyKit, let script = podcastScript { text += "\n" + MarkdownRenderer.render(script, context: context) }
+                // A document read in chunks says what a model read of it, and what it did not.
+                if let coverage = routed.coverage { text += (text.hasSuffix("\n") ? "\n" : "\n\n") + TerminalSafety.clean(coverage.markdownFooter) }
                 output.write(text.hasSuffix("\n") ? text : text + "\n")
             } else {
                 output.write(bytes: try OutputRenderer.bytes(routed.result, as: settings.format, context: context))
             }
         }
         return outcome
+    }
+
+    /// The runner that reads a document too long for any window in chunks: `--jobs`,
+    /// `--max-chunks`, an explicit `--budget` for each chunk, the announcement of a long run on
+    /// stderr, and chunks done with an ETA on the progress line.
+    private func chunkedRunner(router: RoutingEngine, settings: GenerateSettings, progress: Progress, clock: any DayClock) -> ChunkedRunner {
+        let errors = errorOutput
+        let started = clock.now()
+        let task = settings.task.commandName
+        return ChunkedRunner(
+            router: router, jobs: settings.jobs, maxChunks: settings.maxChunks,
+            budget: settings.budget.map { TimeBudget(seconds: $0, start: started) },
+            announce: { line in
+                progress.clear()
+                errors.line("studykit: " + TerminalSafety.clean(line))
+            },
+            progress: { done, total in
+                var line = "\(task): chunk \(done) of \(total) done"
+                let elapsed = clock.now().timeIntervalSince(started)
+                if done > 0, done < total {
+                    let left = Int((elapsed / Double(done) * Double(total - done)).rounded())
+                    line += ", about " + (left >= 60 ? "\(left / 60) min \(left % 60) s" : "\(left) s") + " left"
+                }
+                progress.show(line)
+            })
     }
 
     /// Speaks the podcast into `--audio`, `podcast.wav` under `--out`, or (for subtitles alone) a
@@ -248,9 +276,11 @@ struct Envelope {
                 part["task"] = .string(task.commandName)
                 part["result"] = nil
                 part["source"] = nil
+                if let coverage = run.coverage { part["coverage"] = coverage.jsonValue }
                 return .object(part)
             })
         }
+        if let coverage = routed.coverage { object["coverage"] = coverage.jsonValue }
         for (key, value) in extra { object[key] = value }
         return .object(object)
     }

@@ -136,7 +136,7 @@ extension Runner {
 
 extension Runner {
     /// The whole plan for one source, without generating anything.
-    func explainRoute(task: StudyTask, source: String, settings: SourceSettings, json: Bool) async throws {
+    func explainRoute(task: StudyTask, source: String, settings: SourceSettings, json: Bool, maxChunks: Int? = nil) async throws {
         let document = try await loadDocument(source, settings: settings)
         let configuration = try EngineConfiguration.load(environment: environment)
         let quota = try remoteQuota(configuration)
@@ -224,7 +224,15 @@ extension Runner {
             escalation = "if remote is unavailable, over quota or refuses, the job runs locally, fitted to the local window"
         }
         lines += ["", "fallback:   \(escalation); with no model engine, the builtin extractive engine answers"]
-        if !fitsSomewhere { lines.append("note:       no model window holds the whole document: expect fitted content") }
+        // The chunk plan: what a generating command would send, chunk by chunk, without sending it.
+        let router = RoutingEngine(local: engines[0], remote: engines[1], ledger: ledger, quota: quota)
+        let chunking = ChunkedRunner(router: router, maxChunks: maxChunks)
+        let planned = await chunking.plan(RoutingRequest(task: task, document: document))
+        if let planned {
+            lines += Self.chunkPlanLines(planned, task: task)
+        } else if !fitsSomewhere {
+            lines.append("note:       no model window holds the whole document: expect fitted content")
+        }
 
         if json {
             let value: JSONValue = [
@@ -236,10 +244,49 @@ extension Runner {
                 ],
                 "decision": .string(decision.rawValue), "order": .array(plan.map { .string($0.rawValue) }),
                 "reserve": .integer(task.responseReserve), "engines": .array(engineRows), "fallback": .string(escalation),
+                "chunks": planned.map(Self.chunkPlanJSON) ?? .null,
             ]
             output.line(value.prettyText)
         } else {
             output.line(lines.map(TerminalSafety.clean).joined(separator: "\n"))
         }
+    }
+
+    /// `route --explain`'s chunk plan: the engine and window it is sized for, then one line a chunk.
+    static func chunkPlanLines(_ planned: ChunkedRunner.Planned, task: StudyTask) -> [String] {
+        let plan = planned.plan
+        var lines = [
+            "",
+            "chunks:     the document does not fit the \(planned.engine.rawValue) window even after escalation: "
+                + "\(plan.chunks.count) chunks of at most ~\(plan.budgetTokens) tokens, cut between sections, paragraphs or sentences",
+            "requests:   \(planned.modelChunks) to a model, \(planned.jobs) at a time"
+                + (planned.modelChunks < plan.chunks.count ? "; the builtin engine takes the \(plan.chunks.count - planned.modelChunks) past --max-chunks" : "")
+                + (task == .summary ? ", plus one for the overview" : ""),
+        ]
+        let shares = ChunkedRunner.itemShares(plan, task: task)
+        for (chunk, share) in zip(plan.chunks, shares) {
+            let headings = chunk.headings.isEmpty ? ChunkCoverage.preamble : chunk.headings.prefix(3).joined(separator: "; ") + (chunk.headings.count > 3 ? "; …" : "")
+            lines.append(
+                "  chunk \(chunk.index + 1): characters \(chunk.offsets.lowerBound)–\(chunk.offsets.upperBound), ~\(chunk.estimatedTokens) tokens"
+                    + (share.map { ", \($0) items" } ?? "") + (chunk.index >= planned.modelChunks ? ", builtin" : "") + " — \(headings)")
+        }
+        return lines
+    }
+
+    /// The chunk plan as JSON.
+    static func chunkPlanJSON(_ planned: ChunkedRunner.Planned) -> JSONValue {
+        [
+            "engine": .string(planned.engine.rawValue), "window": .integer(planned.window),
+            "budgetTokens": .integer(planned.plan.budgetTokens), "jobs": .integer(planned.jobs),
+            "modelChunks": .integer(planned.modelChunks),
+            "chunks": .array(planned.plan.chunks.map { chunk in
+                [
+                    "index": .integer(chunk.index),
+                    "characters": ["start": .integer(chunk.offsets.lowerBound), "end": .integer(chunk.offsets.upperBound)],
+                    "estimatedTokens": .integer(chunk.estimatedTokens),
+                    "headings": .array(chunk.headings.map { .string(TerminalSafety.clean($0)) }),
+                ]
+            }),
+        ]
     }
 }

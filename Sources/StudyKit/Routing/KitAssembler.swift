@@ -24,11 +24,16 @@ public struct KitAssembler: Sendable {
     let router: RoutingEngine
     /// The engine that would take the one-request kit (the remote engine, unless offline).
     let kitEngine: (any LanguageModel)?
+    /// Runs each part, chunked when the document does not fit its serving window; `nil` runs
+    /// every part as one request through ``router``.
+    let chunker: ChunkedRunner?
 
-    /// Creates an assembler over a router; `kitEngine` is asked whether the whole kit fits.
-    public init(router: RoutingEngine, kitEngine: (any LanguageModel)?) {
+    /// Creates an assembler over a router; `kitEngine` is asked whether the whole kit fits;
+    /// `chunker` reads a document too long for any window part by part, chunk by chunk.
+    public init(router: RoutingEngine, kitEngine: (any LanguageModel)?, chunker: ChunkedRunner? = nil) {
         self.router = router
         self.kitEngine = kitEngine
+        self.chunker = chunker
     }
 
     /// The parts generated on the remote route.
@@ -57,7 +62,8 @@ public struct KitAssembler: Sendable {
         for task in Self.remoteParts {
             var partRequest = request
             partRequest.task = task
-            results.append((task, try await router.run(partRequest)))
+            let routed = if let chunker { try await chunker.run(partRequest) } else { try await router.run(partRequest) }
+            results.append((task, routed))
         }
         guard case .summary(let summary) = results[0].1.result, case .flashcards(let cards) = results[1].1.result,
             case .quiz(let quiz) = results[2].1.result, case .mindMap(let mindMap) = results[3].1.result
@@ -88,15 +94,18 @@ public struct KitAssembler: Sendable {
             throw EngineError.invalidOutput(["the headline part came back as the wrong type"])
         }
         let bundle = StudyKitBundle(headline: title, summary: summary, flashcards: flashcards, quiz: quiz, mindMap: mindMap)
-        try bundle.validate()
-        let main = runs[1].1
-        var usage: Usage?
-        for (_, run) in runs {
-            guard let spent = run.usage else { continue }
-            usage = Usage(
-                promptTokens: (usage?.promptTokens ?? 0) + spent.promptTokens,
-                completionTokens: (usage?.completionTokens ?? 0) + spent.completionTokens, method: spent.method)
+        // Parts read in chunks were validated chunk by chunk; joined, a deck may hold more cards
+        // (and a map more branches) than one answer may.
+        let chunked = runs.compactMap { task, run in
+            run.coverage.map { coverage in
+                var labelled = coverage
+                for index in labelled.chunks.indices { labelled.chunks[index].part = task.commandName }
+                return labelled
+            }
         }
+        if chunked.isEmpty { try bundle.validate() }
+        let main = runs[1].1
+        let usage = RoutedResult.summedUsage(runs.map(\.1))
         let fallbacks = runs.flatMap { task, run in
             run.fallbacks.map { FallbackStep(engine: $0.engine, reason: "\(task.isWholeKit ? "kit" : task.name): \($0.reason)") }
         }
@@ -108,6 +117,7 @@ public struct KitAssembler: Sendable {
         result.items = runs.flatMap { task, run in
             run.items.map { ItemProvenance(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", kind: $0.kind, note: $0.note) }
         }
+        result.coverage = ChunkCoverage.combined(chunked)
         result.dropped = runs.flatMap { task, run in
             run.dropped.map { DroppedItem(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", reason: $0.reason) }
         }

@@ -20,6 +20,9 @@ public struct RoutingRequest: Sendable {
     public var useCache: Bool
     /// `--budget`: the time the whole job may take; `nil` for no limit.
     public var budget: TimeBudget?
+    /// Set when ``document`` is one chunk of a longer document (``ChunkedRunner``): which part
+    /// it is and how many items it should give; it adds one line to the prompt.
+    public var part: DocumentPart? = nil
 
     /// Creates a request; by default the policy decides, remote is allowed and the cache is used.
     public init(
@@ -80,6 +83,21 @@ public struct RoutedResult: Sendable, Equatable {
     /// Items the model wrote that failed grounding in its answer and again after the re-ask, and
     /// were dropped from the result (``Grounding/dropUngrounded(_:source:)``).
     public var dropped: [DroppedItem] = []
+    /// What a model read of a document that was read in chunks (``ChunkedRunner``); `nil` when
+    /// the document went in one request.
+    public var coverage: ChunkCoverage? = nil
+
+    /// The tokens of several results added up (a kit's parts, a document's chunks); `nil` when
+    /// none of them spent any (all from the cache or the builtin engine).
+    static func summedUsage(_ results: [RoutedResult]) -> Usage? {
+        var usage: Usage?
+        for spent in results.compactMap(\.usage) {
+            usage = Usage(
+                promptTokens: (usage?.promptTokens ?? 0) + spent.promptTokens,
+                completionTokens: (usage?.completionTokens ?? 0) + spent.completionTokens, method: spent.method)
+        }
+        return usage
+    }
 }
 
 /// Failures of the router itself (engine failures are ``EngineError``).
@@ -262,9 +280,10 @@ public struct RoutingEngine: Sendable {
         let kind = engine.kind
         let task = request.task
         let document = request.document
+        let partLine = request.part?.promptLine(for: task)
         let whole = task.prompt(
             document: document.text, title: document.title, concept: request.concept, explanation: request.explanation,
-            language: document.language)
+            language: document.language, part: partLine)
 
         // The cache comes first: a hit makes no engine call at all, not even a window lookup.
         if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: whole, fitted: false) {
@@ -278,7 +297,7 @@ public struct RoutingEngine: Sendable {
             throw EngineError.unavailable(reason: reason)
         }
         let budget = try await checkBudget(
-            engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation)
+            engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation, part: partLine)
         var prompt = whole
         // What the model is shown of the material, for the grounding checks.
         var sent = document.text
@@ -312,7 +331,7 @@ public struct RoutingEngine: Sendable {
                     + (budget.fits ? "to a headline's \(target) tokens under the time budget" : "to a \(budget.window.tokens)-token window"))
             prompt = task.prompt(
                 document: content.text, title: document.title, concept: request.concept, explanation: request.explanation,
-                language: document.language)
+                language: document.language, part: partLine)
             sent = content.text
             fitted = content.report
             if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: prompt, fitted: true) {

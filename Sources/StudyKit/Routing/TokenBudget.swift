@@ -55,12 +55,15 @@ let reaskFeedbackTokens = reaskAllowance - 2
 /// While the whole prompt fits, its count is split between frame and document by their bytes
 /// (the split only shows in reports; whether it fits does not depend on it).
 func checkBudget(
-    engine: any LanguageModel, task: StudyTask, document: Document, concept: String?, explanation: String?
+    engine: any LanguageModel, task: StudyTask, document: Document, concept: String?, explanation: String?, part: String? = nil
 ) async throws -> BudgetCheck {
     let window = try await engine.contextSize()
-    let frame = task.instructions + "\n" + task.prompt(document: "", title: document.title, concept: concept, explanation: explanation, language: document.language)
+    let frame = task.instructions + "\n" + task.prompt(
+        document: "", title: document.title, concept: concept, explanation: explanation, language: document.language, part: part)
     let whole = task.instructions + "\n"
-        + task.prompt(document: document.text, title: document.title, concept: concept, explanation: explanation, language: document.language)
+        + task.prompt(
+            document: document.text, title: document.title, concept: concept, explanation: explanation, language: document.language,
+            part: part)
     func check(overhead: Int, document: Int, method: TokenCount.Method) -> BudgetCheck {
         BudgetCheck(
             window: window, overheadTokens: overhead, documentTokens: document, method: method,

@@ -68,8 +68,11 @@ extension StudyTask {
     ///   - explanation: Feynman only: the student's explanation, fenced in `<explanation>`.
     ///   - language: the document's language (``Document/language``): any but English and `und`
     ///     adds the line "Answer in French: …".
+    ///   - part: for one chunk of a document too long for any window, the line saying which part
+    ///     it is and how many items to write (``DocumentPart/promptLine(for:)``); `nil` otherwise.
     public func prompt(
-        document: String, title: String?, concept: String? = nil, explanation: String? = nil, language: String? = nil
+        document: String, title: String?, concept: String? = nil, explanation: String? = nil, language: String? = nil,
+        part: String? = nil
     ) -> String {
         let request = taskResult.request
         // Feynman always shows both fences, so a missing explanation is visible to the model, not silent.
@@ -78,7 +81,7 @@ extension StudyTask {
             document: document, title: title,
             concept: isFeynman ? (concept ?? "(not given)") : concept,
             explanation: isFeynman ? (explanation ?? "(not given)") : explanation,
-            request: request, language: language)
+            request: request, language: language, part: part)
     }
 }
 

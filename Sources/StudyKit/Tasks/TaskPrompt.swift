@@ -23,13 +23,16 @@ enum TaskPrompt {
     /// explanation when given, then the request, and for a document that is not in English,
     /// the language to answer in (``languageInstruction(_:)``).
     static func prompt(
-        document: String, title: String?, concept: String?, explanation: String?, request: String, language: String? = nil
+        document: String, title: String?, concept: String?, explanation: String?, request: String, language: String? = nil,
+        part: String? = nil
     ) -> String {
         var parts: [String] = []
         if let title, !title.allSatisfy(\.isWhitespace) { parts.append("Title: " + singleLine(neutralised(title))) }
         parts.append("<document>\n" + neutralised(document) + "\n</document>")
         if let concept { parts.append("Concept: " + singleLine(neutralised(concept))) }
         if let explanation { parts.append("<explanation>\n" + neutralised(explanation) + "\n</explanation>") }
+        // A chunk of a longer document says which part it is and how many items to write.
+        if let part { parts.append(part) }
         parts.append(request)
         if let line = language.flatMap(languageInstruction) { parts.append(line) }
         return parts.joined(separator: "\n\n")

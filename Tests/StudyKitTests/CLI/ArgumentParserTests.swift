@@ -45,6 +45,15 @@ struct ArgumentParserTests {
         Accepted(
             argv: ["route", "import", "notes.pdf", "--explain", "--json"],
             expected: .route(task: .studyKit, input: .explain(source: "notes.pdf"), json: true, SourceSettings())),
+        Accepted(
+            argv: ["route", "flashcards", "book.pdf", "--explain", "--max-chunks", "3"],
+            expected: .route(task: .flashcards, input: .explain(source: "book.pdf"), json: false, SourceSettings(), maxChunks: 3)),
+        Accepted(argv: ["quiz", "book.pdf", "--jobs", "2", "--max-chunks=5"], expected: .generate({
+            var settings = GenerateSettings(task: .quiz, source: "book.pdf")
+            settings.jobs = 2
+            settings.maxChunks = 5
+            return settings
+        }())),
         Accepted(argv: ["engines", "--json"], expected: .engines(json: true)),
         Accepted(argv: ["schema", "mindmap"], expected: .schema(task: .mindmap, strict: false)),
         Accepted(argv: ["schema", "import", "--strict"], expected: .schema(task: .studyKit, strict: true)),
@@ -111,6 +120,9 @@ struct ArgumentParserTests {
             argv: ["text", "x", "--max-bytes", "lots"],
             message: "Invalid value 'lots' for '--max-bytes': expected a positive number of bytes."),
         Rejected(argv: ["--json", "headline"], message: "Unknown option '--json'. See 'studykit --help'."),
+        Rejected(argv: ["flashcards", "x", "--jobs", "0"], message: "Invalid value '0' for '--jobs': expected a whole number, 1 or more."),
+        Rejected(argv: ["import", "x", "--max-chunks", "many"], message: "Invalid value 'many' for '--max-chunks': expected a whole number, 1 or more."),
+        Rejected(argv: ["headline", "x", "--jobs", "2"], message: "Unknown option '--jobs'. See 'studykit headline --help'."),
     ]
 
     @Test(arguments: rejected)

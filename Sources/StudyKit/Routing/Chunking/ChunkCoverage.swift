@@ -1,0 +1,179 @@
+import Foundation
+
+/// What a chunked run read of its document, chunk by chunk and section by section: `coverage`
+/// in `--json` and the footer of the Markdown.
+///
+/// A chunk counts as read only when a model's answer for it was accepted (from the server or
+/// from the cache) and the chunk was sent whole; a section counts as covered only when every
+/// chunk holding part of it was read. A chunk the builtin engine answered (every model failed,
+/// the quota ran out, `--max-chunks` was reached) has items, but was not read by a model.
+public struct ChunkCoverage: Sendable, Equatable {
+    /// One chunk's story.
+    public struct ChunkRun: Sendable, Equatable {
+        /// The part of `import` it belongs to (`flashcards`, …); `nil` for a single task.
+        public var part: String?
+        /// Its position in the plan (0-based).
+        public var index: Int
+        /// The characters of the document it stands for.
+        public var offsets: Range<Int>
+        /// The headings of the sections it holds.
+        public var headings: [String]
+        /// The sections it holds (outline indices), and those it holds whole.
+        public var sections: [Int]
+        /// The engine that answered; `nil` when nothing could.
+        public var engine: EngineKind?
+        /// Its model.
+        public var model: String
+        /// Whether the answer came from the cache.
+        public var cached: Bool
+        /// Whether the chunk was cut to fit the engine that answered.
+        public var fitted: Bool
+        /// Characters of the document a model read in this chunk (0 when builtin answered).
+        public var read: Int
+        /// What was tried before, and why it did not answer.
+        public var fallbacks: [FallbackStep]
+        /// Items it contributed before deduplication.
+        public var items: Int
+
+        /// Whether a model's answer was accepted for the whole chunk.
+        public var readWhole: Bool { engine.map { $0 != .builtin } == true && !fitted }
+    }
+
+    /// One section of the document's outline.
+    public struct SectionRow: Sendable, Equatable {
+        /// Its heading; `nil` for text before the first heading.
+        public var heading: String?
+        /// Whether a model read all of it.
+        public var covered: Bool
+        /// Items (cards, questions, key points, mind-map branches) that came from it.
+        public var items: Int
+    }
+
+    /// The sections, in document order.
+    public var sections: [SectionRow]
+    /// The chunks, in document order (for `import`, part by part).
+    public var chunks: [ChunkRun]
+    /// The document's `characterCount`.
+    public var characterCount: Int
+    /// Characters of the document a model read (for `import`, the least any part read).
+    public var charactersRead: Int
+    /// Items left out as duplicates of an earlier chunk's.
+    public var duplicatesDropped: Int = 0
+
+    /// Sections a model read all of.
+    public var sectionsCovered: Int { sections.filter(\.covered).count }
+    /// Chunks whose answer came from the cache.
+    public var chunksFromCache: Int { chunks.filter(\.cached).count }
+
+    /// The coverage of one task's chunks. Pure.
+    static func of(plan: ChunkPlan, runs: [ChunkRun], itemsPerSection: [Int]) -> ChunkCoverage {
+        var covered = Array(repeating: true, count: plan.sectionHeadings.count)
+        for run in runs where !run.readWhole {
+            for section in run.sections { covered[section] = false }
+        }
+        let sections = plan.sectionHeadings.indices.map {
+            SectionRow(heading: plan.sectionHeadings[$0], covered: covered[$0], items: itemsPerSection[$0])
+        }
+        return ChunkCoverage(
+            sections: sections, chunks: runs, characterCount: plan.characterCount, charactersRead: runs.reduce(0) { $0 + $1.read })
+    }
+
+    /// The coverage of a kit's chunked parts: a section is covered when every part covered it,
+    /// the characters read are the least any part read, items add up.
+    static func combined(_ parts: [ChunkCoverage]) -> ChunkCoverage? {
+        guard var combined = parts.first else { return nil }
+        for part in parts.dropFirst() where part.sections.count == combined.sections.count {
+            for index in combined.sections.indices {
+                combined.sections[index].covered = combined.sections[index].covered && part.sections[index].covered
+                combined.sections[index].items += part.sections[index].items
+            }
+            combined.chunks += part.chunks
+            combined.charactersRead = min(combined.charactersRead, part.charactersRead)
+            combined.duplicatesDropped += part.duplicatesDropped
+        }
+        return combined
+    }
+
+    // MARK: reports
+
+    /// `coverage` in `--json`.
+    public var jsonValue: JSONValue {
+        [
+            "sections": ["covered": .integer(sectionsCovered), "total": .integer(sections.count)],
+            "characters": ["read": .integer(charactersRead), "total": .integer(characterCount)],
+            "chunks": .integer(chunks.count),
+            "chunksFromCache": .integer(chunksFromCache),
+            "duplicatesDropped": .integer(duplicatesDropped),
+            "perChunk": .array(chunks.map { run in
+                var object: JSONObject = [:]
+                if let part = run.part { object["part"] = .string(part) }
+                object["index"] = .integer(run.index)
+                object["characters"] = ["start": .integer(run.offsets.lowerBound), "end": .integer(run.offsets.upperBound)]
+                object["headings"] = .array(run.headings.map { .string(TerminalSafety.clean($0)) })
+                object["engine"] = run.engine.map { .string($0.rawValue) } ?? .null
+                object["model"] = .string(run.model)
+                object["cached"] = .bool(run.cached)
+                object["fitted"] = .bool(run.fitted)
+                object["read"] = .integer(run.read)
+                object["items"] = .integer(run.items)
+                object["fallbacks"] = .array(run.fallbacks.map { ["engine": .string($0.engine.rawValue), "reason": .string($0.reason)] })
+                return .object(object)
+            }),
+            "perSection": .array(sections.map { row in
+                [
+                    "heading": row.heading.map { .string(TerminalSafety.clean($0)) } ?? .null,
+                    "covered": .bool(row.covered), "items": .integer(row.items),
+                ]
+            }),
+            "notCovered": .array(sections.filter { !$0.covered }.map { .string(TerminalSafety.clean($0.heading ?? Self.preamble)) }),
+        ]
+    }
+
+    /// The name of the text before the first heading.
+    static let preamble = "(opening text)"
+
+    /// The Markdown footer: what was read, what was not and why, chunk by chunk.
+    public var markdownFooter: String {
+        func percent(_ part: Int, _ whole: Int) -> String { "\(whole == 0 ? 100 : Int((Double(part) * 100 / Double(whole)).rounded(.down)))%" }
+        var lines = [
+            "---", "",
+            "## Coverage", "",
+            "This document was too long for one request: it was read in \(chunks.count) chunks"
+                + (chunksFromCache > 0 ? " (\(chunksFromCache) from the cache)" : "") + ". "
+                + "A model read \(sectionsCovered) of \(sections.count) sections (\(percent(sectionsCovered, sections.count))) and "
+                + "\(charactersRead) of \(characterCount) characters (\(percent(charactersRead, characterCount))).",
+        ]
+        let missing = sections.filter { !$0.covered }
+        if missing.isEmpty {
+            lines += ["", "Every section was read by a model."]
+        } else {
+            lines += ["", "**Not covered by a model** (\(missing.count) section\(missing.count == 1 ? "" : "s"); any items from them were extracted by the builtin engine):", ""]
+            lines += missing.map { "- " + ($0.heading ?? Self.preamble) }
+        }
+        // Consecutive chunks that were not read for the same reason share one line.
+        var groups: [(first: ChunkRun, last: ChunkRun, why: String)] = []
+        for run in chunks where !run.readWhole {
+            let why = (run.engine?.rawValue ?? "no engine") + " — " + (run.fallbacks.isEmpty
+                ? (run.fitted ? "cut to fit the window" : "no model answered")
+                : run.fallbacks.map { "\($0.engine.rawValue): \($0.reason)" }.joined(separator: "; "))
+            if let last = groups.last, last.why == why, last.last.part == run.part, last.last.index + 1 == run.index {
+                groups[groups.count - 1].last = run
+            } else {
+                groups.append((run, run, why))
+            }
+        }
+        if !groups.isEmpty {
+            lines += ["", "Chunks not read whole by a model:", ""]
+            lines += groups.map { group in
+                let part = group.first.part.map { "\($0) " } ?? ""
+                let first = group.first.headings.first ?? Self.preamble
+                if group.first.index == group.last.index {
+                    return "- \(part)chunk \(group.first.index + 1) (\(first)): \(group.why)"
+                }
+                let last = group.last.headings.last ?? Self.preamble
+                return "- \(part)chunks \(group.first.index + 1)–\(group.last.index + 1) (\(first) … \(last)): \(group.why)"
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

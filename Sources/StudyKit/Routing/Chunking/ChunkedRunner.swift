@@ -1,0 +1,365 @@
+import Foundation
+import Synchronization
+
+// MARK: - The part line of a chunk's prompt
+
+/// Which chunk of a longer document a request carries, and how many items it should give.
+public struct DocumentPart: Sendable, Equatable {
+    /// The chunk's position (0-based).
+    public var index: Int
+    /// How many chunks the document has.
+    public var total: Int
+    /// Flashcards and quiz: the chunk's share of the items; `nil` for other tasks.
+    public var items: Int?
+    /// The headings of the chunk's sections.
+    public var headings: [String]
+
+    /// Creates a part.
+    public init(index: Int, total: Int, items: Int? = nil, headings: [String] = []) {
+        self.index = index
+        self.total = total
+        self.items = items
+        self.headings = headings
+    }
+
+    /// The line the prompt gets before its request: which part this is, and what to write on it.
+    func promptLine(for task: StudyTask) -> String {
+        var line = "The document above is part \(index + 1) of \(total) of a longer document"
+        let shown = headings.prefix(4).map { TaskPrompt.neutralised($0).split(whereSeparator: \.isNewline).joined(separator: " ") }
+        if !shown.isEmpty { line += " (sections: " + shown.joined(separator: "; ") + (headings.count > 4 ? "; …" : "") + ")" }
+        line += "."
+        switch task {
+        case .flashcards: line += " Write \(items ?? 5) flashcards on this part only."
+        case .quiz: line += " Write \(items ?? 3) questions on this part only."
+        case .summary: line += " Summarise this part only."
+        case .mindmap: line += " Map this part only; its central topic is this part's subject."
+        default: break
+        }
+        return line
+    }
+}
+
+// MARK: - The runner
+
+/// Runs a task whose document does not fit the window of the engine that would serve it, even
+/// after escalation: cut on the outline (``ChunkPlanner``), one request per chunk through the
+/// router (so each chunk has the cache, the ledger, the quota check and the fallback chain), at
+/// most ``jobs`` at a time, results in document order, then one result (``ChunkReduce``) and
+/// its ``ChunkCoverage``. A document that fits is passed to the router unchanged.
+public struct ChunkedRunner: Sendable {
+    /// The router every chunk goes through.
+    public let router: RoutingEngine
+    /// Chunk requests in flight at once; `nil`: 1 for a local engine, 4 for a remote one.
+    public var jobs: Int?
+    /// Chunks sent to a model at most; the rest are the builtin engine's. `nil`: no cap.
+    public var maxChunks: Int?
+    /// The time budget each chunk's request gets (`--budget` when given); `nil` for none: a
+    /// command's default budget is for a document that fits, not for a whole textbook.
+    public var budget: TimeBudget?
+    /// Receives the line said before a run of more than ``announceAbove`` chunks.
+    public var announce: @Sendable (String) -> Void
+    /// Receives chunks done and the total after each chunk.
+    public var progress: @Sendable (_ done: Int, _ total: Int) -> Void
+
+    /// Tasks that are chunked (a whole kit is chunked part by part by ``KitAssembler``).
+    public static let chunkedTasks: Set<StudyTask> = [.summary, .flashcards, .quiz, .mindmap]
+    /// Runs of more chunks than this are announced before they start.
+    public static let announceAbove = 10
+    /// Items a chunk of average length is asked for.
+    static func itemsPerChunk(_ task: StudyTask) -> Int? {
+        switch task {
+        case .flashcards: return 8
+        case .quiz: return 4
+        default: return nil
+        }
+    }
+    /// Tokens held back in each chunk's budget for the part line of its prompt.
+    static let partLineTokens = 120
+
+    /// Creates a runner.
+    public init(
+        router: RoutingEngine, jobs: Int? = nil, maxChunks: Int? = nil, budget: TimeBudget? = nil,
+        announce: @escaping @Sendable (String) -> Void = { _ in }, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) {
+        self.router = router
+        self.jobs = jobs
+        self.maxChunks = maxChunks
+        self.budget = budget
+        self.announce = announce
+        self.progress = progress
+    }
+
+    /// The chunk plan of a request, and the engine it is planned for; `nil` when the document
+    /// fits the serving engine (or no model engine can serve, and the builtin engine reads it whole).
+    public struct Planned: Sendable {
+        /// The engine the chunks are sized for.
+        public var engine: EngineKind
+        /// Its window in tokens.
+        public var window: Int
+        /// The plan.
+        public var plan: ChunkPlan
+        /// Chunk requests in flight at once.
+        public var jobs: Int
+        /// Chunks that go to a model (the rest, past `--max-chunks`, to the builtin engine).
+        public var modelChunks: Int
+        let outline: DocumentOutline
+    }
+
+    /// Plans without generating: the engines are asked for their windows and token counts only.
+    public func plan(_ request: RoutingRequest) async -> Planned? {
+        guard Self.chunkedTasks.contains(request.task), request.engine != .builtin else { return nil }
+        let document = request.document
+        let decision = backend(for: request.task, characterCount: document.characterCount)
+        let order = RoutingEngine.plan(decision: decision, choice: request.engine, offline: request.offline)
+        for (position, kind) in order.enumerated() {
+            if kind == .builtin { return nil }
+            let engine = kind == .local ? router.local : router.remote
+            guard engine.languages.supports(document.language) else { continue }
+            if kind == .remote, router.remoteBlocker(refused: false) != nil { continue }
+            guard case .available = await engine.availability(),
+                let budget = try? await checkBudget(engine: engine, task: request.task, document: document, concept: nil, explanation: nil)
+            else { continue }
+            if budget.fits { return nil }
+            // Local escalates to a larger remote window: the chunks are sized for that one.
+            if kind == .local, request.engine == .auto, order[(position + 1)...].contains(.remote),
+                case .available = await router.remote.availability(),
+                router.remote.languages.supports(document.language), router.remoteBlocker(refused: false) == nil,
+                let larger = try? await router.remote.contextSize(), larger.tokens > budget.window.tokens
+            {
+                continue
+            }
+            let chunkBudget = budget.documentBudget - Self.partLineTokens
+            guard chunkBudget >= RoutingEngine.minimumDocumentBudget else { return nil }
+            // One count of the whole document gives the tokens per byte of this text; 5% more
+            // keeps an estimated chunk from spilling over its exact count.
+            let perByte = Double(budget.documentTokens) / Double(max(1, document.text.utf8.count)) * 1.05
+            let outline = DocumentOutline(text: document.text)
+            let plan = ChunkPlanner.plan(text: document.text, outline: outline, budget: chunkBudget) {
+                Int((Double($0.utf8.count) * perByte).rounded(.up))
+            }
+            guard plan.chunks.count > 1 else { return nil }
+            let jobs = max(1, self.jobs ?? (kind == .local ? 1 : 4))
+            return Planned(
+                engine: kind, window: budget.window.tokens, plan: plan, jobs: jobs,
+                modelChunks: min(plan.chunks.count, maxChunks ?? plan.chunks.count), outline: outline)
+        }
+        return nil
+    }
+
+    /// Runs the request: chunked when its document does not fit, else straight through the router.
+    public func run(_ request: RoutingRequest) async throws -> RoutedResult {
+        guard let planned = await plan(request) else { return try await router.run(request) }
+        return try await run(request, planned: planned)
+    }
+
+    private func run(_ request: RoutingRequest, planned: Planned) async throws -> RoutedResult {
+        let started = router.clock.now()
+        let plan = planned.plan
+        let total = plan.chunks.count
+        let document = request.document
+        if total > Self.announceAbove {
+            announce(
+                "\(document.origin) is too long for the \(planned.engine.rawValue) engine's \(planned.window)-token window: "
+                    + "\(request.task.commandName) will make \(planned.modelChunks) chunk request\(planned.modelChunks == 1 ? "" : "s")"
+                    + (planned.modelChunks < total ? " (\(total) chunks; the builtin engine takes the \(total - planned.modelChunks) past --max-chunks)" : "")
+                    + ", \(planned.jobs) at a time")
+        }
+        let shares = Self.itemShares(plan, task: request.task)
+        let done = Mutex(0)
+        progress(0, total)
+        let outcomes = try await withThrowingTaskGroup(of: (Int, RoutedResult?, String?).self) { group in
+            var results = [(RoutedResult?, String?)](repeating: (nil, nil), count: total)
+            var next = 0
+            func chunkRequest(_ index: Int) -> RoutingRequest {
+                let chunk = plan.chunks[index]
+                var part = request
+                part.document = Document(
+                    text: chunk.text, title: document.title, kind: document.kind, origin: document.origin, language: document.language)
+                part.part = DocumentPart(index: index, total: total, items: shares[index], headings: chunk.headings)
+                part.budget = budget
+                if index >= planned.modelChunks { part.engine = .builtin }
+                return part
+            }
+            while next < min(planned.jobs, total) {
+                let index = next, sub = chunkRequest(next)
+                group.addTask { try await runChunk(sub, index: index, forced: request.engine != .auto) }
+                next += 1
+            }
+            while let (index, routed, failure) = try await group.next() {
+                results[index] = (routed, failure)
+                let count = done.withLock { value in
+                    value += 1
+                    return value
+                }
+                progress(count, total)
+                if next < total {
+                    let index = next, sub = chunkRequest(next)
+                    group.addTask { try await runChunk(sub, index: index, forced: request.engine != .auto) }
+                    next += 1
+                }
+            }
+            return results
+        }
+        return try await reduce(request, planned: planned, outcomes: outcomes, started: started)
+    }
+
+    /// One chunk through the router. Under automatic routing a chunk that even the builtin
+    /// engine cannot answer (too little text for its task) is a chunk without items, not a
+    /// failed run; a forced engine's failure, and cancellation, end the whole run.
+    private func runChunk(_ request: RoutingRequest, index: Int, forced: Bool) async throws -> (Int, RoutedResult?, String?) {
+        do {
+            return (index, try await router.run(request), nil)
+        } catch {
+            if forced || error is CancellationError || Task.isCancelled { throw error }
+            return (index, nil, RoutingEngine.reason(for: error))
+        }
+    }
+
+    /// Each chunk's share of the items, in proportion to its length: an average chunk gets
+    /// ``itemsPerChunk(_:)``, none fewer than 3 or more than the schema's 20 (quiz: 10).
+    static func itemShares(_ plan: ChunkPlan, task: StudyTask) -> [Int?] {
+        guard let perChunk = itemsPerChunk(task) else { return plan.chunks.map { _ in nil } }
+        let most = task == .quiz ? 10 : 20
+        let lengths = plan.chunks.map { Double($0.offsets.count) }
+        let total = max(1, lengths.reduce(0, +))
+        let items = Double(perChunk * plan.chunks.count)
+        return lengths.map { min(most, max(3, Int((items * $0 / total).rounded()))) }
+    }
+
+    // MARK: reduce
+
+    private func reduce(
+        _ request: RoutingRequest, planned: Planned, outcomes: [(RoutedResult?, String?)], started: Date
+    ) async throws -> RoutedResult {
+        let plan = planned.plan
+        let outline = planned.outline
+        let document = request.document
+        var itemsPerSection = Array(repeating: 0, count: plan.sectionHeadings.count)
+        var runs: [ChunkCoverage.ChunkRun] = []
+        var cards: [Flashcards.Card] = []
+        var questions: [Quiz.Question] = []
+        var summaries: [(Summary, DocumentChunk)] = []
+        var maps: [(map: MindMap, section: String?)] = []
+        let topLevel = outline.sections.compactMap { $0.heading == nil ? nil : $0.level }.min()
+
+        // The section an item comes from: the one of its chunk holding its quote, else the chunk's first.
+        func section(of quote: String?, in chunk: DocumentChunk) -> Int? {
+            if let quote, !quote.isEmpty,
+                let found = chunk.sections.first(where: { String(document.text[outline.sections[$0].range]).contains(quote) })
+            {
+                return found
+            }
+            return chunk.sections.first
+        }
+        for (chunk, outcome) in zip(plan.chunks, outcomes) {
+            let routed = outcome.0
+            var items = 0
+            switch routed?.result {
+            case .flashcards(let deck):
+                items = deck.cards.count
+                cards += deck.cards
+                for card in deck.cards { if let at = section(of: card.quote, in: chunk) { itemsPerSection[at] += 1 } }
+            case .quiz(let quiz):
+                items = quiz.questions.count
+                questions += quiz.questions
+                for question in quiz.questions { if let at = section(of: question.quote, in: chunk) { itemsPerSection[at] += 1 } }
+            case .summary(let summary):
+                items = summary.keyPoints.count
+                summaries.append((summary, chunk))
+                if let at = chunk.sections.first { itemsPerSection[at] += items }
+            case .mindMap(let map):
+                items = map.branches.count
+                // The top-level section the chunk starts in.
+                let start = chunk.sections.first ?? 0
+                let owner = outline.sections[...start].last { $0.heading != nil && $0.level == topLevel }
+                maps.append((map, owner?.heading))
+                if let at = chunk.sections.first { itemsPerSection[at] += items }
+            default: break
+            }
+            var fallbacks = routed?.fallbacks ?? []
+            if chunk.index >= planned.modelChunks {
+                fallbacks.append(FallbackStep(engine: .builtin, reason: "past --max-chunks \(planned.modelChunks): not sent to a model"))
+            }
+            if let failure = outcome.1 { fallbacks.append(FallbackStep(engine: .builtin, reason: failure)) }
+            let readByModel = routed.map { $0.engine != .builtin } ?? false
+            let fitted = routed?.fitted.cut ?? false
+            let length = chunk.offsets.count
+            let read = !readByModel ? 0 : (fitted ? min(length, routed?.fitted.keptCharacters ?? 0) : length)
+            runs.append(ChunkCoverage.ChunkRun(
+                part: nil, index: chunk.index, offsets: chunk.offsets, headings: chunk.headings, sections: chunk.sections,
+                engine: routed?.engine, model: routed?.model ?? "", cached: routed?.cached ?? false, fitted: fitted, read: read,
+                fallbacks: fallbacks, items: items))
+        }
+
+        var extra: [RoutedResult] = []
+        var duplicates = 0
+        let result: AnyStudyResult
+        switch request.task {
+        case .flashcards:
+            let kept = ChunkReduce.dedupe(cards)
+            duplicates = kept.dropped
+            result = .flashcards(Flashcards(cards: kept.cards))
+        case .quiz:
+            let kept = ChunkReduce.dedupe(questions)
+            duplicates = kept.dropped
+            result = .quiz(Quiz(questions: kept.questions))
+        case .summary:
+            let points = summaries.flatMap(\.0.keyPoints)
+            let keyPoints = ChunkReduce.dedupe(keyPoints: points)
+            duplicates = points.count - keyPoints.count
+            let overview = try await overview(of: summaries, request: request)
+            if let overview { extra.append(overview.routed) }
+            result = .summary(Summary(overview: overview?.text ?? summaries.first?.0.overview ?? "", keyPoints: keyPoints))
+        case .mindmap:
+            let topic = document.title ?? maps.first?.map.centralTopic ?? "Document"
+            result = .mindMap(ChunkReduce.merge(maps, centralTopic: topic))
+        default:
+            throw EngineError.invalidOutput(["\(request.task.commandName) is not chunked"])
+        }
+
+        var coverage = ChunkCoverage.of(plan: plan, runs: runs, itemsPerSection: itemsPerSection)
+        coverage.duplicatesDropped = duplicates
+        let answered = outcomes.compactMap(\.0)
+        // The story's engine is the one that read most of the document.
+        var readBy: [EngineKind: Int] = [:]
+        for (run, routed) in zip(runs, outcomes.map(\.0)) { if let routed { readBy[routed.engine, default: 0] += run.offsets.count } }
+        let main = readBy.max { $0.value < $1.value }?.key ?? .builtin
+        let all = answered + extra
+        let usage = RoutedResult.summedUsage(all)
+        var routed = RoutedResult(
+            result: result, engine: main, model: answered.first { $0.engine == main }?.model ?? "",
+            decision: backend(for: request.task, characterCount: document.characterCount),
+            fitted: FitReport(
+                cut: coverage.charactersRead < document.characterCount, keptCharacters: coverage.charactersRead,
+                totalCharacters: document.characterCount),
+            cached: all.allSatisfy(\.cached) && !answered.isEmpty,
+            fallbacks: zip(plan.chunks, outcomes).flatMap { chunk, outcome in
+                (outcome.0?.fallbacks ?? []).map { FallbackStep(engine: $0.engine, reason: "chunk \(chunk.index + 1): \($0.reason)") }
+            } + extra.flatMap { $0.fallbacks.map { FallbackStep(engine: $0.engine, reason: "overview: \($0.reason)") } },
+            usage: usage, reasked: all.contains(where: \.reasked))
+        routed.attempts = all.flatMap(\.attempts)
+        routed.seconds = router.clock.now().timeIntervalSince(started)
+        routed.dropped = zip(plan.chunks, outcomes).flatMap { chunk, outcome in
+            (outcome.0?.dropped ?? []).map { DroppedItem(path: "chunk \(chunk.index + 1).\($0.path)", reason: $0.reason) }
+        }
+        routed.coverage = coverage
+        return routed
+    }
+
+    /// The document's overview, written from the chunks' overviews in one summary request
+    /// (which fits: a few sentences per chunk), through the router like any request.
+    private func overview(of summaries: [(Summary, DocumentChunk)], request: RoutingRequest) async throws -> (text: String, routed: RoutedResult)? {
+        guard summaries.count > 1 else { return nil }
+        let text = summaries.map { summary, chunk in
+            (chunk.headings.first.map { $0 + "\n\n" } ?? "") + summary.overview
+        }.joined(separator: "\n\n")
+        var overviewRequest = request
+        overviewRequest.document = Document(
+            text: text, title: request.document.title, kind: request.document.kind, origin: request.document.origin,
+            language: request.document.language)
+        overviewRequest.part = nil
+        overviewRequest.budget = budget
+        guard let routed = try? await router.run(overviewRequest), case .summary(let summary) = routed.result else { return nil }
+        return (summary.overview, routed)
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import StudyKit
+
+/// A model that answers each chunk from the chunk itself (the builtin engine's extraction of the
+/// document in the prompt, so every answer is valid and grounded), counts its calls and how many
+/// ran at once, and fails or waits as a test scripts it.
+final class ChunkEchoModel: LanguageModel {
+    struct State {
+        var calls = 0
+        var inFlight = 0
+        var mostInFlight = 0
+        var parts: [Int] = []
+        var finished: [Int] = []
+    }
+
+    let kind: EngineKind
+    let window: Int
+    /// Chunk number (1-based) → the error its request throws.
+    let failures: @Sendable (_ call: Int, _ part: Int?) -> EngineError?
+    /// Chunk number (1-based) and total → milliseconds to wait before answering.
+    let delay: @Sendable (_ part: Int, _ total: Int) -> Int
+    let state = Mutex(State())
+
+    init(
+        _ kind: EngineKind = .remote, window: Int = 3_072,
+        failures: @escaping @Sendable (Int, Int?) -> EngineError? = { _, _ in nil },
+        delay: @escaping @Sendable (Int, Int) -> Int = { _, _ in 0 }
+    ) {
+        self.kind = kind
+        self.window = window
+        self.failures = failures
+        self.delay = delay
+    }
+
+    var modelName: String { "echo-\(kind.rawValue)" }
+    var identity: String { "echo://\(kind.rawValue)" }
+    var languages: LanguageSupport { .any }
+    var calls: Int { state.withLock { $0.calls } }
+    var parts: [Int] { state.withLock { $0.parts } }
+    var mostInFlight: Int { state.withLock { $0.mostInFlight } }
+    var finished: [Int] { state.withLock { $0.finished } }
+
+    func availability() async -> Availability { .available }
+    func contextSize() async throws -> ContextWindow { ContextWindow(tokens: window, source: .configured(setting: "TEST")) }
+    func tokenCount(for text: String) async throws -> TokenCount { TokenCount(count: ScriptedModel.tokens(text), method: .exact) }
+    func tokenize(_ text: String) async throws -> [Int]? { nil }
+
+    /// "part 3 of 12" in the prompt, or `nil`.
+    static func part(in prompt: String) -> (Int, Int)? {
+        guard let range = prompt.range(of: #"part (\d+) of (\d+)"#, options: .regularExpression) else { return nil }
+        let numbers = prompt[range].split(separator: " ").compactMap { Int($0) }
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+    }
+
+    func respond(to request: GenerationRequest) async throws -> RawResponse {
+        let part = Self.part(in: request.prompt)
+        let call = state.withLock { state -> Int in
+            state.calls += 1
+            state.inFlight += 1
+            state.mostInFlight = max(state.mostInFlight, state.inFlight)
+            if let part { state.parts.append(part.0) }
+            return state.calls
+        }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        if let part { try await Task.sleep(nanoseconds: UInt64(delay(part.0, part.1)) * 1_000_000) }
+        if let part { state.withLock { $0.finished.append(part.0) } }
+        if let error = failures(call, part?.0) { throw error }
+        let document = request.prompt.components(separatedBy: "<document>\n").dropFirst().first?.components(separatedBy: "\n</document>").first ?? ""
+        let task = StudyTask.allCases.first { $0.schemaName == request.schemaName } ?? .flashcards
+        // The model sees the title line too, as a real one does.
+        let title = request.prompt.split(separator: "\n").first { $0.hasPrefix("Title: ") }.map { String($0.dropFirst(7)) }
+        let result = try BuiltinEngine().generate(task, text: document, title: title)
+        let text = result.jsonValue.compactText
+        return RawResponse(
+            text: text, usage: Usage(promptTokens: ScriptedModel.tokens(request.prompt), completionTokens: ScriptedModel.tokens(text)),
+            model: modelName, finishReason: "stop")
+    }
+}
+
+@Suite("Chunked generation")
+struct ChunkedRunnerTests {
+    static let document = ChunkingFixture.document()
+
+    static func runner(
+        remote: any LanguageModel, local: any LanguageModel = ScriptedModel(.local, available: .unavailable(reason: "off")),
+        cache: (any ResultCaching)? = nil, ledger: (any UsageMetering)? = nil, quota: DailyQuota? = nil,
+        jobs: Int? = nil, maxChunks: Int? = nil
+    ) -> ChunkedRunner {
+        let router = RoutingEngine(local: local, remote: remote, cache: cache, ledger: ledger, quota: quota)
+        return ChunkedRunner(router: router, jobs: jobs, maxChunks: maxChunks)
+    }
+
+    @Test func aDocumentThatFitsGoesInOneRequest() async throws {
+        let remote = ChunkEchoModel(window: 32_000)
+        let routed = try await Self.runner(remote: remote).run(RoutingRequest(task: .flashcards, document: Self.document))
+        #expect(routed.coverage == nil)
+        #expect(remote.calls == 1)
+        #expect(remote.parts.isEmpty)
+    }
+
+    @Test func aLongDocumentIsReadChunkByChunkAndCovered() async throws {
+        let remote = ChunkEchoModel()
+        let runner = Self.runner(remote: remote)
+        let planned = try #require(await runner.plan(RoutingRequest(task: .flashcards, document: Self.document)))
+        #expect(planned.plan.chunks.count >= 3)
+        #expect(planned.jobs == 4)
+        let routed = try await runner.run(RoutingRequest(task: .flashcards, document: Self.document))
+        let coverage = try #require(routed.coverage)
+        // One request per chunk, every chunk read whole by the model.
+        #expect(remote.calls == planned.plan.chunks.count)
+        #expect(coverage.chunks.count == planned.plan.chunks.count)
+        #expect(coverage.sectionsCovered == coverage.sections.count)
+        #expect(coverage.charactersRead == Self.document.characterCount)
+        #expect(routed.engine == .remote)
+        #expect(!routed.fitted.cut)
+        // Items per section add up to the cards before deduplication.
+        guard case .flashcards(let deck) = routed.result else { Issue.record("not a deck"); return }
+        #expect(coverage.sections.reduce(0) { $0 + $1.items } == coverage.chunks.reduce(0) { $0 + $1.items })
+        #expect(deck.cards.count == coverage.chunks.reduce(0) { $0 + $1.items } - coverage.duplicatesDropped)
+        // Each prompt said which part it was and asked for its share of cards.
+        #expect(Set(remote.parts) == Set(1...planned.plan.chunks.count))
+    }
+
+    @Test func resultsKeepDocumentOrderWhateverTheFinishingOrder() async throws {
+        // The last chunks answer first.
+        let remote = ChunkEchoModel(delay: { part, total in (total - part) * 40 })
+        let sequential = ChunkEchoModel()
+        let concurrent = try await Self.runner(remote: remote, jobs: 3).run(RoutingRequest(task: .flashcards, document: Self.document, useCache: false))
+        let inOrder = try await Self.runner(remote: sequential, jobs: 1).run(RoutingRequest(task: .flashcards, document: Self.document, useCache: false))
+        #expect(remote.mostInFlight == 3)
+        #expect(sequential.mostInFlight == 1)
+        #expect(concurrent.result == inOrder.result)
+        #expect(concurrent.coverage?.chunks.map(\.index) == inOrder.coverage?.chunks.map(\.index))
+        // They did finish out of order.
+        #expect(remote.finished != remote.finished.sorted())
+    }
+
+    @Test func aRunThatDiesAtChunkKResumesFromTheCache() async throws {
+        let directory = try CacheTestDirectory()
+        let cache = try ResultCache(path: directory.databasePath)
+        let failing = 3
+        // A forced engine that fails at chunk 3 ends the run (exit 69), as a kill would.
+        let dying = ChunkEchoModel(failures: { _, part in part == failing ? .transport("connection reset") : nil })
+        let request = RoutingRequest(task: .flashcards, document: Self.document, engine: .remote)
+        await #expect(throws: RoutingError.self) {
+            _ = try await Self.runner(remote: dying, cache: cache, jobs: 1).run(request)
+        }
+        #expect(dying.calls == failing)
+
+        let healthy = ChunkEchoModel()
+        let routed = try await Self.runner(remote: healthy, cache: cache, jobs: 1).run(request)
+        let coverage = try #require(routed.coverage)
+        // The chunks before the failure came from the cache; only the rest were asked for.
+        #expect(coverage.chunksFromCache == failing - 1)
+        #expect(healthy.calls == coverage.chunks.count - (failing - 1))
+        #expect(Array(coverage.chunks.prefix(failing - 1).map(\.cached)) == Array(repeating: true, count: failing - 1))
+        #expect(coverage.sectionsCovered == coverage.sections.count)
+    }
+
+    @Test func quotaExhaustedAtChunkKSendsTheRestDownTheFallbackChain() async throws {
+        let directory = try CacheTestDirectory()
+        let ledger = try UsageLedger(path: directory.databasePath)
+        let quota = DailyQuota.requests(2)
+        let remote = ChunkEchoModel()
+        let routed = try await Self.runner(remote: remote, ledger: ledger, quota: quota, jobs: 1)
+            .run(RoutingRequest(task: .flashcards, document: Self.document))
+        let coverage = try #require(routed.coverage)
+        // The quota is checked before each chunk: two chunks were sent, and no more.
+        #expect(remote.calls == 2)
+        #expect(coverage.chunks.prefix(2).allSatisfy { $0.engine == .remote && $0.readWhole })
+        let rest = coverage.chunks.dropFirst(2)
+        #expect(!rest.isEmpty)
+        #expect(rest.allSatisfy { $0.engine == .builtin && $0.read == 0 })
+        #expect(rest.allSatisfy { $0.fallbacks.contains { $0.engine == .remote && $0.reason.contains("quota") } })
+        // The report says so: sections of those chunks are not covered, nor their characters read.
+        #expect(coverage.sectionsCovered < coverage.sections.count)
+        #expect(coverage.charactersRead == coverage.chunks.prefix(2).reduce(0) { $0 + $1.offsets.count })
+        #expect(coverage.markdownFooter.contains("Not covered by a model"))
+        #expect(coverage.markdownFooter.contains("quota"))
+        // Every chunk still has items: the builtin engine extracted them.
+        #expect(rest.allSatisfy { $0.items > 0 })
+        // --json's coverage object carries the same counts.
+        let json = coverage.jsonValue
+        #expect(json["sections"]?["covered"] == .integer(coverage.sectionsCovered))
+        #expect(json["sections"]?["total"] == .integer(coverage.sections.count))
+        #expect(json["characters"]?["read"] == .integer(coverage.charactersRead))
+        #expect(json["characters"]?["total"] == .integer(Self.document.characterCount))
+        guard case .array(let notCovered)? = json["notCovered"] else { Issue.record("no notCovered"); return }
+        #expect(notCovered.count == coverage.sections.count - coverage.sectionsCovered)
+    }
+
+    @Test func maxChunksCapsTheRequests() async throws {
+        let remote = ChunkEchoModel()
+        let routed = try await Self.runner(remote: remote, maxChunks: 2).run(RoutingRequest(task: .quiz, document: Self.document, useCache: false))
+        let coverage = try #require(routed.coverage)
+        #expect(remote.calls == 2)
+        #expect(coverage.chunks.dropFirst(2).allSatisfy { $0.engine == .builtin && $0.fallbacks.contains { $0.reason.contains("--max-chunks") } })
+        // The footer gives the chunks past the cap one line together.
+        let capped = coverage.markdownFooter.split(separator: "\n").filter { $0.contains("--max-chunks") }
+        #expect(capped.count == 1)
+        #expect(capped.first?.hasPrefix("- chunks 3–\(coverage.chunks.count) (") == true, "\(capped)")
+    }
+
+    @Test func aRunOfMoreThanTenChunksIsAnnouncedAndReportsProgress() async throws {
+        let remote = ChunkEchoModel(window: 2_048)
+        let lines = Mutex<[String]>([])
+        let steps = Mutex<[Int]>([])
+        var runner = Self.runner(remote: remote, maxChunks: 12)
+        runner.announce = { line in lines.withLock { $0.append(line) } }
+        runner.progress = { done, _ in steps.withLock { $0.append(done) } }
+        let planned = try #require(await runner.plan(RoutingRequest(task: .flashcards, document: Self.document)))
+        let total = planned.plan.chunks.count
+        #expect(total > ChunkedRunner.announceAbove)
+        _ = try await runner.run(RoutingRequest(task: .flashcards, document: Self.document, useCache: false))
+        // One line before the run, saying how many requests it makes (the cap) out of how many chunks.
+        #expect(lines.withLock { $0.count } == 1)
+        let line = lines.withLock { $0.first ?? "" }
+        #expect(line.contains("12 chunk requests"), "\(line)")
+        #expect(line.contains("\(total) chunks"), "\(line)")
+        #expect(remote.calls == 12)
+        // Progress from 0 to every chunk done.
+        #expect(steps.withLock { $0 } == Array(0...total))
+    }
+
+    @Test func aShortRunIsNotAnnounced() async throws {
+        let lines = Mutex<[String]>([])
+        var runner = Self.runner(remote: ChunkEchoModel())
+        runner.announce = { line in lines.withLock { $0.append(line) } }
+        let routed = try await runner.run(RoutingRequest(task: .flashcards, document: Self.document, useCache: false))
+        #expect(routed.coverage != nil)
+        #expect(lines.withLock { $0.isEmpty })
+    }
+
+    @Test func importReadsEachPartInChunksAndReportsTheKitsCoverage() async throws {
+        let remote = ChunkEchoModel()
+        let runner = Self.runner(remote: remote)
+        let kit = try await KitAssembler(router: runner.router, kitEngine: remote, chunker: runner)
+            .run(RoutingRequest(task: .studyKit, document: Self.document, useCache: false))
+        #expect(!kit.singleRequest)
+        #expect(kit.parts.map(\.task) == [.headline, .summary, .flashcards, .quiz, .mindmap])
+        // The headline is one request; each remote part was read in chunks with its own report.
+        #expect(kit.parts[0].routed.coverage == nil)
+        for (task, routed) in kit.parts.dropFirst() {
+            let coverage = try #require(routed.coverage, "\(task) was not chunked")
+            #expect(coverage.sectionsCovered == coverage.sections.count, "\(task)")
+        }
+        // The kit's report: every part's chunks, labelled with their part, and every section covered.
+        let coverage = try #require(kit.routed.coverage)
+        #expect(Set(coverage.chunks.compactMap(\.part)) == ["summary", "flashcards", "quiz", "mindmap"])
+        #expect(coverage.sectionsCovered == coverage.sections.count)
+        #expect(coverage.charactersRead == Self.document.characterCount)
+        guard case .studyKit(let bundle) = kit.routed.result else { Issue.record("not a kit"); return }
+        #expect(bundle.flashcards.cards.count >= 3)
+    }
+
+    @Test func aSummaryGetsAnOverviewFromTheChunkSummaries() async throws {
+        let remote = ChunkEchoModel(window: 2_048)
+        let routed = try await Self.runner(remote: remote).run(RoutingRequest(task: .summary, document: Self.document, useCache: false))
+        let coverage = try #require(routed.coverage)
+        // One request per chunk and one for the overview.
+        #expect(remote.calls == coverage.chunks.count + 1)
+        guard case .summary(let summary) = routed.result else { Issue.record("not a summary"); return }
+        #expect(!summary.overview.isEmpty)
+        #expect(summary.keyPoints.count >= coverage.chunks.count)
+        #expect(Set(summary.keyPoints.map(ChunkReduce.normalized)).count == summary.keyPoints.count)
+    }
+
+    @Test func aMindMapHasABranchPerTopLevelSection() async throws {
+        let remote = ChunkEchoModel(window: 2_048)
+        let routed = try await Self.runner(remote: remote).run(RoutingRequest(task: .mindmap, document: Self.document, useCache: false))
+        guard case .mindMap(let map) = routed.result else { Issue.record("not a mind map"); return }
+        #expect(map.centralTopic == "Four topics")
+        // The four documents' titles are the top-level (#) headings.
+        #expect(Array(map.branches.map(\.label).prefix(3)) == ["The Human Immune System", "Hash Tables", "The Printing Press in Fifteenth-Century Europe"])
+        #expect(map.branches.count >= 3)
+        #expect(map.branches.allSatisfy { !$0.children.isEmpty })
+    }
+}
