@@ -115,7 +115,7 @@ public struct ChunkedRunner: Sendable {
             if kind == .builtin { return nil }
             let engine = kind == .local ? router.local : router.remote
             guard engine.languages.supports(document.language) else { continue }
-            if kind == .remote, router.remoteBlocker(refused: false) != nil { continue }
+            if kind == .remote, router.remoteBlocker() != nil { continue }
             guard case .available = await engine.availability(),
                 let budget = try? await checkBudget(engine: engine, task: request.task, document: document, concept: nil, explanation: nil)
             else { continue }
@@ -123,7 +123,7 @@ public struct ChunkedRunner: Sendable {
             // Local escalates to a larger remote window: the chunks are sized for that one.
             if kind == .local, request.engine == .auto, order[(position + 1)...].contains(.remote),
                 case .available = await router.remote.availability(),
-                router.remote.languages.supports(document.language), router.remoteBlocker(refused: false) == nil,
+                router.remote.languages.supports(document.language), router.remoteBlocker() == nil,
                 let larger = try? await router.remote.contextSize(), larger.tokens > budget.window.tokens
             {
                 continue
