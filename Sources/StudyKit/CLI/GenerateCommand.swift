@@ -20,7 +20,7 @@ extension Runner {
         let source = settings.source ?? "-"
         var explanation = settings.explanation
         if settings.task == .feynman, explanation == nil {
-            explanation = try readExplanation()
+            explanation = try readExplanation(settings)
         }
         // The audio's programs are checked before any work: a missing one is exit 69 at once.
         var audio = PodcastAudio(runner: processes)
@@ -152,9 +152,11 @@ extension Runner {
     }
 
     /// The student's explanation for `feynman`, from stdin; empty input is bad data.
-    private func readExplanation() throws -> String {
+    private func readExplanation(_ settings: GenerateSettings) throws -> String {
         let data: Data
-        do { data = try standardInput() } catch { throw ImportError.unreadable("stdin", reason: String(describing: error)) }
+        let cap = settings.sourceSettings.maxBytes ?? ImportOptions.defaultMaxBytes
+        do { data = try standardInput(cap) } catch { throw ImportError.unreadable("stdin", reason: String(describing: error)) }
+        guard data.count <= cap else { throw ImportError.tooLarge("stdin", limit: cap) }
         let text = try SourceNormalizer.decodeUTF8(data, source: "the explanation on stdin")
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ImportError.empty("the explanation on stdin") }

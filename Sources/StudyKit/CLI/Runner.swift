@@ -8,8 +8,9 @@ import Synchronization
 public struct Runner: Sendable {
     /// The environment variables (configuration comes from here and the config file).
     public var environment: [String: String]
-    /// Reads all of stdin when a command needs it.
-    public var standardInput: @Sendable () throws -> Data
+    /// Reads stdin when a command needs it, at most the given number of bytes (one more than a
+    /// cap proves the input is over it).
+    public var standardInput: @Sendable (_ upTo: Int) throws -> Data
     /// Results go here.
     public var output: any OutputSink
     /// Errors, progress and notes go here.
@@ -25,7 +26,7 @@ public struct Runner: Sendable {
         output: any OutputSink, errorOutput: any OutputSink, transport: any HTTPTransport = CurlTransport()
     ) {
         self.environment = environment
-        self.standardInput = standardInput
+        self.standardInput = { _ in try standardInput() }
         self.output = output
         self.errorOutput = errorOutput
         self.transport = transport
@@ -34,10 +35,11 @@ public struct Runner: Sendable {
 
     /// The runner of the real process.
     public static func production() -> Runner {
-        Runner(
-            environment: ProcessInfo.processInfo.environment,
-            standardInput: { FileHandle.standardInput.readDataToEndOfFile() },
+        var runner = Runner(
+            environment: ProcessInfo.processInfo.environment, standardInput: { Data() },
             output: FileDescriptorSink.standardOutput, errorOutput: FileDescriptorSink.standardError)
+        runner.standardInput = { try Importer.readStandardInput(upTo: $0) }
+        return runner
     }
 
     /// Runs `arguments` (without the executable name). Every failure becomes one line on stderr.
@@ -106,7 +108,7 @@ extension Runner {
         var options = ImportOptions(password: settings.password)
         if let bytes = settings.maxBytes { options.maxBytes = bytes }
         if let seconds = settings.deadline { options.deadline = seconds }
-        let importer = Importer(transport: transport, standardInput: standardInput)
+        let importer = Importer(transport: transport, standardInputUpTo: standardInput)
         return try await importer.load(SourceReference(argument: source), options: options)
     }
 
