@@ -6,6 +6,9 @@ import Synchronization
 extension Runner {
     /// `headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`.
     func generate(_ settings: GenerateSettings) async throws {
+        let clock = SystemDayClock()
+        // The budget bounds the whole run: reading the source counts too.
+        let runStarted = clock.now()
         // A format that cannot show this task is a usage error before any work is done.
         if !settings.format.supportedTasks.contains(settings.task) {
             throw OutputError.formatNotSupported(
@@ -42,7 +45,6 @@ extension Runner {
         let remote = configuration.remoteEngine(transport: transport, discoveryStore: discoveries)
         let local = configuration.localEngine(transport: transport, discoveryStore: discoveries)
         let capability = try CapabilityPolicy(environment: environment)
-        let clock = SystemDayClock()
         let remoteConfigured = configuration.remote != nil && !settings.offline
         let budgetSeconds = settings.budget ?? TimeBudget.defaultSeconds(for: settings.task, remoteConfigured: remoteConfigured)
         let router = RoutingEngine(
@@ -57,7 +59,7 @@ extension Runner {
         let request = RoutingRequest(
             task: settings.task, document: document, concept: settings.concept, explanation: explanation,
             engine: settings.engine, offline: settings.offline, useCache: !settings.noCache,
-            budget: TimeBudget(seconds: budgetSeconds, start: clock.now()))
+            budget: TimeBudget(seconds: budgetSeconds, start: runStarted))
         // The preview draws where the cursor is: take the progress line away first.
         if streamer != nil { progress.clear() }
         let routed: RoutedResult

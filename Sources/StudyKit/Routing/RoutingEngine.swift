@@ -227,8 +227,13 @@ public struct RoutingEngine: Sendable {
             let mayEscalate = request.engine == .auto && kind == .local && order[(position + 1)...].contains(.remote)
                 && remoteBlocker(refused: remoteRefused) == nil
             do {
-                return finished(try await attempt(
-                    request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks, log: log))
+                // Under a budget every step of the attempt counts against it (discovery, the
+                // window, token counts, the generation): a black-holed server costs what is left.
+                let steps = fallbacks
+                return finished(try await withinBudget(request.engine == .auto ? request.budget : nil, floor: 0) {
+                    try await self.attempt(
+                        request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: steps, log: log)
+                })
             } catch let skip as BudgetSkip {
                 fallbacks.append(FallbackStep(engine: kind, reason: skip.reason))
                 note("\(kind.rawValue): \(skip.reason)")

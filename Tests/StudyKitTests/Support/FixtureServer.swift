@@ -23,10 +23,28 @@ final class FixtureServer: Sendable {
 
     /// Starts the server serving `root` and waits until it listens.
     init(root: URL = TestPaths.fixtures) throws {
+        let script = TestPaths.fixtures.appendingPathComponent("Server/fixture_server.py").path
+        (process, stdin, _, port) = try LoopbackScript.start(["python3", script, "--root", root.path])
+    }
+
+    /// The URL of `path` on this server.
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    deinit {
+        try? stdin.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// A loopback server script that prints "PORT <n>" on its first line once it listens and ends
+/// when its stdin closes.
+enum LoopbackScript {
+    /// Starts `arguments` (through `/usr/bin/env`) and waits for its port.
+    static func start(_ arguments: [String]) throws -> (process: Process, stdin: Pipe, stdout: Pipe, port: Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = TestPaths.fixtures.appendingPathComponent("Server/fixture_server.py").path
-        process.arguments = ["python3", script, "--root", root.path]
+        process.arguments = arguments
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output
@@ -39,23 +57,12 @@ final class FixtureServer: Sendable {
             line.append(chunk)
         }
         guard let text = String(data: line, encoding: .utf8), text.hasPrefix("PORT "),
-            let port = Int(text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
+            let port = Int(text.dropFirst(5).prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces))
         else {
             process.terminate()
             throw FixtureServerError.didNotStart(String(decoding: line, as: UTF8.self))
         }
-        self.port = port
-        self.process = process
-        self.stdin = input
-    }
-
-    /// The URL of `path` on this server.
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
-
-    deinit {
-        try? stdin.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        return (process, input, output, port)
     }
 }
 
