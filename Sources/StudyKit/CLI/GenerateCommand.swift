@@ -81,6 +81,8 @@ extension Runner {
         }
         streamer?.finish()
         progress.clear()
+        // Interrupted (SIGINT, SIGTERM): the router stopped; nothing is written after it.
+        try Task.checkCancellation()
         if verbose {
             errorOutput.line("studykit: answered by \(routed.engine.rawValue) (\(routed.model))\(routed.cached ? " from the cache" : "")")
         }
@@ -91,10 +93,16 @@ extension Runner {
         }
                 if case .podcast(let script) = routed.result { podcastScript = script }
         audio.language = RenderContext.language(of: document)
+        // The kit's directory is written beside it and moved in whole at the end: an interrupt
+        // or a failure before that leaves `--out` as it was.
+        let staging = try settings.outputDirectory.flatMap { directory in
+            settings.task == .studyKit ? try StagedDirectory(target: URL(fileURLWithPath: directory)) : nil
+        }
+        defer { staging?.discard() }
         var recording: PodcastRecording?
         if speaks, let script = podcastScript {
             progress.show("speaking the podcast (\(script.spokenTurns.count) turns)")
-            recording = try await record(script, with: audio, settings: settings)
+            recording = try await record(script, with: audio, settings: settings, staging: staging)
             progress.clear()
         }
         var extra: JSONObject = [:]
@@ -116,16 +124,17 @@ extension Runner {
             context.pageOfQuote = locator.page(of:)
         }
         context.podcastTimes = recording?.turnTimes
-        if let directory = settings.outputDirectory, case .studyKit(let kit) = routed.result {
-            let url = URL(fileURLWithPath: directory)
-            var written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)
+        if let staging, case .studyKit(let kit) = routed.result {
+            var written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: staging.staging, context: context)
             if let script = podcastScript {
-                written.append(try KitWriter().writePodcast(script, to: url, context: context))
-                if let recording { written.append(URL(fileURLWithPath: recording.path)) }
+                written.append(try KitWriter().writePodcast(script, to: staging.staging, context: context))
+                if recording != nil { written.append(staging.staged("podcast.wav")) }
             }
-            for file in written { output.line(file.path) }
+            try Task.checkCancellation()
+            for file in try staging.commit(order: written) { output.line(file.path) }
             return
         }
+        try Task.checkCancellation()
         if settings.format == .json {
             output.line(envelope.prettyText)
         } else {
@@ -142,13 +151,21 @@ extension Runner {
 
     /// Speaks the podcast into `--audio`, `podcast.wav` under `--out`, or (for subtitles alone) a
     /// temporary file that is removed again.
-    private func record(_ script: PodcastScript, with audio: PodcastAudio, settings: GenerateSettings) async throws -> PodcastRecording {
+    private func record(
+        _ script: PodcastScript, with audio: PodcastAudio, settings: GenerateSettings, staging: StagedDirectory?
+    ) async throws -> PodcastRecording {
         if let path = settings.audioPath { return try await audio.record(script, to: path) }
+        if let staging {
+            // Recorded into the staging directory; the kit names it where it will be.
+            var recording = try await audio.record(script, to: staging.staged("podcast.wav").path)
+            recording.path = staging.final(staging.staged("podcast.wav")).path
+            return recording
+        }
         if let directory = settings.outputDirectory {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             return try await audio.record(script, to: URL(fileURLWithPath: directory).appendingPathComponent("podcast.wav").path)
         }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-\(UUID().uuidString).wav").path
+        let temporary = TemporaryFiles.path(suffix: ".wav").path
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         return try await audio.record(script, to: temporary)
     }

@@ -19,6 +19,9 @@ public struct Runner: Sendable {
     public var transport: any HTTPTransport
     /// External programs (espeak-ng and sox for the podcast's audio); tests replace it.
     var processes: any ProcessRunning
+    /// The signals that interrupt a command (SIGINT and SIGTERM in the real process; none in
+    /// process, where the test owns the signals): see ``InterruptWatch``.
+    public var interruptSignals: [Int32] = []
 
     /// Creates a runner from its seams.
     public init(
@@ -39,21 +42,36 @@ public struct Runner: Sendable {
             environment: ProcessInfo.processInfo.environment, standardInput: { Data() },
             output: FileDescriptorSink.standardOutput, errorOutput: FileDescriptorSink.standardError)
         runner.standardInput = { try Importer.readStandardInput(upTo: $0) }
+        runner.interruptSignals = [SIGINT, SIGTERM]
         return runner
     }
 
     /// Runs `arguments` (without the executable name). Every failure becomes one line on stderr.
+    ///
+    /// One of ``interruptSignals`` cancels the command: the generation stops, nothing more is
+    /// written, and the run ends with one line and exit 130 (``ExitCode/interrupted``).
     public func run(_ arguments: [String]) async -> ExitCode {
-        do {
+        let work = Task { () async throws -> ExitCode in
             let command = try parseCommand(arguments)
             return try await execute(command)
-        } catch let error as any StudyKitError {
+        }
+        let watch = InterruptWatch(signals: interruptSignals) { work.cancel() }
+        let result = await work.result
+        watch.stop()
+        if let signal = watch.firstSignal {
+            errorOutput.line("studykit: interrupted by \(InterruptWatch.name(signal)); the generation was stopped and nothing half-done was written")
+            return .interrupted
+        }
+        switch result {
+        case .success(let code):
+            return code
+        case .failure(let error as any StudyKitError):
             errorOutput.line("studykit: \(TerminalSafety.clean(error.message))")
             return error.exitCode
-        } catch is CancellationError {
+        case .failure(is CancellationError):
             errorOutput.line("studykit: cancelled")
             return .failure
-        } catch {
+        case .failure(let error):
             errorOutput.line("studykit: \(TerminalSafety.clean(String(describing: error)))")
             return .failure
         }

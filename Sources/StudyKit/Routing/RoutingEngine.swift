@@ -198,6 +198,8 @@ public struct RoutingEngine: Sendable {
         var remoteRefused = false
 
         for (position, kind) in order.enumerated() {
+            // Interrupted: no other engine is tried, not even the builtin one.
+            try Task.checkCancellation()
             if kind == .builtin {
                 return finished(try await builtinResult(request, decision: decision, fallbacks: fallbacks, log: log))
             }
@@ -410,7 +412,13 @@ public struct RoutingEngine: Sendable {
         var usage = Usage(promptTokens: 0, completionTokens: 0)
         for round in 0..<2 {
             let sent = request
-            let response = try await withinBudget(deadline) { try await self.respond(engine, to: sent) }
+            let response: RawResponse
+            do {
+                response = try await withinBudget(deadline) { try await self.respond(engine, to: sent) }
+            } catch {
+                if Task.isCancelled { recordInterrupted(sent, engine: engine) }
+                throw error
+            }
             usage.promptTokens += response.usage.promptTokens
             usage.completionTokens += response.usage.completionTokens
             usage.method = response.usage.method
@@ -453,6 +461,18 @@ public struct RoutingEngine: Sendable {
             }
         }
         throw EngineError.invalidOutput(["no valid answer"])
+    }
+
+    /// A generation stopped by an interrupt was sent and read: the server bills its prompt all the
+    /// same, so the ledger (and the daily quota) count it, estimated, as one request.
+    private func recordInterrupted(_ request: GenerationRequest, engine: any LanguageModel) {
+        let prompt = TokenCount.estimate(for: request.instructions + "\n" + request.prompt).count
+        do {
+            try ledger?.record(engine: engine.kind, tokensIn: prompt, tokensOut: 0)
+            note("\(engine.kind.rawValue): interrupted; its prompt (~\(prompt) tokens) is recorded as spent")
+        } catch {
+            note("could not record usage: \(Self.reason(for: error))")
+        }
     }
 
     /// One model call, streamed when someone is watching or when the engine streams cheaply (in
