@@ -232,7 +232,7 @@ public struct RoutingEngine: Sendable {
                 // Under a budget every step of the attempt counts against it (discovery, the
                 // window, token counts, the generation): a black-holed server costs what is left.
                 let steps = fallbacks
-                return finished(try await withinBudget(request.engine == .auto ? request.budget : nil, floor: 0) {
+                return finished(try await withinBudget(request.engine == .auto ? request.budget : nil, floor: 0, grace: 0.5) {
                     try await self.attempt(
                         request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: steps, log: log)
                 })

@@ -17,14 +17,8 @@ struct PDFCorpusEndToEndTests {
         return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
     }
 
-    static func temporaryDirectory(_ label: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func aHundredMutationsNeverCrashOrHang() throws {
-        let corpus = try Self.temporaryDirectory("pdf-mutations")
+        let corpus = try TestPaths.temporaryDirectory("pdf-mutations")
         defer { try? FileManager.default.removeItem(at: corpus) }
         let generated = try Self.script("pdf-mutations", ["generate", corpus.path])
         #expect(generated.status == 0, "\(generated.stderr)")
@@ -43,7 +37,7 @@ struct PDFCorpusEndToEndTests {
     }
 
     @Test func aFiveHundredPagePDFImportsWhole() throws {
-        let directory = try Self.temporaryDirectory("big-pdf")
+        let directory = try TestPaths.temporaryDirectory("big-pdf")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pdf = directory.appendingPathComponent("book.pdf").path
         let made = try Self.script("make-big-pdf", [pdf, "500"])

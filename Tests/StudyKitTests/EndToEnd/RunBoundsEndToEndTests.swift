@@ -6,15 +6,9 @@ import Testing
 /// servers are black-holed, and SIGINT or SIGTERM mid-generation stops it cleanly with exit 130.
 @Suite("studykit binary: the run's time bound and interrupts", .serialized)
 struct RunBoundsEndToEndTests {
-    static func temporaryDirectory(_ label: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func anImportAgainstBlackHoledServersEndsWithinItsBudget() throws {
         let local = try FaultModelServer(.blackhole), remote = try FaultModelServer(.blackhole)
-        let cache = try Self.temporaryDirectory("budget-cache")
+        let cache = try TestPaths.temporaryDirectory("budget-cache")
         defer { try? FileManager.default.removeItem(at: cache) }
         let budget = 8.0
         let started = Date()
@@ -38,7 +32,7 @@ struct RunBoundsEndToEndTests {
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalMidGenerationStopsCleanly(signal: Int32) throws {
         let server = try FaultModelServer(.slow)
-        let root = try Self.temporaryDirectory("interrupt")
+        let root = try TestPaths.temporaryDirectory("interrupt")
         defer { try? FileManager.default.removeItem(at: root) }
         let out = root.appendingPathComponent("kit"), temporary = root.appendingPathComponent("tmp")
         let cache = root.appendingPathComponent("cache")

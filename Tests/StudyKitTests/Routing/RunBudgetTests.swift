@@ -32,21 +32,22 @@ struct RunBudgetTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // What is asserted is what the run did, not how long it took: in the parallel suite, tests
+    // that wait on processes can hold the cooperative threads for a minute. The wall-clock bound
+    // is RunBoundsEndToEndTests's, on the binary. Without the bound this run waits an hour.
+    @Test(.timeLimit(.minutes(2)))
     func aKitAgainstBlackHoledServersEndsWithinItsBudget() async throws {
         let local = BlackHoledEngine(.local), remote = BlackHoledEngine(.remote)
         let router = RoutingEngine(local: local, remote: remote)
-        let started = Date()
-        let budget = TimeBudget(seconds: 1.5, start: started)
+        let budget = TimeBudget(seconds: 1.5, start: Date())
         let kit = try await KitAssembler(router: router, kitEngine: remote).run(
             RoutingRequest(task: .studyKit, document: RoutingEngineTests.document(), budget: budget))
-        let seconds = Date().timeIntervalSince(started)
-        // A correctness bound with room for a loaded machine (the builtin engine still writes the
-        // kit after the budget); without the bound the first discovery waits an hour.
-        #expect(seconds < 1.5 + 10, "took \(seconds) s")
         #expect(kit.routed.engine == .builtin)
         #expect(kit.parts.allSatisfy { $0.routed.engine == .builtin })
-        // Once the budget is spent, nothing more is started: later parts say so without a call.
+        // One server was asked (the headline's preferred one) and stopped when the budget ran
+        // out; after it nothing was started: no availability check, kit probe or item rewrite.
+        #expect(local.calls.withLock { $0 } + remote.calls.withLock { $0 } == 1)
+        #expect(kit.routed.fallbacks.contains { $0.reason.hasSuffix("budget ran out during the attempt; it was stopped") })
         #expect(kit.routed.fallbacks.contains { $0.reason.hasSuffix("skipped: the 1.5 s budget is used up") })
     }
 

@@ -10,6 +10,13 @@ enum TestPaths {
     static let packageRoot = testsRoot.deletingLastPathComponent().deletingLastPathComponent()
     /// `samples/`.
     static let samples = packageRoot.appendingPathComponent("samples")
+
+    /// A fresh directory `studykit-<label>-<uuid>` under the temporary directory; the caller removes it.
+    static func temporaryDirectory(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
 }
 
 /// A real HTTP server on loopback (Python's http.server with scripted routes), started per test.
