@@ -47,15 +47,13 @@ extension RoutingEngine {
     /// `floor` is the least time the call gets: a second for a generation, which was only started
     /// because it was expected to fit; none for the steps around it (discovery, the window, token
     /// counts), which must never carry a run past its budget: with nothing left they do not start.
-    /// `grace` lets an inner bound stop first: the whole attempt gets half a second more than its
-    /// generation, so a generation that runs over is stopped, and recorded as timed out, by its own.
     func withinBudget<T: Sendable>(
-        _ budget: TimeBudget?, floor: Double = 1, grace: Double = 0, _ operation: @escaping @Sendable () async throws -> T
+        _ budget: TimeBudget?, floor: Double = 1, _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         guard let budget else { return try await operation() }
         let remaining = budget.remaining(at: clock.now())
         guard floor > 0 || remaining > 0 else { throw BudgetSkip(reason: Self.budgetUsedUp(budget)) }
-        let left = max(floor, remaining + grace)
+        let left = max(floor, remaining)
         return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await operation() }
             group.addTask {

@@ -229,13 +229,8 @@ public struct RoutingEngine: Sendable {
             let mayEscalate = request.engine == .auto && kind == .local && order[(position + 1)...].contains(.remote)
                 && remoteBlocker(refused: remoteRefused) == nil
             do {
-                // Under a budget every step of the attempt counts against it (discovery, the
-                // window, token counts, the generation): a black-holed server costs what is left.
-                let steps = fallbacks
-                return finished(try await withinBudget(request.engine == .auto ? request.budget : nil, floor: 0, grace: 0.5) {
-                    try await self.attempt(
-                        request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: steps, log: log)
-                })
+                return finished(try await attempt(
+                    request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks, log: log))
             } catch let skip as BudgetSkip {
                 fallbacks.append(FallbackStep(engine: kind, reason: skip.reason))
                 note("\(kind.rawValue): \(skip.reason)")
@@ -285,11 +280,17 @@ public struct RoutingEngine: Sendable {
                 items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
         }
 
-        if case .unavailable(let reason) = await engine.availability() {
+        // Under a budget every call to the server counts against it, not only the generation
+        // (which has its own bound below): discovery, the window and token counts of a server
+        // that accepts and never answers cost at most what is left, and nothing starts once it is spent.
+        let bound = request.engine == .auto ? request.budget : nil
+        if case .unavailable(let reason) = try await withinBudget(bound, floor: 0, { await engine.availability() }) {
             throw EngineError.unavailable(reason: reason)
         }
-        let budget = try await checkBudget(
-            engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation)
+        let budget = try await withinBudget(bound, floor: 0) {
+            try await checkBudget(
+                engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation)
+        }
         var prompt = whole
         // What the model is shown of the material, for the grounding checks.
         var sent = document.text
@@ -301,7 +302,7 @@ public struct RoutingEngine: Sendable {
         let postIt = underBudget && task == .headline
         let target = postIt ? min(budget.documentBudget, Self.headlineDocumentTokens) : budget.documentBudget
         if !budget.fits || budget.documentTokens > target {
-            if !budget.fits, mayEscalate, let larger = await largerWindow(than: budget.window.tokens) {
+            if !budget.fits, mayEscalate, let larger = try? await withinBudget(bound, floor: 0, { await self.largerWindow(than: budget.window.tokens) }) {
                 throw Escalation(
                     reason: "needs \(budget.totalTokens) tokens but its window is \(budget.window.tokens); escalated to remote (\(larger) tokens)")
             }
