@@ -12,6 +12,8 @@ public enum ExitCode: Int32, Sendable, Equatable, CaseIterable {
     case noInput = 66
     /// No engine could serve the request (EX_UNAVAILABLE).
     case unavailable = 69
+    /// Stopped by SIGINT or SIGTERM (128 + SIGINT, what a shell reports for Ctrl-C).
+    case interrupted = 130
 }
 
 /// An error that the CLI can report as one plain line and a documented exit code.

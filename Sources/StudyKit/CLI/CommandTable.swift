@@ -47,7 +47,7 @@ let chunkOptions: [OptionSpec] = [
 /// Options that shape how a source is read.
 let sourceOptions: [OptionSpec] = [
     OptionSpec("password", value: "password", "password of an encrypted PDF"),
-    OptionSpec("max-bytes", value: "n", "largest download accepted, in bytes (default 20000000)"),
+    OptionSpec("max-bytes", value: "n", "largest source accepted (file, stdin or download), in bytes (default 50000000)"),
     OptionSpec("deadline", value: "seconds", "total time allowed for a download (default 30)"),
 ]
 

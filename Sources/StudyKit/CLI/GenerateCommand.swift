@@ -10,6 +10,9 @@ extension Runner {
     /// - Returns: the engines that answered and the `--json` envelope, for `batch`'s report.
     @discardableResult
     func generate(_ settings: GenerateSettings, sharedLocal: (any LanguageModel)? = nil) async throws -> GenerationOutcome {
+        let clock = SystemDayClock()
+        // The budget bounds the whole run: reading the source counts too.
+        let runStarted = clock.now()
         // A format that cannot show this task is a usage error before any work is done.
         if !settings.format.supportedTasks.contains(settings.task) {
             throw OutputError.formatNotSupported(
@@ -24,7 +27,7 @@ extension Runner {
         let source = settings.source ?? "-"
         var explanation = settings.explanation
         if settings.task == .feynman, explanation == nil {
-            explanation = try readExplanation()
+            explanation = try readExplanation(settings)
         }
         // The audio's programs are checked before any work: a missing one is exit 69 at once.
         var audio = PodcastAudio(runner: processes)
@@ -46,7 +49,6 @@ extension Runner {
         let remote = configuration.remoteEngine(transport: transport, discoveryStore: discoveries)
         let local = sharedLocal ?? configuration.localEngine(transport: transport, discoveryStore: discoveries)
         let capability = try CapabilityPolicy(environment: environment)
-        let clock = SystemDayClock()
         let remoteConfigured = configuration.remote != nil && !settings.offline
         let budgetSeconds = settings.budget ?? TimeBudget.defaultSeconds(for: settings.task, remoteConfigured: remoteConfigured)
         let router = RoutingEngine(
@@ -62,7 +64,7 @@ extension Runner {
         let request = RoutingRequest(
             task: settings.task, document: document, concept: settings.concept, explanation: explanation,
             engine: settings.engine, offline: settings.offline, useCache: !settings.noCache,
-            budget: TimeBudget(seconds: budgetSeconds, start: clock.now()))
+            budget: TimeBudget(seconds: budgetSeconds, start: runStarted))
         // The preview draws where the cursor is: take the progress line away first.
         if streamer != nil { progress.clear() }
         let chunker = chunkedRunner(router: router, settings: settings, progress: progress, clock: clock)
@@ -85,6 +87,8 @@ extension Runner {
         }
         streamer?.finish()
         progress.clear()
+        // Interrupted (SIGINT, SIGTERM): the router stopped; nothing is written after it.
+        try Task.checkCancellation()
         if verbose {
             errorOutput.line("studykit: answered by \(routed.engine.rawValue) (\(routed.model))\(routed.cached ? " from the cache" : "")")
         }
@@ -95,10 +99,16 @@ extension Runner {
         }
                 if case .podcast(let script) = routed.result { podcastScript = script }
         audio.language = RenderContext.language(of: document)
+        // The kit's directory is written beside it and moved in whole at the end: an interrupt
+        // or a failure before that leaves `--out` as it was.
+        let staging = try settings.outputDirectory.flatMap { directory in
+            settings.task == .studyKit ? try StagedDirectory(target: URL(fileURLWithPath: directory)) : nil
+        }
+        defer { staging?.discard() }
         var recording: PodcastRecording?
         if speaks, let script = podcastScript {
             progress.show("speaking the podcast (\(script.spokenTurns.count) turns)")
-            recording = try await record(script, with: audio, settings: settings)
+            recording = try await record(script, with: audio, settings: settings, staging: staging)
             progress.clear()
         }
         var extra: JSONObject = [:]
@@ -121,16 +131,17 @@ extension Runner {
             context.pageOfQuote = locator.page(of:)
         }
         context.podcastTimes = recording?.turnTimes
-        if let directory = settings.outputDirectory, case .studyKit(let kit) = routed.result {
-            let url = URL(fileURLWithPath: directory)
-            var written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: url, context: context)
+        if let staging, case .studyKit(let kit) = routed.result {
+            var written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: staging.staging, context: context)
             if let script = podcastScript {
-                written.append(try KitWriter().writePodcast(script, to: url, context: context))
-                if let recording { written.append(URL(fileURLWithPath: recording.path)) }
+                written.append(try KitWriter().writePodcast(script, to: staging.staging, context: context))
+                if recording != nil { written.append(staging.staged("podcast.wav")) }
             }
-            for file in written { output.line(file.path) }
+            try Task.checkCancellation()
+            for file in try staging.commit(order: written) { output.line(file.path) }
             return outcome
         }
+        try Task.checkCancellation()
         if settings.format == .json {
             output.line(envelope.prettyText)
         } else {
@@ -175,21 +186,31 @@ extension Runner {
 
     /// Speaks the podcast into `--audio`, `podcast.wav` under `--out`, or (for subtitles alone) a
     /// temporary file that is removed again.
-    private func record(_ script: PodcastScript, with audio: PodcastAudio, settings: GenerateSettings) async throws -> PodcastRecording {
+    private func record(
+        _ script: PodcastScript, with audio: PodcastAudio, settings: GenerateSettings, staging: StagedDirectory?
+    ) async throws -> PodcastRecording {
         if let path = settings.audioPath { return try await audio.record(script, to: path) }
+        if let staging {
+            // Recorded into the staging directory; the kit names it where it will be.
+            var recording = try await audio.record(script, to: staging.staged("podcast.wav").path)
+            recording.path = staging.final(staging.staged("podcast.wav")).path
+            return recording
+        }
         if let directory = settings.outputDirectory {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             return try await audio.record(script, to: URL(fileURLWithPath: directory).appendingPathComponent("podcast.wav").path)
         }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-\(UUID().uuidString).wav").path
+        let temporary = TemporaryFiles.path(suffix: ".wav").path
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         return try await audio.record(script, to: temporary)
     }
 
     /// The student's explanation for `feynman`, from stdin; empty input is bad data.
-    private func readExplanation() throws -> String {
+    private func readExplanation(_ settings: GenerateSettings) throws -> String {
         let data: Data
-        do { data = try standardInput() } catch { throw ImportError.unreadable("stdin", reason: String(describing: error)) }
+        let cap = settings.sourceSettings.maxBytes ?? ImportOptions.defaultMaxBytes
+        do { data = try standardInput(cap) } catch { throw ImportError.unreadable("stdin", reason: String(describing: error)) }
+        guard data.count <= cap else { throw ImportError.tooLarge("stdin", limit: cap) }
         let text = try SourceNormalizer.decodeUTF8(data, source: "the explanation on stdin")
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ImportError.empty("the explanation on stdin") }

@@ -8,8 +8,9 @@ import Synchronization
 public struct Runner: Sendable {
     /// The environment variables (configuration comes from here and the config file).
     public var environment: [String: String]
-    /// Reads all of stdin when a command needs it.
-    public var standardInput: @Sendable () throws -> Data
+    /// Reads stdin when a command needs it, at most the given number of bytes (one more than a
+    /// cap proves the input is over it).
+    public var standardInput: @Sendable (_ upTo: Int) throws -> Data
     /// Results go here.
     public var output: any OutputSink
     /// Errors, progress and notes go here.
@@ -18,6 +19,9 @@ public struct Runner: Sendable {
     public var transport: any HTTPTransport
     /// External programs (espeak-ng and sox for the podcast's audio); tests replace it.
     var processes: any ProcessRunning
+    /// The signals that interrupt a command (SIGINT and SIGTERM in the real process; none in
+    /// process, where the test owns the signals): see ``InterruptWatch``.
+    public var interruptSignals: [Int32] = []
 
     /// Creates a runner from its seams.
     public init(
@@ -25,7 +29,7 @@ public struct Runner: Sendable {
         output: any OutputSink, errorOutput: any OutputSink, transport: any HTTPTransport = CurlTransport()
     ) {
         self.environment = environment
-        self.standardInput = standardInput
+        self.standardInput = { _ in try standardInput() }
         self.output = output
         self.errorOutput = errorOutput
         self.transport = transport
@@ -34,24 +38,40 @@ public struct Runner: Sendable {
 
     /// The runner of the real process.
     public static func production() -> Runner {
-        Runner(
-            environment: ProcessInfo.processInfo.environment,
-            standardInput: { FileHandle.standardInput.readDataToEndOfFile() },
+        var runner = Runner(
+            environment: ProcessInfo.processInfo.environment, standardInput: { Data() },
             output: FileDescriptorSink.standardOutput, errorOutput: FileDescriptorSink.standardError)
+        runner.standardInput = { try Importer.readStandardInput(upTo: $0) }
+        runner.interruptSignals = [SIGINT, SIGTERM]
+        return runner
     }
 
     /// Runs `arguments` (without the executable name). Every failure becomes one line on stderr.
+    ///
+    /// One of ``interruptSignals`` cancels the command: the generation stops, nothing more is
+    /// written, and the run ends with one line and exit 130 (``ExitCode/interrupted``).
     public func run(_ arguments: [String]) async -> ExitCode {
-        do {
+        let work = Task { () async throws -> ExitCode in
             let command = try parseCommand(arguments)
             return try await execute(command)
-        } catch let error as any StudyKitError {
+        }
+        let watch = InterruptWatch(signals: interruptSignals) { work.cancel() }
+        let result = await work.result
+        watch.stop()
+        if let signal = watch.firstSignal {
+            errorOutput.line("studykit: interrupted by \(InterruptWatch.name(signal)); the generation was stopped and nothing half-done was written")
+            return .interrupted
+        }
+        switch result {
+        case .success(let code):
+            return code
+        case .failure(let error as any StudyKitError):
             errorOutput.line("studykit: \(TerminalSafety.clean(withoutSecrets(error.message)))")
             return error.exitCode
-        } catch is CancellationError {
+        case .failure(is CancellationError):
             errorOutput.line("studykit: cancelled")
             return .failure
-        } catch {
+        case .failure(let error):
             errorOutput.line("studykit: \(TerminalSafety.clean(withoutSecrets(String(describing: error))))")
             return .failure
         }
@@ -115,7 +135,7 @@ extension Runner {
         var options = ImportOptions(password: settings.password)
         if let bytes = settings.maxBytes { options.maxBytes = bytes }
         if let seconds = settings.deadline { options.deadline = seconds }
-        let importer = Importer(transport: transport, standardInput: standardInput)
+        let importer = Importer(transport: transport, standardInputUpTo: standardInput)
         return try await importer.load(SourceReference(argument: source), options: options)
     }
 

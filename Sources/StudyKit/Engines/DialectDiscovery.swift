@@ -168,7 +168,11 @@ final class DiscoveryCache: Sendable {
             return task
         }
         do {
-            let found = try await task.value
+            // The discovery runs in its own task, shared by this run's callers: a caller that is
+            // cancelled (an interrupt, the run's time budget) stops it, or the caller would wait
+            // for a server that never answers until the discovery deadline. A stopped discovery is
+            // forgotten below, so the next caller asks again.
+            let found = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
             state.withLock {
                 $0.model = found.servedModels.count == 1 ? found.servedModels[0] : nil
                 $0.dialect = found.dialect

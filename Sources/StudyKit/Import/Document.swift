@@ -126,13 +126,18 @@ public struct ImportOptions: Sendable, Equatable {
     public var password: String?
     /// Seconds allowed for a whole URL fetch.
     public var deadline: TimeInterval
-    /// The largest body a URL may answer with, in bytes.
+    /// The largest source accepted, in bytes: a file, stdin or a URL's body (``defaultMaxBytes``).
     public var maxBytes: Int
     /// Seconds allowed to connect to a URL's host.
     public var connectTimeout: TimeInterval
 
-    /// Creates options; the defaults are the documented fetch limits (30 s, 20 MB, 5 s connect).
-    public init(password: String? = nil, deadline: TimeInterval = 30, maxBytes: Int = 20_000_000, connectTimeout: TimeInterval = 5) {
+    /// The documented size cap of every source: 50 MB.
+    public static let defaultMaxBytes = 50_000_000
+
+    /// Creates options; the defaults are the documented limits (30 s, 50 MB, 5 s connect).
+    public init(
+        password: String? = nil, deadline: TimeInterval = 30, maxBytes: Int = ImportOptions.defaultMaxBytes, connectTimeout: TimeInterval = 5
+    ) {
         self.password = password
         self.deadline = deadline
         self.maxBytes = maxBytes

@@ -34,8 +34,10 @@ public enum ImportError: StudyKitError, Equatable, Sendable {
     case httpStatus(String, status: Int)
     /// The argument looks like a URL but its scheme is not http or https.
     case unsupportedScheme(String)
-    /// The transport failed (connection, timeout, redirects, size cap).
+    /// The transport failed (connection, timeout, redirects).
     case fetchFailed(HTTPError)
+    /// The source (a file, stdin or a URL's body) is larger than the size cap, `limit` bytes.
+    case tooLarge(String, limit: Int)
 
     /// One lower-case line naming the source and what to do next.
     public var message: String {
@@ -73,6 +75,9 @@ public enum ImportError: StudyKitError, Equatable, Sendable {
             return "'\(argument)' is not a file path or an http(s) URL; download it first or pass a path"
         case .fetchFailed(let error):
             return error.message
+        case .tooLarge(let source, let limit):
+            return "\(source == "stdin" ? "stdin" : "'\(source)'") is larger than the \(Self.sizeText(limit)) limit (\(limit) bytes); "
+                + "raise it with --max-bytes if you mean it, or pass a smaller part"
         }
     }
 
@@ -82,13 +87,20 @@ public enum ImportError: StudyKitError, Equatable, Sendable {
         case .fileNotFound, .isDirectory, .unreadable, .httpStatus:
             return .noInput
         case .notUTF8, .empty, .passwordRequired, .wrongPassword, .corruptPDF, .imageOnlyPDF,
-            .unreadableHTML, .unsupportedContentType, .unsupportedCharset:
+            .unreadableHTML, .unsupportedContentType, .unsupportedCharset, .tooLarge:
             return .dataError
         case .unsupportedScheme:
             return .usage
         case .fetchFailed(let error):
             return error.exitCode
         }
+    }
+
+    /// A byte count as people say it: `50 MB`, `1.5 MB`, `900 bytes` (decimal units, like the default).
+    static func sizeText(_ bytes: Int) -> String {
+        if bytes < 1_000_000 { return bytes < 1000 ? "\(bytes)-byte" : "\(bytes / 1000) kB" }
+        let megabytes = Double(bytes) / 1_000_000
+        return megabytes == megabytes.rounded() ? "\(Int(megabytes)) MB" : String(format: "%.1f MB", megabytes)
     }
 
     /// The standard reason phrase, so a status reads as people know it (`404 Not Found`).

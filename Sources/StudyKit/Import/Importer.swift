@@ -8,18 +8,39 @@ import Foundation
 /// ``HTTPTransport`` with the limits in ``ImportOptions``.
 public struct Importer: Sendable {
     private let transport: any HTTPTransport
-    private let standardInput: @Sendable () throws -> Data
+    /// Reads standard input, at most the given number of bytes (more only proves it is too large).
+    private let standardInput: @Sendable (_ upTo: Int) throws -> Data
 
     /// Creates an importer.
     /// - Parameters:
     ///   - transport: how URLs are fetched; tests pass one pointed at a loopback server.
-    ///   - standardInput: reads all of standard input; tests pass the bytes they want.
+    ///   - standardInput: reads all of standard input; tests pass the bytes they want. The
+    ///     importer still refuses more than ``ImportOptions/maxBytes``.
+    public init(transport: any HTTPTransport = CurlTransport(), standardInput: @escaping @Sendable () throws -> Data) {
+        self.transport = transport
+        self.standardInput = { _ in try standardInput() }
+    }
+
+    /// Creates an importer whose stdin is read up to a number of bytes, so an endless or huge
+    /// stdin is refused without being held in memory; by default the process's own stdin.
     public init(
         transport: any HTTPTransport = CurlTransport(),
-        standardInput: @escaping @Sendable () throws -> Data = { FileHandle.standardInput.readDataToEndOfFile() }
+        standardInputUpTo: @escaping @Sendable (_ upTo: Int) throws -> Data = { try Importer.readStandardInput(upTo: $0) }
     ) {
         self.transport = transport
-        self.standardInput = standardInput
+        self.standardInput = standardInputUpTo
+    }
+
+    /// Reads the process's stdin until its end or until more than `limit` bytes were read
+    /// (then `limit + 1` bytes come back: enough to say it is too large).
+    public static func readStandardInput(upTo limit: Int) throws -> Data {
+        var data = Data()
+        let handle = FileHandle.standardInput
+        while data.count <= limit {
+            guard let chunk = try handle.read(upToCount: min(1 << 20, limit + 1 - data.count)), !chunk.isEmpty else { break }
+            data.append(chunk)
+        }
+        return data
     }
 
     /// Reads, extracts and normalizes `source`.
@@ -30,13 +51,14 @@ public struct Importer: Sendable {
         case .standardInput:
             let data: Data
             do {
-                data = try standardInput()
+                data = try standardInput(options.maxBytes)
             } catch {
                 throw ImportError.unreadable("stdin", reason: String(describing: error))
             }
+            guard data.count <= options.maxBytes else { throw ImportError.tooLarge("stdin", limit: options.maxBytes) }
             return try document(from: data, origin: "stdin", name: nil, options: options)
         case .file(let path):
-            let data = try Self.readFile(path)
+            let data = try Self.readFile(path, maxBytes: options.maxBytes)
             return try document(from: data, origin: path, name: path, options: options)
         case .url(let url):
             return try await fetch(url, options: options)
@@ -45,7 +67,9 @@ public struct Importer: Sendable {
 
     // MARK: - Files
 
-    private static func readFile(_ path: String) throws(ImportError) -> Data {
+    /// Reads a file of at most `maxBytes`: a regular file is measured before it is read; a pipe or
+    /// device (`/dev/stdin`, a FIFO) is read in pieces and refused once it passes the cap.
+    private static func readFile(_ path: String, maxBytes: Int) throws(ImportError) -> Data {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .fileNotFound(path)
@@ -54,11 +78,25 @@ public struct Importer: Sendable {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw .unreadable(path, reason: "permission denied")
         }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        if attributes?[.type] as? FileAttributeType == .typeRegular {
+            if let size = (attributes?[.size] as? NSNumber)?.intValue, size > maxBytes { throw .tooLarge(path, limit: maxBytes) }
+            do {
+                return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            } catch {
+                throw .unreadable(path, reason: "the file could not be read")
+            }
+        }
+        var data = Data()
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            while data.count <= maxBytes, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { data.append(chunk) }
         } catch {
             throw .unreadable(path, reason: "the file could not be read")
         }
+        guard data.count <= maxBytes else { throw .tooLarge(path, limit: maxBytes) }
+        return data
     }
 
     // MARK: - URLs
@@ -77,6 +115,8 @@ public struct Importer: Sendable {
         let response: HTTPResponse
         do {
             response = try await transport.send(request)
+        } catch HTTPError.bodyTooLarge(_, let limit) {
+            throw ImportError.tooLarge(address, limit: limit)
         } catch let error as HTTPError {
             throw ImportError.fetchFailed(error)
         } catch {

@@ -41,8 +41,7 @@ enum PDFImporter {
             // poppler-glib 22.x crashes in poppler_document_new_from_bytes when a wrong password is
             // given (its retry reuses a stream it has already freed); opening from a file takes a
             // safe retry path, so password-protected input goes through a private temporary file.
-            let temporary = URL(fileURLWithPath: NSTemporaryDirectory())
-                .appendingPathComponent("studykit-\(UUID().uuidString).pdf")
+            let temporary = TemporaryFiles.path(suffix: ".pdf")
             do {
                 try data.write(to: temporary, options: [.atomic])
             } catch {

@@ -78,7 +78,8 @@ public struct KitWriter: Sendable {
         return titled
     }
 
-    private func makeDirectory(_ directory: URL) throws(OutputError) {
+    /// Creates `directory` and its parents; a file in the way is ``OutputError/notADirectory(path:)``.
+    func makeDirectory(_ directory: URL) throws(OutputError) {
         let path = directory.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -124,7 +125,7 @@ public struct KitWriter: Sendable {
     }
 
     /// The system's reason, lower-case and without Foundation's framing where possible.
-    private static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
            let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {

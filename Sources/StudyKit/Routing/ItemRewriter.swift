@@ -47,7 +47,7 @@ extension RoutingEngine {
         for engine in engines {
             if engine.kind == .remote, remoteBlocker() != nil { continue }
             if !engine.languages.supports(request.document.language) { continue }
-            if case .available = await engine.availability() {
+            if case .available = await availability(of: engine, within: request.budget) {
                 chosen = engine
                 break
             }

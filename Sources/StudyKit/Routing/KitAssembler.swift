@@ -75,12 +75,16 @@ public struct KitAssembler: Sendable {
     }
 
     /// Whether the kit engine can serve and the whole document plus the kit's reserve fits its window.
+    /// Asked within what is left of the time budget: a server that never answers is no kit engine.
     private func kitFitsWhole(_ engine: any LanguageModel, request: RoutingRequest) async -> Bool {
         // Remote closed (refused, over quota, a ledger that cannot count): not even asked for its window.
-        guard !request.offline, engine.kind != .remote || router.remoteBlocker() == nil, case .available = await engine.availability(),
-            let budget = try? await checkBudget(engine: engine, task: .studyKit, document: request.document, concept: nil, explanation: nil)
-        else { return false }
-        return budget.fits
+        guard !request.offline, engine.kind != .remote || router.remoteBlocker() == nil else { return false }
+        let fits = try? await router.withinBudget(request.engine == .auto ? request.budget : nil, floor: 0) {
+            guard case .available = await engine.availability() else { return false }
+            let budget = try await checkBudget(engine: engine, task: .studyKit, document: request.document, concept: nil, explanation: nil)
+            return budget.fits
+        }
+        return fits ?? false
     }
 
     /// The kit and one story for it: the engine, model and fitting of its main part (the kit

@@ -43,10 +43,17 @@ extension RoutingEngine {
     /// was expected to fit but runs over (a slow server, a wrong estimate) fails as timed out and
     /// the builtin engine fills in, instead of the whole job overrunning its budget. Both engines
     /// stop on cancellation (curl's progress callback, llama.cpp between tokens).
-    func withinBudget<T: Sendable>(_ budget: TimeBudget?, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    ///
+    /// `floor` is the least time the call gets: a second for a generation, which was only started
+    /// because it was expected to fit; none for the steps around it (discovery, the window, token
+    /// counts), which must never carry a run past its budget: with nothing left they do not start.
+    func withinBudget<T: Sendable>(
+        _ budget: TimeBudget?, floor: Double = 1, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         guard let budget else { return try await operation() }
-        // At least a second: the attempt was only started because it was expected to fit.
-        let left = max(1, budget.remaining(at: clock.now()))
+        let remaining = budget.remaining(at: clock.now())
+        guard floor > 0 || remaining > 0 else { throw BudgetSkip(reason: Self.budgetUsedUp(budget)) }
+        let left = max(floor, remaining)
         return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await operation() }
             group.addTask {
@@ -57,6 +64,22 @@ extension RoutingEngine {
             defer { group.cancelAll() }
             guard let first = try await group.next() else { throw CancellationError() }
             return first
+        }
+    }
+
+    /// Why nothing more is started once `budget` is spent.
+    static func budgetUsedUp(_ budget: TimeBudget) -> String {
+        "skipped: the \(CapabilityPolicy.seconds(budget.seconds)) budget is used up"
+    }
+
+    /// An engine's availability within what is left of `budget` (unbounded without one): a
+    /// server that accepts and never answers costs at most the rest of the budget, not its
+    /// discovery deadline.
+    func availability(of engine: any LanguageModel, within budget: TimeBudget?) async -> Availability {
+        do {
+            return try await withinBudget(budget, floor: 0) { await engine.availability() }
+        } catch {
+            return .unavailable(reason: Self.reason(for: error))
         }
     }
 

@@ -223,6 +223,8 @@ public struct RoutingEngine: Sendable {
         var fallbacks: [FallbackStep] = []
 
         for (position, kind) in order.enumerated() {
+            // Interrupted: no other engine is tried, not even the builtin one.
+            try Task.checkCancellation()
             if kind == .builtin {
                 return finished(try await builtinResult(request, decision: decision, fallbacks: fallbacks, log: log))
             }
@@ -293,11 +295,17 @@ public struct RoutingEngine: Sendable {
                 items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
         }
 
-        if case .unavailable(let reason) = await engine.availability() {
+        // Under a budget every call to the server counts against it, not only the generation
+        // (which has its own bound below): discovery, the window and token counts of a server
+        // that accepts and never answers cost at most what is left, and nothing starts once it is spent.
+        let bound = request.engine == .auto ? request.budget : nil
+        if case .unavailable(let reason) = try await withinBudget(bound, floor: 0, { await engine.availability() }) {
             throw EngineError.unavailable(reason: reason)
         }
-        let budget = try await checkBudget(
-            engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation, part: partLine)
+        let budget = try await withinBudget(bound, floor: 0) {
+            try await checkBudget(
+                engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation, part: partLine)
+        }
         var prompt = whole
         // What the model is shown of the material, for the grounding checks.
         var sent = document.text
@@ -309,7 +317,7 @@ public struct RoutingEngine: Sendable {
         let postIt = underBudget && task == .headline
         let target = postIt ? min(budget.documentBudget, Self.headlineDocumentTokens) : budget.documentBudget
         if !budget.fits || budget.documentTokens > target {
-            if !budget.fits, mayEscalate, let larger = await largerWindow(than: budget.window.tokens) {
+            if !budget.fits, mayEscalate, let larger = try? await withinBudget(bound, floor: 0, { await self.largerWindow(than: budget.window.tokens) }) {
                 throw Escalation(
                     reason: "needs \(budget.totalTokens) tokens but its window is \(budget.window.tokens); escalated to remote (\(larger) tokens)")
             }
@@ -423,7 +431,8 @@ public struct RoutingEngine: Sendable {
         let injected = InjectedInstructions(material)
         for round in 0..<2 {
             let sent = request
-            // Metered: reserved against the quota before, counted in the ledger after.
+            // Metered: reserved against the quota before, counted in the ledger after (a request
+            // sent and then interrupted counts its estimate).
             let response = try await metered(engine, sent, key: key, deadline: deadline) { try await self.respond(engine, to: sent) }
             usage.promptTokens += response.usage.promptTokens
             usage.completionTokens += response.usage.completionTokens

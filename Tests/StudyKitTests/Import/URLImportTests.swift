@@ -57,7 +57,7 @@ struct URLImportTests {
             _ = try await importer.load(.url(url), options: ImportOptions(maxBytes: 10_000))
             Issue.record("an oversized body loaded")
         } catch let error as ImportError {
-            #expect(error == .fetchFailed(.bodyTooLarge(url.absoluteString, limit: 10_000)))
+            #expect(error == .tooLarge(url.absoluteString, limit: 10_000))
             #expect(error.exitCode == .dataError)
         }
     }

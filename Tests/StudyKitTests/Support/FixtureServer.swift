@@ -10,6 +10,13 @@ enum TestPaths {
     static let packageRoot = testsRoot.deletingLastPathComponent().deletingLastPathComponent()
     /// `samples/`.
     static let samples = packageRoot.appendingPathComponent("samples")
+
+    /// A fresh directory `studykit-<label>-<uuid>` under the temporary directory; the caller removes it.
+    static func temporaryDirectory(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
 }
 
 /// A real HTTP server on loopback (Python's http.server with scripted routes), started per test.
@@ -29,10 +36,28 @@ final class FixtureServer: Sendable {
     /// Starts another server script of `Fixtures/Server` (one that prints `PORT <n>` first and
     /// stops when its stdin closes) and waits until it listens.
     init(script name: String, arguments: [String]) throws {
+        let script = TestPaths.fixtures.appendingPathComponent("Server/\(name)").path
+        (process, stdin, _, port) = try LoopbackScript.start(["python3", script] + arguments)
+    }
+
+    /// The URL of `path` on this server.
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    deinit {
+        try? stdin.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// A loopback server script that prints "PORT <n>" on its first line once it listens and ends
+/// when its stdin closes.
+enum LoopbackScript {
+    /// Starts `arguments` (through `/usr/bin/env`) and waits for its port.
+    static func start(_ arguments: [String]) throws -> (process: Process, stdin: Pipe, stdout: Pipe, port: Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let script = TestPaths.fixtures.appendingPathComponent("Server/\(name)").path
-        process.arguments = ["python3", script] + arguments
+        process.arguments = arguments
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output
@@ -45,23 +70,12 @@ final class FixtureServer: Sendable {
             line.append(chunk)
         }
         guard let text = String(data: line, encoding: .utf8), text.hasPrefix("PORT "),
-            let port = Int(text.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
+            let port = Int(text.dropFirst(5).prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces))
         else {
             process.terminate()
             throw FixtureServerError.didNotStart(String(decoding: line, as: UTF8.self))
         }
-        self.port = port
-        self.process = process
-        self.stdin = input
-    }
-
-    /// The URL of `path` on this server.
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
-
-    deinit {
-        try? stdin.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        return (process, input, output, port)
     }
 }
 

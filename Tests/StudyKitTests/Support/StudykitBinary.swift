@@ -22,6 +22,30 @@ struct StudykitBinary {
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
         directory: URL = TestPaths.packageRoot, launcher: [String] = []
     ) throws -> Result {
+        let running = try start(arguments, stdin: stdin, environment: environment, directory: directory)
+        return running.wait()
+    }
+
+    /// A started `studykit` process: signal it with `process.processIdentifier`, then ``wait()``.
+    struct Running {
+        let process: Process
+        let out: Pipe
+        let err: Pipe
+
+        /// Reads both pipes to their end and waits for the process.
+        func wait() -> Result {
+            let (outData, errData) = StudykitBinary.readToEnd(process, out: out, err: err)
+            return Result(
+                status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+        }
+    }
+
+    /// Starts `studykit arguments…` as ``run(_:stdin:environment:directory:)`` does, without waiting.
+    static func start(
+        _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+        directory: URL = TestPaths.packageRoot
+    ) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? path)
         process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [path] + arguments
@@ -43,10 +67,7 @@ struct StudykitBinary {
         } else {
             try input.fileHandleForWriting.close()
         }
-        let (outData, errData) = readToEnd(process, out: out, err: err)
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+        return Running(process: process, out: out, err: err)
     }
 
     /// Both pipes read to their end, concurrently so a chatty process never blocks on a full

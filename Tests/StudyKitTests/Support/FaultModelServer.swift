@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// A model server that misbehaves on purpose (`Fixtures/Server/fault_model_server.py`): one
+/// that accepts connections and never answers (`.blackhole`), or one that answers discovery and
+/// holds every generation open (`.slow`), saying when a generation has begun.
+final class FaultModelServer: Sendable {
+    enum Mode: String { case blackhole, slow }
+
+    let port: Int
+    private let process: Process
+    private let stdin: Pipe
+    private let output: Pipe
+    private let generating = Flag()
+
+    private final class Flag: Sendable {
+        let raised = Mutex(false)
+    }
+
+    init(_ mode: Mode) throws {
+        let script = TestPaths.fixtures.appendingPathComponent("Server/fault_model_server.py").path
+        (process, stdin, output, port) = try LoopbackScript.start(["python3", script, "--mode", mode.rawValue])
+        let output = self.output
+        let generating = self.generating
+        DispatchQueue.global().async {
+            while true {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                if String(decoding: chunk, as: UTF8.self).contains("GENERATING") { generating.raised.withLock { $0 = true } }
+            }
+        }
+    }
+
+    /// The server's base URL.
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Waits until a generation request has arrived (`.slow`), at most `seconds`.
+    func waitForGeneration(seconds: Double) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if generating.raised.withLock({ $0 }) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    deinit {
+        try? stdin.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
