@@ -22,7 +22,7 @@ struct StudykitBinary {
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
         directory: URL = TestPaths.packageRoot, launcher: [String] = []
     ) throws -> Result {
-        let running = try start(arguments, stdin: stdin, environment: environment, directory: directory)
+        let running = try start(arguments, stdin: stdin, environment: environment, directory: directory, launcher: launcher)
         return running.wait()
     }
 
@@ -41,10 +41,10 @@ struct StudykitBinary {
         }
     }
 
-    /// Starts `studykit arguments…` as ``run(_:stdin:environment:directory:)`` does, without waiting.
+    /// Starts `studykit arguments…` as ``run(_:stdin:environment:directory:launcher:)`` does, without waiting.
     static func start(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-        directory: URL = TestPaths.packageRoot
+        directory: URL = TestPaths.packageRoot, launcher: [String] = []
     ) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.first ?? path)
