@@ -111,20 +111,32 @@ public struct ChunkedRunner: Sendable {
         let document = request.document
         let decision = backend(for: request.task, characterCount: document.characterCount)
         let order = RoutingEngine.plan(decision: decision, choice: request.engine, offline: request.offline)
+        // Asking a server for its window is bounded by the run's budget like any call to it: a
+        // black-holed server must not hold the run for its whole deadline.
+        let bound = request.engine == .auto ? request.budget : nil
+        let router = self.router
+        func probe<T: Sendable>(_ ask: @escaping @Sendable () async throws -> T?) async -> T? {
+            (try? await router.withinBudget(bound, floor: 0, ask)) ?? nil
+        }
         for (position, kind) in order.enumerated() {
             if kind == .builtin { return nil }
             let engine = kind == .local ? router.local : router.remote
             guard engine.languages.supports(document.language) else { continue }
             if kind == .remote, router.remoteBlocker() != nil { continue }
-            guard case .available = await engine.availability(),
-                let budget = try? await checkBudget(engine: engine, task: request.task, document: document, concept: nil, explanation: nil)
+            guard let budget = await probe({ () async throws -> BudgetCheck? in
+                guard case .available = await engine.availability() else { return nil }
+                return try await checkBudget(engine: engine, task: request.task, document: document, concept: nil, explanation: nil)
+            })
             else { continue }
             if budget.fits { return nil }
             // Local escalates to a larger remote window: the chunks are sized for that one.
             if kind == .local, request.engine == .auto, order[(position + 1)...].contains(.remote),
-                case .available = await router.remote.availability(),
                 router.remote.languages.supports(document.language), router.remoteBlocker() == nil,
-                let larger = try? await router.remote.contextSize(), larger.tokens > budget.window.tokens
+                let larger = await probe({ () async throws -> Int? in
+                    guard case .available = await router.remote.availability() else { return nil }
+                    return try await router.remote.contextSize().tokens
+                }),
+                larger > budget.window.tokens
             {
                 continue
             }
