@@ -19,19 +19,20 @@ final class ChunkEchoModel: LanguageModel {
     let window: Int
     /// Chunk number (1-based) → the error its request throws.
     let failures: @Sendable (_ call: Int, _ part: Int?) -> EngineError?
-    /// Chunk number (1-based) and total → milliseconds to wait before answering.
-    let delay: @Sendable (_ part: Int, _ total: Int) -> Int
+    /// Chunk number (1-based) and total → the chunk whose answer this one waits for (at most
+    /// 5 s), or `nil`: a finishing order made by the model, not by sleeps a loaded machine outruns.
+    let answersAfter: @Sendable (_ part: Int, _ total: Int) -> Int?
     let state = Mutex(State())
 
     init(
         _ kind: EngineKind = .remote, window: Int = 3_072,
         failures: @escaping @Sendable (Int, Int?) -> EngineError? = { _, _ in nil },
-        delay: @escaping @Sendable (Int, Int) -> Int = { _, _ in 0 }
+        answersAfter: @escaping @Sendable (Int, Int) -> Int? = { _, _ in nil }
     ) {
         self.kind = kind
         self.window = window
         self.failures = failures
-        self.delay = delay
+        self.answersAfter = answersAfter
     }
 
     var modelName: String { "echo-\(kind.rawValue)" }
@@ -64,7 +65,11 @@ final class ChunkEchoModel: LanguageModel {
             return state.calls
         }
         defer { state.withLock { $0.inFlight -= 1 } }
-        if let part { try await Task.sleep(nanoseconds: UInt64(delay(part.0, part.1)) * 1_000_000) }
+        if let part, let other = answersAfter(part.0, part.1) {
+            for _ in 0..<1_000 where !state.withLock({ $0.finished.contains(other) }) {
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+        }
         if let part { state.withLock { $0.finished.append(part.0) } }
         if let error = failures(call, part?.0) { throw error }
         let document = request.prompt.components(separatedBy: "<document>\n").dropFirst().first?.components(separatedBy: "\n</document>").first ?? ""
@@ -124,8 +129,8 @@ struct ChunkedRunnerTests {
     }
 
     @Test func resultsKeepDocumentOrderWhateverTheFinishingOrder() async throws {
-        // The last chunks answer first.
-        let remote = ChunkEchoModel(delay: { part, total in (total - part) * 40 })
+        // With 3 in flight, chunk 3 answers first, then 2, then 1.
+        let remote = ChunkEchoModel(answersAfter: { part, _ in part < 3 ? part + 1 : nil })
         let sequential = ChunkEchoModel()
         let concurrent = try await Self.runner(remote: remote, jobs: 3).run(RoutingRequest(task: .flashcards, document: Self.document, useCache: false))
         let inOrder = try await Self.runner(remote: sequential, jobs: 1).run(RoutingRequest(task: .flashcards, document: Self.document, useCache: false))
