@@ -108,6 +108,10 @@ public struct ChunkedRunner: Sendable {
     /// Plans without generating: the engines are asked for their windows and token counts only.
     public func plan(_ request: RoutingRequest) async -> Planned? {
         guard Self.chunkedTasks.contains(request.task), request.engine != .builtin else { return nil }
+        // A command's default time budget (import with local models alone) keeps the main job
+        // fast: the router then has the builtin engine extract a part that does not fit whole and
+        // the model rewrite its items. Chunks are for a run without a budget, or with `--budget`.
+        if request.engine == .auto, request.budget != nil, budget == nil { return nil }
         let document = request.document
         let decision = backend(for: request.task, characterCount: document.characterCount)
         let order = RoutingEngine.plan(decision: decision, choice: request.engine, offline: request.offline)
