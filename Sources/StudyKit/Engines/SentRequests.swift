@@ -73,7 +73,7 @@ public final class SentRequestLog: Sendable {
     /// The log of the call in progress, if someone is metering it.
     @TaskLocal public static var current: SentRequestLog?
 
-    private let entries = Mutex<[SentRequest]>([])
+    private let entries = Mutex<[SentRequest?]>([])
 
     /// Creates an empty log.
     public init() {}
@@ -81,6 +81,22 @@ public final class SentRequestLog: Sendable {
     /// Adds one sent request.
     public func append(_ request: SentRequest) { entries.withLock { $0.append(request) } }
 
+    /// Adds a request about to go out, counted as cancelled until ``resolve(_:as:)`` says how it
+    /// ended. A streamed call is read by a task of its own, which a cancelled caller does not wait
+    /// for: the caller's meter may settle before that task learns the request's fate, and must
+    /// still count what the server may have billed. Returns the entry's position.
+    public func begin() -> Int {
+        entries.withLock {
+            $0.append(SentRequest(outcome: .cancelled))
+            return $0.count - 1
+        }
+    }
+
+    /// Says how the request begun at `position` ended; `nil` when it never left (no connection).
+    public func resolve(_ position: Int, as request: SentRequest?) {
+        entries.withLock { if $0.indices.contains(position) { $0[position] = request } }
+    }
+
     /// Every request sent so far, in order.
-    public var requests: [SentRequest] { entries.withLock { $0 } }
+    public var requests: [SentRequest] { entries.withLock { $0.compactMap { $0 } } }
 }

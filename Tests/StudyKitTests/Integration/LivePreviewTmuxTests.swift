@@ -35,6 +35,8 @@ struct LivePreviewTmuxTests {
             // third after two answers that failed the item rules, leaving nothing to preview.
             "STUDYKIT_SKIP_AFTER_FAILURES": "0",
         ])
+        // `--budget 900` below: on a loaded machine the time policy would skip the model whose
+        // expected duration (measured speeds) no longer fits the default budget, leaving nothing to preview.
         let marker = "__studykit_exit_"
         let script = cache.url.appendingPathComponent("run.sh")
         let exports = environment.filter { $0.key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
@@ -42,7 +44,7 @@ struct LivePreviewTmuxTests {
         try """
             \(exports)
             cd \(shellQuoted(TestPaths.packageRoot.path))
-            \(shellQuoted(StudykitBinary.path)) summary samples/paste.txt --stream
+            \(shellQuoted(StudykitBinary.path)) summary samples/paste.txt --stream --budget 900
             echo "\(marker)$?"
             sleep 600
             """.write(to: script, atomically: true, encoding: .utf8)
@@ -74,7 +76,7 @@ struct LivePreviewTmuxTests {
         // The history and the screen, with wrapped rows joined into their lines.
         let captured = try await tmux.run(["capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", "preview"])
 
-        let piped = try await LiveStudykit.run(["summary", "samples/paste.txt"], environment: environment)
+        let piped = try await LiveStudykit.run(["summary", "samples/paste.txt", "--budget", "900"], environment: environment)
         var failures: [String] = []
         let lines = captured.split(separator: "\n", omittingEmptySubsequences: false).map { trimmedEnd(String($0)) }
         guard let markerIndex = lines.firstIndex(where: { $0.hasPrefix(marker) }) else { return ["\(columns) columns: no exit marker"] }
