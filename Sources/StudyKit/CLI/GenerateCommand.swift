@@ -141,7 +141,7 @@ extension Runner {
         if settings.task == .studyKit {
             context.podcast = podcastScript
             // The page plays the sound only when it lies beside it, in the kit's directory.
-            if let recording, let staging, URL(fileURLWithPath: recording.path).deletingLastPathComponent().standardizedFileURL == staging.target {
+            if let recording, let staging, URL(fileURLWithPath: recording.path).deletingLastPathComponent().standardizedFileURL.path == staging.target.path {
                 context.podcastAudioFile = URL(fileURLWithPath: recording.path).lastPathComponent
             }
         }

@@ -118,7 +118,7 @@ enum HTMLPageAssets {
         .speaker{margin:0;font-weight:700}
         .at{font-weight:400;font-variant-numeric:tabular-nums;color:var(--muted);font-size:.85rem}
         .line{margin:.15em 0}
-        mark.material{background:var(--mark);color:inherit;border-radius:3px;padding:0 2px}
+        mark.material{background:var(--mark);color:inherit;border-radius:3px;padding:0 1px;-webkit-box-decoration-break:clone;box-decoration-break:clone}
         .from,figure.material figcaption{margin:2px 0 0;font-size:.85rem;color:var(--muted)}
         figure.material{margin:6px 0 0}
         figure.material blockquote{margin:0}
@@ -371,7 +371,7 @@ enum HTMLPageAssets {
             if (podcast) {
               report.podcast = {
                 turns: podcast.querySelectorAll('.turn').length,
-                speakers: Array.prototype.map.call(podcast.querySelectorAll('.turn .speaker'), function (p) { return p.textContent; }),
+                speakers: Array.prototype.map.call(podcast.querySelectorAll('.turn .speaker'), function (p) { return p.lastChild.textContent.trim(); }),
                 quotes: podcast.querySelectorAll('.turn mark.material, .turn figure.material').length,
                 recap: podcast.querySelectorAll('.recap li').length,
                 players: podcast.querySelectorAll('audio[controls]').length

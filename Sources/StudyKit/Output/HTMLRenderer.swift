@@ -55,6 +55,20 @@ public enum HTMLRenderer {
         return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
     }
 
+    /// `text` without a leading list marker: a bullet, or a number followed by `.` or `)`, and its space.
+    static func withoutListMarker(_ text: String) -> String {
+        var rest = Substring(text)
+        if let first = rest.first, "•·‣▪◦-–*".contains(first) {
+            rest = rest.dropFirst()
+        } else {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard (1...3).contains(digits.count), let mark = rest.dropFirst(digits.count).first, mark == "." || mark == ")" else { return text }
+            rest = rest.dropFirst(digits.count + 1)
+        }
+        guard rest.first == " " else { return text }
+        return String(rest.drop { $0 == " " })
+    }
+
     /// `value` as JSON text that is safe inside a `<script>` element: no `<`, `>` or `&` appears
     /// (they are only ever inside strings, where `\uXXXX` means the same), nor U+2028/U+2029.
     static func scriptSafeJSON(_ value: JSONValue) -> String {
@@ -303,8 +317,9 @@ private struct Page {
         let line = OutputText.singleLine(turn.line), quote = OutputText.singleLine(turn.quote)
         guard !quote.isEmpty else { return "<p class=\"line\">\(esc(line))</p>" }
         let page = context.pageOfQuote?(quote).map { ", page \($0)" } ?? ""
-        if let range = line.range(of: quote) {
-            return "<p class=\"line\">\(esc(String(line[..<range.lowerBound])))<mark class=\"material\">\(esc(quote))</mark>"
+        // A quote of a list item is read out without its marker ("3. ", "• ").
+        if let range = line.range(of: quote) ?? line.range(of: HTMLRenderer.withoutListMarker(quote)) {
+            return "<p class=\"line\">\(esc(String(line[..<range.lowerBound])))<mark class=\"material\">\(esc(String(line[range])))</mark>"
                 + "\(esc(String(line[range.upperBound...])))</p><p class=\"from\">Highlighted: word for word from the material\(page)</p>"
         }
         return "<p class=\"line\">\(esc(line))</p><figure class=\"material\"><blockquote>\(esc(quote))</blockquote>"

@@ -65,6 +65,19 @@ struct HTMLPodcastPageTests {
         #expect(Self.count("<mark class=\"material\">", in: page) == 3)
     }
 
+    @Test func aListItemsQuoteIsMarkedInTheLineThatReadsItOutWithoutItsMarker() {
+        var script = PodcastScriptTests.script()
+        script.turns[3].quote = "3. Before mitosis, in interphase, the cell grows and copies its DNA"
+        script.turns[5].quote = "• Anaphase: the sister chromatids are pulled apart to opposite poles of the cell."
+        let page = Self.kitPage(podcast: script)
+        #expect(page.contains("Put simply: <mark class=\"material\">Before mitosis, in interphase, the cell grows and copies its DNA</mark></p>"))
+        #expect(page.contains("Put simply: <mark class=\"material\">Anaphase: the sister"))
+        #expect(!page.contains("<figure class=\"material\">"))
+        #expect(HTMLRenderer.withoutListMarker("12) Twelve") == "Twelve")
+        #expect(HTMLRenderer.withoutListMarker("2024. A year") == "2024. A year")
+        #expect(HTMLRenderer.withoutListMarker("-5 degrees") == "-5 degrees")
+    }
+
     @Test func withAudioBesideThePageItPlaysTheFileByItsRelativePath() throws {
         let script = PodcastScriptTests.script()
         let times = (0...script.turns.count).map { (start: Double($0) * 7.5, end: Double($0) * 7.5 + 7) }
