@@ -245,6 +245,16 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
             throw .invalidValue(option: "--audio", value: path, expected: "a file name ending in .wav or .ogg")
         }
     }
+    if let format = raw.values["audio-format"] {
+        guard ["wav", "ogg"].contains(format.lowercased()) else {
+            throw .invalidValue(option: "--audio-format", value: format, expected: "wav or ogg")
+        }
+        // The kit's sound is made only for a kit with a podcast written to a directory.
+        guard settings.withPodcast, settings.outputDirectory != nil else {
+            throw .invalidValue(option: "--audio-format", value: format, expected: "to come with --with-podcast and --out <dir>")
+        }
+        settings.audioFormat = format.lowercased()
+    }
     if task == .feynman {
         guard let concept = raw.values["concept"], !concept.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .missingArgument("--concept <concept>", command: spec.name)

@@ -49,6 +49,8 @@ extension Runner {
         // per document, so each kit's `usage.requests` counts that document's requests only.
         let sharedLocal: (any LanguageModel)? = configuration.local == nil ? configuration.localEngine(transport: transport) : nil
 
+        // Said once for the whole batch, not once per kit.
+        if settings.withPodcast, let note = kitAudioMissing() { errorOutput.line(note) }
         let progress = Progress(sink: errorOutput, enabled: errorOutput.isTerminal && !settings.quiet)
         progress.show("batch: \(items.count) document\(items.count == 1 ? "" : "s"), \(jobs) at a time")
         let worker = self
@@ -90,6 +92,7 @@ extension Runner {
             quiet: true, verbose: settings.verbose, outputDirectory: directory.path, sourceSettings: settings.sourceSettings)
         generate.budget = settings.budget
         generate.withPodcast = settings.withPodcast
+        generate.quietAboutAudio = true
         // The kit's file list would interleave with the other documents': the report says where it is.
         var quiet = self
         quiet.output = DiscardingSink()

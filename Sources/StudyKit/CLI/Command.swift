@@ -92,6 +92,11 @@ struct GenerateSettings: Sendable, Equatable {
     var audioPath: String? = nil
     /// `import --with-podcast`: add the podcast part.
     var withPodcast = false
+    /// `import --with-podcast --out --audio-format`: the kit's sound, `wav` or `ogg`.
+    var audioFormat = "wav"
+    /// A kit without its podcast's audio (no espeak-ng or sox) goes without the note on stderr:
+    /// `batch` says it once for all its kits.
+    var quietAboutAudio = false
     /// `--jobs`: chunk requests in flight at once; `nil` for the serving engine's default.
     var jobs: Int? = nil
     /// `--max-chunks`: chunks sent to a model at most; `nil` for no cap.

@@ -123,7 +123,8 @@ struct CommandSpec: Sendable {
         CommandSpec(
             name: "import", kind: .generate(.studyKit), usage: "studykit import <source> [--out <dir>] [--with-podcast]", summary: "the whole study kit",
             options: generationOptions + chunkOptions + sourceOptions + [
-                OptionSpec("with-podcast", "add the podcast part (with --out: podcast.md and podcast.wav)"),
+                OptionSpec("with-podcast", "add the podcast part (with --out: podcast.md, podcast.wav when espeak-ng and sox are installed; kit.html shows it)"),
+                OptionSpec("audio-format", value: "wav|ogg", "the kit's podcast sound: podcast.wav (default) or podcast.ogg (Ogg Vorbis)"),
             ],
             example: "studykit import samples/notes.pdf --out kit/"),
         CommandSpec(

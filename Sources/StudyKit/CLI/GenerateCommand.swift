@@ -31,9 +31,16 @@ extension Runner {
         }
         // The audio's programs are checked before any work: a missing one is exit 69 at once.
         var audio = PodcastAudio(runner: processes)
-        let speaks = settings.task == .podcast && (settings.audioPath != nil || settings.format == .srt)
-            || settings.withPodcast && settings.outputDirectory != nil
-        if speaks { _ = try audio.checkPrograms() }
+        let asksForAudio = settings.task == .podcast && (settings.audioPath != nil || settings.format == .srt)
+        var speaks = asksForAudio || settings.withPodcast && settings.outputDirectory != nil
+        if asksForAudio {
+            _ = try audio.checkPrograms()
+        } else if speaks, let note = kitAudioMissing() {
+            // A kit's podcast is its transcript first: without the programs the kit is written
+            // without the sound, and says so once.
+            speaks = false
+            if !settings.quietAboutAudio { errorOutput.line(note) }
+        }
         progress.show("reading \(SourceReference(argument: source).displayName)")
         let document = try await loadDocument(source, settings: settings.sourceSettings)
 
@@ -131,11 +138,18 @@ extension Runner {
             context.pageOfQuote = locator.page(of:)
         }
         context.podcastTimes = recording?.turnTimes
+        if settings.task == .studyKit {
+            context.podcast = podcastScript
+            // The page plays the sound only when it lies beside it, in the kit's directory.
+            if let recording, let staging, URL(fileURLWithPath: recording.path).deletingLastPathComponent().standardizedFileURL.path == staging.target.path {
+                context.podcastAudioFile = URL(fileURLWithPath: recording.path).lastPathComponent
+            }
+        }
         if let staging, case .studyKit(let kit) = routed.result {
             var written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: staging.staging, context: context)
             if let script = podcastScript {
                 written.append(try KitWriter().writePodcast(script, to: staging.staging, context: context))
-                if recording != nil { written.append(staging.staged("podcast.wav")) }
+                if let recording { written.append(staging.staged(URL(fileURLWithPath: recording.path).lastPathComponent)) }
             }
             try Task.checkCancellation()
             for file in try staging.commit(order: written) { output.line(file.path) }
@@ -184,25 +198,31 @@ extension Runner {
             })
     }
 
-    /// Speaks the podcast into `--audio`, `podcast.wav` under `--out`, or (for subtitles alone) a
-    /// temporary file that is removed again.
+    /// Speaks the podcast into `--audio`, `podcast.wav` (or `.ogg`, `--audio-format`) under
+    /// `--out`, or (for subtitles alone) a temporary file that is removed again.
     private func record(
         _ script: PodcastScript, with audio: PodcastAudio, settings: GenerateSettings, staging: StagedDirectory?
     ) async throws -> PodcastRecording {
         if let path = settings.audioPath { return try await audio.record(script, to: path) }
         if let staging {
             // Recorded into the staging directory; the kit names it where it will be.
-            var recording = try await audio.record(script, to: staging.staged("podcast.wav").path)
-            recording.path = staging.final(staging.staged("podcast.wav")).path
+            let file = staging.staged("podcast." + settings.audioFormat)
+            var recording = try await audio.record(script, to: file.path)
+            recording.path = staging.final(file).path
             return recording
-        }
-        if let directory = settings.outputDirectory {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            return try await audio.record(script, to: URL(fileURLWithPath: directory).appendingPathComponent("podcast.wav").path)
         }
         let temporary = TemporaryFiles.path(suffix: ".wav").path
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         return try await audio.record(script, to: temporary)
+    }
+
+    /// Why a kit's podcast (`import --with-podcast --out`, `batch --with-podcast`) gets no audio
+    /// — espeak-ng or sox is missing — as the one line for stderr; `nil` when it can be spoken.
+    func kitAudioMissing() -> String? {
+        do { _ = try PodcastAudio(runner: processes).checkPrograms() } catch {
+            return "studykit: the kit's podcast has its transcript but no audio: " + error.message
+        }
+        return nil
     }
 
     /// The student's explanation for `feynman`, from stdin; empty input is bad data.

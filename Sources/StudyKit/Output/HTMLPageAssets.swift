@@ -8,9 +8,9 @@ enum HTMLPageAssets {
     /// the cards into a two-column question/answer sheet.
     static let css = """
         :root{--bg:#ffffff;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--panel:#f6f8fa;--accent:#0b5cad;--accent-fg:#ffffff;
-        --right:#116329;--right-bg:#dafbe1;--wrong:#a40e26;--wrong-bg:#ffebe9;--card:#ffffff;--card-back:#eef5ff;color-scheme:light dark}
+        --right:#116329;--right-bg:#dafbe1;--wrong:#a40e26;--wrong-bg:#ffebe9;--card:#ffffff;--card-back:#eef5ff;--mark:#fff1a8;color-scheme:light dark}
         @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--line:#3d444d;--panel:#161b22;--accent:#6cb6ff;
-        --accent-fg:#0d1117;--right:#7ee787;--right-bg:#12301c;--wrong:#ffa198;--wrong-bg:#3d1418;--card:#161b22;--card-back:#132338}}
+        --accent-fg:#0d1117;--right:#7ee787;--right-bg:#12301c;--wrong:#ffa198;--wrong-bg:#3d1418;--card:#161b22;--card-back:#132338;--mark:#4a3c00}}
         *{box-sizing:border-box}
         body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.55 system-ui,-apple-system,"Segoe UI","DejaVu Sans",sans-serif}
         main{max-width:980px;margin:0 auto;padding:0 20px 40px}
@@ -108,6 +108,23 @@ enum HTMLPageAssets {
         .mindmap .folded{display:none}
         details.outline{margin-top:10px}
         details.outline summary{cursor:pointer;color:var(--accent);font-weight:600}
+        .hosts{color:var(--muted);margin:.2em 0 .8em}
+        .player{margin:8px 0 16px;padding:10px 14px;max-width:760px;background:var(--panel);border:1px solid var(--line);border-radius:10px}
+        .player audio{display:block;width:100%}
+        .player figcaption{color:var(--muted);font-size:.9rem;margin-top:6px}
+        .transcript{list-style:none;padding:0;margin:0;max-width:760px}
+        .turn{margin:0 0 10px;padding:6px 12px;border-left:4px solid var(--line)}
+        .turn.explainer{border-left-color:var(--accent);background:var(--panel);border-radius:0 8px 8px 0}
+        .speaker{margin:0;font-weight:700}
+        .at{font-weight:400;font-variant-numeric:tabular-nums;color:var(--muted);font-size:.85rem}
+        .line{margin:.15em 0}
+        mark.material{background:var(--mark);color:inherit;border-radius:3px;padding:0 1px;-webkit-box-decoration-break:clone;box-decoration-break:clone}
+        .from,figure.material figcaption{margin:2px 0 0;font-size:.85rem;color:var(--muted)}
+        figure.material{margin:6px 0 0}
+        figure.material blockquote{margin:0}
+        .recap{max-width:760px;border:1px solid var(--line);border-radius:10px;padding:6px 14px;margin:14px 0}
+        .recap h4{margin:.3em 0;font-size:1rem;text-transform:uppercase;letter-spacing:.06em;color:var(--muted)}
+        .recap ol{margin:.3em 0 .5em}
         .gaps dt{font-weight:600}
         .gaps dd{margin:0 0 8px 16px}
         footer{max-width:980px;margin:0 auto;padding:12px 20px 30px;color:var(--muted);font-size:.9rem;border-top:1px solid var(--line)}
@@ -115,7 +132,7 @@ enum HTMLPageAssets {
         @media (prefers-reduced-motion:reduce){.side{transition:none}}
         @media print{
         :root{--bg:#fff;--fg:#000;--muted:#333;--line:#999;--panel:#fff;--card:#fff;--card-back:#fff}
-        nav,.skip,.hint,.controls,.deck-status,.mark,.score,details.provenance summary::marker,footer{display:none!important}
+        nav,.skip,.hint,.controls,.deck-status,.mark,.score,.player,details.provenance summary::marker,footer{display:none!important}
         .js .js-only{display:none!important}
         main{max-width:none;padding:0}
         section{break-inside:auto}
@@ -350,15 +367,43 @@ enum HTMLPageAssets {
             report.sections = Array.prototype.map.call(doc.querySelectorAll('header.top, main > section'), function (section) {
               return { id: section.id, box: box(section) };
             });
-            report.scripts = doc.scripts.length;
-            report.resources = performance.getEntriesByType('resource').length;
-            report.lang = root.lang;
-            report.errors = errors;
-            window.scrollTo(0, 0);
-            var out = doc.createElement('pre');
-            out.id = 'selftest';
-            out.textContent = JSON.stringify(report);
-            doc.body.appendChild(out);
+            var podcast = doc.getElementById('podcast');
+            if (podcast) {
+              report.podcast = {
+                turns: podcast.querySelectorAll('.turn').length,
+                speakers: Array.prototype.map.call(podcast.querySelectorAll('.turn .speaker'), function (p) { return p.lastChild.textContent.trim(); }),
+                quotes: podcast.querySelectorAll('.turn mark.material, .turn figure.material').length,
+                recap: podcast.querySelectorAll('.recap li').length,
+                players: podcast.querySelectorAll('audio[controls]').length
+              };
+            }
+            function finish() {
+              report.scripts = doc.scripts.length;
+              report.resources = performance.getEntriesByType('resource').length;
+              report.lang = root.lang;
+              report.errors = errors;
+              window.scrollTo(0, 0);
+              var out = doc.createElement('pre');
+              out.id = 'selftest';
+              out.textContent = JSON.stringify(report);
+              doc.body.appendChild(out);
+            }
+            // The podcast's player: where its source resolves, and whether the file loaded.
+            var audio = podcast && podcast.querySelector('audio');
+            if (!audio) { finish(); return; }
+            var settled = false;
+            function settle(how) {
+              if (settled) { return; }
+              settled = true;
+              report.podcast.audio = { how: how, src: audio.currentSrc || audio.src, duration: isFinite(audio.duration) ? audio.duration : null,
+                error: audio.error ? audio.error.code : 0, readyState: audio.readyState,
+                focusable: audio.tabIndex >= 0 };
+              finish();
+            }
+            if (audio.readyState >= 1) { settle('ready'); return; }
+            audio.addEventListener('loadedmetadata', function () { settle('loaded'); });
+            audio.addEventListener('error', function () { settle('error'); });
+            window.setTimeout(function () { settle('timeout'); }, 3000);
           }
           if (window.location.hash === '#selftest') {
             try { selftest(); } catch (e) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One self-contained HTML page for a result: `--format html`, and `kit.html` in `--out DIR`.
 ///
 /// The page carries its style sheet and script inline (``HTMLPageAssets``) and asks for nothing
@@ -41,8 +43,30 @@ public enum HTMLRenderer {
             page.flashcards(kit.flashcards, task: .flashcards)
             page.quiz(kit.quiz, task: .quiz)
             page.mindMap(kit.mindMap, task: .mindmap)
+            // The optional podcast part comes last, as in Markdown.
+            if let script = context.podcast { page.podcast(CleanResult.podcast(script), task: .podcast) }
         }
         return page.document()
+    }
+
+    /// `m:ss` for a time in seconds: the podcast's length and where each turn starts.
+    static func clockText(_ seconds: Double) -> String {
+        let whole = max(0, Int(seconds.rounded(.down)))
+        return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
+    }
+
+    /// `text` without a leading list marker: a bullet, or a number followed by `.` or `)`, and its space.
+    static func withoutListMarker(_ text: String) -> String {
+        var rest = Substring(text)
+        if let first = rest.first, "•·‣▪◦-–*".contains(first) {
+            rest = rest.dropFirst()
+        } else {
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard (1...3).contains(digits.count), let mark = rest.dropFirst(digits.count).first, mark == "." || mark == ")" else { return text }
+            rest = rest.dropFirst(digits.count + 1)
+        }
+        guard rest.first == " " else { return text }
+        return String(rest.drop { $0 == " " })
     }
 
     /// `value` as JSON text that is safe inside a `<script>` element: no `<`, `>` or `&` appears
@@ -141,6 +165,8 @@ private struct Page {
     var nav: [(id: String, title: String)] = []
     var data: JSONObject = [:]
     var title = "Study kit"
+    /// Whether the page has the podcast's player (its CSP then lets it load the file).
+    var playsAudio = false
 
     init(context: RenderContext) {
         self.context = context
@@ -184,7 +210,7 @@ private struct Page {
         var rows: [String] = []
         let tasks: [StudyTask] = provenance.parts.isEmpty
             ? [StudyTask.allCases.first { $0.commandName == context.envelope?["task"]?.stringValue } ?? .studyKit]
-            : [.headline, .summary, .flashcards, .quiz, .mindmap].filter { provenance.parts[$0.commandName] != nil }
+            : [.headline, .summary, .flashcards, .quiz, .mindmap, .podcast].filter { provenance.parts[$0.commandName] != nil }
         for task in tasks {
             guard let part = provenance.part(task) else { continue }
             let counts = Dictionary(grouping: part.items.values, by: \.kind).mapValues(\.count)
@@ -247,14 +273,68 @@ private struct Page {
         section("summary", "Summary", lines)
     }
 
+    /// The podcast as a transcript a student can read along: who speaks, what they say, the
+    /// material each explainer line rests on (highlighted in the line when it reads the sentence
+    /// out, else quoted under it, with its PDF page), and the recap. With audio beside the page,
+    /// a player above it and each turn's time in the recording.
     mutating func podcast(_ script: PodcastScript, task: StudyTask) {
-        var lines = [partNote(task), "<h3>\(esc(script.title))</h3>", "<dl class=\"podcast\">"]
-        for (index, turn) in script.spokenTurns.enumerated() {
-            let badge = index < script.turns.count ? itemBadge(task, path: "turns[\(index)]") : ""
-            lines.append("<dt>\(esc(turn.speaker))</dt><dd>\(esc(turn.line))\(sourceDetails(turn.quote))\(badge)</dd>")
+        let times = context.podcastTimes
+        var lines = [partNote(task), "<h3 class=\"episode\">\(esc(script.title))</h3>"]
+        let hosts = script.hosts.map { host in
+            "<strong>\(esc(host.name))</strong> (" + (host.role == .curious ? "asks" : "explains, from the material") + ")"
         }
-        lines.append("</dl>")
+        if !hosts.isEmpty { lines.append("<p class=\"hosts\">With " + hosts.joined(separator: " and ") + ".</p>") }
+        if let file = context.podcastAudioFile {
+            lines.append(player(file, title: script.title, seconds: times?.last?.end))
+            playsAudio = true
+        }
+        lines.append("<ol class=\"transcript\" aria-label=\"Transcript\">")
+        for (index, turn) in script.turns.enumerated() {
+            let role = script.role(of: turn.speaker) ?? .curious
+            var item = "<li class=\"turn \(role.rawValue)\">" + turnHead(turn.speaker, at: times, index)
+            item += quotedLine(turn)
+            lines.append(item + itemBadge(task, path: "turns[\(index)]") + "</li>")
+        }
+        lines.append("</ol>")
+        if !script.recap.isEmpty {
+            let speaker = script.host(.explainer)?.name ?? ""
+            lines.append("<div class=\"recap\"><h4>Recap</h4>" + turnHead(speaker, at: times, script.turns.count)
+                + "<ol>" + script.recap.map { "<li>\(esc(OutputText.singleLine($0)))</li>" }.joined() + "</ol></div>")
+        }
         section("podcast", "Podcast", lines)
+    }
+
+    /// The speaker's name and, when the audio was made, where the turn starts in it.
+    private func turnHead(_ speaker: String, at times: [(start: Double, end: Double)]?, _ index: Int) -> String {
+        let time = times.flatMap { $0.indices.contains(index) ? $0[index].start : nil }
+            .map { "<span class=\"at\">\(HTMLRenderer.clockText($0))</span> " } ?? ""
+        return "<p class=\"speaker\">\(time)\(esc(speaker))</p>"
+    }
+
+    /// A turn's line with its supporting quote: the words read out from the material marked in
+    /// the line itself, or the quote shown under it; the PDF page when the quote is found there.
+    private func quotedLine(_ turn: PodcastScript.Turn) -> String {
+        let line = OutputText.singleLine(turn.line), quote = OutputText.singleLine(turn.quote)
+        guard !quote.isEmpty else { return "<p class=\"line\">\(esc(line))</p>" }
+        let page = context.pageOfQuote?(quote).map { ", page \($0)" } ?? ""
+        // A quote of a list item is read out without its marker ("3. ", "• ").
+        if let range = line.range(of: quote) ?? line.range(of: HTMLRenderer.withoutListMarker(quote)) {
+            return "<p class=\"line\">\(esc(String(line[..<range.lowerBound])))<mark class=\"material\">\(esc(String(line[range])))</mark>"
+                + "\(esc(String(line[range.upperBound...])))</p><p class=\"from\">Highlighted: word for word from the material\(page)</p>"
+        }
+        return "<p class=\"line\">\(esc(line))</p><figure class=\"material\"><blockquote>\(esc(quote))</blockquote>"
+            + "<figcaption>From the material\(page)</figcaption></figure>"
+    }
+
+    /// The audio player: the file beside the page, by its relative path, with a download link
+    /// that also stands in for a browser that cannot play it.
+    private func player(_ file: String, title: String, seconds: Double?) -> String {
+        let href = esc(file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file)
+        let name = esc((file as NSString).lastPathComponent)
+        let length = seconds.map { " (" + HTMLRenderer.clockText($0) + ")" } ?? ""
+        return "<figure class=\"player\"><audio controls preload=\"metadata\" src=\"\(href)\" aria-label=\"Listen to the podcast: \(esc(title))\">"
+            + "<a href=\"\(href)\">\(name)</a></audio>"
+            + "<figcaption>Listen\(length), or <a href=\"\(href)\" download>download \(name)</a>. Two synthetic voices read the transcript below.</figcaption></figure>"
     }
 
     mutating func feynman(_ feedback: FeynmanFeedback) {
@@ -369,13 +449,15 @@ private struct Page {
         let navigation = nav.count > 1
             ? "<nav aria-label=\"Sections\"><ul>" + nav.map { "<li><a href=\"#\($0.id)\">\(esc($0.title))</a></li>" }.joined() + "</ul></nav>"
             : ""
+        // The podcast's audio beside the page is the one thing it loads; nothing else may be.
+        let media = playsAudio ? "; media-src 'self'" : ""
         return """
             <!DOCTYPE html>
             <html lang="\(esc(context.language))">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\(media)">
             <meta name="color-scheme" content="light dark">
             <title>\(esc(title))</title>
             <style>

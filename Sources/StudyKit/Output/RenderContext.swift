@@ -29,8 +29,16 @@ public struct RenderContext: Sendable {
     public var language = "en"
     /// The 1-based PDF page a supporting quote came from, when the source has pages and the quote is found.
     public var pageOfQuote: (@Sendable (String) -> Int?)?
-    /// The podcast's spoken turns' start and end in its audio, in seconds, when the audio was made (for SRT).
+    /// The podcast's spoken turns' start and end in its audio, in seconds, when the audio was made
+    /// (for SRT, and the page's transcript times).
     public var podcastTimes: [(start: Double, end: Double)]?
+    /// The kit's optional podcast part (`import --with-podcast`), which the kit's page shows after
+    /// the mind map; `nil` for a kit without one. (A `podcast` result carries its own script.)
+    public var podcast: PodcastScript?
+    /// The podcast's audio as the page refers to it: a path relative to the page (`podcast.wav`
+    /// beside `kit.html`), set only when the file was written there. The page then plays it with
+    /// an `<audio controls>` element; the sound itself is never inlined.
+    public var podcastAudioFile: String?
 
     /// Creates a context.
     /// - Parameters:

@@ -42,6 +42,24 @@ struct KitPageBrowserTests {
         let textBoxes: [[Double]]?
         let foldedAfterClick: Int?
         let foldedAfterEnter: Int?
+        /// The podcast section (`import --with-podcast`): what it shows, and its player's file.
+        struct Podcast: Decodable {
+            struct Audio: Decodable {
+                let how: String
+                let src: String
+                let duration: Double?
+                let error: Int
+                let readyState: Int
+                let focusable: Bool
+            }
+            let turns: Int
+            let speakers: [String]
+            let quotes: Int
+            let recap: Int
+            let players: Int
+            let audio: Audio?
+        }
+        let podcast: Podcast?
         let sections: [Section]
         let scripts: Int
         let resources: Int
@@ -49,11 +67,11 @@ struct KitPageBrowserTests {
         let errors: [String]
     }
 
-    /// Runs `studykit import SAMPLE --engine builtin --out DIR` with a private cache.
-    static func writeKit(_ sample: String, into scratch: ScratchDirectory) throws -> URL {
+    /// Runs `studykit import SAMPLE --engine builtin --out DIR` (and `options`) with a private cache.
+    static func writeKit(_ sample: String, into scratch: ScratchDirectory, options: [String] = []) throws -> URL {
         let directory = scratch.url.appendingPathComponent("kit")
         let run = try StudykitBinary.run(
-            ["import", "samples/\(sample)", "--engine", "builtin", "--out", directory.path],
+            ["import", "samples/\(sample)", "--engine", "builtin", "--out", directory.path] + options,
             environment: ["STUDYKIT_CACHE_DIR": scratch.url.appendingPathComponent("cache").path])
         #expect(run.status == 0, "import failed: \(run.stderr)")
         return directory
@@ -156,11 +174,50 @@ struct KitPageBrowserTests {
         #expect(empty.count == 1 && empty[0] < 1)
     }
 
+    /// Issue 16's gap: the podcast on the page. Its section is drawn after the mind map with every
+    /// turn, quote and recap point, and its player's source resolves to the sound file the kit
+    /// wrote beside the page, which the browser loads (WAV and Ogg Vorbis).
+    @Test(.enabled(if: PodcastBinaryTests.canSpeak), arguments: ["wav", "ogg"])
+    func notesKitWithPodcastShowsTheTranscriptAndPlaysItsAudio(_ format: String) throws {
+        let browser = try HeadlessChromium.require()
+        let scratch = try ScratchDirectory("browser")
+        let directory = try Self.writeKit("notes.pdf", into: scratch, options: ["--with-podcast", "--audio-format", format])
+        let page = directory.appendingPathComponent("kit.html")
+        let sound = directory.appendingPathComponent("podcast.\(format)")
+        #expect(FileManager.default.fileExists(atPath: sound.path))
+        let envelope = try JSONValue.parse(String(contentsOf: directory.appendingPathComponent("kit.json"), encoding: .utf8))
+        let script = try PodcastScript(json: try #require(envelope["podcast"]))
+        let seconds = try #require(envelope["audio"]?["seconds"]?.doubleValue)
+
+        let (report, run) = try Self.selftest(page, with: browser)
+        #expect(run.consoleLines.isEmpty, "console: \(run.consoleLines)")
+        #expect(report.errors.isEmpty)
+        #expect(report.scripts == 2)
+        #expect(report.sections.map(\.id) == ["top", "summary", "cards", "quiz", "mindmap", "podcast"])
+        let podcast = try #require(report.podcast)
+        #expect(podcast.turns == script.turns.count && podcast.speakers == script.turns.map(\.speaker))
+        #expect(podcast.quotes == script.turns.filter { !$0.quote.isEmpty }.count)
+        #expect(podcast.recap == 3 && podcast.players == 1)
+        let audio = try #require(podcast.audio)
+        // The relative source resolves to the file in the kit's directory, and it plays.
+        #expect(URL(string: audio.src)?.standardizedFileURL.path == sound.standardizedFileURL.path, "src \(audio.src)")
+        #expect(audio.error == 0 && audio.how != "error" && audio.how != "timeout", "\(audio)")
+        #expect(abs((audio.duration ?? 0) - seconds) < 0.5, "the browser reads \(audio.duration ?? 0) s, soxi \(seconds) s")
+        #expect(audio.focusable, "the player cannot be reached with Tab")
+
+        let box = try #require(report.sections.last?.box)
+        let png = try browser.screenshot(page, width: 1100, height: Int(box[1] + box[3]) + 10)
+        let variance = try browser.luminanceVariance(png: png, regions: [box])
+        #expect(variance.first ?? 0 > 100, "the podcast section looks blank")
+    }
+
     @Test func hostileModelTextRunsNothingAndBreaksNothing() throws {
         let browser = try HeadlessChromium.require()
         let scratch = try ScratchDirectory("browser")
         let page = scratch.url.appendingPathComponent("hostile.html")
-        try Data(HTMLRenderer.render(.studyKit(HostileText.kit), context: HostileText.context()).utf8).write(to: page)
+        var context = HostileText.context()
+        context.podcast = HostileText.podcast
+        try Data(HTMLRenderer.render(.studyKit(HostileText.kit), context: context).utf8).write(to: page)
         let (report, run) = try Self.selftest(page, with: browser)
         #expect(run.consoleLines.isEmpty, "console: \(run.consoleLines)")
         #expect(report.errors.isEmpty)
@@ -178,6 +235,8 @@ struct KitPageBrowserTests {
         #expect(report.flips == [false, true, false, true, false])
         #expect(report.scoreText == "You scored 2 of 3.")
         #expect(report.mapNodes == Self.labelCount(HostileText.kit.mindMap.jsonValue))
+        #expect(report.podcast?.turns == HostileText.podcast.turns.count && report.podcast?.recap == 3)
+        #expect(report.podcast?.quotes == 2 && report.podcast?.players == 0)
     }
 
     @Test func mindmapSVGOfNotesIsValidXMLWithoutOverlaps() throws {

@@ -36,6 +36,19 @@ enum HostileText {
             .init(label: "Branch " + rawLink, children: [.init(label: "Child " + separators)]),
         ]))
 
+    /// A podcast whose every field carries a payload: title, host names (and so speakers),
+    /// lines, quotes (one read out in its line, one not) and recap.
+    static let podcast = PodcastScript(
+        title: "Show " + closeScript,
+        hosts: [.init(name: "Maya " + image, role: .curious), .init(name: "Theo " + svg, role: .explainer)],
+        turns: [
+            .init(speaker: "Maya " + image, line: "What is " + closeScript + "?"),
+            .init(speaker: "Theo " + svg, line: "It says: Quote " + attribute + " indeed.", quote: "Quote " + attribute),
+            .init(speaker: "Maya " + image, line: "And " + rawLink + "?"),
+            .init(speaker: "Theo " + svg, line: "Put another way " + link, quote: "Quote " + closeScript),
+        ],
+        recap: ["First " + closeScript, "Second " + image, "Third " + separators])
+
     /// An envelope whose notes and model name carry the payloads too.
     static let envelope: JSONValue = [
         "task": "import", "engine": "remote", "model": .string("evil-model " + closeScript),
