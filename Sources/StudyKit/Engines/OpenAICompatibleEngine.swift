@@ -383,16 +383,23 @@ public struct OpenAICompatibleEngine: LanguageModel {
     }
 
     /// Usage when the server reported none: the tokenizer's count, or the documented estimate.
+    ///
+    /// The answer is already here, so a count that fails (a server busy with other generations
+    /// lets `/tokenize` wait past its deadline) falls back to the estimate instead of losing it.
     private func countedUsage(_ request: GenerationRequest, text: String, dialect: ServerDialect) async throws -> Usage {
         let promptText = request.instructions + "\n" + request.prompt
-        guard dialect.canTokenize else {
-            return Usage(
-                promptTokens: TokenCount.estimate(for: promptText).count,
-                completionTokens: TokenCount.estimate(for: text).count, method: .estimated)
+        let estimated = Usage(
+            promptTokens: TokenCount.estimate(for: promptText).count,
+            completionTokens: TokenCount.estimate(for: text).count, method: .estimated)
+        guard dialect.canTokenize else { return estimated }
+        do {
+            let prompt = try await tokenCount(for: promptText)
+            let completion = try await tokenCount(for: text)
+            return Usage(promptTokens: prompt.count, completionTokens: completion.count, method: .counted)
+        } catch {
+            try Task.checkCancellation()
+            return estimated
         }
-        let prompt = try await tokenCount(for: promptText)
-        let completion = try await tokenCount(for: text)
-        return Usage(promptTokens: prompt.count, completionTokens: completion.count, method: .counted)
     }
 
     /// Sends `request` shaped for the server: studykit's GBNF where discovery found the

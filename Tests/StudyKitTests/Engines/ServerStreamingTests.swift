@@ -24,6 +24,7 @@ struct ServerStreamingTests {
         return .events((deltas + end).map { $0 + "\n\n" }.joined(), chunkSize: 64)
     }
 
+
     @Test func theRouterStreamsAServerAnswerWithoutStreamAndCutsARepeatingOne() async throws {
         let point = "Prophase condenses the chromosomes into visible threads."
         let looping = [#"{"overview":"Mitosis divides one cell into two. Each daughter cell gets a full copy.","keyPoints":["#]
@@ -62,6 +63,25 @@ struct ServerStreamingTests {
             model: "scripted-model", finishReason: "stop"))
     }
 
+    @Test func anAnswerWhoseCountFailsIsKeptWithAnEstimate() async throws {
+        // llama-cpp-python reports no usage in a stream, so the answer is counted with its
+        // tokenizer; a server busy with other generations can let that count time out.
+        var routes = EngineFaultTests.models
+        routes["/openapi.json"] = .json(404, "{}")
+        routes["/extras/tokenize/count"] = .fail(.timedOut("http://127.0.0.1/extras/tokenize/count", seconds: 30))
+        let title = #"{"title":"Photosynthesis"}"#
+        let transport = ScriptedEngineTransport(routes: routes, queue: [Self.events([title]).withoutUsage])
+        var final: RawResponse?
+        for try await event in EngineFaultTests.remote(transport, dialect: .llamaCppPython).streamResponse(to: EngineTestSchema.request()) {
+            if case .completed(let response) = event { final = response }
+        }
+        let answer = try #require(final)
+        #expect(answer.text == title)
+        #expect(answer.usage.method == .estimated)
+        #expect(answer.usage.promptTokens > 0 && answer.usage.completionTokens > 0)
+        #expect(transport.calls(to: "/extras/tokenize/count") >= 1, "the count was tried first")
+    }
+
     @Test func aRequestStillOutWhenTheMeterSettlesCountsAsBilled() {
         let log = SentRequestLog()
         let out = log.begin()
@@ -75,5 +95,14 @@ struct ServerStreamingTests {
         let refused = log.begin()
         log.resolve(refused, as: nil)
         #expect(log.requests == [SentRequest(outcome: .answered, status: 200)])
+    }
+}
+
+extension ScriptedReply {
+    /// The same event stream without its usage event (llama-cpp-python sends none).
+    var withoutUsage: ScriptedReply {
+        let text = String(decoding: chunks.reduce(Data(), +), as: UTF8.self)
+        let kept = text.components(separatedBy: "\n\n").filter { !$0.contains("\"usage\"") }.joined(separator: "\n\n")
+        return .events(kept, chunkSize: 64)
     }
 }
