@@ -90,5 +90,13 @@ enum SchemaMigrations {
                 );
                 CREATE INDEX IF NOT EXISTS reservations_by_day ON reservations(engine, day);
                 """),
+        // A reservation's expiry: the request's deadline plus a margin. A process killed mid-call
+        // (SIGKILL) never settles its reservation; past its expiry it no longer counts against
+        // the quota. Rows from before this step have none and count for their day, as they did.
+        Step(
+            version: 5,
+            sql: """
+                ALTER TABLE reservations ADD COLUMN expires_at REAL;
+                """),
     ]
 }
