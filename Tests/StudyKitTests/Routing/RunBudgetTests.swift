@@ -69,3 +69,39 @@ struct RunBudgetTests {
         _ = await task.result
     }
 }
+
+/// A forced engine runs to the end unless the user gave `--budget`: then the budget bounds the
+/// forced attempt, which is recorded as timed out, caches nothing, and fails with one line.
+@Suite("A forced engine and an explicit budget")
+struct ForcedBudgetTests {
+    @Test(.timeLimit(.minutes(1)))
+    func anExplicitBudgetStopsTheForcedAttempt() async throws {
+        let directory = try CacheTestDirectory()
+        let ledger = try UsageLedger(path: directory.url.appendingPathComponent("db.sqlite3").path)
+        let cache = try ResultCache(path: directory.url.appendingPathComponent("db.sqlite3").path)
+        // The clock stands still until the call: a loaded machine cannot spend the budget before
+        // the attempt starts. The call takes the budget's half second and hangs on.
+        let clock = TestClock()
+        let local = ScriptedModel(.local, steps: [.hang], clock: clock, secondsPerCall: 0.5)
+        let router = RoutingEngine(
+            local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "off")), cache: cache, memory: ledger,
+            clock: clock)
+        let request = RoutingRequest(
+            task: .headline, document: RoutingEngineTests.document(), engine: .local,
+            budget: TimeBudget(seconds: 0.5, start: clock.now()))
+        await #expect(throws: RoutingError.forcedEngineOutOfBudget(.local, seconds: 0.5)) { try await router.run(request) }
+        #expect(try cache.stats().entries == 0)
+        let record = try ledger.attemptSummaries()
+        #expect(record.map(\.lastOutcome) == [.timedOut])
+    }
+
+    @Test func withoutABudgetTheForcedAttemptRunsToItsEnd() async throws {
+        let local = ScriptedModel(.local, steps: [.fail(.transport("timed out: the server's deadline"))])
+        let router = RoutingEngine(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "off")))
+        let request = RoutingRequest(task: .headline, document: RoutingEngineTests.document(), engine: .local)
+        // The engine's own failure, not a budget's.
+        await #expect(throws: RoutingError.forcedEngineFailed(.local, reason: "timed out: the server's deadline")) {
+            try await router.run(request)
+        }
+    }
+}

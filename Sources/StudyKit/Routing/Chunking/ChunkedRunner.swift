@@ -117,7 +117,7 @@ public struct ChunkedRunner: Sendable {
         let order = RoutingEngine.plan(decision: decision, choice: request.engine, offline: request.offline)
         // Asking a server for its window is bounded by the run's budget like any call to it: a
         // black-holed server must not hold the run for its whole deadline.
-        let bound = request.engine == .auto ? request.budget : nil
+        let bound = request.budget
         let router = self.router
         func probe<T: Sendable>(_ ask: @escaping @Sendable () async throws -> T?) async -> T? {
             (try? await router.withinBudget(bound, floor: 0, ask)) ?? nil
