@@ -158,7 +158,9 @@ public struct RoutingEngine: Sendable {
     /// What this process learnt about the remote quota; shared by every copy of the router, so a
     /// refusal holds for every part of a kit and the rest of the run.
     let remoteQuota = RemoteQuotaState()
-    let onPartial: (@Sendable (String) -> Void)?
+    /// Receives the streamed text; a chunked run gives each chunk's copy of the router its own
+    /// (``OrderedPartials``), so the chunks' text is shown in document order.
+    var onPartial: (@Sendable (String) -> Void)?
     let memory: (any AttemptRecording)?
     let capability: CapabilityPolicy
     let clock: any DayClock
@@ -445,7 +447,9 @@ public struct RoutingEngine: Sendable {
             let sent = request
             // Metered: reserved against the quota before, counted in the ledger after (a request
             // sent and then interrupted counts its estimate).
-            let response = try await metered(engine, sent, key: key, deadline: deadline) { try await self.respond(engine, to: sent) }
+            let response = try await metered(engine, sent, key: key, deadline: deadline) {
+                try await self.respond(engine, to: sent, enumerations: task.repeatingMembers)
+            }
             usage.promptTokens += response.usage.promptTokens
             usage.completionTokens += response.usage.completionTokens
             usage.method = response.usage.method
@@ -492,9 +496,10 @@ public struct RoutingEngine: Sendable {
     /// One model call, streamed when someone is watching or when the engine streams cheaply (in
     /// process), so that an answer that starts repeating itself is stopped there
     /// (``RepetitionGuard``) and comes back with `finishReason` `"repeated"`.
-    private func respond(_ engine: any LanguageModel, to request: GenerationRequest) async throws -> RawResponse {
+    private func respond(_ engine: any LanguageModel, to request: GenerationRequest, enumerations: Set<String>) async throws -> RawResponse {
         guard onPartial != nil || engine.streamsCheaply else { return try await engine.respond(to: request) }
-        var repetition = RepetitionGuard()
+        // A card's `kind` or a turn's `role` repeats by design: only free text counts.
+        var repetition = RepetitionGuard(exempt: enumerations)
         var final: RawResponse?
         for try await event in engine.streamResponse(to: request) {
             switch event {
