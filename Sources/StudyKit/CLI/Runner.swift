@@ -184,8 +184,8 @@ extension Runner {
             hits:         \(stats.hits)
             misses:       \(stats.misses)
             discoveries:  \(discoveries) server\(discoveries == 1 ? "" : "s") (window, dialect, tokenizer; kept a day; cache clear removes them)
-            attempts:     \(ledger.attempts) model attempts (studykit engines shows the record; cache clear --attempts forgets it)
-            ledger:       \(ledger.usageDays) day\(ledger.usageDays == 1 ? "" : "s") of usage, \(ledger.requests) sent requests, \(ledger.openReservations) open quota reservation\(ledger.openReservations == 1 ? "" : "s") (kept: it guards the daily quota)
+            attempts:     \(ledger.attempts) model attempt\(ledger.attempts == 1 ? "" : "s") (studykit engines shows the record; cache clear --attempts forgets it)
+            ledger:       \(ledger.usageDays) day\(ledger.usageDays == 1 ? "" : "s") of usage, \(ledger.requests) sent request\(ledger.requests == 1 ? "" : "s"), \(ledger.openReservations) open quota reservation\(ledger.openReservations == 1 ? "" : "s") (kept: it guards the daily quota)
 
             """)
     }

@@ -9,6 +9,8 @@ import Glibc
 /// Two gaps in what the cache file keeps, through the built binary: a quota reservation left by
 /// a process killed mid-call (SIGKILL) stops counting once it expires, and `cache clear` forgets
 /// what discovery learnt about each server, with `cache stats` counting everything stored.
+/// The binary runs on threads of its own (``LiveStudykit``): these tests never hold the
+/// cooperative pool, which the suite's budget tests need.
 @Suite("Cache and ledger end to end (the built binary)", .serialized)
 struct CacheAndLedgerEndToEndTests {
     /// The cache directory's database file.
@@ -16,7 +18,7 @@ struct CacheAndLedgerEndToEndTests {
         try CacheLocation.databasePath(environment: ["STUDYKIT_CACHE_DIR": cache.path])
     }
 
-    @Test func aReservationLeftByAProcessKilledMidCallStopsCountingOnceItExpires() throws {
+    @Test func aReservationLeftByAProcessKilledMidCallStopsCountingOnceItExpires() async throws {
         let server = try FaultModelServer(.slow)
         let cache = try TestPaths.temporaryDirectory("stale-reservation")
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -25,7 +27,7 @@ struct CacheAndLedgerEndToEndTests {
             "STUDYKIT_REMOTE_CONTEXT_SIZE": "8192", "STUDYKIT_REMOTE_DAILY_QUOTA": "3", "STUDYKIT_CACHE_DIR": cache.path,
         ]
         let running = try StudykitBinary.start(["summary", "samples/paste.txt", "--engine", "remote", "--no-cache"], environment: environment)
-        guard server.waitForGeneration(seconds: 60) else {
+        guard await server.generationStarted(within: 60) else {
             running.process.terminate()
             _ = running.wait()
             Issue.record("no generation reached the server")
@@ -44,14 +46,14 @@ struct CacheAndLedgerEndToEndTests {
         // The remote engine's 120 s generation deadline plus the minute's margin.
         #expect(expiry.timeIntervalSinceNow > 60 && expiry.timeIntervalSinceNow <= 181, "expires \(expiry)")
         environment["STUDYKIT_REMOTE_URL"] = try LoopbackPorts.closedURL()
-        let engines = try StudykitBinary.run(["engines", "--json"], environment: environment)
+        let engines = try await LiveStudykit.run(["engines", "--json"], environment: environment)
         #expect(engines.status == 0, "\(engines.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: engines.stdoutData) as? [[String: Any]])
         let remote = try #require(rows.first { $0["engine"] as? String == "remote" })
         let shown = try #require(remote["reservations"] as? [[String: Any]], "\(remote)")
         #expect(shown.count == 1)
         #expect((shown.first?["expiresAt"] as? String) == ISO8601DateFormatter().string(from: expiry))
-        let text = try StudykitBinary.run(["engines"], environment: environment)
+        let text = try await LiveStudykit.run(["engines"], environment: environment)
         #expect(text.stdout.contains("reservations:\n    "), "\(text.stdout)")
 
         // Until it expires it counts: two requests of the three are left.
@@ -68,7 +70,7 @@ struct CacheAndLedgerEndToEndTests {
         #expect(try ledger.reserve(engine: .remote, tokens: 10, quota: quota) == nil)
     }
 
-    @Test func cacheClearForgetsDiscoveriesKeepsTheLedgerAndStatsCountsEverything() throws {
+    @Test func cacheClearForgetsDiscoveriesKeepsTheLedgerAndStatsCountsEverything() async throws {
         let cache = try TestPaths.temporaryDirectory("clear-discoveries")
         defer { try? FileManager.default.removeItem(at: cache) }
         let path = try Self.databasePath(cache)
@@ -81,30 +83,30 @@ struct CacheAndLedgerEndToEndTests {
         try UsageLedger(path: path).recordAttempt(Attempt(key: key, outcome: .cut, duration: 12, at: Date()))
         let environment = ["STUDYKIT_CACHE_DIR": cache.path]
 
-        func stats() throws -> [String: Any] {
-            let run = try StudykitBinary.run(["cache", "stats", "--json"], environment: environment)
+        func stats() async throws -> [String: Any] {
+            let run = try await LiveStudykit.run(["cache", "stats", "--json"], environment: environment)
             #expect(run.status == 0, "\(run.stderr)")
             return try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
         }
-        let before = try stats()
+        let before = try await stats()
         #expect(before["entries"] as? Int == 1)
         #expect(before["discoveries"] as? Int == 1)
         #expect(before["attempts"] as? Int == 1)
 
-        let cleared = try StudykitBinary.run(["cache", "clear"], environment: environment)
+        let cleared = try await LiveStudykit.run(["cache", "clear"], environment: environment)
         #expect(cleared.status == 0, "\(cleared.stderr)")
         #expect(cleared.stdout.hasPrefix("removed 1 cached result and 1 server discovery"), "\(cleared.stdout)")
         #expect(cleared.stdout.contains("--attempts"))
 
-        let after = try stats()
+        let after = try await stats()
         #expect(after["entries"] as? Int == 0)
         #expect(after["discoveries"] as? Int == 0)
         // The capability record is not a cache: it has its own command, and stays.
         #expect(after["attempts"] as? Int == 1)
         #expect(try DiscoveryRecords(path: path).load("http://127.0.0.1:8080/v1") == nil)
 
-        let forgot = try StudykitBinary.run(["cache", "clear", "--attempts"], environment: environment)
+        let forgot = try await LiveStudykit.run(["cache", "clear", "--attempts"], environment: environment)
         #expect(forgot.stdout.hasPrefix("forgot 1 recorded attempt"), "\(forgot.stdout)")
-        #expect(try stats()["attempts"] as? Int == 0)
+        #expect(try await stats()["attempts"] as? Int == 0)
     }
 }

@@ -15,17 +15,18 @@ struct ForcedBudgetIntegrationTests {
         let environment = try server.studykitEnvironment(local: true, remote: false, cache: cache)
         let started = Date()
         let run = try await LiveStudykit.run(
-            ["summary", "samples/long.pdf", "--engine", "local", "--budget", "2", "--json"], environment: environment)
+            ["summary", "samples/long.pdf", "--engine", "local", "--budget", "6", "--json"], environment: environment)
         let seconds = Date().timeIntervalSince(started)
         await server.stop()
 
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stdout.isEmpty)
         #expect(
-            run.stderr == "studykit: the local engine did not finish within --budget 2.0 s; it was stopped and nothing was cached; raise --budget, or drop it to let the forced engine run to the end\n")
+            run.stderr == "studykit: the local engine did not finish within --budget 6.0 s; it was stopped and nothing was cached; raise --budget, or drop it to let the forced engine run to the end\n")
         // A correctness bound, not a benchmark: before, this run read the whole PDF chunk by
-        // chunk on the 135M model, minutes past its 2 s.
-        #expect(seconds < 20, "took \(seconds) s for a 2 s budget")
+        // chunk on the 135M model, minutes past its budget. 6 s leaves a loaded machine time to
+        // reach the generation (discovery, the window), which a chunk's prompt alone outlasts.
+        #expect(seconds < 40, "took \(seconds) s for a 6 s budget")
         let path = try CacheLocation.databasePath(environment: ["STUDYKIT_CACHE_DIR": cache.path])
         #expect(try ResultCache(path: path).stats().entries == 0)
         let record = try UsageLedger(path: path).attemptSummaries().filter { $0.key.engine == .local }

@@ -44,6 +44,16 @@ final class FaultModelServer: Sendable {
         return false
     }
 
+    /// ``waitForGeneration(seconds:)`` without holding a thread of the cooperative pool.
+    func generationStarted(within seconds: Double) async -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if generating.raised.withLock({ $0 }) { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
     deinit {
         try? stdin.fileHandleForWriting.close()
         process.terminate()
