@@ -27,7 +27,7 @@ struct CacheAndLedgerEndToEndTests {
             "STUDYKIT_REMOTE_CONTEXT_SIZE": "8192", "STUDYKIT_REMOTE_DAILY_QUOTA": "3", "STUDYKIT_CACHE_DIR": cache.path,
         ]
         let running = try StudykitBinary.start(["summary", "samples/paste.txt", "--engine", "remote", "--no-cache"], environment: environment)
-        guard await server.generationStarted(within: 60) else {
+        guard await server.generationStarted(within: 120) else {
             running.process.terminate()
             _ = running.wait()
             Issue.record("no generation reached the server")
