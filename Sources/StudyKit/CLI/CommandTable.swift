@@ -181,9 +181,9 @@ struct CommandSpec: Sendable {
             example: "studykit schema quiz"),
         CommandSpec(
             name: "cache", kind: .cache, usage: "studykit cache stats | studykit cache clear [--task <task> | --attempts]",
-            summary: "inspect or clear the result cache",
+            summary: "inspect the cache file, or clear its results and server discoveries (the ledger and attempts stay)",
             options: [
-                OptionSpec("task", value: "task", "with clear: only this task's entries"),
+                OptionSpec("task", value: "task", "with clear: only this task's results (discoveries stay)"),
                 OptionSpec("attempts", "with clear: forget every model's record of attempts instead (studykit engines shows it)"),
                 OptionSpec("json", "print JSON"),
             ],

@@ -57,7 +57,10 @@ extension Runner {
         let local = sharedLocal ?? configuration.localEngine(transport: transport, discoveryStore: discoveries)
         let capability = try CapabilityPolicy(environment: environment)
         let remoteConfigured = configuration.remote != nil && !settings.offline
-        let budgetSeconds = settings.budget ?? TimeBudget.defaultSeconds(for: settings.task, remoteConfigured: remoteConfigured)
+        // A forced engine runs to the end unless the user bounds it with --budget: the default
+        // budget is automatic routing's, which has the builtin engine to fill in.
+        let budgetSeconds = settings.engine != .auto ? settings.budget
+            : settings.budget ?? TimeBudget.defaultSeconds(for: settings.task, remoteConfigured: remoteConfigured)
         let router = RoutingEngine(
             local: local, remote: remote,
             cache: stores.cache, ledger: stores.meter, quota: quota,
@@ -71,7 +74,7 @@ extension Runner {
         let request = RoutingRequest(
             task: settings.task, document: document, concept: settings.concept, explanation: explanation,
             engine: settings.engine, offline: settings.offline, useCache: !settings.noCache,
-            budget: TimeBudget(seconds: budgetSeconds, start: runStarted))
+            budget: budgetSeconds.map { TimeBudget(seconds: $0, start: runStarted) })
         // The preview draws where the cursor is: take the progress line away first.
         if streamer != nil { progress.clear() }
         let chunker = chunkedRunner(router: router, settings: settings, progress: progress, clock: clock)

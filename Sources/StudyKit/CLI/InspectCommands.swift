@@ -61,6 +61,11 @@ extension Runner {
                 if let quota, let ledger, let remaining = try? ledger.remaining(quota, engine: .remote, on: ledger.today) {
                     object["quotaRemaining"] = .integer(remaining)
                 }
+                // Allowances held against the quota now: calls in flight, or left by a process
+                // that was killed mid-call, which count until they expire.
+                if let ledger, let open = try? ledger.openReservations(engine: .remote), quota != nil || !open.isEmpty {
+                    object["reservations"] = .array(open.map(reservationJSON))
+                }
             }
             rows.append(.object(object))
         }
@@ -83,14 +88,32 @@ extension Runner {
                 case .string(let string): text = string
                 case .object(let nested): text = nested.map { "\($0.key) \($0.value.compactText)" }.joined(separator: ", ")
                 case .array(let lines):
-                    output.line("  " + key + ":")
-                    for line in lines { output.line("    " + TerminalSafety.clean(line.stringValue ?? line.compactText)) }
+                    output.line("  " + key + ":" + (lines.isEmpty ? " none" : ""))
+                    for line in lines {
+                        let text: String
+                        if case .object(let fields) = line {
+                            text = fields.map { "\($0.key) \($0.value.stringValue ?? $0.value.compactText)" }.joined(separator: ", ")
+                        } else {
+                            text = line.stringValue ?? line.compactText
+                        }
+                        output.line("    " + TerminalSafety.clean(text))
+                    }
                     continue
                 default: text = value.compactText
                 }
                 output.line("  " + (key + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + TerminalSafety.clean(text))
             }
         }
+    }
+
+    /// One open reservation: what it holds, when it was taken and when it stops counting.
+    private func reservationJSON(_ reservation: QuotaReservation) -> JSONValue {
+        let time = ISO8601DateFormatter()
+        return [
+            "requests": .integer(reservation.requests), "tokens": .integer(reservation.tokens),
+            "createdAt": reservation.createdAt.map { .string(time.string(from: $0)) } ?? .null,
+            "expiresAt": reservation.expiresAt.map { .string(time.string(from: $0)) } ?? .string("end of day"),
+        ]
     }
 
     /// One job's record: `flashcards/part (flashcards/2) on SmolLM2…: 2 attempts, 0 accepted, last cut, mean 41 s; skipped: …`.

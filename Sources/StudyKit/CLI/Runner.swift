@@ -117,9 +117,7 @@ public struct Runner: Sendable {
         case .cacheStats(let json):
             try showCacheStats(json: json)
         case .cacheClear(let task):
-            let removed = try ResultCache(environment: environment).clear(task: task)
-            let scope = task.map { " for \($0.commandName)" } ?? ""
-            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(scope)")
+            try clearCache(task: task)
         case .forgetAttempts:
             let configuration = try EngineConfiguration.load(environment: environment)
             let removed = try UsageLedger(environment: cacheEnvironment(configuration)).forgetAttempts()
@@ -139,24 +137,55 @@ extension Runner {
         return try await importer.load(SourceReference(argument: source), options: options)
     }
 
+    /// `studykit cache clear`: every result, and what discovery learnt about each server (a
+    /// cache too: a server restarted with another model, window or tokenizer behind the same URL
+    /// is asked again); with `--task`, that task's results only. The usage ledger (it guards the
+    /// quota) and the capability record (`--attempts` forgets it) are kept, and the line says so.
+    func clearCache(task: StudyTask?) throws {
+        let configuration = try EngineConfiguration.load(environment: environment)
+        let path = try CacheLocation.databasePath(environment: cacheEnvironment(configuration))
+        let removed = try ResultCache(path: path).clear(task: task)
+        if let task {
+            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s") for \(task.commandName)")
+            return
+        }
+        let servers = try DiscoveryRecords(path: path).forgetAll()
+        output.line(
+            "removed \(removed) cached result\(removed == 1 ? "" : "s") and \(servers) server discover\(servers == 1 ? "y" : "ies") "
+                + "(each server's window, dialect and tokenizer are asked again); kept the usage ledger and each model's record "
+                + "of attempts (studykit cache clear --attempts forgets the record)")
+    }
+
+    /// `studykit cache stats`: everything the cache file holds, each kind of record counted.
     func showCacheStats(json: Bool) throws {
-        let path = try CacheLocation.databasePath(environment: environment)
+        let configuration = try EngineConfiguration.load(environment: environment)
+        let path = try CacheLocation.databasePath(environment: cacheEnvironment(configuration))
         let stats = try ResultCache(path: path).stats()
+        let discoveries = try DiscoveryRecords(path: path).count()
+        let ledger = try UsageLedger(path: path).contents()
         if json {
             let value: JSONValue = [
                 "path": .string(path), "entries": .integer(stats.entries), "payloadBytes": .integer(stats.payloadBytes),
                 "fileBytes": .integer(stats.fileBytes), "hits": .integer(stats.hits), "misses": .integer(stats.misses),
+                "discoveries": .integer(discoveries), "attempts": .integer(ledger.attempts),
+                "ledger": [
+                    "usageDays": .integer(ledger.usageDays), "requests": .integer(ledger.requests),
+                    "openReservations": .integer(ledger.openReservations),
+                ],
             ]
             output.line(value.prettyText)
             return
         }
         output.write(
             """
-            cache:    \(path)
-            entries:  \(stats.entries)
-            size:     \(byteText(stats.payloadBytes)) of results, \(byteText(stats.fileBytes)) on disk
-            hits:     \(stats.hits)
-            misses:   \(stats.misses)
+            cache:        \(path)
+            entries:      \(stats.entries) results
+            size:         \(byteText(stats.payloadBytes)) of results, \(byteText(stats.fileBytes)) on disk (everything below included)
+            hits:         \(stats.hits)
+            misses:       \(stats.misses)
+            discoveries:  \(discoveries) server\(discoveries == 1 ? "" : "s") (window, dialect, tokenizer; kept a day; cache clear removes them)
+            attempts:     \(ledger.attempts) model attempt\(ledger.attempts == 1 ? "" : "s") (studykit engines shows the record; cache clear --attempts forgets it)
+            ledger:       \(ledger.usageDays) day\(ledger.usageDays == 1 ? "" : "s") of usage, \(ledger.requests) sent request\(ledger.requests == 1 ? "" : "s"), \(ledger.openReservations) open quota reservation\(ledger.openReservations == 1 ? "" : "s") (kept: it guards the daily quota)
 
             """)
     }

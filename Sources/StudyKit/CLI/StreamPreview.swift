@@ -26,6 +26,9 @@ final class StreamPreview: Sendable {
         var drawnRows = 0
         /// Lines already appended (the fallback).
         var printedLines = 0
+        /// The text the lines were parsed from: a snapshot that does not extend it starts a new
+        /// answer (the next chunk of a chunked run, or a re-ask).
+        var text = ""
     }
 
     private let sink: any OutputSink
@@ -46,6 +49,15 @@ final class StreamPreview: Sendable {
         let lines = StreamOutline.outline(TerminalSafety.clean(value))
         guard !lines.isEmpty else { return }
         state.withLock { state in
+            // A new answer: appended, the last answer's lines are all complete now; its last line
+            // goes out and the new answer's lines are counted from its first.
+            if !text.hasPrefix(state.text), state.printedLines > 0 || !state.lines.isEmpty, state.drawnRows == 0 {
+                if state.printedLines < state.lines.count {
+                    sink.write(state.lines[state.printedLines...].joined(separator: "\n") + "\n")
+                }
+                state.printedLines = 0
+            }
+            state.text = text
             state.lines = lines
             draw(&state)
         }
@@ -71,6 +83,7 @@ final class StreamPreview: Sendable {
             }
             state.printedLines = 0
             state.lines = []
+            state.text = ""
         }
     }
 

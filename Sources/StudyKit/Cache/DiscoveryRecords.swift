@@ -65,6 +65,26 @@ public final class DiscoveryRecords: DiscoveryStoring {
         }
     }
 
+    /// How many servers' discoveries are stored.
+    public func count() throws(CacheError) -> Int {
+        try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> Int in
+            try db.readTransaction { () throws(CacheError) -> Int in
+                Int(try db.query("SELECT COUNT(*) FROM discoveries") { $0.integer(at: 0) }.first ?? 0)
+            }
+        }
+    }
+
+    /// Forgets every server's discovery (`studykit cache clear`); returns how many were removed.
+    @discardableResult
+    public func forgetAll() throws(CacheError) -> Int {
+        try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> Int in
+            try db.immediateTransaction { () throws(CacheError) -> Int in
+                try db.run("DELETE FROM discoveries")
+                return db.changes
+            }
+        }
+    }
+
     public func forget(_ server: String) {
         try? database.withLock { (db: inout SQLiteDatabase) throws(CacheError) in
             try db.immediateTransaction { () throws(CacheError) in

@@ -293,4 +293,9 @@ final class SQLiteStatement {
     func real(at column: Int32) -> Double {
         sqlite3_column_double(handle, column)
     }
+
+    /// The column as a double, or `nil` for NULL.
+    func optionalReal(at column: Int32) -> Double? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_double(handle, column)
+    }
 }

@@ -90,5 +90,28 @@ enum SchemaMigrations {
                 );
                 CREATE INDEX IF NOT EXISTS reservations_by_day ON reservations(engine, day);
                 """),
+        // A reservation's expiry: the request's deadline plus a margin. A process killed mid-call
+        // (SIGKILL) never settles its reservation; past its expiry it no longer counts against
+        // the quota. Rows from before this step have none and count for their day, as they did.
+        // The table is rebuilt rather than altered, so the step also runs on a file whose
+        // version was set back below it (ADD COLUMN would fail on the column being there).
+        Step(
+            version: 5,
+            sql: """
+                CREATE TABLE reservations_v5 (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    engine TEXT NOT NULL,
+                    day TEXT NOT NULL,
+                    requests INTEGER NOT NULL,
+                    tokens INTEGER NOT NULL,
+                    created_at REAL NOT NULL,
+                    expires_at REAL
+                );
+                INSERT INTO reservations_v5 (id, engine, day, requests, tokens, created_at)
+                    SELECT id, engine, day, requests, tokens, created_at FROM reservations;
+                DROP TABLE reservations;
+                ALTER TABLE reservations_v5 RENAME TO reservations;
+                CREATE INDEX IF NOT EXISTS reservations_by_day ON reservations(engine, day);
+                """),
     ]
 }

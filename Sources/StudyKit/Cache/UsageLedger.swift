@@ -90,8 +90,10 @@ public protocol UsageMetering: Sendable {
     func usage(engine: EngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage
     /// Checks `quota` and holds one request and `tokens` against it in the same transaction,
     /// so concurrent callers never both take the last of it; `nil` when the quota has no room
-    /// (what is spent, plus what others hold, plus this request would exceed it).
-    func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation?
+    /// (what is spent, plus what others hold, plus this request would exceed it). After
+    /// `expiresAt` the allowance no longer counts (its process died without settling); `nil`
+    /// holds it for its whole day.
+    func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?) throws(CacheError) -> QuotaReservation?
     /// Replaces `reservation` (if any) with what was spent, and records each sent request, in
     /// one transaction. With nothing spent this releases the reservation.
     func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError)
@@ -107,6 +109,10 @@ public struct QuotaReservation: Sendable, Equatable {
     public var requests: Int
     /// Tokens held: the prompt's estimate plus the response reserve.
     public var tokens: Int
+    /// When it was taken.
+    public var createdAt: Date? = nil
+    /// When it stops counting if it is never settled; `nil`: at the end of its day.
+    public var expiresAt: Date? = nil
 }
 
 /// What one metered model call spent.
@@ -177,7 +183,7 @@ extension UsageMetering {
 
     /// Checks, then holds nothing: a meter without a reservations table (two calls at once may
     /// both pass). ``UsageLedger`` does both in one transaction.
-    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation? {
+    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?) throws(CacheError) -> QuotaReservation? {
         let day = today
         let spent = quota.spent(by: try usage(engine: engine, on: day))
         guard spent + quota.charge(tokens: tokens) <= quota.limit else { return nil }
@@ -275,12 +281,15 @@ extension UsageLedger {
     /// request and `tokens` if there is room, inside one `BEGIN IMMEDIATE` transaction: the
     /// write lock is taken before the read, so of four processes racing for the last request,
     /// exactly one gets it. A held allowance that is never settled (the process was killed
-    /// mid-request) keeps counting for its day: the request may have been billed.
-    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation? {
-        let day = today
+    /// mid-request) counts until `expiresAt` (the request's deadline plus a margin: a request
+    /// still running by then has been stopped), then no longer, and is removed.
+    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date? = nil) throws(CacheError) -> QuotaReservation? {
+        let now = clock.now()
+        let day = LedgerDay(date: now, timeZone: clock.timeZone)
         let tokens = max(0, tokens)
         return try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> QuotaReservation? in
             try db.immediateTransaction { () throws(CacheError) -> QuotaReservation? in
+                try db.run("DELETE FROM reservations WHERE expires_at IS NOT NULL AND expires_at <= ?", [.real(now.timeIntervalSince1970)])
                 let key: [SQLiteValue] = [.text(engine.rawValue), .text(day.text)]
                 let spent = try db.query(
                     "SELECT tokens_in + tokens_out, requests FROM usage WHERE engine = ? AND day = ?", key
@@ -291,10 +300,13 @@ extension UsageLedger {
                 let taken = quota.isRequests ? spent.requests + held.requests : spent.tokens + held.tokens
                 guard taken + quota.charge(tokens: tokens) <= quota.limit else { return nil }
                 try db.run(
-                    "INSERT INTO reservations (engine, day, requests, tokens, created_at) VALUES (?, ?, 1, ?, ?)",
-                    key + [.integer(Int64(tokens)), .real(clock.now().timeIntervalSince1970)])
+                    "INSERT INTO reservations (engine, day, requests, tokens, created_at, expires_at) VALUES (?, ?, 1, ?, ?, ?)",
+                    key + [
+                        .integer(Int64(tokens)), .real(now.timeIntervalSince1970),
+                        expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null,
+                    ])
                 let id = try db.query("SELECT last_insert_rowid()") { $0.integer(at: 0) }.first ?? 0
-                return QuotaReservation(id: id, day: day, requests: 1, tokens: tokens)
+                return QuotaReservation(id: id, day: day, requests: 1, tokens: tokens, createdAt: now, expiresAt: expiresAt)
             }
         }
     }
@@ -354,13 +366,64 @@ extension UsageLedger {
         return rows.compactMap { $0 }
     }
 
-    /// Allowances held now for `engine` today (requests in flight, or never settled).
+    /// Allowances that count now for `engine` today (requests in flight, or never settled and
+    /// not yet expired).
     public func heldReservations(engine: EngineKind) throws(CacheError) -> Int {
-        try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> Int in
-            try db.readTransaction { () throws(CacheError) -> Int in
-                Int(try db.query(
-                    "SELECT COUNT(*) FROM reservations WHERE engine = ? AND day = ?", [.text(engine.rawValue), .text(today.text)]
-                ) { $0.integer(at: 0) }.first ?? 0)
+        try openReservations(engine: engine).count
+    }
+
+    /// The allowances that count now for `engine` today, oldest first: requests in flight, or
+    /// never settled (a killed process) and not yet past their expiry.
+    public func openReservations(engine: EngineKind) throws(CacheError) -> [QuotaReservation] {
+        let now = clock.now()
+        let day = LedgerDay(date: now, timeZone: clock.timeZone)
+        return try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> [QuotaReservation] in
+            try db.readTransaction { () throws(CacheError) -> [QuotaReservation] in
+                try db.query(
+                    """
+                    SELECT id, requests, tokens, created_at, expires_at FROM reservations
+                    WHERE engine = ? AND day = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY id
+                    """, [.text(engine.rawValue), .text(day.text), .real(now.timeIntervalSince1970)]
+                ) { row in
+                    QuotaReservation(
+                        id: row.integer(at: 0), day: day, requests: Int(row.integer(at: 1)), tokens: Int(row.integer(at: 2)),
+                        createdAt: Date(timeIntervalSince1970: row.real(at: 3)),
+                        expiresAt: row.optionalReal(at: 4).map(Date.init(timeIntervalSince1970:)))
+                }
+            }
+        }
+    }
+}
+
+// MARK: - What the ledger holds
+
+/// How much the ledger holds, for `studykit cache stats`.
+public struct LedgerContents: Sendable, Equatable {
+    /// Days with recorded usage (all engines).
+    public var usageDays: Int
+    /// Model attempts in the capability memory (`studykit engines` shows them).
+    public var attempts: Int
+    /// Sent requests recorded with their outcome (the record of what was spent).
+    public var requests: Int
+    /// Quota reservations that count now (in flight, or unsettled and not yet expired).
+    public var openReservations: Int
+}
+
+extension UsageLedger {
+    /// Counts what the ledger holds.
+    public func contents() throws(CacheError) -> LedgerContents {
+        let now = clock.now().timeIntervalSince1970
+        return try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> LedgerContents in
+            try db.readTransaction { () throws(CacheError) -> LedgerContents in
+                func count(_ sql: String, _ values: [SQLiteValue] = []) throws(CacheError) -> Int {
+                    Int(try db.query(sql, values) { $0.integer(at: 0) }.first ?? 0)
+                }
+                return LedgerContents(
+                    usageDays: try count("SELECT COUNT(DISTINCT day) FROM usage"),
+                    attempts: try count("SELECT COUNT(*) FROM attempts WHERE level = 'job'"),
+                    requests: try count("SELECT COUNT(*) FROM attempts WHERE level = 'request'"),
+                    openReservations: try count(
+                        "SELECT COUNT(*) FROM reservations WHERE expires_at IS NULL OR expires_at > ?", [.real(now)]))
             }
         }
     }
@@ -390,7 +453,9 @@ public struct UnavailableLedger: UsageMetering {
     /// Always throws ``error``.
     public func usage(engine: EngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage { throw error }
     /// Always throws ``error``.
-    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation? { throw error }
+    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?) throws(CacheError) -> QuotaReservation? {
+        throw error
+    }
     /// Always throws ``error``.
     public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
         throw error

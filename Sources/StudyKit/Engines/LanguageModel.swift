@@ -258,6 +258,9 @@ public protocol LanguageModel: Sendable {
     /// The requests this engine sent to a server in this process, for `--json` `usage`; `nil`
     /// for engines that make none.
     func traffic() async -> EngineTraffic?
+    /// The most seconds one generation may take, retries included, when the engine bounds it
+    /// (a server's request deadline); `nil` by default. A quota reservation expires after it.
+    var generationDeadline: TimeInterval? { get }
 }
 
 /// What one engine sent to its server in a run.
@@ -302,6 +305,9 @@ public struct EngineDescription: Sendable, Equatable {
 extension LanguageModel {
     /// By default what engines of this kind support: local English, remote and builtin any.
     public var languages: LanguageSupport { .defaultFor(kind) }
+
+    /// By default the engine does not bound a generation itself.
+    public var generationDeadline: TimeInterval? { nil }
 
     /// By default streaming is only used when someone watches (`--stream`).
     public var streamsCheaply: Bool { false }

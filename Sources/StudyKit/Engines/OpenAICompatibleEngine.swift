@@ -82,6 +82,9 @@ public struct OpenAICompatibleEngine: LanguageModel {
     public var languages: LanguageSupport { endpoint.languages ?? .defaultFor(kind) }
     /// Seconds a generation may take, retries included.
     public let deadline: TimeInterval
+
+    /// ``deadline``: a generation that has not ended by then was stopped.
+    public var generationDeadline: TimeInterval? { deadline }
     /// Seconds allowed to connect.
     public let connectTimeout: TimeInterval
     /// Seconds allowed for each discovery probe (the request deadline unless given).

@@ -25,8 +25,14 @@ public struct RepetitionGuard: Sendable {
     /// The entry that repeated, once one has.
     public private(set) var repeatedEntry: String?
 
-    /// Creates a guard for one answer.
-    public init() {}
+    /// Members whose values are a fixed list of strings (a card's `kind`, a podcast turn's
+    /// `role`): repeating one of those is the schema at work, not a loop.
+    private let exempt: Set<String>
+
+    /// Creates a guard for one answer; the values of the members named in `exempt` never count.
+    public init(exempt: Set<String> = []) {
+        self.exempt = exempt
+    }
 
     /// Scans what `snapshot` adds to the text seen so far; `true` once an entry has repeated.
     public mutating func feed(snapshot: String) -> Bool {
@@ -87,11 +93,12 @@ public struct RepetitionGuard: Sendable {
         }
         let key = Self.normalized(current)
         guard key.count >= 2 else { return false }
+        let inArray = stack.last == .array
+        let owner = inArray ? "" : lastKey
+        if !inArray, exempt.contains(owner) { return false }
         let count = (counts[key] ?? 0) + 1
         counts[key] = count
         let words = key.split(separator: " ").count
-        let inArray = stack.last == .array
-        let owner = inArray ? "" : lastKey
         if count >= 3 || (count >= 2 && words >= 4 && owner != "quote") {
             repeatedEntry = current
             return true

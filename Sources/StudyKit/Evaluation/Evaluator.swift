@@ -249,9 +249,9 @@ final class EvalMeter: UsageMetering {
         return try ledger.usage(engine: engine, on: day)
     }
 
-    func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota) throws(CacheError) -> QuotaReservation? {
+    func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?) throws(CacheError) -> QuotaReservation? {
         guard let ledger else { return QuotaReservation(id: 0, day: today, requests: 1, tokens: max(0, tokens)) }
-        return try ledger.reserve(engine: engine, tokens: tokens, quota: quota)
+        return try ledger.reserve(engine: engine, tokens: tokens, quota: quota, expiresAt: expiresAt)
     }
 
     func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {

@@ -79,7 +79,7 @@ public struct KitAssembler: Sendable {
     private func kitFitsWhole(_ engine: any LanguageModel, request: RoutingRequest) async -> Bool {
         // Remote closed (refused, over quota, a ledger that cannot count): not even asked for its window.
         guard !request.offline, engine.kind != .remote || router.remoteBlocker() == nil else { return false }
-        let fits = try? await router.withinBudget(request.engine == .auto ? request.budget : nil, floor: 0) {
+        let fits = try? await router.withinBudget(request.budget, floor: 0) {
             guard case .available = await engine.availability() else { return false }
             let budget = try await checkBudget(engine: engine, task: .studyKit, document: request.document, concept: nil, explanation: nil)
             return budget.fits

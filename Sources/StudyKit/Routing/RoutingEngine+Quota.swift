@@ -50,7 +50,7 @@ extension RoutingEngine {
         let estimate = Spending(
             requests: 1, tokensIn: TokenCount.estimate(for: request.instructions + "\n" + request.prompt).count,
             tokensOut: request.options.maximumResponseTokens ?? 0)
-        let reservation = try reserve(engine, estimate: estimate)
+        let reservation = try reserve(engine, estimate: estimate, expiresAt: reservationExpiry(engine, deadline: deadline))
         let sent = SentRequestLog()
         do {
             let response = try await SentRequestLog.$current.withValue(sent) { try await withinBudget(deadline, call) }
@@ -65,13 +65,33 @@ extension RoutingEngine {
         }
     }
 
+    /// When a reservation taken now stops counting if it is never settled (its process was
+    /// killed): the call's deadline (the run's budget, never less than the second an attempt
+    /// always gets, or the engine's own generation deadline, whichever comes first) plus
+    /// ``reservationMargin``; without either, ``reservationLifetime`` from now.
+    func reservationExpiry(_ engine: any LanguageModel, deadline: TimeBudget?) -> Date {
+        let now = clock.now()
+        let budgetLeft = deadline.map { max(1, $0.remaining(at: now)) }
+        let seconds = [budgetLeft, engine.generationDeadline].compactMap { $0 }.min()
+        return now.addingTimeInterval(seconds.map { $0 + Self.reservationMargin } ?? Self.reservationLifetime)
+    }
+
+    /// Added to a call's deadline before its reservation expires: the settlement after a call
+    /// that ended at its deadline is written well within it.
+    static let reservationMargin: TimeInterval = 60
+
+    /// How long a reservation counts when its call has no deadline at all.
+    static let reservationLifetime: TimeInterval = 3_600
+
     /// Holds the allowance of one remote request, or throws ``QuotaHeld``; `nil` when there is
     /// no quota to hold against (local, or no daily quota set).
-    private func reserve(_ engine: any LanguageModel, estimate: Spending) throws -> QuotaReservation? {
+    private func reserve(_ engine: any LanguageModel, estimate: Spending, expiresAt: Date) throws -> QuotaReservation? {
         guard engine.kind == .remote, let quota else { return nil }
         guard let ledger else { throw QuotaHeld(reason: ledgerFailed(nil)) }
         do {
-            guard let reservation = try ledger.reserve(engine: .remote, tokens: estimate.tokensIn + estimate.tokensOut, quota: quota) else {
+            guard let reservation = try ledger.reserve(
+                engine: .remote, tokens: estimate.tokensIn + estimate.tokensOut, quota: quota, expiresAt: expiresAt)
+            else {
                 throw QuotaHeld(reason: "the remote daily quota (\(quota)) is used up")
             }
             return reservation

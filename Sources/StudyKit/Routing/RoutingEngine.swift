@@ -108,6 +108,9 @@ public enum RoutingError: StudyKitError, Equatable {
     case noEngine([FallbackStep])
     /// A forced engine does not support the document's language.
     case unsupportedLanguage(EngineKind, language: String, supported: LanguageSupport)
+    /// A forced engine was still working when the explicit `--budget` of `seconds` ran out: it
+    /// was stopped, and nothing was cached.
+    case forcedEngineOutOfBudget(EngineKind, seconds: Double)
 
     /// One line naming the engine and what to do.
     public var message: String {
@@ -117,6 +120,8 @@ public enum RoutingError: StudyKitError, Equatable {
         case .unsupportedLanguage(let engine, let language, let supported):
             let setting = engine == .local ? "STUDYKIT_LOCAL_LANGUAGES" : "STUDYKIT_REMOTE_LANGUAGES"
             return "the \(engine.rawValue) engine does not support the document's language, \(LanguageDetector.displayName(language)) (it declares \(supported.displayText)); add \(language) to \(setting) if its model writes it, or use --engine builtin or drop --engine"
+        case .forcedEngineOutOfBudget(let engine, let seconds):
+            return "the \(engine.rawValue) engine did not finish within --budget \(CapabilityPolicy.seconds(seconds)); it was stopped and nothing was cached; raise --budget, or drop it to let the forced engine run to the end"
         case .noEngine(let steps):
             let tried = steps.map { "\($0.engine.rawValue): \($0.reason)" }.joined(separator: "; ")
             return "no engine could serve (\(tried))"
@@ -153,7 +158,9 @@ public struct RoutingEngine: Sendable {
     /// What this process learnt about the remote quota; shared by every copy of the router, so a
     /// refusal holds for every part of a kit and the rest of the run.
     let remoteQuota = RemoteQuotaState()
-    let onPartial: (@Sendable (String) -> Void)?
+    /// Receives the streamed text; a chunked run gives each chunk's copy of the router its own
+    /// (``OrderedPartials``), so the chunks' text is shown in document order.
+    var onPartial: (@Sendable (String) -> Void)?
     let memory: (any AttemptRecording)?
     let capability: CapabilityPolicy
     let clock: any DayClock
@@ -257,6 +264,7 @@ public struct RoutingEngine: Sendable {
                 return finished(try await attempt(
                     request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks, log: log))
             } catch let skip as BudgetSkip {
+                if forced, let budget = request.budget { throw RoutingError.forcedEngineOutOfBudget(kind, seconds: budget.seconds) }
                 fallbacks.append(FallbackStep(engine: kind, reason: skip.reason))
                 note("\(kind.rawValue): \(skip.reason)")
             } catch let escalation as Escalation {
@@ -266,6 +274,10 @@ public struct RoutingEngine: Sendable {
                 let reason = Self.reason(for: error)
                 fallbacks.append(FallbackStep(engine: kind, reason: reason))
                 note("\(kind.rawValue) failed: \(reason)")
+                // A forced engine under an explicit --budget is stopped when the budget runs out.
+                if forced, let budget = request.budget, budget.remaining(at: clock.now()) <= 0 {
+                    throw RoutingError.forcedEngineOutOfBudget(kind, seconds: budget.seconds)
+                }
                 if forced { throw RoutingError.forcedEngineFailed(kind, reason: reason) }
                 if error is CancellationError { throw error }
             }
@@ -298,7 +310,9 @@ public struct RoutingEngine: Sendable {
         // Under a budget every call to the server counts against it, not only the generation
         // (which has its own bound below): discovery, the window and token counts of a server
         // that accepts and never answers cost at most what is left, and nothing starts once it is spent.
-        let bound = request.engine == .auto ? request.budget : nil
+        // A forced engine has a budget only when the user gave one (`--engine X --budget N`): it
+        // bounds the attempt, though none of automatic routing's budget policy applies.
+        let bound = request.budget
         if case .unavailable(let reason) = try await withinBudget(bound, floor: 0, { await engine.availability() }) {
             throw EngineError.unavailable(reason: reason)
         }
@@ -359,7 +373,7 @@ public struct RoutingEngine: Sendable {
         }
         let generated = try await generateValidated(
             task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
-            language: document.language, reserve: budget.reserve, key: key, log: log, deadline: request.engine == .auto ? request.budget : nil)
+            language: document.language, reserve: budget.reserve, key: key, log: log, deadline: request.budget)
         if request.useCache {
             store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
         }
@@ -433,7 +447,9 @@ public struct RoutingEngine: Sendable {
             let sent = request
             // Metered: reserved against the quota before, counted in the ledger after (a request
             // sent and then interrupted counts its estimate).
-            let response = try await metered(engine, sent, key: key, deadline: deadline) { try await self.respond(engine, to: sent) }
+            let response = try await metered(engine, sent, key: key, deadline: deadline) {
+                try await self.respond(engine, to: sent, enumerations: task.repeatingMembers)
+            }
             usage.promptTokens += response.usage.promptTokens
             usage.completionTokens += response.usage.completionTokens
             usage.method = response.usage.method
@@ -480,9 +496,10 @@ public struct RoutingEngine: Sendable {
     /// One model call, streamed when someone is watching or when the engine streams cheaply (in
     /// process), so that an answer that starts repeating itself is stopped there
     /// (``RepetitionGuard``) and comes back with `finishReason` `"repeated"`.
-    private func respond(_ engine: any LanguageModel, to request: GenerationRequest) async throws -> RawResponse {
+    private func respond(_ engine: any LanguageModel, to request: GenerationRequest, enumerations: Set<String>) async throws -> RawResponse {
         guard onPartial != nil || engine.streamsCheaply else { return try await engine.respond(to: request) }
-        var repetition = RepetitionGuard()
+        // A card's `kind` or a turn's `role` repeats by design: only free text counts.
+        var repetition = RepetitionGuard(exempt: enumerations)
         var final: RawResponse?
         for try await event in engine.streamResponse(to: request) {
             switch event {

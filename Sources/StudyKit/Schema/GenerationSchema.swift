@@ -45,6 +45,20 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         }
     }
 
+    /// The names of the object members, at any depth, whose values are a ``stringEnum``: values
+    /// an answer repeats by design (every card has a `kind`).
+    public var enumerationMembers: Set<String> {
+        switch self {
+        case .object(let properties):
+            return properties.reduce(into: Set<String>()) { names, property in
+                if case .stringEnum = property.schema { names.insert(property.name) }
+                names.formUnion(property.schema.enumerationMembers)
+            }
+        case .array(let items, _, _, _): return items.enumerationMembers
+        default: return []
+        }
+    }
+
     /// How duplicates in an array are recognised: case- and whitespace-insensitively.
     public enum Distinctness: Sendable, Hashable {
         /// The string items themselves must differ.

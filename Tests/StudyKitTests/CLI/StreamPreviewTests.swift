@@ -75,6 +75,23 @@ struct StreamPreviewTests {
         return (sink, preview)
     }
 
+    /// Piped, one answer after another (a chunked run's chunks, in order): every line of each
+    /// is appended once, the first answer's last line too, and the second's lines from its first.
+    @Test func appendedAnswersFollowOneAnother() {
+        let sink = CapturingSink()
+        let preview = StreamPreview(sink: sink)
+        for answer in [#"{"keyPoints": ["alpha one", "alpha two"]}"#, #"{"keyPoints": ["beta one", "beta two", "beta three"]}"#] {
+            var end = answer.startIndex
+            while end < answer.endIndex {
+                end = answer.index(end, offsetBy: 5, limitedBy: answer.endIndex) ?? answer.endIndex
+                preview.show(String(answer[..<end]))
+            }
+        }
+        preview.finish()
+        let lines = sink.text.split(separator: "\n").map(String.init)
+        #expect(lines == ["keyPoints:", "  - alpha one", "  - alpha two", "keyPoints:", "  - beta one", "  - beta two"], "\(lines)")
+    }
+
     @Test(arguments: [40, 80, 120])
     func theFinalRenderingReplacesThePreviewExactly(columns: Int) {
         let size = TerminalSize(columns: columns, rows: 40)

@@ -4,6 +4,33 @@ import Testing
 
 @Suite("Usage ledger")
 struct UsageLedgerTests {
+    /// A file from before reservations had an expiry keeps its held reservation (which counts for
+    /// its day, as it did); new ones get theirs and stop counting after it.
+    @Test func reservationsOfAVersionFourFileSurviveTheExpiryMigration() throws {
+        let directory = try CacheTestDirectory()
+        let clock = CacheTestClock("2025-03-09T10:00:00+01:00")
+        do {
+            let raw = try SQLiteDatabase(path: directory.databasePath)
+            try raw.execute(
+                """
+                DROP TABLE reservations;
+                CREATE TABLE reservations (id INTEGER PRIMARY KEY AUTOINCREMENT, engine TEXT NOT NULL, day TEXT NOT NULL,
+                    requests INTEGER NOT NULL, tokens INTEGER NOT NULL, created_at REAL NOT NULL);
+                INSERT INTO reservations (engine, day, requests, tokens, created_at) VALUES ('remote', '2025-03-09', 1, 700, 0);
+                PRAGMA user_version=4
+                """)
+        }
+        let ledger = try UsageLedger(path: directory.databasePath, clock: clock)
+        let old = try ledger.openReservations(engine: .remote)
+        #expect(old.map(\.tokens) == [700])
+        #expect(old.first?.expiresAt == nil)
+        let quota = DailyQuota.requests(3)
+        _ = try #require(try ledger.reserve(engine: .remote, tokens: 10, quota: quota, expiresAt: clock.now().addingTimeInterval(180)))
+        #expect(try ledger.heldReservations(engine: .remote) == 2)
+        clock.advance(hours: 1)
+        #expect(try ledger.heldReservations(engine: .remote) == 1, "the new one expired; the old one counts for its day")
+    }
+
     @Test func recordsAddUpPerEnginePerDay() throws {
         let directory = try CacheTestDirectory()
         let clock = CacheTestClock("2025-03-09T10:00:00+01:00")

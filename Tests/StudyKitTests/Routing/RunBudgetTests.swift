@@ -51,21 +51,58 @@ struct RunBudgetTests {
         #expect(kit.routed.fallbacks.contains { $0.reason.hasSuffix("skipped: the 1.5 s budget is used up") })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    // Bounded, not timed (3 min): on a loaded machine the suite starves the cooperative pool for minutes.
+    @Test(.timeLimit(.minutes(3)))
     func aForcedEngineIsNotCutShortByTheBudget() async throws {
-        // `--engine X` always tries X: the budget steers automatic routing only, so a forced
-        // engine that does not answer fails on its own deadline, here a cancelled task.
+        // `--engine X` always tries X: a command's default budget is automatic routing's and is
+        // not given to a forced engine (only an explicit --budget is: ForcedBudgetTests), so a
+        // forced engine that does not answer fails on its own deadline, here a cancelled task.
         let remote = BlackHoledEngine(.remote)
         let router = RoutingEngine(local: BlackHoledEngine(.local), remote: remote)
         let task = Task {
-            try await router.run(
-                RoutingRequest(
-                    task: .summary, document: RoutingEngineTests.document(), engine: .remote,
-                    budget: TimeBudget(seconds: 0.2, start: Date())))
+            try await router.run(RoutingRequest(task: .summary, document: RoutingEngineTests.document(), engine: .remote))
         }
         try await Task.sleep(for: .seconds(1))
         #expect(remote.calls.withLock { $0 } == 1, "still waiting on the forced engine after the budget")
         task.cancel()
         _ = await task.result
+    }
+}
+
+/// A forced engine runs to the end unless the user gave `--budget`: then the budget bounds the
+/// forced attempt, which is recorded as timed out, caches nothing, and fails with one line.
+@Suite("A forced engine and an explicit budget")
+struct ForcedBudgetTests {
+    // Bounded, not timed: in the parallel suite, tests that wait on processes can hold the
+    // cooperative threads for a minute. Without the fix the attempt hangs for ten.
+    @Test(.timeLimit(.minutes(3)))
+    func anExplicitBudgetStopsTheForcedAttempt() async throws {
+        let directory = try CacheTestDirectory()
+        let ledger = try UsageLedger(path: directory.url.appendingPathComponent("db.sqlite3").path)
+        let cache = try ResultCache(path: directory.url.appendingPathComponent("db.sqlite3").path)
+        // The clock stands still until the call: a loaded machine cannot spend the budget before
+        // the attempt starts. The call takes the budget's half second and hangs on.
+        let clock = TestClock()
+        let local = ScriptedModel(.local, steps: [.hang], clock: clock, secondsPerCall: 0.5)
+        let router = RoutingEngine(
+            local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "off")), cache: cache, memory: ledger,
+            clock: clock)
+        let request = RoutingRequest(
+            task: .headline, document: RoutingEngineTests.document(), engine: .local,
+            budget: TimeBudget(seconds: 0.5, start: clock.now()))
+        await #expect(throws: RoutingError.forcedEngineOutOfBudget(.local, seconds: 0.5)) { try await router.run(request) }
+        #expect(try cache.stats().entries == 0)
+        let record = try ledger.attemptSummaries()
+        #expect(record.map(\.lastOutcome) == [.timedOut])
+    }
+
+    @Test func withoutABudgetTheForcedAttemptRunsToItsEnd() async throws {
+        let local = ScriptedModel(.local, steps: [.fail(.transport("timed out: the server's deadline"))])
+        let router = RoutingEngine(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "off")))
+        let request = RoutingRequest(task: .headline, document: RoutingEngineTests.document(), engine: .local)
+        // The engine's own failure, not a budget's.
+        await #expect(throws: RoutingError.forcedEngineFailed(.local, reason: "timed out: the server's deadline")) {
+            try await router.run(request)
+        }
     }
 }

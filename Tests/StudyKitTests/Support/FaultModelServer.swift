@@ -44,6 +44,17 @@ final class FaultModelServer: Sendable {
         return false
     }
 
+    /// ``waitForGeneration(seconds:)`` without holding a thread of the cooperative pool. A
+    /// starved pool may wake it late: it looks once more before it says no.
+    func generationStarted(within seconds: Double) async -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if generating.raised.withLock({ $0 }) { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return generating.raised.withLock { $0 }
+    }
+
     deinit {
         try? stdin.fileHandleForWriting.close()
         process.terminate()

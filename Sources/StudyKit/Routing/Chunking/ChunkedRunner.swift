@@ -117,7 +117,7 @@ public struct ChunkedRunner: Sendable {
         let order = RoutingEngine.plan(decision: decision, choice: request.engine, offline: request.offline)
         // Asking a server for its window is bounded by the run's budget like any call to it: a
         // black-holed server must not hold the run for its whole deadline.
-        let bound = request.engine == .auto ? request.budget : nil
+        let bound = request.budget
         let router = self.router
         func probe<T: Sendable>(_ ask: @escaping @Sendable () async throws -> T?) async -> T? {
             (try? await router.withinBudget(bound, floor: 0, ask)) ?? nil
@@ -182,6 +182,15 @@ public struct ChunkedRunner: Sendable {
         }
         let shares = Self.itemShares(plan, task: request.task)
         let done = Mutex(0)
+        // Streamed text goes out in document order: chunk k's once chunks 1…k-1 have ended
+        // (and the summary's overview, request `total`, last).
+        let ordered = router.onPartial.map(OrderedPartials.init(show:))
+        func orderedRouter(for index: Int) -> RoutingEngine {
+            guard let ordered else { return self.router }
+            var router = self.router
+            router.onPartial = { text in ordered.partial(index, text) }
+            return router
+        }
         progress(0, total)
         let outcomes = try await withThrowingTaskGroup(of: (Int, RoutedResult?, String?).self) { group in
             var results = [(RoutedResult?, String?)](repeating: (nil, nil), count: total)
@@ -197,11 +206,12 @@ public struct ChunkedRunner: Sendable {
                 return part
             }
             while next < min(planned.jobs, total) {
-                let index = next, sub = chunkRequest(next)
-                group.addTask { try await runChunk(sub, index: index, forced: request.engine != .auto) }
+                let index = next, sub = chunkRequest(next), chunkRouter = orderedRouter(for: next)
+                group.addTask { try await runChunk(sub, index: index, forced: request.engine != .auto, router: chunkRouter) }
                 next += 1
             }
             while let (index, routed, failure) = try await group.next() {
+                ordered?.finish(index)
                 results[index] = (routed, failure)
                 let count = done.withLock { value in
                     value += 1
@@ -209,20 +219,22 @@ public struct ChunkedRunner: Sendable {
                 }
                 progress(count, total)
                 if next < total {
-                    let index = next, sub = chunkRequest(next)
-                    group.addTask { try await runChunk(sub, index: index, forced: request.engine != .auto) }
+                    let index = next, sub = chunkRequest(next), chunkRouter = orderedRouter(for: next)
+                    group.addTask { try await runChunk(sub, index: index, forced: request.engine != .auto, router: chunkRouter) }
                     next += 1
                 }
             }
             return results
         }
-        return try await reduce(request, planned: planned, outcomes: outcomes, started: started)
+        return try await reduce(request, planned: planned, outcomes: outcomes, started: started, overviewRouter: orderedRouter(for: total))
     }
 
     /// One chunk through the router. Under automatic routing a chunk that even the builtin
     /// engine cannot answer (too little text for its task) is a chunk without items, not a
     /// failed run; a forced engine's failure, and cancellation, end the whole run.
-    private func runChunk(_ request: RoutingRequest, index: Int, forced: Bool) async throws -> (Int, RoutedResult?, String?) {
+    private func runChunk(
+        _ request: RoutingRequest, index: Int, forced: Bool, router: RoutingEngine
+    ) async throws -> (Int, RoutedResult?, String?) {
         do {
             return (index, try await router.run(request), nil)
         } catch {
@@ -245,7 +257,7 @@ public struct ChunkedRunner: Sendable {
     // MARK: reduce
 
     private func reduce(
-        _ request: RoutingRequest, planned: Planned, outcomes: [(RoutedResult?, String?)], started: Date
+        _ request: RoutingRequest, planned: Planned, outcomes: [(RoutedResult?, String?)], started: Date, overviewRouter: RoutingEngine
     ) async throws -> RoutedResult {
         let plan = planned.plan
         let outline = planned.outline
@@ -323,7 +335,7 @@ public struct ChunkedRunner: Sendable {
             let points = summaries.flatMap(\.0.keyPoints)
             let keyPoints = ChunkReduce.dedupe(keyPoints: points)
             duplicates = points.count - keyPoints.count
-            let overview = try await overview(of: summaries, request: request)
+            let overview = try await overview(of: summaries, request: request, router: overviewRouter)
             if let overview { extra.append(overview.routed) }
             result = .summary(Summary(overview: overview?.text ?? summaries.first?.0.overview ?? "", keyPoints: keyPoints))
         case .mindmap:
@@ -364,7 +376,9 @@ public struct ChunkedRunner: Sendable {
 
     /// The document's overview, written from the chunks' overviews in one summary request
     /// (which fits: a few sentences per chunk), through the router like any request.
-    private func overview(of summaries: [(Summary, DocumentChunk)], request: RoutingRequest) async throws -> (text: String, routed: RoutedResult)? {
+    private func overview(
+        of summaries: [(Summary, DocumentChunk)], request: RoutingRequest, router: RoutingEngine
+    ) async throws -> (text: String, routed: RoutedResult)? {
         guard summaries.count > 1 else { return nil }
         let text = summaries.map { summary, chunk in
             (chunk.headings.first.map { $0 + "\n\n" } ?? "") + summary.overview

@@ -84,6 +84,51 @@ final class ChunkEchoModel: LanguageModel {
     }
 }
 
+/// A ``ChunkEchoModel`` that streams: each answer goes out as three growing snapshots, after
+/// the answer it waits for (``ChunkEchoModel/answersAfter``), and each snapshot's part is noted.
+final class StreamingChunkModel: LanguageModel {
+    let echo: ChunkEchoModel
+    /// Every snapshot streamed, with the part it belongs to.
+    let streamed = Mutex<[String: Int]>([:])
+
+    init(answersAfter: @escaping @Sendable (Int, Int) -> Int?) {
+        echo = ChunkEchoModel(answersAfter: answersAfter)
+    }
+
+    var kind: EngineKind { echo.kind }
+    var modelName: String { echo.modelName }
+    var identity: String { echo.identity }
+    var languages: LanguageSupport { .any }
+    func availability() async -> Availability { .available }
+    func contextSize() async throws -> ContextWindow { try await echo.contextSize() }
+    func tokenCount(for text: String) async throws -> TokenCount { try await echo.tokenCount(for: text) }
+    func tokenize(_ text: String) async throws -> [Int]? { nil }
+    func respond(to request: GenerationRequest) async throws -> RawResponse { try await echo.respond(to: request) }
+
+    func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let response = try await self.echo.respond(to: request)
+                    let part = ChunkEchoModel.part(in: request.prompt)?.0 ?? 0
+                    let text = response.text
+                    for share in [3, 2, 1] {
+                        let snapshot = String(text.prefix(text.count / share))
+                        self.streamed.withLock { $0[snapshot] = part }
+                        continuation.yield(.partial(snapshot))
+                        await Task.yield()
+                    }
+                    continuation.yield(.completed(response))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
 @Suite("Chunked generation")
 struct ChunkedRunnerTests {
     static let document = ChunkingFixture.document()
@@ -140,6 +185,31 @@ struct ChunkedRunnerTests {
         #expect(concurrent.coverage?.chunks.map(\.index) == inOrder.coverage?.chunks.map(\.index))
         // They did finish out of order.
         #expect(remote.finished != remote.finished.sorted())
+    }
+
+    /// `--stream --jobs 3`: the chunks finish last to first, yet their text is shown in
+    /// document order, each chunk's whole before the next one's, the last snapshot of each
+    /// included (so an appended preview shows every line of every chunk).
+    @Test func streamedTextComesInDocumentOrderWhateverTheFinishingOrder() async throws {
+        let remote = StreamingChunkModel(answersAfter: { part, total in part < min(total, 3) ? part + 1 : nil })
+        let shown = Mutex<[String]>([])
+        let router = RoutingEngine(
+            local: ScriptedModel(.local, available: .unavailable(reason: "off")), remote: remote,
+            onPartial: { text in shown.withLock { $0.append(text) } })
+        let runner = ChunkedRunner(router: router, jobs: 3)
+        let request = RoutingRequest(task: .flashcards, document: Self.document, useCache: false)
+        let planned = try #require(await runner.plan(request))
+        _ = try await runner.run(request)
+
+        // They did finish out of order.
+        #expect(remote.echo.finished != remote.echo.finished.sorted())
+        let streamed = remote.streamed.withLock { $0 }
+        let parts = shown.withLock { $0 }.map { streamed[$0] ?? 0 }
+        #expect(parts == parts.sorted(), "shown out of order: \(parts)")
+        #expect(Set(parts) == Set(1...planned.plan.chunks.count))
+        // Each chunk's final snapshot is shown, not only the part streamed while it was first in line.
+        let finals = Dictionary(streamed.map { ($0.value, $0.key) }) { $0.count > $1.count ? $0 : $1 }
+        for (part, text) in finals { #expect(shown.withLock { $0 }.contains(text), "chunk \(part)'s whole answer was not shown") }
     }
 
     @Test func aRunThatDiesAtChunkKResumesFromTheCache() async throws {

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Two gaps in what the cache file keeps, through the built binary: a quota reservation left by
+/// a process killed mid-call (SIGKILL) stops counting once it expires, and `cache clear` forgets
+/// what discovery learnt about each server, with `cache stats` counting everything stored.
+/// The binary runs on threads of its own (``LiveStudykit``): these tests never hold the
+/// cooperative pool, which the suite's budget tests need.
+@Suite("Cache and ledger end to end (the built binary)", .serialized)
+struct CacheAndLedgerEndToEndTests {
+    /// The cache directory's database file.
+    static func databasePath(_ cache: URL) throws -> String {
+        try CacheLocation.databasePath(environment: ["STUDYKIT_CACHE_DIR": cache.path])
+    }
+
+    @Test func aReservationLeftByAProcessKilledMidCallStopsCountingOnceItExpires() async throws {
+        let server = try FaultModelServer(.slow)
+        let cache = try TestPaths.temporaryDirectory("stale-reservation")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var environment = [
+            "STUDYKIT_LOCAL_URL": "http://127.0.0.1:1", "STUDYKIT_REMOTE_URL": server.url, "STUDYKIT_REMOTE_API_KEY": "sk-test-stale",
+            "STUDYKIT_REMOTE_CONTEXT_SIZE": "8192", "STUDYKIT_REMOTE_DAILY_QUOTA": "3", "STUDYKIT_CACHE_DIR": cache.path,
+        ]
+        let running = try StudykitBinary.start(["summary", "samples/paste.txt", "--engine", "remote", "--no-cache"], environment: environment)
+        guard await server.generationStarted(within: 120) else {
+            running.process.terminate()
+            _ = running.wait()
+            Issue.record("no generation reached the server")
+            return
+        }
+        kill(running.process.processIdentifier, SIGKILL)
+        let killed = running.wait()
+        #expect(killed.status == SIGKILL, "\(killed.stderr)")
+
+        // The killed call never settled: its allowance is held, and `engines` shows it, with its expiry.
+        let clock = TestClock(Date())
+        let ledger = try UsageLedger(path: try Self.databasePath(cache), clock: clock)
+        let held = try ledger.openReservations(engine: .remote)
+        #expect(held.count == 1)
+        let expiry = try #require(held.first?.expiresAt)
+        // The remote engine's 120 s generation deadline plus the minute's margin.
+        #expect(expiry.timeIntervalSinceNow > 60 && expiry.timeIntervalSinceNow <= 181, "expires \(expiry)")
+        environment["STUDYKIT_REMOTE_URL"] = try LoopbackPorts.closedURL()
+        let engines = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        #expect(engines.status == 0, "\(engines.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: engines.stdoutData) as? [[String: Any]])
+        let remote = try #require(rows.first { $0["engine"] as? String == "remote" })
+        let shown = try #require(remote["reservations"] as? [[String: Any]], "\(remote)")
+        #expect(shown.count == 1)
+        #expect((shown.first?["expiresAt"] as? String) == ISO8601DateFormatter().string(from: expiry))
+        let text = try await LiveStudykit.run(["engines"], environment: environment)
+        #expect(text.stdout.contains("reservations:\n    "), "\(text.stdout)")
+
+        // Until it expires it counts: two requests of the three are left.
+        let quota = DailyQuota.requests(3)
+        let first = try #require(try ledger.reserve(engine: .remote, tokens: 10, quota: quota))
+        try ledger.settle(first, engine: .remote, spent: Spending(), requests: [])
+        #expect(try ledger.heldReservations(engine: .remote) == 1)
+
+        // Past it (the clock is injected: nothing sleeps) it no longer counts: the three
+        // requests of the day are all there again, and a fourth is refused.
+        clock.advance(by: expiry.timeIntervalSince(clock.now()) + 1)
+        #expect(try ledger.heldReservations(engine: .remote) == 0)
+        for _ in 0..<3 { #expect(try ledger.reserve(engine: .remote, tokens: 10, quota: quota) != nil) }
+        #expect(try ledger.reserve(engine: .remote, tokens: 10, quota: quota) == nil)
+    }
+
+    @Test func cacheClearForgetsDiscoveriesKeepsTheLedgerAndStatsCountsEverything() async throws {
+        let cache = try TestPaths.temporaryDirectory("clear-discoveries")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let path = try Self.databasePath(cache)
+        // A result, what discovery learnt about a server, and a model's attempt.
+        try ResultCache(path: path).put(
+            CacheEntry(payload: cacheTestPayload("kept"), engine: .remote, model: "gpt-test-1"), for: CacheKeyFields().key)
+        try DiscoveryRecords(path: path).save(
+            "http://127.0.0.1:8080/v1", StoredDiscovery(payload: #"{"window":2048}"#, discoveredAt: Date()))
+        let key = AttemptKey(engine: .local, model: "smollm2", task: "summary", job: .part, promptVersion: "summary-v1")
+        try UsageLedger(path: path).recordAttempt(Attempt(key: key, outcome: .cut, duration: 12, at: Date()))
+        let environment = ["STUDYKIT_CACHE_DIR": cache.path]
+
+        func stats() async throws -> [String: Any] {
+            let run = try await LiveStudykit.run(["cache", "stats", "--json"], environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            return try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
+        }
+        let before = try await stats()
+        #expect(before["entries"] as? Int == 1)
+        #expect(before["discoveries"] as? Int == 1)
+        #expect(before["attempts"] as? Int == 1)
+
+        let cleared = try await LiveStudykit.run(["cache", "clear"], environment: environment)
+        #expect(cleared.status == 0, "\(cleared.stderr)")
+        #expect(cleared.stdout.hasPrefix("removed 1 cached result and 1 server discovery"), "\(cleared.stdout)")
+        #expect(cleared.stdout.contains("--attempts"))
+
+        let after = try await stats()
+        #expect(after["entries"] as? Int == 0)
+        #expect(after["discoveries"] as? Int == 0)
+        // The capability record is not a cache: it has its own command, and stays.
+        #expect(after["attempts"] as? Int == 1)
+        #expect(try DiscoveryRecords(path: path).load("http://127.0.0.1:8080/v1") == nil)
+
+        let forgot = try await LiveStudykit.run(["cache", "clear", "--attempts"], environment: environment)
+        #expect(forgot.stdout.hasPrefix("forgot 1 recorded attempt"), "\(forgot.stdout)")
+        #expect(try await stats()["attempts"] as? Int == 0)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+/// A forced engine and an explicit `--budget`, through the binary against a real llama.cpp
+/// server: the budget bounds the forced attempt. (Without `--budget` a forced engine runs to
+/// the end: the command's default budget is automatic routing's, which has builtin to fill in.)
+@Suite("Integration: a forced engine stops at an explicit --budget")
+struct ForcedBudgetIntegrationTests {
+    @Test func aForcedLocalEngineOnALongDocumentStopsAtItsBudgetWithOneLineAndExit69() async throws {
+        // A server of our own: a cancelled generation must not hold the shared servers.
+        let server = try await OwnModelServer.start(contextSize: 2048, alias: "smollm2-135m-local")
+        let cache = try TestPaths.temporaryDirectory("forced-budget")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let environment = try server.studykitEnvironment(local: true, remote: false, cache: cache)
+        let started = Date()
+        let run = try await LiveStudykit.run(
+            ["summary", "samples/long.pdf", "--engine", "local", "--budget", "6", "--json"], environment: environment)
+        let seconds = Date().timeIntervalSince(started)
+        await server.stop()
+
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(
+            run.stderr == "studykit: the local engine did not finish within --budget 6.0 s; it was stopped and nothing was cached; raise --budget, or drop it to let the forced engine run to the end\n")
+        // A correctness bound, not a benchmark: before, the budget was ignored and this run went
+        // on to the model's response limit (36 s on this machine; benchmarks/RESULTS.md). 6 s leaves a loaded machine time to
+        // reach the generation (discovery, the window), which a chunk's prompt alone outlasts.
+        #expect(seconds < 40, "took \(seconds) s for a 6 s budget")
+        let path = try CacheLocation.databasePath(environment: ["STUDYKIT_CACHE_DIR": cache.path])
+        #expect(try ResultCache(path: path).stats().entries == 0)
+        let record = try UsageLedger(path: path).attemptSummaries().filter { $0.key.engine == .local }
+        #expect(record.count == 1, "\(record)")
+        #expect(record.first?.lastOutcome == .timedOut)
+        #expect(record.first?.attempts == 1)
+    }
+}
