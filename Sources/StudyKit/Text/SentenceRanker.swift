@@ -26,6 +26,14 @@ struct RankedSentence: Sendable, Hashable {
 /// inverted index, so only sentences that share a term are ever compared and no string is
 /// touched in the pair loop. PageRank runs on the sparse weighted graph with damping 0.85
 /// until no score moves by more than `tolerance`, or `maxIterations`.
+///
+/// Long documents (more than `exactLimit` units, a book rather than a chapter): the exact graph
+/// keeps every pair that shares a term, which is O(n²) edges when common terms are everywhere
+/// (3.4 GB and minutes for 500 pages). Above the limit each unit keeps only its
+/// `neighbourLimit` strongest neighbours (ties to the earlier unit), chosen with a bounded heap
+/// while the pairs are counted, and the graph is their union: at most n · `neighbourLimit`
+/// edges, so memory and PageRank grow linearly. Units at or under the limit are ranked exactly,
+/// so every sample and golden output is unchanged.
 struct SentenceRanker: Sendable {
     /// PageRank damping: the chance of following an edge rather than jumping anywhere.
     var damping: Double
@@ -34,11 +42,28 @@ struct SentenceRanker: Sendable {
     /// Convergence threshold on the largest score change of one iteration.
     var tolerance: Double
 
+    /// Most units ranked on the exact graph; longer inputs get the nearest-neighbour graph.
+    var exactLimit: Int
+    /// Strongest neighbours each unit keeps above `exactLimit`.
+    var neighbourLimit: Int
+
+    /// Units ranked exactly by default: a 100-page textbook (about 900 units) stays exact; a
+    /// 500-page book (about 13,000) does not.
+    static let defaultExactLimit = 2_000
+    /// Neighbours kept per unit on long documents: enough that a unit's centrality still comes
+    /// from many sentences, few enough that PageRank touches at most 32 · n edges.
+    static let defaultNeighbourLimit = 32
+
     /// Creates a ranker with the classic TextRank settings.
-    init(damping: Double = 0.85, maxIterations: Int = 100, tolerance: Double = 1e-7) {
+    init(
+        damping: Double = 0.85, maxIterations: Int = 100, tolerance: Double = 1e-7,
+        exactLimit: Int = SentenceRanker.defaultExactLimit, neighbourLimit: Int = SentenceRanker.defaultNeighbourLimit
+    ) {
         self.damping = damping
         self.maxIterations = max(1, maxIterations)
         self.tolerance = tolerance
+        self.exactLimit = max(0, exactLimit)
+        self.neighbourLimit = max(1, neighbourLimit)
     }
 
     /// Ranks the given units, most central first; ties keep document (input) order.
@@ -68,14 +93,20 @@ struct SentenceRanker: Sendable {
         let n = sentences.count
         guard n > 0 else { return [] }
         let termSets = Self.termIDs(of: sentences)
-        let graph = Self.similarityGraph(termSets)
-        return pageRank(graph, count: n)
+        return pageRank(self.graph(termSets), count: n)
+    }
+
+    /// The graph PageRank runs on: exact up to `exactLimit` units, else each unit's
+    /// `neighbourLimit` strongest neighbours. Adjacency lists are sorted by neighbour index, so
+    /// both graphs sum scores in the same order and an unpruned bounded graph ranks identically.
+    func graph(_ terms: [[Int]]) -> [[(Int, Double)]] {
+        terms.count <= exactLimit ? Self.exactGraph(terms) : Self.nearestNeighbourGraph(terms, limit: neighbourLimit)
     }
 
     // MARK: Terms
 
     /// Each sentence as a sorted set of term ids.
-    private static func termIDs(of sentences: [Sentence]) -> [[Int]] {
+    static func termIDs(of sentences: [Sentence]) -> [[Int]] {
         var ids: [String: Int] = [:]
         return sentences.map { sentence in
             var set = Set<Int>()
@@ -98,7 +129,7 @@ struct SentenceRanker: Sendable {
     // MARK: Graph
 
     /// Weighted undirected edges as adjacency lists, built through an inverted index.
-    private static func similarityGraph(_ terms: [[Int]]) -> [[(Int, Double)]] {
+    static func exactGraph(_ terms: [[Int]]) -> [[(Int, Double)]] {
         let n = terms.count
         var postings: [Int: [Int]] = [:]
         for (i, set) in terms.enumerated() {
@@ -130,6 +161,96 @@ struct SentenceRanker: Sendable {
             touched.removeAll(keepingCapacity: true)
         }
         return adjacency
+    }
+
+    /// The union of each unit's `limit` strongest edges of the exact graph (same weights; ties
+    /// to the earlier neighbour), as sorted adjacency lists: at most n · `limit` edges.
+    ///
+    /// Pairs are still counted through the inverted index, once each (j > i), and offered to
+    /// both ends' bounded heaps; nothing of size n² is ever stored.
+    static func nearestNeighbourGraph(_ terms: [[Int]], limit: Int) -> [[(Int, Double)]] {
+        let n = terms.count
+        var postings: [Int: [Int]] = [:]
+        for (i, set) in terms.enumerated() {
+            for t in set { postings[t, default: []].append(i) }
+        }
+        let logSize = terms.map { log(1 + Double($0.count)) }
+        var strongest = Array(repeating: NeighbourHeap(limit: limit), count: n)
+        var shared = Array(repeating: 0, count: n)
+        var touched: [Int] = []
+        for i in 0..<n {
+            for t in terms[i] {
+                guard let list = postings[t] else { continue }
+                for j in list where j > i {
+                    if shared[j] == 0 { touched.append(j) }
+                    shared[j] += 1
+                }
+            }
+            for j in touched {
+                let denominator = logSize[i] + logSize[j]
+                if denominator > 0 {
+                    let w = Double(shared[j]) / denominator
+                    strongest[i].offer(j, weight: w)
+                    strongest[j].offer(i, weight: w)
+                }
+                shared[j] = 0
+            }
+            touched.removeAll(keepingCapacity: true)
+        }
+        // Each undirected edge is counted once, by the end that keeps it (the lower one when
+        // both do), so edges ≤ n · limit.
+        var adjacency = Array(repeating: [(Int, Double)](), count: n)
+        for i in 0..<n {
+            for (j, w) in strongest[i].entries where i < j || !strongest[j].entries.contains(where: { $0.neighbour == i }) {
+                adjacency[i].append((j, w))
+                adjacency[j].append((i, w))
+            }
+        }
+        for i in 0..<n { adjacency[i].sort { $0.0 < $1.0 } }
+        return adjacency
+    }
+
+    /// The `limit` best (neighbour, weight) offers: highest weight first, ties to the lower
+    /// neighbour index, whatever order they were offered in. A min-heap on that order, so the
+    /// worst kept offer is at the root and a weaker one is rejected in O(1).
+    struct NeighbourHeap: Sendable {
+        let limit: Int
+        private(set) var entries: [(neighbour: Int, weight: Double)] = []
+
+        init(limit: Int) { self.limit = limit }
+
+        /// Whether `a` ranks below `b` (lower weight, or equal weight and later neighbour).
+        private static func worse(_ a: (neighbour: Int, weight: Double), _ b: (neighbour: Int, weight: Double)) -> Bool {
+            a.weight != b.weight ? a.weight < b.weight : a.neighbour > b.neighbour
+        }
+
+        mutating func offer(_ neighbour: Int, weight: Double) {
+            let entry = (neighbour: neighbour, weight: weight)
+            if entries.count < limit {
+                entries.append(entry)
+                var child = entries.count - 1
+                while child > 0 {
+                    let parent = (child - 1) / 2
+                    guard Self.worse(entries[child], entries[parent]) else { break }
+                    entries.swapAt(child, parent)
+                    child = parent
+                }
+                return
+            }
+            guard Self.worse(entries[0], entry) else { return }
+            entries[0] = entry
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var worst = parent
+                if left < entries.count, Self.worse(entries[left], entries[worst]) { worst = left }
+                if right < entries.count, Self.worse(entries[right], entries[worst]) { worst = right }
+                guard worst != parent else { break }
+                entries.swapAt(parent, worst)
+                parent = worst
+            }
+        }
     }
 
     // MARK: PageRank
