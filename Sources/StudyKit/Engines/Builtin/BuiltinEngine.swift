@@ -1,3 +1,5 @@
+import Synchronization
+
 // MARK: - Engine
 
 /// The extractive engine: builds every study-kit result from the material's own sentences and
@@ -22,7 +24,12 @@ public struct BuiltinEngine: Sendable {
     /// Questions per quiz (bound 3–10).
     static let quizLimit = 8
 
-    /// Creates the engine; it has no configuration and no state.
+    /// The last document analysed: `import` asks for the headline and four parts of one
+    /// document in turn, and splitting, ranking and extracting a book five times over cost
+    /// more than every part together.
+    private let memo = AnalysisMemo()
+
+    /// Creates the engine; it has no configuration, and no state beyond its last analysis.
     public init() {}
 
     /// The name reported as the model in results and in cache keys; versioned so that a change
@@ -46,7 +53,7 @@ public struct BuiltinEngine: Sendable {
         _ task: StudyTask, text: String, title: String?, concept: String? = nil, explanation: String? = nil
     ) throws(BuiltinError) -> AnyStudyResult {
         guard !BuiltinTerms.words(in: text).isEmpty else { throw .emptyText }
-        let analysis = BuiltinAnalysis(text: text, title: title)
+        let analysis = memo.analysis(of: text, title: title)
         guard !analysis.prose.isEmpty else { throw .tooShort(task: task, usableSentences: 0) }
         let result: AnyStudyResult
         switch task {
@@ -73,6 +80,25 @@ public struct BuiltinEngine: Sendable {
         let issues = result.value.validationIssues()
         guard issues.isEmpty else { throw .invalidResult(task: task, issues: issues) }
         return result
+    }
+}
+
+// MARK: - Analysis memo
+
+/// The analysis of the last (text, title) given, shared by the copies of one engine. One entry
+/// only: the parts of a kit come one after another for the same document, and a long-running
+/// caller must not keep every document it ever saw.
+private final class AnalysisMemo: Sendable {
+    private let last = Mutex<(text: String, title: String?, analysis: BuiltinAnalysis)?>(nil)
+
+    func analysis(of text: String, title: String?) -> BuiltinAnalysis {
+        if let hit = last.withLock({ entry in entry.flatMap { $0.text == text && $0.title == title ? $0.analysis : nil } }) {
+            return hit
+        }
+        // Computed outside the lock: two parts running at once each analyse rather than wait.
+        let analysis = BuiltinAnalysis(text: text, title: title)
+        last.withLock { $0 = (text, title, analysis) }
+        return analysis
     }
 }
 
