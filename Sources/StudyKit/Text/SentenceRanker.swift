@@ -70,8 +70,8 @@ struct SentenceRanker: Sendable {
     ///
     /// Every unit given is ranked, headings included; filter them out first when only prose
     /// should compete (as `topSentences` does).
-    func rank(_ sentences: [Sentence]) -> [RankedSentence] {
-        let scores = self.scores(of: sentences)
+    func rank(_ sentences: [Sentence], words: [[BuiltinWord]]? = nil) -> [RankedSentence] {
+        let scores = self.scores(of: sentences, words: words)
         let order = sentences.indices.sorted { a, b in
             scores[a] != scores[b] ? scores[a] > scores[b] : a < b
         }
@@ -89,10 +89,13 @@ struct SentenceRanker: Sendable {
     }
 
     /// PageRank scores aligned with `sentences`.
-    func scores(of sentences: [Sentence]) -> [Double] {
+    ///
+    /// `words`, when given, are the units' words as `BuiltinTerms.words(in:)` returns them (a
+    /// caller that tokenized already saves a second pass over a book).
+    func scores(of sentences: [Sentence], words: [[BuiltinWord]]? = nil) -> [Double] {
         let n = sentences.count
         guard n > 0 else { return [] }
-        let termSets = Self.termIDs(of: sentences)
+        let termSets = Self.termIDs(of: words ?? sentences.map { BuiltinTerms.words(in: $0.text) })
         return pageRank(self.graph(termSets), count: n)
     }
 
@@ -107,10 +110,15 @@ struct SentenceRanker: Sendable {
 
     /// Each sentence as a sorted set of term ids.
     static func termIDs(of sentences: [Sentence]) -> [[Int]] {
+        termIDs(of: sentences.map { BuiltinTerms.words(in: $0.text) })
+    }
+
+    /// Each unit's words as a sorted set of term ids.
+    static func termIDs(of units: [[BuiltinWord]]) -> [[Int]] {
         var ids: [String: Int] = [:]
-        return sentences.map { sentence in
+        return units.map { words in
             var set = Set<Int>()
-            for word in BuiltinTerms.words(in: sentence.text) where !word.isStopword {
+            for word in words where !word.isStopword {
                 // Single Latin letters and lone digits are noise, not topics.
                 if word.stem.count < 2, !BuiltinTerms.isCJK(word.surface.first ?? " ") { continue }
                 let id: Int
@@ -176,6 +184,9 @@ struct SentenceRanker: Sendable {
         }
         let logSize = terms.map { log(1 + Double($0.count)) }
         var strongest = Array(repeating: NeighbourHeap(limit: limit), count: n)
+        // The weakest weight each full heap keeps: most offers are below it and are dropped
+        // here, without touching the heap (an equal weight still goes in, for the tie rule).
+        var floor = Array(repeating: -Double.infinity, count: n)
         var shared = Array(repeating: 0, count: n)
         var touched: [Int] = []
         for i in 0..<n {
@@ -190,8 +201,8 @@ struct SentenceRanker: Sendable {
                 let denominator = logSize[i] + logSize[j]
                 if denominator > 0 {
                     let w = Double(shared[j]) / denominator
-                    strongest[i].offer(j, weight: w)
-                    strongest[j].offer(i, weight: w)
+                    if w >= floor[i] { floor[i] = strongest[i].offer(j, weight: w) }
+                    if w >= floor[j] { floor[j] = strongest[j].offer(i, weight: w) }
                 }
                 shared[j] = 0
             }
@@ -224,8 +235,15 @@ struct SentenceRanker: Sendable {
             a.weight != b.weight ? a.weight < b.weight : a.neighbour > b.neighbour
         }
 
-        mutating func offer(_ neighbour: Int, weight: Double) {
-            let entry = (neighbour: neighbour, weight: weight)
+        /// Keeps the offer if it is among the `limit` best so far; returns the weakest weight
+        /// kept once the heap is full (below it no offer can enter), else -infinity.
+        @discardableResult
+        mutating func offer(_ neighbour: Int, weight: Double) -> Double {
+            insert((neighbour: neighbour, weight: weight))
+            return entries.count < limit ? -Double.infinity : entries[0].weight
+        }
+
+        private mutating func insert(_ entry: (neighbour: Int, weight: Double)) {
             if entries.count < limit {
                 entries.append(entry)
                 var child = entries.count - 1

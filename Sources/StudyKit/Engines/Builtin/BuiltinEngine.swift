@@ -32,6 +32,13 @@ public struct BuiltinEngine: Sendable {
     /// Creates the engine; it has no configuration, and no state beyond its last analysis.
     public init() {}
 
+    /// `material` without the sentences that speak to a model (``InjectedInstructions``), kept
+    /// for the last material given: each part of a kit asks again, and finding them scans a
+    /// book with regular expressions.
+    func withoutInstructions(_ material: String) -> String {
+        memo.stripped(material)
+    }
+
     /// The name reported as the model in results and in cache keys; versioned so that a change
     /// of algorithm changes the key.
     public var modelName: String { "builtin-extractive/\(Self.algorithmVersion)" }
@@ -83,22 +90,39 @@ public struct BuiltinEngine: Sendable {
     }
 }
 
-// MARK: - Analysis memo
+// MARK: - Memo
 
-/// The analysis of the last (text, title) given, shared by the copies of one engine. One entry
-/// only: the parts of a kit come one after another for the same document, and a long-running
-/// caller must not keep every document it ever saw.
+/// What the engine computed for the last document, shared by the copies of one engine. One
+/// entry each only: the parts of a kit come one after another for the same document, and a
+/// long-running caller must not keep every document it ever saw.
 private final class AnalysisMemo: Sendable {
-    private let last = Mutex<(text: String, title: String?, analysis: BuiltinAnalysis)?>(nil)
+    private struct Key: Equatable, Sendable {
+        let text: String
+        let title: String?
+    }
+
+    private let analyses = LastValue<Key, BuiltinAnalysis>()
+    private let strippings = LastValue<String, String>()
 
     func analysis(of text: String, title: String?) -> BuiltinAnalysis {
-        if let hit = last.withLock({ entry in entry.flatMap { $0.text == text && $0.title == title ? $0.analysis : nil } }) {
-            return hit
-        }
-        // Computed outside the lock: two parts running at once each analyse rather than wait.
-        let analysis = BuiltinAnalysis(text: text, title: title)
-        last.withLock { $0 = (text, title, analysis) }
-        return analysis
+        analyses.value(for: Key(text: text, title: title)) { BuiltinAnalysis(text: $0.text, title: $0.title) }
+    }
+
+    func stripped(_ material: String) -> String {
+        strippings.value(for: material) { InjectedInstructions($0).stripped }
+    }
+}
+
+/// The value computed for the last key asked, recomputed for any other key.
+private final class LastValue<Key: Equatable & Sendable, Value: Sendable>: Sendable {
+    private let last = Mutex<(key: Key, value: Value)?>(nil)
+
+    func value(for key: Key, _ compute: (Key) -> Value) -> Value {
+        if let hit = last.withLock({ entry in entry.flatMap { $0.key == key ? $0.value : nil } }) { return hit }
+        // Computed outside the lock: two parts running at once each compute rather than wait.
+        let value = compute(key)
+        last.withLock { $0 = (key, value) }
+        return value
     }
 }
 
