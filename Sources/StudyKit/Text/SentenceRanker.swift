@@ -136,15 +136,18 @@ struct SentenceRanker: Sendable {
 
     // MARK: Graph
 
-    /// Weighted undirected edges as adjacency lists, built through an inverted index.
-    static func exactGraph(_ terms: [[Int]]) -> [[(Int, Double)]] {
+    /// Calls `body(i, j, weight)` once for every pair i < j of units that share a term, found
+    /// through an inverted index so that only such pairs are ever compared. With `inOrder` the
+    /// j of each i come in increasing order (a sort per unit, which a book's dense graph cannot
+    /// afford when the order does not matter).
+    @inline(__always)
+    private static func forEachSimilarPair(_ terms: [[Int]], inOrder: Bool, _ body: (Int, Int, Double) -> Void) {
         let n = terms.count
         var postings: [Int: [Int]] = [:]
         for (i, set) in terms.enumerated() {
             for t in set { postings[t, default: []].append(i) }
         }
         let logSize = terms.map { log(1 + Double($0.count)) }
-        var adjacency = Array(repeating: [(Int, Double)](), count: n)
         var shared = Array(repeating: 0, count: n)
         var touched: [Int] = []
         for i in 0..<n {
@@ -156,17 +159,22 @@ struct SentenceRanker: Sendable {
                     shared[j] += 1
                 }
             }
-            touched.sort()
+            if inOrder { touched.sort() }
             for j in touched {
                 let denominator = logSize[i] + logSize[j]
-                if denominator > 0 {
-                    let w = Double(shared[j]) / denominator
-                    adjacency[i].append((j, w))
-                    adjacency[j].append((i, w))
-                }
+                if denominator > 0 { body(i, j, Double(shared[j]) / denominator) }
                 shared[j] = 0
             }
             touched.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Weighted undirected edges as adjacency lists, sorted by neighbour.
+    static func exactGraph(_ terms: [[Int]]) -> [[(Int, Double)]] {
+        var adjacency = Array(repeating: [(Int, Double)](), count: terms.count)
+        forEachSimilarPair(terms, inOrder: true) { i, j, w in
+            adjacency[i].append((j, w))
+            adjacency[j].append((i, w))
         }
         return adjacency
     }
@@ -174,39 +182,17 @@ struct SentenceRanker: Sendable {
     /// The union of each unit's `limit` strongest edges of the exact graph (same weights; ties
     /// to the earlier neighbour), as sorted adjacency lists: at most n · `limit` edges.
     ///
-    /// Pairs are still counted through the inverted index, once each (j > i), and offered to
-    /// both ends' bounded heaps; nothing of size n² is ever stored.
+    /// Every pair is still weighed once, and offered to both ends' bounded heaps; nothing of
+    /// size n² is ever stored.
     static func nearestNeighbourGraph(_ terms: [[Int]], limit: Int) -> [[(Int, Double)]] {
         let n = terms.count
-        var postings: [Int: [Int]] = [:]
-        for (i, set) in terms.enumerated() {
-            for t in set { postings[t, default: []].append(i) }
-        }
-        let logSize = terms.map { log(1 + Double($0.count)) }
         var strongest = Array(repeating: NeighbourHeap(limit: limit), count: n)
         // The weakest weight each full heap keeps: most offers are below it and are dropped
         // here, without touching the heap (an equal weight still goes in, for the tie rule).
         var floor = Array(repeating: -Double.infinity, count: n)
-        var shared = Array(repeating: 0, count: n)
-        var touched: [Int] = []
-        for i in 0..<n {
-            for t in terms[i] {
-                guard let list = postings[t] else { continue }
-                for j in list where j > i {
-                    if shared[j] == 0 { touched.append(j) }
-                    shared[j] += 1
-                }
-            }
-            for j in touched {
-                let denominator = logSize[i] + logSize[j]
-                if denominator > 0 {
-                    let w = Double(shared[j]) / denominator
-                    if w >= floor[i] { floor[i] = strongest[i].offer(j, weight: w) }
-                    if w >= floor[j] { floor[j] = strongest[j].offer(i, weight: w) }
-                }
-                shared[j] = 0
-            }
-            touched.removeAll(keepingCapacity: true)
+        forEachSimilarPair(terms, inOrder: false) { i, j, w in
+            if w >= floor[i] { floor[i] = strongest[i].offer(j, weight: w) }
+            if w >= floor[j] { floor[j] = strongest[j].offer(i, weight: w) }
         }
         // Each undirected edge is counted once, by the end that keeps it (the lower one when
         // both do), so edges ≤ n · limit.
