@@ -529,7 +529,7 @@ public struct RoutingEngine: Sendable {
         let document = request.document
         // The builtin engine extracts from the material without the sentences that speak to a
         // model: an injected instruction is never a summary sentence or a card.
-        let text = InjectedInstructions(document.text).stripped
+        let text = builtin.withoutInstructions(document.text)
         let title = document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
         let extracted = try builtin.generate(
             request.task, text: text, title: title, concept: request.concept, explanation: request.explanation)

@@ -26,6 +26,14 @@ struct RankedSentence: Sendable, Hashable {
 /// inverted index, so only sentences that share a term are ever compared and no string is
 /// touched in the pair loop. PageRank runs on the sparse weighted graph with damping 0.85
 /// until no score moves by more than `tolerance`, or `maxIterations`.
+///
+/// Long documents (more than `exactLimit` units, a book rather than a chapter): the exact graph
+/// keeps every pair that shares a term, which is O(n²) edges when common terms are everywhere
+/// (3.4 GB and minutes for 500 pages). Above the limit each unit keeps only its
+/// `neighbourLimit` strongest neighbours (ties to the earlier unit), chosen with a bounded heap
+/// while the pairs are counted, and the graph is their union: at most n · `neighbourLimit`
+/// edges, so memory and PageRank grow linearly. Units at or under the limit are ranked exactly,
+/// so every sample and golden output is unchanged.
 struct SentenceRanker: Sendable {
     /// PageRank damping: the chance of following an edge rather than jumping anywhere.
     var damping: Double
@@ -34,19 +42,36 @@ struct SentenceRanker: Sendable {
     /// Convergence threshold on the largest score change of one iteration.
     var tolerance: Double
 
+    /// Most units ranked on the exact graph; longer inputs get the nearest-neighbour graph.
+    var exactLimit: Int
+    /// Strongest neighbours each unit keeps above `exactLimit`.
+    var neighbourLimit: Int
+
+    /// Units ranked exactly by default: a 100-page textbook (about 900 units) stays exact; a
+    /// 500-page book (about 13,000) does not.
+    static let defaultExactLimit = 2_000
+    /// Neighbours kept per unit on long documents: enough that a unit's centrality still comes
+    /// from many sentences, few enough that PageRank touches at most 32 · n edges.
+    static let defaultNeighbourLimit = 32
+
     /// Creates a ranker with the classic TextRank settings.
-    init(damping: Double = 0.85, maxIterations: Int = 100, tolerance: Double = 1e-7) {
+    init(
+        damping: Double = 0.85, maxIterations: Int = 100, tolerance: Double = 1e-7,
+        exactLimit: Int = SentenceRanker.defaultExactLimit, neighbourLimit: Int = SentenceRanker.defaultNeighbourLimit
+    ) {
         self.damping = damping
         self.maxIterations = max(1, maxIterations)
         self.tolerance = tolerance
+        self.exactLimit = max(0, exactLimit)
+        self.neighbourLimit = max(1, neighbourLimit)
     }
 
     /// Ranks the given units, most central first; ties keep document (input) order.
     ///
     /// Every unit given is ranked, headings included; filter them out first when only prose
     /// should compete (as `topSentences` does).
-    func rank(_ sentences: [Sentence]) -> [RankedSentence] {
-        let scores = self.scores(of: sentences)
+    func rank(_ sentences: [Sentence], words: [[BuiltinWord]]? = nil) -> [RankedSentence] {
+        let scores = self.scores(of: sentences, words: words)
         let order = sentences.indices.sorted { a, b in
             scores[a] != scores[b] ? scores[a] > scores[b] : a < b
         }
@@ -64,22 +89,36 @@ struct SentenceRanker: Sendable {
     }
 
     /// PageRank scores aligned with `sentences`.
-    func scores(of sentences: [Sentence]) -> [Double] {
+    ///
+    /// `words`, when given, are the units' words as `BuiltinTerms.words(in:)` returns them (a
+    /// caller that tokenized already saves a second pass over a book).
+    func scores(of sentences: [Sentence], words: [[BuiltinWord]]? = nil) -> [Double] {
         let n = sentences.count
         guard n > 0 else { return [] }
-        let termSets = Self.termIDs(of: sentences)
-        let graph = Self.similarityGraph(termSets)
-        return pageRank(graph, count: n)
+        let termSets = Self.termIDs(of: words ?? sentences.map { BuiltinTerms.words(in: $0.text) })
+        return pageRank(self.graph(termSets), count: n)
+    }
+
+    /// The graph PageRank runs on: exact up to `exactLimit` units, else each unit's
+    /// `neighbourLimit` strongest neighbours. Adjacency lists are sorted by neighbour index, so
+    /// both graphs sum scores in the same order and an unpruned bounded graph ranks identically.
+    func graph(_ terms: [[Int]]) -> [[(Int, Double)]] {
+        terms.count <= exactLimit ? Self.exactGraph(terms) : Self.nearestNeighbourGraph(terms, limit: neighbourLimit)
     }
 
     // MARK: Terms
 
     /// Each sentence as a sorted set of term ids.
-    private static func termIDs(of sentences: [Sentence]) -> [[Int]] {
+    static func termIDs(of sentences: [Sentence]) -> [[Int]] {
+        termIDs(of: sentences.map { BuiltinTerms.words(in: $0.text) })
+    }
+
+    /// Each unit's words as a sorted set of term ids.
+    static func termIDs(of units: [[BuiltinWord]]) -> [[Int]] {
         var ids: [String: Int] = [:]
-        return sentences.map { sentence in
+        return units.map { words in
             var set = Set<Int>()
-            for word in BuiltinTerms.words(in: sentence.text) where !word.isStopword {
+            for word in words where !word.isStopword {
                 // Single Latin letters and lone digits are noise, not topics.
                 if word.stem.count < 2, !BuiltinTerms.isCJK(word.surface.first ?? " ") { continue }
                 let id: Int
@@ -97,15 +136,18 @@ struct SentenceRanker: Sendable {
 
     // MARK: Graph
 
-    /// Weighted undirected edges as adjacency lists, built through an inverted index.
-    private static func similarityGraph(_ terms: [[Int]]) -> [[(Int, Double)]] {
+    /// Calls `body(i, j, weight)` once for every pair i < j of units that share a term, found
+    /// through an inverted index so that only such pairs are ever compared. With `inOrder` the
+    /// j of each i come in increasing order (a sort per unit, which a book's dense graph cannot
+    /// afford when the order does not matter).
+    @inline(__always)
+    private static func forEachSimilarPair(_ terms: [[Int]], inOrder: Bool, _ body: (Int, Int, Double) -> Void) {
         let n = terms.count
         var postings: [Int: [Int]] = [:]
         for (i, set) in terms.enumerated() {
             for t in set { postings[t, default: []].append(i) }
         }
         let logSize = terms.map { log(1 + Double($0.count)) }
-        var adjacency = Array(repeating: [(Int, Double)](), count: n)
         var shared = Array(repeating: 0, count: n)
         var touched: [Int] = []
         for i in 0..<n {
@@ -117,19 +159,102 @@ struct SentenceRanker: Sendable {
                     shared[j] += 1
                 }
             }
-            touched.sort()
+            if inOrder { touched.sort() }
             for j in touched {
                 let denominator = logSize[i] + logSize[j]
-                if denominator > 0 {
-                    let w = Double(shared[j]) / denominator
-                    adjacency[i].append((j, w))
-                    adjacency[j].append((i, w))
-                }
+                if denominator > 0 { body(i, j, Double(shared[j]) / denominator) }
                 shared[j] = 0
             }
             touched.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Weighted undirected edges as adjacency lists, sorted by neighbour.
+    static func exactGraph(_ terms: [[Int]]) -> [[(Int, Double)]] {
+        var adjacency = Array(repeating: [(Int, Double)](), count: terms.count)
+        forEachSimilarPair(terms, inOrder: true) { i, j, w in
+            adjacency[i].append((j, w))
+            adjacency[j].append((i, w))
+        }
         return adjacency
+    }
+
+    /// The union of each unit's `limit` strongest edges of the exact graph (same weights; ties
+    /// to the earlier neighbour), as sorted adjacency lists: at most n · `limit` edges.
+    ///
+    /// Every pair is still weighed once, and offered to both ends' bounded heaps; nothing of
+    /// size n² is ever stored.
+    static func nearestNeighbourGraph(_ terms: [[Int]], limit: Int) -> [[(Int, Double)]] {
+        let n = terms.count
+        var strongest = Array(repeating: NeighbourHeap(limit: limit), count: n)
+        // The weakest weight each full heap keeps: most offers are below it and are dropped
+        // here, without touching the heap (an equal weight still goes in, for the tie rule).
+        var floor = Array(repeating: -Double.infinity, count: n)
+        forEachSimilarPair(terms, inOrder: false) { i, j, w in
+            if w >= floor[i] { floor[i] = strongest[i].offer(j, weight: w) }
+            if w >= floor[j] { floor[j] = strongest[j].offer(i, weight: w) }
+        }
+        // Each undirected edge is counted once, by the end that keeps it (the lower one when
+        // both do), so edges ≤ n · limit.
+        var adjacency = Array(repeating: [(Int, Double)](), count: n)
+        for i in 0..<n {
+            for (j, w) in strongest[i].entries where i < j || !strongest[j].entries.contains(where: { $0.neighbour == i }) {
+                adjacency[i].append((j, w))
+                adjacency[j].append((i, w))
+            }
+        }
+        for i in 0..<n { adjacency[i].sort { $0.0 < $1.0 } }
+        return adjacency
+    }
+
+    /// The `limit` best (neighbour, weight) offers: highest weight first, ties to the lower
+    /// neighbour index, whatever order they were offered in. A min-heap on that order, so the
+    /// worst kept offer is at the root and a weaker one is rejected in O(1).
+    struct NeighbourHeap: Sendable {
+        let limit: Int
+        private(set) var entries: [(neighbour: Int, weight: Double)] = []
+
+        init(limit: Int) { self.limit = limit }
+
+        /// Whether `a` ranks below `b` (lower weight, or equal weight and later neighbour).
+        private static func worse(_ a: (neighbour: Int, weight: Double), _ b: (neighbour: Int, weight: Double)) -> Bool {
+            a.weight != b.weight ? a.weight < b.weight : a.neighbour > b.neighbour
+        }
+
+        /// Keeps the offer if it is among the `limit` best so far; returns the weakest weight
+        /// kept once the heap is full (below it no offer can enter), else -infinity.
+        @discardableResult
+        mutating func offer(_ neighbour: Int, weight: Double) -> Double {
+            insert((neighbour: neighbour, weight: weight))
+            return entries.count < limit ? -Double.infinity : entries[0].weight
+        }
+
+        private mutating func insert(_ entry: (neighbour: Int, weight: Double)) {
+            if entries.count < limit {
+                entries.append(entry)
+                var child = entries.count - 1
+                while child > 0 {
+                    let parent = (child - 1) / 2
+                    guard Self.worse(entries[child], entries[parent]) else { break }
+                    entries.swapAt(child, parent)
+                    child = parent
+                }
+                return
+            }
+            guard Self.worse(entries[0], entry) else { return }
+            entries[0] = entry
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var worst = parent
+                if left < entries.count, Self.worse(entries[left], entries[worst]) { worst = left }
+                if right < entries.count, Self.worse(entries[right], entries[worst]) { worst = right }
+                guard worst != parent else { break }
+                entries.swapAt(parent, worst)
+                parent = worst
+            }
+        }
     }
 
     // MARK: PageRank

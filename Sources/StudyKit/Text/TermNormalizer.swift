@@ -42,8 +42,8 @@ enum BuiltinTerms {
         var i = 0
         while i < chars.count {
             let c = chars[i]
-            guard c.isLetter || c.isNumber else {
-                if !c.isWhitespace { sawBreak = true }
+            guard isLetterOrNumber(c) else {
+                if !isWhitespace(c) { sawBreak = true }
                 i += 1
                 continue
             }
@@ -51,7 +51,7 @@ enum BuiltinTerms {
             if !isCJK(c) {
                 while j < chars.count {
                     let d = chars[j]
-                    if (d.isLetter || d.isNumber) && !isCJK(d) {
+                    if isLetterOrNumber(d) && !isCJK(d) {
                         j += 1
                     } else if j + 1 < chars.count, isInnerConnector(d, before: chars[j - 1], after: chars[j + 1]) {
                         j += 2
@@ -99,6 +99,25 @@ enum BuiltinTerms {
         return nil
     }
 
+    /// `Character.isLetter || isNumber`, answered without Unicode tables for ASCII: the
+    /// tokenizer asks it of every character of a book several times over.
+    @inline(__always) static func isLetterOrNumber(_ c: Character) -> Bool {
+        if let a = c.asciiValue { return (a >= 97 && a <= 122) || (a >= 65 && a <= 90) || (a >= 48 && a <= 57) }
+        return c.isLetter || c.isNumber
+    }
+
+    /// `Character.isLetter`, with the same ASCII short cut.
+    @inline(__always) static func isLetter(_ c: Character) -> Bool {
+        if let a = c.asciiValue { return (a >= 97 && a <= 122) || (a >= 65 && a <= 90) }
+        return c.isLetter
+    }
+
+    /// `Character.isWhitespace`, with the same ASCII short cut ("\r\n" is one ASCII character).
+    @inline(__always) static func isWhitespace(_ c: Character) -> Bool {
+        if let a = c.asciiValue { return a == 32 || (a >= 9 && a <= 13) }
+        return c.isWhitespace
+    }
+
     /// Whether a character is an ideograph, kana or hangul syllable.
     static func isCJK(_ c: Character) -> Bool {
         guard let scalar = c.unicodeScalars.first else { return false }
@@ -112,7 +131,7 @@ enum BuiltinTerms {
     }
 
     private static func isInnerConnector(_ c: Character, before: Character, after: Character) -> Bool {
-        let wordy = { (x: Character) in (x.isLetter || x.isNumber) && !isCJK(x) }
+        let wordy = { (x: Character) in isLetterOrNumber(x) && !isCJK(x) }
         switch c {
         case "-", "'", "\u{2019}":
             return wordy(before) && wordy(after)
@@ -138,12 +157,16 @@ enum BuiltinTerms {
         } else if w.count > 1, w.last == "'" || w.last == "\u{2019}" {
             w.removeLast()
         }
-        guard w.count > 3, w.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "'" || $0 == "\u{2019}" }) else {
+        guard w.count > 3, w.allSatisfy({ isLetter($0) || $0 == "-" || $0 == "'" || $0 == "\u{2019}" }) else {
             return String(w)
         }
-        func ends(_ suffix: String) -> Bool {
-            let s = Array(suffix)
-            return w.count >= s.count && Array(w[(w.count - s.count)...]) == s
+        func ends(_ suffix: StaticString) -> Bool {
+            // Suffixes are ASCII: compare code units, with no array or string built per test.
+            let count = suffix.utf8CodeUnitCount
+            guard w.count >= count else { return false }
+            return suffix.withUTF8Buffer { units in
+                units.indices.allSatisfy { w[w.count - count + $0].asciiValue == units[$0] }
+            }
         }
         // Plurals.
         if ends("ies"), w.count > 4 {

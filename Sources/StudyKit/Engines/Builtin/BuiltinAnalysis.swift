@@ -60,9 +60,9 @@ struct BuiltinAnalysis: Sendable {
         prose = proseIndices.map { units[$0] }
         proseStems = proseIndices.map { Set(unitWords[$0].map(\.stem)) }
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
-        ranked = SentenceRanker().rank(prose)
+        ranked = SentenceRanker().rank(prose, words: proseIndices.map { unitWords[$0] })
         isEnglish = Self.isMostlyEnglish(unitWords)
-        let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish).keyphrases(in: units, limit: 40)
+        let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish).keyphrases(in: units, words: unitWords, limit: 40)
         keyphrases = isEnglish ? extracted : extracted.filter(Self.isContentTerm)
         givenTitle = title
     }

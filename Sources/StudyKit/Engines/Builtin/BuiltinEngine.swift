@@ -1,3 +1,5 @@
+import Synchronization
+
 // MARK: - Engine
 
 /// The extractive engine: builds every study-kit result from the material's own sentences and
@@ -22,8 +24,20 @@ public struct BuiltinEngine: Sendable {
     /// Questions per quiz (bound 3–10).
     static let quizLimit = 8
 
-    /// Creates the engine; it has no configuration and no state.
+    /// The last document analysed: `import` asks for the headline and four parts of one
+    /// document in turn, and splitting, ranking and extracting a book five times over cost
+    /// more than every part together.
+    private let memo = AnalysisMemo()
+
+    /// Creates the engine; it has no configuration, and no state beyond its last analysis.
     public init() {}
+
+    /// `material` without the sentences that speak to a model (``InjectedInstructions``), kept
+    /// for the last material given: each part of a kit asks again, and finding them scans a
+    /// book with regular expressions.
+    func withoutInstructions(_ material: String) -> String {
+        memo.stripped(material)
+    }
 
     /// The name reported as the model in results and in cache keys; versioned so that a change
     /// of algorithm changes the key.
@@ -46,7 +60,7 @@ public struct BuiltinEngine: Sendable {
         _ task: StudyTask, text: String, title: String?, concept: String? = nil, explanation: String? = nil
     ) throws(BuiltinError) -> AnyStudyResult {
         guard !BuiltinTerms.words(in: text).isEmpty else { throw .emptyText }
-        let analysis = BuiltinAnalysis(text: text, title: title)
+        let analysis = memo.analysis(of: text, title: title)
         guard !analysis.prose.isEmpty else { throw .tooShort(task: task, usableSentences: 0) }
         let result: AnyStudyResult
         switch task {
@@ -73,6 +87,42 @@ public struct BuiltinEngine: Sendable {
         let issues = result.value.validationIssues()
         guard issues.isEmpty else { throw .invalidResult(task: task, issues: issues) }
         return result
+    }
+}
+
+// MARK: - Memo
+
+/// What the engine computed for the last document, shared by the copies of one engine. One
+/// entry each only: the parts of a kit come one after another for the same document, and a
+/// long-running caller must not keep every document it ever saw.
+private final class AnalysisMemo: Sendable {
+    private struct Key: Equatable, Sendable {
+        let text: String
+        let title: String?
+    }
+
+    private let analyses = LastValue<Key, BuiltinAnalysis>()
+    private let strippings = LastValue<String, String>()
+
+    func analysis(of text: String, title: String?) -> BuiltinAnalysis {
+        analyses.value(for: Key(text: text, title: title)) { BuiltinAnalysis(text: $0.text, title: $0.title) }
+    }
+
+    func stripped(_ material: String) -> String {
+        strippings.value(for: material) { InjectedInstructions($0).stripped }
+    }
+}
+
+/// The value computed for the last key asked, recomputed for any other key.
+private final class LastValue<Key: Equatable & Sendable, Value: Sendable>: Sendable {
+    private let last = Mutex<(key: Key, value: Value)?>(nil)
+
+    func value(for key: Key, _ compute: (Key) -> Value) -> Value {
+        if let hit = last.withLock({ entry in entry.flatMap { $0.key == key ? $0.value : nil } }) { return hit }
+        // Computed outside the lock: two parts running at once each compute rather than wait.
+        let value = compute(key)
+        last.withLock { $0 = (key, value) }
+        return value
     }
 }
 

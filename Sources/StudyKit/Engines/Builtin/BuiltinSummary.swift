@@ -53,9 +53,11 @@ extension BuiltinEngine {
         let chosenIndices = Set(chosen.map(\.index))
         let remaining = analysis.ranked.filter { !chosenIndices.contains($0.sentence.index) }
         var bestOfSection: [Int: RankedSentence] = [:]
-        for entry in remaining where Self.keyPoint(entry.sentence.text) != nil {
+        for entry in remaining {
+            // The section first: a book has thousands of sentences, and a section that has its
+            // point already needs no more key-point checks.
             let section = analysis.outline.sectionOfUnit[entry.sentence.index]
-            if bestOfSection[section] == nil { bestOfSection[section] = entry }
+            if bestOfSection[section] == nil, Self.keyPoint(entry.sentence.text) != nil { bestOfSection[section] = entry }
         }
         let perSection = bestOfSection.values.sorted { $0.rank < $1.rank }
         let target = min(Self.keyPointLimit, max(Self.keyPointTarget, perSection.count))

@@ -62,7 +62,9 @@ struct KeyphraseExtractor: Sendable {
     /// The best keyphrases of already split units (headings count too: they name topics).
     ///
     /// Ties in score go to the phrase that occurs first, so the output is deterministic.
-    func keyphrases(in sentences: [Sentence], limit: Int = 20) -> [Keyphrase] {
+    /// `words`, when given, are each unit's `BuiltinTerms.words(in:)`, so a caller that
+    /// tokenized already does not pay for it twice.
+    func keyphrases(in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil, limit: Int = 20) -> [Keyphrase] {
         // Japanese has no spaces and no stopwords we know, but its scripts mark the words:
         // terms are runs of kanji or of katakana, and hiragana is mostly particles and endings.
         let japanese = LanguageDetector.scriptLanguage(ScriptCount(sentences.map(\.text).joined(separator: "\n"))) == "ja"
@@ -70,8 +72,8 @@ struct KeyphraseExtractor: Sendable {
         var headingStems = Set<String>()
         var defined = Set<String>()
         var verbStems = Set<String>()  // stems the text also uses as a past participle ("fixed")
-        for sentence in sentences {
-            let words = BuiltinTerms.words(in: sentence.text)
+        for (index, sentence) in sentences.enumerated() {
+            let words = unitWords?[index] ?? BuiltinTerms.words(in: sentence.text)
             runs.append(contentsOf: japanese ? Self.japaneseTermRuns(in: words) : contentRuns(in: words))
             guard weighsGeneralEnglish else { continue }
             for word in words where word.surface == word.lowercased && Self.endsInParticiple(word.surface) {
