@@ -333,10 +333,18 @@ public struct RoutingEngine: Sendable {
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
                 throw EngineError.contextExceeded(tokens: budget.totalTokens, window: budget.window.tokens)
             }
-            let content = fitContent(document, documentTokens: budget.documentTokens, budget: target)
+            let content = try await withinBudget(bound, floor: 0) {
+                try await fitContent(document, budget: budget, target: target, engine: engine) { fitted in
+                    task.instructions + "\n"
+                        + task.prompt(
+                            document: fitted, title: document.title, concept: request.concept, explanation: request.explanation,
+                            language: document.language, part: partLine)
+                }
+            }
             note(
                 "\(kind.rawValue): fitted \(content.report.keptCharacters) of \(content.report.totalCharacters) characters "
-                    + (budget.fits ? "to a headline's \(target) tokens under the time budget" : "to a \(budget.window.tokens)-token window"))
+                    + (budget.fits ? "to a headline's \(target) tokens under the time budget" : "to a \(budget.window.tokens)-token window")
+                    + (content.report.method == .estimate ? " (by a conservative estimate: the engine has no tokenizer)" : ""))
             prompt = task.prompt(
                 document: content.text, title: document.title, concept: request.concept, explanation: request.explanation,
                 language: document.language, part: partLine)
