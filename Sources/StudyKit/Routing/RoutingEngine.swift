@@ -157,6 +157,9 @@ public struct RoutingEngine: Sendable {
     let memory: (any AttemptRecording)?
     let capability: CapabilityPolicy
     let clock: any DayClock
+    /// Benchmarks only: fit by the padded estimate even where the engine has a tokenizer, as
+    /// fitting did before it counted the fitted prompt, so `scripts/bench-fit` measures both in one run.
+    @_spi(Benchmarks) public var fitsByEstimate = false
 
     /// Creates a router.
     /// - Parameters:
@@ -333,8 +336,10 @@ public struct RoutingEngine: Sendable {
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
                 throw EngineError.contextExceeded(tokens: budget.totalTokens, window: budget.window.tokens)
             }
+            let byEstimate = fitsByEstimate
             let content = try await withinBudget(bound, floor: 0) {
-                try await fitContent(document, budget: budget, target: target, engine: engine) { fitted in
+                if byEstimate { return fitContent(document, documentTokens: budget.documentTokens, budget: target) }
+                return try await fitContent(document, budget: budget, target: target, engine: engine) { fitted in
                     task.instructions + "\n"
                         + task.prompt(
                             document: fitted, title: document.title, concept: request.concept, explanation: request.explanation,
