@@ -12,8 +12,10 @@ import Testing
 /// in four scripts where characters and tokens diverge (English, Chinese, English with emoji, and
 /// sections of all three). Below the budget the document must be sent whole; above it, fitted,
 /// and the request the server counted (its own `usage.prompt_tokens`) plus the reserve must fit
-/// the window — and fill it: the fitted document takes at least 97 % of the budget, with at most
-/// three tokenizer calls for the whole request (the prompt, the document, the fitted prompt). The server is asked for one answer token only (``RecordingTransport``'s rewrite):
+/// the window — and fill it: the fitted document takes at least 97 % of the content budget the
+/// router works to (the same less the prompt frame as counted untemplated and the
+/// ``templateAllowance`` a server's template is given, computed here from those parts), with at
+/// most three tokenizer calls for the whole request (the prompt, the document, the fitted prompt). The server is asked for one answer token only (``RecordingTransport``'s rewrite):
 /// it reads and counts the whole prompt, and refuses one over its window, without minutes of
 /// writing.
 @Suite("Integration: the context window at its edge", .serialized)
@@ -78,11 +80,16 @@ struct ContextEdgeIntegrationTests {
         var limit: Int
         /// The templated request without its document, as the server counts it.
         var frameTokens: Int
-        /// Tokenizer requests the router made for this document.
+        /// Tokenizer requests the router made for this document, before it sent the chat.
         var tokenizerCalls: Int
+        /// The budget the router fits to: the window less reserve, re-ask room, the untemplated
+        /// frame and the template allowance.
+        var contentBudget: Int
 
-        /// The share of the budget the sent document takes, by the server's own count.
-        var fill: Double? { promptTokens.map { Double($0 - frameTokens) / Double(budget) } }
+        /// The share of the content budget the sent document takes, by the server's own count.
+        var fill: Double? { promptTokens.map { Double($0 - frameTokens) / Double(contentBudget) } }
+        /// The same share of the independently measured budget (the server's real template).
+        var fillOfBudget: Double? { promptTokens.map { Double($0 - frameTokens) / Double(budget) } }
     }
 
     @Test func documentsAtTheEdgeAreSentWholeBelowTheBudgetAndFittedUnderTheWindowAbove() async throws {
@@ -111,7 +118,8 @@ struct ContextEdgeIntegrationTests {
             }
             print(
                 "context-edge: \(label): sent \(row.sentWhole ? "whole" : "fitted"), server counted \(prompt) prompt tokens, limit \(row.limit), "
-                    + "fill \((fill * 1000).rounded() / 10) %, \(row.tokenizerCalls) tokenizer calls")
+                    + "fill \((fill * 1000).rounded() / 10) % of \(row.contentBudget) (\(((row.fillOfBudget ?? 0) * 1000).rounded() / 10) % of \(row.budget)), "
+                    + "\(row.tokenizerCalls) tokenizer calls")
         }
         let fills = measured.filter { !$0.sentWhole }.compactMap(\.fill).sorted()
         #expect(fills.count == Script.allCases.count * 3)
@@ -150,6 +158,9 @@ struct ContextEdgeIntegrationTests {
                 user: task.prompt(document: "", title: nil, concept: nil, explanation: nil, language: script.language))
             let frameTokens = try await count(frame)
             let budget = window - reserve - frameTokens
+            let untemplated = try await count(
+                task.instructions + "\n" + task.prompt(document: "", title: nil, concept: nil, explanation: nil, language: script.language))
+            let contentBudget = window - reserve - untemplated - templateAllowance
             let long = script.text(sentences: 1_400)
             for fraction in [0.99, 1.01, 2.0, 5.0] {
                 let target = Int((Double(budget) * fraction).rounded(.down))
@@ -180,7 +191,8 @@ struct ContextEdgeIntegrationTests {
                     script: script, fraction: fraction, documentTokens: documentTokens, budget: budget,
                     sentWhole: user.contains(TaskPrompt.neutralised(text)), promptTokens: promptTokens, limit: window - reserve,
                     frameTokens: frameTokens,
-                    tokenizerCalls: recorder.exchanges.prefix { !$0.isChat }.filter { $0.request.url.path.contains("/tokenize") }.count))
+                    tokenizerCalls: recorder.exchanges.prefix { !$0.isChat }.filter { $0.request.url.path.contains("/tokenize") }.count,
+                    contentBudget: contentBudget))
             }
         }
         return rows
