@@ -49,6 +49,8 @@ final class CountingEngine: LanguageModel {
         return try await base.detokenize(tokens)
     }
 
+    func templateTokens() async throws -> Int? { try await base.templateTokens() }
+
     func respond(to request: GenerationRequest) async throws -> RawResponse {
         state.withLock { $0.request = request }
         throw Stopped()

@@ -12,8 +12,10 @@ struct FitBenchmark {
         /// Tokens of instructions + "\n" + prompt as sent, counted once with the real tokenizer.
         var promptTokens: Int
         var coverage: Coverage
-        /// Ours only: `fitContent` alone (no I/O), median of the same number of runs.
+        /// Ours only: fitting alone (the estimate: no I/O; exact: with its one count), median of the same number of runs.
         var fitOnlySeconds: [Double] = []
+        /// Tokens of the document as sent (prompt tokens less those of the prompt without it).
+        var documentTokensSent = 0
 
         var medianMilliseconds: Double { Self.median(seconds) * 1000 }
 
@@ -48,11 +50,13 @@ struct FitBenchmark {
     // MARK: ours
 
     /// One run of the router up to the point of sending: availability, `checkBudget`,
-    /// `fitContent`, prompt. Returns the request the router would have sent.
-    private func runOurs() async throws -> (counts: CountingEngine.Counts, seconds: Double, prompt: GenerationRequest) {
+    /// `fitContent`, prompt. Returns the request the router would have sent. `byEstimate` fits
+    /// as before exact budgets (the padded estimate, no count of the fitted prompt).
+    private func runOurs(byEstimate: Bool) async throws -> (counts: CountingEngine.Counts, seconds: Double, prompt: GenerationRequest) {
         let counting = CountingEngine(engine)
-        let router = RoutingEngine(
+        var router = RoutingEngine(
             local: counting, remote: UnconfiguredEngine(kind: .remote, reason: "the benchmark uses the local window only"))
+        router.fitsByEstimate = byEstimate
         let request = RoutingRequest(task: task, document: document, engine: .local, offline: true, useCache: false)
         let clock = ContinuousClock()
         let start = clock.now
@@ -85,43 +89,62 @@ struct FitBenchmark {
     // MARK: the run
 
     /// One warm-up of each, then `runs` timed runs of each, interleaved so server noise hits both.
-    func run() async throws -> (ours: Outcome, reference: Outcome, budget: Int, documentTokens: Int) {
+    func run() async throws -> (ours: Outcome, before: Outcome, reference: Outcome, budget: Int, documentTokens: Int, overhead: Int) {
         let budget = try await promptBudget()
         let outline = DocumentOutline(text: document.text)
-        var ours = try await runOurs()
+        var ours = try await runOurs(byEstimate: false)
+        var before = try await runOurs(byEstimate: true)
         var reference = try await runReference(budget: budget)
         var ourSeconds: [Double] = []
+        var beforeSeconds: [Double] = []
         var referenceSeconds: [Double] = []
         for _ in 0..<runs {
-            ours = try await runOurs()
+            ours = try await runOurs(byEstimate: false)
             ourSeconds.append(ours.seconds)
+            before = try await runOurs(byEstimate: true)
+            beforeSeconds.append(before.seconds)
             reference = try await runReference(budget: budget)
             referenceSeconds.append(reference.seconds)
         }
 
-        guard let ourDocument = Self.fencedDocument(in: ours.prompt.prompt) else {
+        guard let ourDocument = Self.fencedDocument(in: ours.prompt.prompt),
+            let beforeDocument = Self.fencedDocument(in: before.prompt.prompt)
+        else {
             throw BenchmarkError("the router's prompt has no <document> fence")
         }
         // Measured outside the counted calls, with the same tokenizer.
         let documentTokens = try await engine.tokenCount(for: document.text).count
         let overhead = try await engine.tokenCount(for: promptText(documentText: "")).count
         var fitOnly: [Double] = []
+        var fitOnlyBefore: [Double] = []
         for _ in 0..<runs {
             let clock = ContinuousClock()
-            let start = clock.now
-            _ = fitContent(document, documentTokens: documentTokens, budget: budget - overhead)
+            var start = clock.now
+            _ = try await fitContent(document, documentTokens: documentTokens, budget: budget - overhead) { fitted in
+                try await engine.tokenCount(for: promptText(documentText: fitted)).count - overhead
+            }
             fitOnly.append((clock.now - start).seconds)
+            start = clock.now
+            _ = fitContent(document, documentTokens: documentTokens, budget: budget - overhead)
+            fitOnlyBefore.append((clock.now - start).seconds)
         }
-        let ourTokens = try await engine.tokenCount(for: ours.prompt.instructions + "\n" + ours.prompt.prompt).count
+        func outcome(_ name: String, _ run: (counts: CountingEngine.Counts, seconds: Double, prompt: GenerationRequest), seconds: [Double], kept: String, fitOnly: [Double]) async throws -> Outcome {
+            let tokens = try await engine.tokenCount(for: run.prompt.instructions + "\n" + run.prompt.prompt).count
+            var result = Outcome(
+                name: name, counts: run.counts, seconds: seconds, promptTokens: tokens,
+                coverage: Coverage(kept: kept, in: document.text, outline: outline), fitOnlySeconds: fitOnly)
+            result.documentTokensSent = tokens - overhead
+            return result
+        }
         let referenceTokens = try await engine.tokenCount(for: promptText(documentText: reference.kept)).count
+        var referenceOutcome = Outcome(
+            name: "reference", counts: reference.counts, seconds: referenceSeconds, promptTokens: referenceTokens,
+            coverage: Coverage(kept: reference.kept, in: document.text, outline: outline))
+        referenceOutcome.documentTokensSent = referenceTokens - overhead
         return (
-            Outcome(
-                name: "ours", counts: ours.counts, seconds: ourSeconds, promptTokens: ourTokens,
-                coverage: Coverage(kept: ourDocument, in: document.text, outline: outline), fitOnlySeconds: fitOnly),
-            Outcome(
-                name: "reference", counts: reference.counts, seconds: referenceSeconds, promptTokens: referenceTokens,
-                coverage: Coverage(kept: reference.kept, in: document.text, outline: outline)),
-            budget, documentTokens
+            try await outcome("ours", ours, seconds: ourSeconds, kept: ourDocument, fitOnly: fitOnly),
+            try await outcome("before", before, seconds: beforeSeconds, kept: beforeDocument, fitOnly: fitOnlyBefore),
+            referenceOutcome, budget, documentTokens, overhead
         )
     }
 
@@ -206,8 +229,8 @@ struct Coverage {
 extension FitBenchmark {
     /// The Markdown section for benchmarks/RESULTS.md.
     static func report(
-        ours: Outcome, reference: Outcome, budget: Int, window: Int, task: StudyTask, source: String, copies: Int,
-        document: Document, documentTokens: Int, model: String, runs: Int
+        ours: Outcome, before: Outcome, reference: Outcome, budget: Int, overhead: Int, window: Int, task: StudyTask, source: String,
+        copies: Int, document: Document, documentTokens: Int, model: String, runs: Int
     ) -> String {
         func number(_ value: Int) -> String { value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) }
         func milliseconds(_ value: Double) -> String { String(format: "%.1f ms", value) }
@@ -218,11 +241,14 @@ extension FitBenchmark {
             ("tokenizer calls", { "\($0.counts.calls)" }),
             ("characters sent to the tokenizer", { number($0.counts.characters) }),
             ("wall time, median of \(runs)", { milliseconds($0.medianMilliseconds) }),
-            ("of which `fitContent` alone (no I/O)", {
+            ("of which `fitContent` alone (before: no I/O; now: with its one count)", {
                 $0.fitOnlySeconds.isEmpty ? "–" : milliseconds(Outcome.median($0.fitOnlySeconds) * 1000)
             }),
             ("final prompt tokens (instructions + prompt)", { number($0.promptTokens) }),
             ("fits the \(number(budget))-token budget", { $0.promptTokens <= budget ? "yes" : "**no**" }),
+            ("document tokens sent, of the \(number(budget - overhead))-token content budget", {
+                "\(number($0.documentTokensSent)) (\(String(format: "%.1f", Double($0.documentTokensSent) / Double(budget - overhead) * 100)) %)"
+            }),
             ("kept characters of the document", { share($0.coverage.keptCharacters, document.characterCount) }),
             ("of which headings", { share($0.coverage.headingCharacters, $0.coverage.keptCharacters) }),
             ("`[…]` lines for skipped text", { "\($0.coverage.markers)" }),
@@ -230,7 +256,7 @@ extension FitBenchmark {
             ("sections with a kept heading or sentence", { share($0.coverage.sectionsWithAnyUnit, $0.coverage.totalSections) }),
         ]
         var lines = [
-            "## Fitting: one tokenization vs a re-count loop",
+            "## Fitting: exact token budgets vs the padded estimate vs a re-count loop",
             "",
             "Input: `\(source)`'s normalized text (the library's `Importer`), \(copies) \(copies == 1 ? "copy" : "copies joined by a blank line"), "
                 + "headings kept: \(number(document.characterCount)) characters, \(number(documentTokens)) tokens, "
@@ -239,21 +265,28 @@ extension FitBenchmark {
                 + "instructions + prompt must fit \(number(window)) − \(task.responseReserve) response reserve − "
                 + "\(routerAllowance) template/re-ask allowance = \(number(budget)) tokens.",
             "Ours runs `RoutingEngine` with the local engine forced, stopped just before generation "
-                + "(`checkBudget` + `fitContent`; availability and the window are not tokenizer calls); "
-                + "the reference counts the whole prompt and, while it is over budget, keeps the first 75% of the text.",
+                + "(`checkBudget` + `fitContent`; availability and the window are not tokenizer calls): now, sentences priced at "
+                + "rates calibrated on the document's count, one exact count of the fitted prompt, then a predicted top-up or trim; "
+                + "before (the same router with `fitsByEstimate`, as fitting was until this change), every sentence priced at "
+                + "the document's average tokens per byte plus 10 % and a token, no count of the fitted prompt. "
+                + "The reference counts the whole prompt and, while it is over budget, keeps the first 75% of the text.",
+            "The content budget is the prompt budget less the tokens of the prompt without its document (\(number(overhead))).",
             "Machine: \(ProcessInfo.processInfo.activeProcessorCount) CPU cores, shared; release build; the model server is shared too. "
                 + "Reproduce with `scripts/bench-fit --write`.",
             "",
-            "| | ours: `checkBudget` + `fitContent` | reference: re-count, keep 75%, repeat |",
-            "|---|---|---|",
+            "| | now: exact budget | before: padded estimate | reference: re-count, keep 75%, repeat |",
+            "|---|---|---|---|",
         ]
-        for (label, value) in rows { lines.append("| \(label) | \(value(ours)) | \(value(reference)) |") }
+        for (label, value) in rows { lines.append("| \(label) | \(value(ours)) | \(value(before)) | \(value(reference)) |") }
         let ratio = ours.medianMilliseconds > 0 ? reference.medianMilliseconds / ours.medianMilliseconds : 0
         lines.append("")
         lines.append(
             "Reference / ours: \(String(format: "%.2f", ratio))× the wall time, "
-                + "\(reference.counts.calls) / \(ours.counts.calls) tokenizer calls.")
-        let unmatched = ours.coverage.unmatchedPieces + reference.coverage.unmatchedPieces
+                + "\(reference.counts.calls) / \(ours.counts.calls) tokenizer calls. "
+                + "Now / before: \(String(format: "%.2f", before.medianMilliseconds > 0 ? ours.medianMilliseconds / before.medianMilliseconds : 0))× the wall time, "
+                + "\(ours.counts.calls) / \(before.counts.calls) tokenizer calls, "
+                + "\(String(format: "%.2f", before.documentTokensSent > 0 ? Double(ours.documentTokensSent) / Double(before.documentTokensSent) : 0))× the document tokens sent.")
+        let unmatched = ours.coverage.unmatchedPieces + before.coverage.unmatchedPieces + reference.coverage.unmatchedPieces
         if unmatched > 0 { lines.append("(\(unmatched) kept pieces could not be located in the document; coverage is a lower bound.)") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -4,7 +4,7 @@ import StudyKit
 // studykit-bench: the measurements behind scripts/bench-fit and scripts/bench-cache.
 //
 //   studykit-bench fit [--source PATH] [--task TASK] [--chars N] [--runs N] [--write]
-//       fitting a long document to the local window: ours vs a re-count loop (issue 5)
+//       fitting a long document to the local window: exact budgets vs the padded estimate vs a re-count loop
 //   studykit-bench web [--runs N] [--write]
 //       web extraction: word F1 on the fixtures and time per page of a 200 KB page (issue 13)
 //   studykit-bench write-section HEADING-PREFIX
@@ -60,9 +60,10 @@ func fit(_ arguments: [String]) async throws {
     let imported = try await Importer().load(.file(source))
     let (document, copies) = FitBenchmark.repeated(imported, toAtLeast: minimumCharacters)
     let benchmark = FitBenchmark(engine: engine, task: task, document: document, runs: runs)
-    let (ours, reference, budget, documentTokens) = try await benchmark.run()
+    let (ours, before, reference, budget, documentTokens, overhead) = try await benchmark.run()
     let report = FitBenchmark.report(
-        ours: ours, reference: reference, budget: budget, window: try await engine.contextSize().tokens, task: task,
+        ours: ours, before: before, reference: reference, budget: budget, overhead: overhead,
+        window: try await engine.contextSize().tokens, task: task,
         source: source, copies: copies, document: document,
         documentTokens: documentTokens, model: engine.modelName, runs: runs)
     print(report)

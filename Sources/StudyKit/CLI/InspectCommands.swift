@@ -224,7 +224,9 @@ extension Runner {
                     lines.append(
                         "  fits:       no — the window cannot hold this task's prompt and \(budget.reserve)-token reserve; this engine would be skipped")
                 } else {
-                    let fitted = fitContent(document, documentTokens: budget.documentTokens, budget: budget.documentBudget)
+                    let fitted = try await fitContent(document, budget: budget, target: budget.documentBudget, engine: engine) { fitted in
+                        task.instructions + "\n" + task.prompt(document: fitted, title: document.title, language: document.language)
+                    }
                     row["fit"] = fitted.report.jsonValue
                     lines.append(
                         "  fits:       no — fitted here it would keep \(fitted.report.keptCharacters) of \(fitted.report.totalCharacters) characters, ~\(fitted.report.keptTokens ?? 0) of \(budget.documentTokens) tokens, \(Int(((fitted.report.sectionCoverage ?? 0) * 100).rounded()))% of sections"

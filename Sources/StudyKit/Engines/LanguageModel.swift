@@ -238,6 +238,10 @@ public protocol LanguageModel: Sendable {
     func tokenize(_ text: String) async throws -> [Int]?
     /// The text of `tokens`, or `nil` when the engine cannot detokenize. Throws ``EngineError``.
     func detokenize(_ tokens: [Int]) async throws -> String?
+    /// The tokens the engine's chat template adds around a system and a user message, measured
+    /// without a server call, or `nil` when the engine cannot tell (a server that templates on
+    /// its side): the budget then holds back ``templateAllowance``. Throws ``EngineError``.
+    func templateTokens() async throws -> Int?
     /// Generates one answer. An answer cut off at the response limit is not an error here: it
     /// comes back with `finishReason` `"length"` and the usage it cost, and the caller (the
     /// router) rejects it after counting it. Throws ``EngineError``.
@@ -321,6 +325,8 @@ extension LanguageModel {
     public func tokenize(_ text: String) async throws -> [Int]? { nil }
     /// Engines without a tokenizer return `nil`.
     public func detokenize(_ tokens: [Int]) async throws -> String? { nil }
+    /// Engines that template on a server's side return `nil`.
+    public func templateTokens() async throws -> Int? { nil }
 
     /// By default the model's name, with no dialect and no build information.
     public func describe() async -> EngineDescription { EngineDescription(model: modelName) }

@@ -114,6 +114,14 @@ public struct LlamaEngine: LanguageModel {
         try await runtime.run { session, _ in try session.tokenize(text, addSpecial: true, parseSpecial: true).map(Int.init) }
     }
 
+    /// Measured, not guessed: the model's own chat template around an empty system and user
+    /// message, tokenized as ``LlamaSession/promptTokens(_:)`` sends it (BOS included).
+    public func templateTokens() async throws -> Int? {
+        try await runtime.run { session, _ in
+            try session.promptTokens(GenerationRequest(instructions: "", prompt: "", jsonSchema: "{}")).count
+        }
+    }
+
     /// The text of `tokens` (special tokens such as BOS left out).
     public func detokenize(_ tokens: [Int]) async throws -> String? {
         try await runtime.run { session, _ in try session.detokenize(tokens.map { llama_token(truncatingIfNeeded: $0) }) }

@@ -164,6 +164,9 @@ public struct RoutingEngine: Sendable {
     let memory: (any AttemptRecording)?
     let capability: CapabilityPolicy
     let clock: any DayClock
+    /// Benchmarks only: fit by the padded estimate even where the engine has a tokenizer, as
+    /// fitting did before it counted the fitted prompt, so `scripts/bench-fit` measures both in one run.
+    @_spi(Benchmarks) public var fitsByEstimate = false
 
     /// Creates a router.
     /// - Parameters:
@@ -347,10 +350,20 @@ public struct RoutingEngine: Sendable {
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
                 throw EngineError.contextExceeded(tokens: budget.totalTokens, window: budget.window.tokens)
             }
-            let content = fitContent(document, documentTokens: budget.documentTokens, budget: target)
+            let byEstimate = fitsByEstimate
+            let content = try await withinBudget(bound, floor: 0) {
+                if byEstimate { return fitContent(document, documentTokens: budget.documentTokens, budget: target) }
+                return try await fitContent(document, budget: budget, target: target, engine: engine) { fitted in
+                    task.instructions + "\n"
+                        + task.prompt(
+                            document: fitted, title: document.title, concept: request.concept, explanation: request.explanation,
+                            language: document.language, part: partLine)
+                }
+            }
             note(
                 "\(kind.rawValue): fitted \(content.report.keptCharacters) of \(content.report.totalCharacters) characters "
-                    + (budget.fits ? "to a headline's \(target) tokens under the time budget" : "to a \(budget.window.tokens)-token window"))
+                    + (budget.fits ? "to a headline's \(target) tokens under the time budget" : "to a \(budget.window.tokens)-token window")
+                    + (content.report.method == .estimate ? " (by a conservative estimate: the engine has no tokenizer)" : ""))
             prompt = task.prompt(
                 document: content.text, title: document.title, concept: request.concept, explanation: request.explanation,
                 language: document.language, part: partLine)

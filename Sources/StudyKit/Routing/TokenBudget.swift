@@ -28,11 +28,16 @@ struct BudgetCheck: Sendable, Equatable {
     public var fits: Bool { documentTokens <= documentBudget }
 }
 
-/// Tokens the chat template wraps around two messages, and the room one re-ask's feedback needs.
+/// Tokens the chat template wraps around two messages, where the engine cannot measure them,
+/// and the room one re-ask's feedback needs.
 ///
-/// llama.cpp's templates add under 20 tokens for a system and a user message; the feedback of a
-/// re-ask lists at most a handful of issues. Both are held back so a fitted prompt still fits
-/// after templating and after the re-ask.
+/// The in-process engine measures its template (``LanguageModel/templateTokens()``). A server
+/// templates on its side: llama-cpp-python has no endpoint that renders or counts a templated
+/// prompt, and measuring it would take a chat completion per model. llama.cpp's templates add
+/// under 20 tokens for a system and a user message (SmolLM2's ChatML 13, Llama 3's about 10, more
+/// with a date header), so 24 is held back for them: under 1.5 % of a 2,048-token window. The
+/// feedback of a re-ask lists at most a handful of issues. Both are held back so a fitted prompt
+/// still fits after templating and after the re-ask.
 let templateAllowance = 24
 /// See ``templateAllowance``.
 let reaskAllowance = 160
@@ -58,6 +63,7 @@ func checkBudget(
     engine: any LanguageModel, task: StudyTask, document: Document, concept: String?, explanation: String?, part: String? = nil
 ) async throws -> BudgetCheck {
     let window = try await engine.contextSize()
+    let template = try await engine.templateTokens() ?? templateAllowance
     let frame = task.instructions + "\n" + task.prompt(
         document: "", title: document.title, concept: concept, explanation: explanation, language: document.language, part: part)
     let whole = task.instructions + "\n"
@@ -67,7 +73,7 @@ func checkBudget(
     func check(overhead: Int, document: Int, method: TokenCount.Method) -> BudgetCheck {
         BudgetCheck(
             window: window, overheadTokens: overhead, documentTokens: document, method: method,
-            reserve: task.responseReserve, allowance: templateAllowance + reaskAllowance)
+            reserve: task.responseReserve, allowance: template + reaskAllowance)
     }
 
     let worstCase = whole.utf8.count

@@ -8,11 +8,14 @@ import Testing
 /// The content budget is measured here independently of the router: the window, less the
 /// response reserve and the re-ask's room (``reaskAllowance``), less the tokens of the request
 /// without its document as the server really templates it (ChatML, counted by the server's
-/// tokenizer with special tokens parsed). Documents are cut to 0.99×, 1.01× and 2× that budget in
-/// four scripts where characters and tokens diverge (English, Chinese, English with emoji, and
+/// tokenizer with special tokens parsed). Documents are cut to 0.99×, 1.01×, 2× and 5× that budget
+/// in four scripts where characters and tokens diverge (English, Chinese, English with emoji, and
 /// sections of all three). Below the budget the document must be sent whole; above it, fitted,
 /// and the request the server counted (its own `usage.prompt_tokens`) plus the reserve must fit
-/// the window. The server is asked for one answer token only (``RecordingTransport``'s rewrite):
+/// the window — and fill it: the fitted document takes at least 97 % of the content budget the
+/// router works to (the same less the prompt frame as counted untemplated and the
+/// ``templateAllowance`` a server's template is given, computed here from those parts), with at
+/// most three tokenizer calls for the whole request (the prompt, the document, the fitted prompt). The server is asked for one answer token only (``RecordingTransport``'s rewrite):
 /// it reads and counts the whole prompt, and refuses one over its window, without minutes of
 /// writing.
 @Suite("Integration: the context window at its edge", .serialized)
@@ -75,6 +78,18 @@ struct ContextEdgeIntegrationTests {
         var sentWhole: Bool
         var promptTokens: Int?
         var limit: Int
+        /// The templated request without its document, as the server counts it.
+        var frameTokens: Int
+        /// Tokenizer requests the router made for this document, before it sent the chat.
+        var tokenizerCalls: Int
+        /// The budget the router fits to: the window less reserve, re-ask room, the untemplated
+        /// frame and the template allowance.
+        var contentBudget: Int
+
+        /// The share of the content budget the sent document takes, by the server's own count.
+        var fill: Double? { promptTokens.map { Double($0 - frameTokens) / Double(contentBudget) } }
+        /// The same share of the independently measured budget (the server's real template).
+        var fillOfBudget: Double? { promptTokens.map { Double($0 - frameTokens) / Double(budget) } }
     }
 
     @Test func documentsAtTheEdgeAreSentWholeBelowTheBudgetAndFittedUnderTheWindowAbove() async throws {
@@ -96,9 +111,22 @@ struct ContextEdgeIntegrationTests {
             }
             let prompt = try #require(row.promptTokens, "the server counted no prompt for \(label)")
             #expect(prompt <= row.limit, "\(prompt) prompt tokens leave less than the reserve in the window: \(label)")
-            print("context-edge: \(label): sent \(row.sentWhole ? "whole" : "fitted"), server counted \(prompt) prompt tokens, limit \(row.limit)")
+            let fill = try #require(row.fill)
+            #expect(row.tokenizerCalls <= 3, "\(row.tokenizerCalls) tokenizer calls: \(label)")
+            if !row.sentWhole {
+                #expect(fill >= 0.97, "the fitted document fills \(fill) of its budget: \(label)")
+            }
+            print(
+                "context-edge: \(label): sent \(row.sentWhole ? "whole" : "fitted"), server counted \(prompt) prompt tokens, limit \(row.limit), "
+                    + "fill \((fill * 1000).rounded() / 10) % of \(row.contentBudget) (\(((row.fillOfBudget ?? 0) * 1000).rounded() / 10) % of \(row.budget)), "
+                    + "\(row.tokenizerCalls) tokenizer calls")
         }
-        #expect(measured.count == Script.allCases.count * 3)
+        let fills = measured.filter { !$0.sentWhole }.compactMap(\.fill).sorted()
+        #expect(fills.count == Script.allCases.count * 3)
+        if !fills.isEmpty {
+            print("context-edge: fitted fill, median \(fills[fills.count / 2]), lowest \(fills[0]), highest \(fills[fills.count - 1])")
+        }
+        #expect(measured.count == Script.allCases.count * 4)
     }
 
     /// Runs every script at every fraction through the router and reads what the server counted.
@@ -128,9 +156,13 @@ struct ContextEdgeIntegrationTests {
             let frame = templated(
                 system: task.instructions,
                 user: task.prompt(document: "", title: nil, concept: nil, explanation: nil, language: script.language))
-            let budget = window - reserve - (try await count(frame))
-            let long = script.text()
-            for fraction in [0.99, 1.01, 2.0] {
+            let frameTokens = try await count(frame)
+            let budget = window - reserve - frameTokens
+            let untemplated = try await count(
+                task.instructions + "\n" + task.prompt(document: "", title: nil, concept: nil, explanation: nil, language: script.language))
+            let contentBudget = window - reserve - untemplated - templateAllowance
+            let long = script.text(sentences: 1_400)
+            for fraction in [0.99, 1.01, 2.0, 5.0] {
                 let target = Int((Double(budget) * fraction).rounded(.down))
                 let text = try await prefix(of: long, tokens: target, count: count)
                 let documentTokens = try await count(text)
@@ -157,7 +189,10 @@ struct ContextEdgeIntegrationTests {
                 }
                 rows.append(Measured(
                     script: script, fraction: fraction, documentTokens: documentTokens, budget: budget,
-                    sentWhole: user.contains(TaskPrompt.neutralised(text)), promptTokens: promptTokens, limit: window - reserve))
+                    sentWhole: user.contains(TaskPrompt.neutralised(text)), promptTokens: promptTokens, limit: window - reserve,
+                    frameTokens: frameTokens,
+                    tokenizerCalls: recorder.exchanges.prefix { !$0.isChat }.filter { $0.request.url.path.contains("/tokenize") }.count,
+                    contentBudget: contentBudget))
             }
         }
         return rows

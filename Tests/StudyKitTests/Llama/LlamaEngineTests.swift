@@ -92,6 +92,20 @@ struct LlamaEngineTests {
         #expect(try await engine.tokenize(text)?.count == count.count)
     }
 
+    /// The budget holds back the measured template, not a guess: SmolLM2's ChatML around a system
+    /// and a user message, and a real request's prompt (as generation counts it) never exceeds
+    /// the count of its text plus that measure.
+    @Test func theTemplateIsMeasuredAndCoversARealPrompt() async throws {
+        let engine = try LlamaFixtures.engine()
+        let template = try #require(try await engine.templateTokens())
+        #expect((8...20).contains(template), "ChatML around two messages took \(template) tokens")
+        let request = LlamaFixtures.request(.headline, document: LlamaFixtures.photosynthesis, maximumResponseTokens: 1)
+        let counted = try await engine.tokenCount(for: request.instructions + "\n" + request.prompt).count
+        let response = try await engine.respond(to: request)
+        #expect(response.usage.promptTokens <= counted + template)
+        #expect(response.usage.promptTokens >= counted + template - 3, "the measure is within a few tokens of what was sent")
+    }
+
     @Test func tokensRoundTrip() async throws {
         let engine = try LlamaFixtures.engine()
         let text = "Chloroplasts hold chlorophyll — naïve café."

@@ -369,7 +369,8 @@ struct RoutingEngineTests {
         // The prompt sent fits the window with the reserve and allowance held back.
         let sent = ScriptedModel.tokens(StudyTask.summary.instructions + "\n" + prompt)
         #expect(sent + StudyTask.summary.responseReserve <= 1024)
-        #expect(local.calls.tokenCount + local.calls.tokenize <= 2)
+        // The whole prompt, the document, then one count of the fitted prompt: never a re-count loop.
+        #expect(local.calls.tokenCount + local.calls.tokenize == 3)
     }
 
     @Test func aCacheHitMakesNoEngineCallAtAll() async throws {

@@ -16,6 +16,11 @@ public struct FitReport: Sendable, Equatable {
     public var totalTokens: Int?
     /// Fraction of the document's sections with at least one kept sentence.
     public var sectionCoverage: Double?
+    /// How the cut was measured: `exact` when the engine's tokenizer counted the fitted text
+    /// (``fitContent(_:documentTokens:budget:count:)``; ``keptTokens`` is that count, adjusted by
+    /// the estimated top-up or trim made after it), `estimate` when the engine has no tokenizer
+    /// and the cut rests on a conservative estimate; `nil` for content sent whole.
+    public var method: TokenCount.Method?
 
     /// The report for content sent whole.
     public static func whole(_ document: Document, tokens: Int? = nil) -> FitReport {
@@ -30,6 +35,7 @@ public struct FitReport: Sendable, Equatable {
         object["keptTokens"] = keptTokens.map(JSONValue.integer)
         object["totalTokens"] = totalTokens.map(JSONValue.integer)
         object["sectionCoverage"] = sectionCoverage.map { .number(($0 * 1000).rounded() / 1000) }
+        object["tokens"] = method.map { .string($0.rawValue) }
         return .object(object)
     }
 }
@@ -42,7 +48,8 @@ extension FitReport {
         else { return nil }
         self.init(
             cut: flag, keptCharacters: kept, totalCharacters: total, keptTokens: json["keptTokens"]?.integerValue,
-            totalTokens: json["totalTokens"]?.integerValue, sectionCoverage: json["sectionCoverage"]?.doubleValue)
+            totalTokens: json["totalTokens"]?.integerValue, sectionCoverage: json["sectionCoverage"]?.doubleValue,
+            method: json["tokens"]?.stringValue.flatMap(TokenCount.Method.init(rawValue:)))
     }
 }
 
@@ -57,7 +64,9 @@ public struct FittedContent: Sendable, Equatable {
 }
 
 /// Fits `document` into `budget` tokens from a single tokenization (`documentTokens` of the
-/// whole text), never re-counting.
+/// whole text), never re-counting: the conservative estimate for engines without a tokenizer
+/// (remote APIs with no tokenize endpoint). Engines with one use
+/// ``fitContent(_:documentTokens:budget:count:)``, which fills the budget.
 ///
 /// Each sentence's cost is apportioned from the exact total by its share of UTF-8 bytes, plus a
 /// margin, so the cuts fall on sentence boundaries (which are token boundaries) and the kept
@@ -79,7 +88,7 @@ public func fitContent(_ document: Document, documentTokens: Int, budget: Int) -
         cut: !selection.isComplete, keptCharacters: selection.keptCharacters, totalCharacters: document.characterCount,
         keptTokens: min(documentTokens, Int((Double(selection.text.utf8.count) * tokensPerByte).rounded())),
         totalTokens: documentTokens,
-        sectionCoverage: selection.sectionCoverage)
+        sectionCoverage: selection.sectionCoverage, method: .estimate)
     if selection.isComplete { return FittedContent(text: text, report: .whole(document, tokens: documentTokens)) }
     return FittedContent(text: selection.text, report: report)
 }
