@@ -265,13 +265,6 @@ public struct OpenAICompatibleEngine: LanguageModel {
         }
     }
 
-    /// A server keeps decoding a plain request whose client went away, up to its response limit,
-    /// and the next request waits behind it; a streamed one stops when the stream is closed. So
-    /// the router streams here too: an answer that starts repeating itself is cut at once, and an
-    /// attempt abandoned at the time budget frees the server (llama-cpp-python, measured: the next
-    /// request answered in 2.0 s after a closed stream, 26.8 s after a closed plain request).
-    public var streamsCheaply: Bool { true }
-
     /// One chat completion constrained to the request's schema.
     ///
     /// An answer cut at the response limit is returned, with `finishReason` `"length"` and its
