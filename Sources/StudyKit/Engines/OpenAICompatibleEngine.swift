@@ -291,7 +291,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         guard let text = completion.text else {
             throw EngineError.invalidOutput([
                 completion.refusal.map { "the model refused: \(Redactor(endpoint.apiKey).clean($0))" }
-                    ?? "the answer from \(URLCredentials.display(url(path))) has no message content"
+                    ?? "the answer from \(shownURL(path)) has no message content"
             ])
         }
         let usage: Usage
@@ -347,7 +347,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         do {
             for try await chunk in response.body {
                 for payload in parser.feed(chunk) {
-                    if let snapshot = try reader.read(payload, endpoint: URLCredentials.display(url(path)), redactor: Redactor(endpoint.apiKey)) {
+                    if let snapshot = try reader.read(payload, endpoint: shownURL(path), redactor: Redactor(endpoint.apiKey)) {
                         continuation.yield(.partial(snapshot))
                     }
                 }
@@ -355,16 +355,16 @@ public struct OpenAICompatibleEngine: LanguageModel {
         } catch let error as HTTPError {
             if case .timedOut = error { throw mapTransport(error) }
             throw EngineError.truncated(
-                "the answer from \(URLCredentials.display(url(path))) broke off after \(reader.text.count) characters (\(error.message)); try again")
+                "the answer from \(shownURL(path)) broke off after \(reader.text.count) characters (\(error.message)); try again")
         }
         for payload in parser.finish() {
-            if let snapshot = try reader.read(payload, endpoint: URLCredentials.display(url(path)), redactor: Redactor(endpoint.apiKey)) {
+            if let snapshot = try reader.read(payload, endpoint: shownURL(path), redactor: Redactor(endpoint.apiKey)) {
                 continuation.yield(.partial(snapshot))
             }
         }
         guard reader.sawDone || reader.finishReason != nil else {
             throw EngineError.truncated(
-                "the answer from \(URLCredentials.display(url(path))) ended after \(reader.text.count) characters before the model finished; try again")
+                "the answer from \(shownURL(path)) ended after \(reader.text.count) characters before the model finished; try again")
         }
         let usage: Usage
         if let reported = reader.usage {
@@ -476,7 +476,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
     }
 
     private func invalidAnswer(_ path: String, _ problem: String) -> EngineError {
-        .invalidOutput(["the answer from \(URLCredentials.display(url(path))) \(problem)"])
+        .invalidOutput(["the answer from \(shownURL(path)) \(problem)"])
     }
 }
 
@@ -525,6 +525,9 @@ extension OpenAICompatibleEngine {
     private func url(_ path: String) -> URL {
         URL(string: serverRoot + path) ?? endpoint.url
     }
+
+    /// The URL of `path` as messages show it: without credentials (``URLCredentials``).
+    private func shownURL(_ path: String) -> String { URLCredentials.display(url(path)) }
 
     func makeRequest(_ method: String, _ path: String, _ body: Data?, deadline: TimeInterval, accept: String) -> HTTPRequest {
         var headers = ["Accept": accept]

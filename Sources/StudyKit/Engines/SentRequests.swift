@@ -65,8 +65,8 @@ public struct SentRequest: Sendable, Equatable {
 
 /// The generation requests one model call sent, retries included, for the router to meter.
 ///
-/// The router binds a log to ``current`` around a call; ``OpenAICompatibleEngine`` appends to
-/// it each time a chat request's body goes out. A task-local reaches the streaming task and the
+/// The router binds a log to ``current`` around a call; ``OpenAICompatibleEngine`` begins an
+/// entry each time a chat request's body goes out and resolves it when it learns how it ended. A task-local reaches the streaming task and the
 /// time budget's child task without widening ``LanguageModel``; an engine that sends nothing
 /// over HTTP (in process, the builtin engine) leaves it empty.
 public final class SentRequestLog: Sendable {
@@ -77,9 +77,6 @@ public final class SentRequestLog: Sendable {
 
     /// Creates an empty log.
     public init() {}
-
-    /// Adds one sent request.
-    public func append(_ request: SentRequest) { entries.withLock { $0.append(request) } }
 
     /// Adds a request about to go out, counted as cancelled until ``resolve(_:as:)`` says how it
     /// ended. A streamed call is read by a task of its own, which a cancelled caller does not wait
