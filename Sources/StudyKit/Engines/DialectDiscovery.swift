@@ -109,20 +109,20 @@ struct Discovery: Sendable, Equatable {
     }
 }
 
-/// The last few tokenizations of one engine, newest last. Texts are compared whole, so a hit is
+/// The last few tokenizations (token ids or counts) of one engine, newest last. Texts are compared whole, so a hit is
 /// certain; four entries hold a document and the frames around it.
-final class TokenizationMemo: Sendable {
-    private static let capacity = 4
-    private let entries = Mutex<[(text: String, tokens: [Int])]>([])
+final class TokenizationMemo<Value: Sendable>: Sendable {
+    private static var capacity: Int { 4 }
+    private let entries = Mutex<[(text: String, value: Value)]>([])
 
-    func tokens(of text: String) -> [Int]? {
-        entries.withLock { entries in entries.last { $0.text == text }?.tokens }
+    func value(of text: String) -> Value? {
+        entries.withLock { entries in entries.last { $0.text == text }?.value }
     }
 
-    func remember(_ tokens: [Int], of text: String) {
+    func remember(_ value: Value, of text: String) {
         entries.withLock { entries in
             entries.removeAll { $0.text == text }
-            entries.append((text, tokens))
+            entries.append((text, value))
             if entries.count > Self.capacity { entries.removeFirst() }
         }
     }

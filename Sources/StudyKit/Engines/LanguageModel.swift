@@ -161,7 +161,8 @@ public struct Usage: Sendable, Equatable {
     public enum Method: String, Sendable, Equatable {
         /// The server reported them.
         case reported
-        /// The server's tokenizer counted the messages and the answer (chat-template tokens not included).
+        /// The server's tokenizer counted the messages (chat-template tokens not included) and the
+        /// answer, or for a streamed answer its events counted its tokens.
         case counted
         /// Estimated with ``TokenCount/estimate(for:)``.
         case estimated
@@ -248,8 +249,10 @@ public protocol LanguageModel: Sendable {
     func respond(to request: GenerationRequest) async throws -> RawResponse
     /// Generates one answer as growing snapshots, then the completed answer. The stream fails with ``EngineError``.
     func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>
-    /// Whether streaming costs nothing over a whole answer (an in-process model): the router then
-    /// always streams, to stop an answer that starts repeating itself. `false` by default.
+    /// Whether the router always streams this engine's answers, to stop one that starts repeating
+    /// itself: true where streaming costs nothing over a whole answer (an in-process model) or
+    /// where only a closed stream stops the work of an abandoned attempt (a model server).
+    /// `false` by default.
     var streamsCheaply: Bool { get }
     /// The languages the engine reads and writes; the router skips an engine that does not
     /// support the document's language. By default ``LanguageSupport/defaultFor(_:)`` its kind.

@@ -177,9 +177,15 @@ struct ChunkReader {
     var usage: Usage?
     var model: String?
     var sawDone = false
+    /// Events that carried answer text: one per token from llama.cpp's servers, which is how a
+    /// stream without `usage` is metered.
+    var contentEvents = 0
+    /// Whether any event arrived at all.
+    var sawEvent = false
 
     /// Returns the new snapshot when the chunk added text.
     mutating func read(_ payload: String, endpoint: String, redactor: Redactor) throws -> String? {
+        sawEvent = true
         if payload.trimmingCharacters(in: .whitespaces) == "[DONE]" {
             sawDone = true
             return nil
@@ -197,6 +203,7 @@ struct ChunkReader {
         if let reason = choice["finish_reason"] as? String { finishReason = reason }
         guard let delta = (choice["delta"] as? [String: Any])?["content"] as? String, !delta.isEmpty else { return nil }
         text += delta
+        contentEvents += 1
         return text
     }
 }

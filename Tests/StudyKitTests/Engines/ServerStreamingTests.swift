@@ -2,9 +2,13 @@ import Foundation
 import Testing
 @testable import StudyKit
 
-/// A model server's streamed answers (`--stream`): a server that ignores `stream`, a usage count
-/// that fails after the answer arrived, and a request still out when a cancelled call is metered.
-@Suite("server engines: streamed answers")
+/// The router streams a model server's answers even when nobody watches: an answer that starts
+/// repeating itself is cut where it starts, instead of decoding to the response limit, and an
+/// abandoned attempt closes its stream, which stops the server (a plain request it decodes to the
+/// end while the next one waits; `benchmarks/RESULTS.md` has the measured figures). Also: a server
+/// that ignores `stream`, a usage count that fails after the answer arrived, and a request still
+/// out when a cancelled call is metered.
+@Suite("server engines: streamed by the router")
 struct ServerStreamingTests {
     static let chat = "/v1/chat/completions"
 
@@ -22,6 +26,43 @@ struct ServerStreamingTests {
         return .events((deltas + end).map { $0 + "\n\n" }.joined(), chunkSize: 64)
     }
 
+    @Test func theRouterStreamsAServerAnswerWithoutStreamAndCutsARepeatingOne() async throws {
+        let point = "Prophase condenses the chromosomes into visible threads."
+        let looping = [#"{"overview":"Mitosis divides one cell into two. Each daughter cell gets a full copy.","keyPoints":["#]
+            + Array(repeating: "\"\(point)\",", count: 40) + [#""end"]}"#]
+        let transport = ScriptedEngineTransport(routes: EngineFaultTests.models, queue: [Self.events(looping)])
+        let router = RoutingEngine(local: ScriptedModel(.local, available: .unavailable(reason: "no local server")), remote: EngineFaultTests.remote(transport))
+        let routed = try await router.run(RoutingRequest(task: .summary, document: RoutingEngineTests.document(), useCache: false))
+
+        // The request asked for a stream, though nobody watched (no --stream).
+        let bodies = transport.requests.filter { $0.url.path.hasSuffix(Self.chat) }.compactMap(\.body)
+        #expect(bodies.count == 1)
+        let body = try #require(bodies.first)
+        let sent = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(sent["stream"] as? Bool == true)
+        // The answer was stopped at its second copy of the point: a failed attempt, not a
+        // 40-point answer decoded to the end; the builtin engine answered.
+        #expect(routed.attempts.map(\.outcome) == [.repeated])
+        #expect(routed.fallbacks.first?.reason.contains("repeating") == true, "\(routed.fallbacks)")
+        #expect(routed.engine == .builtin)
+    }
+
+    @Test func aStreamWithoutUsageIsMeteredByItsEventsAndOnePromptCount() async throws {
+        // llama-cpp-python: one token per content event, no usage; its tokenizer counts the prompt.
+        var routes = EngineFaultTests.models
+        routes["/openapi.json"] = .json(404, "{}")
+        routes["/extras/tokenize/count"] = .json(#"{"count":57}"#)
+        let pieces = [#"{"title":"#, #""Photo"#, #"synthesis"#, #"""#, "}"]
+        let transport = ScriptedEngineTransport(routes: routes, queue: [Self.events(pieces).withoutUsage])
+        var final: RawResponse?
+        for try await event in EngineFaultTests.remote(transport, dialect: .llamaCppPython).streamResponse(to: EngineTestSchema.request()) {
+            if case .completed(let response) = event { final = response }
+        }
+        let answer = try #require(final)
+        #expect(answer.text == #"{"title":"Photosynthesis"}"#)
+        #expect(answer.usage == Usage(promptTokens: 57, completionTokens: 5, method: .counted))
+        #expect(transport.calls(to: "/extras/tokenize/count") == 1, "the answer's tokens were counted again")
+    }
 
     @Test func aServerThatIgnoresStreamIsReadAsOneCompletion() async throws {
         let transport = ScriptedEngineTransport(

@@ -50,9 +50,7 @@ struct InjectionIntegrationTests {
                 for chat in recorder.chats {
                     requests += 1
                     // What the model wrote, shipped or not: how often it did obey.
-                    if case .array(let choices)? = chat.responseJSON?["choices"],
-                        let content = choices.first?["message"]?["content"]?.stringValue,
-                        content.lowercased().contains(item.canary.lowercased())
+                    if let content = chat.answerText, content.lowercased().contains(item.canary.lowercased())
                     {
                         obeyed += 1
                     }

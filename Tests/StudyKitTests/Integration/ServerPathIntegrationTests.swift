@@ -8,18 +8,6 @@ import Testing
 /// unreachable server fails these tests; they are never skipped.
 @Suite("The server path against the real model server", .serialized)
 struct ServerPathIntegrationTests {
-    /// Real HTTP through ``CurlTransport``, keeping each request so a test can read the body sent.
-    final class RecordingTransport: HTTPTransport {
-        private let inner = CurlTransport()
-        private let sent = Mutex<[HTTPRequest]>([])
-        var requests: [HTTPRequest] { sent.withLock { $0 } }
-
-        func stream(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
-            sent.withLock { $0.append(request) }
-            return try await inner.stream(request)
-        }
-    }
-
     static let paste = TestPaths.samples.appendingPathComponent("paste.txt")
 
     @Test func ourGrammarIsSentAndAnAnswerCannotBreakItsWordLimits() async throws {
@@ -37,7 +25,7 @@ struct ServerPathIntegrationTests {
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 120))
         let response = try await engine.respond(to: request)
 
-        let chat = try #require(transport.requests.last { $0.url.path == "/v1/chat/completions" })
+        let chat = try #require(transport.exchanges.map(\.request).last { $0.url.path == "/v1/chat/completions" })
         let body = try #require(chat.body)
         let sent = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         #expect(sent["grammar"] as? String == OpenAICompatibleEngine.grammar(for: request))
@@ -49,6 +37,35 @@ struct ServerPathIntegrationTests {
         #expect((1...6).contains(title.split(separator: " ").count), "title: \(title)")
         // One sentence: the only sentence end is the last character.
         #expect(blurb.dropLast().allSatisfy { !".?".contains($0) } && ".!?".contains(blurb.last ?? " "), "blurb: \(blurb)")
+    }
+
+    /// The router streams a server's answers; llama-cpp-python sends no usage in a stream, so its
+    /// answer is metered by its events (one per token) and one count of the prompt, which match
+    /// what its tokenizer counts.
+    @Test func aStreamedAnswerIsMeteredByItsEventsAndOnePromptCount() async throws {
+        try await SharedModelServers.require()
+        let transport = RecordingTransport()
+        let configuration = try EngineConfiguration.resolve(
+            environment: ["STUDYKIT_LOCAL_URL": SharedModelServers.localURL, "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048"], fileText: nil)
+        let engine = try #require(configuration.localEngine(transport: transport) as? OpenAICompatibleEngine)
+        let request = GenerationRequest(
+            instructions: "You answer in JSON.", prompt: "Give a title for notes on photosynthesis.",
+            schemaName: "headline", jsonSchema: jsonSchemaText(for: .headline),
+            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 60))
+        _ = try await engine.tokenCount(for: "warm")  // discovery first, out of the count below
+        transport.reset()
+        var final: RawResponse?
+        for try await event in engine.streamResponse(to: request) {
+            if case .completed(let response) = event { final = response }
+        }
+        let answer = try #require(final)
+        let paths = transport.exchanges.map { $0.request.url.path }
+        #expect(paths == ["/v1/chat/completions", "/extras/tokenize/count"], "\(paths)")
+        #expect(answer.usage.method == .counted)
+        let prompt = try await engine.tokenCount(for: request.instructions + "\n" + request.prompt).count
+        #expect(answer.usage.promptTokens == prompt)
+        let recounted = try await engine.tokenCount(for: answer.text).count
+        #expect(abs(answer.usage.completionTokens - recounted) <= 2, "\(answer.usage.completionTokens) events, \(recounted) tokens")
     }
 
     /// Discovery asked once, kept in the cache: the second run's requests are the count and the

@@ -65,13 +65,18 @@ final class RecordingTransport: HTTPTransport {
         return HTTPStreamingResponse(head: response.head, body: body)
     }
 
-    /// A rewrite that caps a chat completion's `max_tokens` at `limit` (the original stays recorded).
+    /// A rewrite that caps a chat completion's `max_tokens` at `limit` and asks for it plainly,
+    /// not streamed, so the server's answer carries its own `usage` (llama-cpp-python's streams
+    /// carry none). The original stays recorded; the engine reads a plain answer to a stream
+    /// request as one completion.
     static func cappingResponseTokens(at limit: Int) -> @Sendable (HTTPRequest) -> HTTPRequest {
         { request in
             guard request.url.path.hasSuffix("/chat/completions"), let body = request.body,
                 case .object(var object)? = try? JSONValue.parse(String(decoding: body, as: UTF8.self))
             else { return request }
             object["max_tokens"] = .integer(limit)
+            object["stream"] = nil
+            object["stream_options"] = nil
             var capped = request
             capped.body = Data(JSONValue.object(object).compactText.utf8)
             return capped
@@ -80,6 +85,18 @@ final class RecordingTransport: HTTPTransport {
 }
 
 extension RecordingTransport.Exchange {
+    /// The answer's text: a plain completion's message, or a streamed one's deltas joined.
+    var answerText: String? {
+        if case .array(let choices)? = responseJSON?["choices"] { return choices.first?["message"]?["content"]?.stringValue }
+        let events = String(decoding: responseBody, as: UTF8.self).components(separatedBy: "\n")
+            .filter { $0.hasPrefix("data:") }.map { $0.dropFirst(5).trimmingCharacters(in: .whitespaces) }
+        let deltas = events.compactMap { event -> String? in
+            guard case .array(let choices)? = (try? JSONValue.parse(event))?["choices"] else { return nil }
+            return choices.first?["delta"]?["content"]?.stringValue
+        }
+        return events.isEmpty ? nil : deltas.joined()
+    }
+
     /// The chat messages sent, as (role, content) pairs.
     var messages: [(role: String, content: String)] {
         guard case .array(let items)? = requestJSON?["messages"] else { return [] }
