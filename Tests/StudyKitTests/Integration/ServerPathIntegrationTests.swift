@@ -10,12 +10,17 @@ import Testing
 struct ServerPathIntegrationTests {
     static let paste = TestPaths.samples.appendingPathComponent("paste.txt")
 
-    @Test func ourGrammarIsSentAndAnAnswerCannotBreakItsWordLimits() async throws {
+    /// An engine on the shared local server (2,048 tokens) whose exchanges are recorded.
+    static func sharedLocalEngine() async throws -> (OpenAICompatibleEngine, RecordingTransport) {
         try await SharedModelServers.require()
         let transport = RecordingTransport()
         let configuration = try EngineConfiguration.resolve(
             environment: ["STUDYKIT_LOCAL_URL": SharedModelServers.localURL, "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048"], fileText: nil)
-        let engine = try #require(configuration.localEngine(transport: transport) as? OpenAICompatibleEngine)
+        return (try #require(configuration.localEngine(transport: transport) as? OpenAICompatibleEngine), transport)
+    }
+
+    @Test func ourGrammarIsSentAndAnAnswerCannotBreakItsWordLimits() async throws {
+        let (engine, transport) = try await Self.sharedLocalEngine()
         // The model is asked to copy an answer that breaks both limits: a 13-word title, and
         // a blurb of two sentences.
         let request = GenerationRequest(
@@ -43,11 +48,7 @@ struct ServerPathIntegrationTests {
     /// answer is metered by its events (one per token) and one count of the prompt, which match
     /// what its tokenizer counts.
     @Test func aStreamedAnswerIsMeteredByItsEventsAndOnePromptCount() async throws {
-        try await SharedModelServers.require()
-        let transport = RecordingTransport()
-        let configuration = try EngineConfiguration.resolve(
-            environment: ["STUDYKIT_LOCAL_URL": SharedModelServers.localURL, "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048"], fileText: nil)
-        let engine = try #require(configuration.localEngine(transport: transport) as? OpenAICompatibleEngine)
+        let (engine, transport) = try await Self.sharedLocalEngine()
         let request = GenerationRequest(
             instructions: "You answer in JSON.", prompt: "Give a title for notes on photosynthesis.",
             schemaName: "headline", jsonSchema: jsonSchemaText(for: .headline),
