@@ -316,8 +316,31 @@ extension RoutingEngine {
             guard kept >= min(3, (cardStems.count + 1) / 2) else {
                 return .failure(ItemRejection(reason: "the question did not ask what the card asks"))
             }
+            // It asks about the blank's own place: the words next to the blank, on each side
+            // that has any in its clause, are in the question. "What is the default Debian
+            // Python 2 version?" shares four words with "The _____ python2-doc will always
+            // provide the documentation for the default Debian Python 2 version", yet its answer
+            // is not "binary package".
+            let questionSet = Set(questionStems)
+            for side in Self.blankNeighbours(card.question) where !side.isEmpty && side.isDisjoint(with: questionSet) {
+                return .failure(ItemRejection(reason: "the question did not ask about the missing words' place in the sentence"))
+            }
             return .success(question + "\u{1F}" + answer)
         }
+    }
+
+    /// The content stems next to a cloze card's first blank: up to two on its left and two on
+    /// its right, each side stopping at the clause's edge (`,` `;` `:` and brackets).
+    static func blankNeighbours(_ cloze: String) -> [Set<String>] {
+        guard let blank = cloze.range(of: "_____") else { return [] }
+        func clause(_ text: Substring, fromEnd: Bool) -> String {
+            let edges: Set<Character> = [",", ";", ":", "(", ")", "—", "–"]
+            if fromEnd { return String(text.reversed().prefix { !edges.contains($0) }.reversed()) }
+            return String(text.prefix { !edges.contains($0) })
+        }
+        let left = Grounding.contentStems(clause(cloze[..<blank.lowerBound], fromEnd: true).replacingOccurrences(of: "_", with: " "))
+        let right = Grounding.contentStems(clause(cloze[blank.upperBound...], fromEnd: false).replacingOccurrences(of: "_", with: " "))
+        return [Set(left.suffix(2)), Set(right.prefix(2))]
     }
 
     static func splitCard(_ text: String) -> (String, String)? {

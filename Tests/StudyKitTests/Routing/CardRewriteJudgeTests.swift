@@ -32,4 +32,39 @@ struct CardRewriteJudgeTests {
     func aCardThatDriftsIsKeptExtracted(question: String, answer: String, reason: String) {
         #expect(Self.judge(question, answer) == reason)
     }
+
+    /// Cards of the Debian Python Policy (`/usr/share/doc/python3/python-policy.html`, a page we
+    /// did not write) whose rewrites SmolLM2 gave, and which passed every rule above.
+    static func judge(_ card: Flashcards.Card, _ question: String, _ answer: String) -> String {
+        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(card.quote)))
+        switch job.accept(["question": .string(question), "answer": .string(answer)]) {
+        case .success: return "accepted"
+        case .failure(let rejection): return rejection.reason
+        }
+    }
+
+    @Test func aQuestionThatIgnoresTheBlanksPlaceIsKeptExtracted() {
+        let documentation = Flashcards.Card(
+            question: "The _____ python2-doc will always provide the documentation for the default Debian Python 2 version, for as long as that remains supported.",
+            answer: "binary package",
+            quote: "The binary package python2-doc will always provide the documentation for the default Debian Python 2 version, for as long as that remains supported.")
+        #expect(Self.judge(documentation, "What is the default Debian Python 2 version?", "binary package")
+            == "the question did not ask about the missing words' place in the sentence")
+        #expect(Self.judge(documentation, "Which package, python2-doc, will always provide the documentation for Debian Python 2?", "binary package")
+            == "accepted")
+
+        let stroma = Flashcards.Card(
+            question: "The thylakoid membranes hold the pigments, the electron transport chain and the enzyme ATP synthase; the _____ holds the enzymes of the Calvin cycle.",
+            answer: "stroma",
+            quote: "The thylakoid membranes hold the pigments, the electron transport chain and the enzyme ATP synthase; the stroma holds the enzymes of the Calvin cycle.")
+        #expect(Self.judge(stroma, "What part of the chloroplast holds the enzymes of the Calvin cycle?", "stroma") == "accepted")
+        #expect(Self.judge(stroma, "Which part of the thylakoid membranes contains the pigments of the Calvin cycle?", "stroma")
+            == "the question did not ask about the missing words' place in the sentence")
+    }
+
+    @Test func theBlanksNeighboursStopAtItsClause() {
+        #expect(RoutingEngine.blankNeighbours("The rate of photosynthesis depends on light intensity, _____ and temperature.")
+            == [[], ["temperatur"]])
+        #expect(RoutingEngine.blankNeighbours("No blank here.") == [])
+    }
 }
