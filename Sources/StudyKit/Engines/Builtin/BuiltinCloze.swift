@@ -34,7 +34,7 @@ extension BuiltinEngine {
                 guard !fresh.isEmpty else { break }
                 for item in fresh {
                     usedTerms.insert(item.answerKey)
-                    let question = BuiltinProse.oneLine(item.clozeText)
+                    let question = item.shownQuestion
                     let key = BuiltinProse.duplicateKey(question)
                     let stems = ItemRules.overlapKeys(question)
                     // The rules every card and question answers to (a question with content
@@ -58,8 +58,8 @@ extension BuiltinEngine {
     func flashcards(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Flashcards {
         let cards = clozeItems(analysis, limit: Self.flashcardLimit).map { item in
             Flashcards.Card(
-                question: BuiltinProse.oneLine(item.clozeText), answer: BuiltinProse.oneLine(item.answer),
-                quote: BuiltinProse.oneLine(item.sentence), kind: .cloze)
+                question: item.shownQuestion, answer: BuiltinProse.oneLine(item.answer),
+                quote: item.shownSentence, kind: .cloze)
         }
         guard cards.count >= 3 else { throw .tooShort(task: .flashcards, usableSentences: analysis.usableSentenceCount) }
         return Flashcards(cards: cards)
@@ -71,7 +71,7 @@ extension BuiltinEngine {
         var questions: [Quiz.Question] = []
         var distractorUse: [String: Int] = [:]
         for item in items where questions.count < Self.quizLimit {
-            let prompt = BuiltinProse.oneLine(item.clozeText)
+            let prompt = item.shownQuestion
             let answer = BuiltinProse.oneLine(item.answer)
             guard BuiltinProse.length(prompt) <= Self.promptLength, BuiltinProse.length(answer) <= Self.choiceLength,
                 ItemRules.problem(answer, .choice) == nil
@@ -86,12 +86,11 @@ extension BuiltinEngine {
             let position = Int(BuiltinProse.stableHash(item.answerKey + "\u{1F}" + item.sentence) % UInt64(Quiz.choiceCount))
             var choices = wrong
             choices.insert(answer, at: position)
-            let quote = BuiltinProse.shortened(
-                BuiltinProse.oneLine(item.sentence), maxLength: Self.explanationLength - 24)
+            let quote = BuiltinProse.shortened(item.shownSentence, maxLength: Self.explanationLength - 24)
             questions.append(
                 Quiz.Question(
                     prompt: prompt, choices: choices, answerIndex: position,
-                    explanation: "The material says: “\(quote)”", quote: BuiltinEngine.cited(item.sentence)))
+                    explanation: "The material says: “\(quote)”", quote: BuiltinEngine.cited(item.shownSentence)))
         }
         // Never every answer in the same place: a student would learn the letter, not the matter.
         if questions.count > 1, Set(questions.map(\.answerIndex)).count == 1, var last = questions.popLast() {

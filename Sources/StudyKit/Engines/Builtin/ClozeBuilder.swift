@@ -14,6 +14,11 @@ struct ClozeItem: Sendable, Hashable {
     let answerOffsets: Range<Int>
     /// The keyphrase stem key the answer came from; one item per key.
     let answerKey: String
+
+    /// The cloze text as shown: one line, without a list item's bullet or number.
+    var shownQuestion: String { BuiltinProse.withoutListMarker(BuiltinProse.oneLine(clozeText)) }
+    /// The source sentence as quoted: one line, without a list item's bullet or number.
+    var shownSentence: String { BuiltinProse.withoutListMarker(BuiltinProse.oneLine(sentence)) }
 }
 
 // MARK: - Builder
@@ -73,6 +78,12 @@ struct ClozeBuilder: Sendable {
                     }
                 }
                 guard !nested else { continue }
+                // "the binary package _____.Y" is no question either: a blank never cuts a
+                // token that dots, hyphens or slashes join ("pythonX.Y", "light-dependent").
+                let chars = Array(sentence.text)
+                guard !matches.contains(where: { m in
+                    Self.cutsAToken(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound)
+                }) else { continue }
                 if screensCommonWords, length == 1, EnglishFrequency.isCommon(phrase.text),
                     KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
                 {
@@ -159,6 +170,15 @@ struct ClozeBuilder: Sendable {
             sentence: sentence.text, answer: String(chars[answerRange]), clozeText: cloze,
             sourceRange: sentence.range,
             answerOffsets: (base + answerRange.lowerBound)..<(base + answerRange.upperBound), answerKey: key)
+    }
+
+    /// Whether `range` of `chars` starts or ends inside a token joined by `.`, `-`, `_` or `/`.
+    static func cutsAToken(_ chars: [Character], _ range: Range<Int>) -> Bool {
+        func joins(_ joiner: Int, _ neighbour: Int) -> Bool {
+            chars.indices.contains(joiner) && chars.indices.contains(neighbour) && ".-_/".contains(chars[joiner])
+                && (chars[neighbour].isLetter || chars[neighbour].isNumber)
+        }
+        return joins(range.lowerBound - 1, range.lowerBound - 2) || joins(range.upperBound, range.upperBound + 1)
     }
 
     /// Start positions of non-overlapping occurrences of `needle` in `haystack`.
