@@ -101,9 +101,10 @@ extension HTMLImporter {
     /// A class because extraction walks up to ancestors and keeps per-node scores; it never
     /// leaves the function that built it.
     final class Node {
-        /// Attributes worth keeping: content hints, visibility, and meta title fields.
+        /// Attributes worth keeping: content hints, visibility, meta title fields, and a link's
+        /// target (a heading's permalink points into the page).
         static let keptAttributes: Set<String> = [
-            "class", "id", "role", "style", "hidden", "aria-hidden", "property", "name", "content", "itemprop",
+            "class", "id", "role", "style", "hidden", "aria-hidden", "property", "name", "content", "itemprop", "href",
         ]
 
         /// Lower-cased tag name, or `#text`.

@@ -184,7 +184,7 @@ enum ReadableContent {
             return true
         }
         if let role = node.attribute("role")?.lowercased(), chromeRoles.contains(role) { return true }
-        if node.name == "a" && isSkipLink(node) { return true }
+        if node.name == "a" && (isSkipLink(node) || isPermalink(node)) { return true }
         if ["html", "body", "article", "main"].contains(node.name) { return false }
         let names = hintNames(node)
         if isByline(node, names: names) { return true }
@@ -219,6 +219,16 @@ enum ReadableContent {
     private static func isSkipLink(_ node: Node) -> Bool {
         let text = collapse(innerText(node)).lowercased()
         return text.count < 50 && skipLinkPrefixes.contains { text.hasPrefix($0) }
+    }
+
+    /// A heading's permalink, such as Sphinx's `<a class="headerlink" href="#id">¶</a>`: a mark
+    /// of the page, not of the text (it would end every heading with "¶").
+    private static func isPermalink(_ node: Node) -> Bool {
+        if hintNames(node).contains(where: { ["headerlink", "anchorlink", "anchor-link", "heading-anchor", "permalink"].contains($0) }) {
+            return true
+        }
+        guard node.attribute("href")?.hasPrefix("#") == true else { return false }
+        return ["¶", "#", "§", "🔗"].contains(collapse(innerText(node)))
     }
 
     /// Whether a subtree holds the article itself: chrome by its class must not take the article with it.

@@ -18,6 +18,7 @@ enum FrontMatter {
         {
             return true
         }
+        if isLicenceNotice(lower) { return true }
         // A reading time: "6 min read", "Reading time: 4 minutes".
         if matches(readingTime, lower)
             || lower.hasPrefix("reading time")
@@ -36,6 +37,39 @@ enum FrontMatter {
         }
         return false
     }
+
+    /// A licence notice at any length: "This manual is free software; you can redistribute it
+    /// and/or modify it under the terms of the GNU General Public License …", "All rights
+    /// reserved." A licence named in the material's own sentences ("The GPL lets users share
+    /// changed code") is content: a notice also speaks to the reader about this very work.
+    static func isLicenceNotice(_ lower: String) -> Bool {
+        if standalonePhrases.contains(where: lower.contains) { return true }
+        guard licencePhrases.contains(where: lower.contains) else { return false }
+        return noticeWording.contains(where: lower.contains)
+    }
+
+    /// A heading over a licence or copyright notice: "Copyright", "1. License", "Legal notice".
+    static func isLegalHeading(_ heading: String) -> Bool {
+        let words = heading.lowercased().split { !($0.isLetter) }.map(String.init)
+        guard (1...3).contains(words.count) else { return false }
+        let named = words.filter { !["and", "the", "of", "notice", "notices", "information", "terms"].contains($0) }
+        return !named.isEmpty && named.allSatisfy { ["copyright", "license", "licence", "licensing", "legal", "copying", "permissions"].contains($0) }
+    }
+
+    /// Said only in notices, whatever else the sentence says.
+    private static let standalonePhrases = [
+        "all rights reserved", "merchantability", "fitness for a particular purpose", "you can redistribute it",
+        "you may redistribute it", "permission is granted to copy",
+    ]
+    private static let licencePhrases = [
+        "public license", "documentation license", "creative commons", "licensed under", "without any warranty", "without warranty", "in the hope that it will be useful", "mit license", "apache license",
+        "terms of the license", "permission is granted",
+    ]
+    private static let noticeWording = [
+        "you can redistribute", "you may redistribute", "you can copy", "you may copy", "you may not use", "permission is granted",
+        "this manual", "this document", "this program", "this work", "this file", "this software", "this book", "this page",
+        "this library", "this guide", "this article", "this site",
+    ]
 
     /// `x@y.z`, or the obfuscated `x at y.z` / `x [at] y dot z`.
     static func containsEmail(_ lower: String) -> Bool {

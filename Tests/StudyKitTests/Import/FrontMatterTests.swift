@@ -1,5 +1,5 @@
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 /// Front matter stays in the text but is never a title, branch, key point or card.
 @Suite("Front matter")
@@ -22,5 +22,50 @@ struct FrontMatterTests {
     ])
     func isContent(line: String) {
         #expect(!FrontMatter.isFrontMatter(line))
+    }
+
+    @Test(arguments: [
+        "This manual is free software; you can redistribute it and/or modify it under the terms of the GNU General Public License as published by the Free Software Foundation; either version 2 of the License, or (at your option) any later version.",
+        "This is distributed in the hope that it will be useful, but WITHOUT ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.",
+        "All rights reserved.", "This work is licensed under a Creative Commons Attribution 4.0 International License.",
+    ])
+    func aLicenceNoticeAtAnyLength(sentence: String) {
+        #expect(FrontMatter.isLicenceNotice(sentence.lowercased()))
+        #expect(FrontMatter.isFrontMatter(sentence))
+    }
+
+    @Test(arguments: [
+        "The GNU General Public License lets users share the code they change.", "Free software can be studied and changed by anyone.",
+        "Creative Commons licences let authors choose what others may do.", "This manual explains the licence of every package.",
+    ])
+    func aLicenceTheMaterialTeachesIsContent(sentence: String) {
+        #expect(!FrontMatter.isLicenceNotice(sentence.lowercased()))
+    }
+
+    @Test func aSectionHeadedCopyrightIsLeftOutUpToTheNextSection() {
+        let text = """
+            # Contents
+
+            ## 1. Copyright
+
+            1999-2021, Software in the Public Interest
+
+            See the GNU General Public License for more details.
+
+            ### Licence text
+
+            You can also obtain it by writing to the Free Software Foundation, Inc., 51 Franklin St, Boston.
+
+            ## 2. Completing the move to Python 3
+
+            The unversioned python packages were removed after the Debian 11 release.
+            """
+        let units = SentenceSplitter().split(text)
+        let legal = BuiltinAnalysis.legalSections(units)
+        #expect(units.indices.filter { !legal.contains($0) }.map { units[$0].text } == [
+            "Contents", "2. Completing the move to Python 3", "The unversioned python packages were removed after the Debian 11 release.",
+        ])
+        #expect(FrontMatter.isLegalHeading("1. Copyright¶") && FrontMatter.isLegalHeading("License") && FrontMatter.isLegalHeading("Legal notice"))
+        #expect(!FrontMatter.isLegalHeading("Copyright law in the United States") && !FrontMatter.isLegalHeading("Summary"))
     }
 }

@@ -55,6 +55,23 @@ struct HTMLImportTests {
         #expect(text == "## Cells\n\nAll living things are made of cells, which are the basic units of life, structure and function.\n\n### Organelles\n\n- Nucleus\n- Mitochondria\n- make ATP\n\nLine one\nline two")
     }
 
+    @Test func aHeadingsPermalinkIsNotText() throws {
+        // Sphinx (Read the Docs, docs.python.org) ends every heading with a "¶" link to itself.
+        let html = """
+            <html><body><div class="body" role="main"><section id="versions">
+            <h2>Versions<a class="headerlink" href="#versions" title="Link to this heading">¶</a></h2>
+            <p>The default Debian Python version is the one the python3 package depends on, and it changes with each release.</p>
+            <h3 id="main">Main packages<a href="#main">#</a></h3>
+            <p>Every Python version provided in Debian has its own binary package, and a minimal one for the runtime.</p>
+            <p>See <a href="#versions">the versions</a> above.</p>
+            </section></div></body></html>
+            """
+        let text = SourceNormalizer.normalizeText(try extract(html).text)
+        #expect(!text.contains("¶") && !text.contains("Main packages#"), "\(text)")
+        #expect(text.contains("## Versions\n") && text.contains("### Main packages\n"), "\(text)")
+        #expect(text.contains("See the versions above."), "an in-page link with words stays: \(text)")
+    }
+
     @Test func hiddenAndChromeByClassAreDropped() throws {
         let html = """
             <html><body><article>

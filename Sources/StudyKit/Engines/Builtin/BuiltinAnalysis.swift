@@ -23,7 +23,8 @@ struct BuiltinAnalysis: Sendable {
     let isEnglish: Bool
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
-    /// addresses, URLs, dates) are left out: never a branch, key point or card.
+    /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
+    /// notice is left out at any length.
     static let frontMatterWords = 14
 
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
@@ -36,7 +37,11 @@ struct BuiltinAnalysis: Sendable {
         let all = SentenceSplitter().split(text)
         // Tokenize once; every measure below reads these words.
         let allWords = all.map { BuiltinTerms.words(in: $0.text) }
-        let content = all.indices.filter { !(allWords[$0].count <= Self.frontMatterWords && FrontMatter.isFrontMatter(all[$0].text)) }
+        let legal = Self.legalSections(all)
+        let content = all.indices.filter {
+            !(allWords[$0].count <= Self.frontMatterWords && FrontMatter.isFrontMatter(all[$0].text))
+                && !FrontMatter.isLicenceNotice(all[$0].text.lowercased()) && !legal.contains($0)
+        }
         // Text that is all front matter is still the text: better a card about it than none.
         let kept = content.contains { !all[$0].isHeading } ? content : Array(all.indices)
         var units: [Sentence] = []
@@ -106,6 +111,27 @@ struct BuiltinAnalysis: Sendable {
     /// than `runOnWords`, preferring a cut after a comma or semicolon in the second half of a piece.
     /// In Chinese and Japanese every character is a word, so a unit mostly of such characters
     /// gets three times the room: a 60-character Japanese sentence is no run-on.
+    /// The units of sections headed "Copyright", "License", "Legal notice" …, heading included,
+    /// up to the next heading of the same or a higher level: who may copy the work is no
+    /// matter for a student.
+    static func legalSections(_ units: [Sentence]) -> Set<Int> {
+        var legal = Set<Int>()
+        var level: Int?
+        for (index, unit) in units.enumerated() {
+            if unit.isHeading {
+                // A subsection, or a short line taken for a heading that is itself front matter
+                // ("1999-2021, Software in the Public Interest"), stays in the section.
+                if let open = level, unit.headingLevel > open || FrontMatter.isFrontMatter(unit.text) {
+                    legal.insert(index)
+                    continue
+                }
+                level = FrontMatter.isLegalHeading(unit.text) ? unit.headingLevel : nil
+            }
+            if level != nil { legal.insert(index) }
+        }
+        return legal
+    }
+
     private static func chunks(
         of unit: Sentence, words: [BuiltinWord], in source: String
     ) -> [(text: String, range: Range<String.Index>, offsets: Range<Int>)] {
