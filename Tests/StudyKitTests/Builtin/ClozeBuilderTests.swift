@@ -28,6 +28,32 @@ import Testing
         #expect(Set(items.map(\.sentence)).count == items.count)
     }
 
+    /// "the binary package _____.Y" asks nothing: a blank never cuts a dotted or hyphenated token.
+    @Test func aBlankNeverCutsAJoinedToken() {
+        let phrases = [Keyphrase(text: "pythonX", score: 3, occurrences: 3, key: "pythonx"), Keyphrase(text: "package", score: 2, occurrences: 3, key: "packag")]
+        let text = "For every Python version the binary package pythonX.Y shall provide a complete distribution of the interpreter."
+        let items = ClozeBuilder().items(from: SentenceRanker().rank(SentenceSplitter().split(text)), keyphrases: phrases, limit: 5)
+        #expect(items.map(\.answer) == ["package"])
+        let chars = Array("light-dependent reactions and pythonX.Y")
+        #expect(ClozeBuilder.cutsAToken(chars, 0..<5))  // "light" of light-dependent
+        #expect(ClozeBuilder.cutsAToken(chars, 30..<37))  // "pythonX" of pythonX.Y
+        #expect(!ClozeBuilder.cutsAToken(chars, 16..<25))  // "reactions"
+    }
+
+    /// A list item's bullet is neither in the question nor in the quote.
+    @Test func aListItemsBulletIsNotShown() throws {
+        let text = """
+            Steps of the transition:
+
+            - The Debian Python maintainer and the module maintainers discuss the readiness for a new default Python version.
+            - The release team schedules rebuilds for every package that may need it during the transition.
+            """
+        let cards = try BuiltinEngine().flashcards(BuiltinAnalysis(text: text, title: nil))
+        for card in cards.cards {
+            #expect(!card.question.hasPrefix("- ") && !card.quote.hasPrefix("- "), "\(card)")
+        }
+    }
+
     /// "list" is common English: a blank where it was teaches nothing, unless the sentence
     /// says what a list is.
     @Test func aCommonWordIsAnAnswerOnlyWhereTheSentenceDefinesIt() {
