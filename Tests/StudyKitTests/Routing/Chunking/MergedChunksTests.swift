@@ -101,4 +101,33 @@ struct MergedChunksTests {
             #expect(own > 0, "chunk \(chunk.index + 1) lost every card")
         }
     }
+
+    @Test func aMergedPartNoDroppingCanMendFallsBackLikeAnInvalidAnswer() async throws {
+        // One top-level heading over the whole book: the joined map has a single branch, and a map needs two.
+        var text = ChunkingFixture.text.replacingOccurrences(of: "\n# ", with: "\n## ")
+        if text.hasPrefix("# ") { text = "#" + text }
+        let document = ChunkingFixture.document("# Four topics\n\n" + text)
+        let remote = ChunkEchoModel()
+        let router = RoutingEngine(local: ScriptedModel(.local, available: .unavailable(reason: "off")), remote: remote)
+        let runner = ChunkedRunner(router: router, jobs: 1)
+        let request = RoutingRequest(task: .mindmap, document: document, useCache: false)
+        #expect(try #require(await runner.plan(request)).plan.chunks.count >= 3)
+
+        let routed = try await runner.run(request)
+        #expect(remote.calls >= 3)
+        #expect(routed.engine == .builtin)
+        let reason = try #require(routed.fallbacks.first?.reason)
+        #expect(reason.contains("the merged mindmap failed validation"))
+        #expect(reason.contains("branches has 1 item"))
+        // What ships is a valid map of the whole document, and no chunk counts as read by a model.
+        _ = try decodeResult(for: .mindmap, json: routed.result.jsonValue)
+        let coverage = try #require(routed.coverage)
+        #expect(coverage.charactersRead == 0)
+        #expect(coverage.chunks.allSatisfy { $0.engine == .builtin && $0.read == 0 })
+
+        // A forced engine fails instead, as it does on any invalid answer.
+        var forced = request
+        forced.engine = .remote
+        await #expect(throws: RoutingError.self) { _ = try await runner.run(forced) }
+    }
 }
