@@ -98,8 +98,9 @@ public struct KitAssembler: Sendable {
             throw EngineError.invalidOutput(["the headline part came back as the wrong type"])
         }
         let bundle = StudyKitBundle(headline: title, summary: summary, flashcards: flashcards, quiz: quiz, mindMap: mindMap)
-        // Parts read in chunks were validated chunk by chunk; joined, a deck may hold more cards
-        // (and a map more branches) than one answer may.
+        // A part read in chunks was checked whole by `ChunkedRunner` with limits that grow with the
+        // document (`StudyTask.checkedMerge`): a deck may hold more cards than one answer may, so
+        // the kit's single-answer limits do not apply to it.
         let chunked = runs.compactMap { task, run in
             run.coverage.map { coverage in
                 var labelled = coverage

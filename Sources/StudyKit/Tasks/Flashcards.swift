@@ -118,6 +118,9 @@ extension Flashcards {
     /// or cloze) and an optional hint.
     static let promptTemplateVersion = "flashcards/3"
     static let responseReserve = 1_200
+    /// A deck merged from a long document's chunks holds at most 10 cards per chunk (an average
+    /// chunk is asked for 8), and never fewer than the 20 one answer may hold.
+    static let mergedItemsPerChunk = ["cards": 10]
     static let instructions = TaskPrompt.instructions(
         role: "You write flashcards that help a student remember their study material.",
         fields: """

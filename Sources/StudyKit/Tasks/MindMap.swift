@@ -116,6 +116,10 @@ extension MindMap {
     /// Version 2: labels of 1 to 6 words that must name ideas of the material.
     static let promptTemplateVersion = "mindmap/2"
     static let responseReserve = 800
+    /// A map merged from a long document's chunks has a branch per top-level section, so at
+    /// most one per chunk, and under each at most 3 ideas per chunk of the document; grandchildren
+    /// keep one answer's limit of 5.
+    static let mergedItemsPerChunk = ["branches": 1, "branches[].children": 3]
     static let instructions = TaskPrompt.instructions(
         role: "You draw a mind map of a student's study material.",
         fields: """

@@ -101,6 +101,9 @@ extension Quiz {
     /// Version 2: every question carries the quote that supports its answer, checked by ``Grounding``.
     static let promptTemplateVersion = "quiz/2"
     static let responseReserve = 1_200
+    /// A quiz merged from a long document's chunks holds at most 5 questions per chunk (an
+    /// average chunk is asked for 4), and never fewer than the 10 one answer may hold.
+    static let mergedItemsPerChunk = ["questions": 5]
     static let instructions = TaskPrompt.instructions(
         role: "You write a multiple-choice quiz on a student's study material.",
         fields: """

@@ -11,6 +11,14 @@ protocol TaskResult: Generable {
     static var instructions: String { get }
     /// The last line of the prompt: what to write.
     static var request: String { get }
+    /// For a part merged from a long document's chunks (``ChunkedRunner``): the lists whose
+    /// limit grows with the document, and the items each chunk may add (see ``MergedPart``).
+    static var mergedItemsPerChunk: [String: Int] { get }
+}
+
+extension TaskResult {
+    /// No list grows: a task that is never chunked.
+    static var mergedItemsPerChunk: [String: Int] { [:] }
 }
 
 extension Headline: TaskResult {}
@@ -41,6 +49,44 @@ extension StudyTask {
 
     /// The schema the model must generate for this task.
     public var generationSchema: GenerationSchema { resultType.generationSchema }
+
+    /// The lists of this task's result whose limit grows with a chunked document, and the items
+    /// each chunk may add to them (`cards`: 10).
+    public var mergedItemsPerChunk: [String: Int] { taskResult.mergedItemsPerChunk }
+
+    /// A result merged from the answers of `chunks` chunks of `source` (``ChunkedRunner``),
+    /// checked with every rule of a single answer — the schema with limits scaled by the chunks
+    /// (``mergedItemsPerChunk``), the type's own rules, ``Grounding`` in `source` — and repaired
+    /// by dropping what breaks them (``MergedPart``). `groups` gives the section of each item of
+    /// a root list (`cards`), so that a list over its limit keeps every section in balance.
+    /// - Returns: the result that passes, and what was dropped, with the path in `result` and why.
+    /// - Throws: ``SchemaError/invalid(_:)`` when dropping items cannot make it pass.
+    func checkedMerge(
+        _ result: AnyStudyResult, chunks: Int, source: String, groups: [String: [Int]] = [:]
+    ) throws(SchemaError) -> (result: AnyStudyResult, dropped: [DroppedItem]) {
+        let task = self
+        let part = MergedPart(schema: generationSchema, chunks: chunks, perChunk: mergedItemsPerChunk) { json in
+            // Shape problems are the schema's to report; these rules read a value of the right shape.
+            guard let value = try? task.shapeOnly(json) else { return [] }
+            return value.value.semanticIssues() + Grounding.issues(in: value, source: source)
+        }
+        let repaired = try part.repaired(result.jsonValue, groups: groups)
+        return (try shapeOnly(repaired.value), repaired.dropped)
+    }
+
+    /// `json` read as this task's result, its shape checked but not its limits or rules.
+    private func shapeOnly(_ json: JSONValue) throws(SchemaError) -> AnyStudyResult {
+        switch self {
+        case .headline: return .headline(try Headline(json: json))
+        case .feynman: return .feynman(try FeynmanFeedback(json: json))
+        case .summary: return .summary(try Summary(json: json))
+        case .flashcards: return .flashcards(try Flashcards(json: json))
+        case .quiz: return .quiz(try Quiz(json: json))
+        case .mindmap: return .mindMap(try MindMap(json: json))
+        case .podcast: return .podcast(try PodcastScript(json: json))
+        case .studyKit: return .studyKit(try StudyKitBundle(json: json))
+        }
+    }
 
     /// Members whose values an answer repeats by design, which the ``RepetitionGuard`` does not
     /// count: the schema's fixed lists (a card's `kind`, a host's `role`) and a podcast turn's

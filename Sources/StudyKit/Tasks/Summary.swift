@@ -64,6 +64,9 @@ extension Summary {
     /// Version 3: key points are one full sentence each (``ItemMeaning/keyPoint``).
     static let promptTemplateVersion = "summary/3"
     static let responseReserve = 512
+    /// A summary merged from a long document's chunks keeps at most 4 key points per chunk
+    /// (each chunk writes 3 to 8), and never fewer than the 8 one answer may hold.
+    static let mergedItemsPerChunk = ["keyPoints": 4]
     static let instructions = TaskPrompt.instructions(
         role: "You summarise a student's study material.",
         fields: """

@@ -7,32 +7,34 @@ enum ChunkReduce {
         text.lowercased().split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
     }
 
-    /// Cards in order, without a card whose question or quote (normalized) an earlier card has.
-    static func dedupe(_ cards: [Flashcards.Card]) -> (cards: [Flashcards.Card], dropped: Int) {
+    /// Cards in order, without a card whose question or quote (normalized) an earlier card has;
+    /// `kept` holds the positions of the cards kept.
+    static func dedupe(_ cards: [Flashcards.Card]) -> (cards: [Flashcards.Card], dropped: Int, kept: [Int]) {
         let kept = firstOfEach(cards, keys: { [normalized($0.question), "quote:" + normalized($0.quote)] })
-        return (kept, cards.count - kept.count)
+        return (kept.map { cards[$0] }, cards.count - kept.count, kept)
     }
 
-    /// Questions in order, without one whose prompt or quote (normalized) an earlier one has.
-    static func dedupe(_ questions: [Quiz.Question]) -> (questions: [Quiz.Question], dropped: Int) {
+    /// Questions in order, without one whose prompt or quote (normalized) an earlier one has;
+    /// `kept` holds the positions of the questions kept.
+    static func dedupe(_ questions: [Quiz.Question]) -> (questions: [Quiz.Question], dropped: Int, kept: [Int]) {
         let kept = firstOfEach(questions, keys: { [normalized($0.prompt), "quote:" + normalized($0.quote)] })
-        return (kept, questions.count - kept.count)
+        return (kept.map { questions[$0] }, questions.count - kept.count, kept)
     }
 
-    /// Key points in order, without repeats.
-    static func dedupe(keyPoints: [String]) -> [String] {
+    /// The positions of the key points kept in order, without repeats.
+    static func dedupe(keyPoints: [String]) -> [Int] {
         firstOfEach(keyPoints, keys: { [normalized($0)] })
     }
 
-    /// The items whose keys no earlier item shares (an empty key never matches).
-    private static func firstOfEach<Item>(_ items: [Item], keys: (Item) -> [String]) -> [Item] {
+    /// The positions of the items whose keys no earlier item shares (an empty key never matches).
+    private static func firstOfEach<Item>(_ items: [Item], keys: (Item) -> [String]) -> [Int] {
         var seen: Set<String> = []
-        var kept: [Item] = []
-        for item in items {
+        var kept: [Int] = []
+        for (index, item) in items.enumerated() {
             let itemKeys = keys(item).filter { !$0.isEmpty && $0 != "quote:" }
             if itemKeys.contains(where: seen.contains) { continue }
             seen.formUnion(itemKeys)
-            kept.append(item)
+            kept.append(index)
         }
         return kept
     }

@@ -268,6 +268,8 @@ public struct ChunkedRunner: Sendable {
         var questions: [Quiz.Question] = []
         var summaries: [(Summary, DocumentChunk)] = []
         var maps: [(map: MindMap, section: String?)] = []
+        // Where each card, question or key point of the merged list came from, in list order.
+        var origins: [ItemOrigin] = []
         let topLevel = outline.sections.compactMap { $0.heading == nil ? nil : $0.level }.min()
 
         // The section an item comes from: the one of its chunk holding its quote, else the chunk's first.
@@ -286,15 +288,15 @@ public struct ChunkedRunner: Sendable {
             case .flashcards(let deck):
                 items = deck.cards.count
                 cards += deck.cards
-                for card in deck.cards { if let at = section(of: card.quote, in: chunk) { itemsPerSection[at] += 1 } }
+                origins += deck.cards.enumerated().map { ItemOrigin(chunk: chunk.index, index: $0, section: section(of: $1.quote, in: chunk)) }
             case .quiz(let quiz):
                 items = quiz.questions.count
                 questions += quiz.questions
-                for question in quiz.questions { if let at = section(of: question.quote, in: chunk) { itemsPerSection[at] += 1 } }
+                origins += quiz.questions.enumerated().map { ItemOrigin(chunk: chunk.index, index: $0, section: section(of: $1.quote, in: chunk)) }
             case .summary(let summary):
                 items = summary.keyPoints.count
                 summaries.append((summary, chunk))
-                if let at = chunk.sections.first { itemsPerSection[at] += items }
+                origins += summary.keyPoints.indices.map { ItemOrigin(chunk: chunk.index, index: $0, section: chunk.sections.first) }
             case .mindMap(let map):
                 items = map.branches.count
                 // The top-level section the chunk starts in.
@@ -320,30 +322,48 @@ public struct ChunkedRunner: Sendable {
         }
 
         var extra: [RoutedResult] = []
-        var duplicates = 0
-        let result: AnyStudyResult
+        var kept: [Int] = []
+        var result: AnyStudyResult
         switch request.task {
         case .flashcards:
-            let kept = ChunkReduce.dedupe(cards)
-            duplicates = kept.dropped
-            result = .flashcards(Flashcards(cards: kept.cards))
+            kept = ChunkReduce.dedupe(cards).kept
+            result = .flashcards(Flashcards(cards: kept.map { cards[$0] }))
         case .quiz:
-            let kept = ChunkReduce.dedupe(questions)
-            duplicates = kept.dropped
-            result = .quiz(Quiz(questions: kept.questions))
+            kept = ChunkReduce.dedupe(questions).kept
+            result = .quiz(Quiz(questions: kept.map { questions[$0] }))
         case .summary:
             let points = summaries.flatMap(\.0.keyPoints)
-            let keyPoints = ChunkReduce.dedupe(keyPoints: points)
-            duplicates = points.count - keyPoints.count
+            kept = ChunkReduce.dedupe(keyPoints: points)
             let overview = try await overview(of: summaries, request: request, router: overviewRouter)
             if let overview { extra.append(overview.routed) }
-            result = .summary(Summary(overview: overview?.text ?? summaries.first?.0.overview ?? "", keyPoints: keyPoints))
+            result = .summary(Summary(overview: overview?.text ?? summaries.first?.0.overview ?? "", keyPoints: kept.map { points[$0] }))
         case .mindmap:
             let topic = document.title ?? maps.first?.map.centralTopic ?? "Document"
             result = .mindMap(ChunkReduce.merge(maps, centralTopic: topic))
         default:
             throw EngineError.invalidOutput(["\(request.task.commandName) is not chunked"])
         }
+        let list = Self.mergedList[request.task]
+        var dropped = Self.duplicates(of: origins, kept: kept, list: list)
+        let duplicates = dropped.count
+        origins = kept.map { origins[$0] }
+
+        // The merged part passes the rules of a single part, with limits scaled by the chunks,
+        // or is repaired by dropping items; what cannot be repaired falls back like any invalid answer.
+        do {
+            let checked = try request.task.checkedMerge(
+                result, chunks: plan.chunks.count, source: [document.title, document.text].compactMap { $0 }.joined(separator: "\n"),
+                groups: list.map { [$0: origins.map { $0.section ?? -1 }] } ?? [:])
+            result = checked.result
+            let (byRule, gone) = Self.located(checked.dropped, list: list, origins: origins)
+            dropped += byRule
+            origins = origins.indices.filter { !gone.contains($0) }.map { origins[$0] }
+        } catch {
+            let reason = "the merged \(request.task.commandName) failed validation: \(RoutingEngine.reason(for: error))"
+            if request.engine != .auto { throw RoutingError.forcedEngineFailed(planned.engine, reason: reason) }
+            return try await mergedFallback(request, planned: planned, runs: runs, reason: reason, started: started)
+        }
+        if list != nil { for origin in origins { if let at = origin.section { itemsPerSection[at] += 1 } } }
 
         var coverage = ChunkCoverage.of(plan: plan, runs: runs, itemsPerSection: itemsPerSection)
         coverage.duplicatesDropped = duplicates
@@ -369,8 +389,73 @@ public struct ChunkedRunner: Sendable {
         routed.seconds = router.clock.now().timeIntervalSince(started)
         routed.dropped = zip(plan.chunks, outcomes).flatMap { chunk, outcome in
             (outcome.0?.dropped ?? []).map { DroppedItem(path: "chunk \(chunk.index + 1).\($0.path)", reason: $0.reason) }
-        }
+        } + dropped
         routed.coverage = coverage
+        return routed
+    }
+
+    // MARK: the merged part's rules
+
+    /// Where an item of a merged list came from: its chunk, its place in that chunk's answer,
+    /// and its section of the document (outline index).
+    struct ItemOrigin: Sendable, Equatable {
+        var chunk: Int
+        var index: Int
+        var section: Int?
+    }
+
+    /// The list of the merged result that holds items from every chunk, by task.
+    static let mergedList: [StudyTask: String] = [.flashcards: "cards", .quiz: "questions", .summary: "keyPoints"]
+
+    /// The items left out as duplicates when the chunks were joined (``ChunkReduce``), each at
+    /// its place in its chunk's answer (`chunk 3.cards[2]`).
+    static func duplicates(of origins: [ItemOrigin], kept: [Int], list: String?) -> [DroppedItem] {
+        guard let list else { return [] }
+        let keptSet = Set(kept)
+        let what = list == "keyPoints" ? "repeats an earlier key point" : "repeats the \(list == "cards" ? "question" : "prompt") or the quote of an earlier item"
+        return origins.indices.filter { !keptSet.contains($0) }.map { index in
+            let origin = origins[index]
+            return DroppedItem(path: "chunk \(origin.chunk + 1).\(list)[\(origin.index)]", reason: what + "; left out when the chunks were joined")
+        }
+    }
+
+    /// Items the merged part's check dropped, an item of `list` named by its chunk and its place
+    /// in that chunk's answer; and the positions in `list` of the items that went.
+    static func located(_ dropped: [DroppedItem], list: String?, origins: [ItemOrigin]) -> (dropped: [DroppedItem], gone: Set<Int>) {
+        var gone: Set<Int> = []
+        let located = dropped.map { item -> DroppedItem in
+            let steps = PathStep.parse(item.path)
+            guard let list, steps.count >= 2, steps[0] == .member(list), case .index(let index) = steps[1], origins.indices.contains(index)
+            else { return item }
+            if steps.count == 2 { gone.insert(index) }
+            let origin = origins[index]
+            let rest = PathStep.text(Array(steps.dropFirst(2)))
+            let path = "chunk \(origin.chunk + 1).\(list)[\(origin.index)]" + (rest.isEmpty || rest.hasPrefix("[") ? rest : "." + rest)
+            return DroppedItem(path: path, reason: item.reason)
+        }
+        return (located, gone)
+    }
+
+    /// A merged part that no dropping could mend: the whole document goes to the builtin engine,
+    /// as an invalid answer falls back, and the coverage says that no model's answer is in it.
+    private func mergedFallback(
+        _ request: RoutingRequest, planned: Planned, runs: [ChunkCoverage.ChunkRun], reason: String, started: Date
+    ) async throws -> RoutedResult {
+        var whole = request
+        whole.engine = .builtin
+        whole.part = nil
+        var routed = try await router.run(whole)
+        routed.fallbacks.insert(FallbackStep(engine: planned.engine, reason: reason), at: 0)
+        let unread = runs.map { run -> ChunkCoverage.ChunkRun in
+            var run = run
+            run.engine = .builtin
+            run.read = 0
+            run.fallbacks.append(FallbackStep(engine: .builtin, reason: reason))
+            return run
+        }
+        routed.coverage = ChunkCoverage.of(
+            plan: planned.plan, runs: unread, itemsPerSection: Array(repeating: 0, count: planned.plan.sectionHeadings.count))
+        routed.seconds = router.clock.now().timeIntervalSince(started)
         return routed
     }
 
