@@ -10,20 +10,10 @@ enum Zlib {
         var stream = z_stream()
         guard studykit_deflate_init_raw(&stream, Z_BEST_COMPRESSION) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))))
-        var input = bytes
-        let status = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = source.baseAddress
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                // The output holds deflateBound's worst case, so one call finishes the stream.
-                return CZlib.deflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else { return nil }
-        return Array(output.prefix(Int(stream.total_out)))
+        // The output holds deflateBound's worst case, so one call finishes the stream.
+        let capacity = Int(deflateBound(&stream, uLong(bytes.count)))
+        let (status, output) = finish(&stream, bytes, capacity: capacity) { CZlib.deflate(&$0, Z_FINISH) }
+        return status == Z_STREAM_END ? output : nil
     }
 
     /// The bytes of a raw deflate stream that inflates to exactly `size` bytes; `nil` when it
@@ -32,19 +22,27 @@ enum Zlib {
         var stream = z_stream()
         guard studykit_inflate_init_raw(&stream) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: size)
-        var input = bytes
+        let (status, output) = finish(&stream, bytes, capacity: size) { CZlib.inflate(&$0, Z_FINISH) }
+        return status == Z_STREAM_END && output.count == size ? output : nil
+    }
+
+    /// One `call` over the whole of `input` into a buffer of `capacity` bytes: its status and
+    /// the bytes it wrote.
+    private static func finish(
+        _ stream: inout z_stream, _ input: [UInt8], capacity: Int, _ call: (inout z_stream) -> Int32
+    ) -> (status: Int32, output: [UInt8]) {
+        var input = input
+        var output = [UInt8](repeating: 0, count: capacity)
         let status = input.withUnsafeMutableBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
                 stream.next_in = source.baseAddress
                 stream.avail_in = uInt(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = uInt(target.count)
-                return CZlib.inflate(&stream, Z_FINISH)
+                return call(&stream)
             }
         }
-        guard status == Z_STREAM_END, Int(stream.total_out) == size else { return nil }
-        return output
+        return (status, Array(output.prefix(Int(stream.total_out))))
     }
 
     /// CRC-32 (the IEEE polynomial, reflected), as zip records it for each entry.
