@@ -194,7 +194,7 @@ extension Runner {
                 continue
             }
             if engine.kind == .remote, let quota, let ledger, let standing = try? ledger.standing(quota, engine: .remote), standing.remaining == 0 {
-                let state = standing.reserved > 0 ? "taken: \(standing.used) used, \(standing.reserved) reserved by requests still open" : "used up"
+                let state = standing.reserved > 0 ? "taken: \(standing.used) used and \(standing.reserved) reserved by requests still open" : "used up"
                 row["quota"] = .string("\(state) (\(quota))")
                 lines.append("  quota:      \(state) (\(quota)): remote would be skipped")
             }
