@@ -222,7 +222,7 @@ struct KitPageBrowserTests {
         let run = try StudykitBinary.run(
             ["podcast", "samples/notes.pdf", "--engine", "builtin", "--audio", sound.path, "--format", "html"],
             environment: ["STUDYKIT_CACHE_DIR": scratch.url.appendingPathComponent("cache").path],
-            launcher: ["/bin/sh", "-c", "exec \"$@\" > '\(page.path)'", "sh"])
+            launcher: ["/bin/sh", "-c", "exec \"$@\" > \"$0\"", page.path])
         #expect(run.status == 0, "\(run.stderr)")
         let seconds = try #require(Double(try PodcastBinaryTests.soxi(["-D", sound.path])))
 
