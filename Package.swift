@@ -25,6 +25,10 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl"])]),
+        // Deflate for the .apkg's zip entries (and their CRC-32).
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // Headers only: libcurl is loaded on first use (see Sources/CCurl/shim.h), not linked,
         // so the many libraries behind it cost nothing to commands that never fetch.
         .systemLibrary(
@@ -38,7 +42,7 @@ let package = Package(
         .target(
             name: "StudyKit",
             dependencies: [
-                "CPoppler", "CLibXML2", "CSQLite", "CCrypto", "CCurl", "CTextCat",
+                "CPoppler", "CLibXML2", "CSQLite", "CCrypto", "CZlib", "CCurl", "CTextCat",
                 .target(name: "CLlama", condition: .when(traits: ["LlamaCpp"])),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -139,8 +139,22 @@ private func parseBatch(_ raw: RawArguments) throws(UsageError) -> BatchSettings
     settings.quiet = raw.flags.contains("quiet")
     settings.verbose = raw.flags.contains("verbose")
     settings.withPodcast = raw.flags.contains("with-podcast")
+    if let format = try audioFormat(raw, withPodcast: settings.withPodcast, writesKits: true) { settings.audioFormat = format }
     settings.sourceSettings = try sourceSettings(raw)
     return settings
+}
+
+/// `--audio-format wav|ogg` (`import` and `batch`), lowercased, or `nil` when absent. The kit's
+/// sound is made only for a kit with a podcast written to a directory, so it needs both.
+private func audioFormat(_ raw: RawArguments, withPodcast: Bool, writesKits: Bool) throws(UsageError) -> String? {
+    guard let format = raw.values["audio-format"] else { return nil }
+    guard ["wav", "ogg"].contains(format.lowercased()) else {
+        throw .invalidValue(option: "--audio-format", value: format, expected: "wav or ogg")
+    }
+    guard withPodcast, writesKits else {
+        throw .invalidValue(option: "--audio-format", value: format, expected: "to come with --with-podcast and --out <dir>")
+    }
+    return format.lowercased()
 }
 
 /// `--engine` and `--offline`, which cannot ask for the remote engine together.
@@ -245,15 +259,8 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
             throw .invalidValue(option: "--audio", value: path, expected: "a file name ending in .wav or .ogg")
         }
     }
-    if let format = raw.values["audio-format"] {
-        guard ["wav", "ogg"].contains(format.lowercased()) else {
-            throw .invalidValue(option: "--audio-format", value: format, expected: "wav or ogg")
-        }
-        // The kit's sound is made only for a kit with a podcast written to a directory.
-        guard settings.withPodcast, settings.outputDirectory != nil else {
-            throw .invalidValue(option: "--audio-format", value: format, expected: "to come with --with-podcast and --out <dir>")
-        }
-        settings.audioFormat = format.lowercased()
+    if let format = try audioFormat(raw, withPodcast: settings.withPodcast, writesKits: settings.outputDirectory != nil) {
+        settings.audioFormat = format
     }
     if task == .feynman {
         guard let concept = raw.values["concept"], !concept.trimmingCharacters(in: .whitespaces).isEmpty else {

@@ -92,6 +92,7 @@ extension Runner {
             quiet: true, verbose: settings.verbose, outputDirectory: directory.path, sourceSettings: settings.sourceSettings)
         generate.budget = settings.budget
         generate.withPodcast = settings.withPodcast
+        generate.audioFormat = settings.audioFormat
         generate.quietAboutAudio = true
         // The kit's file list would interleave with the other documents': the report says where it is.
         var quiet = self
@@ -230,6 +231,8 @@ struct BatchRecord: Sendable, Equatable {
     let engine: EngineChoice
     let offline: Bool
     let withPodcast: Bool
+    /// The podcast's sound format; only a kit with a podcast has one.
+    let audioFormat: String?
 
     init(source: String, digest: String?, settings: BatchSettings) {
         self.source = source
@@ -237,6 +240,7 @@ struct BatchRecord: Sendable, Equatable {
         self.engine = settings.engine
         self.offline = settings.offline
         self.withPodcast = settings.withPodcast
+        self.audioFormat = settings.withPodcast ? settings.audioFormat : nil
     }
 
     /// The SHA-256 of a file's bytes; `nil` for a URL or an unreadable file.
@@ -249,10 +253,13 @@ struct BatchRecord: Sendable, Equatable {
     /// What decides whether a kit is up to date: the bytes and the settings, not the path (a
     /// folder moved or renamed keeps its kits).
     private var key: JSONObject {
-        [
+        var key: JSONObject = [
             "sha256": digest.map { .string($0) } ?? .null, "engine": .string(engine.rawValue),
             "offline": .bool(offline), "withPodcast": .bool(withPodcast),
         ]
+        // Only a non-default sound is recorded, so the records of earlier (WAV) kits still match.
+        if let audioFormat, audioFormat != "wav" { key["audioFormat"] = .string(audioFormat) }
+        return key
     }
 
     var text: String {

@@ -169,6 +169,8 @@ struct BatchSettings: Sendable, Equatable {
     var verbose = false
     /// Add the podcast part to every kit.
     var withPodcast = false
+    /// `--audio-format`: each kit's podcast sound, `wav` (podcast.wav) or `ogg` (podcast.ogg).
+    var audioFormat = "wav"
     /// How sources are read.
     var sourceSettings = SourceSettings()
 }

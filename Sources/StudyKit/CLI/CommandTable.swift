@@ -136,6 +136,7 @@ struct CommandSpec: Sendable {
                 OptionSpec("out", value: "dir", "the folder that receives one kit folder per document (required)"),
                 OptionSpec("jobs", value: "n", "documents at a time (default 1 when only local engines serve, else 4)"),
                 OptionSpec("with-podcast", "add the podcast part to every kit"),
+                OptionSpec("audio-format", value: "wav|ogg", "each kit's podcast sound: podcast.wav (default) or podcast.ogg (Ogg Vorbis)"),
             ],
             example: "studykit batch samples/eval --out kits/ --engine builtin",
             details: [

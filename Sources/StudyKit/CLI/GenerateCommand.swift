@@ -141,6 +141,11 @@ extension Runner {
             context.pageOfQuote = locator.page(of:)
         }
         context.podcastTimes = recording?.turnTimes
+        // The podcast's page plays the sound `--audio` just wrote: by its path relative to the
+        // page when stdout is a file whose place is known, else by its absolute path.
+        if settings.task == .podcast, settings.format == .html, let recording, settings.audioPath != nil {
+            context.podcastAudioFile = Self.audioReference(recording.path, fromPage: output.filePath)
+        }
         if settings.task == .studyKit {
             context.podcast = podcastScript
             // The page plays the sound only when it lies beside it, in the kit's directory.
@@ -217,6 +222,20 @@ extension Runner {
         let temporary = TemporaryFiles.path(suffix: ".wav").path
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         return try await audio.record(script, to: temporary)
+    }
+
+    /// How a page at `page` refers to the sound at `audio`: the relative path from the page's
+    /// folder (`podcast.ogg`, `../audio/show.wav`), or the absolute path when the page's place is
+    /// unknown (a pipe, a terminal). Symbolic links are resolved on both sides first, as the
+    /// kernel names the page's file.
+    static func audioReference(_ audio: String, fromPage page: String?) -> String {
+        let target = URL(fileURLWithPath: audio).standardizedFileURL.resolvingSymlinksInPath()
+        guard let page else { return target.path }
+        let from = URL(fileURLWithPath: page).standardizedFileURL.resolvingSymlinksInPath().deletingLastPathComponent().pathComponents
+        let to = target.pathComponents
+        var common = 0
+        while common < min(from.count, to.count - 1), from[common] == to[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...]).joined(separator: "/")
     }
 
     /// Why a kit's podcast (`import --with-podcast --out`, `batch --with-podcast`) gets no audio

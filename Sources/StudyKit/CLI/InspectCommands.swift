@@ -58,8 +58,11 @@ extension Runner {
             }
             if report.kind == .remote {
                 object["quota"] = quota.map { .string($0.description) } ?? .string("none")
-                if let quota, let ledger, let remaining = try? ledger.remaining(quota, engine: .remote, on: ledger.today) {
-                    object["quotaRemaining"] = .integer(remaining)
+                // What the reservation before a call counts: spent, and held by calls still open.
+                if let quota, let ledger, let standing = try? ledger.standing(quota, engine: .remote) {
+                    object["quotaUsed"] = .integer(standing.used)
+                    object["quotaReserved"] = .integer(standing.reserved)
+                    object["quotaRemaining"] = .integer(standing.remaining)
                 }
                 // Allowances held against the quota now: calls in flight, or left by a process
                 // that was killed mid-call, which count until they expire.
@@ -190,9 +193,10 @@ extension Runner {
                 engineRows.append(.object(row))
                 continue
             }
-            if engine.kind == .remote, let quota, let ledger, (try? ledger.isExhausted(quota, engine: .remote, on: ledger.today)) == true {
-                row["quota"] = .string("used up (\(quota))")
-                lines.append("  quota:      used up (\(quota)): remote would be skipped")
+            if engine.kind == .remote, let quota, let ledger, let standing = try? ledger.standing(quota, engine: .remote), standing.remaining == 0 {
+                let state = standing.reserved > 0 ? "taken: \(standing.used) used and \(standing.reserved) reserved by requests still open" : "used up"
+                row["quota"] = .string("\(state) (\(quota))")
+                lines.append("  quota:      \(state) (\(quota)): remote would be skipped")
             }
             if case .unavailable(let reason) = await engine.availability() {
                 row["available"] = false

@@ -12,11 +12,18 @@ public protocol OutputSink: Sendable {
     /// The terminal's window, read afresh on each call (it changes when the window is resized);
     /// `nil` when the sink is no terminal or the terminal reports no size.
     var terminalSize: TerminalSize? { get }
+    /// The regular file the sink writes into, when it is one and its path can be known (stdout
+    /// redirected with `> page.html`), so a page can link what lies beside it by a relative path;
+    /// `nil` for a terminal, a pipe, or a sink in memory.
+    var filePath: String? { get }
 }
 
 extension OutputSink {
     /// No size: a sink that is no terminal.
     public var terminalSize: TerminalSize? { nil }
+
+    /// No file: a terminal, a pipe, or a sink in memory.
+    public var filePath: String? { nil }
 
     /// Writes `text` followed by a newline.
     public func line(_ text: String) { write(text + "\n") }
@@ -61,4 +68,20 @@ struct FileDescriptorSink: OutputSink {
 
     /// The window of the terminal on the descriptor (`TIOCGWINSZ`).
     public var terminalSize: TerminalSize? { TerminalSize.of(descriptor: descriptor) }
+
+    /// The descriptor's file when it is a regular file: on Linux the `/proc/self/fd` link, on
+    /// macOS `F_GETPATH`.
+    public var filePath: String? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        #if os(Linux)
+        let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
+        #else
+        var buffer = [CChar](repeating: 0, count: Int(MAXPATHLEN))
+        let path = fcntl(descriptor, F_GETPATH, &buffer) == 0 ? String(cString: buffer) : nil
+        #endif
+        // A file deleted since it was opened has no path to link from.
+        guard let path, path.hasPrefix("/"), FileManager.default.fileExists(atPath: path) else { return nil }
+        return path
+    }
 }

@@ -97,6 +97,39 @@ public protocol UsageMetering: Sendable {
     /// Replaces `reservation` (if any) with what was spent, and records each sent request, in
     /// one transaction. With nothing spent this releases the reservation.
     func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError)
+    /// The allowances held against `engine`'s quota today that ``reserve(engine:tokens:quota:expiresAt:)``
+    /// counts: requests in flight, or never settled and not yet expired. A meter without a
+    /// reservations table holds none.
+    func openReservations(engine: EngineKind) throws(CacheError) -> [QuotaReservation]
+}
+
+/// Where a daily quota stands on a day, as ``UsageMetering/reserve(engine:tokens:quota:expiresAt:)``
+/// judges it: what was spent, what open reservations hold, and what is left of the limit after
+/// both, each in the quota's unit (requests or tokens).
+public struct QuotaStanding: Sendable, Equatable {
+    /// The quota.
+    public var quota: DailyQuota
+    /// Spent (settled) on the day.
+    public var used: Int
+    /// Held by open reservations: requests in flight, or left by a killed process until they expire.
+    public var reserved: Int
+
+    /// Creates a standing.
+    public init(quota: DailyQuota, used: Int, reserved: Int) {
+        self.quota = quota
+        self.used = used
+        self.reserved = reserved
+    }
+
+    /// What a new request may still take, never negative.
+    public var remaining: Int { max(0, quota.limit - used - reserved) }
+
+    /// Why the quota has no room, as the router and `route --explain` say it; `nil` when it has.
+    public var fullReason: String? {
+        guard remaining == 0 else { return nil }
+        guard reserved > 0 else { return "the remote daily quota (\(quota)) is used up" }
+        return "the remote daily quota (\(quota)) is taken: \(used) used and \(reserved) reserved by requests still open"
+    }
 }
 
 /// An allowance held in the ledger between the quota check and the real usage.
@@ -175,10 +208,24 @@ extension UsageMetering {
         try usage(engine: engine, on: nil)
     }
 
-    /// How much of `quota` is left for `engine` on `day` (today when omitted), never negative.
+    /// None: a meter without a reservations table holds nothing.
+    public func openReservations(engine: EngineKind) throws(CacheError) -> [QuotaReservation] { [] }
+
+    /// What `engine` spent of `quota` on `day` (today when omitted) and what open reservations
+    /// hold against it (they count today only: a past day can take no more).
+    public func standing(_ quota: DailyQuota, engine: EngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> QuotaStanding {
+        let day = day ?? today
+        let used = quota.spent(by: try usage(engine: engine, on: day))
+        let open = day == today ? try openReservations(engine: engine) : []
+        let reserved = open.reduce(0) { $0 + (quota.isRequests ? $1.requests : $1.tokens) }
+        return QuotaStanding(quota: quota, used: used, reserved: reserved)
+    }
+
+    /// How much of `quota` is left for `engine` on `day` (today when omitted), never negative:
+    /// the limit less what was spent and what open reservations hold, as the reservation check
+    /// counts it.
     public func remaining(_ quota: DailyQuota, engine: EngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Int {
-        let spent = quota.spent(by: try usage(engine: engine, on: day))
-        return max(0, quota.limit - spent)
+        try standing(quota, engine: engine, on: day).remaining
     }
 
     /// Checks, then holds nothing: a meter without a reservations table (two calls at once may
@@ -460,4 +507,6 @@ public struct UnavailableLedger: UsageMetering {
     public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
         throw error
     }
+    /// Always throws ``error``.
+    public func openReservations(engine: EngineKind) throws(CacheError) -> [QuotaReservation] { throw error }
 }

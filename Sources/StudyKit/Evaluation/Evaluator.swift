@@ -259,6 +259,10 @@ final class EvalMeter: UsageMetering {
         try ledger?.settle(reservation, engine: engine, spent: spent, requests: requests)
     }
 
+    func openReservations(engine: EngineKind) throws(CacheError) -> [QuotaReservation] {
+        try ledger?.openReservations(engine: engine) ?? []
+    }
+
     /// Everything recorded so far.
     var recorded: (tokensIn: Int, tokensOut: Int, requests: Int) { totals.withLock { $0 } }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// An Anki package (`.apkg`): what a student double-clicks to import a deck with its note
 /// types, deck name and tags.
 ///
-/// The package is a zip (``ZipArchive``, stored entries) holding `collection.anki2`, a SQLite
+/// The package is a zip (``ZipArchive``, deflated with zlib) holding `collection.anki2`, a SQLite
 /// collection in the legacy schema (version 11) that every Anki since 2.1 imports, and `media`,
 /// the media map (`{}`: studykit notes have no media). The collection holds:
 /// - `col`: one row whose `models`, `decks` and `dconf` columns are JSON (note types, the deck

@@ -1,12 +1,12 @@
 import Foundation
 
-/// A zip file of stored (uncompressed) entries, as Anki reads an `.apkg`.
+/// A zip file, as Anki reads an `.apkg`: each entry deflated (method 8, zlib), or stored
+/// (method 0) when deflating does not make it smaller (a two-byte `media` map).
 ///
 /// PKWARE's APPNOTE layout: for each entry a local file header and the bytes, then the central
 /// directory (one header per entry, pointing back at its local header), then the end-of-central-
-/// directory record. Stored entries need no compressor; CRC-32 (the IEEE polynomial, reflected)
-/// is computed here. Limits: fewer than 65,535 entries and 4 GiB in all (no ZIP64), which an
-/// Anki package of study cards never nears.
+/// directory record. Deflate and CRC-32 come from zlib (``Zlib``). Limits: fewer than 65,535
+/// entries and 4 GiB in all (no ZIP64), which an Anki package of study cards never nears.
 struct ZipArchive {
     /// One file of the archive.
     struct Entry {
@@ -36,30 +36,35 @@ struct ZipArchive {
             let name = Array(entry.name.utf8)
             let crc = Self.crc32(entry.bytes)
             let offset = UInt32(output.count)
+            let packed = Self.packed(entry.bytes)
+            // Version needed to extract: 2.0 for deflate, 1.0 for stored. Flags bit 1: deflated
+            // at the maximum compression (informational).
+            let version: UInt16 = packed.method == 8 ? 20 : 10
+            let flags: UInt16 = packed.method == 8 ? 0x0002 : 0
             // Local file header.
             output.append(le: UInt32(0x0403_4B50))
-            output.append(le: UInt16(10))  // version needed: 1.0, stored
-            output.append(le: UInt16(0))  // flags
-            output.append(le: UInt16(0))  // method: stored
+            output.append(le: version)
+            output.append(le: flags)
+            output.append(le: packed.method)
             output.append(le: time)
             output.append(le: day)
             output.append(le: crc)
-            output.append(le: UInt32(entry.bytes.count))  // compressed size
+            output.append(le: UInt32(packed.bytes.count))  // compressed size
             output.append(le: UInt32(entry.bytes.count))  // uncompressed size
             output.append(le: UInt16(name.count))
             output.append(le: UInt16(0))  // extra field length
             output += name
-            output += entry.bytes
+            output += packed.bytes
             // Central directory header.
             central.append(le: UInt32(0x0201_4B50))
             central.append(le: UInt16(0x031E))  // made by: Unix, spec 3.0
-            central.append(le: UInt16(10))
-            central.append(le: UInt16(0))
-            central.append(le: UInt16(0))
+            central.append(le: version)
+            central.append(le: flags)
+            central.append(le: packed.method)
             central.append(le: time)
             central.append(le: day)
             central.append(le: crc)
-            central.append(le: UInt32(entry.bytes.count))
+            central.append(le: UInt32(packed.bytes.count))
             central.append(le: UInt32(entry.bytes.count))
             central.append(le: UInt16(name.count))
             central.append(le: UInt16(0))  // extra
@@ -84,20 +89,17 @@ struct ZipArchive {
         return output
     }
 
-    // MARK: - CRC-32 and dates
+    // MARK: - Compression, CRC-32 and dates
 
-    private static let crcTable: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
+    /// An entry's bytes as the archive holds them: deflated (method 8) when that is smaller,
+    /// else as they are (method 0, stored).
+    static func packed(_ bytes: [UInt8]) -> (method: UInt16, bytes: [UInt8]) {
+        if let deflated = Zlib.deflate(bytes), deflated.count < bytes.count { return (8, deflated) }
+        return (0, bytes)
     }
 
     /// CRC-32 as zip (and zlib's `crc32`) computes it.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
-    }
+    static func crc32(_ bytes: [UInt8]) -> UInt32 { Zlib.crc32(bytes) }
 
     /// MS-DOS time and date fields in UTC; dates before 1980 (which DOS cannot hold) become 1980-01-01.
     static func dosTimeAndDate(_ date: Date) -> (time: UInt16, date: UInt16) {

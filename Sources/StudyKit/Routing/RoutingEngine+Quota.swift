@@ -12,9 +12,8 @@ extension RoutingEngine {
         guard let quota else { return nil }
         guard let ledger else { return ledgerFailed(nil) }
         do {
-            if try ledger.isExhausted(quota, engine: .remote, on: ledger.today) {
-                return "the remote daily quota (\(quota)) is used up"
-            }
+            // Spent and held alike, as the reservation before the call counts them.
+            if let full = try ledger.standing(quota, engine: .remote).fullReason { return full }
         } catch {
             return ledgerFailed(error)
         }
@@ -92,7 +91,8 @@ extension RoutingEngine {
             guard let reservation = try ledger.reserve(
                 engine: .remote, tokens: estimate.tokensIn + estimate.tokensOut, quota: quota, expiresAt: expiresAt)
             else {
-                throw QuotaHeld(reason: "the remote daily quota (\(quota)) is used up")
+                let standing = try? ledger.standing(quota, engine: .remote)
+                throw QuotaHeld(reason: standing?.fullReason ?? "the remote daily quota (\(quota)) has no room for this request")
             }
             return reservation
         } catch let error as CacheError {

@@ -151,6 +151,69 @@ struct PodcastBinaryTests {
         #expect(seconds <= 2.5 * expected, "\(seconds) s for \(expected) s of words")
     }
 
+    /// `podcast --audio FILE --format html`: the page plays the sound it just wrote, by the
+    /// path relative to the page when stdout is a file, else by its absolute path.
+    @Test(.enabled(if: canSpeak)) func thePodcastPageLinksTheSoundItWrote() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-podcast-page-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("audio"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sound = directory.appendingPathComponent("audio/show.ogg").path, page = directory.appendingPathComponent("show.html").path
+        let environment = ["STUDYKIT_CACHE_DIR": directory.appendingPathComponent("cache").path]
+        let arguments = ["podcast", "samples/paste.txt", "--engine", "builtin", "--audio", sound, "--format", "html"]
+        let redirected = try await LiveStudykit.run(arguments, environment: environment, stdoutFile: URL(fileURLWithPath: page))
+        #expect(redirected.status == 0, "\(redirected.stderr)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("<audio controls preload=\"metadata\" src=\"audio/show.ogg\""), "the relative path from the page")
+        #expect(html.contains("media-src 'self'"))
+        #expect(html.contains("<span class=\"at\">0:00</span>"), "each turn's time in the recording")
+
+        let piped = try await LiveStudykit.run(arguments, environment: environment)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let absolute = URL(fileURLWithPath: sound).resolvingSymlinksInPath().path
+        #expect(piped.stdout.contains("<audio controls preload=\"metadata\" src=\"\(absolute)\""), "a pipe: the absolute path")
+
+        let script = try await LiveStudykit.run(["podcast", "samples/paste.txt", "--engine", "builtin", "--format", "html"], environment: environment)
+        #expect(script.status == 0 && !script.stdout.contains("<audio"), "no --audio, no player")
+    }
+
+    /// `batch --with-podcast --audio-format ogg`: every kit's sound is Ogg Vorbis, and its page plays it.
+    @Test(.enabled(if: canSpeak)) func batchWritesEachKitsSoundInTheFormatAsked() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-batch-ogg-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let kits = directory.appendingPathComponent("kits")
+        let result = try await LiveStudykit.run(
+            ["batch", "samples/paste.txt", "--out", kits.path, "--engine", "builtin", "--with-podcast", "--audio-format", "ogg"],
+            environment: ["STUDYKIT_CACHE_DIR": directory.appendingPathComponent("cache").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let kit = kits.appendingPathComponent("paste")
+        let files = try FileManager.default.contentsOfDirectory(atPath: kit.path)
+        #expect(files.contains("podcast.ogg") && !files.contains("podcast.wav"), "\(files)")
+        #expect(try Self.soxi(["-t", kit.appendingPathComponent("podcast.ogg").path]) == "vorbis")
+        let page = try String(contentsOf: kit.appendingPathComponent("kit.html"), encoding: .utf8)
+        #expect(page.contains("src=\"podcast.ogg\""))
+        // A rerun with the same settings skips the kit; asking for WAV instead makes it again.
+        let again = try await LiveStudykit.run(
+            ["batch", "samples/paste.txt", "--out", kits.path, "--engine", "builtin", "--with-podcast", "--audio-format", "ogg"],
+            environment: ["STUDYKIT_CACHE_DIR": directory.appendingPathComponent("cache").path])
+        #expect(again.stdout.hasPrefix("SKIPPED "), "\(again.stdout)")
+        let wav = try await LiveStudykit.run(
+            ["batch", "samples/paste.txt", "--out", kits.path, "--engine", "builtin", "--with-podcast"],
+            environment: ["STUDYKIT_CACHE_DIR": directory.appendingPathComponent("cache").path])
+        #expect(wav.stdout.hasPrefix("OK "), "\(wav.stdout)")
+        #expect(FileManager.default.fileExists(atPath: kit.appendingPathComponent("podcast.wav").path))
+    }
+
+    @Test(arguments: [
+        ("/k/audio/show.ogg", "/k/show.html", "audio/show.ogg"),
+        ("/k/show.wav", "/k/show.html", "show.wav"),
+        ("/k/a b/show.wav", "/k/pages/x/show.html", "../../a b/show.wav"),
+        ("/other/show.wav", "/k/show.html", "../other/show.wav"),
+        ("/k/show.wav", nil, "/k/show.wav"),
+    ] as [(String, String?, String)])
+    func theSoundIsReferredToFromThePage(audio: String, page: String?, expected: String) {
+        #expect(Runner.audioReference(audio, fromPage: page) == expected)
+    }
+
     @Test(.enabled(if: canSpeak)) func importWithPodcastWritesItsScriptAndSound() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-kit-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -63,6 +63,40 @@ struct KitPodcastCommandTests {
         #expect(output.text.isEmpty)
     }
 
+    @Test(arguments: [
+        (["--with-podcast", "--audio-format", "mp3"], "wav or ogg"),
+        (["--audio-format", "ogg"], "to come with --with-podcast and --out <dir>"),
+    ])
+    func batchAudioFormatIsWavOrOggWithAPodcast(_ options: [String], expected: String) async throws {
+        let scratch = try ScratchDirectory("kit-podcast")
+        let kits = scratch.url.appendingPathComponent("kits")
+        let (code, output, errors, fake) = await Self.run(
+            ["batch", Self.sample, "--out", kits.path, "--engine", "builtin"] + options, installed: ["espeak-ng", "sox", "soxi"], scratch: scratch)
+        #expect(code == .usage)
+        #expect(errors.text == "studykit: Invalid value '\(options[options.count - 1])' for '--audio-format': expected \(expected).\n", "\(errors.text)")
+        #expect(output.text.isEmpty && fake.calls.withLock { $0.isEmpty })
+        #expect(!FileManager.default.fileExists(atPath: kits.path), "nothing is written")
+    }
+
+    @Test func batchHelpNamesAudioFormat() async throws {
+        let scratch = try ScratchDirectory("kit-podcast")
+        let (code, output, _, _) = await Self.run(["batch", "--help"], installed: [], scratch: scratch)
+        #expect(code == .ok)
+        #expect(output.text.contains("--audio-format <wav|ogg>") || output.text.contains("--audio-format wav|ogg"), "\(output.text)")
+    }
+
+    /// The kit's record keeps a non-default sound: the same batch with `--audio-format ogg`
+    /// is not "up to date" with WAV kits, while the record of a WAV batch is what it always was.
+    @Test func batchRecordsTheSoundFormat() throws {
+        var settings = BatchSettings(sources: [Self.sample], outputDirectory: "kits")
+        settings.withPodcast = true
+        let wav = BatchRecord(source: Self.sample, digest: "d", settings: settings)
+        settings.audioFormat = "ogg"
+        let ogg = BatchRecord(source: Self.sample, digest: "d", settings: settings)
+        #expect(!wav.text.contains("audioFormat") && ogg.text.contains("\"audioFormat\": \"ogg\""), "\(ogg.text)")
+        #expect(wav != ogg)
+    }
+
     @Test func batchSaysOnceThatItsKitsHaveNoAudio() async throws {
         let scratch = try ScratchDirectory("kit-podcast")
         let documents = scratch.url.appendingPathComponent("docs")

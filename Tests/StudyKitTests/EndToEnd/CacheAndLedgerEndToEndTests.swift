@@ -70,6 +70,37 @@ struct CacheAndLedgerEndToEndTests {
         #expect(try ledger.reserve(engine: .remote, tokens: 10, quota: quota) == nil)
     }
 
+    /// `studykit engines` shows what the quota check enforces: the remaining quota is the limit
+    /// less what was spent and what open reservations hold, with both shown.
+    @Test func enginesShowsTheQuotaLessWhatIsUsedAndWhatIsReserved() async throws {
+        let cache = try TestPaths.temporaryDirectory("quota-standing")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let ledger = try UsageLedger(path: try Self.databasePath(cache))
+        try ledger.record(engine: .remote, tokensIn: 120, tokensOut: 30)
+        _ = try #require(try ledger.reserve(engine: .remote, tokens: 900, quota: .requests(3), expiresAt: Date().addingTimeInterval(300)))
+        let environment = [
+            "STUDYKIT_LOCAL_URL": try LoopbackPorts.closedURL(), "STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL(),
+            "STUDYKIT_REMOTE_API_KEY": "sk-test-standing", "STUDYKIT_REMOTE_DAILY_QUOTA": "3", "STUDYKIT_CACHE_DIR": cache.path,
+        ]
+        let engines = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        #expect(engines.status == 0, "\(engines.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: engines.stdoutData) as? [[String: Any]])
+        let remote = try #require(rows.first { $0["engine"] as? String == "remote" })
+        #expect(remote["quotaUsed"] as? Int == 1, "\(remote)")
+        #expect(remote["quotaReserved"] as? Int == 1, "\(remote)")
+        #expect(remote["quotaRemaining"] as? Int == 1, "3 less 1 used and 1 held: \(remote)")
+        let text = try await LiveStudykit.run(["engines"], environment: environment)
+        #expect(text.stdout.contains("quotaUsed:      1\n  quotaReserved:  1\n  quotaRemaining: 1\n"), "\(text.stdout)")
+        // In tokens, the reservation holds its estimate.
+        var tokens = environment
+        tokens["STUDYKIT_REMOTE_DAILY_QUOTA"] = "2000 tokens"
+        let tokenRun = try await LiveStudykit.run(["engines", "--json"], environment: tokens)
+        let tokenRows = try #require(try JSONSerialization.jsonObject(with: tokenRun.stdoutData) as? [[String: Any]])
+        let tokenRemote = try #require(tokenRows.first { $0["engine"] as? String == "remote" })
+        #expect(tokenRemote["quotaUsed"] as? Int == 150 && tokenRemote["quotaReserved"] as? Int == 900, "\(tokenRemote)")
+        #expect(tokenRemote["quotaRemaining"] as? Int == 950, "\(tokenRemote)")
+    }
+
     @Test func cacheClearForgetsDiscoveriesKeepsTheLedgerAndStatsCountsEverything() async throws {
         let cache = try TestPaths.temporaryDirectory("clear-discoveries")
         defer { try? FileManager.default.removeItem(at: cache) }

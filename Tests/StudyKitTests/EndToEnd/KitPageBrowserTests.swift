@@ -211,6 +211,32 @@ struct KitPageBrowserTests {
         #expect(variance.first ?? 0 > 100, "the podcast section looks blank")
     }
 
+    /// `studykit podcast --audio FILE --format html > page.html`: the standalone podcast page plays
+    /// the sound the command just wrote, in a folder beside the page, through the page's own CSP.
+    @Test(.enabled(if: PodcastBinaryTests.canSpeak))
+    func thePodcastPagePlaysTheAudioItWrote() throws {
+        let browser = try HeadlessChromium.require()
+        let scratch = try ScratchDirectory("browser")
+        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("audio"), withIntermediateDirectories: true)
+        let sound = scratch.url.appendingPathComponent("audio/notes.ogg"), page = scratch.url.appendingPathComponent("notes-podcast.html")
+        let run = try StudykitBinary.run(
+            ["podcast", "samples/notes.pdf", "--engine", "builtin", "--audio", sound.path, "--format", "html"],
+            environment: ["STUDYKIT_CACHE_DIR": scratch.url.appendingPathComponent("cache").path],
+            launcher: ["/bin/sh", "-c", "exec \"$@\" > \"$0\"", page.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let seconds = try #require(Double(try PodcastBinaryTests.soxi(["-D", sound.path])))
+
+        let (report, browserRun) = try Self.selftest(page, with: browser)
+        #expect(browserRun.consoleLines.isEmpty, "console: \(browserRun.consoleLines)")
+        #expect(report.errors.isEmpty)
+        let podcast = try #require(report.podcast)
+        #expect(podcast.players == 1 && podcast.turns > 0)
+        let audio = try #require(podcast.audio)
+        #expect(URL(string: audio.src)?.standardizedFileURL.resolvingSymlinksInPath().path == sound.resolvingSymlinksInPath().path, "src \(audio.src)")
+        #expect(audio.error == 0 && audio.how != "error" && audio.how != "timeout", "\(audio)")
+        #expect(abs((audio.duration ?? 0) - seconds) < 0.5, "the browser reads \(audio.duration ?? 0) s, soxi \(seconds) s")
+    }
+
     @Test func hostileModelTextRunsNothingAndBreaksNothing() throws {
         let browser = try HeadlessChromium.require()
         let scratch = try ScratchDirectory("browser")

@@ -113,9 +113,14 @@ import Testing
         return cards
     }
 
-    /// The entries of a stored zip, read through its central directory, each checked against
-    /// its local header and its CRC-32.
+    /// The entries of a zip, read through its central directory, each checked against its local
+    /// header and its CRC-32, and inflated when deflated.
     static func unzip(_ bytes: [UInt8]) throws -> [String: [UInt8]] {
+        try unzipEntries(bytes).mapValues(\.bytes)
+    }
+
+    /// Each entry's method (0 stored, 8 deflated), size in the archive and bytes.
+    static func unzipEntries(_ bytes: [UInt8]) throws -> [String: (method: Int, packedSize: Int, bytes: [UInt8])] {
         func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
         let end = bytes.count - 22
@@ -123,18 +128,23 @@ import Testing
         let count = u16(end + 10)
         var at = u32(end + 16)
         #expect(at + u32(end + 12) == end, "the central directory ends where the end record starts")
-        var entries: [String: [UInt8]] = [:]
+        var entries: [String: (method: Int, packedSize: Int, bytes: [UInt8])] = [:]
         for _ in 0..<count {
             try #require(u32(at) == 0x0201_4B50, "central directory header")
-            let (method, crc, size, nameLength, local) = (u16(at + 10), u32(at + 16), u32(at + 20), u16(at + 28), u32(at + 42))
+            let (method, crc, packedSize, size, nameLength, local) = (
+                u16(at + 10), u32(at + 16), u32(at + 20), u32(at + 24), u16(at + 28), u32(at + 42))
             let name = String(decoding: bytes[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self)
-            #expect(method == 0, "stored")
+            try #require(method == 0 || method == 8, "stored or deflated: \(name)")
             try #require(u32(local) == 0x0403_4B50, "local header of \(name)")
-            #expect(u32(local + 14) == crc && u32(local + 22) == size, "local and central headers agree for \(name)")
+            #expect(u16(local + 8) == method && u32(local + 14) == crc && u32(local + 18) == packedSize && u32(local + 22) == size,
+                    "local and central headers agree for \(name)")
+            #expect(u16(local + 4) == (method == 8 ? 20 : 10), "the version needed to extract \(name)")
             let start = local + 30 + u16(local + 26) + u16(local + 28)
-            let data = Array(bytes[start..<(start + size)])
+            let packed = Array(bytes[start..<(start + packedSize)])
+            let data = try #require(method == 8 ? Zlib.inflate(packed, size: size) : packed, "\(name) inflates to \(size) bytes")
+            #expect(data.count == size)
             #expect(ZipArchive.crc32(data) == UInt32(crc), "CRC-32 of \(name)")
-            entries[name] = data
+            entries[name] = (method, packedSize, data)
             at += 46 + nameLength + u16(at + 30) + u16(at + 32)
         }
         return entries
@@ -143,6 +153,52 @@ import Testing
     @Test func crc32MatchesTheStandardCheckValue() {
         #expect(ZipArchive.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
         #expect(ZipArchive.crc32([]) == 0)
+    }
+
+    /// The collection (mostly empty SQLite pages and repeated note-type JSON) is deflated; the
+    /// two-byte media map, which deflate would only grow, stays stored. Python's `zipfile` (what
+    /// scripts/check-apkg, and Anki's own importer, open a package with) reads both.
+    @Test func theCollectionIsDeflatedAndATinyEntryStaysStored() throws {
+        let bytes = try AnkiPackage.bytes(for: .flashcards(Self.deck), context: AnkiClozeTests.context, now: Self.now)
+        let entries = try Self.unzipEntries(bytes)
+        let collection = try #require(entries["collection.anki2"]), media = try #require(entries["media"])
+        #expect(collection.method == 8, "deflated")
+        #expect(collection.packedSize * 4 < collection.bytes.count, "\(collection.packedSize) of \(collection.bytes.count) bytes")
+        #expect(media.method == 0 && media.packedSize == 2, "stored: deflate would not make it smaller")
+        #expect(bytes.count < collection.bytes.count / 4, "the package: \(bytes.count) bytes")
+
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { return }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-\(UUID().uuidString).apkg")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(bytes).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", """
+            import sys, zipfile, hashlib
+            with zipfile.ZipFile(sys.argv[1]) as z:
+                assert z.testzip() is None
+                for info in z.infolist():
+                    print(info.filename, info.compress_type, info.file_size, hashlib.sha256(z.read(info)).hexdigest())
+            """, file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "zipfile reads the package")
+        let digest = try SHA256Digest.hex(of: Data(collection.bytes))
+        #expect(output == "collection.anki2 8 \(collection.bytes.count) \(digest)\nmedia 0 2 \(try SHA256Digest.hex(of: Data("{}".utf8)))\n", "\(output)")
+    }
+
+    @Test func deflateRoundTripsAndRefusesACorruptStream() throws {
+        let text = Array(String(repeating: "the Calvin cycle fixes carbon dioxide; ", count: 200).utf8)
+        let deflated = try #require(Zlib.deflate(text))
+        #expect(deflated.count < text.count / 10)
+        #expect(Zlib.inflate(deflated, size: text.count) == text)
+        #expect(Zlib.inflate(deflated, size: text.count + 1) == nil, "a size the stream does not have")
+        #expect(Zlib.inflate(Array(deflated.prefix(deflated.count / 2)), size: text.count) == nil, "a cut stream")
+        #expect(ZipArchive.packed([]).method == 0 && ZipArchive.packed(Array("{}".utf8)).method == 0)
     }
 
     @Test func thePackageIsAZipOfACollectionAndAnEmptyMediaMap() throws {

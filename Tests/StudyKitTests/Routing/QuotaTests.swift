@@ -172,6 +172,32 @@ struct QuotaTests {
         #expect(try ledger.heldReservations(engine: .remote) == 0)
     }
 
+    /// Another process's call in flight holds the day's last request: what is left, and the
+    /// router's decision, count it as the reservation check does (spent plus held), and the
+    /// reason says it is held, not spent.
+    @Test func anOpenReservationCountsInWhatIsLeftAndInTheRoutersDecision() async throws {
+        let directory = try CacheTestDirectory()
+        let other = try Self.ledger(directory), ledger = try Self.ledger(directory)
+        let quota = DailyQuota.requests(2)
+        try ledger.record(engine: .remote, tokensIn: 10, tokensOut: 5)
+        #expect(try ledger.remaining(quota) == 1)
+        _ = try #require(try other.reserve(engine: .remote, tokens: 700, quota: quota, expiresAt: Date().addingTimeInterval(180)))
+        #expect(try ledger.standing(quota) == QuotaStanding(quota: quota, used: 1, reserved: 1))
+        #expect(try ledger.remaining(quota) == 0, "the held request is not there to take")
+        #expect(try ledger.isExhausted(quota))
+        #expect(try ledger.standing(.tokens(1_000)).remaining == 1_000 - 15 - 700)
+
+        let transport = ScriptedEngineTransport(routes: EngineFaultTests.models)
+        let router = RoutingEngine(
+            local: ScriptedModel(.local, steps: [.answer(RoutingEngineTests.summary)]), remote: EngineFaultTests.remote(transport),
+            ledger: ledger, quota: quota)
+        let routed = try await router.run(RoutingRequest(task: .summary, document: RoutingEngineTests.document(), useCache: false))
+        #expect(routed.engine == .local)
+        #expect(transport.calls(to: Self.chat) == 0)
+        let reason = try #require(routed.fallbacks.first { $0.engine == .remote }?.reason)
+        #expect(reason.contains("is taken: 1 used and 1 reserved by requests still open"), "\(reason)")
+    }
+
     @Test func reservationsCountAgainstTheQuotaUntilSettled() throws {
         let directory = try CacheTestDirectory()
         let first = try Self.ledger(directory)

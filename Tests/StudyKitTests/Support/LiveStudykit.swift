@@ -7,16 +7,18 @@ import Synchronization
 /// several processes truly at the same time.
 enum LiveStudykit {
     /// Runs `studykit arguments…` with `stdin` and a clean environment (none of the developer's
-    /// STUDYKIT_ variables, no config file) plus exactly `environment`.
+    /// STUDYKIT_ variables, no config file) plus exactly `environment`; with `stdoutFile`, its
+    /// stdout is that file (as `> file` makes it), and the result's stdout is empty.
     static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-        directory: URL = TestPaths.packageRoot
+        directory: URL = TestPaths.packageRoot, stdoutFile: URL? = nil
     ) async throws -> StudykitBinary.Result {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 do {
                     continuation.resume(
-                        returning: try runBlocking(arguments, stdin: stdin, environment: environment, directory: directory))
+                        returning: try runBlocking(
+                            arguments, stdin: stdin, environment: environment, directory: directory, stdoutFile: stdoutFile))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -34,7 +36,7 @@ enum LiveStudykit {
     }
 
     private static func runBlocking(
-        _ arguments: [String], stdin: Data?, environment: [String: String], directory: URL
+        _ arguments: [String], stdin: Data?, environment: [String: String], directory: URL, stdoutFile: URL?
     ) throws -> StudykitBinary.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: StudykitBinary.path)
@@ -42,7 +44,13 @@ enum LiveStudykit {
         process.currentDirectoryURL = directory
         process.environment = Self.environment(environment)
         let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
+        var file: FileHandle?
+        if let stdoutFile {
+            _ = FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
+            file = try FileHandle(forWritingTo: stdoutFile)
+        }
+        defer { try? file?.close() }
+        process.standardOutput = file ?? out
         process.standardError = err
         process.standardInput = input
         try process.run()
@@ -50,11 +58,15 @@ enum LiveStudykit {
         // Each pipe gets its own thread, so a chatty process never blocks on a full pipe.
         let collected = Mutex<(out: Data, err: Data, done: Int)>((Data(), Data(), 0))
         let finished = DispatchSemaphore(value: 0)
-        Thread {
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            collected.withLock { $0.out = data }
+        if file == nil {
+            Thread {
+                let data = out.fileHandleForReading.readDataToEndOfFile()
+                collected.withLock { $0.out = data }
+                finished.signal()
+            }.start()
+        } else {
             finished.signal()
-        }.start()
+        }
         Thread {
             let data = err.fileHandleForReading.readDataToEndOfFile()
             collected.withLock { $0.err = data }
