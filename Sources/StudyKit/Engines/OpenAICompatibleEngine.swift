@@ -146,7 +146,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
                 ? "from the cache, \(age) min old (kept a day; studykit engines --refresh asks again)" : "asked the server now"
             if !known.dialect.tokenizerEndpoints.isEmpty { description.tokenizer = known.dialect.tokenizerEndpoints.joined(separator: ", ") }
             let concurrency = known.concurrency
-            description.concurrency = (concurrency.requests.map(String.init) ?? "not reported") + " (\(concurrency.source.rawValue))"
+            description.concurrency = concurrency.requests.map { "\($0) (\(concurrency.source.rawValue))" } ?? "not reported"
         }
         return description
     }

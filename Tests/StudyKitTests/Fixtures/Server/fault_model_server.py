@@ -36,20 +36,26 @@ def blackhole():
     return listener.getsockname()[1]
 
 
-class Slow(BaseHTTPRequestHandler):
+class Quiet(BaseHTTPRequestHandler):
+    """Keep-alive, no access log, and JSON answers."""
     protocol_version = "HTTP/1.1"
 
     def log_message(self, *args):
         pass
 
+    def answer(self, status, value):
+        body = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class Slow(Quiet):
     def do_GET(self):
         if self.path.rstrip("/") == "/v1/models":
-            body = json.dumps({"object": "list", "data": [{"id": "slow-model", "object": "model"}]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self.answer(200, {"object": "list", "data": [{"id": "slow-model", "object": "model"}]})
             return
         self.send_response(404)
         self.send_header("Content-Length", "0")
@@ -67,20 +73,7 @@ class Slow(BaseHTTPRequestHandler):
         time.sleep(3600)
 
 
-class Slots(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def answer(self, status, value):
-        body = json.dumps(value).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
+class Slots(Quiet):
     def do_GET(self):
         path = self.path.rstrip("/")
         if path == "/v1/models":
