@@ -34,7 +34,10 @@ struct ServerJobsIntegrationTests {
         #expect((coverage["chunks"] as? Int ?? 0) > 10)
         #expect(coverage["jobs"] as? Int == 1)
         #expect(coverage["jobsFrom"] as? String == "serializing server")
-        #expect(server.requests(matching: "POST /v1/chat/completions") >= 1, "the chunk went to the server")
+        // The chunk went to the server (its answer may not have come within 30 s: uvicorn logs a
+        // request only once answered, so the attempt record says it).
+        let attempts = (envelope["attempts"] as? [[String: Any]] ?? []).filter { $0["engine"] as? String == "remote" }
+        #expect(!attempts.isEmpty, "\(envelope["attempts"] ?? "no attempts")")
 
         // A batch against it: one document at a time (a corrupt PDF: no generation needed).
         let input = scratch.url.appendingPathComponent("in")
