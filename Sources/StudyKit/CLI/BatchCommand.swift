@@ -43,8 +43,15 @@ extension Runner {
 
         var configuration = try EngineConfiguration.load(environment: environment)
         configuration.localEngineLogging = settings.verbose
-        let jobs = settings.jobs ?? BatchNaming.defaultJobs(
-            remoteServes: configuration.remote != nil && !settings.offline && [.auto, .remote].contains(settings.engine))
+        let remoteServes = configuration.remote != nil && !settings.offline && [.auto, .remote].contains(settings.engine)
+        let choice: JobsChoice
+        if let jobs = settings.jobs {
+            choice = JobsChoice(jobs: jobs, source: .option)
+        } else {
+            let concurrency = remoteServes ? await remoteConcurrency(configuration) : nil
+            choice = BatchNaming.defaultJobs(remoteServes: remoteServes, concurrency: concurrency)
+        }
+        let jobs = choice.jobs
         // The in-process model is loaded once for the whole batch; a model server's engine is made
         // per document, so each kit's `usage.requests` counts that document's requests only.
         let sharedLocal: (any LanguageModel)? = configuration.local == nil ? configuration.localEngine(transport: transport) : nil
@@ -52,7 +59,7 @@ extension Runner {
         // Said once for the whole batch, not once per kit.
         if settings.withPodcast, let note = kitAudioMissing() { errorOutput.line(note) }
         let progress = Progress(sink: errorOutput, enabled: errorOutput.isTerminal && !settings.quiet)
-        progress.show("batch: \(items.count) document\(items.count == 1 ? "" : "s"), \(jobs) at a time")
+        progress.show("batch: \(items.count) document\(items.count == 1 ? "" : "s"), \(choice.displayText)")
         let worker = self
         let start = Date()
         var done = 0
@@ -66,7 +73,7 @@ extension Runner {
         let seconds = Date().timeIntervalSince(start)
 
         if settings.json {
-            output.line(TerminalSafety.clean(BatchReport.json(results, jobs: jobs, seconds: seconds)).prettyText)
+            output.line(TerminalSafety.clean(BatchReport.json(results, jobs: choice, seconds: seconds)).prettyText)
         } else {
             for line in BatchReport.lines(results, seconds: seconds) { output.line(TerminalSafety.clean(line)) }
         }
@@ -75,6 +82,26 @@ extension Runner {
         }
         return .ok
     }
+
+    /// What the remote's server serves at once, from its discovery (cached with the others, so
+    /// usually without a request); `nil` when it does not answer within ``concurrencyBound``
+    /// seconds: a hung server is each document's fallback to find, not the batch's to wait for.
+    private func remoteConcurrency(_ configuration: EngineConfiguration) async -> ServerConcurrency? {
+        let discoveries = try? DiscoveryRecords(environment: cacheEnvironment(configuration))
+        let remote = configuration.remoteEngine(transport: transport, discoveryStore: discoveries)
+        return await withTaskGroup(of: ServerConcurrency?.self) { group in
+            group.addTask { await remote.concurrency() }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(Self.concurrencyBound))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
+        }
+    }
+
+    /// Seconds a batch waits for the remote's discovery before it assumes the default.
+    static let concurrencyBound = 10.0
 
     /// One document: skipped when its kit is up to date, else generated as `import --out` does.
     /// Never throws: a failure is this document's line, and the others go on.
@@ -161,9 +188,14 @@ extension Runner {
 /// The pure decisions of a batch: kit folder names and the default concurrency.
 enum BatchNaming {
     /// Documents at a time when `--jobs` is not given: one when only this machine's engines
-    /// serve (a local model or the builtin engine already uses the cores), four when a remote
-    /// server does the work (it, or the cluster behind it, serves requests in parallel).
-    static func defaultJobs(remoteServes: Bool) -> Int { remoteServes ? 4 : 1 }
+    /// serve (a local model or the builtin engine already uses the cores); when a remote server
+    /// does the work, what it serves at once, at most four (``JobsChoice``): one for a server
+    /// that serializes its requests, its slots for a llama-server, four for a cluster or a
+    /// hosted API (or a server that did not answer).
+    static func defaultJobs(remoteServes: Bool, concurrency: ServerConcurrency?) -> JobsChoice {
+        guard remoteServes else { return JobsChoice(jobs: 1, source: .localEngines) }
+        return JobsChoice.choose(explicit: nil, concurrency: concurrency, kind: .remote)
+    }
 
     /// Each source's kit folder name, in order: collisions (compared case-insensitively, for
     /// file systems that are) get `-2`, `-3`, … in the order given.
@@ -308,7 +340,7 @@ enum BatchReport {
         return lines
     }
 
-    static func json(_ results: [BatchResult], jobs: Int, seconds: Double) -> JSONValue {
+    static func json(_ results: [BatchResult], jobs: JobsChoice, seconds: Double) -> JSONValue {
         let documents: [JSONValue] = results.map { result in
             var object: JSONObject = [
                 "source": .string(result.item.source), "name": .string(result.item.name), "directory": .string(result.directory),
@@ -334,7 +366,8 @@ enum BatchReport {
             "documents": .array(documents),
             "summary": [
                 "documents": .integer(results.count), "made": .integer(counts.made), "skipped": .integer(counts.skipped),
-                "failed": .integer(counts.failed), "jobs": .integer(jobs), "seconds": .number((seconds * 1000).rounded() / 1000),
+                "failed": .integer(counts.failed), "jobs": .integer(jobs.jobs), "jobsFrom": .string(jobs.source.rawValue),
+                "seconds": .number((seconds * 1000).rounded() / 1000),
             ],
         ]
     }

@@ -40,7 +40,7 @@ let generationOptions: [OptionSpec] = [
 
 /// Options of the commands that read a document too long for any window in chunks.
 let chunkOptions: [OptionSpec] = [
-    OptionSpec("jobs", value: "n", "chunk requests in flight at once (default 1 for a local engine, 4 for a remote one)"),
+    OptionSpec("jobs", value: "n", "chunk requests in flight at once (default: what the serving model server takes at once, at most 4: its slots, 1 for llama-cpp-python; 1 in process)"),
     OptionSpec("max-chunks", value: "n", "send at most n chunks to a model; the builtin engine takes the rest (default: no cap)"),
 ]
 
@@ -134,7 +134,7 @@ struct CommandSpec: Sendable {
                 OptionSpec("json", "print one JSON object: each document's outcome, then the totals"),
                 OptionSpec("budget", value: "seconds", "time each document's kit may take; builtin fills what does not fit"),
                 OptionSpec("out", value: "dir", "the folder that receives one kit folder per document (required)"),
-                OptionSpec("jobs", value: "n", "documents at a time (default 1 when only local engines serve, else 4)"),
+                OptionSpec("jobs", value: "n", "documents at a time (default 1 when only local engines serve, else what the remote server takes at once, at most 4)"),
                 OptionSpec("with-podcast", "add the podcast part to every kit"),
                 OptionSpec("audio-format", value: "wav|ogg", "each kit's podcast sound: podcast.wav (default) or podcast.ogg (Ogg Vorbis)"),
             ],

@@ -44,6 +44,7 @@ extension Runner {
             if let dialect = report.dialect { object["dialect"] = .string(dialect) }
             if let shape = report.answerShape { object["answerShape"] = .string(shape) }
             if let tokenizer = report.tokenizer { object["tokenizer"] = .string(tokenizer) }
+            if let concurrency = report.concurrency { object["parallelRequests"] = .string(concurrency) }
             if let discovery = report.discovery { object["discovery"] = .string(discovery) }
             if let build = report.build { object["build"] = .string(build) }
             if let key = report.apiKey { object["apiKey"] = .string(key) }
@@ -167,7 +168,13 @@ extension Runner {
         let configuration = try EngineConfiguration.load(environment: environment)
         let quota = try remoteQuota(configuration)
         let ledger = try? UsageLedger(environment: cacheEnvironment(configuration))
-        let engines: [any LanguageModel] = [configuration.localEngine(transport: transport), configuration.remoteEngine(transport: transport)]
+        // What a server is (its window, dialect, tokenizer and parallel slots) comes from the same
+        // discovery records a generating command reads and writes.
+        let discoveries = try? DiscoveryRecords(environment: cacheEnvironment(configuration))
+        let engines: [any LanguageModel] = [
+            configuration.localEngine(transport: transport, discoveryStore: discoveries),
+            configuration.remoteEngine(transport: transport, discoveryStore: discoveries),
+        ]
         let decision = backend(for: task, characterCount: document.characterCount)
         let plan = RoutingEngine.plan(decision: decision, choice: .auto, offline: false)
 
@@ -207,6 +214,10 @@ extension Runner {
             }
             row["available"] = true
             lines.append("  available:  yes")
+            let jobs = JobsChoice.choose(explicit: nil, concurrency: await engine.concurrency(), kind: engine.kind)
+            row["jobs"] = .integer(jobs.jobs)
+            row["jobsFrom"] = .string(jobs.source.rawValue)
+            lines.append("  jobs:       \(jobs.displayText) when the document is read in chunks")
             do {
                 let budget = try await checkBudget(engine: engine, task: task, document: document, concept: nil, explanation: nil)
                 fitsSomewhere = fitsSomewhere || budget.fits
@@ -288,7 +299,7 @@ extension Runner {
             "",
             "chunks:     the document does not fit the \(planned.engine.rawValue) window even after escalation: "
                 + "\(plan.chunks.count) chunks of at most ~\(plan.budgetTokens) tokens, cut between sections, paragraphs or sentences",
-            "requests:   \(planned.modelChunks) to a model, \(planned.jobs) at a time"
+            "requests:   \(planned.modelChunks) to a model, \(planned.jobs) at a time (\(planned.jobsFrom.rawValue))"
                 + (planned.modelChunks < plan.chunks.count ? "; the builtin engine takes the \(plan.chunks.count - planned.modelChunks) past --max-chunks" : "")
                 + (task == .summary ? ", plus one for the overview" : ""),
         ]
@@ -307,6 +318,7 @@ extension Runner {
         [
             "engine": .string(planned.engine.rawValue), "window": .integer(planned.window),
             "budgetTokens": .integer(planned.plan.budgetTokens), "jobs": .integer(planned.jobs),
+            "jobsFrom": .string(planned.jobsFrom.rawValue),
             "modelChunks": .integer(planned.modelChunks),
             "chunks": .array(planned.plan.chunks.map { chunk in
                 [

@@ -60,9 +60,15 @@ struct Discovery: Sendable, Equatable {
     var window: ContextWindow?
     var servedModels: [String]
     var grammar: GrammarSupport = .notOffered(reason: "not a llama.cpp server")
+    /// llama-server's parallel slots (`GET /props` `total_slots`, else `GET /slots`); `nil` when
+    /// the server does not report them.
+    var slots: Int?
     /// When the server was asked; with `fromStore`, an earlier run asked it.
     var discoveredAt = Date()
     var fromStore = false
+
+    /// Requests the server serves at once.
+    var concurrency: ServerConcurrency { .of(dialect: dialect, slots: slots) }
 
     /// How long a stored discovery is trusted without a failure saying the server changed.
     static let lifetime: TimeInterval = 24 * 60 * 60
@@ -72,6 +78,7 @@ struct Discovery: Sendable, Equatable {
     var payload: String {
         var object: JSONObject = [
             "dialect": .string(dialect.rawValue), "models": .array(servedModels.map(JSONValue.string)),
+            "slots": slots.map { .integer($0) } ?? .null,
         ]
         if let window, case .discovered(let endpoint) = window.source {
             object["window"] = .integer(window.tokens)
@@ -96,8 +103,12 @@ struct Discovery: Sendable, Equatable {
             case .object(let object)? = try? JSONValue.parse(stored.payload),
             let dialect = object["dialect"]?.stringValue.flatMap(ServerDialect.init(rawValue:)),
             case .array(let models)? = object["models"],
-            case .object(let grammar)? = object["grammar"], let note = grammar["note"]?.stringValue
+            case .object(let grammar)? = object["grammar"], let note = grammar["note"]?.stringValue,
+            // Written by every studykit that asks for the slots (null when the server has none to
+            // report): a record without it is from before, and is rediscovered.
+            let slots = object["slots"]
         else { return nil }
+        if case .integer(let count) = slots, count > 0 { self.slots = Int(count) }
         self.dialect = dialect
         self.servedModels = models.compactMap(\.stringValue)
         if case .integer(let tokens)? = object["window"], let endpoint = object["windowEndpoint"]?.stringValue {
@@ -250,6 +261,17 @@ extension OpenAICompatibleEngine {
                 if let tokens, tokens > 0 {
                     dialect = .llamaServer
                     found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "GET /props"))
+                }
+                found.slots = OpenAIWire.integer(object["total_slots"]).flatMap { $0 > 0 ? $0 : nil }
+            }
+            if dialect == .llamaServer, found.slots == nil {
+                // A llama-server older than `total_slots` lists one entry per slot (unless it was
+                // started with --no-slots, which answers an error: the slots stay unknown).
+                let slots = try await probe("GET", "/slots", nil)
+                if (200..<300).contains(slots.status), let list = try? JSONSerialization.jsonObject(with: slots.body) as? [Any],
+                    !list.isEmpty
+                {
+                    found.slots = list.count
                 }
             }
             if dialect == .llamaServer {

@@ -43,6 +43,8 @@ public struct EngineReport: Sendable, Equatable {
     public var discovery: String?
     /// The server's tokenizer endpoints, where it has them.
     public var tokenizer: String?
+    /// Requests the server serves at once and how that is known (`1 (serializing server)`).
+    public var concurrency: String?
 
     /// Creates a report.
     public init(
@@ -120,6 +122,7 @@ public func engineReport(for engine: any LanguageModel, configuration: EngineCon
         report.answerShape = description.answerShape
         report.discovery = description.discovery
         report.tokenizer = description.tokenizer
+        report.concurrency = description.concurrency
     }
     return report
 }

@@ -263,6 +263,9 @@ public protocol LanguageModel: Sendable {
     /// The requests this engine sent to a server in this process, for `--json` `usage`; `nil`
     /// for engines that make none.
     func traffic() async -> EngineTraffic?
+    /// How many requests the engine's server serves at once, from its discovery (asked once,
+    /// cached with the rest of it); `nil` for an engine that is no server (the default).
+    func concurrency() async -> ServerConcurrency?
     /// The most seconds one generation may take, retries included, when the engine bounds it
     /// (a server's request deadline); `nil` by default. A quota reservation expires after it.
     var generationDeadline: TimeInterval? { get }
@@ -298,6 +301,8 @@ public struct EngineDescription: Sendable, Equatable {
     public var discovery: String?
     /// The server's tokenizer endpoints.
     public var tokenizer: String?
+    /// Requests the server serves at once, and how that is known (`1 (serializing server)`).
+    public var concurrency: String?
 
     /// Creates a description.
     public init(model: String, dialect: String? = nil, build: String? = nil) {
@@ -334,6 +339,9 @@ extension LanguageModel {
 
     /// By default no server traffic.
     public func traffic() async -> EngineTraffic? { nil }
+
+    /// By default no server: the caller decides (``JobsChoice/choose(explicit:concurrency:kind:)``).
+    public func concurrency() async -> ServerConcurrency? { nil }
 
     /// Engines that cannot stream answer in one step: one snapshot, then the answer.
     public func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {

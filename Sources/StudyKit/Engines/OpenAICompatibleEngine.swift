@@ -148,8 +148,17 @@ public struct OpenAICompatibleEngine: LanguageModel {
             description.discovery = known.fromStore
                 ? "from the cache, \(age) min old (kept a day; studykit engines --refresh asks again)" : "asked the server now"
             if !known.dialect.tokenizerEndpoints.isEmpty { description.tokenizer = known.dialect.tokenizerEndpoints.joined(separator: ", ") }
+            let concurrency = known.concurrency
+            description.concurrency = concurrency.requests.map { "\($0) (\(concurrency.source.rawValue))" } ?? "not reported"
         }
         return description
+    }
+
+    /// What the server serves at once, from its discovery (this run's, the SQLite cache's, or
+    /// asked now); unreported when the server cannot be reached (the run then falls back anyway).
+    public func concurrency() async -> ServerConcurrency? {
+        guard let found = try? await discovery() else { return ServerConcurrency(requests: nil, source: .unreported) }
+        return found.concurrency
     }
 
     /// The HTTP requests this engine made, and whether its discovery came from the cache.

@@ -37,9 +37,18 @@ struct BatchTests {
         #expect(items.map(\.source).first == "a/notes.pdf")
     }
 
-    @Test func documentsAtATimeDefaultToOneOnThisMachineAndFourForARemote() {
-        #expect(BatchNaming.defaultJobs(remoteServes: false) == 1)
-        #expect(BatchNaming.defaultJobs(remoteServes: true) == 4)
+    @Test func documentsAtATimeDefaultToOneOnThisMachineAndWhatTheRemoteServesAtOnce() {
+        // Only this machine's engines: one, whatever a local server could take.
+        #expect(BatchNaming.defaultJobs(remoteServes: false, concurrency: .init(requests: 4, source: .serverSlots))
+            == JobsChoice(jobs: 1, source: .localEngines))
+        // A remote: its slots, one for a serializing server, four when it says nothing or did not answer.
+        #expect(BatchNaming.defaultJobs(remoteServes: true, concurrency: .init(requests: 2, source: .serverSlots))
+            == JobsChoice(jobs: 2, source: .serverSlots))
+        #expect(BatchNaming.defaultJobs(remoteServes: true, concurrency: .init(requests: 1, source: .serializingServer))
+            == JobsChoice(jobs: 1, source: .serializingServer))
+        #expect(BatchNaming.defaultJobs(remoteServes: true, concurrency: .init(requests: nil, source: .unreported))
+            == JobsChoice(jobs: 4, source: .assumed))
+        #expect(BatchNaming.defaultJobs(remoteServes: true, concurrency: nil) == JobsChoice(jobs: 4, source: .assumed))
     }
 
     // MARK: parsing
@@ -131,7 +140,7 @@ struct BatchTests {
             "SKIPPED  c.txt → out/c/ (kit complete, file unchanged since the run that wrote it)",
             "batch: 3 documents: 1 made, 1 skipped (up to date), 1 failed · 2.0 s",
         ])
-        let json = BatchReport.json(results, jobs: 2, seconds: 2)
+        let json = BatchReport.json(results, jobs: JobsChoice(jobs: 2, source: .option), seconds: 2)
         guard case .object(let object) = json, case .array(let documents)? = object["documents"], case .object(let summary)? = object["summary"] else {
             Issue.record("not an object with documents and summary: \(json)")
             return
@@ -147,5 +156,6 @@ struct BatchTests {
         #expect(failed["usage"] == nil)
         #expect(summary["failed"] == .integer(1))
         #expect(summary["jobs"] == .integer(2))
+        #expect(summary["jobsFrom"] == "--jobs")
     }
 }

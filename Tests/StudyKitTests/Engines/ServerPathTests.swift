@@ -206,7 +206,7 @@ struct ServerPathTests {
 
         // Restarted with n_ctx 2048: the first request says so, and the server is asked again.
         let after = ScriptedEngineTransport(routes: [
-            "/v1/models": models, "/props": .json(#"{"default_generation_settings":{"n_ctx":2048}}"#),
+            "/v1/models": models, "/props": .json(#"{"default_generation_settings":{"n_ctx":2048},"total_slots":1}"#),
             Self.chat: .json(400, #"{"error":{"message":"the request exceeds the available context size, try increasing it: maximum context length is 2048 tokens. However, you requested 3000 tokens","code":"context_length_exceeded"}}"#),
         ])
         let engine = Self.engine(after, store: store)

@@ -21,9 +21,10 @@ struct BatchIntegrationTests {
         }
         var environment = try server.studykitEnvironment(local: false, remote: true, cache: scratch.url.appendingPathComponent("cache"))
         environment["STUDYKIT_DEADLINE"] = nil
-        // No --jobs: a configured remote serves, so the default is several documents at a time.
+        // Three documents at a time, asked for: by default a batch sends a server that serves one
+        // request at a time (as this one does) one document at a time (ServerJobsIntegrationTests).
         let run = try await LiveStudykit.run(
-            ["batch", input.path, "--out", scratch.url.appendingPathComponent("kits").path, "--budget", "60", "--json"],
+            ["batch", input.path, "--out", scratch.url.appendingPathComponent("kits").path, "--budget", "60", "--json", "--jobs", "3"],
             environment: environment)
         await server.stop()
 
@@ -33,7 +34,8 @@ struct BatchIntegrationTests {
         let summary = try #require(report["summary"] as? [String: Any])
         #expect(documents.map { ($0["source"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } } == names)
         #expect(documents.allSatisfy { $0["status"] as? String == "ok" }, "\(documents)")
-        #expect(summary["jobs"] as? Int == BatchNaming.defaultJobs(remoteServes: true))
+        #expect(summary["jobs"] as? Int == 3)
+        #expect(summary["jobsFrom"] as? String == "--jobs")
 
         // The documents overlapped in time: their own durations add up to more than the batch's.
         let wall = try #require(summary["seconds"] as? Double)

@@ -3,9 +3,10 @@ import Synchronization
 
 /// A model server that misbehaves on purpose (`Fixtures/Server/fault_model_server.py`): one
 /// that accepts connections and never answers (`.blackhole`), or one that answers discovery and
-/// holds every generation open (`.slow`), saying when a generation has begun.
+/// holds every generation open (`.slow`), saying when a generation has begun; or a llama-server
+/// that reports two parallel slots and generates nothing (`.slots`).
 final class FaultModelServer: Sendable {
-    enum Mode: String { case blackhole, slow }
+    enum Mode: String { case blackhole, slow, slots }
 
     let port: Int
     private let process: Process

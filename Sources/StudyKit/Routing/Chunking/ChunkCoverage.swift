@@ -59,6 +59,8 @@ public struct ChunkCoverage: Sendable, Equatable {
     public var charactersRead: Int
     /// Items left out as duplicates of an earlier chunk's.
     public var duplicatesDropped: Int = 0
+    /// Chunk requests that were in flight at once, and why that many; `nil` when not known.
+    public var jobs: JobsChoice?
 
     /// Sections a model read all of.
     public var sectionsCovered: Int { sections.filter(\.covered).count }
@@ -104,6 +106,8 @@ public struct ChunkCoverage: Sendable, Equatable {
             "chunks": .integer(chunks.count),
             "chunksFromCache": .integer(chunksFromCache),
             "duplicatesDropped": .integer(duplicatesDropped),
+            "jobs": jobs.map { .integer($0.jobs) } ?? .null,
+            "jobsFrom": jobs.map { .string($0.source.rawValue) } ?? .null,
             "perChunk": .array(chunks.map { run in
                 var object: JSONObject = [:]
                 if let part = run.part { object["part"] = .string(part) }

@@ -49,7 +49,8 @@ public struct DocumentPart: Sendable, Equatable {
 public struct ChunkedRunner: Sendable {
     /// The router every chunk goes through.
     public let router: RoutingEngine
-    /// Chunk requests in flight at once; `nil`: 1 for a local engine, 4 for a remote one.
+    /// Chunk requests in flight at once (`--jobs`); `nil`: what the serving engine's server
+    /// serves at once, at most 4 (``JobsChoice/choose(explicit:concurrency:kind:)``).
     public var jobs: Int?
     /// Chunks sent to a model at most; the rest are the builtin engine's. `nil`: no cap.
     public var maxChunks: Int?
@@ -100,6 +101,8 @@ public struct ChunkedRunner: Sendable {
         public var plan: ChunkPlan
         /// Chunk requests in flight at once.
         public var jobs: Int
+        /// Why that many: `--jobs`, the server's slots, a serializing server, …
+        public var jobsFrom: JobsChoice.Source
         /// Chunks that go to a model (the rest, past `--max-chunks`, to the builtin engine).
         public var modelChunks: Int
         let outline: DocumentOutline
@@ -154,9 +157,10 @@ public struct ChunkedRunner: Sendable {
                 Int((Double($0.utf8.count) * perByte).rounded(.up))
             }
             guard plan.chunks.count > 1 else { return nil }
-            let jobs = max(1, self.jobs ?? (kind == .local ? 1 : 4))
+            // The server's concurrency is part of its discovery, which availability just made.
+            let jobs = JobsChoice.choose(explicit: self.jobs, concurrency: await engine.concurrency(), kind: kind)
             return Planned(
-                engine: kind, window: budget.window.tokens, plan: plan, jobs: jobs,
+                engine: kind, window: budget.window.tokens, plan: plan, jobs: jobs.jobs, jobsFrom: jobs.source,
                 modelChunks: min(plan.chunks.count, maxChunks ?? plan.chunks.count), outline: outline)
         }
         return nil
@@ -178,7 +182,7 @@ public struct ChunkedRunner: Sendable {
                 "\(document.origin) is too long for the \(planned.engine.rawValue) engine's \(planned.window)-token window: "
                     + "\(request.task.commandName) will make \(planned.modelChunks) chunk request\(planned.modelChunks == 1 ? "" : "s")"
                     + (planned.modelChunks < total ? " (\(total) chunks; the builtin engine takes the \(total - planned.modelChunks) past --max-chunks)" : "")
-                    + ", \(planned.jobs) at a time")
+                    + ", \(planned.jobs) at a time (\(planned.jobsFrom.rawValue))")
         }
         let shares = Self.itemShares(plan, task: request.task)
         let done = Mutex(0)
@@ -367,6 +371,7 @@ public struct ChunkedRunner: Sendable {
 
         var coverage = ChunkCoverage.of(plan: plan, runs: runs, itemsPerSection: itemsPerSection)
         coverage.duplicatesDropped = duplicates
+        coverage.jobs = JobsChoice(jobs: planned.jobs, source: planned.jobsFrom)
         let answered = outcomes.compactMap(\.0)
         // The story's engine is the one that read most of the document.
         var readBy: [EngineKind: Int] = [:]

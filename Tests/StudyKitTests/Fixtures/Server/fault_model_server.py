@@ -2,6 +2,9 @@
 """A model server on loopback that misbehaves on purpose, for studykit's time tests.
 
 --mode blackhole: accepts every connection and never answers a byte (a hung server).
+--mode slots:     a llama-server double for discovery only: GET /v1/models, GET /props with a
+                  2,048-token window and `total_slots: 2` (llama-server with --parallel 2, which is
+                  not installed here), POST /tokenize (a token per four bytes); no generation.
 --mode slow:      answers GET /v1/models at once (an OpenAI-compatible server with one model),
                   404 to other probes, and holds every POST to /v1/chat/completions open without
                   answering, printing "GENERATING" on stdout when one arrives (a generation
@@ -33,20 +36,26 @@ def blackhole():
     return listener.getsockname()[1]
 
 
-class Slow(BaseHTTPRequestHandler):
+class Quiet(BaseHTTPRequestHandler):
+    """Keep-alive, no access log, and JSON answers."""
     protocol_version = "HTTP/1.1"
 
     def log_message(self, *args):
         pass
 
+    def answer(self, status, value):
+        body = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class Slow(Quiet):
     def do_GET(self):
         if self.path.rstrip("/") == "/v1/models":
-            body = json.dumps({"object": "list", "data": [{"id": "slow-model", "object": "model"}]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            self.answer(200, {"object": "list", "data": [{"id": "slow-model", "object": "model"}]})
             return
         self.send_response(404)
         self.send_header("Content-Length", "0")
@@ -64,14 +73,34 @@ class Slow(BaseHTTPRequestHandler):
         time.sleep(3600)
 
 
+class Slots(Quiet):
+    def do_GET(self):
+        path = self.path.rstrip("/")
+        if path == "/v1/models":
+            self.answer(200, {"object": "list", "data": [{"id": "slots-model", "object": "model"}]})
+        elif path == "/props":
+            self.answer(200, {"default_generation_settings": {"n_ctx": 2048}, "total_slots": 2, "build_info": "double"})
+        else:
+            self.answer(404, {"error": {"code": 404, "message": "File Not Found", "type": "not_found_error"}})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        request = json.loads(self.rfile.read(length) or b"{}")
+        if self.path.rstrip("/") == "/tokenize":
+            content = request.get("content", "")
+            self.answer(200, {"tokens": [1] * ((len(content.encode()) + 3) // 4)})
+        else:
+            self.answer(404, {"error": {"code": 404, "message": "File Not Found", "type": "not_found_error"}})
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["blackhole", "slow"], required=True)
+    parser.add_argument("--mode", choices=["blackhole", "slow", "slots"], required=True)
     args = parser.parse_args()
     if args.mode == "blackhole":
         port = blackhole()
     else:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Slots if args.mode == "slots" else Slow)
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
         port = server.server_address[1]

@@ -23,17 +23,22 @@ final class ChunkEchoModel: LanguageModel {
     /// 5 s), or `nil`: a finishing order made by the model, not by sleeps a loaded machine outruns.
     let answersAfter: @Sendable (_ part: Int, _ total: Int) -> Int?
     let state = Mutex(State())
+    /// What its "server" says it serves at once; `nil`: no server.
+    let serves: ServerConcurrency?
 
     init(
-        _ kind: EngineKind = .remote, window: Int = 3_072,
+        _ kind: EngineKind = .remote, window: Int = 3_072, serves: ServerConcurrency? = nil,
         failures: @escaping @Sendable (Int, Int?) -> EngineError? = { _, _ in nil },
         answersAfter: @escaping @Sendable (Int, Int) -> Int? = { _, _ in nil }
     ) {
         self.kind = kind
         self.window = window
+        self.serves = serves
         self.failures = failures
         self.answersAfter = answersAfter
     }
+
+    func concurrency() async -> ServerConcurrency? { serves }
 
     var modelName: String { "echo-\(kind.rawValue)" }
     var identity: String { "echo://\(kind.rawValue)" }
@@ -173,6 +178,31 @@ struct ChunkedRunnerTests {
         #expect(routed.dropped.count >= coverage.duplicatesDropped)
         // Each prompt said which part it was and asked for its share of cards.
         #expect(Set(remote.parts) == Set(1...planned.plan.chunks.count))
+    }
+
+    /// Without --jobs, a run keeps as many chunk requests in flight as the serving engine's
+    /// server serves at once; with it, what it says.
+    @Test(arguments: [
+        (ServerConcurrency(requests: 1, source: .serializingServer), nil, 1, JobsChoice.Source.serializingServer),
+        (ServerConcurrency(requests: 2, source: .serverSlots), nil, 2, .serverSlots),
+        (ServerConcurrency(requests: nil, source: .unreported), nil, 4, .assumed),
+        (ServerConcurrency(requests: 1, source: .serializingServer), 3, 3, .option),
+    ] as [(ServerConcurrency, Int?, Int, JobsChoice.Source)])
+    func theDefaultJobsAreWhatTheServerServesAtOnce(serves: ServerConcurrency, jobs: Int?, expected: Int, source: JobsChoice.Source) async throws {
+        // Every chunk waits for the next one's answer (at most 5 s): with room, they run together.
+        let remote = ChunkEchoModel(serves: serves, answersAfter: { part, total in part < total ? part + 1 : nil })
+        let runner = Self.runner(remote: remote, jobs: jobs)
+        let request = RoutingRequest(task: .flashcards, document: Self.document, useCache: false)
+        let planned = try #require(await runner.plan(request))
+        #expect(planned.plan.chunks.count >= 4)
+        #expect(planned.jobs == expected)
+        #expect(planned.jobsFrom == source)
+        let routed = try await runner.run(request)
+        #expect(remote.mostInFlight == expected)
+        #expect(routed.coverage?.jobs == JobsChoice(jobs: expected, source: source))
+        guard case .object(let coverage) = routed.coverage?.jsonValue else { Issue.record("no coverage"); return }
+        #expect(coverage["jobs"] == .integer(expected))
+        #expect(coverage["jobsFrom"] == .string(source.rawValue))
     }
 
     @Test func resultsKeepDocumentOrderWhateverTheFinishingOrder() async throws {
