@@ -212,6 +212,10 @@ enum ItemRules {
     }
 
     /// Why `text` does not end as a sentence, or `nil` when it does.
+    /// How `text` is cut off before its sentence ends ("cut off mid-sentence (it ends on \",\")"),
+    /// or `nil` when it ends as a sentence does.
+    static func sentenceCut(_ text: String) -> String? { sentenceCut(text, words: BuiltinTerms.words(in: text)) }
+
     private static func sentenceCut(_ text: String, words: [BuiltinWord]) -> String? {
         var trimmed = Substring(text.trimmingCharacters(in: .whitespaces))
         while let last = trimmed.last, "\"'”’)]»」』）".contains(last) { trimmed = trimmed.dropLast() }
@@ -341,6 +345,15 @@ enum ItemRules {
         for index in words.indices.dropLast(2) where ["this", "the", "these"].contains(words[index]) {
             if fillerSubjects.contains(words[index + 1]), fillerVerbs.contains(words[index + 2]) {
                 return words[index...(index + 2)].joined(separator: " ")
+            }
+        }
+        // "…, this is a summary of the study on …", "It is an overview of …": the text announcing
+        // itself instead of saying something.
+        for index in words.indices.dropLast(3) where ["this", "it", "these", "here"].contains(words[index]) {
+            if ["is", "are"].contains(words[index + 1]), ["a", "an", "the", "some"].contains(words[index + 2]),
+                fillerSubjects.contains(words[index + 3])
+            {
+                return words[index...(index + 3)].joined(separator: " ")
             }
         }
         return nil

@@ -33,8 +33,9 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
     /// The headline as JSON, `title` first.
     public var jsonValue: JSONValue { ["title": .string(title), "blurb": .string(blurb)] }
 
-    /// The blurb must be exactly one sentence, say more than the title, and not be stock
-    /// filler ("a must-read for anyone interested in …"; see ``ItemRules/stockFiller(in:)``).
+    /// The blurb must be exactly one whole sentence (not one cut off after "to,"), say more than
+    /// the title, and not be stock filler ("a must-read for anyone interested in …"; see
+    /// ``ItemRules/stockFiller(in:)``).
     public func semanticIssues() -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         let sentences = ResultProse.sentenceCount(blurb)
@@ -43,6 +44,9 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
         }
         if ResultProse.sameText(title, blurb) {
             issues.append(ValidationIssue(path: "blurb", message: "repeats the title; describe what the material covers instead"))
+        }
+        if sentences == 1, let cut = ItemRules.sentenceCut(blurb) {
+            issues.append(ValidationIssue(path: "blurb", message: "is \(ItemRules.quoted(blurb)), \(cut); write it as one complete sentence"))
         }
         if let filler = ItemRules.fillerIssue(blurb, path: "blurb", what: "the material's main point") { issues.append(filler) }
         return issues

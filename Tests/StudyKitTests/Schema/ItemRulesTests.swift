@@ -65,6 +65,15 @@ struct ItemRulesTests {
                  "blurb": "Photosynthesis: Study Notes, a short summary of the study, is a must-read for anyone interested in the science of life."}
                 """#,
             rejected: [("blurb", "stock phrase")]),
+        // SmolLM2's headline of samples/notes.pdf in session 28's default import: the text
+        // announcing itself, then cut off after "to,".
+        JunkAnswer(
+            name: "the summary-of-the-study blurb cut after a comma", task: .headline,
+            output: #"""
+                {"title": "Photosynthesis: Study Notes",
+                 "blurb": "Photosynthesis: Study Notes, this is a summary of the study on photosynthesis, which is a process that plants use to convert light energy into chemical energy, and it is a process that is important to,."}
+                """#,
+            rejected: [("blurb", "stock phrase \"this is a summary\""), ("blurb", "cut off mid-sentence")]),
         // SmolLM2 on samples/eval/en-physics-newton.txt: a blurb stuck in a loop.
         JunkAnswer(
             name: "a blurb that loops", task: .headline,

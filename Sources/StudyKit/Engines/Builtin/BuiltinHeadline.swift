@@ -72,15 +72,18 @@ extension BuiltinEngine {
             // A very short lead ("Notes.") says less than a central sentence.
             guard words >= (position == 0 ? 5 : 3), words <= Self.blurbWords,
                 BuiltinProse.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
-                !ResultProse.sameText(text, title), !ItemRules.isEmptyProse(text)
+                !ResultProse.sameText(text, title), !ItemRules.isEmptyProse(text), ItemRules.sentenceCut(text) == nil
             else { continue }
             return text
         }
         for unit in candidates {
             let text = Self.oneSentence(unit.text, maxWords: Self.blurbWords, maxLength: Self.blurbLength)
-            if !text.isEmpty, !ResultProse.sameText(text, title), !ItemRules.isEmptyProse(text) { return text }
+            if !text.isEmpty, !ResultProse.sameText(text, title), !ItemRules.isEmptyProse(text), ItemRules.sentenceCut(text) == nil {
+                return text
+            }
         }
-        return Self.oneSentence("A study note on \(title).", maxWords: Self.blurbWords, maxLength: Self.blurbLength)
+        let named = Self.oneSentence("A study note on \(title).", maxWords: Self.blurbWords, maxLength: Self.blurbLength)
+        return ItemRules.sentenceCut(named) == nil ? named : "A study note."
     }
 
     /// `text` cut to one sentence within the bounds, ending with a period where it was cut.
