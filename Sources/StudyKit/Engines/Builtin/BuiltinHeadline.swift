@@ -72,18 +72,22 @@ extension BuiltinEngine {
             // A very short lead ("Notes.") says less than a central sentence.
             guard words >= (position == 0 ? 5 : 3), words <= Self.blurbWords,
                 BuiltinProse.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
-                !ResultProse.sameText(text, title), !ItemRules.isEmptyProse(text), ItemRules.sentenceCut(text) == nil
+                Self.reads(text, asBlurbUnder: title)
             else { continue }
             return text
         }
         for unit in candidates {
             let text = Self.oneSentence(unit.text, maxWords: Self.blurbWords, maxLength: Self.blurbLength)
-            if !text.isEmpty, !ResultProse.sameText(text, title), !ItemRules.isEmptyProse(text), ItemRules.sentenceCut(text) == nil {
-                return text
-            }
+            if !text.isEmpty, Self.reads(text, asBlurbUnder: title) { return text }
         }
         let named = Self.oneSentence("A study note on \(title).", maxWords: Self.blurbWords, maxLength: Self.blurbLength)
         return ItemRules.sentenceCut(named) == nil ? named : "A study note."
+    }
+
+    /// Whether `text` passes the blurb's own rules (``Headline/semanticIssues()``): more than the
+    /// title, no stock filler or loop, and a sentence that is not cut off.
+    private static func reads(_ text: String, asBlurbUnder title: String) -> Bool {
+        !ResultProse.sameText(text, title) && !ItemRules.isEmptyProse(text) && ItemRules.sentenceCut(text) == nil
     }
 
     /// `text` cut to one sentence within the bounds, ending with a period where it was cut.
