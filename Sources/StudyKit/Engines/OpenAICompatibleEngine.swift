@@ -350,6 +350,11 @@ public struct OpenAICompatibleEngine: LanguageModel {
         into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
     ) async throws {
         let path = "/v1/chat/completions"
+        // A whole answer that came some other way than as a stream: one snapshot, then the answer.
+        func deliver(_ answer: RawResponse) {
+            continuation.yield(.partial(answer.text))
+            continuation.yield(.completed(answer))
+        }
         let response = try await shaped(request, on: found, stream: true) { payload in
             try await exchange("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries, accept: "text/event-stream")
         }
@@ -357,10 +362,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         if response.head.header("content-type")?.lowercased().contains("application/json") == true {
             let body: Data
             do { body = try await collect(response.body, cap: 32 << 20) } catch let error as HTTPError { throw mapTransport(error) }
-            let answer = try await rawResponse(body, request: request, dialect: found.dialect, path: path)
-            continuation.yield(.partial(answer.text))
-            continuation.yield(.completed(answer))
-            return
+            return deliver(try await rawResponse(body, request: request, dialect: found.dialect, path: path))
         }
 
         var parser = EventStreamParser()
@@ -387,10 +389,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
             // Nothing at all came back: how llama-cpp-python answers a streamed prompt over its
             // window. The same request asked plainly gets the server's own error (the window it
             // names is rediscovered from it), or the answer if the silence was a glitch.
-            let answer = try await respond(to: request, on: found)
-            continuation.yield(.partial(answer.text))
-            continuation.yield(.completed(answer))
-            return
+            return deliver(try await respond(to: request, on: found))
         }
         guard reader.sawDone || reader.finishReason != nil else {
             throw EngineError.truncated(
