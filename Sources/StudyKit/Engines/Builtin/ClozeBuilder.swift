@@ -63,6 +63,7 @@ struct ClozeBuilder: Sendable {
             let words = BuiltinTerms.words(in: sentence.text)
             guard (minWords...max(minWords, maxWords)).contains(words.count) else { continue }
             let stems = words.map(\.stem)
+            let chars = Array(sentence.text)
             let matchesOf = phraseStems.map { Self.occurrences(of: $0, in: stems) }
             for (k, phrase) in keyphrases.enumerated() where !used.contains(phrase.key) {
                 let matches = matchesOf[k]
@@ -80,7 +81,6 @@ struct ClozeBuilder: Sendable {
                 guard !nested else { continue }
                 // "the binary package _____.Y" is no question either: a blank never cuts a
                 // token that dots, hyphens or slashes join ("pythonX.Y", "light-dependent").
-                let chars = Array(sentence.text)
                 guard !matches.contains(where: { m in
                     Self.cutsAToken(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound)
                 }) else { continue }
@@ -89,7 +89,7 @@ struct ClozeBuilder: Sendable {
                 {
                     continue
                 }
-                items.append(makeItem(sentence: sentence, words: words, matches: matches, first: first,
+                items.append(makeItem(sentence: sentence, chars: chars, words: words, matches: matches, first: first,
                                       length: phraseStems[k].count, key: phrase.key))
                 used.insert(phrase.key)
                 break
@@ -153,9 +153,8 @@ struct ClozeBuilder: Sendable {
     // MARK: Private
 
     private func makeItem(
-        sentence: Sentence, words: [BuiltinWord], matches: [Int], first: Int, length: Int, key: String
+        sentence: Sentence, chars: [Character], words: [BuiltinWord], matches: [Int], first: Int, length: Int, key: String
     ) -> ClozeItem {
-        let chars = Array(sentence.text)
         let answerRange = words[first].offsets.lowerBound..<words[first + length - 1].offsets.upperBound
         var cloze = ""
         var cursor = 0
