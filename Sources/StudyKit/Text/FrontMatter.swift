@@ -59,14 +59,14 @@ enum FrontMatter {
     /// Said only in notices, whatever else the sentence says.
     private static let standalonePhrases = [
         "all rights reserved", "merchantability", "fitness for a particular purpose", "you can redistribute it",
-        "you may redistribute it", "permission is granted to copy",
+        "you may redistribute it", "permission is granted",
     ]
     private static let licencePhrases = [
         "public license", "documentation license", "creative commons", "licensed under", "without any warranty", "without warranty", "in the hope that it will be useful", "mit license", "apache license",
-        "terms of the license", "permission is granted",
+        "terms of the license",
     ]
     private static let noticeWording = [
-        "you can redistribute", "you may redistribute", "you can copy", "you may copy", "you may not use", "permission is granted",
+        "you can redistribute", "you may redistribute", "you can copy", "you may copy", "you may not use",
         "this manual", "this document", "this program", "this work", "this file", "this software", "this book", "this page",
         "this library", "this guide", "this article", "this site",
     ]

@@ -38,9 +38,13 @@ struct BuiltinAnalysis: Sendable {
         // Tokenize once; every measure below reads these words.
         let allWords = all.map { BuiltinTerms.words(in: $0.text) }
         let legal = Self.legalSections(all)
+        // A short line is checked for every kind of front matter (a licence notice among them),
+        // a longer one for a licence notice only.
         let content = all.indices.filter {
-            !(allWords[$0].count <= Self.frontMatterWords && FrontMatter.isFrontMatter(all[$0].text))
-                && !FrontMatter.isLicenceNotice(all[$0].text.lowercased()) && !legal.contains($0)
+            let text = all[$0].text
+            let front = allWords[$0].count <= Self.frontMatterWords
+                ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased())
+            return !front && !legal.contains($0)
         }
         // Text that is all front matter is still the text: better a card about it than none.
         let kept = content.contains { !all[$0].isHeading } ? content : Array(all.indices)
