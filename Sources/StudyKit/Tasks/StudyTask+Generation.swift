@@ -76,16 +76,7 @@ extension StudyTask {
 
     /// `json` read as this task's result, its shape checked but not its limits or rules.
     private func shapeOnly(_ json: JSONValue) throws(SchemaError) -> AnyStudyResult {
-        switch self {
-        case .headline: return .headline(try Headline(json: json))
-        case .feynman: return .feynman(try FeynmanFeedback(json: json))
-        case .summary: return .summary(try Summary(json: json))
-        case .flashcards: return .flashcards(try Flashcards(json: json))
-        case .quiz: return .quiz(try Quiz(json: json))
-        case .mindmap: return .mindMap(try MindMap(json: json))
-        case .podcast: return .podcast(try PodcastScript(json: json))
-        case .studyKit: return .studyKit(try StudyKitBundle(json: json))
-        }
+        try readResult(for: self, json: json, checked: false)
     }
 
     /// Members whose values an answer repeats by design, which the ``RepetitionGuard`` does not
@@ -200,15 +191,25 @@ public func decodeResult(for task: StudyTask, modelOutput: String) throws(Schema
 /// Checks already-parsed JSON for `task` (a cached result, say); see ``Generable/decode(json:)``.
 /// - Throws: ``SchemaError/invalid(_:)`` listing every problem.
 public func decodeResult(for task: StudyTask, json: JSONValue) throws(SchemaError) -> AnyStudyResult {
+    try readResult(for: task, json: json, checked: true)
+}
+
+/// `json` read as `task`'s result: checked (``Generable/decode(json:)``: schema, then semantic
+/// rules), or only read (`init(json:)`: its shape, for a merged part whose limits are not one
+/// answer's).
+private func readResult(for task: StudyTask, json: JSONValue, checked: Bool) throws(SchemaError) -> AnyStudyResult {
+    func read<Result: Generable>(_: Result.Type) throws(SchemaError) -> Result {
+        checked ? try Result.decode(json: json) : try Result(json: json)
+    }
     switch task {
-    case .headline: return .headline(try Headline.decode(json: json))
-    case .feynman: return .feynman(try FeynmanFeedback.decode(json: json))
-    case .summary: return .summary(try Summary.decode(json: json))
-    case .flashcards: return .flashcards(try Flashcards.decode(json: json))
-    case .quiz: return .quiz(try Quiz.decode(json: json))
-    case .mindmap: return .mindMap(try MindMap.decode(json: json))
-    case .podcast: return .podcast(try PodcastScript.decode(json: json))
-    case .studyKit: return .studyKit(try StudyKitBundle.decode(json: json))
+    case .headline: return .headline(try read(Headline.self))
+    case .feynman: return .feynman(try read(FeynmanFeedback.self))
+    case .summary: return .summary(try read(Summary.self))
+    case .flashcards: return .flashcards(try read(Flashcards.self))
+    case .quiz: return .quiz(try read(Quiz.self))
+    case .mindmap: return .mindMap(try read(MindMap.self))
+    case .podcast: return .podcast(try read(PodcastScript.self))
+    case .studyKit: return .studyKit(try read(StudyKitBundle.self))
     }
 }
 
