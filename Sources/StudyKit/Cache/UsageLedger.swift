@@ -79,8 +79,8 @@ public enum DailyQuota: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The seam the router uses to honour a daily quota: record what a request spent, and read a
-/// day's totals. ``UsageLedger`` is the production implementation; `remaining` and
-/// `isExhausted` come for free from ``usage(engine:on:)``.
+/// day's totals. ``UsageLedger`` is the production implementation; ``standing(_:engine:on:)``
+/// (spent, held and left) comes for free from ``usage(engine:on:)`` and the open reservations.
 public protocol UsageMetering: Sendable {
     /// Today's local calendar day, by the meter's clock.
     var today: LedgerDay { get }
@@ -221,13 +221,6 @@ extension UsageMetering {
         return QuotaStanding(quota: quota, used: used, reserved: reserved)
     }
 
-    /// How much of `quota` is left for `engine` on `day` (today when omitted), never negative:
-    /// the limit less what was spent and what open reservations hold, as the reservation check
-    /// counts it.
-    public func remaining(_ quota: DailyQuota, engine: EngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Int {
-        try standing(quota, engine: engine, on: day).remaining
-    }
-
     /// Checks, then holds nothing: a meter without a reservations table (two calls at once may
     /// both pass). ``UsageLedger`` does both in one transaction.
     public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?) throws(CacheError) -> QuotaReservation? {
@@ -241,11 +234,6 @@ extension UsageMetering {
     public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
         guard !spent.isZero else { return }
         try record(engine: engine, tokensIn: spent.tokensIn, tokensOut: spent.tokensOut, requests: spent.requests)
-    }
-
-    /// Whether `engine` has used up `quota` on `day` (today when omitted).
-    public func isExhausted(_ quota: DailyQuota, engine: EngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> Bool {
-        try remaining(quota, engine: engine, on: day) == 0
     }
 }
 

@@ -60,8 +60,8 @@ struct UsageLedgerTests {
 
         #expect(try ledger.usage(engine: .remote, on: LedgerDay("2025-03-09")).requests == 1)
         #expect(try ledger.usage(engine: .remote).requests == 2)
-        #expect(try ledger.remaining(.requests(3)) == 1)
-        #expect(try ledger.remaining(.requests(3), on: LedgerDay("2025-03-09")) == 2)
+        #expect(try ledger.standing(.requests(3)).remaining == 1)
+        #expect(try ledger.standing(.requests(3), on: LedgerDay("2025-03-09")).remaining == 2)
     }
 
     @Test func ledgerSurvivesReopeningAndSharesTheFileWithTheCache() throws {
@@ -134,16 +134,16 @@ struct UsageLedgerTests {
         let directory = try CacheTestDirectory()
         let ledger = try UsageLedger(path: directory.databasePath, clock: CacheTestClock("2025-03-09T12:00:00Z"))
         let quota = DailyQuota.requests(3)
-        #expect(try ledger.remaining(quota) == 3)
+        #expect(try ledger.standing(quota).remaining == 3)
         for _ in 0..<2 { try ledger.record(engine: .remote, tokensIn: 1, tokensOut: 1) }
-        #expect(try ledger.remaining(quota) == 1)
-        #expect(try !ledger.isExhausted(quota))
+        #expect(try ledger.standing(quota).remaining == 1)
+        #expect(try ledger.standing(quota).remaining != 0)
         try ledger.record(engine: .local, tokensIn: 1, tokensOut: 1)
-        #expect(try !ledger.isExhausted(quota), "local requests do not spend the remote quota")
+        #expect(try ledger.standing(quota).remaining != 0, "local requests do not spend the remote quota")
         try ledger.record(engine: .remote, tokensIn: 1, tokensOut: 1)
-        #expect(try ledger.isExhausted(quota))
+        #expect(try ledger.standing(quota).remaining == 0)
         try ledger.record(engine: .remote, tokensIn: 1, tokensOut: 1)
-        #expect(try ledger.remaining(quota) == 0)
+        #expect(try ledger.standing(quota).remaining == 0)
     }
 
     @Test func exhaustedByTokensCountsInAndOut() throws {
@@ -151,11 +151,11 @@ struct UsageLedgerTests {
         let ledger = try UsageLedger(path: directory.databasePath, clock: CacheTestClock("2025-03-09T12:00:00Z"))
         let quota = try DailyQuota(parsing: "1000 tokens")
         try ledger.record(engine: .remote, tokensIn: 600, tokensOut: 300)
-        #expect(try ledger.remaining(quota) == 100)
-        #expect(try !ledger.isExhausted(quota))
+        #expect(try ledger.standing(quota).remaining == 100)
+        #expect(try ledger.standing(quota).remaining != 0)
         try ledger.record(engine: .remote, tokensIn: 50, tokensOut: 50)
-        #expect(try ledger.isExhausted(quota))
-        #expect(try ledger.remaining(.requests(10)) == 8)
+        #expect(try ledger.standing(quota).remaining == 0)
+        #expect(try ledger.standing(.requests(10)).remaining == 8)
     }
 
     @Test(arguments: ["2025-02-30", "2025-13-01", "2025-3-9", "20250309", "yesterday", "2025-03-09T00:00", ""])

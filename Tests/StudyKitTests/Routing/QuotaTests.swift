@@ -112,7 +112,7 @@ struct QuotaTests {
         #expect(routed.engine == .local)
         #expect(try ledger.heldReservations(engine: .remote) == 0)
         #expect(try ledger.usage(engine: .remote).requests == 0)
-        #expect(try ledger.remaining(.requests(1)) == 1, "nothing was sent, so nothing of the quota is gone")
+        #expect(try ledger.standing(.requests(1)).remaining == 1, "nothing was sent, so nothing of the quota is gone")
     }
 
     // MARK: 3. A ledger that cannot count fails closed
@@ -180,11 +180,11 @@ struct QuotaTests {
         let other = try Self.ledger(directory), ledger = try Self.ledger(directory)
         let quota = DailyQuota.requests(2)
         try ledger.record(engine: .remote, tokensIn: 10, tokensOut: 5)
-        #expect(try ledger.remaining(quota) == 1)
+        #expect(try ledger.standing(quota).remaining == 1)
         _ = try #require(try other.reserve(engine: .remote, tokens: 700, quota: quota, expiresAt: Date().addingTimeInterval(180)))
         #expect(try ledger.standing(quota) == QuotaStanding(quota: quota, used: 1, reserved: 1))
-        #expect(try ledger.remaining(quota) == 0, "the held request is not there to take")
-        #expect(try ledger.isExhausted(quota))
+        #expect(try ledger.standing(quota).remaining == 0, "the held request is not there to take")
+        #expect(try ledger.standing(quota).remaining == 0)
         #expect(try ledger.standing(.tokens(1_000)).remaining == 1_000 - 15 - 700)
 
         let transport = ScriptedEngineTransport(routes: EngineFaultTests.models)

@@ -7,18 +7,16 @@ enum ChunkReduce {
         text.lowercased().split { !$0.isLetter && !$0.isNumber }.joined(separator: " ")
     }
 
-    /// Cards in order, without a card whose question or quote (normalized) an earlier card has;
-    /// `kept` holds the positions of the cards kept.
-    static func dedupe(_ cards: [Flashcards.Card]) -> (cards: [Flashcards.Card], dropped: Int, kept: [Int]) {
-        let kept = firstOfEach(cards, keys: { [normalized($0.question), "quote:" + normalized($0.quote)] })
-        return (kept.map { cards[$0] }, cards.count - kept.count, kept)
+    /// The positions of the cards kept, in order: none whose question or quote (normalized) an
+    /// earlier card has.
+    static func dedupe(_ cards: [Flashcards.Card]) -> [Int] {
+        firstOfEach(cards, keys: { [normalized($0.question), "quote:" + normalized($0.quote)] })
     }
 
-    /// Questions in order, without one whose prompt or quote (normalized) an earlier one has;
-    /// `kept` holds the positions of the questions kept.
-    static func dedupe(_ questions: [Quiz.Question]) -> (questions: [Quiz.Question], dropped: Int, kept: [Int]) {
-        let kept = firstOfEach(questions, keys: { [normalized($0.prompt), "quote:" + normalized($0.quote)] })
-        return (kept.map { questions[$0] }, questions.count - kept.count, kept)
+    /// The positions of the questions kept, in order: none whose prompt or quote (normalized) an
+    /// earlier one has.
+    static func dedupe(_ questions: [Quiz.Question]) -> [Int] {
+        firstOfEach(questions, keys: { [normalized($0.prompt), "quote:" + normalized($0.quote)] })
     }
 
     /// The positions of the key points kept in order, without repeats.

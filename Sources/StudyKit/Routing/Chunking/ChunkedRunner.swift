@@ -330,10 +330,10 @@ public struct ChunkedRunner: Sendable {
         var result: AnyStudyResult
         switch request.task {
         case .flashcards:
-            kept = ChunkReduce.dedupe(cards).kept
+            kept = ChunkReduce.dedupe(cards)
             result = .flashcards(Flashcards(cards: kept.map { cards[$0] }))
         case .quiz:
-            kept = ChunkReduce.dedupe(questions).kept
+            kept = ChunkReduce.dedupe(questions)
             result = .quiz(Quiz(questions: kept.map { questions[$0] }))
         case .summary:
             let points = summaries.flatMap(\.0.keyPoints)
