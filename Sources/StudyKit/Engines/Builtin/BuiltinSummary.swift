@@ -2,6 +2,7 @@
 
 extension BuiltinEngine {
     private static let overviewLength = 1_000
+    private static let overviewWords = 120
     private static let keyPointLength = 300
     private static let keyPointWords = 30
     private static let keyPointTarget = 5
@@ -37,7 +38,9 @@ extension BuiltinEngine {
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
             let text = trial.map { BuiltinProse.sentence($0.text) }.joined(separator: " ")
-            guard BuiltinProse.length(text) <= Self.overviewLength, ResultProse.sentenceCount(text) <= 3,
+            // Both of the schema's bounds: a table's rows ("AES-GCM | ✔ | ✔ …") are many words in few characters.
+            guard BuiltinProse.length(text) <= Self.overviewLength, BuiltinProse.wordCount(text) <= Self.overviewWords,
+                ResultProse.sentenceCount(text) <= 3,
                 ItemRules.repeatedPhrase(in: text) == nil
             else { continue }
             chosen.append(candidate)
