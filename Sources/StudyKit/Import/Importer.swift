@@ -215,7 +215,7 @@ public struct Importer: Sendable {
     }
 
     private func textDocument(_ raw: String, kind: SourceKind, origin: String) throws(ImportError) -> Document {
-        let text = SourceNormalizer.normalizeText(raw)
+        let text = SourceNormalizer.normalizeText(kind == .markdown ? MarkdownText.readable(raw) : raw)
         guard !text.isEmpty else { throw .empty(origin) }
         var title: String? = nil
         if kind == .markdown, let heading = text.split(separator: "\n").first(where: { $0.hasPrefix("# ") }) {

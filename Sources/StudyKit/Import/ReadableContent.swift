@@ -644,8 +644,17 @@ enum ReadableContent {
                 if !rows.isEmpty { blocks.append(rows.joined(separator: "\n")) }
             case "pre":
                 flush()
-                let text = innerText(node).trimmingCharacters(in: .newlines)
-                if !text.isEmpty { blocks.append(text) }
+                // Code is fenced, as Markdown marks it: the splitter then keeps it as one code
+                // unit, never prose to quote or ask. Preformatted prose (a page set in `pre`)
+                // stays prose.
+                // Several `code` in one `pre` (a page's tabs: the same example as ES module and
+                // CommonJS) are examples of their own, one after the other.
+                let codes = node.children.filter { $0.name == "code" }
+                let text = (codes.count > 1 ? codes.map { innerText($0) }.joined(separator: "\n\n") : innerText(node))
+                    .trimmingCharacters(in: .newlines)
+                let lines = text.split(separator: "\n").map(String.init)
+                let isCode = ReadableContent.holdsCode(node) || CodeText.isCode(lines: lines)
+                if !text.isEmpty { blocks.append(isCode ? "```\n" + text + "\n```" : text) }
             case "br":
                 current += "\n"
             case "hr":
@@ -693,6 +702,20 @@ enum ReadableContent {
                 }
             }
         }
+    }
+
+    /// Whether a `pre` says it holds code: a `code` inside it, or a class that names a language
+    /// or code ("language-js", "highlight", "sourceCode", "prettyprint").
+    fileprivate static func holdsCode(_ pre: HTMLImporter.Node) -> Bool {
+        let hints = ["language-", "lang-", "highlight", "sourcecode", "code", "prettyprint", "brush:"]
+        var pending = [pre]
+        while let node = pending.popLast() {
+            if node !== pre, node.name == "code" { return true }
+            let classes = (node.attribute("class") ?? "").lowercased()
+            if hints.contains(where: classes.contains) { return true }
+            pending += node.children.filter { !$0.isText }
+        }
+        return false
     }
 
     /// A table used for layout: marked so, holding a nested table or a heading, or with a cell of

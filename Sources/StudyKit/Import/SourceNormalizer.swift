@@ -21,7 +21,7 @@ import Foundation
 /// otherwise; other variation selectors (ideographic) stay. Then the text is put in Unicode NFC.
 ///
 /// **Layout policy.** Unicode space separators become a plain space; runs of spaces collapse to
-/// one; lines are trimmed; two or more line breaks become exactly one blank line; leading and
+/// one; lines are trimmed (but for the indentation of a fenced code block); two or more line breaks become exactly one blank line; leading and
 /// trailing blank lines go. Text, markdown and HTML keep single line breaks inside a paragraph;
 /// PDF lines are joined with a space (see ``PDFLayout`` for paragraphs, hyphenation and running
 /// headers). Normalizing twice gives the same result as normalizing once.
@@ -162,22 +162,38 @@ enum SourceNormalizer {
 
     // MARK: - Layout
 
-    /// Collapses spaces and trims each line; returns the lines, blank ones as "".
+    /// Collapses spaces and trims each line; returns the lines, blank ones as "". A line inside
+    /// a fenced code block (between lines that open with ```` ``` ```` or `~~~`) keeps its
+    /// indentation, which code needs.
     static func tidyLines(_ text: String) -> [String] {
         var lines: [String] = []
         var current = String.UnicodeScalarView()
         var pendingSpace = false
+        var inFence = false
+        var indenting = true
         func finishLine() {
+            let line = String(current)
+            if line.hasPrefix("```") || line.hasPrefix("~~~") {
+                inFence.toggle()
+            } else if inFence, line.allSatisfy({ $0 == " " }) {
+                current = String.UnicodeScalarView()
+            }
             lines.append(String(current))
             current = String.UnicodeScalarView()
             pendingSpace = false
+            indenting = true
         }
         for s in text.unicodeScalars {
             if s == "\n" {
                 finishLine()
             } else if s == " " || (s.value >= 0x80 && s.properties.generalCategory == .spaceSeparator) {
-                if !current.isEmpty { pendingSpace = true }
+                if inFence, indenting {
+                    current.append(" ")
+                } else if !current.isEmpty {
+                    pendingSpace = true
+                }
             } else {
+                indenting = false
                 if pendingSpace {
                     current.append(" ")
                     pendingSpace = false

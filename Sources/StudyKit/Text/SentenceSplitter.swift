@@ -1,6 +1,6 @@
 // MARK: - Sentence
 
-/// One unit of a document: a sentence of prose, a list item, or a heading.
+/// One unit of a document: a sentence of prose, a list item, a heading, or a block of code.
 ///
 /// Units are what every builtin algorithm works on: the ranker scores them, the outline groups
 /// them into sections, and the content fitter keeps or drops them whole. A unit always lies
@@ -25,11 +25,14 @@
     let headingLevel: Int
     /// Whether the unit is (part of) a bulleted or numbered list item.
     let isListItem: Bool
+    /// Whether the unit is a block of code (a fenced block, or a paragraph whose lines read as
+    /// code, ``CodeText``): part of the document, never a sentence to quote, ask or rank.
+    let isCode: Bool
 
     /// Creates a unit; the splitter is the usual source, tests and callers may build their own.
     init(
         index: Int, text: String, range: Range<String.Index>, offsets: Range<Int>, paragraph: Int,
-        isHeading: Bool = false, headingLevel: Int = 0, isListItem: Bool = false
+        isHeading: Bool = false, headingLevel: Int = 0, isListItem: Bool = false, isCode: Bool = false
     ) {
         self.index = index
         self.text = text
@@ -39,6 +42,7 @@
         self.isHeading = isHeading
         self.headingLevel = isHeading ? max(1, min(6, headingLevel)) : 0
         self.isListItem = isListItem
+        self.isCode = isCode && !isHeading
     }
 }
 
@@ -48,6 +52,9 @@
 ///
 /// Rules, in order:
 /// - A blank line ends a paragraph, and a paragraph boundary always ends a sentence.
+/// - A fenced block (a line opening with ```` ``` ```` or `~~~` up to the line that closes it,
+///   blank lines included) is one code unit; so is a paragraph whose lines read as code
+///   (``CodeText/isCode(lines:)``).
 /// - A Markdown ATX line (`# Title`, `## Section`) is a heading unit of its own.
 /// - A paragraph that is one short line without terminal punctuation is a heading (how PDFs
 ///   give headings, e.g. `2. The Light Reactions`); see `shortLineHeadingLevel` for the details.
@@ -103,31 +110,67 @@ private struct Scan {
 
     mutating func run() {
         let paragraphs = paragraphLines()
-        for (p, lines) in paragraphs.enumerated() {
-            scanParagraph(lines: lines, number: p, isLast: p == paragraphs.count - 1)
+        for (p, paragraph) in paragraphs.enumerated() {
+            if paragraph.fenced || CodeText.isCode(lines: paragraph.lines.map { String(chars[$0]) }) {
+                emitCode(paragraph.lines, fenced: paragraph.fenced, paragraph: p)
+            } else {
+                scanParagraph(lines: paragraph.lines, number: p, isLast: p == paragraphs.count - 1)
+            }
         }
     }
 
-    /// Non-blank lines grouped by paragraph; each line trimmed of surrounding whitespace.
-    private func paragraphLines() -> [[Range<Int>]] {
-        var paragraphs: [[Range<Int>]] = []
+    /// Non-blank lines grouped by paragraph; each line trimmed of surrounding whitespace. A
+    /// fenced block is a paragraph of its own, blank lines included, marked as fenced.
+    private func paragraphLines() -> [(lines: [Range<Int>], fenced: Bool)] {
+        var paragraphs: [(lines: [Range<Int>], fenced: Bool)] = []
         var current: [Range<Int>] = []
+        // The open fence's mark and length while inside a fenced block.
+        var fence: (mark: Character, count: Int)?
         var lineStart = 0
         var i = 0
         while i <= chars.count {
             if i == chars.count || chars[i] == "\n" {
-                if let line = trimmed(lineStart..<i) {
+                let line = trimmed(lineStart..<i)
+                if let open = fence {
+                    if let line { current.append(line) }
+                    if let line, let mark = fenceMark(line), mark.mark == open.mark, mark.count >= open.count,
+                        mark.info == line.upperBound
+                    {
+                        paragraphs.append((current, true))
+                        current = []
+                        fence = nil
+                    }
+                } else if let line, let mark = fenceMark(line) {
+                    if !current.isEmpty { paragraphs.append((current, false)) }
+                    current = [line]
+                    fence = (mark.mark, mark.count)
+                } else if let line {
                     current.append(line)
                 } else if !current.isEmpty {
-                    paragraphs.append(current)
+                    paragraphs.append((current, false))
                     current = []
                 }
                 lineStart = i + 1
             }
             i += 1
         }
-        if !current.isEmpty { paragraphs.append(current) }
+        // A fence left open runs to the end of the text, as in Markdown.
+        if !current.isEmpty { paragraphs.append((current, fence != nil)) }
         return paragraphs
+    }
+
+    /// A fence line's mark (`` ` `` or `~`), its length (three or more) and where its info
+    /// string starts ("```js" → the `j`), or `nil` for a line that is no fence.
+    private func fenceMark(_ line: Range<Int>) -> (mark: Character, count: Int, info: Int)? {
+        guard let first = chars[line].first, first == "`" || first == "~" else { return nil }
+        var i = line.lowerBound
+        while i < line.upperBound, chars[i] == first { i += 1 }
+        let count = i - line.lowerBound
+        guard count >= 3 else { return nil }
+        // A backtick fence's info string has no backtick (```x``` is inline code).
+        if first == "`", chars[i..<line.upperBound].contains("`") { return nil }
+        while i < line.upperBound, chars[i].isWhitespace { i += 1 }
+        return (first, count, i)
     }
 
     private func trimmed(_ r: Range<Int>) -> Range<Int>? {
@@ -348,6 +391,22 @@ private struct Scan {
             Sentence(
                 index: units.count, text: text, range: indices[line.lowerBound]..<indices[line.upperBound],
                 offsets: line, paragraph: paragraph, isHeading: true, headingLevel: level))
+    }
+
+    /// One code unit for a whole block; a fenced block's text leaves out its fence lines.
+    private mutating func emitCode(_ lines: [Range<Int>], fenced: Bool, paragraph: Int) {
+        guard let first = lines.first, let last = lines.last else { return }
+        var inner = lines
+        if fenced {
+            inner.removeFirst()
+            if let close = inner.last, fenceMark(close) != nil { inner.removeLast() }
+        }
+        let text = inner.map { String(chars[$0]) }.joined(separator: "\n")
+        let whole = first.lowerBound..<last.upperBound
+        units.append(
+            Sentence(
+                index: units.count, text: text, range: indices[whole.lowerBound]..<indices[whole.upperBound],
+                offsets: whole, paragraph: paragraph, isCode: true))
     }
 
     private mutating func emitProse(_ r: Range<Int>, paragraph: Int, isList: Bool) {

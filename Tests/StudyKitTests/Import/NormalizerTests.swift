@@ -15,6 +15,10 @@ struct NormalizerTests {
         Case(rule: "CRLF and CR become LF", input: "a\r\nb\rc", expected: "a\nb\nc"),
         Case(rule: "tab becomes a space", input: "a\tb", expected: "a b"),
         Case(rule: "runs of spaces collapse", input: "a    b  \t c", expected: "a b c"),
+        Case(
+            rule: "a fenced block keeps its indentation, nothing else does",
+            input: "  Text   here\n```\ndef f(x):\n    return  x\n   \n```\n  after",
+            expected: "Text here\n```\ndef f(x):\n    return x\n\n```\nafter"),
         Case(rule: "lines are trimmed", input: "  a  \n   b", expected: "a\nb"),
         Case(rule: "2+ newlines become one blank line", input: "a\n\n\n\n\nb", expected: "a\n\nb"),
         Case(rule: "blank lines of spaces count as blank", input: "a\n   \n \t \nb", expected: "a\n\nb"),

@@ -7,7 +7,7 @@ struct BuiltinAnalysis: Sendable {
     let units: [Sentence]
     /// The units grouped at their headings.
     let outline: DocumentOutline
-    /// Prose units (no headings), in document order.
+    /// Prose units (no headings, no code), in document order.
     let prose: [Sentence]
     /// Prose units, most central first.
     let ranked: [RankedSentence]
@@ -58,9 +58,10 @@ struct BuiltinAnalysis: Sendable {
                     Sentence(
                         index: units.count, text: piece.text, range: piece.range, offsets: piece.offsets,
                         paragraph: unit.paragraph, isHeading: unit.isHeading, headingLevel: unit.headingLevel,
-                        isListItem: unit.isListItem))
+                        isListItem: unit.isListItem, isCode: unit.isCode))
                 // A unit left whole keeps its words; the pieces of a cut one are tokenized anew.
-                unitWords.append(pieces.count == 1 ? allWords[i] : BuiltinTerms.words(in: piece.text))
+                // Code has none: it is never prose to rank, quote or ask, nor a source of terms.
+                unitWords.append(unit.isCode ? [] : pieces.count == 1 ? allWords[i] : BuiltinTerms.words(in: piece.text))
             }
         }
         self.units = units
@@ -143,7 +144,7 @@ struct BuiltinAnalysis: Sendable {
         let scale = words.count { BuiltinTerms.isCJK($0.surface.first ?? " ") } * 2 > words.count ? 3 : 1
         let runOnWords = Self.runOnWords * scale
         let chunkWords = Self.chunkWords * scale
-        guard !unit.isHeading, words.count > runOnWords else { return whole }
+        guard !unit.isHeading, !unit.isCode, words.count > runOnWords else { return whole }
         let chars = Array(unit.text)
         var pieces: [(String, Range<String.Index>, Range<Int>)] = []
         var start = 0  // a word index
