@@ -74,4 +74,21 @@ import Testing
         #expect(!analysis.prose.contains { $0.text.contains("myEmitter") })
         #expect(!analysis.keyphrases.contains { $0.text.lowercased().contains("myemitter") || $0.text == "const" })
     }
+
+    @Test func aMindMapOfSectionsWithCodeHasNoCodeLabels() throws {
+        let code = "```\nconst myEmitter = new MyEmitter();\nmyEmitter.on('event', handler);\nmyEmitter.emit('event');\n```"
+        let sections = [
+            ("Registering listeners", "A listener is registered for a named event and is called each time the event is emitted. Listeners are stored in the order of registration."),
+            ("Emitting events", "Emitting an event calls every registered listener synchronously with the given arguments. The return values of listeners are ignored."),
+            ("Error events", "An error event without a registered listener throws the error and stops the process. Every emitter should have an error listener."),
+        ]
+        let text = "# Events\n\n" + sections.map { "## \($0.0)\n\n\($0.1)\n\n\(code)" }.joined(separator: "\n\n")
+        guard case .mindMap(let map) = try BuiltinEngine().generate(.mindmap, text: text, title: nil) else {
+            throw CancellationError()
+        }
+        func labels(_ node: MindMap.Node) -> [String] { [node.label] + node.children.flatMap(labels) }
+        let all = map.branches.flatMap(labels)
+        #expect(!all.isEmpty)
+        #expect(!all.contains { $0.contains("myEmitter") || $0.contains("MyEmitter") || $0 == "const" || $0.contains("handler") }, "\(all)")
+    }
 }

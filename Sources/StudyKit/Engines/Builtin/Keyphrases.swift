@@ -59,7 +59,8 @@ struct KeyphraseExtractor: Sendable {
         keyphrases(in: SentenceSplitter().split(text), limit: limit)
     }
 
-    /// The best keyphrases of already split units (headings count too: they name topics).
+    /// The best keyphrases of already split units (headings count too: they name topics; code
+    /// does not).
     ///
     /// Ties in score go to the phrase that occurs first, so the output is deterministic.
     /// `words`, when given, are each unit's `BuiltinTerms.words(in:)`, so a caller that
@@ -72,7 +73,8 @@ struct KeyphraseExtractor: Sendable {
         var headingStems = Set<String>()
         var defined = Set<String>()
         var verbStems = Set<String>()  // stems the text also uses as a past participle ("fixed")
-        for (index, sentence) in sentences.enumerated() {
+        // Code is no source of terms ("const", "myEmitter").
+        for (index, sentence) in sentences.enumerated() where !sentence.isCode {
             let words = unitWords?[index] ?? BuiltinTerms.words(in: sentence.text)
             runs.append(contentsOf: japanese ? Self.japaneseTermRuns(in: words) : contentRuns(in: words))
             guard weighsGeneralEnglish else { continue }
