@@ -206,6 +206,34 @@ private func oneLine(_ text: String) -> String {
         #expect(summary.semanticIssues().isEmpty)
     }
 
+    /// A sentence that stops at a comma or colon above the list that finishes it is no point of
+    /// its own: shown with a period it reads as a claim it does not make.
+    @Test func unfinishedSentencesAreNeitherKeyPointsNorOverview() throws {
+        let text = """
+            An emitter calls every registered listener when its event is emitted.
+
+            If an async listener returns a promise and the returned promise rejects,
+
+            - the rejection is passed to the error handler of the emitter
+            - the process keeps running while the handler deals with it
+
+            The order of registration decides the order in which listeners run.
+
+            A listener added with once runs at most one time and is then removed.
+
+            Listeners for the error event keep a failing emitter from stopping the process.
+
+            The number of listeners per event is limited to ten by default:
+
+            - raising the limit silences the warning about possible leaks
+            """
+        guard case .summary(let summary) = try run(.summary, text) else { throw CancellationError() }
+        for unfinished in ["the returned promise rejects", "ten by default"] {
+            #expect(!summary.overview.contains(unfinished))
+            #expect(!summary.keyPoints.contains { $0.contains(unfinished) }, "\(summary.keyPoints)")
+        }
+    }
+
     @Test func keyPointsComeFromDifferentSections() throws {
         let text = try BuiltinFixtures.photosynthesis()
         guard case .summary(let summary) = try run(.summary, text) else { throw CancellationError() }

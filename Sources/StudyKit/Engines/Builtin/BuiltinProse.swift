@@ -35,6 +35,15 @@ enum BuiltinProse {
         return ".!?…。！？".contains(last)
     }
 
+    /// Whether `text` stops where its sentence goes on: at a comma, semicolon, colon, dash or
+    /// open bracket, before the list or code block that finishes it ("…, and the returned
+    /// Promise rejects," above a list of what happens then). Such a unit is no statement to
+    /// quote as a point of its own.
+    static func isUnfinished(_ text: String) -> Bool {
+        guard let last = text.trimmingCharacters(in: .whitespacesAndNewlines).last else { return false }
+        return ",;:-–—(".contains(last)
+    }
+
     /// `text` as a sentence that stands on its own: one line, a capital first letter when it
     /// began in lower case, and a final period when it had no terminal punctuation.
     static func sentence(_ text: String) -> String {

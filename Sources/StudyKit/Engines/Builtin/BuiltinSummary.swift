@@ -9,8 +9,10 @@ extension BuiltinEngine {
     private static let keyPointLimit = 8
 
     /// `text` as a key point when it passes the key-point rules whole (``ItemMeaning/keyPoint``):
-    /// one sentence within the bounds, ending as a sentence, with four content words.
+    /// one finished sentence (``BuiltinProse/isUnfinished(_:)``) within the bounds, ending as a
+    /// sentence, with four content words.
     static func keyPoint(_ text: String) -> String? {
+        guard !BuiltinProse.isUnfinished(text) else { return nil }
         let point = BuiltinProse.sentence(text)
         guard BuiltinProse.length(point) <= keyPointLength, BuiltinProse.wordCount(point) <= keyPointWords,
             ItemRules.problem(point, .keyPoint) == nil
@@ -33,7 +35,7 @@ extension BuiltinEngine {
             guard chosen.count < 3, ResultProse.sentenceCount(overview) < 3 else { break }
             if position == 0, BuiltinProse.wordCount(candidate.text) < 5 { continue }
             // The material's own "This article covers …" is filler in an overview too.
-            if ItemRules.isEmptyProse(candidate.text) { continue }
+            if ItemRules.isEmptyProse(candidate.text) || BuiltinProse.isUnfinished(candidate.text) { continue }
             let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
