@@ -227,20 +227,33 @@ enum MarkdownText {
         text = replace(#"\[([^\]]+)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)"#, in: text, with: "$1")
         text = replace(#"\[([^\]]+)\]\[[^\]]*\]"#, in: text, with: "$1")
         text = replace(#"<((?:https?|mailto|ftp):[^>\s]+)>"#, in: text, with: "$1")
-        // Outside code spans: tags, emphasis, escapes, entities.
-        var result = ""
+        // Code spans are set aside (each as one private-use character), so markup around them
+        // ("**Add `x` to your shell**") is unwrapped whole and nothing inside them is touched.
+        var spans: [String] = []
+        var marked = ""
         var rest = Substring(text)
-        while let open = rest.firstIndex(of: "`") {
+        while let open = rest.firstIndex(of: "`"), spans.count < 256 {
             let run = rest[open...].prefix { $0 == "`" }
             let afterRun = rest.index(open, offsetBy: run.count)
             guard let close = rest[afterRun...].range(of: String(run)) else { break }
-            result += unwrapped(String(rest[..<open]))
-            result += rest[afterRun..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            marked += rest[..<open]
+            marked.unicodeScalars.append(Unicode.Scalar(spanBase + UInt32(spans.count))!)
+            spans.append(rest[afterRun..<close.lowerBound].trimmingCharacters(in: .whitespaces))
             rest = rest[close.upperBound...]
         }
-        result += unwrapped(String(rest))
+        marked += rest
+        let unwrappedText = unwrapped(marked)
+        guard !spans.isEmpty else { return unwrappedText }
+        var result = ""
+        for scalar in unwrappedText.unicodeScalars {
+            let index = Int(scalar.value) - Int(spanBase)
+            if spans.indices.contains(index) { result += spans[index] } else { result.unicodeScalars.append(scalar) }
+        }
         return result
     }
+
+    /// Where the placeholders of code spans start (private use, after the escapes' ones).
+    private static let spanBase: UInt32 = 0xE100
 
     /// Markup outside code spans taken away.
     private static func unwrapped(_ text: String) -> String {

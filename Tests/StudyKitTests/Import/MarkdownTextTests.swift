@@ -13,6 +13,8 @@ import Testing
         ("Visit <https://nodejs.org/api> or write to us.", "Visit https://nodejs.org/api or write to us."),
         ("<a id=\"x\"></a>Text with a<sup>2</sup> &amp; more \\*stars\\*.", "Text with a2 & more *stars*."),
         ("Is a < b and c > d?", "Is a < b and c > d?"),
+        ("(OPTIONAL) **Add `pyenv virtualenv-init` to your shell** to enable it.", "(OPTIONAL) Add pyenv virtualenv-init to your shell to enable it."),
+        ("Use `**kwargs` and `_private` names.", "Use **kwargs and _private names."),
     ])
     func inlineMarkupIsUnwrapped(markdown: String, readable: String) {
         #expect(MarkdownText.inlineText(markdown) == readable)
