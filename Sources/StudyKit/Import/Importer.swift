@@ -218,10 +218,23 @@ public struct Importer: Sendable {
         let text = SourceNormalizer.normalizeText(kind == .markdown ? MarkdownText.readable(raw) : raw)
         guard !text.isEmpty else { throw .empty(origin) }
         var title: String? = nil
-        if kind == .markdown, let heading = text.split(separator: "\n").first(where: { $0.hasPrefix("# ") }) {
+        if kind == .markdown, let heading = Self.firstTitleLine(text) {
             title = String(heading.dropFirst(2)).trimmingCharacters(in: .whitespaces)
         }
         return Document(text: text, title: title, kind: kind, origin: origin)
+    }
+
+    /// The first `# ` line outside fenced code (a shell comment in a code block is no title).
+    private static func firstTitleLine(_ text: String) -> Substring? {
+        var inFence = false
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("```") || line.hasPrefix("~~~") {
+                inFence.toggle()
+            } else if !inFence, line.hasPrefix("# ") {
+                return line
+            }
+        }
+        return nil
     }
 
     // MARK: - Sniffing

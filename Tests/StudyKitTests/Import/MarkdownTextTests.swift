@@ -146,4 +146,15 @@ import Testing
         If an emitter does not have a listener registered for the error event, the error is thrown and the process exits.
         As a best practice, listeners should always be added for the error events of every emitter.
         """
+
+    @Test func aCommentInACodeBlockIsNoTitle() async throws {
+        let markdown = "Install it like this:\n\n```sh\n# fetch the sources\ngit clone x\n```\n\n# Installing pyenv\n\nPyenv lets you switch between Python versions."
+        let directory = try TestPaths.temporaryDirectory("markdown-title")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("install.md")
+        try Data(markdown.utf8).write(to: file)
+        let document = try await Importer().load(.file(file.path))
+        #expect(document.kind == .markdown)
+        #expect(document.title == "Installing pyenv")
+    }
 }
