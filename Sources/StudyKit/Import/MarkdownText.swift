@@ -12,6 +12,8 @@ import Foundation
 /// - Dropped: YAML front matter, HTML comments (`<!-- YAML … -->` included), link reference
 ///   definitions (`[x]: https://…`), thematic breaks, table delimiter rows, HTML tags (their
 ///   text stays), a heading's `{#id}` attributes.
+/// - Notes apps (Obsidian, Logseq): `[[Page]]` and `[[Page|alias]]` give the page or alias,
+///   `![[embed]]` goes, a callout's `[!note]` mark goes, `==highlight==` is unwrapped.
 /// - Unwrapped: links and images (`[text](url)`, `[text][ref]`, `![alt](src)` → the text),
 ///   autolinks, emphasis (`**x**`, `*x*`, `__x__`, `_x_`, `~~x~~`), code spans (`` `x` `` → x),
 ///   blockquote marks, backslash escapes, the common character entities; table rows become
@@ -221,6 +223,12 @@ enum MarkdownText {
     /// backticks); everything else is unwrapped outside them.
     static func inlineText(_ line: String) -> String {
         var text = line
+        // Notes apps' syntax (Obsidian, Logseq): embeds go, wiki links give their alias or page,
+        // a callout's type mark goes, highlights are unwrapped.
+        text = replace(#"!\[\[[^\]]*\]\]"#, in: text, with: "")
+        text = replace(#"\[\[(?:[^\]|]*\|)?([^\]|]+)\]\]"#, in: text, with: "$1")
+        text = replace(#"^\[![A-Za-z-]+\][+-]?\s*"#, in: text, with: "")
+        text = replace(#"==(?=\S)(.+?)(?<=\S)=="#, in: text, with: "$1")
         // Images and links first: their text may hold a code span ("[`net.Server`][]").
         text = replace(#"!\[([^\]]*)\]\([^)]*\)"#, in: text, with: "$1")
         text = replace(#"!\[([^\]]*)\]\[[^\]]*\]"#, in: text, with: "$1")
@@ -304,7 +312,7 @@ enum MarkdownText {
     ]
 
     private static func replace(_ pattern: String, in text: String, with template: String) -> String {
-        guard text.contains(where: { "[]<>*_~\\&".contains($0) }) else { return text }
+        guard text.contains(where: { "[]<>*_~\\&=".contains($0) }) else { return text }
         return text.replacingOccurrences(of: pattern, with: template, options: .regularExpression)
     }
 }

@@ -15,6 +15,9 @@ import Testing
         ("Is a < b and c > d?", "Is a < b and c > d?"),
         ("(OPTIONAL) **Add `pyenv virtualenv-init` to your shell** to enable it.", "(OPTIONAL) Add pyenv virtualenv-init to your shell to enable it."),
         ("Use `**kwargs` and `_private` names.", "Use **kwargs and _private names."),
+        ("See [[Photosynthesis]] and [[Calvin cycle|the Calvin cycle]].![[diagram.png]]", "See Photosynthesis and the Calvin cycle."),
+        ("[!note] ==Chlorophyll== absorbs red and blue light.", "Chlorophyll absorbs red and blue light."),
+        ("Keep a == b and x = 1 as written.", "Keep a == b and x = 1 as written."),
     ])
     func inlineMarkupIsUnwrapped(markdown: String, readable: String) {
         #expect(MarkdownText.inlineText(markdown) == readable)
