@@ -1,6 +1,6 @@
 // MARK: - Sentence
 
-/// One unit of a document: a sentence of prose, a list item, or a heading.
+/// One unit of a document: a sentence of prose, a list item, a heading, or a block of code.
 ///
 /// Units are what every builtin algorithm works on: the ranker scores them, the outline groups
 /// them into sections, and the content fitter keeps or drops them whole. A unit always lies
@@ -25,11 +25,14 @@
     let headingLevel: Int
     /// Whether the unit is (part of) a bulleted or numbered list item.
     let isListItem: Bool
+    /// Whether the unit is (part of) a fenced block of code or program output (```` ``` ````
+    /// lines, as HTML import renders `<pre>`): text to read as it is, never sentences.
+    let isCode: Bool
 
     /// Creates a unit; the splitter is the usual source, tests and callers may build their own.
     init(
         index: Int, text: String, range: Range<String.Index>, offsets: Range<Int>, paragraph: Int,
-        isHeading: Bool = false, headingLevel: Int = 0, isListItem: Bool = false
+        isHeading: Bool = false, headingLevel: Int = 0, isListItem: Bool = false, isCode: Bool = false
     ) {
         self.index = index
         self.text = text
@@ -39,6 +42,7 @@
         self.isHeading = isHeading
         self.headingLevel = isHeading ? max(1, min(6, headingLevel)) : 0
         self.isListItem = isListItem
+        self.isCode = isCode
     }
 }
 
@@ -48,9 +52,15 @@
 ///
 /// Rules, in order:
 /// - A blank line ends a paragraph, and a paragraph boundary always ends a sentence.
+/// - A fenced block (from a line starting with ```` ``` ```` to the next such line, blank lines
+///   included) is code: one unit (cut like run-on text when long), marked `isCode`, whatever
+///   its points and line breaks.
 /// - A Markdown ATX line (`# Title`, `## Section`) is a heading unit of its own.
 /// - A paragraph that is one short line without terminal punctuation is a heading (how PDFs
 ///   give headings, e.g. `2. The Light Reactions`); see `shortLineHeadingLevel` for the details.
+///   Not in text that marks its headings itself (two or more ATX lines, each its own
+///   paragraph, as HTML import and Markdown give): there a short line ("Added in: v0.1.26",
+///   "Source Code: lib/events.js") is what the source says it is, a paragraph.
 /// - A line starting with a bullet (`-`, `*`, `+`, `•`) or a number (`1.`, `2)`) starts a list
 ///   item; list items are never merged with each other.
 /// - Inside a block, `.`, `!`, `?`, `…` (and runs such as `?!` or `...`), followed by closing
@@ -101,33 +111,61 @@ private struct Scan {
         self.maxLength = maxLength
     }
 
+    /// Whether short lines may be headings: not when the text marks its headings with `#`.
+    var guessesHeadings = true
+
     mutating func run() {
         let paragraphs = paragraphLines()
-        for (p, lines) in paragraphs.enumerated() {
-            scanParagraph(lines: lines, number: p, isLast: p == paragraphs.count - 1)
+        let declared = paragraphs.count { !$0.isCode && $0.lines.count == 1 && atxHeading($0.lines[0]) != nil }
+        guessesHeadings = declared < 2
+        for (p, paragraph) in paragraphs.enumerated() {
+            if paragraph.isCode {
+                for line in paragraph.lines { emitProse(line, paragraph: p, isList: false, isCode: true) }
+            } else {
+                scanParagraph(lines: paragraph.lines, number: p, isLast: p == paragraphs.count - 1)
+            }
         }
     }
 
-    /// Non-blank lines grouped by paragraph; each line trimmed of surrounding whitespace.
-    private func paragraphLines() -> [[Range<Int>]] {
-        var paragraphs: [[Range<Int>]] = []
+    /// Non-blank lines grouped by paragraph; each line trimmed of surrounding whitespace. A
+    /// fenced block is a paragraph of its own, blank lines included: one "line", its fences left out.
+    private func paragraphLines() -> [(lines: [Range<Int>], isCode: Bool)] {
+        var paragraphs: [(lines: [Range<Int>], isCode: Bool)] = []
         var current: [Range<Int>] = []
+        var fence: Int? = nil  // where the open block's code begins
         var lineStart = 0
         var i = 0
         while i <= chars.count {
             if i == chars.count || chars[i] == "\n" {
-                if let line = trimmed(lineStart..<i) {
+                let line = trimmed(lineStart..<i)
+                let isFence = line.map(isFenceLine) ?? false
+                if let open = fence {
+                    if isFence || i == chars.count {
+                        let end = isFence ? lineStart : i
+                        if let code = trimmed(open..<max(open, end)) { paragraphs.append(([code], true)) }
+                        fence = nil
+                    }
+                } else if isFence {
+                    if !current.isEmpty { paragraphs.append((current, false)) }
+                    current = []
+                    fence = min(i + 1, chars.count)
+                } else if let line {
                     current.append(line)
                 } else if !current.isEmpty {
-                    paragraphs.append(current)
+                    paragraphs.append((current, false))
                     current = []
                 }
                 lineStart = i + 1
             }
             i += 1
         }
-        if !current.isEmpty { paragraphs.append(current) }
+        if !current.isEmpty { paragraphs.append((current, false)) }
         return paragraphs
+    }
+
+    /// A code fence: a line that starts with three backticks.
+    private func isFenceLine(_ line: Range<Int>) -> Bool {
+        line.count >= 3 && chars[line.lowerBound] == "`" && chars[line.lowerBound + 1] == "`" && chars[line.lowerBound + 2] == "`"
     }
 
     private func trimmed(_ r: Range<Int>) -> Range<Int>? {
@@ -141,7 +179,7 @@ private struct Scan {
     // MARK: Paragraphs and blocks
 
     private mutating func scanParagraph(lines: [Range<Int>], number: Int, isLast: Bool) {
-        if lines.count == 1, !isLast, atxHeading(lines[0]) == nil,
+        if guessesHeadings, lines.count == 1, !isLast, atxHeading(lines[0]) == nil,
             let level = shortLineHeadingLevel(lines[0], isFirstParagraph: number == 0)
         {
             emitHeading(lines[0], title: lines[0], level: level, paragraph: number)
@@ -150,7 +188,7 @@ private struct Scan {
         // Plain-text notes often put a heading right above its paragraph, with no blank line
         // ("Introduction" / "Isaac Newton published …"): a short first line that passes the
         // heading rules, at most half as long as the line after it, which starts a sentence.
-        if lines.count >= 2, atxHeading(lines[0]) == nil, listMarkerLength(lines[0]) == nil,
+        if guessesHeadings, lines.count >= 2, atxHeading(lines[0]) == nil, listMarkerLength(lines[0]) == nil,
             lines[0].count * 2 <= lines[1].count,
             let next = chars[lines[1]].first(where: \.isLetter), !next.isLowercase,
             let level = shortLineHeadingLevel(lines[0], isFirstParagraph: number == 0),
@@ -350,7 +388,7 @@ private struct Scan {
                 offsets: line, paragraph: paragraph, isHeading: true, headingLevel: level))
     }
 
-    private mutating func emitProse(_ r: Range<Int>, paragraph: Int, isList: Bool) {
+    private mutating func emitProse(_ r: Range<Int>, paragraph: Int, isList: Bool, isCode: Bool = false) {
         guard var rest = trimmed(r) else { return }
         // Run-on text: cut at the last space (or comma) before the limit.
         while rest.count > maxLength {
@@ -359,19 +397,19 @@ private struct Scan {
             var cut = limit
             while cut > floor, !chars[cut - 1].isWhitespace, !",;、，".contains(chars[cut - 1]) { cut -= 1 }
             if cut <= floor { cut = limit }
-            if let piece = trimmed(rest.lowerBound..<cut) { appendProse(piece, paragraph: paragraph, isList: isList) }
+            if let piece = trimmed(rest.lowerBound..<cut) { appendProse(piece, paragraph: paragraph, isList: isList, isCode: isCode) }
             guard let next = trimmed(cut..<rest.upperBound) else { return }
             rest = next
         }
-        appendProse(rest, paragraph: paragraph, isList: isList)
+        appendProse(rest, paragraph: paragraph, isList: isList, isCode: isCode)
     }
 
-    private mutating func appendProse(_ r: Range<Int>, paragraph: Int, isList: Bool) {
+    private mutating func appendProse(_ r: Range<Int>, paragraph: Int, isList: Bool, isCode: Bool) {
         let range = indices[r.lowerBound]..<indices[r.upperBound]
         units.append(
             Sentence(
                 index: units.count, text: String(text[range]), range: range, offsets: r,
-                paragraph: paragraph, isListItem: isList))
+                paragraph: paragraph, isListItem: isList, isCode: isCode))
     }
 
     // MARK: Character classes
