@@ -24,7 +24,7 @@ struct BuiltinAnalysis: Sendable {
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
-    /// notice is left out at any length.
+    /// notice is left out at any length, and so is a block of code (``Sentence/isCode``).
     static let frontMatterWords = 14
 
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
@@ -39,8 +39,10 @@ struct BuiltinAnalysis: Sendable {
         let allWords = all.map { BuiltinTerms.words(in: $0.text) }
         let legal = Self.legalSections(all)
         // A short line is checked for every kind of front matter (a licence notice among them),
-        // a longer one for a licence notice only.
+        // a longer one for a licence notice only. Code is no sentence: never a key point, a
+        // card's quote or a cloze answer.
         let content = all.indices.filter {
+            guard !all[$0].isCode else { return false }
             let text = all[$0].text
             let front = allWords[$0].count <= Self.frontMatterWords
                 ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased())
