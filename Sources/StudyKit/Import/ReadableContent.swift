@@ -104,6 +104,11 @@ enum ReadableContent {
         var renderer = Renderer(cleanConditionally: rules.cleanConditionally)
         for node in nodes { renderer.render(node, isTop: true) }
         renderer.flush()
+        // A heading at the very end heads nothing: its list was links (texinfo's "Table of
+        // Contents" after the manual) or chrome, and went.
+        while let last = renderer.blocks.indices.last, renderer.headings.contains(last) {
+            renderer.blocks.removeLast()
+        }
         return renderer.blocks.joined(separator: "\n\n")
     }
 
@@ -116,12 +121,36 @@ enum ReadableContent {
             return content
         }
         if let title = first(in: root, where: { $0.name == "title" }).map({ collapse(innerText($0)) }), !title.isEmpty {
-            return title
+            return withoutSiteName(title, root: root)
         }
         if let heading = first(in: root, where: { $0.name == "h1" }).map({ collapse(innerText($0)) }), !heading.isEmpty {
             return heading
         }
         return nil
+    }
+
+    /// "Events | Node.js v20.20.2 Documentation" is "Events" when the page has a heading
+    /// "Events": a `<title>` that ends with the site's name after a separator, and whose part
+    /// before the last separator is one of the page's `h1`–`h3`, is that part.
+    private static func withoutSiteName(_ title: String, root: Node) -> String {
+        let separators = [" | ", " — ", " – ", " · ", " - ", " :: "]
+        guard let cut = separators.compactMap({ title.range(of: $0, options: .backwards) }).max(by: { $0.lowerBound < $1.lowerBound })
+        else { return title }
+        let front = title[..<cut.lowerBound].trimmingCharacters(in: .whitespaces)
+        guard !front.isEmpty else { return title }
+        var headings: [String] = []
+        var stack = [root]
+        while let node = stack.popLast(), headings.count < 20 {
+            if ["h1", "h2", "h3"].contains(node.name) {
+                // Without a permalink mark at the end ("Events#", "Versions¶").
+                var text = collapse(innerText(node))
+                while let last = text.last, "#¶§🔗".contains(last) { text.removeLast() }
+                headings.append(text.trimmingCharacters(in: .whitespaces))
+            } else {
+                stack.append(contentsOf: node.children.reversed())
+            }
+        }
+        return headings.contains { $0.caseInsensitiveCompare(front) == .orderedSame } ? front : title
     }
 
     // MARK: - Pruning
@@ -187,7 +216,10 @@ enum ReadableContent {
         if node.name == "a" && (isSkipLink(node) || isPermalink(node)) { return true }
         if ["html", "body", "article", "main"].contains(node.name) { return false }
         let names = hintNames(node)
-        if isByline(node, names: names) { return true }
+        if isByline(node, names: names) || isReleaseMetadata(node, names: names) { return true }
+        // Texinfo's heading for a node without a section of its own ("Top"): a node name for
+        // its navigation, not a section of the manual.
+        if isHeading(node), names.contains("node-heading") { return true }
         guard rules.stripUnlikely || rules.stripThreads else { return false }
         if names.contains(where: { contentNames.contains($0) }) { return false }
         let hints = words(of: names)
@@ -215,6 +247,17 @@ enum ReadableContent {
     }
 
     private static let bylineTokens = ["byline", "dateline", "writtenby", "author"]
+
+    /// A short block of facts about the software's releases rather than the subject: API
+    /// reference's version history and status banner (Node.js's `api_metadata` with "Added in:
+    /// v0.1.26" and its "History" table of versions and changes, `api_stability` with
+    /// "Stability: 2 - Stable"), a `changelog`. Each would be a heading, a branch or a card.
+    private static func isReleaseMetadata(_ node: Node, names: [String]) -> Bool {
+        words(of: names).contains { releaseMetadataWords.contains($0) }
+            && TextStats(innerText(node)).length < 1_000 && !holdsArticle(node)
+    }
+
+    private static let releaseMetadataWords: Set<String> = ["metadata", "changelog", "stability"]
 
     private static func isSkipLink(_ node: Node) -> Bool {
         let text = collapse(innerText(node)).lowercased()
@@ -596,6 +639,8 @@ enum ReadableContent {
         /// Whether lists, tables and blocks that are mostly links are dropped.
         let cleanConditionally: Bool
         var blocks: [String] = []
+        /// Indices in `blocks` of the headings.
+        var headings = Set<Int>()
         var current = ""
 
         mutating func flush() {
@@ -622,7 +667,10 @@ enum ReadableContent {
                 flush()
                 let level = Int(String(node.name.last!)) ?? 2
                 let text = collapse(innerText(node))
-                if !text.isEmpty { blocks.append(String(repeating: "#", count: level) + " " + text) }
+                if !text.isEmpty {
+                    headings.insert(blocks.count)
+                    blocks.append(String(repeating: "#", count: level) + " " + text)
+                }
             case "ul", "ol":
                 flush()
                 var lines: [String] = []
@@ -644,8 +692,9 @@ enum ReadableContent {
                 if !rows.isEmpty { blocks.append(rows.joined(separator: "\n")) }
             case "pre":
                 flush()
-                let text = innerText(node).trimmingCharacters(in: .newlines)
-                if !text.isEmpty { blocks.append(text) }
+                let text = ReadableContent.preformattedText(node).trimmingCharacters(in: .newlines)
+                guard !text.isEmpty else { break }
+                blocks.append(ReadableContent.isPreformattedProse(node) ? text : "```\n" + text + "\n```")
             case "br":
                 current += "\n"
             case "hr":
@@ -694,6 +743,31 @@ enum ReadableContent {
             }
         }
     }
+
+    /// A `pre`'s text, where each `code` that follows another starts a line: Node.js puts an
+    /// example's ES-module and CommonJS forms side by side in one `pre`, one shown at a time.
+    fileprivate static func preformattedText(_ pre: Node) -> String {
+        var out = ""
+        var previousWasCode = false
+        for child in pre.children {
+            if child.name == "code", previousWasCode, out.last != "\n" { out += "\n" }
+            out += innerText(child)
+            if !child.isText || !child.text.allSatisfy(\.isWhitespace) { previousWasCode = child.name == "code" }
+        }
+        return out
+    }
+
+    /// A `pre` of running text set line by line (texinfo's `@display` and `@format`, DocBook's
+    /// literal layout, verse, a bug tracker's comment text), which reads as prose; any other
+    /// `pre` holds code or program output and renders fenced (```` ``` ````), so the sentence
+    /// splitter keeps it apart.
+    fileprivate static func isPreformattedProse(_ pre: Node) -> Bool {
+        words(of: hintNames(pre)).contains(where: preformattedProseWords.contains)
+    }
+
+    private static let preformattedProseWords: Set<String> = [
+        "display", "format", "literallayout", "verse", "poem", "poetry", "comment", "text", "prose",
+    ]
 
     /// A table used for layout: marked so, holding a nested table or a heading, or with a cell of
     /// several blocks or of long running text. (A data table's cell may wrap its text in one `p`.)
