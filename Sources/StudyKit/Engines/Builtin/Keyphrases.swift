@@ -71,6 +71,7 @@ struct KeyphraseExtractor: Sendable {
         var runs: [[BuiltinWord]] = []
         var headingStems = Set<String>()
         var defined = Set<String>()
+        var labelled: [String: Int] = [:]  // how many units open with the term and a colon
         var verbStems = Set<String>()  // stems the text also uses as a past participle ("fixed")
         for (index, sentence) in sentences.enumerated() {
             let words = unitWords?[index] ?? BuiltinTerms.words(in: sentence.text)
@@ -83,8 +84,13 @@ struct KeyphraseExtractor: Sendable {
                 headingStems.formUnion(words.map(\.stem))
             } else if let key = Self.definedTerm(in: words, text: sentence.text) {
                 defined.insert(key)
+                if Self.opensWithColon(words, text: sentence.text) { labelled[key, default: 0] += 1 }
             }
         }
+        // A glossary defines a term once; "Type:", "Returns:", "Default:" opening unit after
+        // unit (an API reference's parameter lists) are the names of fields, never terms.
+        let fieldNames = Set(labelled.filter { $0.value >= Self.fieldNameRepeats }.keys)
+        defined.subtract(fieldNames)
         // Count every n-gram inside every run.
         var groups: [String: Group] = [:]
         var position = 0
@@ -121,6 +127,7 @@ struct KeyphraseExtractor: Sendable {
                 let verbLike = Self.endsInParticiple(text)
                     || (verbStems.contains(group.stems[0]) && text.first?.isLowercase == true)
                 if !isDefined, !inHeading, verbLike { return nil }
+                if fieldNames.contains(key) { return nil }
                 weight *= EnglishFrequency.specificity(of: text)
                 if inHeading { weight *= Self.headingWeight }
                 if isDefined { weight *= Self.definitionWeight }
@@ -211,6 +218,16 @@ struct KeyphraseExtractor: Sendable {
         guard !piece.isEmpty else { return false }
         if piece.allSatisfy(\.isNumber) { return piece.count == 1 }
         return true
+    }
+
+    /// How many units a term must open with a colon to be a field's name.
+    static let fieldNameRepeats = 3
+
+    /// Whether the unit's first word is followed by a colon ("Type: <number>").
+    static func opensWithColon(_ words: [BuiltinWord], text: String) -> Bool {
+        guard words.count >= 2 else { return false }
+        let chars = Array(text)
+        return chars[words[0].offsets.upperBound..<words[1].offsets.lowerBound].contains(":")
     }
 
     /// Verbs that introduce a definition when they follow the term at the start of a sentence.
