@@ -505,6 +505,15 @@ enum ReadableContent {
             var score = sibling.score ?? 0
             if !topClass.isEmpty, sibling.attribute("class") == topClass { score += topScore * 0.2 }
             if sibling.score != nil || score > 0, score >= threshold { return true }
+            // The page's other sections beside the biggest one (an API reference's topics and
+            // classes, each a `section` opening with a heading of the same level): one document,
+            // not a sidebar. (A news page's "Latest stories" sits beside an article body that
+            // opens with no heading.)
+            if top.name == "section", sibling.name == "section", let level = openingHeading(top),
+                openingHeading(sibling) == level, sibling.textLength >= 25, linkDensity(sibling) < 0.5
+            {
+                return true
+            }
             if sibling.name == "p" {
                 let density = linkDensity(sibling)
                 if sibling.textLength > 80 && density < 0.25 { return true }
@@ -515,7 +524,8 @@ enum ReadableContent {
         }
         // A heading just before kept content is its heading.
         for index in siblings.indices.reversed() where !keep[index] && isHeading(siblings[index]) {
-            if let next = siblings[(index + 1)...].firstIndex(where: { !$0.isText }), keep[next] { keep[index] = true }
+            // (An empty block between them, such as Node.js's `<p></p>` around a banner, is no content.)
+            if let next = siblings[(index + 1)...].firstIndex(where: { !$0.isText && $0.textLength > 0 }), keep[next] { keep[index] = true }
         }
         var kept = siblings.indices.filter { keep[$0] }.map { siblings[$0] }
         if let title = precedingTitle(of: top, in: body),
@@ -541,6 +551,11 @@ enum ReadableContent {
             current = parent
         }
         return nil
+    }
+
+    /// The tag of the heading a block opens with (its first element child), if it opens with one.
+    private static func openingHeading(_ node: Node) -> String? {
+        node.children.first { !$0.isText }.flatMap { isHeading($0) ? $0.name : nil }
     }
 
     private static func isAncestor(_ node: Node, of other: Node) -> Bool {
@@ -692,9 +707,7 @@ enum ReadableContent {
                 if !rows.isEmpty { blocks.append(rows.joined(separator: "\n")) }
             case "pre":
                 flush()
-                let text = ReadableContent.preformattedText(node).trimmingCharacters(in: .newlines)
-                guard !text.isEmpty else { break }
-                blocks.append(ReadableContent.isPreformattedProse(node) ? text : "```\n" + text + "\n```")
+                if let block = ReadableContent.preformattedBlock(node) { blocks.append(block) }
             case "br":
                 current += "\n"
             case "hr":
@@ -720,11 +733,15 @@ enum ReadableContent {
         private func collectItems(_ list: Node, into lines: inout [String]) {
             for item in list.children where item.name == "li" {
                 var own = ""
+                var code: [String] = []
                 for child in item.children where child.name != "ul" && child.name != "ol" {
-                    own += innerText(child)
+                    own += ReadableContent.innerText(child, settingApart: &code)
                 }
                 let text = collapse(own)
                 if !text.isEmpty { lines.append("- " + text) }
+                // An example inside the item (Valgrind's monitor commands) follows it, fenced:
+                // run into the item's line, program output would read as its sentences.
+                lines.append(contentsOf: code)
                 for nested in item.children where nested.name == "ul" || nested.name == "ol" {
                     collectItems(nested, into: &lines)
                 }
@@ -742,6 +759,13 @@ enum ReadableContent {
                 }
             }
         }
+    }
+
+    /// A `pre` as a block of the text: code fenced (```` ``` ```` lines), prose as it is; `nil` when empty.
+    fileprivate static func preformattedBlock(_ pre: Node) -> String? {
+        let text = preformattedText(pre).trimmingCharacters(in: .newlines)
+        guard !text.isEmpty else { return nil }
+        return isPreformattedProse(pre) ? text : "```\n" + text + "\n```"
     }
 
     /// A `pre`'s text, where each `code` that follows another starts a line: Node.js puts an
@@ -799,6 +823,19 @@ enum ReadableContent {
             stack.append(contentsOf: current.children.reversed())
         }
         return nil
+    }
+
+    /// The text of a subtree without its code blocks (a `pre` that is no prose), which go to
+    /// `code` fenced, in order.
+    fileprivate static func innerText(_ node: Node, settingApart code: inout [String]) -> String {
+        if node.name == "pre", !isPreformattedProse(node) {
+            if let block = preformattedBlock(node) { code.append(block) }
+            return " "
+        }
+        guard !node.isText, node.name != "br", first(in: node, where: { $0.name == "pre" }) != nil else { return innerText(node) }
+        var out = ""
+        for child in node.children { out += innerText(child, settingApart: &code) }
+        return node.isBlock ? " " + out + " " : out
     }
 
     /// The text of a subtree; `<br>` counts as a space here.

@@ -105,3 +105,47 @@ struct ReferencePageImportTests {
         #expect(!text.contains("```\nNumbers are"), "\(text)")
     }
 }
+
+extension ReferencePageImportTests {
+    /// Valgrind's monitor commands: each list item explains a command and shows it in use.
+    @Test func anExampleInsideAListItemFollowsTheItemFenced() throws {
+        let html = """
+            <html><body><div class="chapter"><h1>Memcheck</h1>
+            <p>Memcheck is a memory error detector, and it can be driven from the debugger with monitor commands while a program runs.</p>
+            <div class="itemizedlist"><ul class="itemizedlist">
+            <li class="listitem"><p>leak_check performs a leak check, and the arguments choose the kind of report.</p>
+            <pre class="programlisting">(gdb) monitor leak_check full
+            ==19520== LEAK SUMMARY:
+            ==19520==    definitely lost: 32 bytes in 2 blocks</pre>
+            <p>Note that the second command uses abbreviated forms.</p></li>
+            <li class="listitem"><p>block_list shows the list of blocks belonging to a loss record.</p></li>
+            </ul></div></div></body></html>
+            """
+        let text = try text(html)
+        #expect(text.contains("- leak_check performs a leak check, and the arguments choose the kind of report. Note that the second command uses abbreviated forms.\n```\n(gdb) monitor leak_check full\n"), "\(text)")
+        #expect(text.contains("definitely lost: 32 bytes in 2 blocks\n```\n- block_list shows"), "\(text)")
+    }
+
+    /// Node.js's buffer page: the module's heading, its introduction, then one `section` per
+    /// topic, of which "Class: Buffer" is most of the page.
+    @Test func theOtherSectionsBesideTheBiggestOneAreKept() throws {
+        let method = "<h4>buf.write(string)</h4><p>Writes the string to the buffer at the given offset, according to the character encoding, and returns the number of bytes written.</p>"
+        let html = """
+            <html><body><div id="content"><div role="main" id="apicontent">
+            <h2>Buffer</h2>
+            <p></p><div class="api_stability api_stability_2">Stability: 2 - Stable</div><p></p>
+            <p>Buffer objects are used to represent a fixed-length sequence of bytes, and many core APIs support them.</p>
+            <section><h3>Buffers and character encodings</h3>
+            <p>When converting between buffers and strings, a character encoding may be specified, and UTF-8 is the default.</p></section>
+            <section><h3>Class: Buffer</h3><p>The Buffer class is a global type for dealing with binary data directly, in many ways.</p>
+            \(String(repeating: method, count: 12))</section>
+            <section><h3>Class: File</h3><p>A File provides information about files, and extends the Blob class with a name and a date.</p></section>
+            </div></div></body></html>
+            """
+        let text = try text(html)
+        for heading in ["## Buffer", "### Buffers and character encodings", "### Class: Buffer", "### Class: File"] {
+            #expect(text.contains(heading + "\n"), "\(heading): \(text)")
+        }
+        #expect(text.contains("a character encoding may be specified") && text.contains("extends the Blob class"), "\(text)")
+    }
+}
