@@ -120,6 +120,19 @@ import Testing
         #expect(phrases.contains("glob") && phrases.contains("buffer"), "\(phrases)")
     }
 
+    /// A mind-map branch's terms come from its section alone, where "Type:" is said once: the
+    /// document's field names, handed in, still rule it out (it was a leaf of five branches).
+    @Test func aPartKnowsTheDocumentsFieldNames() {
+        let part = SentenceSplitter().split("""
+            ## resource.asyncId
+
+            - Type: <number> The unique asyncId assigned to the resource.
+            """)
+        let extractor = KeyphraseExtractor(weighsGeneralEnglish: true)
+        #expect(extractor.keyphrases(in: part).contains { $0.key == "type" }, "alone, the part cannot tell")
+        #expect(!extractor.keyphrases(in: part, fieldNames: ["type"]).contains { $0.key == "type" })
+    }
+
     @Test(arguments: ["The glob, which is a pattern, matches names.", "Read the files first.", "Glob", "It is a glob."])
     func otherSentencesDefineNothing(_ text: String) {
         #expect(KeyphraseExtractor.definedTerm(in: BuiltinTerms.words(in: text), text: text) == nil)

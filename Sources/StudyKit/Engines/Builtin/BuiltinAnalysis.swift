@@ -21,6 +21,9 @@ struct BuiltinAnalysis: Sendable {
     let usableSentenceCount: Int
     /// Whether the text reads as English, so terms can be weighed against general English.
     let isEnglish: Bool
+    /// Stem keys of the field names that open unit after unit ("Type:", "Returns:"): never a
+    /// term, in a section's terms either (``KeyphraseExtractor/fieldNames(in:words:)``).
+    let fieldNames: Set<String>
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
@@ -73,7 +76,10 @@ struct BuiltinAnalysis: Sendable {
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose, words: proseIndices.map { unitWords[$0] })
         isEnglish = Self.isMostlyEnglish(unitWords)
-        let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish).keyphrases(in: units, words: unitWords, limit: 40)
+        let fieldNames = KeyphraseExtractor.fieldNames(in: units, words: unitWords)
+        self.fieldNames = fieldNames
+        let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish)
+            .keyphrases(in: units, words: unitWords, limit: 40, fieldNames: fieldNames)
         keyphrases = isEnglish ? extracted : extracted.filter(Self.isContentTerm)
         givenTitle = title
     }

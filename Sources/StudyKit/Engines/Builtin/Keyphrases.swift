@@ -64,14 +64,17 @@ struct KeyphraseExtractor: Sendable {
     /// Ties in score go to the phrase that occurs first, so the output is deterministic.
     /// `words`, when given, are each unit's `BuiltinTerms.words(in:)`, so a caller that
     /// tokenized already does not pay for it twice.
-    func keyphrases(in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil, limit: Int = 20) -> [Keyphrase] {
+    /// `fieldNames`, when given, are the document's (``fieldNames(in:words:)``), for an
+    /// extraction from a part of it: a field is one across the whole document.
+    func keyphrases(
+        in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil, limit: Int = 20, fieldNames: Set<String>? = nil
+    ) -> [Keyphrase] {
         // Japanese has no spaces and no stopwords we know, but its scripts mark the words:
         // terms are runs of kanji or of katakana, and hiragana is mostly particles and endings.
         let japanese = LanguageDetector.scriptLanguage(ScriptCount(sentences.map(\.text).joined(separator: "\n"))) == "ja"
         var runs: [[BuiltinWord]] = []
         var headingStems = Set<String>()
         var defined = Set<String>()
-        var labelled: [String: Int] = [:]  // how many units open with the term and a colon
         var verbStems = Set<String>()  // stems the text also uses as a past participle ("fixed")
         for (index, sentence) in sentences.enumerated() {
             let words = unitWords?[index] ?? BuiltinTerms.words(in: sentence.text)
@@ -84,12 +87,9 @@ struct KeyphraseExtractor: Sendable {
                 headingStems.formUnion(words.map(\.stem))
             } else if let key = Self.definedTerm(in: words, text: sentence.text) {
                 defined.insert(key)
-                if Self.opensWithColon(words, text: sentence.text) { labelled[key, default: 0] += 1 }
             }
         }
-        // A glossary defines a term once; "Type:", "Returns:", "Default:" opening unit after
-        // unit (an API reference's parameter lists) are the names of fields, never terms.
-        let fieldNames = Set(labelled.filter { $0.value >= Self.fieldNameRepeats }.keys)
+        let fieldNames = fieldNames ?? Self.fieldNames(in: sentences, words: unitWords)
         defined.subtract(fieldNames)
         // Count every n-gram inside every run.
         var groups: [String: Group] = [:]
@@ -223,11 +223,21 @@ struct KeyphraseExtractor: Sendable {
     /// How many units a term must open with a colon to be a field's name.
     static let fieldNameRepeats = 3
 
-    /// Whether the unit's first word is followed by a colon ("Type: <number>").
-    static func opensWithColon(_ words: [BuiltinWord], text: String) -> Bool {
-        guard words.count >= 2 else { return false }
-        let chars = Array(text)
-        return chars[words[0].offsets.upperBound..<words[1].offsets.lowerBound].contains(":")
+    /// The stem keys of field names: a glossary defines a term once, while "Type:",
+    /// "Returns:", "Default:" opening unit after unit (an API reference's parameter lists) name
+    /// fields, never terms.
+    static func fieldNames(in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil) -> Set<String> {
+        var counts: [String: Int] = [:]
+        for (index, sentence) in sentences.enumerated() where !sentence.isHeading {
+            let words = unitWords?[index] ?? BuiltinTerms.words(in: sentence.text)
+            guard words.count >= 2 else { continue }
+            let chars = Array(sentence.text)
+            guard chars[words[0].offsets.upperBound..<words[1].offsets.lowerBound].contains(":"),
+                let key = definedTerm(in: words, text: sentence.text)
+            else { continue }
+            counts[key, default: 0] += 1
+        }
+        return Set(counts.filter { $0.value >= fieldNameRepeats }.keys)
     }
 
     /// Verbs that introduce a definition when they follow the term at the start of a sentence.
