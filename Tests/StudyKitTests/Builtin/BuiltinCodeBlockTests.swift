@@ -70,3 +70,74 @@ struct BuiltinCodeBlockTests {
         #expect(!shown.contains { $0.contains("myEmitter") }, "\(shown)")
     }
 }
+
+/// Node.js's parameter lists ("offset <integer> Number of bytes to skip") and Valgrind's
+/// command syntax ("check_memory <addr> [<len>]") are looked up, not learnt as sentences.
+@Suite("The builtin engine and signature lines")
+struct BuiltinSignatureTests {
+    @Test(arguments: [
+        ("offset <integer> Number of bytes to skip before starting to write string.", true),
+        ("value <string> | <Buffer> | <Uint8Array> | <integer> The value with which to fill buf.", true),
+        ("check_memory [addressable|defined] <addr> [<len>] checks that the range has the given accessibility.", true),
+        ("Returns: <Buffer> A reference to buf.", true),
+        ("A value is less than 3 when x < y and y > z hold.", false),
+        ("The file <MIME>/magic maps file contents to types.", false),
+        ("Buffers represent a fixed-length sequence of bytes.", false),
+    ])
+    func signatureLines(_ pair: (String, Bool)) {
+        #expect(BuiltinAnalysis.isSignature(pair.0) == pair.1)
+    }
+
+    @Test func noCardOrKeyPointIsASignatureLine() throws {
+        let text = """
+            # buf.write(string[, offset])
+
+            The write method writes a string into the buffer at an offset, using the character encoding given.
+
+            - string <string> String to write to the buffer, as characters of the encoding.
+            - offset <integer> Number of bytes to skip before starting to write the string.
+            - Returns: <integer> Number of bytes written into the buffer by the method.
+
+            If the buffer did not contain enough space to fit the entire string, only part of the string is written.
+
+            The offset must satisfy the bounds of the buffer, or the method throws a range error to the caller.
+
+            Writing past the end of the buffer never grows it: a buffer keeps the length it was allocated with.
+
+            The character encoding decides how many bytes each character of the string takes in the buffer.
+
+            A buffer written by several callers at once may interleave their bytes, so writers take turns.
+
+            The number of bytes written lets the caller move the offset on for the next string.
+            """
+        let engine = BuiltinEngine()
+        guard case .summary(let summary) = try engine.generate(.summary, text: text, title: nil),
+            case .flashcards(let deck) = try engine.generate(.flashcards, text: text, title: nil)
+        else { throw CancellationError() }
+        let shown = [summary.overview] + summary.keyPoints + deck.cards.map(\.quote)
+        #expect(!deck.cards.isEmpty)
+        #expect(!shown.contains { $0.contains("<integer>") || $0.contains("<string>") }, "\(shown)")
+    }
+}
+
+extension BuiltinSignatureTests {
+    /// The lines that name a field most often are signature lines ("Returns: <boolean> …"),
+    /// left out of the content: the field is still one ("Returns: true if …" is no term).
+    @Test func fieldNamesCountTheSignatureLinesToo() throws {
+        let text = """
+            # Events
+
+            The emitter calls every listener of an event synchronously, in the order the listeners were registered.
+
+            - Returns: <boolean> Whether the event had listeners.
+            - Returns: <Function[]> A copy of the listeners of the event.
+            - Returns: <integer> The number of listeners of the event.
+            - Returns: true when the listener was removed from the emitter.
+
+            A listener that throws stops the emitter, and the error reaches the caller of the emit method.
+            """
+        let analysis = BuiltinAnalysis(text: text, title: nil)
+        #expect(analysis.fieldNames.contains(BuiltinTerms.words(in: "Returns")[0].stem), "\(analysis.fieldNames)")
+        #expect(!analysis.keyphrases.contains { $0.text.lowercased() == "returns" })
+    }
+}

@@ -27,7 +27,8 @@ struct BuiltinAnalysis: Sendable {
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
-    /// notice is left out at any length, and so is a block of code (``Sentence/isCode``).
+    /// notice is left out at any length, and so are a block of code (``Sentence/isCode``) and a
+    /// signature line (``isSignature(_:)``).
     static let frontMatterWords = 14
 
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
@@ -45,7 +46,7 @@ struct BuiltinAnalysis: Sendable {
         // a longer one for a licence notice only. Code is no sentence: never a key point, a
         // card's quote or a cloze answer.
         let content = all.indices.filter {
-            guard !all[$0].isCode else { return false }
+            guard !all[$0].isCode, !Self.isSignature(all[$0].text) else { return false }
             let text = all[$0].text
             let front = allWords[$0].count <= Self.frontMatterWords
                 ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased())
@@ -76,7 +77,8 @@ struct BuiltinAnalysis: Sendable {
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose, words: proseIndices.map { unitWords[$0] })
         isEnglish = Self.isMostlyEnglish(unitWords)
-        let fieldNames = KeyphraseExtractor.fieldNames(in: units, words: unitWords)
+        // Counted over every unit: the parameter lines that name them most are signature lines, left out above.
+        let fieldNames = KeyphraseExtractor.fieldNames(in: all, words: allWords)
         self.fieldNames = fieldNames
         let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish)
             .keyphrases(in: units, words: unitWords, limit: 40, fieldNames: fieldNames)
@@ -113,6 +115,22 @@ struct BuiltinAnalysis: Sendable {
         }
     }
 
+
+    /// Whether a unit spells out a signature: a type or placeholder in angle brackets as a word
+    /// of its own ("offset <integer> Number of bytes to skip", "value <string> | <Buffer>",
+    /// "check_memory [addressable|defined] <addr> [<len>]"). An API reference's parameter
+    /// lines are fields to look up, not sentences: as a card they blank a type name.
+    static func isSignature(_ text: String) -> Bool {
+        guard text.contains("<") else { return false }
+        return text.split(whereSeparator: \.isWhitespace).contains { word in
+            var core = Substring(word)
+            while let first = core.first, "[](),|*".contains(first) { core = core.dropFirst() }
+            while let last = core.last, "[](),|*".contains(last) { core = core.dropLast() }
+            guard core.count >= 3, core.first == "<", core.last == ">" else { return false }
+            let name = core.dropFirst().dropLast()
+            return name.first?.isLetter == true && name.allSatisfy { $0.isLetter || $0.isNumber || "_.-".contains($0) }
+        }
+    }
 
     /// Whether a keyphrase (by its stem key) occurs in the prose unit at `proseIndex`.
     func mentions(_ key: String, inProse proseIndex: Int) -> Bool {
