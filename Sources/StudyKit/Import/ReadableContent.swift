@@ -104,6 +104,11 @@ enum ReadableContent {
         var renderer = Renderer(cleanConditionally: rules.cleanConditionally)
         for node in nodes { renderer.render(node, isTop: true) }
         renderer.flush()
+        // A heading at the very end heads nothing: its list was links (texinfo's "Table of
+        // Contents" after the manual) or chrome, and went.
+        while let last = renderer.blocks.indices.last, renderer.headings.contains(last) {
+            renderer.blocks.removeLast()
+        }
         return renderer.blocks.joined(separator: "\n\n")
     }
 
@@ -116,12 +121,36 @@ enum ReadableContent {
             return content
         }
         if let title = first(in: root, where: { $0.name == "title" }).map({ collapse(innerText($0)) }), !title.isEmpty {
-            return title
+            return withoutSiteName(title, root: root)
         }
         if let heading = first(in: root, where: { $0.name == "h1" }).map({ collapse(innerText($0)) }), !heading.isEmpty {
             return heading
         }
         return nil
+    }
+
+    /// "Events | Node.js v20.20.2 Documentation" is "Events" when the page has a heading
+    /// "Events": a `<title>` that ends with the site's name after a separator, and whose part
+    /// before the last separator is one of the page's `h1`–`h3`, is that part.
+    private static func withoutSiteName(_ title: String, root: Node) -> String {
+        let separators = [" | ", " — ", " – ", " · ", " - ", " :: "]
+        guard let cut = separators.compactMap({ title.range(of: $0, options: .backwards) }).max(by: { $0.lowerBound < $1.lowerBound })
+        else { return title }
+        let front = title[..<cut.lowerBound].trimmingCharacters(in: .whitespaces)
+        guard !front.isEmpty else { return title }
+        var headings: [String] = []
+        var stack = [root]
+        while let node = stack.popLast(), headings.count < 20 {
+            if ["h1", "h2", "h3"].contains(node.name) {
+                // Without a permalink mark at the end ("Events#", "Versions¶").
+                var text = collapse(innerText(node))
+                while let last = text.last, "#¶§🔗".contains(last) { text.removeLast() }
+                headings.append(text.trimmingCharacters(in: .whitespaces))
+            } else {
+                stack.append(contentsOf: node.children.reversed())
+            }
+        }
+        return headings.contains { $0.caseInsensitiveCompare(front) == .orderedSame } ? front : title
     }
 
     // MARK: - Pruning
@@ -187,7 +216,10 @@ enum ReadableContent {
         if node.name == "a" && (isSkipLink(node) || isPermalink(node)) { return true }
         if ["html", "body", "article", "main"].contains(node.name) { return false }
         let names = hintNames(node)
-        if isByline(node, names: names) { return true }
+        if isByline(node, names: names) || isReleaseMetadata(node, names: names) { return true }
+        // Texinfo's heading for a node without a section of its own ("Top"): a node name for
+        // its navigation, not a section of the manual.
+        if isHeading(node), names.contains("node-heading") { return true }
         guard rules.stripUnlikely || rules.stripThreads else { return false }
         if names.contains(where: { contentNames.contains($0) }) { return false }
         let hints = words(of: names)
@@ -215,6 +247,17 @@ enum ReadableContent {
     }
 
     private static let bylineTokens = ["byline", "dateline", "writtenby", "author"]
+
+    /// A short block of facts about the software's releases rather than the subject: API
+    /// reference's version history and status banner (Node.js's `api_metadata` with "Added in:
+    /// v0.1.26" and its "History" table of versions and changes, `api_stability` with
+    /// "Stability: 2 - Stable"), a `changelog`. Each would be a heading, a branch or a card.
+    private static func isReleaseMetadata(_ node: Node, names: [String]) -> Bool {
+        words(of: names).contains { releaseMetadataWords.contains($0) }
+            && TextStats(innerText(node)).length < 1_000 && !holdsArticle(node)
+    }
+
+    private static let releaseMetadataWords: Set<String> = ["metadata", "changelog", "stability"]
 
     private static func isSkipLink(_ node: Node) -> Bool {
         let text = collapse(innerText(node)).lowercased()
@@ -462,6 +505,15 @@ enum ReadableContent {
             var score = sibling.score ?? 0
             if !topClass.isEmpty, sibling.attribute("class") == topClass { score += topScore * 0.2 }
             if sibling.score != nil || score > 0, score >= threshold { return true }
+            // The page's other sections beside the biggest one (an API reference's topics and
+            // classes, each a `section` opening with a heading of the same level): one document,
+            // not a sidebar. (A news page's "Latest stories" sits beside an article body that
+            // opens with no heading.)
+            if top.name == "section", sibling.name == "section", let level = openingHeading(top),
+                openingHeading(sibling) == level, sibling.textLength >= 25, linkDensity(sibling) < 0.5
+            {
+                return true
+            }
             if sibling.name == "p" {
                 let density = linkDensity(sibling)
                 if sibling.textLength > 80 && density < 0.25 { return true }
@@ -472,7 +524,8 @@ enum ReadableContent {
         }
         // A heading just before kept content is its heading.
         for index in siblings.indices.reversed() where !keep[index] && isHeading(siblings[index]) {
-            if let next = siblings[(index + 1)...].firstIndex(where: { !$0.isText }), keep[next] { keep[index] = true }
+            // (An empty block between them, such as Node.js's `<p></p>` around a banner, is no content.)
+            if let next = siblings[(index + 1)...].firstIndex(where: { !$0.isText && $0.textLength > 0 }), keep[next] { keep[index] = true }
         }
         var kept = siblings.indices.filter { keep[$0] }.map { siblings[$0] }
         if let title = precedingTitle(of: top, in: body),
@@ -498,6 +551,11 @@ enum ReadableContent {
             current = parent
         }
         return nil
+    }
+
+    /// The tag of the heading a block opens with (its first element child), if it opens with one.
+    private static func openingHeading(_ node: Node) -> String? {
+        node.children.first { !$0.isText }.flatMap { isHeading($0) ? $0.name : nil }
     }
 
     private static func isAncestor(_ node: Node, of other: Node) -> Bool {
@@ -596,6 +654,8 @@ enum ReadableContent {
         /// Whether lists, tables and blocks that are mostly links are dropped.
         let cleanConditionally: Bool
         var blocks: [String] = []
+        /// Indices in `blocks` of the headings.
+        var headings = Set<Int>()
         var current = ""
 
         mutating func flush() {
@@ -622,7 +682,10 @@ enum ReadableContent {
                 flush()
                 let level = Int(String(node.name.last!)) ?? 2
                 let text = collapse(innerText(node))
-                if !text.isEmpty { blocks.append(String(repeating: "#", count: level) + " " + text) }
+                if !text.isEmpty {
+                    headings.insert(blocks.count)
+                    blocks.append(String(repeating: "#", count: level) + " " + text)
+                }
             case "ul", "ol":
                 flush()
                 var lines: [String] = []
@@ -644,17 +707,7 @@ enum ReadableContent {
                 if !rows.isEmpty { blocks.append(rows.joined(separator: "\n")) }
             case "pre":
                 flush()
-                // Code is fenced, as Markdown marks it: the splitter then keeps it as one code
-                // unit, never prose to quote or ask. Preformatted prose (a page set in `pre`)
-                // stays prose.
-                // Several `code` in one `pre` (a page's tabs: the same example as ES module and
-                // CommonJS) are examples of their own, one after the other.
-                let codes = node.children.filter { $0.name == "code" }
-                let text = (codes.count > 1 ? codes.map { innerText($0) }.joined(separator: "\n\n") : innerText(node))
-                    .trimmingCharacters(in: .newlines)
-                let lines = text.split(separator: "\n").map(String.init)
-                let isCode = ReadableContent.holdsCode(node) || CodeText.isCode(lines: lines)
-                if !text.isEmpty { blocks.append(isCode ? "```\n" + text + "\n```" : text) }
+                if let block = ReadableContent.preformattedBlock(node) { blocks.append(block) }
             case "br":
                 current += "\n"
             case "hr":
@@ -680,11 +733,15 @@ enum ReadableContent {
         private func collectItems(_ list: Node, into lines: inout [String]) {
             for item in list.children where item.name == "li" {
                 var own = ""
+                var code: [String] = []
                 for child in item.children where child.name != "ul" && child.name != "ol" {
-                    own += innerText(child)
+                    own += ReadableContent.innerText(child, settingApart: &code)
                 }
                 let text = collapse(own)
                 if !text.isEmpty { lines.append("- " + text) }
+                // An example inside the item (Valgrind's monitor commands) follows it, fenced:
+                // run into the item's line, program output would read as its sentences.
+                lines.append(contentsOf: code)
                 for nested in item.children where nested.name == "ul" || nested.name == "ol" {
                     collectItems(nested, into: &lines)
                 }
@@ -704,19 +761,43 @@ enum ReadableContent {
         }
     }
 
-    /// Whether a `pre` says it holds code: a `code` inside it, or a class that names a language
-    /// or code ("language-js", "highlight", "sourceCode", "prettyprint").
-    fileprivate static func holdsCode(_ pre: HTMLImporter.Node) -> Bool {
-        let hints = ["language-", "lang-", "highlight", "sourcecode", "code", "prettyprint", "brush:"]
-        var pending = [pre]
-        while let node = pending.popLast() {
-            if node !== pre, node.name == "code" { return true }
-            let classes = (node.attribute("class") ?? "").lowercased()
-            if hints.contains(where: classes.contains) { return true }
-            pending += node.children.filter { !$0.isText }
-        }
-        return false
+    /// A `pre` as a block of the text: code fenced (```` ``` ```` lines), prose as it is; `nil` when empty.
+    fileprivate static func preformattedBlock(_ pre: Node) -> String? {
+        let text = preformattedText(pre).trimmingCharacters(in: .newlines)
+        guard !text.isEmpty else { return nil }
+        return isPreformattedProse(pre) ? text : "```\n" + text + "\n```"
     }
+
+    /// A `pre`'s text, where each `code` that follows another starts a line: Node.js puts an
+    /// example's ES-module and CommonJS forms side by side in one `pre`, one shown at a time.
+    fileprivate static func preformattedText(_ pre: Node) -> String {
+        var out = ""
+        var previousWasCode = false
+        for child in pre.children {
+            if child.name == "code", previousWasCode, out.last != "\n" { out += "\n" }
+            out += innerText(child)
+            if !child.isText || !child.text.allSatisfy(\.isWhitespace) { previousWasCode = child.name == "code" }
+        }
+        return out
+    }
+
+    /// A `pre` of running text set line by line (texinfo's `@display` and `@format`, DocBook's
+    /// literal layout, verse, a bug tracker's comment text, or a bare `pre` whose lines are
+    /// mostly sentences and not code), which reads as prose; any other
+    /// `pre` holds code or program output and renders fenced (```` ``` ````), so the sentence
+    /// splitter keeps it apart.
+    fileprivate static func isPreformattedProse(_ pre: Node) -> Bool {
+        if words(of: hintNames(pre)).contains(where: preformattedProseWords.contains) { return true }
+        // A bare `pre` (no class, no `code` inside) of sentences: a page set in `pre`.
+        guard pre.attribute("class") == nil, !pre.children.contains(where: { $0.name == "code" }) else { return false }
+        let lines = innerText(pre).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let sentences = lines.count { line in line.last.map { ".?!".contains($0) } == true && line.contains(" ") }
+        return !lines.isEmpty && sentences * 2 >= lines.count && !CodeText.isCode(lines: lines)
+    }
+
+    private static let preformattedProseWords: Set<String> = [
+        "display", "format", "literallayout", "verse", "poem", "poetry", "comment", "text", "prose",
+    ]
 
     /// A table used for layout: marked so, holding a nested table or a heading, or with a cell of
     /// several blocks or of long running text. (A data table's cell may wrap its text in one `p`.)
@@ -748,6 +829,19 @@ enum ReadableContent {
             stack.append(contentsOf: current.children.reversed())
         }
         return nil
+    }
+
+    /// The text of a subtree without its code blocks (a `pre` that is no prose), which go to
+    /// `code` fenced, in order.
+    fileprivate static func innerText(_ node: Node, settingApart code: inout [String]) -> String {
+        if node.name == "pre", !isPreformattedProse(node) {
+            if let block = preformattedBlock(node) { code.append(block) }
+            return " "
+        }
+        guard !node.isText, node.name != "br", first(in: node, where: { $0.name == "pre" }) != nil else { return innerText(node) }
+        var out = ""
+        for child in node.children { out += innerText(child, settingApart: &code) }
+        return node.isBlock ? " " + out + " " : out
     }
 
     /// The text of a subtree; `<br>` counts as a space here.

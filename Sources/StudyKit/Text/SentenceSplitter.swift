@@ -25,8 +25,8 @@
     let headingLevel: Int
     /// Whether the unit is (part of) a bulleted or numbered list item.
     let isListItem: Bool
-    /// Whether the unit is a block of code (a fenced block, or a paragraph whose lines read as
-    /// code, ``CodeText``): part of the document, never a sentence to quote, ask or rank.
+    /// Whether the unit is (part of) a fenced block of code or program output (```` ``` ````
+    /// lines, as HTML import renders `<pre>`): text to read as it is, never sentences.
     let isCode: Bool
 
     /// Creates a unit; the splitter is the usual source, tests and callers may build their own.
@@ -42,7 +42,7 @@
         self.isHeading = isHeading
         self.headingLevel = isHeading ? max(1, min(6, headingLevel)) : 0
         self.isListItem = isListItem
-        self.isCode = isCode && !isHeading
+        self.isCode = isCode
     }
 }
 
@@ -52,12 +52,16 @@
 ///
 /// Rules, in order:
 /// - A blank line ends a paragraph, and a paragraph boundary always ends a sentence.
-/// - A fenced block (a line opening with ```` ``` ```` or `~~~` up to the line that closes it,
-///   blank lines included) is one code unit; so is a paragraph whose lines read as code
-///   (``CodeText/isCode(lines:)``).
+/// - A fenced block (from a line starting with ```` ``` ```` to the next such line, blank lines
+///   included) is code: one unit (cut like run-on text when long), marked `isCode`, whatever
+///   its points and line breaks. So is a paragraph whose lines read as code though no fence
+///   marks it (``CodeText/isCode(lines:)``: pasted notes, a PDF).
 /// - A Markdown ATX line (`# Title`, `## Section`) is a heading unit of its own.
 /// - A paragraph that is one short line without terminal punctuation is a heading (how PDFs
 ///   give headings, e.g. `2. The Light Reactions`); see `shortLineHeadingLevel` for the details.
+///   Not in text that marks its headings itself (two or more ATX lines, each its own
+///   paragraph, as HTML import and Markdown give): there a short line ("Added in: v0.1.26",
+///   "Source Code: lib/events.js") is what the source says it is, a paragraph.
 /// - A line starting with a bullet (`-`, `*`, `+`, `•`) or a number (`1.`, `2)`) starts a list
 ///   item; list items are never merged with each other.
 /// - Inside a block, `.`, `!`, `?`, `…` (and runs such as `?!` or `...`), followed by closing
@@ -108,11 +112,21 @@ private struct Scan {
         self.maxLength = maxLength
     }
 
+    /// Whether short lines may be headings: not when the text marks its headings with `#`.
+    var guessesHeadings = true
+
     mutating func run() {
         let paragraphs = paragraphLines()
+        let declared = paragraphs.count { !$0.isCode && $0.lines.count == 1 && atxHeading($0.lines[0]) != nil }
+        guessesHeadings = declared < 2
         for (p, paragraph) in paragraphs.enumerated() {
-            if paragraph.fenced || CodeText.isCode(lines: paragraph.lines.map { String(chars[$0]) }) {
-                emitCode(paragraph.lines, fenced: paragraph.fenced, paragraph: p)
+            if paragraph.isCode {
+                for line in paragraph.lines { emitProse(line, paragraph: p, isList: false, isCode: true) }
+            } else if CodeText.isCode(lines: paragraph.lines.map { String(chars[$0]) }),
+                let first = paragraph.lines.first, let last = paragraph.lines.last
+            {
+                // Code that no fence marks (pasted notes, a PDF): one code unit all the same.
+                emitProse(first.lowerBound..<last.upperBound, paragraph: p, isList: false, isCode: true)
             } else {
                 scanParagraph(lines: paragraph.lines, number: p, isLast: p == paragraphs.count - 1)
             }
@@ -120,30 +134,27 @@ private struct Scan {
     }
 
     /// Non-blank lines grouped by paragraph; each line trimmed of surrounding whitespace. A
-    /// fenced block is a paragraph of its own, blank lines included, marked as fenced.
-    private func paragraphLines() -> [(lines: [Range<Int>], fenced: Bool)] {
-        var paragraphs: [(lines: [Range<Int>], fenced: Bool)] = []
+    /// fenced block is a paragraph of its own, blank lines included: one "line", its fences left out.
+    private func paragraphLines() -> [(lines: [Range<Int>], isCode: Bool)] {
+        var paragraphs: [(lines: [Range<Int>], isCode: Bool)] = []
         var current: [Range<Int>] = []
-        // The open fence's mark and length while inside a fenced block.
-        var fence: (mark: Character, count: Int)?
+        var fence: Int? = nil  // where the open block's code begins
         var lineStart = 0
         var i = 0
         while i <= chars.count {
             if i == chars.count || chars[i] == "\n" {
                 let line = trimmed(lineStart..<i)
+                let isFence = line.map(isFenceLine) ?? false
                 if let open = fence {
-                    if let line { current.append(line) }
-                    if let line, let mark = fenceMark(line), mark.mark == open.mark, mark.count >= open.count,
-                        mark.info == line.upperBound
-                    {
-                        paragraphs.append((current, true))
-                        current = []
+                    if isFence || i == chars.count {
+                        let end = isFence ? lineStart : i
+                        if let code = trimmed(open..<max(open, end)) { paragraphs.append(([code], true)) }
                         fence = nil
                     }
-                } else if let line, let mark = fenceMark(line) {
+                } else if isFence {
                     if !current.isEmpty { paragraphs.append((current, false)) }
-                    current = [line]
-                    fence = (mark.mark, mark.count)
+                    current = []
+                    fence = min(i + 1, chars.count)
                 } else if let line {
                     current.append(line)
                 } else if !current.isEmpty {
@@ -154,23 +165,14 @@ private struct Scan {
             }
             i += 1
         }
-        // A fence left open runs to the end of the text, as in Markdown.
-        if !current.isEmpty { paragraphs.append((current, fence != nil)) }
+        if !current.isEmpty { paragraphs.append((current, false)) }
         return paragraphs
     }
 
-    /// A fence line's mark (`` ` `` or `~`), its length (three or more) and where its info
-    /// string starts ("```js" → the `j`), or `nil` for a line that is no fence.
-    private func fenceMark(_ line: Range<Int>) -> (mark: Character, count: Int, info: Int)? {
-        guard let first = chars[line].first, first == "`" || first == "~" else { return nil }
-        var i = line.lowerBound
-        while i < line.upperBound, chars[i] == first { i += 1 }
-        let count = i - line.lowerBound
-        guard count >= 3 else { return nil }
-        // A backtick fence's info string has no backtick (```x``` is inline code).
-        if first == "`", chars[i..<line.upperBound].contains("`") { return nil }
-        while i < line.upperBound, chars[i].isWhitespace { i += 1 }
-        return (first, count, i)
+    /// A code fence: a line that starts with three backticks or three tildes.
+    private func isFenceLine(_ line: Range<Int>) -> Bool {
+        guard line.count >= 3, let mark = chars[line.lowerBound] as Character?, mark == "`" || mark == "~" else { return false }
+        return chars[line.lowerBound + 1] == mark && chars[line.lowerBound + 2] == mark
     }
 
     private func trimmed(_ r: Range<Int>) -> Range<Int>? {
@@ -184,7 +186,7 @@ private struct Scan {
     // MARK: Paragraphs and blocks
 
     private mutating func scanParagraph(lines: [Range<Int>], number: Int, isLast: Bool) {
-        if lines.count == 1, !isLast, atxHeading(lines[0]) == nil,
+        if guessesHeadings, lines.count == 1, !isLast, atxHeading(lines[0]) == nil,
             let level = shortLineHeadingLevel(lines[0], isFirstParagraph: number == 0)
         {
             emitHeading(lines[0], title: lines[0], level: level, paragraph: number)
@@ -193,7 +195,7 @@ private struct Scan {
         // Plain-text notes often put a heading right above its paragraph, with no blank line
         // ("Introduction" / "Isaac Newton published …"): a short first line that passes the
         // heading rules, at most half as long as the line after it, which starts a sentence.
-        if lines.count >= 2, atxHeading(lines[0]) == nil, listMarkerLength(lines[0]) == nil,
+        if guessesHeadings, lines.count >= 2, atxHeading(lines[0]) == nil, listMarkerLength(lines[0]) == nil,
             lines[0].count * 2 <= lines[1].count,
             let next = chars[lines[1]].first(where: \.isLetter), !next.isLowercase,
             let level = shortLineHeadingLevel(lines[0], isFirstParagraph: number == 0),
@@ -393,23 +395,7 @@ private struct Scan {
                 offsets: line, paragraph: paragraph, isHeading: true, headingLevel: level))
     }
 
-    /// One code unit for a whole block; a fenced block's text leaves out its fence lines.
-    private mutating func emitCode(_ lines: [Range<Int>], fenced: Bool, paragraph: Int) {
-        guard let first = lines.first, let last = lines.last else { return }
-        var inner = lines
-        if fenced {
-            inner.removeFirst()
-            if let close = inner.last, fenceMark(close) != nil { inner.removeLast() }
-        }
-        let text = inner.map { String(chars[$0]) }.joined(separator: "\n")
-        let whole = first.lowerBound..<last.upperBound
-        units.append(
-            Sentence(
-                index: units.count, text: text, range: indices[whole.lowerBound]..<indices[whole.upperBound],
-                offsets: whole, paragraph: paragraph, isCode: true))
-    }
-
-    private mutating func emitProse(_ r: Range<Int>, paragraph: Int, isList: Bool) {
+    private mutating func emitProse(_ r: Range<Int>, paragraph: Int, isList: Bool, isCode: Bool = false) {
         guard var rest = trimmed(r) else { return }
         // Run-on text: cut at the last space (or comma) before the limit.
         while rest.count > maxLength {
@@ -418,19 +404,19 @@ private struct Scan {
             var cut = limit
             while cut > floor, !chars[cut - 1].isWhitespace, !",;、，".contains(chars[cut - 1]) { cut -= 1 }
             if cut <= floor { cut = limit }
-            if let piece = trimmed(rest.lowerBound..<cut) { appendProse(piece, paragraph: paragraph, isList: isList) }
+            if let piece = trimmed(rest.lowerBound..<cut) { appendProse(piece, paragraph: paragraph, isList: isList, isCode: isCode) }
             guard let next = trimmed(cut..<rest.upperBound) else { return }
             rest = next
         }
-        appendProse(rest, paragraph: paragraph, isList: isList)
+        appendProse(rest, paragraph: paragraph, isList: isList, isCode: isCode)
     }
 
-    private mutating func appendProse(_ r: Range<Int>, paragraph: Int, isList: Bool) {
+    private mutating func appendProse(_ r: Range<Int>, paragraph: Int, isList: Bool, isCode: Bool) {
         let range = indices[r.lowerBound]..<indices[r.upperBound]
         units.append(
             Sentence(
                 index: units.count, text: String(text[range]), range: range, offsets: r,
-                paragraph: paragraph, isListItem: isList))
+                paragraph: paragraph, isListItem: isList, isCode: isCode))
     }
 
     // MARK: Character classes

@@ -94,6 +94,45 @@ import Testing
         #expect(KeyphraseExtractor.definedTerm(in: BuiltinTerms.words(in: pair.0), text: pair.0) == pair.1)
     }
 
+    /// An API reference's parameter lists: "Type:", "Returns:" and "Default:" open item after
+    /// item and were taken for defined terms (mind-map leaves and quiz distractors on Node.js's
+    /// pages); a glossary line said once still defines its term.
+    @Test func aLabelOpeningManyUnitsIsAFieldNotATerm() {
+        let text = """
+            # Buffer
+
+            - Type: <integer> The number of bytes in the buffer.
+            - Returns: <Buffer> A new buffer of the given size.
+            - Type: <string> The encoding of the buffer.
+            - Returns: <integer> The number of bytes written to the buffer.
+            - Type: <boolean> Whether the buffer is shared by the pool.
+            - Returns: <boolean> Whether two buffers hold the same bytes.
+            - Default: 'utf8' for the encoding of the buffer.
+            - Default: 0 for the offset in the buffer.
+            - Default: false for the shared pool of the buffer.
+
+            Glob: a pattern that matches file names in a directory listing.
+            """
+        let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: text, limit: 40).map { $0.text.lowercased() }
+        for field in ["type", "returns", "default"] {
+            #expect(!phrases.contains(field), "\(field) is a field name: \(phrases)")
+        }
+        #expect(phrases.contains("glob") && phrases.contains("buffer"), "\(phrases)")
+    }
+
+    /// A mind-map branch's terms come from its section alone, where "Type:" is said once: the
+    /// document's field names, handed in, still rule it out (it was a leaf of five branches).
+    @Test func aPartKnowsTheDocumentsFieldNames() {
+        let part = SentenceSplitter().split("""
+            ## resource.asyncId
+
+            - Type: <number> The unique asyncId assigned to the resource.
+            """)
+        let extractor = KeyphraseExtractor(weighsGeneralEnglish: true)
+        #expect(extractor.keyphrases(in: part).contains { $0.key == "type" }, "alone, the part cannot tell")
+        #expect(!extractor.keyphrases(in: part, fieldNames: ["type"]).contains { $0.key == "type" })
+    }
+
     @Test(arguments: ["The glob, which is a pattern, matches names.", "Read the files first.", "Glob", "It is a glob."])
     func otherSentencesDefineNothing(_ text: String) {
         #expect(KeyphraseExtractor.definedTerm(in: BuiltinTerms.words(in: text), text: text) == nil)

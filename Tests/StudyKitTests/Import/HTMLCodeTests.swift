@@ -34,6 +34,6 @@ struct HTMLPreformattedCodeTests {
         let pre = "<pre><code class=\"language-js mjs\">import x from 'y';\nif (x) {\n  run(x);\n}</code><code class=\"language-js cjs\">const x = require('y');</code></pre>"
         let html = "<html><body><article><h1>Events</h1>\(Self.prose)\(pre)\(Self.prose)</article></body></html>"
         let text = SourceNormalizer.normalizeText(try HTMLImporter.extract(Data(html.utf8), encoding: nil, source: "t.html").text)
-        #expect(text.contains("if (x) {\n  run(x);\n}\n\nconst x = require('y');"), "\(text)")
+        #expect(text.contains("if (x) {\n  run(x);\n}\nconst x = require('y');"), "\(text)")
     }
 }

@@ -39,7 +39,7 @@ import Testing
             """
         let units = SentenceSplitter().split(text)
         #expect(units.map(\.text) == [
-            "Events", "Emitters call listeners when an event is emitted.", "const a = 1;\nconsole.log(a);",
+            "Events", "Emitters call listeners when an event is emitted.", "const a = 1;\n\nconsole.log(a);",
             "Listeners run synchronously in the order they were added.",
         ])
         #expect(units.map(\.isCode) == [false, false, true, false])

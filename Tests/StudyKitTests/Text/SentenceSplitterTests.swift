@@ -195,3 +195,33 @@ struct NumberedQuestionHeadingTests {
         #expect(units.first { $0.text.contains("Why does it matter") }?.isHeading == false)
     }
 }
+
+/// Text the HTML importer renders from a reference page: code fenced, headings marked with `#`.
+@Suite("Code blocks and declared headings")
+struct CodeAndDeclaredHeadingTests {
+    @Test func aFencedBlockIsOneCodeUnitWhateverItsPointsAndBlankLines() {
+        let text = "## Events\n\nEmitters emit named events. Listeners are called.\n\n```\nconst e = new EventEmitter();\n\ne.on('event', () => {\n  console.log('A.');\n});\n```\n\nThe last sentence is prose."
+        let units = SentenceSplitter().split(text)
+        #expect(units.map(\.text) == [
+            "Events", "Emitters emit named events.", "Listeners are called.",
+            "const e = new EventEmitter();\n\ne.on('event', () => {\n  console.log('A.');\n});", "The last sentence is prose.",
+        ])
+        #expect(units.map(\.isCode) == [false, false, false, true, false])
+    }
+
+    @Test func anUnclosedFenceRunsToTheEnd() {
+        let units = SentenceSplitter().split("Some prose comes first here.\n\n```\nint main(void) {\n  return 0;")
+        #expect(units.map(\.isCode) == [false, true])
+        #expect(units.last?.text == "int main(void) {\n  return 0;")
+    }
+
+    @Test func shortLinesAreParagraphsInTextThatMarksItsHeadings() {
+        let marked = "## Events\n\nSource Code: lib/events.js\n\nMuch of the core API is built around events.\n\n### Class: EventEmitter\n\nAdded in: v0.1.26\n\nThe class is defined by the events module."
+        let units = SentenceSplitter().split(marked)
+        #expect(units.filter(\.isHeading).map(\.text) == ["Events", "Class: EventEmitter"])
+        #expect(units.first { $0.text == "Added in: v0.1.26" }?.isHeading == false)
+        // Without `#` headings (a PDF's text) a short line is still taken for a heading.
+        let unmarked = "Photosynthesis\n\nPlants make sugar from light and water.\n\nThe Calvin Cycle\n\nCarbon is fixed in the stroma."
+        #expect(SentenceSplitter().split(unmarked).filter(\.isHeading).map(\.text) == ["Photosynthesis", "The Calvin Cycle"])
+    }
+}

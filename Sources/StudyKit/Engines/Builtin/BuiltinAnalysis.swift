@@ -21,10 +21,14 @@ struct BuiltinAnalysis: Sendable {
     let usableSentenceCount: Int
     /// Whether the text reads as English, so terms can be weighed against general English.
     let isEnglish: Bool
+    /// Stem keys of the field names that open unit after unit ("Type:", "Returns:"): never a
+    /// term, in a section's terms either (``KeyphraseExtractor/fieldNames(in:words:)``).
+    let fieldNames: Set<String>
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
-    /// notice is left out at any length.
+    /// notice is left out at any length, and so are a block of code (``Sentence/isCode``) and a
+    /// signature line (``isSignature(_:)``).
     static let frontMatterWords = 14
 
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
@@ -39,8 +43,10 @@ struct BuiltinAnalysis: Sendable {
         let allWords = all.map { BuiltinTerms.words(in: $0.text) }
         let legal = Self.legalSections(all)
         // A short line is checked for every kind of front matter (a licence notice among them),
-        // a longer one for a licence notice only.
+        // a longer one for a licence notice only. Code is no sentence: never a key point, a
+        // card's quote or a cloze answer.
         let content = all.indices.filter {
+            guard !all[$0].isCode, !Self.isSignature(all[$0].text) else { return false }
             let text = all[$0].text
             let front = allWords[$0].count <= Self.frontMatterWords
                 ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased())
@@ -60,8 +66,7 @@ struct BuiltinAnalysis: Sendable {
                         paragraph: unit.paragraph, isHeading: unit.isHeading, headingLevel: unit.headingLevel,
                         isListItem: unit.isListItem, isCode: unit.isCode))
                 // A unit left whole keeps its words; the pieces of a cut one are tokenized anew.
-                // Code has none: it is never prose to rank, quote or ask, nor a source of terms.
-                unitWords.append(unit.isCode ? [] : pieces.count == 1 ? allWords[i] : BuiltinTerms.words(in: piece.text))
+                unitWords.append(pieces.count == 1 ? allWords[i] : BuiltinTerms.words(in: piece.text))
             }
         }
         self.units = units
@@ -72,7 +77,11 @@ struct BuiltinAnalysis: Sendable {
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose, words: proseIndices.map { unitWords[$0] })
         isEnglish = Self.isMostlyEnglish(unitWords)
-        let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish).keyphrases(in: units, words: unitWords, limit: 40)
+        // Counted over every unit: the parameter lines that name them most are signature lines, left out above.
+        let fieldNames = KeyphraseExtractor.fieldNames(in: all, words: allWords)
+        self.fieldNames = fieldNames
+        let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish)
+            .keyphrases(in: units, words: unitWords, limit: 40, fieldNames: fieldNames)
         keyphrases = isEnglish ? extracted : extracted.filter(Self.isContentTerm)
         givenTitle = title
     }
@@ -106,6 +115,22 @@ struct BuiltinAnalysis: Sendable {
         }
     }
 
+
+    /// Whether a unit spells out a signature: a type or placeholder in angle brackets as a word
+    /// of its own ("offset <integer> Number of bytes to skip", "value <string> | <Buffer>",
+    /// "check_memory [addressable|defined] <addr> [<len>]"). An API reference's parameter
+    /// lines are fields to look up, not sentences: as a card they blank a type name.
+    static func isSignature(_ text: String) -> Bool {
+        guard text.contains("<") else { return false }
+        return text.split(whereSeparator: \.isWhitespace).contains { word in
+            var core = Substring(word)
+            while let first = core.first, "[](),|*".contains(first) { core = core.dropFirst() }
+            while let last = core.last, "[](),|*".contains(last) { core = core.dropLast() }
+            guard core.count >= 3, core.first == "<", core.last == ">" else { return false }
+            let name = core.dropFirst().dropLast()
+            return name.first?.isLetter == true && name.allSatisfy { $0.isLetter || $0.isNumber || "_.-".contains($0) }
+        }
+    }
 
     /// Whether a keyphrase (by its stem key) occurs in the prose unit at `proseIndex`.
     func mentions(_ key: String, inProse proseIndex: Int) -> Bool {
@@ -144,7 +169,7 @@ struct BuiltinAnalysis: Sendable {
         let scale = words.count { BuiltinTerms.isCJK($0.surface.first ?? " ") } * 2 > words.count ? 3 : 1
         let runOnWords = Self.runOnWords * scale
         let chunkWords = Self.chunkWords * scale
-        guard !unit.isHeading, !unit.isCode, words.count > runOnWords else { return whole }
+        guard !unit.isHeading, words.count > runOnWords else { return whole }
         let chars = Array(unit.text)
         var pieces: [(String, Range<String.Index>, Range<Int>)] = []
         var start = 0  // a word index

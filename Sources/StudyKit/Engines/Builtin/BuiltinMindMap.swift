@@ -102,7 +102,8 @@ extension BuiltinEngine {
     /// appear in `avoiding` (the branch's own label, the centre), none inside another.
     private func sectionTerms(_ sections: [Section], in analysis: BuiltinAnalysis, avoiding: Set<String>, limit: Int) -> [String] {
         let units = sections.flatMap { section in (section.headingSentence.map { [$0] } ?? []) + section.sentences }
-        let local = KeyphraseExtractor(weighsGeneralEnglish: analysis.isEnglish).keyphrases(in: units, limit: 20)
+        let local = KeyphraseExtractor(weighsGeneralEnglish: analysis.isEnglish)
+            .keyphrases(in: units, limit: 20, fieldNames: analysis.fieldNames)
         // A term said once in a section and nowhere a key term of the document is usually a
         // stray word ("Increasing"); recurring and document-wide terms come first.
         let global = Set(analysis.keyphrases.map(\.key))

@@ -65,7 +65,11 @@ struct KeyphraseExtractor: Sendable {
     /// Ties in score go to the phrase that occurs first, so the output is deterministic.
     /// `words`, when given, are each unit's `BuiltinTerms.words(in:)`, so a caller that
     /// tokenized already does not pay for it twice.
-    func keyphrases(in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil, limit: Int = 20) -> [Keyphrase] {
+    /// `fieldNames`, when given, are the document's (``fieldNames(in:words:)``), for an
+    /// extraction from a part of it: a field is one across the whole document.
+    func keyphrases(
+        in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil, limit: Int = 20, fieldNames: Set<String>? = nil
+    ) -> [Keyphrase] {
         // Japanese has no spaces and no stopwords we know, but its scripts mark the words:
         // terms are runs of kanji or of katakana, and hiragana is mostly particles and endings.
         let japanese = LanguageDetector.scriptLanguage(ScriptCount(sentences.map(\.text).joined(separator: "\n"))) == "ja"
@@ -87,6 +91,8 @@ struct KeyphraseExtractor: Sendable {
                 defined.insert(key)
             }
         }
+        let fieldNames = fieldNames ?? Self.fieldNames(in: sentences, words: unitWords)
+        defined.subtract(fieldNames)
         // Count every n-gram inside every run.
         var groups: [String: Group] = [:]
         var position = 0
@@ -123,6 +129,7 @@ struct KeyphraseExtractor: Sendable {
                 let verbLike = Self.endsInParticiple(text)
                     || (verbStems.contains(group.stems[0]) && text.first?.isLowercase == true)
                 if !isDefined, !inHeading, verbLike { return nil }
+                if fieldNames.contains(key) { return nil }
                 weight *= EnglishFrequency.specificity(of: text)
                 if inHeading { weight *= Self.headingWeight }
                 if isDefined { weight *= Self.definitionWeight }
@@ -213,6 +220,26 @@ struct KeyphraseExtractor: Sendable {
         guard !piece.isEmpty else { return false }
         if piece.allSatisfy(\.isNumber) { return piece.count == 1 }
         return true
+    }
+
+    /// How many units a term must open with a colon to be a field's name.
+    static let fieldNameRepeats = 3
+
+    /// The stem keys of field names: a glossary defines a term once, while "Type:",
+    /// "Returns:", "Default:" opening unit after unit (an API reference's parameter lists) name
+    /// fields, never terms.
+    static func fieldNames(in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil) -> Set<String> {
+        var counts: [String: Int] = [:]
+        for (index, sentence) in sentences.enumerated() where !sentence.isHeading {
+            let words = unitWords?[index] ?? BuiltinTerms.words(in: sentence.text)
+            guard words.count >= 2 else { continue }
+            let chars = Array(sentence.text)
+            guard chars[words[0].offsets.upperBound..<words[1].offsets.lowerBound].contains(":"),
+                let key = definedTerm(in: words, text: sentence.text)
+            else { continue }
+            counts[key, default: 0] += 1
+        }
+        return Set(counts.filter { $0.value >= fieldNameRepeats }.keys)
     }
 
     /// Verbs that introduce a definition when they follow the term at the start of a sentence.
