@@ -42,6 +42,35 @@ struct FrontMatterTests {
         #expect(!FrontMatter.isLicenceNotice(sentence.lowercased()))
     }
 
+    /// An edition statement is front matter at any length; a version or date the material teaches is not.
+    @Test(arguments: [
+        ("This is version 0.21 of the Shared MIME-info Database specification, last updated 2 October 2018.", true),
+        ("Abstract Syntax Notation One (ASN.1) library for the GNU system for version 4.19.0, 18 August 2022", true),
+        ("This edition of the guide was last updated on 2021-03-03.", true),
+        ("Python version 3.0, released in December 2008, broke compatibility with Python 2.", false),
+        ("Support for version 2.1 of the protocol was added because clients asked for it.", false),
+        ("The treaty was signed in March 1871 and the version 2 text followed.", false),
+    ])
+    func anEditionStatementIsFrontMatterAtAnyLength(sentence: String, isEdition: Bool) {
+        #expect(FrontMatter.isEditionStatement(sentence.lowercased()) == isEdition)
+        #expect(FrontMatter.isFrontMatter(sentence) == isEdition)
+    }
+
+    @Test func theBuiltinKitNeverOpensWithTheEditionStatement() {
+        let text = """
+            Kit Encoding
+
+            Abstract Encoding Notation library for the test system for version 2.4.1, 3 March 2021
+
+            The kit encoding library turns records into compact byte strings and reads them back. Each record is a tree of named elements, and every element has a tag that says how its value is encoded.
+
+            Encoders write the tag first and the length second, so a reader can skip an element it does not know.
+            """
+        let analysis = BuiltinAnalysis(text: text, title: "Kit Encoding")
+        #expect(!analysis.units.contains { $0.text.contains("version 2.4.1") })
+        #expect(analysis.prose.first?.text.hasPrefix("The kit encoding library") == true)
+    }
+
     @Test func aSectionHeadedCopyrightIsLeftOutUpToTheNextSection() {
         let text = """
             # Contents

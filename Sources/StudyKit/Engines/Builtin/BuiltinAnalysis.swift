@@ -24,7 +24,7 @@ struct BuiltinAnalysis: Sendable {
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
-    /// notice is left out at any length.
+    /// notice and an edition statement ("This is version 0.21 of …, last updated …") are left out at any length.
     static let frontMatterWords = 14
 
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
@@ -43,7 +43,7 @@ struct BuiltinAnalysis: Sendable {
         let content = all.indices.filter {
             let text = all[$0].text
             let front = allWords[$0].count <= Self.frontMatterWords
-                ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased())
+                ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased()) || FrontMatter.isEditionStatement(text.lowercased())
             return !front && !legal.contains($0)
         }
         // Text that is all front matter is still the text: better a card about it than none.
