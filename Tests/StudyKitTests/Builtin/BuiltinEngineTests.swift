@@ -257,6 +257,40 @@ private func oneLine(_ text: String) -> String {
         #expect(map.branches.map(\.label) == expected)
     }
 
+    /// A printed manual numbers its chapters; the short lines between them that read as headings
+    /// (a table's "Size", a listed constant, a line of code) are no branches.
+    @Test func inANumberedDocumentUnnumberedHeadingLinesAreNoBranches() throws {
+        let text = """
+            bzip2 manual
+
+            1. Introduction
+
+            bzip2 compresses files using the Burrows-Wheeler block-sorting compression algorithm and Huffman coding. Compression is generally better than that of more conventional compressors.
+
+            2. How to use bzip2
+
+            bzip2 expects a list of file names to go with the command-line flags. Each file is replaced by a compressed version of itself, with the name of the original and the suffix bz2.
+
+            Size
+
+            Each block is compressed with a block size set by the flags, from 100k to 900k bytes, and the same size is needed again to decompress it.
+
+            3. Programming with libbzip2
+
+            The library offers a low-level interface for streams and a high-level interface for files, and every function returns an error code.
+
+            BZ_OUTBUFF_FULL
+
+            The output buffer was too small for the compressed data, so the caller must pass a larger buffer and try again.
+
+            LEN = strlen(VALUE)+1
+
+            The length of a string value counts its terminating null byte, so the caller adds one to the length of the text.
+            """
+        guard case .mindMap(let map) = try run(.mindmap, text) else { throw CancellationError() }
+        #expect(map.branches.map(\.label) == ["Introduction", "How to use bzip2", "Programming with libbzip2"])
+    }
+
     @Test func mindMapClustersKeyTermsWithoutHeadings() throws {
         guard case .mindMap(let map) = try run(.mindmap, try BuiltinEngineFixtures.text("pasted-note", "txt")) else {
             throw CancellationError()

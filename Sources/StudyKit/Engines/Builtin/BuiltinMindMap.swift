@@ -44,6 +44,12 @@ extension BuiltinEngine {
             sections.removeFirst()
         }
         sections.removeAll { ResultProse.sameText($0.heading ?? "", centre) }
+        // A document whose chapters are numbered ("1. Introduction", "2 ASN.1 structure handling")
+        // numbers its headings: a short line taken for an unnumbered heading there is a table
+        // cell ("Size"), a listed constant ("BZ_OUTBUFF_FULL") or a line of code, not a topic.
+        if sections.count { Self.isChapterHeading($0.heading ?? "") } >= 3 {
+            sections.removeAll { !Self.isNumberedHeading($0.heading ?? "") }
+        }
         guard sections.count >= 2, let branchLevel = sections.map(\.level).min() else { return [] }
 
         // Group each branch-level section with the deeper sections that follow it.
@@ -219,6 +225,16 @@ extension BuiltinEngine {
         let unnumbered = label(text.replacing(/^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/, with: ""))
         guard unnumbered.contains(where: \.isLetter), ItemRules.problem(unnumbered, .label) == nil else { return nil }
         return unnumbered
+    }
+
+    /// `1. Introduction`, `4 Function reference`: a single chapter number, then words.
+    static func isChapterHeading(_ heading: String) -> Bool {
+        heading.contains(/^\d{1,3}\.?\s+\p{L}/)
+    }
+
+    /// `2.1. NAME`, `3.3.1 BZ2_bzCompressInit`, `A.1 Licence`, or a chapter heading.
+    static func isNumberedHeading(_ heading: String) -> Bool {
+        heading.contains(/^(\d{1,3}(\.\d{1,3})*|[A-Z](\.\d{1,3})+)\.?\s+\S/)
     }
 
     /// The content stems of a text (all its stems when it has only function words).
