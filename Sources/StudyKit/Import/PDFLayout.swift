@@ -180,8 +180,9 @@ enum PDFLayout {
         let shortLimit = fullLine * 3 / 4
         var previousWasShort = false
         for (index, line) in lines.enumerated() {
-            // A short line ends its paragraph unless the next line plainly continues it (lower-case start).
-            let continues = line.text.unicodeScalars.first?.properties.isLowercase == true
+            // A short line ends its paragraph unless the next line plainly continues it (lower-case
+            // start), and is not the next term of a list of definitions (`der: string returned.`).
+            let continues = line.text.unicodeScalars.first?.properties.isLowercase == true && !startsDefinition(line.text)
             if line.breakBefore || breaks.contains(index) || (previousWasShort && !continues)
                 || (!current.isEmpty && startsListItem(line.text))
             {
@@ -250,6 +251,12 @@ enum PDFLayout {
         let scalars = Array(text.unicodeScalars)
         guard scalars.count >= 2, scalars.count <= 4, let last = scalars.last, last == "." || last == ")" else { return false }
         return scalars.dropLast().allSatisfy { ("0"..."9").contains($0) } || (scalars.count == 2 && ("a"..."z").contains(scalars[0]))
+    }
+
+    /// `str: BIT string.`, `bit len: number of …`: one or two lower-case words (a parameter's
+    /// name) and a colon, then its description.
+    private static func startsDefinition(_ line: String) -> Bool {
+        line.range(of: #"^[a-z][A-Za-z0-9_]*( [a-z][A-Za-z0-9_]*)?: \S"#, options: .regularExpression) != nil
     }
 
     private static func startsListItem(_ line: String) -> Bool {
