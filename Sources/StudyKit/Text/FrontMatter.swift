@@ -50,7 +50,8 @@ enum FrontMatter {
 
     /// The document saying which edition it is, at any length: "This is version 0.21 of the
     /// Shared MIME-info Database specification, last updated 2 October 2018", "… library for the
-    /// GNU system for version 4.19.0, 18 August 2022". A version or a date in the material's own
+    /// GNU system for version 4.19.0, 18 August 2022", Texinfo's "This manual is for GNU Libtasn1
+    /// (version 4.19.0, 18 August 2022), which is …". A version or a date in the material's own
     /// sentences ("Python 3.0, released in December 2008, broke compatibility") is content: an
     /// edition statement names the version the document is for, and dates it.
     static func isEditionStatement(_ lower: String) -> Bool {
@@ -60,10 +61,28 @@ enum FrontMatter {
 
     /// A heading over a licence or copyright notice: "Copyright", "1. License", "Legal notice".
     static func isLegalHeading(_ heading: String) -> Bool {
-        let words = heading.lowercased().split { !($0.isLetter) }.map(String.init)
+        if namesLicence(heading) { return true }
+        let words = headingWords(heading).map { $0.lowercased() }
         guard (1...3).contains(words.count) else { return false }
         let named = words.filter { !["and", "the", "of", "notice", "notices", "information", "terms"].contains($0) }
         return !named.isEmpty && named.allSatisfy { ["copyright", "license", "licence", "licensing", "legal", "copying", "permissions"].contains($0) }
+    }
+
+    /// A heading that is a licence's name, every word capitalised: "GNU Free Documentation
+    /// License", "A.1 GNU General Public License", "Apache License". The licence's own numbered
+    /// sections follow it.
+    static func namesLicence(_ heading: String) -> Bool {
+        let words = headingWords(heading)
+        guard (2...5).contains(words.count), let last = words.last, ["license", "licence"].contains(last.lowercased()) else { return false }
+        return words.allSatisfy { $0.first?.isUppercase == true }
+    }
+
+    /// A heading's words without its label: "Appendix A Copying Information" → Copying, Information.
+    private static func headingWords(_ heading: String) -> [String] {
+        var words = heading.split { !($0.isLetter) }.map(String.init)
+        if words.first?.lowercased() == "appendix" { words.removeFirst() }
+        if let first = words.first, first.count == 1, first.allSatisfy(\.isUppercase) { words.removeFirst() }
+        return words
     }
 
     /// Said only in notices, whatever else the sentence says.
@@ -81,7 +100,7 @@ enum FrontMatter {
         "this library", "this guide", "this article", "this site",
     ]
 
-    private static let editionWording = ["this is version", "for version", "last updated", "last modified", "last revised", "this edition"]
+    private static let editionWording = ["this is version", "for version", "manual is for", "last updated", "last modified", "last revised", "this edition"]
 
     /// `x@y.z`, or the obfuscated `x at y.z` / `x [at] y dot z`.
     static func containsEmail(_ lower: String) -> Bool {

@@ -121,15 +121,22 @@ struct BuiltinAnalysis: Sendable {
     static func legalSections(_ units: [Sentence]) -> Set<Int> {
         var legal = Set<Int>()
         var level: Int?
+        // The next number of the licence's own numbered sections ("0. PREAMBLE", "1. APPLICABILITY …").
+        var nextNumber: Int?
         for (index, unit) in units.enumerated() {
             if unit.isHeading {
-                // A subsection, or a short line taken for a heading that is itself front matter
-                // ("1999-2021, Software in the Public Interest"), stays in the section.
-                if let open = level, unit.headingLevel > open || FrontMatter.isFrontMatter(unit.text) {
+                // A subsection, a short line taken for a heading that is itself front matter
+                // ("1999-2021, Software in the Public Interest"), or the licence's own numbered
+                // sections (numbering from 0 or 1 again, then in order) stay in the section.
+                let number = Int(unit.text.prefix { $0.isNumber })
+                let licenceSection = number.map { n in nextNumber.map { n == $0 || ($0 == 0 && n == 1) } ?? false } ?? false
+                if let open = level, unit.headingLevel > open || FrontMatter.isFrontMatter(unit.text) || licenceSection {
+                    if licenceSection, let number { nextNumber = number + 1 }
                     legal.insert(index)
                     continue
                 }
                 level = FrontMatter.isLegalHeading(unit.text) ? unit.headingLevel : nil
+                nextNumber = FrontMatter.namesLicence(unit.text) ? 0 : nil
             }
             if level != nil { legal.insert(index) }
         }
