@@ -184,7 +184,7 @@ enum PDFLayout {
             // start), and is not the next term of a list of definitions (`der: string returned.`).
             let continues = line.text.unicodeScalars.first?.properties.isLowercase == true && !startsDefinition(line.text)
             if line.breakBefore || breaks.contains(index) || (previousWasShort && !continues)
-                || (!current.isEmpty && startsListItem(line.text))
+                || (!current.isEmpty && startsListItem(line.text)) || (current.hasSuffix(".") && startsDefinition(line.text))
             {
                 flush()
             }

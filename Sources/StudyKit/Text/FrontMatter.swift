@@ -88,7 +88,7 @@ enum FrontMatter {
     /// Said only in notices, whatever else the sentence says.
     private static let standalonePhrases = [
         "all rights reserved", "merchantability", "fitness for a particular purpose", "you can redistribute it",
-        "you may redistribute it", "permission is granted",
+        "you may redistribute it", "permission is granted", "copy of the license is included", "copy of the licence is included",
     ]
     private static let licencePhrases = [
         "public license", "documentation license", "creative commons", "licensed under", "without any warranty", "without warranty", "in the hope that it will be useful", "mit license", "apache license",

@@ -28,6 +28,7 @@ struct FrontMatterTests {
         "This manual is free software; you can redistribute it and/or modify it under the terms of the GNU General Public License as published by the Free Software Foundation; either version 2 of the License, or (at your option) any later version.",
         "This is distributed in the hope that it will be useful, but WITHOUT ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.",
         "All rights reserved.", "This work is licensed under a Creative Commons Attribution 4.0 International License.",
+        "A copy of the license is included in the section entitled “GNU Free Documentation License”.",
     ])
     func aLicenceNoticeAtAnyLength(sentence: String) {
         #expect(FrontMatter.isLicenceNotice(sentence.lowercased()))
