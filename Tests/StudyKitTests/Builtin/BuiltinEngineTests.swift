@@ -187,6 +187,34 @@ private func oneLine(_ text: String) -> String {
         }
     }
 
+    /// A manual's prototype, central as it is (it names every term), is neither in the overview nor a key point.
+    @Test func aPrototypeIsNoSentenceOfTheSummary() throws {
+        let text = """
+            int kit_encode_element (kit_node element, const char * name, void * buffer, int * length).
+
+            The kit encoding library writes each element of a record into a buffer as a tag, a length and a value.
+
+            The buffer must hold the whole element, and the length then says how many bytes of the buffer were written.
+
+            When the element has no value, the encoder returns an error code and leaves the buffer and the length unchanged.
+
+            A name selects the element inside the record, and an unknown name is an error as well.
+
+            Decoders read the tag first, so a reader can skip any element whose tag it does not know.
+
+            Every record starts with a version byte that tells the decoder which rules the encoder followed.
+
+            Lengths above 127 bytes take several bytes of their own, with the first byte giving their count.
+
+            Strings are stored without a terminating null byte, because the length already says where they end.
+
+            Nested records are encoded inside their parent element, one level of tags for each level of nesting.
+            """
+        guard case .summary(let summary) = try run(.summary, text) else { throw CancellationError() }
+        #expect(!summary.overview.contains("kit_encode_element"), "\(summary.overview)")
+        #expect(!summary.keyPoints.contains { $0.contains("kit_encode_element") })
+    }
+
     @Test func keyPointsComeFromDifferentSections() throws {
         let text = try BuiltinFixtures.photosynthesis()
         guard case .summary(let summary) = try run(.summary, text) else { throw CancellationError() }
