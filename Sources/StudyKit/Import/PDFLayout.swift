@@ -41,6 +41,9 @@ enum PDFLayout {
         var top: Double? = nil
         /// Set during normalization: a blank line came before this one.
         var breakBefore = false
+        /// Set during normalization: the line ran on to the right (a label on its baseline was
+        /// removed), so it is not a paragraph's short last line.
+        var ranOn = false
     }
 
     /// The PDF pipeline on lines with geometry: a vertical gap clearly larger than the page's
@@ -64,6 +67,8 @@ enum PDFLayout {
             return result
         }
         pageLines = removeRunningLines(pageLines)
+        pageLines = removeContentsEntries(pageLines)
+        pageLines = removeCategoryLabels(pageLines)
         let compounds = hyphenationEvidence(pageLines)
         let fullLine = typicalFullLineLength(pageLines)
 
@@ -175,10 +180,11 @@ enum PDFLayout {
         let shortLimit = fullLine * 3 / 4
         var previousWasShort = false
         for (index, line) in lines.enumerated() {
-            // A short line ends its paragraph unless the next line plainly continues it (lower-case start).
-            let continues = line.text.unicodeScalars.first?.properties.isLowercase == true
+            // A short line ends its paragraph unless the next line plainly continues it (lower-case
+            // start), and is not the next term of a list of definitions (`der: string returned.`).
+            let continues = line.text.unicodeScalars.first?.properties.isLowercase == true && !startsDefinition(line.text)
             if line.breakBefore || breaks.contains(index) || (previousWasShort && !continues)
-                || (!current.isEmpty && startsListItem(line.text))
+                || (!current.isEmpty && startsListItem(line.text)) || (current.hasSuffix(".") && startsDefinition(line.text))
             {
                 flush()
             }
@@ -191,7 +197,7 @@ enum PDFLayout {
                 current += join.separator
                 current += line.text
             }
-            previousWasShort = fullLine > 0 && line.text.count < shortLimit && !line.text.hasSuffix("-")
+            previousWasShort = fullLine > 0 && line.text.count < shortLimit && !line.text.hasSuffix("-") && !line.ranOn
         }
         flush()
         if let marker = pendingMarker { result.append(marker) }
@@ -247,6 +253,12 @@ enum PDFLayout {
         return scalars.dropLast().allSatisfy { ("0"..."9").contains($0) } || (scalars.count == 2 && ("a"..."z").contains(scalars[0]))
     }
 
+    /// `str: BIT string.`, `bit len: number of …`: one or two lower-case words (a parameter's
+    /// name) and a colon, then its description.
+    private static func startsDefinition(_ line: String) -> Bool {
+        line.range(of: #"^[a-z][A-Za-z0-9_]*( [a-z][A-Za-z0-9_]*)?: \S"#, options: .regularExpression) != nil
+    }
+
     private static func startsListItem(_ line: String) -> Bool {
         guard let first = line.unicodeScalars.first else { return false }
         return ["•", "◦", "▪", "‣"].contains(first) && line.unicodeScalars.dropFirst().first == " "
@@ -284,6 +296,12 @@ enum PDFLayout {
         // `dropLast(1).last` exists exactly when there are two scalars; counting them would walk the
         // whole paragraph. (On strings, `dropLast()` without an argument is Sequence's, which
         // counts too; `dropLast(1)` is BidirectionalCollection's, which steps back from the end.)
+        // `ASN1_TAG_` + `ERROR`: an identifier broken after an underscore is one word.
+        if aScalars.last == "_", let before = aScalars.dropLast(1).last, before.properties.isAlphabetic || ("0"..."9").contains(before),
+            let next = b.unicodeScalars.first, next.properties.isAlphabetic || ("0"..."9").contains(next)
+        {
+            return (false, "")
+        }
         guard let last = aScalars.last, last == "-",
             let beforeHyphen = aScalars.dropLast(1).last, let next = b.unicodeScalars.first
         else { return (false, " ") }
@@ -297,6 +315,15 @@ enum PDFLayout {
             if evidence.words.contains(head + tail) { return (true, "") }
             if evidence.tails.contains(tail) || evidence.heads.contains(head) { return (false, "") }
             return (true, "")
+        }
+        // `ELE-` + `MENT`: a word in capitals broken at a line end, when the document writes it whole elsewhere.
+        if beforeIsLetter && next.properties.isUppercase {
+            let head = trailingWord(a.dropLast(1)), tail = leadingWord(b)
+            if head.count >= 2, tail.count >= 2, (head + tail).allSatisfy(\.isUppercase),
+                !evidence.compounds.contains((head + "-" + tail).lowercased()), evidence.words.contains((head + tail).lowercased())
+            {
+                return (true, "")
+            }
         }
         if next.properties.isAlphabetic || ("0"..."9").contains(next) { return (false, "") }
         return (false, " ")
@@ -450,10 +477,25 @@ enum PDFLayout {
             let needed = max(2, (pages.count + 1) / 2)
             return all.filter { abs($0 - top) <= 3 }.count >= needed
         }
-        return pages.map { page in
+        // Page numbers that run with the pages: a bare number at a page's edge that is the page's
+        // position plus an offset that at least three pages share (a table's "4" is not one).
+        func edgeNumbers(_ page: [PDFLine]) -> [(line: PDFLine, number: Int)] {
+            (Array(page.prefix(depth)) + Array(page.suffix(depth))).compactMap { line in Int(line.text).map { (line, $0) } }
+        }
+        var offsets: [Int: Int] = [:]
+        for (p, page) in pages.enumerated() {
+            for offset in Set(edgeNumbers(page).map { edge in edge.number - p }) { offsets[offset, default: 0] += 1 }
+        }
+        let numberOffset = offsets.filter { $0.value >= 3 }.max { $0.value < $1.value }?.key
+        return pages.enumerated().map { p, page in
             var lines = page[...]
+            // A line on the baseline of the page's number ("Chapter 2: ASN.1 structure handling   3")
+            // is a running header or footer even when its words change from chapter to chapter.
+            let numberTops = edgeNumbers(page).filter { edge in edge.number - p == numberOffset }.compactMap(\.line.top)
             func droppable(_ line: PDFLine) -> Bool {
-                (running.contains(shape(line.text)) && atRunningHeight(line)) || isPageNumberLine(line.text)
+                if running.contains(shape(line.text)) && atRunningHeight(line) || isPageNumberLine(line.text) { return true }
+                guard let top = line.top else { return false }
+                return numberTops.contains { abs($0 - top) <= 2 }
             }
             var removed = 0
             while removed < depth, let first = lines.first, droppable(first) {
@@ -469,6 +511,120 @@ enum PDFLayout {
             if let first = result.first, first.breakBefore { result[0].breakBefore = false }
             return result
         }
+    }
+
+    // MARK: Tables of contents, indexes and definition labels
+
+    /// Drops what a table of contents or an index is made of: entries with dot leaders to a page
+    /// number (`2.1 Naming . . . . . 3`, `asn1_copy_node . . . 11`) wherever they are; on a page
+    /// with several of them, the bare section numbers (`2.1`), index letters (`A`) and the
+    /// `Contents`/`… Index` headings between them; and a `Contents` heading followed by a list
+    /// of numbered headings without page numbers (a web page's table of contents, printed),
+    /// with that list. A student learns nothing from a list of the headings the kit already has.
+    static func removeContentsEntries(_ pages: [[PDFLine]]) -> [[PDFLine]] {
+        // A `Contents` heading and the run of entries after it, across page breaks.
+        let positions = pages.indices.flatMap { p in pages[p].indices.map { (p, $0) } }
+        func isEntry(_ text: String) -> Bool { isNumberedHeading(text) || isLeaderEntry(text) || isSectionNumber(text) }
+        var dropped = Set<[Int]>()
+        var k = 0
+        while k < positions.count {
+            let (p, i) = positions[k]
+            guard isContentsHeading(pages[p][i].text) else {
+                k += 1
+                continue
+            }
+            // The run ends where the body begins: at the first entry that repeats an earlier one
+            // (the table lists "1 Introduction", then the chapter opens with "1. Introduction").
+            var end = k + 1
+            var seen = Set<String>()
+            while end < positions.count, case let (q, j) = positions[end], isEntry(pages[q][j].text) {
+                let key = String(pages[q][j].text.lowercased().filter { $0.isLetter })
+                if !key.isEmpty, !seen.insert(key).inserted { break }
+                end += 1
+            }
+            if end - k - 1 >= 3 { for m in k..<end { dropped.insert([positions[m].0, positions[m].1]) } }
+            k = end
+        }
+        // Leader entries anywhere; the furniture between them on a page with several.
+        return pages.indices.map { p in
+            let leaders = pages[p].count { isLeaderEntry($0.text) }
+            return pages[p].indices.filter { i in
+                let text = pages[p][i].text
+                return !dropped.contains([p, i]) && !isLeaderEntry(text) && (leaders < 3 || !isContentsFurniture(text))
+            }.map { pages[p][$0] }
+        }
+    }
+
+    /// A run of at least four leader dots (`. . . .` or `....`) followed by a page number.
+    static func isLeaderEntry(_ line: String) -> Bool {
+        line.contains("....") || line.contains(". . . .") ? line.range(of: #"(\.\s?){4,}\s*([0-9]+|[ivxlc]+)\b"#, options: .regularExpression) != nil : false
+    }
+
+    /// `Contents`, `Table of Contents`.
+    private static func isContentsHeading(_ line: String) -> Bool {
+        ["contents", "table of contents"].contains(line.lowercased().trimmingCharacters(in: .whitespaces))
+    }
+
+    /// A line of a contents list: `2.`, `2.1`, `2.1. NAME`, `3.3.1. BZ2_bzCompressInit`, `A.1 Licence`.
+    private static func isNumberedHeading(_ line: String) -> Bool {
+        let words = line.split(separator: " ")
+        guard let first = words.first, words.count <= 10, !line.hasSuffix("."), first.contains(where: \.isNumber) || first.count <= 2 else {
+            return false
+        }
+        return first.range(of: #"^([0-9]+|[A-Z])(\.[0-9]+)*\.?$"#, options: .regularExpression) != nil
+    }
+
+    /// `2`, `2.1`, `4.5.`, `A.1`, `Appendix A`: a section number alone on its line.
+    private static func isSectionNumber(_ line: String) -> Bool {
+        line.range(of: #"^(((Chapter|Appendix|Part) )?([0-9]+|[A-Z])(\.[0-9]+)*\.?)$"#, options: .regularExpression) != nil
+    }
+
+    /// Between the entries of a contents or index page: a bare section number, an index's
+    /// letter heading, the page's own `Contents` or `… Index` heading.
+    private static func isContentsFurniture(_ line: String) -> Bool {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        if isSectionNumber(text) { return true }
+        if text.count <= 2, text.allSatisfy(\.isUppercase) { return true }
+        let words = text.split(separator: " ")
+        return words.count <= 5 && (isContentsHeading(text) || words.last.map { $0.lowercased() == "index" } == true)
+    }
+
+    /// Drops the category label that Texinfo sets at the right margin of a definition's first
+    /// line (`[Function]`, `[Macro]`, `[Data Type]`): it sits on the prototype's baseline and
+    /// would cut the prototype in two. The line it shared a baseline with is marked as running on,
+    /// and the definition's body starts a paragraph where the lines step back to the left after
+    /// the prototype's indented continuation (`void * ider, int * len)` → `element: pointer to …`).
+    static func removeCategoryLabels(_ pages: [[PDFLine]]) -> [[PDFLine]] {
+        pages.map { page in
+            var result: [PDFLine] = []
+            var headers: [Int] = []
+            for line in page {
+                guard isCategoryLabel(line.text) else {
+                    result.append(line)
+                    continue
+                }
+                if let top = line.top, let index = result.lastIndex(where: { $0.top.map { abs($0 - top) <= 2 } ?? false }) {
+                    result[index].ranOn = true
+                    headers.append(index)
+                }
+            }
+            for header in headers {
+                var j = header + 1
+                while j < min(result.count, header + 5) {
+                    if let x = result[j].x, let previous = result[j - 1].x, x < previous - 3 {
+                        result[j].breakBefore = true
+                        break
+                    }
+                    j += 1
+                }
+            }
+            return result
+        }
+    }
+
+    /// `[Function]`, `[Data Type]`, `[Special Form]`: one to three capitalised words in brackets.
+    private static func isCategoryLabel(_ line: String) -> Bool {
+        line.range(of: #"^\[[A-Z][a-z]+( [A-Z]?[a-z]+){0,2}\]$"#, options: .regularExpression) != nil
     }
 
     /// The line with every digit replaced by `#`, so `Page 3` and `Page 4` have one shape.

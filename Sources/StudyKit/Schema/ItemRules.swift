@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - What an item must mean
 
 /// What a list item (a key point, a mind-map label, a card's question or answer, a quiz choice,
@@ -148,6 +150,9 @@ enum ItemRules {
         if isPlaceholder(text) {
             return "is \(shown), a placeholder; write \(meaning.noun) about the material"
         }
+        if !meaning.allowsBareTerm, isCodeDeclaration(text) {
+            return "is \(shown), a code declaration (a function's parameter list), not prose; write \(meaning.noun) in words about the material"
+        }
         // "overview: Before mitosis …", "keyPoints: …": a field name written into the value.
         if let colon = text.firstIndex(of: ":"), fieldNames.contains(squeezed(String(text[..<colon]))) {
             return "is \(shown), which starts with a field name; write only \(meaning.noun) about the material"
@@ -229,6 +234,21 @@ enum ItemRules {
         }
         return nil
     }
+
+    /// Whether `text` declares code rather than saying something: a C-style parameter list with
+    /// two or more typed parameters (`int asn1_der_coding (asn1_node element, const char * name,
+    /// void * ider, int * len)`, or the tail of one cut off by a page). A sentence that names a
+    /// type once ("a void pointer") is prose.
+    static func isCodeDeclaration(_ text: String) -> Bool {
+        guard text.contains("(") || text.contains(")"), text.contains(",") else { return false }
+        let range = NSRange(text.startIndex..., in: text)
+        return typedParameter.numberOfMatches(in: text, range: range) >= 2
+    }
+
+    /// `const char * name,`, `int der_len,`, `void * ider)`, `asn1_node * root,`: a C type, or
+    /// any name and a pointer star, then the parameter's name and a comma or the closing bracket.
+    private static let typedParameter = try! NSRegularExpression(
+        pattern: #"(\b(int|char|void|unsigned|size_t|ssize_t|uint8_t|uint32_t|int32_t|int64_t)\s*\**|[A-Za-z_][A-Za-z0-9_]*\s*\*+)\s*[A-Za-z_][A-Za-z0-9_]*\s*[,)]"#)
 
     /// Whether `text` is a placeholder word, alone or numbered: "branch1", "Item 2", "Option A", "…".
     static func isPlaceholder(_ text: String) -> Bool {

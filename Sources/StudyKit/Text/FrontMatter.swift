@@ -18,7 +18,7 @@ enum FrontMatter {
         {
             return true
         }
-        if isLicenceNotice(lower) { return true }
+        if isLicenceNotice(lower) || isEditionStatement(lower) { return true }
         // A reading time: "6 min read", "Reading time: 4 minutes".
         if matches(readingTime, lower)
             || lower.hasPrefix("reading time")
@@ -48,18 +48,47 @@ enum FrontMatter {
         return noticeWording.contains(where: lower.contains)
     }
 
+    /// The document saying which edition it is, at any length: "This is version 0.21 of the
+    /// Shared MIME-info Database specification, last updated 2 October 2018", "… library for the
+    /// GNU system for version 4.19.0, 18 August 2022", Texinfo's "This manual is for GNU Libtasn1
+    /// (version 4.19.0, 18 August 2022), which is …". A version or a date in the material's own
+    /// sentences ("Python 3.0, released in December 2008, broke compatibility") is content: an
+    /// edition statement names the version the document is for, and dates it.
+    static func isEditionStatement(_ lower: String) -> Bool {
+        guard editionWording.contains(where: lower.contains), matches(versionNumber, lower) || lower.contains("last updated") else { return false }
+        return matches(datedYear, lower)
+    }
+
     /// A heading over a licence or copyright notice: "Copyright", "1. License", "Legal notice".
     static func isLegalHeading(_ heading: String) -> Bool {
-        let words = heading.lowercased().split { !($0.isLetter) }.map(String.init)
+        if namesLicence(heading) { return true }
+        let words = headingWords(heading).map { $0.lowercased() }
         guard (1...3).contains(words.count) else { return false }
         let named = words.filter { !["and", "the", "of", "notice", "notices", "information", "terms"].contains($0) }
         return !named.isEmpty && named.allSatisfy { ["copyright", "license", "licence", "licensing", "legal", "copying", "permissions"].contains($0) }
     }
 
+    /// A heading that is a licence's name, every word capitalised: "GNU Free Documentation
+    /// License", "A.1 GNU General Public License", "Apache License". The licence's own numbered
+    /// sections follow it.
+    static func namesLicence(_ heading: String) -> Bool {
+        let words = headingWords(heading)
+        guard (2...5).contains(words.count), let last = words.last, ["license", "licence"].contains(last.lowercased()) else { return false }
+        return words.allSatisfy { $0.first?.isUppercase == true }
+    }
+
+    /// A heading's words without its label: "Appendix A Copying Information" → Copying, Information.
+    private static func headingWords(_ heading: String) -> [String] {
+        var words = heading.split { !($0.isLetter) }.map(String.init)
+        if words.first?.lowercased() == "appendix" { words.removeFirst() }
+        if let first = words.first, first.count == 1, first.allSatisfy(\.isUppercase) { words.removeFirst() }
+        return words
+    }
+
     /// Said only in notices, whatever else the sentence says.
     private static let standalonePhrases = [
         "all rights reserved", "merchantability", "fitness for a particular purpose", "you can redistribute it",
-        "you may redistribute it", "permission is granted",
+        "you may redistribute it", "permission is granted", "copy of the license is included", "copy of the licence is included",
     ]
     private static let licencePhrases = [
         "public license", "documentation license", "creative commons", "licensed under", "without any warranty", "without warranty", "in the hope that it will be useful", "mit license", "apache license",
@@ -70,6 +99,8 @@ enum FrontMatter {
         "this manual", "this document", "this program", "this work", "this file", "this software", "this book", "this page",
         "this library", "this guide", "this article", "this site",
     ]
+
+    private static let editionWording = ["this is version", "for version", "manual is for", "last updated", "last modified", "last revised", "this edition"]
 
     /// `x@y.z`, or the obfuscated `x at y.z` / `x [at] y dot z`.
     static func containsEmail(_ lower: String) -> Bool {
@@ -93,6 +124,9 @@ enum FrontMatter {
     private static let spelledEmail = expression(#"\b[a-z0-9._%+-]+\s*(\[at\]|\(at\)| at )\s*[a-z0-9-]+(\.| dot )[a-z0-9.-]*[a-z]{2,}\b"#)
     private static let bareDomain = expression(#"\b[a-z0-9-]+\.(org|com|net|edu|gov|io)(/|\b)"#)
     private static let copyrightYears = expression(#"^\d{4}\s*[-–]\s*\d{4},\s"#)
+    private static let versionNumber = expression(#"\bversion v?\d+(\.\d+)+"#)
+    private static let datedYear = expression(
+        #"\b(january|february|march|april|may|june|july|august|september|october|november|december) (\d{1,2},? )?\d{4}\b|\b\d{4}-\d{2}-\d{2}\b"#)
     private static let readingTime = expression(#"\b\d+\s*(min|mins|minute|minutes)\s+read\b"#)
     private static let dates: [NSRegularExpression] = {
         let months = "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\\.?"

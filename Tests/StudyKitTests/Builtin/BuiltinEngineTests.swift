@@ -234,6 +234,34 @@ private func oneLine(_ text: String) -> String {
         }
     }
 
+    /// A manual's prototype, central as it is (it names every term), is neither in the overview nor a key point.
+    @Test func aPrototypeIsNoSentenceOfTheSummary() throws {
+        let text = """
+            int kit_encode_element (kit_node element, const char * name, void * buffer, int * length).
+
+            The kit encoding library writes each element of a record into a buffer as a tag, a length and a value.
+
+            The buffer must hold the whole element, and the length then says how many bytes of the buffer were written.
+
+            When the element has no value, the encoder returns an error code and leaves the buffer and the length unchanged.
+
+            A name selects the element inside the record, and an unknown name is an error as well.
+
+            Decoders read the tag first, so a reader can skip any element whose tag it does not know.
+
+            Every record starts with a version byte that tells the decoder which rules the encoder followed.
+
+            Lengths above 127 bytes take several bytes of their own, with the first byte giving their count.
+
+            Strings are stored without a terminating null byte, because the length already says where they end.
+
+            Nested records are encoded inside their parent element, one level of tags for each level of nesting.
+            """
+        guard case .summary(let summary) = try run(.summary, text) else { throw CancellationError() }
+        #expect(!summary.overview.contains("kit_encode_element"), "\(summary.overview)")
+        #expect(!summary.keyPoints.contains { $0.contains("kit_encode_element") })
+    }
+
     @Test func keyPointsComeFromDifferentSections() throws {
         let text = try BuiltinFixtures.photosynthesis()
         guard case .summary(let summary) = try run(.summary, text) else { throw CancellationError() }
@@ -302,6 +330,40 @@ private func oneLine(_ text: String) -> String {
             """
         guard case .mindMap(let map) = try run(.mindmap, text) else { throw CancellationError() }
         #expect(map.branches.map(\.label) == expected)
+    }
+
+    /// A printed manual numbers its chapters; the short lines between them that read as headings
+    /// (a table's "Size", a listed constant, a line of code) are no branches.
+    @Test func inANumberedDocumentUnnumberedHeadingLinesAreNoBranches() throws {
+        let text = """
+            bzip2 manual
+
+            1. Introduction
+
+            bzip2 compresses files using the Burrows-Wheeler block-sorting compression algorithm and Huffman coding. Compression is generally better than that of more conventional compressors.
+
+            2. How to use bzip2
+
+            bzip2 expects a list of file names to go with the command-line flags. Each file is replaced by a compressed version of itself, with the name of the original and the suffix bz2.
+
+            Size
+
+            Each block is compressed with a block size set by the flags, from 100k to 900k bytes, and the same size is needed again to decompress it.
+
+            3. Programming with libbzip2
+
+            The library offers a low-level interface for streams and a high-level interface for files, and every function returns an error code.
+
+            BZ_OUTBUFF_FULL
+
+            The output buffer was too small for the compressed data, so the caller must pass a larger buffer and try again.
+
+            LEN = strlen(VALUE)+1
+
+            The length of a string value counts its terminating null byte, so the caller adds one to the length of the text.
+            """
+        guard case .mindMap(let map) = try run(.mindmap, text) else { throw CancellationError() }
+        #expect(map.branches.map(\.label) == ["Introduction", "How to use bzip2", "Programming with libbzip2"])
     }
 
     @Test func mindMapClustersKeyTermsWithoutHeadings() throws {

@@ -40,6 +40,19 @@ import Testing
         #expect(!ClozeBuilder.cutsAToken(chars, 16..<25))  // "reactions"
     }
 
+    /// A reference entry's label ("Returns:") and a number's minus sign are no places for a blank.
+    @Test func aBlankIsNeitherAnEntrysLabelNorANumberWithoutItsSign() {
+        let phrases = [
+            Keyphrase(text: "Returns", score: 4, occurrences: 4, key: "return"), Keyphrase(text: "1", score: 3, occurrences: 3, key: "1"),
+            Keyphrase(text: "length value", score: 2, occurrences: 3, key: "length valu"),
+        ]
+        let text = "Returns: the decoded length value of the field, or -1 on an indefinite length that the reader cannot measure."
+        let items = ClozeBuilder().items(from: SentenceRanker().rank(SentenceSplitter().split(text)), keyphrases: phrases, limit: 5)
+        #expect(items.map(\.answer) == ["length value"])
+        #expect(ClozeBuilder.cutsAToken(Array("or -1 on"), 4..<5))
+        #expect(!ClozeBuilder.cutsAToken(Array("in 1953 the"), 3..<7))
+    }
+
     /// A list item's bullet is neither in the question nor in the quote.
     @Test func aListItemsBulletIsNotShown() throws {
         let text = """

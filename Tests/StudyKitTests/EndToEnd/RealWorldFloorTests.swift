@@ -18,7 +18,7 @@ struct RealWorldFloorTests {
 
     static let cases = [
         Case(file: "realworld/shared-mime-info-spec.pdf", title: "Shared MIME-info Database", terms: ["MIME type", "glob", "magic"]),
-        Case(file: "realworld/libtasn1.pdf", title: "Libtasn1", terms: ["DER", "ASN.1", "structure", "asn1"]),
+        Case(file: "realworld/libtasn1.pdf", title: "Libtasn1", terms: ["DER", "DER encoding", "ASN.1", "structure", "asn1"]),
         Case(file: "realworld/users-and-groups.html", title: "Users and Groups in the Debian System", terms: ["UID", "GID", "dedicated user"]),
         Case(file: "realworld/python-policy.html", title: "Debian Python Policy 0.12.0.0 documentation", terms: ["Python module", "binary package", "python3"]),
         Case(file: "realworld/zlib_how.html", title: "zlib Usage Example", terms: ["deflate", "inflate", "zlib"]),

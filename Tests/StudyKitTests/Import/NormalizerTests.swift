@@ -173,6 +173,30 @@ struct NormalizerTests {
         #expect(spans.last?.range.upperBound == text.count)
     }
 
+    /// Texinfo sets `[Function]` on the prototype's first baseline; poppler may give it between
+    /// the prototype's two lines. The label goes, the prototype is one paragraph, and the body
+    /// (back to the left after the indented continuation) is the next one.
+    @Test func aDefinitionLabelNeitherStaysNorCutsThePrototype() {
+        typealias Line = PDFLayout.PDFLine
+        let page = [
+            Line(text: "Some text paragraph that is long enough to be a full line of text here.", x: 90, top: 100),
+            Line(text: "int kit_decode (kit_node element, const void", x: 90, top: 130),
+            Line(text: "[Function]", x: 470, top: 130),
+            Line(text: "* ider, int ider_len)", x: 139, top: 142),
+            Line(text: "element: pointer to the element that the function decodes into a string.", x: 118, top: 156),
+        ]
+        let text = PDFLayout.normalizePDF(lines: [page]).text
+        #expect(!text.contains("[Function]"))
+        #expect(text.contains("\n\nint kit_decode (kit_node element, const void * ider, int ider_len)\n\nelement: pointer"), "\(text)")
+    }
+
+    /// A function's parameters, one per line (`name: what it is`), are separate paragraphs, not one run-on.
+    @Test func aListOfParameterDefinitionsIsNotOneParagraph() {
+        let page = "A full line of prose that is long enough to count as the full width of a page.\n\nParameters:\nstr: BIT string.\nbit len: number of meaningful bits in STR.\nder: string returned.\nret len: Output variable containing the encoded length of the DER data that was read here.\nstr: Pre-allocated output buffer."
+        let text = PDFLayout.normalizePDF(pages: [page]).text
+        #expect(text.hasSuffix("\n\nParameters:\n\nstr: BIT string.\n\nbit len: number of meaningful bits in STR.\n\nder: string returned.\n\nret len: Output variable containing the encoded length of the DER data that was read here.\n\nstr: Pre-allocated output buffer."), "\(text)")
+    }
+
     @Test func aParagraphCutByAPageBreakIsRejoined() {
         let pages = ["Intro line that is long enough to be a full line of text and\nit runs on to the next page with the", "rest of the sentence on page two."]
         let (text, spans) = PDFLayout.normalizePDF(pages: pages)

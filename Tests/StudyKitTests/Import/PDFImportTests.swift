@@ -52,6 +52,24 @@ struct PDFImportTests {
         #expect(Importer.meaningfulTitle(metadata) == expected)
     }
 
+    /// A manual laid out like Texinfo's (src/manual.ms): what a reader skips on paper is not text.
+    @Test func aManualsContentsChapterHeadersAndDefinitionLabelsAreNotText() async throws {
+        let text = try await importer.load(.file(ImportFixtures.path("manual.pdf"))).text
+        for furniture in ["Table of Contents", "....", ". . .", "Chapter 1: Introduction", "Chapter 2: Encoding functions", "[Function]", "\n\n2.1\n\n"] {
+            #expect(!text.contains(furniture), "\(furniture)")
+        }
+        #expect(text.contains("\n\n1. Introduction\n\nThe kit encoding library"), "the headings themselves stay")
+        #expect(text.contains("\n\nint kit_encode_element (kit_node element, const char * name, void * buffer, int * length)\n\n"),
+            "the prototype is one paragraph, not cut by its label")
+    }
+
+    @Test func aCapitalisedWordBrokenAtALineEndIsJoined() async throws {
+        let text = try await importer.load(.file(ImportFixtures.path("manual.pdf"))).text
+        #expect(text.contains("when the ELEMENT has no value"))
+        #expect(PDFLayout.joinLines("the ELE-", "MENT has", evidence: .init(words: ["element"])) == "the ELEMENT has")
+        #expect(PDFLayout.joinLines("the COVID-", "SARS link", evidence: .init(words: ["element"])) == "the COVID-SARS link")
+    }
+
     @Test func hyphenationAcrossLinesIsJoinedButRealHyphensStay() async throws {
         let text = try await importer.load(.file(ImportFixtures.path("pages.pdf"))).text
         #expect(text.contains("sugar by photosynthesis in their leaves"))

@@ -247,6 +247,20 @@ struct ItemRulesTests {
         #expect((ItemRules.problem(text, .choice) == nil) == accepted)
     }
 
+    /// A function's parameter list (a manual's prototype, or its tail cut off by a page) is code, not a key point or a question.
+    @Test(arguments: [
+        ("Int asn1_der_coding (asn1 node const element, const char * name, void * ider, int * len, char * ErrorDescription).", false),
+        ("ider, int ider_len, const char * name_element, int * start, int * end) element: pointer to an ASN1 element ider: vector that contains the DER encoding.", false),
+        ("long asn1_get_length_der (const unsigned char * der, _____ der_len, _____ * len) der: DER data to decode.", false),
+        ("A void pointer, which C uses for memory of any type, must be cast before use (see the manual).", true),
+        ("The function returns an int (the length) and writes the bytes into the buffer you pass, if any.", true),
+    ])
+    func aCodeDeclarationIsNoKeyPointOrQuestion(_ text: String, accepted: Bool) {
+        #expect((ItemRules.problem(text, .keyPoint) == nil) == accepted)
+        #expect((ItemRules.problem(text, .question) == nil) == accepted)
+        #expect(ItemRules.problem("const char", .answer) == nil, "a type may still be an answer or a choice")
+    }
+
     @Test(arguments: ["ATP", "46", "Light reactions", "Calvin cycle."])
     func whatAChoiceMayBeIsNoKeyPoint(_ text: String) {
         #expect(ItemRules.problem(text, .keyPoint) != nil)

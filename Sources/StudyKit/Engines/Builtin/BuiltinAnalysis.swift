@@ -27,8 +27,9 @@ struct BuiltinAnalysis: Sendable {
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
-    /// notice is left out at any length, and so are a block of code (``Sentence/isCode``) and a
-    /// signature line (``isSignature(_:)``).
+    /// notice and an edition statement ("This is version 0.21 of …, last updated …") are left
+    /// out at any length, and so are a block of code (``Sentence/isCode``) and a signature line
+    /// (``isSignature(_:)``).
     static let frontMatterWords = 14
 
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
@@ -49,7 +50,7 @@ struct BuiltinAnalysis: Sendable {
             guard !all[$0].isCode, !Self.isSignature(all[$0].text) else { return false }
             let text = all[$0].text
             let front = allWords[$0].count <= Self.frontMatterWords
-                ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased())
+                ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased()) || FrontMatter.isEditionStatement(text.lowercased())
             return !front && !legal.contains($0)
         }
         // Text that is all front matter is still the text: better a card about it than none.
@@ -147,15 +148,22 @@ struct BuiltinAnalysis: Sendable {
     static func legalSections(_ units: [Sentence]) -> Set<Int> {
         var legal = Set<Int>()
         var level: Int?
+        // The next number of the licence's own numbered sections ("0. PREAMBLE", "1. APPLICABILITY …").
+        var nextNumber: Int?
         for (index, unit) in units.enumerated() {
             if unit.isHeading {
-                // A subsection, or a short line taken for a heading that is itself front matter
-                // ("1999-2021, Software in the Public Interest"), stays in the section.
-                if let open = level, unit.headingLevel > open || FrontMatter.isFrontMatter(unit.text) {
+                // A subsection, a short line taken for a heading that is itself front matter
+                // ("1999-2021, Software in the Public Interest"), or the licence's own numbered
+                // sections (numbering from 0 or 1 again, then in order) stay in the section.
+                let number = Int(unit.text.prefix { $0.isNumber })
+                let licenceSection = number.map { n in nextNumber.map { n == $0 || ($0 == 0 && n == 1) } ?? false } ?? false
+                if let open = level, unit.headingLevel > open || FrontMatter.isFrontMatter(unit.text) || licenceSection {
+                    if licenceSection, let number { nextNumber = number + 1 }
                     legal.insert(index)
                     continue
                 }
                 level = FrontMatter.isLegalHeading(unit.text) ? unit.headingLevel : nil
+                nextNumber = FrontMatter.namesLicence(unit.text) ? 0 : nil
             }
             if level != nil { legal.insert(index) }
         }

@@ -44,12 +44,23 @@ extension BuiltinEngine {
             sections.removeFirst()
         }
         sections.removeAll { ResultProse.sameText($0.heading ?? "", centre) }
+        // A document whose chapters are numbered in order ("1. Introduction", "2 ASN.1 structure
+        // handling", …) has them as its branches: any other line taken for a heading is inside a
+        // chapter (a subsection, a table cell such as "Size", a listed constant such as
+        // "BZ_OUTBUFF_FULL", a numbered question) and nothing before the first chapter is a branch.
+        let chapters = Self.chapterSections(sections)
+        var chapterSet: Set<Int>? = nil
+        if chapters.count >= 3, let first = chapters.first {
+            sections = Array(sections[first...])
+            chapterSet = Set(chapters.map { $0 - first })
+        }
         guard sections.count >= 2, let branchLevel = sections.map(\.level).min() else { return [] }
 
-        // Group each branch-level section with the deeper sections that follow it.
+        // Group each branch-level section (each chapter) with the deeper sections that follow it.
         var groups: [(head: Section, subsections: [Section])] = []
-        for section in sections {
-            if section.level <= branchLevel || groups.isEmpty {
+        for (index, section) in sections.enumerated() {
+            let startsBranch = chapterSet.map { $0.contains(index) } ?? (section.level <= branchLevel)
+            if startsBranch || groups.isEmpty {
                 groups.append((section, []))
             } else {
                 groups[groups.count - 1].subsections.append(section)
@@ -220,6 +231,22 @@ extension BuiltinEngine {
         let unnumbered = label(text.replacing(/^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/, with: ""))
         guard unnumbered.contains(where: \.isLetter), ItemRules.problem(unnumbered, .label) == nil else { return nil }
         return unnumbered
+    }
+
+    /// The positions of the chapter headings among `sections`: `1. Introduction`, `4 Function
+    /// reference` (one number, then words), numbered in order from 0 or 1 (a later run that starts
+    /// again, such as numbered questions, is not chapters).
+    static func chapterSections(_ sections: [Section]) -> [Int] {
+        var positions: [Int] = []
+        var last: Int?
+        for (index, section) in sections.enumerated() {
+            guard let heading = section.heading, let match = heading.firstMatch(of: /^(\d{1,3})\.?\s+\S/), let number = Int(match.1) else { continue }
+            if last.map({ number == $0 + 1 }) ?? (number <= 1) {
+                positions.append(index)
+                last = number
+            }
+        }
+        return positions
     }
 
     /// The content stems of a text (all its stems when it has only function words).

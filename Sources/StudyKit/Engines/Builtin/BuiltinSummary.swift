@@ -36,6 +36,8 @@ extension BuiltinEngine {
             if position == 0, BuiltinProse.wordCount(candidate.text) < 5 { continue }
             // The material's own "This article covers …" is filler in an overview too.
             if ItemRules.isEmptyProse(candidate.text) || BuiltinProse.isUnfinished(candidate.text) { continue }
+            // A function's prototype is no sentence of an overview, as it is no key point.
+            if ItemRules.isCodeDeclaration(candidate.text) { continue }
             let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }

@@ -84,6 +84,9 @@ struct ClozeBuilder: Sendable {
                 guard !matches.contains(where: { m in
                     Self.cutsAToken(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound)
                 }) else { continue }
+                // "_____: ASN1_SUCCESS if …" asks for the label of a reference entry ("Returns:"), not its content.
+                guard !(first == 0 && chars.indices.contains(words[length - 1].offsets.upperBound)
+                    && chars[words[length - 1].offsets.upperBound] == ":") else { continue }
                 if screensCommonWords, length == 1, EnglishFrequency.isCommon(phrase.text),
                     KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
                 {
@@ -177,7 +180,10 @@ struct ClozeBuilder: Sendable {
             chars.indices.contains(joiner) && chars.indices.contains(neighbour) && ".-_/".contains(chars[joiner])
                 && (chars[neighbour].isLetter || chars[neighbour].isNumber)
         }
-        return joins(range.lowerBound - 1, range.lowerBound - 2) || joins(range.upperBound, range.upperBound + 1)
+        // "or -_____ on indefinite length": a minus sign belongs to its number.
+        let signed = range.lowerBound >= 1 && chars[range.lowerBound - 1] == "-" && chars.indices.contains(range.lowerBound)
+            && chars[range.lowerBound].isNumber && (range.lowerBound < 2 || chars[range.lowerBound - 2].isWhitespace)
+        return signed || joins(range.lowerBound - 1, range.lowerBound - 2) || joins(range.upperBound, range.upperBound + 1)
     }
 
     /// Start positions of non-overlapping occurrences of `needle` in `haystack`.
