@@ -156,6 +156,7 @@ struct CommandSpec: Sendable {
                 OptionSpec("chars", value: "n", "a normalized character count"),
                 OptionSpec("explain", "plan a real source: windows, token counts, fitting or the chunk plan, cache key"),
                 OptionSpec("max-chunks", value: "n", "with --explain: the cap the chunk plan shows"),
+                OptionSpec("jobs", value: "n", "with --explain: the chunk requests in flight at once the plan shows (default: what the server takes at once, as a real run)"),
                 OptionSpec("json", "print the plan as JSON"),
             ],
             example: "studykit route headline --chars 2001"),
