@@ -93,27 +93,40 @@ enum ChunkReduce {
         let limit = branchLimit ?? Self.branchLimit(chunks: parts.count)
         var merged: [MindMap.Node] = []
         for (index, branch) in branches.enumerated() {
-            guard ItemRules.nearCopy(branch.label, topic) else {
+            guard resembles(branch.label, topic) else {
                 add([branch], to: &merged)
                 continue
             }
             // Named like the whole map: its ideas go up when the map has room for all of them.
-            let lifted = branch.children.flatMap { ItemRules.nearCopy($0.label, topic) ? $0.children : [$0] }
-            let rest = branches[(index + 1)...].filter { !ItemRules.nearCopy($0.label, topic) }
+            let lifted = branch.children.flatMap { resembles($0.label, topic) ? $0.children : [$0] }
+            let rest = branches[(index + 1)...].filter { !resembles($0.label, topic) }
             var trial = merged
             add(lifted, to: &trial)
             add(rest, to: &trial)
-            let renamed = headings[index].map { shortLabel($0) }.first { heading in
-                !ItemRules.nearCopy(heading, topic) && !branch.children.contains { sameLabel($0.label, heading) }
-                    && !branches.contains { sameLabel($0.label, heading) }
+            // Else they stay together under a heading of the branch's chunks that names something
+            // else than the topic and the other branches — one that says something (two content
+            // words) first; an idea named like it hands its own ideas to it.
+            let candidates = headings[index].map { shortLabel($0) }.filter { heading in
+                !resembles(heading, topic) && !branches.contains { sameLabel($0.label, heading) }
             }
+            let renamed = candidates.first { Grounding.contentStems($0).count >= 2 } ?? candidates.first
             if trial.count <= limit || renamed == nil {
                 add(lifted, to: &merged)
             } else if let renamed {
-                add([MindMap.Node(label: renamed, children: branch.children)], to: &merged)
+                var kept = MindMap.Node(label: renamed)
+                for child in lifted {
+                    if sameLabel(child.label, renamed) { add(child.children, to: &kept.children) } else { add([child], to: &kept.children) }
+                }
+                add([kept], to: &merged)
             }
         }
         return MindMap(centralTopic: topic, branches: merged)
+    }
+
+    /// Whether `label` names the central topic: a near-copy of it, punctuation aside
+    /// ("1789–1799: Revision Notes" under "The French Revolution, 1789-1799: Revision Notes").
+    static func resembles(_ label: String, _ topic: String) -> Bool {
+        ItemRules.nearCopy(label, topic) || ItemRules.nearCopy(normalized(label), normalized(topic))
     }
 
     /// The most branches a map merged from `chunks` chunks may have: one answer's 8, or one per

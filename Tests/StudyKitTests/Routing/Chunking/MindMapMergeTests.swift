@@ -64,6 +64,20 @@ struct MindMapMergeTests {
                 ("The Old Regime and its problems", ["Financial crisis"]),
             ]),
         MergeCase(
+            name: "an opening chunk without a heading of its own, no room: under its first heading that says something", topic: title,
+            parts: [
+                Part(
+                    map: map(title, [("Why study the Revolution?", ["Sources of change"]), ("Society of orders", [])]), section: nil,
+                    // The title page's second line (an en dash where the title has a hyphen), a course code, the sections.
+                    headings: ["1789–1799: Revision Notes", "History 210", "1. Why study the Revolution?", "Society of orders"]),
+                oldRegime,
+            ],
+            branchLimit: 2,
+            expected: [
+                ("Why study the Revolution?", ["Sources of change", "Society of orders"]),
+                ("The Old Regime and its problems", ["Financial crisis"]),
+            ]),
+        MergeCase(
             name: "a chunk's branch named like its section hands its ideas to the section", topic: title,
             parts: [
                 Part(map: map("Ideas", [("Enlightenment", ["Rousseau", "Voltaire"]), ("Salons", [])]), section: "The Enlightenment"),
