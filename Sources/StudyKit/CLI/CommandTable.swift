@@ -33,7 +33,7 @@ let generationOptions: [OptionSpec] = [
     OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
     OptionSpec("offline", "never use the remote engine"),
     OptionSpec("no-cache", "neither read nor write the result cache"),
-    OptionSpec("budget", value: "seconds", "time the whole job may take; builtin fills what does not fit (default 30 with only local models)"),
+    OptionSpec("budget", value: "seconds", "time the whole job may take, all its chunks together; builtin fills what does not fit (default 30 with only local models)"),
     OptionSpec("stream", "show the result while it is generated"),
     OptionSpec("out", value: "dir", "write the kit's files into this directory"),
 ]
