@@ -56,7 +56,8 @@ enum ChunkReduce {
     /// headings gets a branch per chunk, labelled with that chunk's central topic.
     ///
     /// No subtree is lost to the merged map's rules, which drop a node named like the one above it:
-    /// - a chunk's branch named like its section hands its ideas to the section;
+    /// - a chunk's branch named like its section, or like another section's branch (a chunk
+    ///   that runs into the next section), hands its ideas to that section;
     /// - a branch named like the central topic (a title page, a book's one top heading) hands its
     ///   ideas up as branches when the map has room for them (`branchLimit`), else keeps them
     ///   under the first heading of its chunks that is not named like the topic.
@@ -89,6 +90,23 @@ enum ChunkReduce {
                     add([child], to: &branches[index].children)
                 }
             }
+        }
+        // A chunk that runs into the next section maps its opening too: an idea named like another
+        // section's branch takes its ideas there.
+        for index in branches.indices {
+            var kept: [MindMap.Node] = []
+            for child in branches[index].children {
+                if let other = branches.indices.first(where: { $0 != index && sameLabel(branches[$0].label, child.label) }) {
+                    // In document order: before that section's own ideas when it comes later.
+                    var list = other > index ? [] : branches[other].children
+                    add(child.children, to: &list)
+                    if other > index { add(branches[other].children, to: &list) }
+                    branches[other].children = list
+                } else {
+                    kept.append(child)
+                }
+            }
+            branches[index].children = kept
         }
         let limit = branchLimit ?? Self.branchLimit(chunks: parts.count)
         var merged: [MindMap.Node] = []

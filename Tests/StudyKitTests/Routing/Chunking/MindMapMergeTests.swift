@@ -85,12 +85,19 @@ struct MindMapMergeTests {
             ],
             expected: [("The Enlightenment", ["Rousseau", "Voltaire", "Salons"]), ("The Old Regime and its problems", ["Financial crisis"])]),
         MergeCase(
-            name: "an idea the topic's section shares with a later section joins it", topic: title,
+            name: "a chunk that runs into the next section gives that section its ideas", topic: "A Reader in Three Subjects",
+            parts: [
+                Part(map: map("Hashing", [("Time Complexity", ["Constant time"]), ("The Printing Press", ["Gutenberg"])]), section: "Hash Tables"),
+                Part(map: map("Printing", [("Spread of printing", ["Venice"])]), section: "The Printing Press"),
+            ],
+            expected: [("Hash Tables", ["Time Complexity"]), ("The Printing Press", ["Gutenberg", "Spread of printing"])]),
+        MergeCase(
+            name: "an idea the topic's section shares with a later section joins that section", topic: title,
             parts: [
                 Part(map: map("Opening", [("Financial crisis", ["Debt"]), ("Key dates", [])]), section: title, headings: [title]),
                 Part(map: map("Old Regime", [("Tax privileges", [])]), section: "Financial crisis"),
             ],
-            expected: [("Financial crisis", ["Debt", "Tax privileges"]), ("Key dates", [])]),
+            expected: [("Key dates", []), ("Financial crisis", ["Debt", "Tax privileges"])]),
     ]
 
     @Test(arguments: cases)
