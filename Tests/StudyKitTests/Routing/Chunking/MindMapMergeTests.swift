@@ -189,38 +189,13 @@ struct MindMapMergeTests {
     }
 }
 
-/// An echo model on a test clock: each answer takes `seconds` of the clock.
-final class ClockedChunkModel: LanguageModel {
-    let echo = ChunkEchoModel(window: 2_048)
-    let clock: TestClock
-    let seconds: Double
-
-    init(clock: TestClock, seconds: Double) {
-        self.clock = clock
-        self.seconds = seconds
-    }
-
-    var kind: EngineKind { echo.kind }
-    var modelName: String { echo.modelName }
-    var identity: String { echo.identity }
-    var languages: LanguageSupport { .any }
-    func availability() async -> Availability { .available }
-    func contextSize() async throws -> ContextWindow { try await echo.contextSize() }
-    func tokenCount(for text: String) async throws -> TokenCount { try await echo.tokenCount(for: text) }
-    func tokenize(_ text: String) async throws -> [Int]? { nil }
-    func respond(to request: GenerationRequest) async throws -> RawResponse {
-        defer { clock.advance(by: seconds) }
-        return try await echo.respond(to: request)
-    }
-}
-
 @Suite("Chunked run under --budget")
 struct ChunkedBudgetTests {
     @Test func theBudgetIsTheWholeJobsAndTheBuiltinEngineTakesTheChunksAfterIt() async throws {
         let clock = TestClock()
         // Every answer (a chunk's, or an item rewrite's) takes 40 s of the clock; a chunk is
         // expected to take 25 s before any is measured.
-        let remote = ClockedChunkModel(clock: clock, seconds: 40)
+        let remote = ChunkEchoModel(window: 2_048, onAnswer: { clock.advance(by: 40) })
         let router = RoutingEngine(
             local: ScriptedModel(.local, available: .unavailable(reason: "off")), remote: remote, clock: clock)
         // `flashcards --budget 100`: the request and every chunk share one deadline.
@@ -234,7 +209,7 @@ struct ChunkedBudgetTests {
         // Chunks 1 and 2 are read by the model (0–40 s, 40–80 s); chunk 3, with 20 s left, is
         // not expected to fit: the builtin engine extracts it and the model's one rewrite ends
         // at 120 s; every chunk after that starts with the whole job's budget spent.
-        #expect(remote.echo.parts == [1, 2])
+        #expect(remote.parts == [1, 2])
         let coverage = try #require(routed.coverage)
         #expect(coverage.chunks.map(\.engine) == [.remote, .remote] + Array(repeating: .builtin, count: total - 2))
         #expect(coverage.chunks[2].fallbacks.first?.reason == "skipped: expected to take 25 s, 20 s of the 100 s budget left")
