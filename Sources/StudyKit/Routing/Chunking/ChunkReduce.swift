@@ -51,7 +51,7 @@ enum ChunkReduce {
     }
 
     /// One mind map from the chunks' maps: a branch per section of the merge level (the section
-    /// the chunk starts in: ``owners(levels:starts:)``), holding the branches of its chunks'
+    /// the chunk starts in: ``owners(levels:chunks:)``), holding the branches of its chunks'
     /// maps, merged by label, with their children as the third level. A document without
     /// headings gets a branch per chunk, labelled with that chunk's central topic.
     ///
@@ -60,7 +60,7 @@ enum ChunkReduce {
     ///   that runs into the next section), hands its ideas to that section;
     /// - a branch named like the central topic (a title page, a book's one top heading) hands its
     ///   ideas up as branches when the map has room for them (`branchLimit`), else keeps them
-    ///   under the first heading of its chunks that is not named like the topic.
+    ///   under the first heading of its chunks that names something else (two content words first).
     /// - Parameters:
     ///   - parts: each chunk's map, the section heading it belongs to and its headings.
     ///   - centralTopic: the whole document's topic.
