@@ -292,7 +292,8 @@ private func parseRoute(_ raw: RawArguments) throws(UsageError) -> Command {
     guard let source = rest.first else { throw .missingArgument("--chars <n> or <source> --explain", command: "route") }
     guard raw.flags.contains("explain") else { throw .missingArgument("--explain", command: "route") }
     let maxChunks = try positiveCount(raw, "max-chunks")
-    return .route(task: task, input: .explain(source: source), json: json, try sourceSettings(raw), maxChunks: maxChunks)
+    let jobs = try positiveCount(raw, "jobs")
+    return .route(task: task, input: .explain(source: source), json: json, try sourceSettings(raw), maxChunks: maxChunks, jobs: jobs)
 }
 
 /// A `--name n` option's whole number of 1 or more, or `nil` when it is absent.

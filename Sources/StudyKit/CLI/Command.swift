@@ -7,7 +7,7 @@ enum Command: Sendable, Equatable {
     /// A generating command (`headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`).
     case generate(GenerateSettings)
     /// `studykit route <task> --chars N` or `studykit route <task> <source> --explain`.
-    case route(task: StudyTask, input: RouteInput, json: Bool, SourceSettings, maxChunks: Int? = nil)
+    case route(task: StudyTask, input: RouteInput, json: Bool, SourceSettings, maxChunks: Int? = nil, jobs: Int? = nil)
     /// `studykit engines`; `refresh` forgets the cached server discovery first.
     case engines(json: Bool, refresh: Bool = false)
     /// `studykit eval <files or dirs…>`.

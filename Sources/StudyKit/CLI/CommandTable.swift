@@ -33,7 +33,7 @@ let generationOptions: [OptionSpec] = [
     OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
     OptionSpec("offline", "never use the remote engine"),
     OptionSpec("no-cache", "neither read nor write the result cache"),
-    OptionSpec("budget", value: "seconds", "time the whole job may take; builtin fills what does not fit (default 30 with only local models)"),
+    OptionSpec("budget", value: "seconds", "time the whole job may take, all its chunks together; builtin fills what does not fit (default 30 with only local models)"),
     OptionSpec("stream", "show the result while it is generated"),
     OptionSpec("out", value: "dir", "write the kit's files into this directory"),
 ]
@@ -156,6 +156,7 @@ struct CommandSpec: Sendable {
                 OptionSpec("chars", value: "n", "a normalized character count"),
                 OptionSpec("explain", "plan a real source: windows, token counts, fitting or the chunk plan, cache key"),
                 OptionSpec("max-chunks", value: "n", "with --explain: the cap the chunk plan shows"),
+                OptionSpec("jobs", value: "n", "with --explain: the chunk requests in flight at once the plan shows (default: what the server takes at once, as a real run)"),
                 OptionSpec("json", "print the plan as JSON"),
             ],
             example: "studykit route headline --chars 2001"),

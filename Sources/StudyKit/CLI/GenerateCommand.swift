@@ -77,7 +77,9 @@ extension Runner {
             budget: budgetSeconds.map { TimeBudget(seconds: $0, start: runStarted) })
         // The preview draws where the cursor is: take the progress line away first.
         if streamer != nil { progress.clear() }
-        let chunker = chunkedRunner(router: router, settings: settings, progress: progress, clock: clock)
+        // An explicit --budget is the whole job's: every chunk shares the request's deadline.
+        let chunker = chunkedRunner(
+            router: router, settings: settings, budget: settings.budget == nil ? nil : request.budget, progress: progress, clock: clock)
         let routed: RoutedResult
         var parts: [(task: StudyTask, routed: RoutedResult)] = []
         var podcastScript: PodcastScript?
@@ -182,15 +184,17 @@ extension Runner {
     }
 
     /// The runner that reads a document too long for any window in chunks: `--jobs`,
-    /// `--max-chunks`, an explicit `--budget` for each chunk, the announcement of a long run on
-    /// stderr, and chunks done with an ETA on the progress line.
-    private func chunkedRunner(router: RoutingEngine, settings: GenerateSettings, progress: Progress, clock: any DayClock) -> ChunkedRunner {
+    /// `--max-chunks`, the whole job's explicit `--budget` (shared by all its chunks), the
+    /// announcement of a long run on stderr, and chunks done with an ETA on the progress line.
+    private func chunkedRunner(
+        router: RoutingEngine, settings: GenerateSettings, budget: TimeBudget?, progress: Progress, clock: any DayClock
+    ) -> ChunkedRunner {
         let errors = errorOutput
         let started = clock.now()
         let task = settings.task.commandName
         return ChunkedRunner(
             router: router, jobs: settings.jobs, maxChunks: settings.maxChunks,
-            budget: settings.budget.map { TimeBudget(seconds: $0, start: started) },
+            budget: budget,
             announce: { line in
                 progress.clear()
                 errors.line("studykit: " + TerminalSafety.clean(line))

@@ -162,8 +162,9 @@ extension Runner {
 // MARK: - studykit route <task> <source> --explain
 
 extension Runner {
-    /// The whole plan for one source, without generating anything.
-    func explainRoute(task: StudyTask, source: String, settings: SourceSettings, json: Bool, maxChunks: Int? = nil) async throws {
+    /// The whole plan for one source, without generating anything; `maxChunks` and `jobs` are
+    /// `--max-chunks` and `--jobs`, as a generating command would take them.
+    func explainRoute(task: StudyTask, source: String, settings: SourceSettings, json: Bool, maxChunks: Int? = nil, jobs explicitJobs: Int? = nil) async throws {
         let document = try await loadDocument(source, settings: settings)
         let configuration = try EngineConfiguration.load(environment: environment)
         let quota = try remoteQuota(configuration)
@@ -214,7 +215,7 @@ extension Runner {
             }
             row["available"] = true
             lines.append("  available:  yes")
-            let jobs = JobsChoice.choose(explicit: nil, concurrency: await engine.concurrency(), kind: engine.kind)
+            let jobs = JobsChoice.choose(explicit: explicitJobs, concurrency: await engine.concurrency(), kind: engine.kind)
             row["jobs"] = .integer(jobs.jobs)
             row["jobsFrom"] = .string(jobs.source.rawValue)
             lines.append("  jobs:       \(jobs.displayText) when the document is read in chunks")
@@ -266,7 +267,7 @@ extension Runner {
         lines += ["", "fallback:   \(escalation); with no model engine, the builtin extractive engine answers"]
         // The chunk plan: what a generating command would send, chunk by chunk, without sending it.
         let router = RoutingEngine(local: engines[0], remote: engines[1], ledger: ledger, quota: quota)
-        let chunking = ChunkedRunner(router: router, maxChunks: maxChunks)
+        let chunking = ChunkedRunner(router: router, jobs: explicitJobs, maxChunks: maxChunks)
         let planned = await chunking.plan(RoutingRequest(task: task, document: document))
         if let planned {
             lines += Self.chunkPlanLines(planned, task: task)

@@ -97,13 +97,13 @@ public struct Runner: Sendable {
             } else {
                 output.write(HelpText.overview())
             }
-        case .route(let task, .characterCount(let count), _, _, _):
+        case .route(let task, .characterCount(let count), _, _, _, _):
             output.line(backend(for: task, characterCount: count).rawValue)
         case .text(let source, let settings):
             let document = try await loadDocument(source, settings: settings)
             output.write(document.text.hasSuffix("\n") ? document.text : document.text + "\n")
-        case .route(let task, .explain(let source), let json, let settings, let maxChunks):
-            try await explainRoute(task: task, source: source, settings: settings, json: json, maxChunks: maxChunks)
+        case .route(let task, .explain(let source), let json, let settings, let maxChunks, let jobs):
+            try await explainRoute(task: task, source: source, settings: settings, json: json, maxChunks: maxChunks, jobs: jobs)
         case .engines(let json, let refresh):
             try await showEngines(json: json, refresh: refresh)
         case .generate(let settings):

@@ -48,6 +48,9 @@ struct ArgumentParserTests {
         Accepted(
             argv: ["route", "flashcards", "book.pdf", "--explain", "--max-chunks", "3"],
             expected: .route(task: .flashcards, input: .explain(source: "book.pdf"), json: false, SourceSettings(), maxChunks: 3)),
+        Accepted(
+            argv: ["route", "quiz", "book.pdf", "--explain", "--jobs", "3", "--json"],
+            expected: .route(task: .quiz, input: .explain(source: "book.pdf"), json: true, SourceSettings(), jobs: 3)),
         Accepted(argv: ["quiz", "book.pdf", "--jobs", "2", "--max-chunks=5"], expected: .generate({
             var settings = GenerateSettings(task: .quiz, source: "book.pdf")
             settings.jobs = 2
@@ -121,6 +124,7 @@ struct ArgumentParserTests {
             message: "Invalid value 'lots' for '--max-bytes': expected a positive number of bytes."),
         Rejected(argv: ["--json", "headline"], message: "Unknown option '--json'. See 'studykit --help'."),
         Rejected(argv: ["flashcards", "x", "--jobs", "0"], message: "Invalid value '0' for '--jobs': expected a whole number, 1 or more."),
+        Rejected(argv: ["route", "quiz", "x.pdf", "--explain", "--jobs", "0"], message: "Invalid value '0' for '--jobs': expected a whole number, 1 or more."),
         Rejected(argv: ["import", "x", "--max-chunks", "many"], message: "Invalid value 'many' for '--max-chunks': expected a whole number, 1 or more."),
         Rejected(argv: ["headline", "x", "--jobs", "2"], message: "Unknown option '--jobs'. See 'studykit headline --help'."),
     ]

@@ -53,6 +53,30 @@ struct ServerSlotsEndToEndTests {
         #expect(fresh["parallelRequests"] as? String == "2 (server slots)")
     }
 
+    @Test func routeExplainTakesJobsAndSaysWhereTheNumberCameFrom() throws {
+        let server = try FaultModelServer(.slots)
+        let scratch = try ScratchDirectory("slots-jobs")
+        let environment = try Self.environment(server, cache: scratch.url)
+        // The server answers discovery and /tokenize only: a plan that asked for a generation would fail.
+        let plan = try StudykitBinary.run(["route", "flashcards", Self.longPDF, "--explain", "--json", "--jobs", "3"], environment: environment)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: plan.stdoutData) as? [String: Any])
+        let chunks = try #require(object["chunks"] as? [String: Any], "\(plan.stdout)")
+        #expect(chunks["jobs"] as? Int == 3)
+        #expect(chunks["jobsFrom"] as? String == "--jobs")
+        let remote = try #require((object["engines"] as? [[String: Any]])?.first { $0["engine"] as? String == "remote" })
+        #expect(remote["jobs"] as? Int == 3)
+        #expect(remote["jobsFrom"] as? String == "--jobs")
+
+        let text = try StudykitBinary.run(["route", "flashcards", Self.longPDF, "--explain", "--jobs", "1"], environment: environment)
+        #expect(text.stdout.contains("  jobs:       1 at a time (--jobs) when the document is read in chunks"), "\(text.stdout)")
+        #expect(text.stdout.contains("to a model, 1 at a time (--jobs)"), "\(text.stdout)")
+
+        let zero = try StudykitBinary.run(["route", "flashcards", Self.longPDF, "--explain", "--jobs", "0"], environment: environment)
+        #expect(zero.status == 64)
+        #expect(zero.stderr.contains("Invalid value '0' for '--jobs'"), "\(zero.stderr)")
+    }
+
     @Test func aBatchTakesTwoDocumentsAtATimeUnlessToldOtherwise() throws {
         let server = try FaultModelServer(.slots)
         let scratch = try ScratchDirectory("slots-batch")

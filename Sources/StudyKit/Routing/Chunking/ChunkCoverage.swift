@@ -61,6 +61,18 @@ public struct ChunkCoverage: Sendable, Equatable {
     public var duplicatesDropped: Int = 0
     /// Chunk requests that were in flight at once, and why that many; `nil` when not known.
     public var jobs: JobsChoice?
+    /// The run's explicit `--budget`; `nil` without one.
+    public var budget: BudgetUse?
+
+    /// An explicit `--budget` on a chunked run: the time the whole job may take, shared by every
+    /// chunk (and a summary's overview), not a budget per chunk. Once it is spent no model is
+    /// asked again and the builtin engine answers the chunks left.
+    public struct BudgetUse: Sendable, Equatable {
+        /// The budget in seconds.
+        public var seconds: Double
+        /// Chunks that started once it was spent: the builtin engine's, no model was asked.
+        public var chunksAfter: Int
+    }
 
     /// Sections a model read all of.
     public var sectionsCovered: Int { sections.filter(\.covered).count }
@@ -92,6 +104,9 @@ public struct ChunkCoverage: Sendable, Equatable {
             combined.chunks += part.chunks
             combined.charactersRead = min(combined.charactersRead, part.charactersRead)
             combined.duplicatesDropped += part.duplicatesDropped
+            if let budget = part.budget {
+                combined.budget = BudgetUse(seconds: budget.seconds, chunksAfter: (combined.budget?.chunksAfter ?? 0) + budget.chunksAfter)
+            }
         }
         return combined
     }
@@ -108,6 +123,9 @@ public struct ChunkCoverage: Sendable, Equatable {
             "duplicatesDropped": .integer(duplicatesDropped),
             "jobs": jobs.map { .integer($0.jobs) } ?? .null,
             "jobsFrom": jobs.map { .string($0.source.rawValue) } ?? .null,
+            "budget": budget.map { budget in
+                ["seconds": .number(budget.seconds), "for": "the whole job", "chunksAfterBudget": .integer(budget.chunksAfter)]
+            } ?? .null,
             "perChunk": .array(chunks.map { run in
                 var object: JSONObject = [:]
                 if let part = run.part { object["part"] = .string(part) }
@@ -147,6 +165,12 @@ public struct ChunkCoverage: Sendable, Equatable {
                 + "A model read \(sectionsCovered) of \(sections.count) sections (\(percent(sectionsCovered, sections.count))) and "
                 + "\(charactersRead) of \(characterCount) characters (\(percent(charactersRead, characterCount))).",
         ]
+        if let budget, budget.chunksAfter > 0 {
+            lines += [
+                "", "The \(CapabilityPolicy.seconds(budget.seconds)) budget for the whole job ran out: the builtin engine answered "
+                    + "the last \(budget.chunksAfter) chunk\(budget.chunksAfter == 1 ? "" : "s") without asking a model.",
+            ]
+        }
         let missing = sections.filter { !$0.covered }
         if missing.isEmpty {
             lines += ["", "Every section was read by a model."]

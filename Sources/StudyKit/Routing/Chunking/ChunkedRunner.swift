@@ -54,8 +54,12 @@ public struct ChunkedRunner: Sendable {
     public var jobs: Int?
     /// Chunks sent to a model at most; the rest are the builtin engine's. `nil`: no cap.
     public var maxChunks: Int?
-    /// The time budget each chunk's request gets (`--budget` when given); `nil` for none: a
-    /// command's default budget is for a document that fits, not for a whole textbook.
+    /// The explicit `--budget`: the time the whole job may take, the same deadline as the
+    /// request's (counted from when the source was read), shared by every chunk and a summary's
+    /// overview — not a budget per chunk. Chunks that start once it is spent go to the builtin
+    /// engine without asking a model (``ChunkCoverage/BudgetUse``). `nil` for none: a command's
+    /// default budget is sized for a document that fits, so under it a long document is not
+    /// chunked (the router extracts, then rewrites).
     public var budget: TimeBudget?
     /// Receives the line said before a run of more than ``announceAbove`` chunks.
     public var announce: @Sendable (String) -> Void
@@ -186,6 +190,8 @@ public struct ChunkedRunner: Sendable {
         }
         let shares = Self.itemShares(plan, task: request.task)
         let done = Mutex(0)
+        // Chunks that started once the whole job's budget was spent.
+        var afterBudget = 0
         // Streamed text goes out in document order: chunk k's once chunks 1…k-1 have ended
         // (and the summary's overview, request `total`, last).
         let ordered = router.onPartial.map(OrderedPartials.init(show:))
@@ -196,7 +202,7 @@ public struct ChunkedRunner: Sendable {
             return router
         }
         progress(0, total)
-        let outcomes = try await withThrowingTaskGroup(of: (Int, RoutedResult?, String?).self) { group in
+        let outcomes = try await withThrowingTaskGroup(of: (Int, RoutedResult?, String?, Bool).self) { group in
             var results = [(RoutedResult?, String?)](repeating: (nil, nil), count: total)
             var next = 0
             func chunkRequest(_ index: Int) -> RoutingRequest {
@@ -214,8 +220,9 @@ public struct ChunkedRunner: Sendable {
                 group.addTask { try await runChunk(sub, index: index, forced: request.engine != .auto, router: chunkRouter) }
                 next += 1
             }
-            while let (index, routed, failure) = try await group.next() {
+            while let (index, routed, failure, late) = try await group.next() {
                 ordered?.finish(index)
+                if late { afterBudget += 1 }
                 results[index] = (routed, failure)
                 let count = done.withLock { value in
                     value += 1
@@ -230,20 +237,24 @@ public struct ChunkedRunner: Sendable {
             }
             return results
         }
-        return try await reduce(request, planned: planned, outcomes: outcomes, started: started, overviewRouter: orderedRouter(for: total))
+        var routed = try await reduce(request, planned: planned, outcomes: outcomes, started: started, overviewRouter: orderedRouter(for: total))
+        if let budget { routed.coverage?.budget = ChunkCoverage.BudgetUse(seconds: budget.seconds, chunksAfter: afterBudget) }
+        return routed
     }
 
-    /// One chunk through the router. Under automatic routing a chunk that even the builtin
-    /// engine cannot answer (too little text for its task) is a chunk without items, not a
-    /// failed run; a forced engine's failure, and cancellation, end the whole run.
+    /// One chunk through the router, and whether it started once the whole job's budget was
+    /// spent. Under automatic routing a chunk that even the builtin engine cannot answer (too
+    /// little text for its task) is a chunk without items, not a failed run; a forced engine's
+    /// failure, and cancellation, end the whole run.
     private func runChunk(
         _ request: RoutingRequest, index: Int, forced: Bool, router: RoutingEngine
-    ) async throws -> (Int, RoutedResult?, String?) {
+    ) async throws -> (Int, RoutedResult?, String?, Bool) {
+        let late = budget.map { $0.remaining(at: router.clock.now()) <= 0 } ?? false
         do {
-            return (index, try await router.run(request), nil)
+            return (index, try await router.run(request), nil, late)
         } catch {
             if forced || error is CancellationError || Task.isCancelled { throw error }
-            return (index, nil, RoutingEngine.reason(for: error))
+            return (index, nil, RoutingEngine.reason(for: error), late)
         }
     }
 
@@ -271,10 +282,12 @@ public struct ChunkedRunner: Sendable {
         var cards: [Flashcards.Card] = []
         var questions: [Quiz.Question] = []
         var summaries: [(Summary, DocumentChunk)] = []
-        var maps: [(map: MindMap, section: String?)] = []
+        var maps: [ChunkReduce.MapPart] = []
         // Where each card, question or key point of the merged list came from, in list order.
         var origins: [ItemOrigin] = []
-        let topLevel = outline.sections.compactMap { $0.heading == nil ? nil : $0.level }.min()
+        // The section each chunk's mind map is merged under.
+        let owners = request.task != .mindmap ? []
+            : ChunkReduce.owners(levels: outline.sections.map { $0.heading == nil ? 0 : $0.level }, chunks: plan.chunks.map(\.sections))
 
         // The section an item comes from: the one of its chunk holding its quote, else the chunk's first.
         func section(of quote: String?, in chunk: DocumentChunk) -> Int? {
@@ -303,10 +316,8 @@ public struct ChunkedRunner: Sendable {
                 origins += summary.keyPoints.indices.map { ItemOrigin(chunk: chunk.index, index: $0, section: chunk.sections.first) }
             case .mindMap(let map):
                 items = map.branches.count
-                // The top-level section the chunk starts in.
-                let start = chunk.sections.first ?? 0
-                let owner = outline.sections[...start].last { $0.heading != nil && $0.level == topLevel }
-                maps.append((map, owner?.heading))
+                let owner = owners[chunk.index].flatMap { outline.sections[$0].heading }
+                maps.append(ChunkReduce.MapPart(map: map, section: owner, headings: chunk.headings))
                 if let at = chunk.sections.first { itemsPerSection[at] += items }
             default: break
             }
@@ -343,7 +354,7 @@ public struct ChunkedRunner: Sendable {
             result = .summary(Summary(overview: overview?.text ?? summaries.first?.0.overview ?? "", keyPoints: kept.map { points[$0] }))
         case .mindmap:
             let topic = document.title ?? maps.first?.map.centralTopic ?? "Document"
-            result = .mindMap(ChunkReduce.merge(maps, centralTopic: topic))
+            result = .mindMap(ChunkReduce.merge(maps, centralTopic: topic, branchLimit: ChunkReduce.branchLimit(chunks: plan.chunks.count)))
         default:
             throw EngineError.invalidOutput(["\(request.task.commandName) is not chunked"])
         }

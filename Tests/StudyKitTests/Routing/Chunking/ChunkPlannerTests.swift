@@ -155,7 +155,8 @@ struct ChunkReduceTests {
         ])
         let third = MindMap(centralTopic: "Hash functions", branches: [.init(label: "Collisions"), .init(label: "Hash Tables", children: [.init(label: "Buckets")])])
         let merged = ChunkReduce.merge(
-            [(first, "The Human Immune System"), (second, "The Human Immune System"), (third, "Hash Tables")], centralTopic: "Four topics")
+            [.init(map: first, section: "The Human Immune System"), .init(map: second, section: "The Human Immune System"), .init(map: third, section: "Hash Tables")],
+            centralTopic: "Four topics")
         #expect(merged.centralTopic == "Four topics")
         #expect(merged.branches.map(\.label) == ["The Human Immune System", "Hash Tables"])
         let immune = merged.branches[0]

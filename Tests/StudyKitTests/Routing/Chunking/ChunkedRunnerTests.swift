@@ -25,12 +25,16 @@ final class ChunkEchoModel: LanguageModel {
     let state = Mutex(State())
     /// What its "server" says it serves at once; `nil`: no server.
     let serves: ServerConcurrency?
+    /// Called as each request ends, answered or not (a test clock moved by the time it took).
+    let onAnswer: @Sendable () -> Void
 
     init(
         _ kind: EngineKind = .remote, window: Int = 3_072, serves: ServerConcurrency? = nil,
         failures: @escaping @Sendable (Int, Int?) -> EngineError? = { _, _ in nil },
-        answersAfter: @escaping @Sendable (Int, Int) -> Int? = { _, _ in nil }
+        answersAfter: @escaping @Sendable (Int, Int) -> Int? = { _, _ in nil },
+        onAnswer: @escaping @Sendable () -> Void = {}
     ) {
+        self.onAnswer = onAnswer
         self.kind = kind
         self.window = window
         self.serves = serves
@@ -61,6 +65,7 @@ final class ChunkEchoModel: LanguageModel {
     }
 
     func respond(to request: GenerationRequest) async throws -> RawResponse {
+        defer { onAnswer() }
         let part = Self.part(in: request.prompt)
         let call = state.withLock { state -> Int in
             state.calls += 1

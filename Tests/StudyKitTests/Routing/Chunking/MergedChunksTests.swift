@@ -103,11 +103,12 @@ struct MergedChunksTests {
     }
 
     @Test func aMergedPartNoDroppingCanMendFallsBackLikeAnInvalidAnswer() async throws {
-        // One top-level heading over the whole book: the joined map has a single branch, and a map needs two.
-        var text = ChunkingFixture.text.replacingOccurrences(of: "\n# ", with: "\n## ")
-        if text.hasPrefix("# ") { text = "#" + text }
-        let document = ChunkingFixture.document("# Four topics\n\n" + text)
-        let remote = ChunkEchoModel()
+        // One heading over the whole text and no other: the joined map has a single branch, and a map needs two.
+        // (The three Markdown readings, their headings taken out; the plain-text one has headings of its own.)
+        let markdown = ChunkingFixture.text.components(separatedBy: "Newton's Three Laws of Motion")[0]
+        let text = markdown.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        let document = ChunkingFixture.document("# Readings in biology, computing and history\n\n" + text)
+        let remote = ChunkEchoModel(window: 2_048)
         let router = RoutingEngine(local: ScriptedModel(.local, available: .unavailable(reason: "off")), remote: remote)
         let runner = ChunkedRunner(router: router, jobs: 1)
         let request = RoutingRequest(task: .mindmap, document: document, useCache: false)
