@@ -375,11 +375,25 @@ extension RoutingEngine {
             guard !stems.isEmpty, stems.filter(materialStems.contains).count * 5 >= stems.count * 4 else {
                 return .failure(ItemRejection(reason: "the overview used words the material does not have"))
             }
+            // The fifth of its words the overview may add must be plain English: a word that is
+            // neither the material's nor common ("arepublican", SmolLM2 on long.pdf) is made up.
+            if let invented = Self.inventedWord(in: overview, materialStems: materialStems) {
+                return .failure(ItemRejection(reason: "the overview used a word that is neither the material's nor English (\(invented))"))
+            }
             guard !ResultProse.sameText(overview, extracted) else {
                 return .failure(ItemRejection(reason: "the model repeated the extracted overview"))
             }
             return .success(overview)
         }
+    }
+
+    /// The first content word of `text` that is neither in the material (by stem) nor a common
+    /// English word, or `nil`.
+    static func inventedWord(in text: String, materialStems: Set<String>) -> String? {
+        BuiltinTerms.words(in: text).first { word in
+            !word.isStopword && !word.isNumber && word.surface.count >= 3 && !materialStems.contains(word.stem)
+                && !EnglishFrequency.isCommon(word.surface.lowercased())
+        }?.surface
     }
 
     // MARK: mind map branches

@@ -1,0 +1,39 @@
+import Testing
+@testable import StudyKit
+
+/// How a rewritten overview is judged (``RoutingEngine/overviewJob(sentences:keyPoints:extracted:materialStems:)``):
+/// SmolLM2's overview of samples/long.pdf, which passed the shape and the four-fifths rule.
+@Suite("A rewritten overview uses the material's words or plain English")
+struct OverviewRewriteJudgeTests {
+    static let sentences = [
+        "In September 1792 the Convention abolished the monarchy and declared France a republic.",
+        "Louis XVI was tried for treason and executed in January 1793.",
+        "The Revolution replaced the rule of the king with the rule of an elected assembly.",
+    ]
+    static let keyPoints = [
+        "The Estates-General met at Versailles in May 1789 for the first time since 1614.",
+        "The Third Estate declared itself the National Assembly in June 1789.",
+        "The storming of the Bastille on 14 July 1789 became the symbol of the Revolution.",
+    ]
+
+    static func judge(_ overview: String) -> String {
+        let material = (sentences + keyPoints).joined(separator: " ")
+        let job = RoutingEngine.overviewJob(
+            sentences: sentences, keyPoints: keyPoints, extracted: sentences.joined(separator: " "),
+            materialStems: Set(Grounding.contentStems(material)))
+        switch job.accept(["overview": .string(overview)]) {
+        case .success: return "accepted"
+        case .failure(let rejection): return rejection.reason
+        }
+    }
+
+    @Test func anOverviewInTheMaterialsWordsIsAccepted() {
+        #expect(Self.judge("The Convention abolished the monarchy and declared France a republic in 1792. The king was tried and executed in 1793.") == "accepted")
+    }
+
+    @Test func aMadeUpWordIsRefused() {
+        #expect(
+            Self.judge("The Convention declared France a republic in 1792, and the monarchy was arepublican. The king was executed in 1793.")
+                == "the overview used a word that is neither the material's nor English (arepublican)")
+    }
+}
