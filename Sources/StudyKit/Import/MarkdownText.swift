@@ -222,19 +222,8 @@ enum MarkdownText {
     /// A line's text without inline markup. Code spans are kept literally (without their
     /// backticks); everything else is unwrapped outside them.
     static func inlineText(_ line: String) -> String {
-        var text = line
-        // Notes apps' syntax (Obsidian, Logseq): embeds go, wiki links give their alias or page,
-        // a callout's type mark goes, highlights are unwrapped.
-        text = replace(#"!\[\[[^\]]*\]\]"#, in: text, with: "")
-        text = replace(#"\[\[(?:[^\]|]*\|)?([^\]|]+)\]\]"#, in: text, with: "$1")
-        text = replace(#"^\[![A-Za-z-]+\][+-]?\s*"#, in: text, with: "")
-        text = replace(#"==(?=\S)(.+?)(?<=\S)=="#, in: text, with: "$1")
-        // Images and links first: their text may hold a code span ("[`net.Server`][]").
-        text = replace(#"!\[([^\]]*)\]\([^)]*\)"#, in: text, with: "$1")
-        text = replace(#"!\[([^\]]*)\]\[[^\]]*\]"#, in: text, with: "$1")
-        text = replace(#"\[([^\]]+)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)"#, in: text, with: "$1")
-        text = replace(#"\[([^\]]+)\]\[[^\]]*\]"#, in: text, with: "$1")
-        text = replace(#"<((?:https?|mailto|ftp):[^>\s]+)>"#, in: text, with: "$1")
+        // Notes apps' syntax, then images and links: their text may hold a code span ("[`net.Server`][]").
+        let text = linkRules.reduce(line) { text, rule in replace(rule.pattern, in: text, with: rule.template) }
         // Code spans are set aside (each as one private-use character), so markup around them
         // ("**Add `x` to your shell**") is unwrapped whole and nothing inside them is touched.
         var spans: [String] = []
@@ -266,18 +255,37 @@ enum MarkdownText {
     /// Markup outside code spans taken away.
     private static func unwrapped(_ text: String) -> String {
         // Escaped characters are set aside first, so `\*stars\*` is no emphasis.
-        var text = replaceEscapes(text)
-        // Tags (`<a id="x">`, `</sup>`, `<br/>`), not comparisons ("a < b").
-        text = replace(#"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*)?/?>"#, in: text, with: "")
-        text = replace(#"(?<![\w*])\*\*(?=\S)(.+?)(?<=\S)\*\*(?![\w*])"#, in: text, with: "$1")
-        text = replace(#"(?<![\w_])__(?=\S)(.+?)(?<=\S)__(?![\w_])"#, in: text, with: "$1")
-        text = replace(#"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])"#, in: text, with: "$1")
-        text = replace(#"(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])"#, in: text, with: "$1")
-        text = replace(#"~~(?=\S)(.+?)(?<=\S)~~"#, in: text, with: "$1")
+        var text = emphasisRules.reduce(replaceEscapes(text)) { text, rule in replace(rule.pattern, in: text, with: rule.template) }
         text = String(String.UnicodeScalarView(text.unicodeScalars.map { escapedBack[$0] ?? $0 }))
         for (entity, character) in entities { text = text.replacingOccurrences(of: entity, with: character) }
         return text
     }
+
+    /// Notes apps' syntax (Obsidian, Logseq: embeds go, wiki links give their alias or page, a
+    /// callout's type mark goes, highlights are unwrapped), then images, links and autolinks,
+    /// in this order.
+    private static let linkRules: [(pattern: String, template: String)] = [
+        (#"!\[\[[^\]]*\]\]"#, ""),
+        (#"\[\[(?:[^\]|]*\|)?([^\]|]+)\]\]"#, "$1"),
+        (#"^\[![A-Za-z-]+\][+-]?\s*"#, ""),
+        (#"==(?=\S)(.+?)(?<=\S)=="#, "$1"),
+        (#"!\[([^\]]*)\]\([^)]*\)"#, "$1"),
+        (#"!\[([^\]]*)\]\[[^\]]*\]"#, "$1"),
+        (#"\[([^\]]+)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)"#, "$1"),
+        (#"\[([^\]]+)\]\[[^\]]*\]"#, "$1"),
+        (#"<((?:https?|mailto|ftp):[^>\s]+)>"#, "$1"),
+    ]
+
+    /// Tags (`<a id="x">`, `</sup>`, `<br/>`, not comparisons such as "a < b"), then strong,
+    /// emphasis and strikethrough, each only with a space or punctuation outside its marks.
+    private static let emphasisRules: [(pattern: String, template: String)] = [
+        (#"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*)?/?>"#, ""),
+        (#"(?<![\w*])\*\*(?=\S)(.+?)(?<=\S)\*\*(?![\w*])"#, "$1"),
+        (#"(?<![\w_])__(?=\S)(.+?)(?<=\S)__(?![\w_])"#, "$1"),
+        (#"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])"#, "$1"),
+        (#"(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])"#, "$1"),
+        (#"~~(?=\S)(.+?)(?<=\S)~~"#, "$1"),
+    ]
 
     /// The characters a backslash escapes, each set aside as a private-use character.
     private static let escapable = Array("\\`*_{}[]()#+-.!|<>~\"'".unicodeScalars)
