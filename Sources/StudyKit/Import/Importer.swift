@@ -228,7 +228,7 @@ public struct Importer: Sendable {
     private static func firstTitleLine(_ text: String) -> Substring? {
         var inFence = false
         for line in text.split(separator: "\n") {
-            if line.hasPrefix("```") || line.hasPrefix("~~~") {
+            if CodeText.isFence(line) {
                 inFence.toggle()
             } else if !inFence, line.hasPrefix("# ") {
                 return line

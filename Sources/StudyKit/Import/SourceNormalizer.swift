@@ -21,8 +21,8 @@ import Foundation
 /// otherwise; other variation selectors (ideographic) stay. Then the text is put in Unicode NFC.
 ///
 /// **Layout policy.** Unicode space separators become a plain space; runs of spaces collapse to
-/// one; lines are trimmed (but for the indentation of a fenced code block); two or more line breaks become exactly one blank line; leading and
-/// trailing blank lines go. Text, markdown and HTML keep single line breaks inside a paragraph;
+/// one; lines are trimmed (but for the indentation of a fenced code block); two or more line
+/// breaks become exactly one blank line; leading and trailing blank lines go. Text, markdown and HTML keep single line breaks inside a paragraph;
 /// PDF lines are joined with a space (see ``PDFLayout`` for paragraphs, hyphenation and running
 /// headers). Normalizing twice gives the same result as normalizing once.
 enum SourceNormalizer {
@@ -172,13 +172,13 @@ enum SourceNormalizer {
         var inFence = false
         var indenting = true
         func finishLine() {
-            let line = String(current)
-            if line.hasPrefix("```") || line.hasPrefix("~~~") {
+            var line = String(current)
+            if CodeText.isFence(line) {
                 inFence.toggle()
             } else if inFence, line.allSatisfy({ $0 == " " }) {
-                current = String.UnicodeScalarView()
+                line = ""
             }
-            lines.append(String(current))
+            lines.append(line)
             current = String.UnicodeScalarView()
             pendingSpace = false
             indenting = true

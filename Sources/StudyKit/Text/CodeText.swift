@@ -15,6 +15,14 @@
 /// less. One sign is not enough: "Call f(x) to compute it." has brackets, and "Return the
 /// value." a keyword. A formula ("E = mc²", "6CO2 + 6H2O → C6H12O6 + 6O2") shows none.
 enum CodeText {
+    /// Whether a line opens or closes a fenced block: three backticks or three tildes first
+    /// (the splitter, the normalizer and the Markdown title all read fences by this).
+    static func isFence(_ line: some Collection<Character>) -> Bool {
+        guard let mark = line.first, mark == "`" || mark == "~" else { return false }
+        let opening = line.prefix(3)
+        return opening.count == 3 && opening.allSatisfy { $0 == mark }
+    }
+
     /// Whether a paragraph's lines are code: half of them or more read as code (so a comment
     /// line or a blank-ish line inside code does not break it), and at least one does.
     static func isCode(lines: [String]) -> Bool {

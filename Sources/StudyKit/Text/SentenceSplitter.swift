@@ -25,8 +25,9 @@
     let headingLevel: Int
     /// Whether the unit is (part of) a bulleted or numbered list item.
     let isListItem: Bool
-    /// Whether the unit is (part of) a fenced block of code or program output (```` ``` ````
-    /// lines, as HTML import renders `<pre>`): text to read as it is, never sentences.
+    /// Whether the unit is (part of) a block of code or program output: a fenced block (```` ``` ````
+    /// lines, as HTML import renders `<pre>`), or a paragraph whose lines read as code
+    /// (``CodeText``). Text to read as it is, never sentences.
     let isCode: Bool
 
     /// Creates a unit; the splitter is the usual source, tests and callers may build their own.
@@ -144,7 +145,7 @@ private struct Scan {
         while i <= chars.count {
             if i == chars.count || chars[i] == "\n" {
                 let line = trimmed(lineStart..<i)
-                let isFence = line.map(isFenceLine) ?? false
+                let isFence = line.map { CodeText.isFence(chars[$0]) } ?? false
                 if let open = fence {
                     if isFence || i == chars.count {
                         let end = isFence ? lineStart : i
@@ -167,12 +168,6 @@ private struct Scan {
         }
         if !current.isEmpty { paragraphs.append((current, false)) }
         return paragraphs
-    }
-
-    /// A code fence: a line that starts with three backticks or three tildes.
-    private func isFenceLine(_ line: Range<Int>) -> Bool {
-        guard line.count >= 3, let mark = chars[line.lowerBound] as Character?, mark == "`" || mark == "~" else { return false }
-        return chars[line.lowerBound + 1] == mark && chars[line.lowerBound + 2] == mark
     }
 
     private func trimmed(_ r: Range<Int>) -> Range<Int>? {
