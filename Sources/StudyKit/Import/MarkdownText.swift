@@ -180,7 +180,7 @@ enum MarkdownText {
 
     /// `[label]: https://…` (optionally with a title).
     private static func isReferenceDefinition(_ line: String) -> Bool {
-        line.range(of: #"^\[[^\]]+\]:\s*\S+"#, options: .regularExpression) != nil && !line.hasPrefix("[^")
+        matches(referenceDefinition, line) && !line.hasPrefix("[^")
     }
 
     /// `|---|:---:|` or `--- | ---`.
@@ -201,7 +201,7 @@ enum MarkdownText {
 
     /// `## Title {#anchor .class}` → `## Title`.
     private static func withoutHeadingAttributes(_ line: String) -> String {
-        line.replacingOccurrences(of: #"\s*\{[#.][^}]*\}\s*$"#, with: "", options: .regularExpression)
+        headingAttributes.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "")
     }
 
     /// `| a | b |` → `a | b`.
@@ -214,8 +214,12 @@ enum MarkdownText {
     }
 
     private static func listMarker(_ line: String) -> Bool {
-        line.range(of: #"^([-*+]|\d{1,3}[.)])\s"#, options: .regularExpression) != nil
+        matches(listItemStart, line)
     }
+
+    private static let referenceDefinition = expression(#"^\[[^\]]+\]:\s*\S+"#)
+    private static let headingAttributes = expression(#"\s*\{[#.][^}]*\}\s*$"#)
+    private static let listItemStart = expression(#"^([-*+]|\d{1,3}[.)])\s"#)
 
     // MARK: Inline
 
@@ -223,7 +227,7 @@ enum MarkdownText {
     /// backticks); everything else is unwrapped outside them.
     static func inlineText(_ line: String) -> String {
         // Notes apps' syntax, then images and links: their text may hold a code span ("[`net.Server`][]").
-        let text = linkRules.reduce(line) { text, rule in replace(rule.pattern, in: text, with: rule.template) }
+        let text = linkRules.reduce(line) { text, rule in replace(rule.expression, in: text, with: rule.template) }
         // Code spans are set aside (each as one private-use character), so markup around them
         // ("**Add `x` to your shell**") is unwrapped whole and nothing inside them is touched.
         var spans: [String] = []
@@ -255,7 +259,7 @@ enum MarkdownText {
     /// Markup outside code spans taken away.
     private static func unwrapped(_ text: String) -> String {
         // Escaped characters are set aside first, so `\*stars\*` is no emphasis.
-        var text = emphasisRules.reduce(replaceEscapes(text)) { text, rule in replace(rule.pattern, in: text, with: rule.template) }
+        var text = emphasisRules.reduce(replaceEscapes(text)) { text, rule in replace(rule.expression, in: text, with: rule.template) }
         text = String(String.UnicodeScalarView(text.unicodeScalars.map { escapedBack[$0] ?? $0 }))
         for (entity, character) in entities { text = text.replacingOccurrences(of: entity, with: character) }
         return text
@@ -264,27 +268,27 @@ enum MarkdownText {
     /// Notes apps' syntax (Obsidian, Logseq: embeds go, wiki links give their alias or page, a
     /// callout's type mark goes, highlights are unwrapped), then images, links and autolinks,
     /// in this order.
-    private static let linkRules: [(pattern: String, template: String)] = [
-        (#"!\[\[[^\]]*\]\]"#, ""),
-        (#"\[\[(?:[^\]|]*\|)?([^\]|]+)\]\]"#, "$1"),
-        (#"^\[![A-Za-z-]+\][+-]?\s*"#, ""),
-        (#"==(?=\S)(.+?)(?<=\S)=="#, "$1"),
-        (#"!\[([^\]]*)\]\([^)]*\)"#, "$1"),
-        (#"!\[([^\]]*)\]\[[^\]]*\]"#, "$1"),
-        (#"\[([^\]]+)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)"#, "$1"),
-        (#"\[([^\]]+)\]\[[^\]]*\]"#, "$1"),
-        (#"<((?:https?|mailto|ftp):[^>\s]+)>"#, "$1"),
+    private static let linkRules: [(expression: NSRegularExpression, template: String)] = [
+        (expression(#"!\[\[[^\]]*\]\]"#), ""),
+        (expression(#"\[\[(?:[^\]|]*\|)?([^\]|]+)\]\]"#), "$1"),
+        (expression(#"^\[![A-Za-z-]+\][+-]?\s*"#), ""),
+        (expression(#"==(?=\S)(.+?)(?<=\S)=="#), "$1"),
+        (expression(#"!\[([^\]]*)\]\([^)]*\)"#), "$1"),
+        (expression(#"!\[([^\]]*)\]\[[^\]]*\]"#), "$1"),
+        (expression(#"\[([^\]]+)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)"#), "$1"),
+        (expression(#"\[([^\]]+)\]\[[^\]]*\]"#), "$1"),
+        (expression(#"<((?:https?|mailto|ftp):[^>\s]+)>"#), "$1"),
     ]
 
     /// Tags (`<a id="x">`, `</sup>`, `<br/>`, not comparisons such as "a < b"), then strong,
     /// emphasis and strikethrough, each only with a space or punctuation outside its marks.
-    private static let emphasisRules: [(pattern: String, template: String)] = [
-        (#"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*)?/?>"#, ""),
-        (#"(?<![\w*])\*\*(?=\S)(.+?)(?<=\S)\*\*(?![\w*])"#, "$1"),
-        (#"(?<![\w_])__(?=\S)(.+?)(?<=\S)__(?![\w_])"#, "$1"),
-        (#"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])"#, "$1"),
-        (#"(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])"#, "$1"),
-        (#"~~(?=\S)(.+?)(?<=\S)~~"#, "$1"),
+    private static let emphasisRules: [(expression: NSRegularExpression, template: String)] = [
+        (expression(#"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*)?/?>"#), ""),
+        (expression(#"(?<![\w*])\*\*(?=\S)(.+?)(?<=\S)\*\*(?![\w*])"#), "$1"),
+        (expression(#"(?<![\w_])__(?=\S)(.+?)(?<=\S)__(?![\w_])"#), "$1"),
+        (expression(#"(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])"#), "$1"),
+        (expression(#"(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])"#), "$1"),
+        (expression(#"~~(?=\S)(.+?)(?<=\S)~~"#), "$1"),
     ]
 
     /// The characters a backslash escapes, each set aside as a private-use character.
@@ -319,8 +323,17 @@ enum MarkdownText {
         ("&ndash;", "–"), ("&hellip;", "…"), ("&copy;", "©"), ("&amp;", "&"),
     ]
 
-    private static func replace(_ pattern: String, in text: String, with template: String) -> String {
+    private static func replace(_ expression: NSRegularExpression, in text: String, with template: String) -> String {
         guard text.contains(where: { "[]<>*_~\\&=".contains($0) }) else { return text }
-        return text.replacingOccurrences(of: pattern, with: template, options: .regularExpression)
+        return expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
+    }
+
+    /// Compiled once: each line of a long file is matched against every rule.
+    private static func expression(_ pattern: String) -> NSRegularExpression {
+        try! NSRegularExpression(pattern: pattern)
+    }
+
+    private static func matches(_ expression: NSRegularExpression, _ text: String) -> Bool {
+        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 }
