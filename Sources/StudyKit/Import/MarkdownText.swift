@@ -33,7 +33,9 @@ enum MarkdownText {
         var inList = false
         var indentedCode: [String] = []
 
+        // The block without its trailing blank lines, fenced.
         func flushIndentedCode() {
+            while indentedCode.last == "" { indentedCode.removeLast() }
             guard !indentedCode.isEmpty else { return }
             out.append("```")
             out += indentedCode
@@ -63,7 +65,6 @@ enum MarkdownText {
                     indentedCode.append("")
                     continue
                 }
-                while indentedCode.last == "" { indentedCode.removeLast() }
                 flushIndentedCode()
                 out.append("")
             }
@@ -103,7 +104,7 @@ enum MarkdownText {
                 continue
             }
             // Setext underlines turn the line above into a heading; a rule alone is dropped.
-            if isSetextUnderline(trimmed, mark: "="), !previousBlank, let last = out.last, !last.isEmpty {
+            if isSetextUnderline(trimmed), !previousBlank, let last = out.last, !last.isEmpty {
                 out[out.count - 1] = "# " + last
                 continue
             }
@@ -119,8 +120,7 @@ enum MarkdownText {
                 continue
             }
             if isReferenceDefinition(trimmed) || isTableDelimiter(trimmed) { continue }
-            let (quoteless, _) = withoutQuoteMarks(trimmed)
-            var content = quoteless
+            var content = withoutQuoteMarks(trimmed)
             if content.hasPrefix("#") { content = withoutHeadingAttributes(content) }
             if content.hasPrefix("|") || (content.hasSuffix("|") && content.contains(" | ")) {
                 content = tableRow(content)
@@ -132,7 +132,6 @@ enum MarkdownText {
             out.append(inline)
             previousBlank = false
         }
-        while indentedCode.last == "" { indentedCode.removeLast() }
         flushIndentedCode()
         return out.joined(separator: "\n")
     }
@@ -167,8 +166,9 @@ enum MarkdownText {
         return (first, run.count, info)
     }
 
-    private static func isSetextUnderline(_ line: String, mark: Character) -> Bool {
-        line.count >= 2 && line.allSatisfy { $0 == mark }
+    /// `===` under a line: the setext mark of a level-1 heading (`---` is read with the rules).
+    private static func isSetextUnderline(_ line: String) -> Bool {
+        line.count >= 2 && line.allSatisfy { $0 == "=" }
     }
 
     /// `---`, `***`, `___` (spaces allowed between): a rule.
@@ -188,15 +188,11 @@ enum MarkdownText {
         line.contains("-") && line.contains("|") && line.allSatisfy { "|-: ".contains($0) }
     }
 
-    /// The line without its blockquote marks (`> `, `>> `), and how deep it was quoted.
-    private static func withoutQuoteMarks(_ line: String) -> (String, Int) {
+    /// The line without its blockquote marks (`> `, `>> `).
+    private static func withoutQuoteMarks(_ line: String) -> String {
         var rest = Substring(line)
-        var depth = 0
-        while rest.first == ">" {
-            rest = rest.dropFirst().drop { $0 == " " }
-            depth += 1
-        }
-        return (String(rest), depth)
+        while rest.first == ">" { rest = rest.dropFirst().drop { $0 == " " } }
+        return String(rest)
     }
 
     /// `## Title {#anchor .class}` → `## Title`.
