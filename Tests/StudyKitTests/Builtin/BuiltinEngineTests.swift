@@ -234,6 +234,51 @@ private func oneLine(_ text: String) -> String {
         }
     }
 
+    /// A card stands alone: never a sentence that stops above the code or list that finishes it,
+    /// that breaks off without its end ("…, so that"), or that leans on the one before ("This is
+    /// useful when …", "If used, these symbols …"); and never a blank where the sentence says a
+    /// term as a verb ("passed" for the term "pass").
+    @Test func cardsStandAloneAndBlankNouns() throws {
+        let text = """
+            A function definition associates the function name with the function object in the symbol table.
+
+            For example, the following function accumulates the arguments passed to it on subsequent calls:
+
+            ```
+            def f(a, L=[]):
+                L.append(a)
+            ```
+
+            This is useful when parameter names have no real meaning for the keyword arguments of the caller.
+
+            If used, these symbols indicate the kind of parameter by how the arguments reach the function body.
+
+            The default values are evaluated at the point of function definition in the defining scope, so that
+
+            The pass statement does nothing and serves as a placeholder for a function body.
+
+            The pass is silently ignored when the interpreter reaches it inside a loop body.
+
+            Keyword arguments are passed by name and positional arguments are passed by position to a function.
+
+            Arguments passed to a function land in the local symbol table of the called function.
+
+            The return statement returns with a value from a function to the caller of the function.
+
+            A docstring is the string literal on the first line of the function body of a function.
+
+            Positional-only parameters are placed before a slash in the parameter list of a function.
+            """
+        guard case .flashcards(let deck) = try run(.flashcards, text) else { throw CancellationError() }
+        #expect(deck.cards.count >= 3)
+        for card in deck.cards {
+            for leaning in ["the following function accumulates", "This is useful when", "If used, these symbols", "so that"] {
+                #expect(!card.quote.contains(leaning), "\(card.quote)")
+            }
+            #expect(card.answer.lowercased() != "passed", "\(card.question)")
+        }
+    }
+
     /// A manual's prototype, central as it is (it names every term), is neither in the overview nor a key point.
     @Test func aPrototypeIsNoSentenceOfTheSummary() throws {
         let text = """

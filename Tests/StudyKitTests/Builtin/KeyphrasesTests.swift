@@ -32,6 +32,41 @@ import Testing
         #expect(phrases.first?.key == "light reaction")
     }
 
+    /// A term is a thing: a word that is never a noun ("useful", "occurs", "iterating") is no
+    /// term on its own nor closing a phrase ("exception occurs"), and a term the text says both
+    /// as a noun and as a verb is shown as the noun ("pass", not the more frequent "passed").
+    @Test func termsAreNounsNotVerbsOrAdjectives() {
+        let text = """
+            The pass statement does nothing. The pass is silently ignored.
+            Arguments are passed by position. Keyword arguments are passed by name.
+            The arguments passed must match the parameters. Unpacked arguments are passed too.
+            This is useful when parameter names are useful. Default values are useful.
+            When an exception occurs, the loop stops. An exception occurs rarely. An exception occurs here.
+            Iterating over a sequence is common. Iterating twice is allowed. Keep iterating.
+            """
+        let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: text, limit: 40).map(\.text)
+        for verbOrAdjective in ["useful", "exception occurs", "occurs", "Iterating", "iterating", "passed"] {
+            #expect(!phrases.contains(verbOrAdjective), "\(verbOrAdjective) in \(phrases)")
+        }
+        #expect(phrases.contains("pass"), "\(phrases)")
+        #expect(phrases.contains("exception"), "\(phrases)")
+    }
+
+    /// A verb's base form names a thing where a heading or a call writes it: zlib's "deflate()",
+    /// Python's "continue" statement.
+    @Test func aVerbTheTextWritesAsACallOrAHeadingNamesAThing() {
+        let units = SentenceSplitter().split("""
+            # Break and continue statements
+
+            Call deflate() until the input is used up. Then deflate() is called with the finish flag.
+            A failed deflate() call returns an error code. The loop calls deflate() once per buffer.
+            The continue statement skips the rest of the loop. A continue inside a loop body is common.
+            """)
+        let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: units, limit: 40).map { $0.text.lowercased() }
+        #expect(phrases.contains("deflate"), "\(phrases)")
+        #expect(phrases.contains { $0.hasPrefix("continue") }, "\(phrases)")
+    }
+
     @Test func stopwordsNeverStartOrEndAPhrase() throws {
         let phrases = KeyphraseExtractor().keyphrases(in: try BuiltinFixtures.photosynthesis(), limit: 50)
         #expect(!phrases.isEmpty)

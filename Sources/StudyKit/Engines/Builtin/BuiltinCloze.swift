@@ -12,6 +12,8 @@ extension BuiltinEngine {
     /// Passes, each only while more are needed: the builder's defaults (one per sentence of 6–40
     /// words, one per term); then shorter sentences and terms not used yet; then, only to reach
     /// the minimum of three, other terms of sentences already asked about (common words too).
+    /// The first two take only sentences that stand alone: finished, and not leaning on the one
+    /// before (``BuiltinProse/leansOnContext(_:)``).
     func clozeItems(_ analysis: BuiltinAnalysis, limit: Int) -> [ClozeItem] {
         var items: [ClozeItem] = []
         var questionKeys = Set<String>()
@@ -26,9 +28,15 @@ extension BuiltinEngine {
         for pass in passes {
             let target = pass.reuseSentences ? min(3, limit) : limit
             while items.count < target {
+                // A card stands alone: never a sentence that stops before the list or code that
+                // finishes it ("… the following function accumulates the arguments passed to it:"),
+                // nor one that leans on the sentence before ("This is useful when …").
                 let ranked = pass.reuseSentences
                     ? analysis.ranked
-                    : analysis.ranked.filter { !usedSentences.contains($0.sentence.range.lowerBound) }
+                    : analysis.ranked.filter {
+                        !usedSentences.contains($0.sentence.range.lowerBound) && !BuiltinProse.isUnfinished($0.sentence.text)
+                            && !BuiltinProse.leansOnContext($0.sentence.text)
+                    }
                 let terms = analysis.keyphrases.filter { !usedTerms.contains($0.key) }
                 let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count)
                 guard !fresh.isEmpty else { break }
@@ -152,14 +160,23 @@ extension BuiltinEngine {
         return chosen
     }
 
-    /// Content words of the text (no stopwords, numbers or one-letter words), most frequent
-    /// first, ties to the earlier; each in its most common spelling.
+    /// Whether an English word is plainly no term, as an option among terms: never a noun
+    /// ("define", "useful", "occurs") or a past participle ("passed").
+    private static func isNoTerm(_ word: String) -> Bool {
+        EnglishWordClass.isNeverNoun(word) || KeyphraseExtractor.endsInParticiple(word)
+    }
+
+    /// Content words of the text (no stopwords, numbers or one-letter words; for English, no word
+    /// that is never a noun), most frequent first, ties to the earlier; each in its most common
+    /// spelling.
     private static func frequentWords(_ analysis: BuiltinAnalysis) -> [(text: String, stem: String)] {
         var counts: [String: (count: Int, first: Int, surface: String)] = [:]
         var position = 0
         for unit in analysis.prose {
             for word in BuiltinTerms.words(in: unit.text)
-            where !word.isStopword && !word.isNumber && word.surface.count >= 3 {
+            where !word.isStopword && !word.isNumber && word.surface.count >= 3
+                && !(analysis.isEnglish && Self.isNoTerm(word.lowercased))
+            {
                 let seen = counts[word.stem] ?? (0, position, word.lowercased)
                 counts[word.stem] = (seen.count + 1, seen.first, seen.surface)
                 position += 1

@@ -72,7 +72,7 @@ extension BuiltinEngine {
         func best(_ sentences: [Sentence], leading term: String? = nil) -> [Sentence] {
             func key(_ sentence: Sentence) -> (Int, Int, Int) {
                 let defines = term.map { BuiltinProse.withoutListMarker(sentence.text).lowercased().hasPrefix($0.lowercased()) } ?? false
-                return (defines ? 0 : 1, Self.leansOnContext(sentence.text) ? 1 : 0, rank[sentence.offsets.lowerBound] ?? .max)
+                return (defines ? 0 : 1, BuiltinProse.leansOnContext(sentence.text) ? 1 : 0, rank[sentence.offsets.lowerBound] ?? .max)
             }
             return sentences.filter { rank[$0.offsets.lowerBound] != nil && BuiltinProse.wordCount($0.text) >= 5 }
                 .sorted { key($0) < key($1) }
@@ -150,13 +150,6 @@ extension BuiltinEngine {
             return article.lowercased() + heading.dropFirst(article.count)
         }
         return heading
-    }
-
-    /// Whether a sentence opens with a word that points back to what came before.
-    static func leansOnContext(_ text: String) -> Bool {
-        let first = text.split(whereSeparator: { !$0.isLetter }).first.map { $0.lowercased() } ?? ""
-        return ["it", "its", "they", "their", "them", "this", "these", "those", "that", "such", "he", "she", "his", "her",
-                "some", "both", "within", "then", "also", "however", "here", "there"].contains(first)
     }
 
     private static let followUps = ["Can you say a bit more about that?", "Interesting. Is there more to it?", "Go on, what else should I know?"]

@@ -39,9 +39,48 @@ enum BuiltinProse {
     /// open bracket, before the list or code block that finishes it ("…, and the returned
     /// Promise rejects," above a list of what happens then). Such a unit is no statement to
     /// quote as a point of its own.
+    /// A unit without terminal punctuation that ends on a word no sentence ends on ("… in the
+    /// defining scope, so that") is unfinished too: the rest of it is on the next line.
     static func isUnfinished(_ text: String) -> Bool {
-        guard let last = text.trimmingCharacters(in: .whitespacesAndNewlines).last else { return false }
-        return ",;:-–—(".contains(last)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let last = trimmed.last else { return false }
+        if ",;:-–—(".contains(last) { return true }
+        guard !endsSentence(trimmed), let lastWord = trimmed.split(separator: " ").last else { return false }
+        return danglingWords.contains(lastWord.lowercased())
+    }
+
+    /// Words an English sentence does not end on: articles, conjunctions, most prepositions.
+    private static let danglingWords: Set<String> = [
+        "a", "an", "the", "and", "or", "but", "nor", "of", "to", "that", "which", "whose", "with", "for", "from", "by",
+        "as", "so", "thus", "than", "if", "when", "because", "into", "onto", "like", "its", "their",
+    ]
+
+    /// Words that, opening a sentence or its main clause, point back to what came before: "It
+    /// must be followed by the function name", "This is useful when …", "If used, these symbols
+    /// indicate …", "However, …".
+    private static let backReferences: Set<String> = [
+        "it", "its", "they", "their", "them", "this", "these", "those", "that", "such", "he", "she", "his", "her",
+        "both", "then", "however", "here", "also", "thus", "hence", "therefore", "instead", "otherwise", "likewise",
+        "similarly", "moreover", "furthermore", "besides", "latter", "former",
+    ]
+
+    /// Whether a sentence leans on one before it, so that on its own — a card, a key point, a
+    /// podcast line — it does not say what it is about: its first word, or the first word after a
+    /// short opening clause ("If used, these …"), points back (``backReferences``). "It" that
+    /// stands for what follows ("It is possible to define …", "It is known that …") does not.
+    static func leansOnContext(_ text: String) -> Bool {
+        let words = text.split(whereSeparator: { !$0.isLetter && $0 != "," }).map { $0.lowercased() }
+        guard let first = words.first?.trimmingCharacters(in: [","]) else { return false }
+        if first == "it", words.count >= 4, ["is", "was"].contains(words[1]),
+            words[2...].prefix(4).contains(where: { $0 == "to" || $0 == "that" })
+        {
+            return false
+        }
+        if backReferences.contains(first) { return true }
+        // A short opening clause: "If used, these symbols …", "In practice, this means …".
+        guard let comma = words.prefix(5).firstIndex(where: { $0.hasSuffix(",") }), comma + 1 < words.count else { return false }
+        let afterClause = words[comma + 1].trimmingCharacters(in: [","])
+        return backReferences.contains(afterClause) && afterClause != "that"
     }
 
     /// `text` as a sentence that stands on its own: one line, a capital first letter when it

@@ -37,7 +37,9 @@ struct ClozeBuilder: Sendable {
     /// Sentences with more words are too long to read as one question.
     var maxWords: Int
     /// Whether a single common English word ("list", "files") is an answer only where the
-    /// sentence defines it ("A list is …"): a blank where "list" was teaches nothing.
+    /// sentence defines it ("A list is …"): a blank where "list" was teaches nothing; and whether
+    /// a single word the sentence writes as a verb or an adjective ("passed", "defining", "useful")
+    /// is never a blank (for English text).
     var screensCommonWords: Bool
 
     /// Creates a builder.
@@ -87,6 +89,13 @@ struct ClozeBuilder: Sendable {
                 // "_____: ASN1_SUCCESS if …" asks for the label of a reference entry ("Returns:"), not its content.
                 guard !(first == 0 && chars.indices.contains(words[length - 1].offsets.upperBound)
                     && chars[words[length - 1].offsets.upperBound] == ":") else { continue }
+                // The term "pass" (a heading's "pass Statements") matches "passed" by its stem;
+                // a blank where the sentence says it as a verb or an adjective asks for no term.
+                if screensCommonWords, length == 1, words[first].lowercased != phrase.text.lowercased(),
+                    EnglishWordClass.isNeverNoun(words[first].lowercased) || KeyphraseExtractor.endsInParticiple(words[first].lowercased)
+                {
+                    continue
+                }
                 if screensCommonWords, length == 1, EnglishFrequency.isCommon(phrase.text),
                     KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
                 {

@@ -36,8 +36,10 @@ struct Keyphrase: Sendable, Hashable {
 /// to the document rather than to English at large (``EnglishFrequency/specificity(of:)``: "MIME
 /// type" and "glob" over "type" and "list"), raised for terms the document names in a heading or
 /// defines ("A glob is …", "Glob: …"); a verb is no term at all: a past participle on its own or
-/// closing a phrase ("released", "files matched"), or a word the text also writes as one opening
-/// a phrase ("fixes carbon dioxide" beside "fixed"), unless a heading names it or the text defines it.
+/// closing a phrase ("released", "files matched"), a word the text also writes as one opening a
+/// phrase ("fixes carbon dioxide" beside "fixed"), or a word that is never a noun on its own or
+/// closing a phrase ("occurs", "useful", "exception occurs": ``EnglishWordClass``), unless a
+/// heading names it or the text defines it.
 struct KeyphraseExtractor: Sendable {
     /// Longest candidate, in words.
     var maxWords: Int
@@ -75,6 +77,9 @@ struct KeyphraseExtractor: Sendable {
         let japanese = LanguageDetector.scriptLanguage(ScriptCount(sentences.map(\.text).joined(separator: "\n"))) == "ja"
         var runs: [[BuiltinWord]] = []
         var headingStems = Set<String>()
+        // Words a heading writes, or the text writes as a call ("deflate()"), lower-cased: there a
+        // verb's base form names a thing ("pass Statements", "break and continue").
+        var namingWords = Set<String>()
         var defined = Set<String>()
         var verbStems = Set<String>()  // stems the text also uses as a past participle ("fixed")
         // Code is no source of terms ("const", "myEmitter").
@@ -82,11 +87,18 @@ struct KeyphraseExtractor: Sendable {
             let words = unitWords?[index] ?? BuiltinTerms.words(in: sentence.text)
             runs.append(contentsOf: japanese ? Self.japaneseTermRuns(in: words) : contentRuns(in: words))
             guard weighsGeneralEnglish else { continue }
+            if sentence.text.contains("(") {
+                let chars = Array(sentence.text)
+                for word in words where chars.indices.contains(word.offsets.upperBound) && chars[word.offsets.upperBound] == "(" {
+                    namingWords.insert(word.lowercased)
+                }
+            }
             for word in words where word.surface == word.lowercased && Self.endsInParticiple(word.surface) {
                 verbStems.insert(word.stem)
             }
             if sentence.isHeading {
                 headingStems.formUnion(words.map(\.stem))
+                namingWords.formUnion(words.map(\.lowercased))
             } else if let key = Self.definedTerm(in: words, text: sentence.text) {
                 defined.insert(key)
             }
@@ -117,7 +129,20 @@ struct KeyphraseExtractor: Sendable {
         var scored: [(phrase: Keyphrase, first: Int, stems: [String])] = groups.compactMap { key, group in
             let extra = Double(group.stems.count - 1)
             var weight = group.count >= 2 ? 1 + extra : 1 + 0.1 * extra
-            let best = group.surfaces.min { a, b in
+            var surfaces = group.surfaces
+            if weighsGeneralEnglish {
+                // A term is shown as a noun: "pass" as "The pass is silently ignored" writes it, not
+                // the "passed" the text says more often. A term said only as a verb or an adjective
+                // ("occurs", "Defining", "unpacked") is none unless the text defines it, or a heading
+                // or a call writes its base form ("break and continue Statements", "deflate()").
+                let nounLike = surfaces.filter { surface, _ in !Self.isVerbForm(surface, namingWords: namingWords) }
+                if !nounLike.isEmpty {
+                    surfaces = nounLike
+                } else if !defined.contains(key) {
+                    return nil
+                }
+            }
+            let best = surfaces.min { a, b in
                 a.value.count != b.value.count ? a.value.count > b.value.count : a.value.first < b.value.first
             }
             let text = best?.key ?? key
@@ -282,6 +307,30 @@ struct KeyphraseExtractor: Sendable {
         if last.hasSuffix("ied") { bases.append(shorter + "y") }  // "applied" → "apply"
         if withoutEd.last == shorter.last { bases.append(shorter) }  // "stopped" → "stop"
         return bases.contains { $0.count >= 3 && EnglishFrequency.zipf($0) >= 3 }
+    }
+
+    /// Whether a term is or ends in a word that is never a noun (``EnglishWordClass``): "occurs",
+    /// "useful", "exception occurs" name no thing a student could learn. A capitalised word is a
+    /// name, except a form in "-ing" or "-ed" opening a heading or sentence ("Defining").
+    static func endsInNonNoun(_ text: String) -> Bool {
+        guard let last = text.split(separator: " ").last.map(String.init) else { return false }
+        if let first = last.first, first.isUppercase, last.dropFirst().allSatisfy(\.isLowercase),
+            last.hasSuffix("ing") || last.hasSuffix("ed")
+        {
+            return EnglishWordClass.isNeverNoun(last.lowercased())
+        }
+        return EnglishWordClass.isNeverNoun(last)
+    }
+
+    /// Whether a surface of a term is a verb or adjective form: a past participle or a word that
+    /// is never a noun closing it, except a base form that names a thing where a heading or a call
+    /// writes it (`namingWords`: "continue" of "break and continue Statements", "deflate()").
+    private static func isVerbForm(_ surface: String, namingWords: Set<String>) -> Bool {
+        if endsInParticiple(surface) { return true }
+        guard endsInNonNoun(surface) else { return false }
+        let last = surface.split(separator: " ").last.map { $0.lowercased() } ?? ""
+        let inflected = last.hasSuffix("ing") || last.hasSuffix("ed") || last.hasSuffix("s")
+        return inflected || !namingWords.contains(last)
     }
 
     /// Whether `short` occurs as consecutive stems inside `long`.

@@ -1,0 +1,35 @@
+import Testing
+@testable import StudyKit
+
+@Suite struct BuiltinProseTests {
+    @Test(arguments: [
+        "This is useful when parameter names have no real meaning.",
+        "It must be followed by the function name.",
+        "If used, these symbols indicate the kind of parameter.",
+        "However, the stroma holds the enzymes.",
+        "They scoop up all remaining input arguments.",
+    ])
+    func sentencesThatLeanOnTheOneBefore(_ sentence: String) {
+        #expect(BuiltinProse.leansOnContext(sentence))
+    }
+
+    @Test(arguments: [
+        "It is also possible to define functions with a variable number of arguments.",
+        "It is known that chlorophyll absorbs red and blue light.",
+        "The stroma holds the enzymes of the Calvin cycle.",
+        "In prophase, the chromosomes condense.",
+        "There are three forms, which can be combined.",
+    ])
+    func sentencesThatStandAlone(_ sentence: String) {
+        #expect(!BuiltinProse.leansOnContext(sentence))
+    }
+
+    @Test func aUnitThatBreaksOffIsUnfinished() {
+        #expect(BuiltinProse.isUnfinished("the following function accumulates the arguments passed to it:"))
+        #expect(BuiltinProse.isUnfinished("the values are evaluated in the defining scope, so that"))
+        #expect(BuiltinProse.isUnfinished("the called function when it is called; thus,"))
+        #expect(!BuiltinProse.isUnfinished("The stroma holds the enzymes of the Calvin cycle."))
+        #expect(!BuiltinProse.isUnfinished("Light intensity"))
+        #expect(!BuiltinProse.isUnfinished("Which values are allowed here? Those of the type"))
+    }
+}
