@@ -31,8 +31,9 @@ enum BuiltinTerms {
     /// The words of a string, in order.
     ///
     /// A word is a run of letters and digits, joined across an inner hyphen or apostrophe
-    /// ("carbon-fixing", "plant's") and across a point or comma between digits ("3.14",
-    /// "6,000"). Ideographs, kana and hangul have no spaces between words, so each such character
+    /// ("carbon-fixing", "plant's"), across a point or comma between digits ("3.14", "6,000"),
+    /// and across a point before a lower-case letter or a digit ("Node.js", "sources.list",
+    /// "e.g"). Ideographs, kana and hangul have no spaces between words, so each such character
     /// is a word of its own; that keeps overlap measures meaningful on CJK text without a
     /// dictionary. Emoji and symbols are breaks.
     static func words(in text: String) -> [BuiltinWord] {
@@ -78,8 +79,9 @@ enum BuiltinTerms {
         let surface = String(chars[range])
         let lower = surface.lowercased()
         let number = surface.allSatisfy { $0.isNumber || $0 == "." || $0 == "," }
+        // A dotted name ("node.js") is a name: no inflection to fold ("js" is no plural).
         return BuiltinWord(
-            surface: surface, lowercased: lower, stem: number ? lower : stem(lower), offsets: range,
+            surface: surface, lowercased: lower, stem: number || surface.contains(".") ? lower : stem(lower), offsets: range,
             followsBreak: followsBreak, isNumber: number, isStopword: BuiltinStopwords.contains(lower))
     }
 
@@ -135,7 +137,12 @@ enum BuiltinTerms {
         switch c {
         case "-", "'", "\u{2019}":
             return wordy(before) && wordy(after)
-        case ".", ",":
+        case ".":
+            // "3.14", and a name a point joins: "Node.js", "sources.list", "debian.org" (never
+            // "end.Next", two sentences a missing space ran together).
+            return before.isNumber && after.isNumber
+                || wordy(before) && after.isASCII && (after.isLowercase || after.isNumber) && before.isASCII
+        case ",":
             return before.isNumber && after.isNumber
         default:
             return false

@@ -173,6 +173,18 @@ import Testing
         #expect(KeyphraseExtractor.definedTerm(in: BuiltinTerms.words(in: text), text: text) == nil)
     }
 
+    /// A name a point joins is one word and one term: "Node.js", not the terms "Node" and "js";
+    /// a number keeps its point, and two sentences a missing space ran together stay two words.
+    @Test func aDottedNameIsOneWord() {
+        #expect(BuiltinTerms.words(in: "Node.js reads /etc/apt/sources.list from debian.org.").map(\.surface)
+            == ["Node.js", "reads", "etc", "apt", "sources.list", "from", "debian.org"])
+        #expect(BuiltinTerms.words(in: "It costs 3.14 now.End of story.").map(\.surface) == ["It", "costs", "3.14", "now", "End", "of", "story"])
+        let text = "Node.js runs JavaScript outside a browser. Node.js has an event loop. Every Node.js process has one thread."
+        let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: text, limit: 10).map(\.text)
+        #expect(phrases.contains("Node.js"), "\(phrases)")
+        #expect(!phrases.contains("js") && !phrases.contains("Node"), "\(phrases)")
+    }
+
     @Test(arguments: [("released", true), ("files matched", true), ("applied", true), ("stopped", true),
                       ("speed", false), ("hundred", false), ("Released", false), ("glob", false)])
     func pastParticiples(_ pair: (String, Bool)) {
