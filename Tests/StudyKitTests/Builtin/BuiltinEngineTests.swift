@@ -279,6 +279,25 @@ private func oneLine(_ text: String) -> String {
         }
     }
 
+    /// A run-on sentence is cut into pieces for ranking; a piece ("static version of busybox
+    /// (…), which is even more") is no sentence of its own, so never a card's quote.
+    @Test func aPieceOfARunOnSentenceIsNoCard() throws {
+        let runOn = "If your system suffered some even more outrageous fortune, and even these tools do not work because "
+            + "the deepest system libraries are missing, you should try the static version of busybox, provided in the "
+            + "busybox-static package, which is even more self-contained, and provides subcommands such as busybox ar, "
+            + "busybox tar and busybox xz for every package archive and every compressed busybox archive."
+        let runOns = [runOn, runOn.replacingOccurrences(of: "If your system", with: "When a machine")]
+        let text = runOns + [
+                    "The dpkg program handles package files and extracts their archives.",
+                    "A package archive holds the control files and the data files of one package.",
+                    "The busybox tool replaces many small programs with one static binary.",
+                    "The xz compressor makes package archives smaller than gzip does."]
+        guard case .flashcards(let deck) = try run(.flashcards, text.joined(separator: "\n\n")) else { throw CancellationError() }
+        for card in deck.cards {
+            #expect(!runOns.contains { $0.contains(card.quote) && $0 != card.quote }, "a piece as a card: \(card.quote)")
+        }
+    }
+
     /// A manual's prototype, central as it is (it names every term), is neither in the overview nor a key point.
     @Test func aPrototypeIsNoSentenceOfTheSummary() throws {
         let text = """

@@ -173,6 +173,17 @@ import Testing
         #expect(KeyphraseExtractor.definedTerm(in: BuiltinTerms.words(in: text), text: text) == nil)
     }
 
+    /// A cross-reference is no term: "Chapter 5" and "Section 9.10" were quiz options.
+    @Test func aCrossReferenceIsNoTerm() {
+        let text = """
+            Chapter 5 explains the packaging system. See Chapter 5 and Section 9.10 for backups.
+            The packaging system of Chapter 5 builds on dpkg. Section 9.10 covers the backup tools.
+            """
+        let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: text, limit: 20).map(\.text)
+        #expect(!phrases.contains { $0.contains("Chapter 5") || $0.contains("Section 9.10") }, "\(phrases)")
+        #expect(phrases.contains("packaging system"), "\(phrases)")
+    }
+
     /// A name a point joins is one word and one term: "Node.js", not the terms "Node" and "js";
     /// a number keeps its point, and two sentences a missing space ran together stay two words.
     @Test func aDottedNameIsOneWord() {

@@ -240,12 +240,19 @@ struct KeyphraseExtractor: Sendable {
         word.surface.count < 2 && !word.isNumber && !BuiltinTerms.isCJK(word.surface.first ?? " ")
     }
 
-    /// Numbers count alone ("1905"), never as part of a phrase of numbers ("3 4").
+    /// Numbers count alone ("1905"), never as part of a phrase of numbers ("3 4"); a cross-reference
+    /// ("Chapter 5", "Section 9.10", "Figure 2") is no term.
     private func isUseful(_ piece: ArraySlice<BuiltinWord>) -> Bool {
         guard !piece.isEmpty else { return false }
         if piece.allSatisfy(\.isNumber) { return piece.count == 1 }
-        return true
+        return !zip(piece, piece.dropFirst()).contains { word, next in next.isNumber && Self.referenceWords.contains(word.lowercased) }
     }
+
+    /// Words that, before a number, point to a part of a document rather than name a topic.
+    private static let referenceWords: Set<String> = [
+        "chapter", "chapters", "section", "sections", "figure", "fig", "table", "example", "part", "appendix", "page",
+        "pages", "step", "volume", "lecture", "unit", "lesson", "exercise", "listing", "equation", "eq",
+    ]
 
     /// How many units a term must open with a colon to be a field's name.
     static let fieldNameRepeats = 3
