@@ -102,6 +102,23 @@ import Testing
         #expect(items.count == 1)
     }
 
+    /// "On _____ September 1793" asks for a day: its options are days, never the years the text
+    /// is full of.
+    @Test func aNumbersDistractorsHaveItsMagnitude() throws {
+        let sentence = "On 5 September 1793 the Convention declared that terror was the order of the day."
+        let keyphrases = ["5", "1789", "1792", "1794", "Convention", "terror"].enumerated().map { index, text in
+            Keyphrase(text: text, score: Double(10 - index), occurrences: 2, key: text.lowercased())
+        }
+        let units = SentenceSplitter().split(sentence)
+        let item = try #require(ClozeBuilder(minWords: 4).items(from: SentenceRanker().rank(units), keyphrases: keyphrases, limit: 1).first)
+        #expect(item.answer == "5")
+        let options = ClozeBuilder().distractors(for: item, among: keyphrases, count: 3)
+        #expect(options.count == 3)
+        #expect(options.allSatisfy { $0.count <= 2 && Int($0) != nil }, "\(options)")
+        // A year keeps years as its options.
+        #expect(ClozeBuilder.sameMagnitude("1793", "1789") && !ClozeBuilder.sameMagnitude("5", "1789"))
+    }
+
     @Test func sameInputSameItems() throws {
         #expect(try fixtureItems().items == fixtureItems().items)
     }

@@ -153,7 +153,13 @@ struct ClozeBuilder: Sendable {
         // First pass: options that share no word with the answer or with each other, so
         // "carbon dioxide concentration" does not sit next to "carbon dioxide".
         if answerKind == .number {
-            for c in candidates where c.distance == 0 && c.stems.isDisjoint(with: chosenStems) { take(c.text, stems: c.stems) }
+            // A day of the month is no year: numbers of the answer's magnitude only ("5" among
+            // "1789", "1792", "1794" gives itself away), then numbers near it.
+            for c in candidates where c.distance == 0 && c.stems.isDisjoint(with: chosenStems)
+                && Self.sameMagnitude(c.text, item.answer)
+            {
+                take(c.text, stems: c.stems)
+            }
             for n in Self.nearbyNumbers(item.answer) { take(n) }
         }
         for c in candidates where c.stems.isDisjoint(with: chosenStems) { take(c.text, stems: c.stems) }
@@ -221,6 +227,13 @@ struct ClozeBuilder: Sendable {
 
     /// Plausible wrong numbers: for a year-like integer ±10, ±20, ±5 years; otherwise scaled by
     /// a half, double, and a half again. Decimals and other formats get none.
+    /// Whether two numbers have as many digits before any point ("1793" and "1789"; not "5" and
+    /// "1789"); what is not a number has no magnitude to differ in.
+    static func sameMagnitude(_ a: String, _ b: String) -> Bool {
+        func digits(_ text: String) -> Int { text.prefix { $0 != "." }.count(where: \.isNumber) }
+        return digits(a) == digits(b)
+    }
+
     private static func nearbyNumbers(_ answer: String) -> [String] {
         guard let n = Int(answer) else { return [] }
         if (1000...2100).contains(n) {
