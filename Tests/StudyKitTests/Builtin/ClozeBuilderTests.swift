@@ -119,6 +119,21 @@ import Testing
         #expect(ClozeBuilder.sameMagnitude("1793", "1789") && !ClozeBuilder.sameMagnitude("5", "1789"))
     }
 
+    /// A blank that opens its sentence took the capital ("Functions"); among lower-case options
+    /// that capital would give the answer away, so the quiz shows the term as the text writes it.
+    @Test func anOpeningBlankIsShownInTheTermsUsualSpelling() throws {
+        let sentence = "Functions can also be called using keyword arguments of the form kwarg=value."
+        let keyphrases = [Keyphrase(text: "functions", score: 3, occurrences: 5, key: BuiltinTerms.stem("functions"))]
+        let item = try #require(ClozeBuilder(minWords: 4).items(from: SentenceRanker().rank(SentenceSplitter().split(sentence)),
+                                                                  keyphrases: keyphrases, limit: 1).first)
+        #expect(item.answer == "Functions")
+        #expect(BuiltinEngine.usualSpelling(of: item, among: keyphrases) == "functions")
+        let named = [Keyphrase(text: "Robespierre", score: 3, occurrences: 5, key: BuiltinTerms.stem("robespierre"))]
+        let nameItem = try #require(ClozeBuilder(minWords: 4).items(from: SentenceRanker().rank(SentenceSplitter().split(
+            "Robespierre was executed in July 1794 with his allies.")), keyphrases: named, limit: 1).first)
+        #expect(BuiltinEngine.usualSpelling(of: nameItem, among: named) == "Robespierre")
+    }
+
     @Test func sameInputSameItems() throws {
         #expect(try fixtureItems().items == fixtureItems().items)
     }

@@ -80,7 +80,7 @@ extension BuiltinEngine {
         var distractorUse: [String: Int] = [:]
         for item in items where questions.count < Self.quizLimit {
             let prompt = item.shownQuestion
-            let answer = BuiltinProse.oneLine(item.answer)
+            let answer = Self.usualSpelling(of: item, among: analysis.keyphrases)
             guard BuiltinProse.length(prompt) <= Self.promptLength, BuiltinProse.length(answer) <= Self.choiceLength,
                 ItemRules.problem(answer, .choice) == nil
             else {
@@ -109,6 +109,17 @@ extension BuiltinEngine {
         }
         guard questions.count >= 3 else { throw .tooShort(task: .quiz, usableSentences: analysis.usableSentenceCount) }
         return Quiz(questions: questions)
+    }
+
+    /// The answer as the text usually writes it: a blank that opens the sentence took its capital
+    /// ("Functions"), which among lower-case options would give the answer away.
+    static func usualSpelling(of item: ClozeItem, among keyphrases: [Keyphrase]) -> String {
+        let answer = BuiltinProse.oneLine(item.answer)
+        guard item.shownSentence.hasPrefix(answer),
+            let usual = keyphrases.first(where: { $0.key == item.answerKey })?.text,
+            usual.first?.isLowercase == true, usual.lowercased() == answer.lowercased()
+        else { return answer }
+        return usual
     }
 
     /// Three wrong answers of the answer's kind from the key terms, then from frequent words of
