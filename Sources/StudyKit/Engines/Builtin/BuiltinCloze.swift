@@ -117,9 +117,10 @@ extension BuiltinEngine {
         let answer = BuiltinProse.oneLine(item.answer)
         guard item.shownSentence.hasPrefix(answer),
             let usual = keyphrases.first(where: { $0.key == item.answerKey })?.text,
-            usual.first?.isLowercase == true, usual.lowercased() == answer.lowercased()
+            usual.first?.isLowercase == true, let first = answer.first, first.isUppercase,
+            answer.prefix { $0 != " " }.dropFirst().allSatisfy({ !$0.isUppercase })
         else { return answer }
-        return usual
+        return first.lowercased() + answer.dropFirst()
     }
 
     /// Three wrong answers of the answer's kind from the key terms, then from frequent words of
