@@ -9,10 +9,10 @@ extension BuiltinEngine {
     private static let keyPointLimit = 8
 
     /// `text` as a key point when it passes the key-point rules whole (``ItemMeaning/keyPoint``):
-    /// one finished sentence (``BuiltinProse/isUnfinished(_:)``) within the bounds, ending as a
-    /// sentence, with four content words.
-    static func keyPoint(_ text: String) -> String? {
-        guard !BuiltinProse.isUnfinished(text) else { return nil }
+    /// one finished sentence (``BuiltinProse/isUnfinished(_:)``) that reads on its own
+    /// (``readsOnItsOwn(_:)``) within the bounds, ending as a sentence, with four content words.
+    static func keyPoint(_ text: String, standalone: Bool = true) -> String? {
+        guard !BuiltinProse.isUnfinished(text), !endsCutOff(text), !standalone || readsOnItsOwn(text) else { return nil }
         let point = BuiltinProse.sentence(text)
         guard BuiltinProse.length(point) <= keyPointLength, BuiltinProse.wordCount(point) <= keyPointWords,
             ItemRules.problem(point, .keyPoint) == nil
@@ -20,12 +20,84 @@ extension BuiltinEngine {
         return point
     }
 
+    /// Whether a sentence reads on its own, away from the text around it: it opens with no word
+    /// that points back (``leansOnContext(_:)``, the podcast's: "This is useful when …", "They
+    /// are two examples …"), it sends the reader nowhere else (``pointsElsewhere(_:)``), and its
+    /// brackets close ("(In Python, the term method is not unique …" lost its close in a split).
+    static func readsOnItsOwn(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        let leans = leansOnContext(text)
+            && !selfContainedOpenings.contains { lower.range(of: $0, options: .regularExpression) != nil }
+        return !leans && !pointsElsewhere(text) && text.count(where: { $0 == "(" }) == text.count(where: { $0 == ")" })
+    }
+
+    /// Openings with a pointing word that point at nothing before: the material itself ("This
+    /// chapter describes …"), "There are two kinds …", "It is possible to …".
+    private static let selfContainedOpenings = [
+        #"^(this|these) (chapter|section|article|tutorial|document|book|guide|howto|how-to|page|manual|handbook|part)s?\b"#,
+        #"^there( is| are| was| were|'s| exist)\b"#,
+        #"^it( is|'s| was)( also| often| not| usually| always)? (possible|important|useful|necessary|common|easy|hard|difficult|recommended|advisable|worth|a good idea)\b"#,
+    ]
+
+    /// Whether a sentence refers the reader to another place of the material or to a later
+    /// moment ("see the list in sidebar COMMUNITY …", "(see Section 12.3.2, …)", "Later we will
+    /// see …", "… is illustrated in the following diagram", "More information can be found in
+    /// …"): an instruction to the reader, not a point of the subject.
+    static func pointsElsewhere(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return referencePatterns.contains { lower.range(of: $0, options: .regularExpression) != nil }
+    }
+
+    private static let referencePatterns = [
+        #"(^|[(,;—–-]\s*)see\s"#,
+        #"\bsidebar\b"#,
+        #"\b(see|in) (section|chapter|appendix) [0-9]"#,
+        #"\b(in|by) the following\b"#,
+        #"\bthe following (example|diagram|figure|table|section|chapter|list|code)\b"#,
+        #"^(later|below|above|next|earlier|previously),? (we|you)\b"#,
+        #"\b(we|you)('ll| will| shall) (come back|return) to\b"#,
+        #"\b(is|are|was|were|will be|be) (explained|discussed|described|covered|shown|seen|presented) (later|below|above|earlier|previously|in (the )?(next|following|previous))\b"#,
+        #"\b(more|further) (information|details) (can|may) be found\b"#,
+        #"\bfor (more|further) (information|details)\b"#,
+        #"\bdetails\b.*\b(are|is) (available|given|described) in\b"#,
+    ]
+
+    /// The lead sentence, where material states its subject: the first prose unit of five words
+    /// or more near the top (a HOWTO's "Release: 0.1" field line above its first paragraph is
+    /// none), else the first prose unit.
+    static func lead(_ analysis: BuiltinAnalysis) -> Sentence {
+        analysis.prose.prefix(8).first { BuiltinProse.wordCount($0.text) >= 5 } ?? analysis.prose[0]
+    }
+
+    /// Whether a unit stops on a word no sentence ends with ("… in the defining scope, so that"
+    /// before a code example): cut off, though it may end with a period.
+    static func endsCutOff(_ text: String) -> Bool {
+        let words = text.lowercased().split { !$0.isLetter && $0 != "'" }
+        guard let last = words.last else { return false }
+        return cutOffEndings.contains(String(last))
+    }
+
+    private static let cutOffEndings: Set<String> = [
+        "the", "a", "an", "of", "to", "and", "or", "but", "that", "with", "from", "because", "than", "whose", "which",
+        "such", "like", "whether", "if", "when", "where", "while",
+    ]
+
+    /// The summary of sentences that read on their own (``readsOnItsOwn(_:)``); for a thin text
+    /// that has too few of them, the summary of all its sentences rather than none.
     func summary(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Summary {
+        do {
+            return try summary(analysis, standalone: true)
+        } catch .tooShort {
+            return try summary(analysis, standalone: false)
+        }
+    }
+
+    private func summary(_ analysis: BuiltinAnalysis, standalone: Bool) throws(BuiltinError) -> Summary {
         let usable = analysis.usableSentenceCount
         // Overview: the lead sentence (where material states its subject), then the most
         // central sentences, in document order; two or three by the validator's count.
         // Sentences of five words or more first.
-        let lead = analysis.prose[0]
+        let lead = Self.lead(analysis)
         let longFirst = [lead] + analysis.ranked.map(\.sentence).filter { BuiltinProse.wordCount($0.text) >= 5 }
             + analysis.ranked.map(\.sentence).filter { BuiltinProse.wordCount($0.text) < 5 }
         var chosen: [Sentence] = []
@@ -35,9 +107,13 @@ extension BuiltinEngine {
             guard chosen.count < 3, ResultProse.sentenceCount(overview) < 3 else { break }
             if position == 0, BuiltinProse.wordCount(candidate.text) < 5 { continue }
             // The material's own "This article covers …" is filler in an overview too.
-            if ItemRules.isEmptyProse(candidate.text) || BuiltinProse.isUnfinished(candidate.text) { continue }
+            if ItemRules.isEmptyProse(candidate.text) || BuiltinProse.isUnfinished(candidate.text) || Self.endsCutOff(candidate.text) {
+                continue
+            }
             // A function's prototype is no sentence of an overview, as it is no key point.
             if ItemRules.isCodeDeclaration(candidate.text) { continue }
+            // An overview has no room for the sentence another one leans on.
+            if standalone, !Self.readsOnItsOwn(candidate.text) { continue }
             let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
@@ -64,7 +140,7 @@ extension BuiltinEngine {
             // The section first: a book has thousands of sentences, and a section that has its
             // point already needs no more key-point checks.
             let section = analysis.outline.sectionOfUnit[entry.sentence.index]
-            if bestOfSection[section] == nil, Self.keyPoint(entry.sentence.text) != nil { bestOfSection[section] = entry }
+            if bestOfSection[section] == nil, Self.keyPoint(entry.sentence.text, standalone: standalone) != nil { bestOfSection[section] = entry }
         }
         let perSection = bestOfSection.values.sorted { $0.rank < $1.rank }
         let target = min(Self.keyPointLimit, max(Self.keyPointTarget, perSection.count))
@@ -75,7 +151,7 @@ extension BuiltinEngine {
         var overviewKeys = sentenceKeys(overview)
         var taken: [Set<String>] = []
         func add(_ text: String) {
-            guard points.count < Self.keyPointLimit, let point = Self.keyPoint(text) else { return }
+            guard points.count < Self.keyPointLimit, let point = Self.keyPoint(text, standalone: standalone) else { return }
             let key = BuiltinProse.duplicateKey(point)
             let stems = ItemRules.overlapKeys(point)
             guard !pointKeys.contains(key), !(overviewKeys + taken).contains(where: { ItemRules.nearCopy(stems, $0) }) else { return }
@@ -92,7 +168,7 @@ extension BuiltinEngine {
                 let rb = analysis.ranked.firstIndex { $0.sentence.index == b.index } ?? 0
                 return ra > rb
             }.first { $0.index != lead.index }
-            if let dropped, Self.keyPoint(dropped.text) != nil {
+            if let dropped, Self.keyPoint(dropped.text, standalone: standalone) != nil {
                 let kept = chosen.filter { $0.index != dropped.index }.sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
                 let shorter = kept.map { BuiltinProse.sentence($0.text) }.joined(separator: " ")
                 if ResultProse.sentenceCount(shorter) >= 2 {

@@ -1,0 +1,76 @@
+import Testing
+@testable import StudyKit
+
+/// A summary and a blurb are read away from the text around their sentences: none may lean on a
+/// sentence it lacks ("This is useful when …") or send the reader elsewhere ("Later we will see
+/// …", "see the list in sidebar …").
+@Suite struct BuiltinStandaloneTests {
+    /// A tutorial's section whose most central sentences lean on the one before or point elsewhere.
+    static let tutorial = """
+        # Function Arguments
+
+        Python functions accept positional arguments and keyword arguments in a function call.
+
+        Keyword arguments name the parameter they set, so the order of keyword arguments in the call does not matter.
+
+        Positional arguments are matched to the parameters of the function by their position in the function call.
+
+        A function can declare positional-only parameters with a slash in its list of parameters and arguments.
+
+        This is useful when parameter names have no real meaning for the positional arguments of the function call.
+
+        They are two kinds of arguments that every function call in Python accepts from its caller.
+
+        Later we will see more functions that take keyword arguments and positional arguments in a call.
+
+        For more details on positional arguments and keyword arguments, see the list in sidebar TIP Function calls.
+
+        Default values of parameters are evaluated once, when the function definition is executed by Python.
+
+        A function call with too few positional arguments for its parameters raises a TypeError at once.
+
+        The default values of parameters are evaluated in the defining scope, so that
+
+        Keyword arguments must follow positional arguments in every function call that uses both kinds.
+        """
+
+    static let leaning = ["This is useful", "They are two kinds", "Later we will see", "see the list in sidebar", "so that."]
+
+    @Test func theSummaryHasNoSentenceThatNeedsAnother() throws {
+        guard case .summary(let summary) = try BuiltinEngine().generate(.summary, text: Self.tutorial, title: nil)
+        else { throw CancellationError() }
+        for item in [summary.overview] + summary.keyPoints {
+            for phrase in Self.leaning { #expect(!item.contains(phrase), "\(item)") }
+        }
+        #expect(summary.keyPoints.count >= 3)
+    }
+
+    /// The lead sentence sends the reader to a sidebar: the blurb is the next best sentence.
+    @Test func theBlurbReadsOnItsOwn() throws {
+        let text = Self.tutorial.replacingOccurrences(
+            of: "in a function call.\n", with: "in a function call (see the list in sidebar TIP Function calls).\n")
+        #expect(text != Self.tutorial)
+        guard case .headline(let headline) = try BuiltinEngine().generate(.headline, text: text, title: nil)
+        else { throw CancellationError() }
+        for phrase in Self.leaning { #expect(!headline.blurb.contains(phrase), "\(headline.blurb)") }
+        #expect(!headline.blurb.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("This is useful when parameter names have no real meaning.", false),
+        ("They are two examples of sequence data types.", false),
+        ("Later we will see more functions that return iterables.", false),
+        ("Name the distribution by its codename — see the list in sidebar COMMUNITY Bruce Perens.", false),
+        ("A system boots from several media (see NOTE UEFI, a modern replacement to the BIOS) today.", false),
+        ("The flow of log event information is illustrated in the following diagram.", false),
+        ("More information can be found in the printf-style String Formatting section.", false),
+        ("(In Python, the term method is not unique to class instances: other types have methods.", false),
+        ("This chapter describes some things you have learned about already in more detail.", true),
+        ("There are two distinguishable kinds of errors: syntax errors and exceptions.", true),
+        ("It is also possible to define functions with a variable number of arguments.", true),
+        ("Keyword arguments must follow positional arguments (in any call).", true),
+    ])
+    func readsOnItsOwn(_ sentence: String, _ expected: Bool) {
+        #expect(BuiltinEngine.readsOnItsOwn(sentence) == expected)
+    }
+}
