@@ -26,17 +26,35 @@ extension BuiltinEngine {
     /// brackets close ("(In Python, the term method is not unique …" lost its close in a split).
     static func readsOnItsOwn(_ text: String) -> Bool {
         let lower = text.lowercased()
-        let leans = leansOnContext(text)
-            && !selfContainedOpenings.contains { lower.range(of: $0, options: .regularExpression) != nil }
+        func matches(_ patterns: [String]) -> Bool { patterns.contains { lower.range(of: $0, options: .regularExpression) != nil } }
+        let leans = (leansOnContext(text) || matches(leaningOpenings) || matches(backReferences)) && !matches(selfContainedOpenings)
         return !leans && !pointsElsewhere(text) && text.count(where: { $0 == "(" }) == text.count(where: { $0 == ")" })
     }
+
+    /// Openings that continue an argument begun before: a step of an enumeration ("Third,
+    /// logger objects …"), a contrast or an example of something said ("In contrast, …", "For
+    /// example, …", "The former …"), or a pointing word within the first words ("Usually this
+    /// is …", "In fact, this …", "Note that it …", "With this sources.list file …").
+    private static let leaningOpenings = [
+        #"^(first|second|third|fourth|finally|lastly|next|then|in contrast|by contrast|for example|for instance|for one thing|on the other hand|as a result|otherwise|instead|likewise|similarly|moreover|furthermore|additionally|therefore|thus|hence|actually|in that case|in this case|in those cases|in either case|in both cases),"#,
+        #"^(the former|the latter|in that|in those|in these)\b"#,
+        #"^([a-z]+,? ){0,2}(this|these|those|it|they)\b"#,
+    ]
+
+    /// A noun phrase that can only mean something said just before ("to store this choice",
+    /// "these last two lines", "answers to these three questions", "in this direction").
+    private static let backReferences = [
+        #"\b(this|these|those) (last |three |two |four )?(purpose|choice|direction|questions?|lines|approach|situation|problem|method|step|steps|way)\b"#,
+        #"\bthe (above|previous|preceding) (example|section|command|list|code|table)\b"#,
+    ]
 
     /// Openings with a pointing word that point at nothing before: the material itself ("This
     /// chapter describes …"), "There are two kinds …", "It is possible to …".
     private static let selfContainedOpenings = [
         #"^(this|these) (chapter|section|article|tutorial|document|book|guide|howto|how-to|page|manual|handbook|part)s?\b"#,
         #"^there( is| are| was| were|'s| exist)\b"#,
-        #"^it( is|'s| was)( also| often| not| usually| always)? (possible|important|useful|necessary|common|easy|hard|difficult|recommended|advisable|worth|a good idea)\b"#,
+        #"^it( is|'s| was)( also| often| not| usually| always)? (possible|important|useful|necessary|common|easy|hard|difficult|recommended|advisable|a good idea) (to|that)\b"#,
+        #"^([a-z]+,? ){0,2}(this|these) (chapter|section|article|tutorial|document|book|guide|howto|how-to|page|manual|handbook)s?\b"#,
     ]
 
     /// Whether a sentence refers the reader to another place of the material or to a later
@@ -60,6 +78,8 @@ extension BuiltinEngine {
         #"\b(more|further) (information|details) (can|may) be found\b"#,
         #"\bfor (more|further) (information|details)\b"#,
         #"\bdetails\b.*\b(are|is) (available|given|described) in\b"#,
+        #"\bin (this|that|the above|the previous|the next) example\b"#,
+        #"\bin the examples? (above|below)\b"#,
     ]
 
     /// The lead sentence, where material states its subject: the first prose unit of five words
