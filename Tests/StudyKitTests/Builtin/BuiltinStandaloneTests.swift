@@ -66,6 +66,8 @@ import Testing
         ("More information can be found in the printf-style String Formatting section.", false),
         ("(In Python, the term method is not unique to class instances: other types have methods.", false),
         ("Third, logger objects pass along relevant log messages to all interested handlers.", false),
+        ("1. First, the initial list is decorated with new values that control the sort order.", false),
+        ("Finally comes the question of the key to use for the Compose key.", false),
         ("It is useful for code that must be executed if the try clause does not raise an exception.", false),
         ("The locale file will then be modified to store this choice.", false),
         ("Usually this is implemented by converting the string into some encoding.", false),

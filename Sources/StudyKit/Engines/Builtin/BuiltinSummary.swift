@@ -24,7 +24,9 @@ extension BuiltinEngine {
     /// that points back (``leansOnContext(_:)``, the podcast's: "This is useful when …", "They
     /// are two examples …"), it sends the reader nowhere else (``pointsElsewhere(_:)``), and its
     /// brackets close ("(In Python, the term method is not unique …" lost its close in a split).
-    static func readsOnItsOwn(_ text: String) -> Bool {
+    static func readsOnItsOwn(_ unit: String) -> Bool {
+        // As the reader sees it: a list item's "1." or "- " is no word of the sentence.
+        let text = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(unit))
         let lower = text.lowercased()
         func matches(_ patterns: [String]) -> Bool { patterns.contains { lower.range(of: $0, options: .regularExpression) != nil } }
         let leans = (leansOnContext(text) || matches(leaningOpenings) || matches(backReferences)) && !matches(selfContainedOpenings)
@@ -37,7 +39,7 @@ extension BuiltinEngine {
     /// is …", "In fact, this …", "Note that it …", "With this sources.list file …").
     private static let leaningOpenings = [
         #"^(first|second|third|fourth|finally|lastly|next|then|in contrast|by contrast|for example|for instance|for one thing|on the other hand|as a result|otherwise|instead|likewise|similarly|moreover|furthermore|additionally|therefore|thus|hence|actually|in that case|in this case|in those cases|in either case|in both cases),"#,
-        #"^(the former|the latter|in that|in those|in these)\b"#,
+        #"^(the former|the latter|in that|in those|in these|first|second|third|fourth|finally|lastly)\b"#,
         #"^([a-z]+,? ){0,2}(this|these|those|it|they)\b"#,
     ]
 
