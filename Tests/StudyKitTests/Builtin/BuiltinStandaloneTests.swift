@@ -1,5 +1,5 @@
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 /// A summary and a blurb are read away from the text around their sentences: none may lean on a
 /// sentence it lacks ("This is useful when …") or send the reader elsewhere ("Later we will see
@@ -56,7 +56,32 @@ import Testing
         #expect(!headline.blurb.isEmpty)
     }
 
+    /// A run-on sentence (no period in 60 words) is cut into pieces for the cards; a piece is
+    /// no sentence of a summary ("Static version of busybox …, which is even more.").
+    @Test func aPieceOfARunOnSentenceIsNoKeyPoint() throws {
+        let runOn = "If your system suffered some even more outrageous fortune and even these archive tools do not work "
+            + "because the deepest system libraries of the package manager are missing you should try the static version "
+            + "of the archive tool provided in the static package which is even more self contained and provides "
+            + "subcommands for every archive format the package manager needs to install a package by hand"
+        let text = Self.tutorial + "\n\n" + runOn + "\n"
+        var pieces: [String] = []
+        for unit in BuiltinAnalysis(text: text, title: nil).units {
+            let words: String = unit.text
+            if words.contains("outrageous") || words.contains("self contained") { pieces.append(words) }
+        }
+        #expect(pieces.count >= 2, "the run-on is cut: \(pieces)")
+        guard case .summary(let summary) = try BuiltinEngine().generate(.summary, text: text, title: nil)
+        else { throw CancellationError() }
+        for item in [summary.overview] + summary.keyPoints {
+            for phrase in ["outrageous fortune", "archive tool", "self contained", "archive format"] {
+                #expect(!item.contains(phrase), "\(item)")
+            }
+        }
+    }
+
     @Test(arguments: [
+        ("Now that our virtual machine image is ready, let's start the container.", false),
+        ("We will describe a few prerequisites, then go on to the network configuration.", false),
         ("This is useful when parameter names have no real meaning.", false),
         ("They are two examples of sequence data types.", false),
         ("Later we will see more functions that return iterables.", false),

@@ -109,7 +109,7 @@ extension BuiltinEngine {
             // A very short lead ("Notes.") says less than a central sentence.
             guard words >= (position == 0 ? 5 : 3), words <= Self.blurbWords,
                 BuiltinProse.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
-                Self.reads(text, asBlurbUnder: title)
+                Self.reads(text, asBlurbUnder: title), !Self.isPieceOfLongerSentence(unit, in: analysis)
             else { continue }
             return text
         }

@@ -33,13 +33,36 @@ extension BuiltinEngine {
         return !leans && !pointsElsewhere(text) && text.count(where: { $0 == "(" }) == text.count(where: { $0 == ")" })
     }
 
+    /// Whether a unit is a piece of a longer sentence cut for length (by the splitter, or by
+    /// ``BuiltinAnalysis``'s run-on chunks): the unit before it in its paragraph, right beside it,
+    /// stops with no sentence end ("… which is even more" after "… you should try the"), or it
+    /// stops so itself with the next unit right beside it ("… containing only").
+    static func isPieceOfLongerSentence(_ unit: Sentence, in analysis: BuiltinAnalysis) -> Bool {
+        guard !unit.isListItem, !unit.isHeading else { return false }
+        func endsSentence(_ text: String) -> Bool {
+            var trimmed = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            while let last = trimmed.last, "\"'”’)]»".contains(last) { trimmed = trimmed.dropLast() }
+            return trimmed.last.map { ".!?:;…。！？".contains($0) } ?? true
+        }
+        func abuts(_ first: Sentence, _ second: Sentence) -> Bool {
+            first.paragraph == second.paragraph && !first.isHeading && !first.isListItem && !second.isListItem
+                && second.offsets.lowerBound - first.offsets.upperBound <= 1
+        }
+        let units = analysis.units
+        if unit.index > 0, unit.index < units.count, abuts(units[unit.index - 1], unit), !endsSentence(units[unit.index - 1].text) {
+            return true
+        }
+        if unit.index + 1 < units.count, abuts(unit, units[unit.index + 1]), !endsSentence(unit.text) { return true }
+        return false
+    }
+
     /// Openings that continue an argument begun before: a step of an enumeration ("Third,
     /// logger objects …"), a contrast or an example of something said ("In contrast, …", "For
     /// example, …", "The former …"), or a pointing word within the first words ("Usually this
     /// is …", "In fact, this …", "Note that it …", "With this sources.list file …").
     private static let leaningOpenings = [
         #"^(first|second|third|fourth|finally|lastly|next|then|in contrast|by contrast|for example|for instance|for one thing|on the other hand|as a result|otherwise|instead|likewise|similarly|moreover|furthermore|additionally|therefore|thus|hence|actually|in that case|in this case|in those cases|in either case|in both cases),"#,
-        #"^(the former|the latter|in that|in those|in these|first|second|third|fourth|finally|lastly)\b"#,
+        #"^(the former|the latter|in that|in those|in these|first|second|third|fourth|finally|lastly|now that)\b"#,
         #"^([a-z]+,? ){0,2}(this|these|those|it|they)\b"#,
     ]
 
@@ -76,6 +99,7 @@ extension BuiltinEngine {
         #"\bthe following (example|diagram|figure|table|section|chapter|list|code)\b"#,
         #"^(later|below|above|next|earlier|previously),? (we|you)\b"#,
         #"\b(we|you)('ll| will| shall) (come back|return) to\b"#,
+        #"^(we|i)('ll| will| shall) (now |first |then )?(describe|explain|discuss|cover|show|see|look at|go on|start|begin)\b"#,
         #"\b(is|are|was|were|will be|be) (explained|discussed|described|covered|shown|seen|presented) (later|below|above|earlier|previously|in (the )?(next|following|previous))\b"#,
         #"\b(more|further) (information|details) (can|may) be found\b"#,
         #"\bfor (more|further) (information|details)\b"#,
@@ -135,7 +159,7 @@ extension BuiltinEngine {
             // A function's prototype is no sentence of an overview, as it is no key point.
             if ItemRules.isCodeDeclaration(candidate.text) { continue }
             // An overview has no room for the sentence another one leans on.
-            if standalone, !Self.readsOnItsOwn(candidate.text) { continue }
+            if standalone, !Self.readsOnItsOwn(candidate.text) || Self.isPieceOfLongerSentence(candidate, in: analysis) { continue }
             let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
@@ -162,7 +186,11 @@ extension BuiltinEngine {
             // The section first: a book has thousands of sentences, and a section that has its
             // point already needs no more key-point checks.
             let section = analysis.outline.sectionOfUnit[entry.sentence.index]
-            if bestOfSection[section] == nil, Self.keyPoint(entry.sentence.text, standalone: standalone) != nil { bestOfSection[section] = entry }
+            if bestOfSection[section] == nil, Self.keyPoint(entry.sentence.text, standalone: standalone) != nil,
+                !standalone || !Self.isPieceOfLongerSentence(entry.sentence, in: analysis)
+            {
+                bestOfSection[section] = entry
+            }
         }
         let perSection = bestOfSection.values.sorted { $0.rank < $1.rank }
         let target = min(Self.keyPointLimit, max(Self.keyPointTarget, perSection.count))
@@ -182,7 +210,10 @@ extension BuiltinEngine {
             taken.append(stems)
         }
         for entry in perSection.prefix(target) { add(entry.sentence.text) }
-        for entry in remaining where points.count < target { add(entry.sentence.text) }
+        for entry in remaining where points.count < target {
+            if standalone, Self.isPieceOfLongerSentence(entry.sentence, in: analysis) { continue }
+            add(entry.sentence.text)
+        }
         // Thin text: the overview gives up its third sentence before the summary fails.
         if points.count < 3, chosen.count == 3 {
             let dropped = chosen.sorted { a, b in
