@@ -8,13 +8,9 @@ import Testing
 /// Sphinx HOWTO (a field list of author and release, code-block captions, API entries).
 @Suite("HTML book chapters and tutorials")
 struct BookPageImportTests {
-    func extract(_ html: String) throws -> HTMLImporter.Extraction {
-        try HTMLImporter.extract(Data(html.utf8), encoding: nil, source: "test.html")
-    }
+    func extract(_ html: String) throws -> HTMLImporter.Extraction { try ImportFixtures.extractHTML(html) }
 
-    func text(_ html: String) throws -> String {
-        SourceNormalizer.normalizeText(try extract(html).text)
-    }
+    func text(_ html: String) throws -> String { try ImportFixtures.htmlText(html) }
 
     static let paragraph = """
         <div class="para">The second field gives the base address of the source, and combined with the file names listed \
