@@ -220,12 +220,25 @@ enum ReadableContent {
         // Texinfo's heading for a node without a section of its own ("Top"): a node name for
         // its navigation, not a section of the manual.
         if isHeading(node), names.contains("node-heading") { return true }
+        if isCaption(node, names: names) { return true }
         guard rules.stripUnlikely || rules.stripThreads else { return false }
         if names.contains(where: { contentNames.contains($0) }) { return false }
         let hints = words(of: names)
         let chrome = rules.stripUnlikely ? hints.contains(where: isChromeWord) : hints.contains(where: isThreadWord)
         return chrome && !holdsArticle(node)
     }
+
+    /// The label of an example, figure or table ("Example 6.1. Example entry format in
+    /// /etc/apt/sources.list", DocBook's `p.title` in a `div.example`; Sphinx's
+    /// `code-block-caption`): it names what it labels and says nothing, so it is no sentence of
+    /// the text (the split made "/etc/apt/sources.list file for users of Debian Stable." a key point).
+    private static func isCaption(_ node: Node, names: [String]) -> Bool {
+        if node.name == "div", names.contains("code-block-caption") { return true }
+        guard node.name == "p", names.contains("title"), let parent = node.parent else { return false }
+        return hintNames(parent).contains { formalObjects.contains($0) }
+    }
+
+    private static let formalObjects: Set<String> = ["example", "informalexample", "figure", "informalfigure", "table", "equation", "procedure"]
 
     /// Comment threads, consent banners and share bars: chrome on any page that is not about them.
     private static let threadTokens = ["comment", "disqus", "cookie", "consent", "gdpr", "share", "sharing", "social"]
@@ -520,6 +533,11 @@ enum ReadableContent {
                 let text = collapse(innerText(sibling))
                 if sibling.textLength > 0 && density == 0 && text.hasSuffix(".") { return true }
             }
+            // DocBook's paragraphs are `div class="para"`, and a chapter's abstract a `div` of
+            // them (`highlights`): a chapter's introduction before its first section.
+            if sibling.name == "div", holdsOnlyParagraphs(sibling), sibling.textLength > 80, linkDensity(sibling) < 0.25 {
+                return true
+            }
             return false
         }
         // A heading just before kept content is its heading.
@@ -551,6 +569,14 @@ enum ReadableContent {
             current = parent
         }
         return nil
+    }
+
+    /// Whether a block holds running text only: its blocks, if any, are paragraphs (`p`, or a
+    /// `div` of running text), no list, table, code or heading.
+    private static func holdsOnlyParagraphs(_ node: Node) -> Bool {
+        first(in: node) { inner in
+            inner !== node && inner.isBlock && !(inner.name == "p" || inner.name == "div")
+        } == nil
     }
 
     /// The tag of the heading a block opens with (its first element child), if it opens with one.
@@ -695,7 +721,9 @@ enum ReadableContent {
                 flush()
                 for child in node.children { render(child) }
                 flush()
-            case "dl" where ReadableContent.isSimple(node):
+            case "dl" where !ReadableContent.isSimple(node):
+                renderDefinitions(node)
+            case "dl":
                 flush()
                 let lines = node.children.filter { $0.name == "dt" || $0.name == "dd" }
                     .map { collapse(innerText($0)) }.filter { !$0.isEmpty }
@@ -718,6 +746,43 @@ enum ReadableContent {
                 for child in node.children { render(child) }
                 if isBlock { flush() }
             }
+        }
+
+        /// A definition list whose definitions hold paragraphs (DocBook's `variablelist`, Sphinx's
+        /// field lists and API entries): each term joins the first paragraph of its definition
+        /// ("deb: package source of binary packages", "Author: …", "list.append(x): Add an item
+        /// …"), so neither is a fragment on its own; the definition's other blocks follow.
+        private mutating func renderDefinitions(_ list: Node) {
+            flush()
+            var term: String? = nil
+            func putTerm(_ blocks: inout [String]) {
+                if let pending = term, !pending.isEmpty { blocks.append(pending) }
+                term = nil
+            }
+            for child in list.children where !child.isText {
+                if child.name == "dt" {
+                    putTerm(&blocks)
+                    term = collapse(innerText(child))
+                    continue
+                }
+                let parts = child.children.filter { !$0.isText || !$0.text.allSatisfy(\.isWhitespace) }
+                if child.name == "dd", let pending = term, !pending.isEmpty, let lead = parts.first, !lead.isText,
+                    lead.name == "p" || lead.name == "div", !lead.children.contains(where: \.isBlock)
+                {
+                    let definition = collapse(innerText(lead))
+                    if !definition.isEmpty {
+                        blocks.append(pending + (pending.hasSuffix(":") ? " " : ": ") + definition)
+                        term = nil
+                        for rest in parts.dropFirst() { render(rest) }
+                        flush()
+                        continue
+                    }
+                }
+                putTerm(&blocks)
+                render(child)
+                flush()
+            }
+            putTerm(&blocks)
         }
 
         private mutating func appendInline(_ raw: String) {

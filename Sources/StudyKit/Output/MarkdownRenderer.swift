@@ -165,7 +165,7 @@ public enum MarkdownRenderer {
 
     /// A heading; `text` is model text and is escaped.
     private static func heading(_ level: Int, _ text: String) -> String {
-        String(repeating: "#", count: level) + " " + MarkdownEscaping.inline(text)
+        String(repeating: "#", count: level) + " " + MarkdownEscaping.heading(text)
     }
 
     private static func bullets(_ items: [String]) -> String {
@@ -189,14 +189,26 @@ enum MarkdownEscaping {
     /// Characters that start or end inline structure anywhere in a line.
     private static let alwaysEscaped: Set<Character> = ["\\", "`", "*", "[", "]", "<", "|", "~"]
 
-    /// `text` on one line, escaped for use as a paragraph, list item or heading.
+    /// `text` on one line, escaped for use as a paragraph or list item.
     static func inline(_ text: String) -> String {
+        escaped(text, startsLine: true)
+    }
+
+    /// `text` on one line, escaped as the text of an ATX heading (after `# `): a list, quote or
+    /// setext marker there is text already, so "4. More Control Flow Tools" stays as written.
+    static func heading(_ text: String) -> String {
+        escaped(text, startsLine: false)
+    }
+
+    private static func escaped(_ text: String, startsLine: Bool) -> String {
         let characters = Array(OutputText.singleLine(text))
         var out = ""
         for (index, character) in characters.enumerated() {
             let previous: Character? = index > 0 ? characters[index - 1] : nil
             let next: Character? = index + 1 < characters.count ? characters[index + 1] : nil
-            if needsEscape(character, at: index, previous: previous, next: next, in: characters) { out.append("\\") }
+            if needsEscape(character, at: index, startsLine: startsLine, previous: previous, next: next, in: characters) {
+                out.append("\\")
+            }
             out.append(character)
         }
         return out
@@ -215,7 +227,8 @@ enum MarkdownEscaping {
     }
 
     private static func needsEscape(
-        _ character: Character, at index: Int, previous: Character?, next: Character?, in characters: [Character]
+        _ character: Character, at index: Int, startsLine: Bool, previous: Character?, next: Character?,
+        in characters: [Character]
     ) -> Bool {
         if alwaysEscaped.contains(character) { return true }
         switch character {
@@ -232,10 +245,10 @@ enum MarkdownEscaping {
             return previous.map(\.isWhitespace) ?? true
         case ">", "-", "+", "=":
             // Quote, list, or setext-underline markers only matter at the start of a line.
-            return index == 0
+            return startsLine && index == 0
         case ".", ")":
             // `1. ` or `1)` at the start of a line would start an ordered list; `1.5` would not.
-            return index > 0 && characters[..<index].allSatisfy(\.isASCIIDigit) && (next?.isWhitespace ?? true)
+            return startsLine && index > 0 && characters[..<index].allSatisfy(\.isASCIIDigit) && (next?.isWhitespace ?? true)
         default:
             return false
         }

@@ -30,9 +30,9 @@ public enum MarkmapRenderer {
             blocks.append(["---", "title: " + JSONValue.string(title).compactText, "markmap:", "  initialExpandLevel: -1", "---"]
                 .joined(separator: "\n"))
         }
-        blocks.append("# " + MarkdownEscaping.inline(mindMap.centralTopic))
+        blocks.append("# " + MarkdownEscaping.heading(mindMap.centralTopic))
         for branch in mindMap.branches {
-            blocks.append("## " + MarkdownEscaping.inline(branch.label))
+            blocks.append("## " + MarkdownEscaping.heading(branch.label))
             var lines: [String] = []
             func add(_ nodes: [MindMap.Node], depth: Int) {
                 for node in nodes {

@@ -154,6 +154,21 @@ private func oneLine(_ text: String) -> String {
         #expect(value.title == "Photosynthesis")
     }
 
+    /// A book's chapter title is too long for a headline with its label and subtitle; the
+    /// headline shortens it rather than composing one from key terms ("Packages and Debian").
+    @Test(arguments: [
+        ("Chapter 6. Maintenance and Updates: The APT Tools", "Maintenance and Updates: The APT Tools"),
+        ("Chapter 11. Network Services: Postfix, Apache, NFS, Samba, Squid, LDAP, SIP", "Network Services"),
+        ("12.2. Virtualization of Whole Server Farms Today", "Virtualization of Whole Server Farms Today"),
+        ("4. More Control Flow Tools", "4. More Control Flow Tools"),
+    ])
+    func shortensALongChapterTitleToTheChaptersOwn(_ given: String, _ expected: String) throws {
+        #expect(try headline(try BuiltinFixtures.photosynthesis(), title: given).title == expected)
+        // The same when the page's title is its first heading.
+        let text = "# \(given)\n\n" + (try BuiltinFixtures.photosynthesis())
+        #expect(try headline(text).title == expected)
+    }
+
     @Test func composesATitleFromKeyTermsWithoutHeadings() throws {
         let value = try headline(try BuiltinEngineFixtures.text("pasted-note", "txt"))
         #expect(value.validationIssues() == [])

@@ -7,13 +7,9 @@ import Testing
 /// (Valgrind's) and a GNU texinfo manual (bc's). What reaches the text is what a student reads.
 @Suite("HTML reference pages")
 struct ReferencePageImportTests {
-    func extract(_ html: String) throws -> HTMLImporter.Extraction {
-        try HTMLImporter.extract(Data(html.utf8), encoding: nil, source: "test.html")
-    }
+    func extract(_ html: String) throws -> HTMLImporter.Extraction { try ImportFixtures.extractHTML(html) }
 
-    func text(_ html: String) throws -> String {
-        SourceNormalizer.normalizeText(try extract(html).text)
-    }
+    func text(_ html: String) throws -> String { try ImportFixtures.htmlText(html) }
 
     /// Node.js's API page: the module's reference in `#apicontent`, each method with its
     /// metadata block, a history table, a stability banner and a two-form example.

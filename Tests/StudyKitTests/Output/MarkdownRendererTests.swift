@@ -35,6 +35,28 @@ import Testing
         #expect(MarkdownEscaping.inline(input) == expected)
     }
 
+    /// After `# ` a list, quote or setext marker is heading text: a tutorial's "4. More Control
+    /// Flow Tools" is written as it reads, its period not escaped. Inline structure
+    /// and a closing `#` sequence are still escaped.
+    @Test(arguments: [
+        ("4. More Control Flow Tools", "4. More Control Flow Tools"),
+        ("12) twelve", "12) twelve"),
+        ("- dash", "- dash"),
+        ("> quote", "> quote"),
+        ("=====", "====="),
+        ("C# and #tag", "C# and \\#tag"),
+        ("*bold* [link](x)", "\\*bold\\* \\[link\\](x)"),
+    ])
+    func headingEscaping(_ input: String, _ expected: String) {
+        #expect(MarkdownEscaping.heading(input) == expected)
+    }
+
+    @Test func aNumberedTitleIsWrittenAsItReadsInTheHeading() {
+        let output = MarkdownRenderer.render(
+            Headline(title: "4. More Control Flow Tools", blurb: "Python's statements."), context: OutputFixtures.context())
+        #expect(output == "# 4. More Control Flow Tools\n\nPython's statements.\n")
+    }
+
     @Test func blockquoteKeepsLinesAndEscapesEach() {
         #expect(MarkdownEscaping.blockquote("first\n# second\n\nthird\n") == "> first\n> \\# second\n>\n> third")
     }

@@ -24,12 +24,6 @@ struct BuiltinAnalysis: Sendable {
     /// Stem keys of the field names that open unit after unit ("Type:", "Returns:"): never a
     /// term, in a section's terms either (``KeyphraseExtractor/fieldNames(in:words:)``).
     let fieldNames: Set<String>
-    /// Where the pieces of run-on units begin (``chunks(of:words:in:)``): a piece is no sentence
-    /// of its own ("static version of busybox (…), which is even more"), so never a card.
-    let pieceStarts: Set<String.Index>
-
-    /// Whether `sentence` is a piece of a run-on unit, not a whole one.
-    func isPiece(_ sentence: Sentence) -> Bool { pieceStarts.contains(sentence.range.lowerBound) }
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
@@ -63,12 +57,10 @@ struct BuiltinAnalysis: Sendable {
         let kept = content.contains { !all[$0].isHeading } ? content : Array(all.indices)
         var units: [Sentence] = []
         var unitWords: [[BuiltinWord]] = []
-        var pieceStarts = Set<String.Index>()
         for i in kept {
             let unit = all[i]
             let pieces = Self.chunks(of: unit, words: allWords[i], in: text)
             for piece in pieces {
-                if pieces.count > 1 { pieceStarts.insert(piece.range.lowerBound) }
                 units.append(
                     Sentence(
                         index: units.count, text: piece.text, range: piece.range, offsets: piece.offsets,
@@ -79,7 +71,6 @@ struct BuiltinAnalysis: Sendable {
             }
         }
         self.units = units
-        self.pieceStarts = pieceStarts
         outline = DocumentOutline(units: units)
         let proseIndices = units.indices.filter { !units[$0].isHeading && !unitWords[$0].isEmpty }
         prose = proseIndices.map { units[$0] }

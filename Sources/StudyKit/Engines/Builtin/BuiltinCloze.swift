@@ -12,8 +12,9 @@ extension BuiltinEngine {
     /// Passes, each only while more are needed: the builder's defaults (one per sentence of 6–40
     /// words, one per term); then shorter sentences and terms not used yet; then, only to reach
     /// the minimum of three, other terms of sentences already asked about (common words too).
-    /// The first two take only sentences that stand alone: whole (no piece of a run-on unit),
-    /// finished, and not leaning on the one before (``BuiltinProse/leansOnContext(_:)``).
+    /// The first two take only sentences that stand alone, as the summary's do: finished, reading
+    /// on their own (``readsOnItsOwn(_:)``: not leaning on the one before, not sending the reader
+    /// elsewhere) and whole (``isPieceOfLongerSentence(_:in:)``).
     func clozeItems(_ analysis: BuiltinAnalysis, limit: Int) -> [ClozeItem] {
         var items: [ClozeItem] = []
         var questionKeys = Set<String>()
@@ -34,8 +35,8 @@ extension BuiltinEngine {
                 let ranked = pass.reuseSentences
                     ? analysis.ranked
                     : analysis.ranked.filter {
-                        !usedSentences.contains($0.sentence.range.lowerBound) && !analysis.isPiece($0.sentence)
-                            && !BuiltinProse.isUnfinished($0.sentence.text) && !BuiltinProse.leansOnContext($0.sentence.text)
+                        !usedSentences.contains($0.sentence.range.lowerBound) && !BuiltinProse.isUnfinished($0.sentence.text)
+                            && Self.readsOnItsOwn($0.sentence.text) && !Self.isPieceOfLongerSentence($0.sentence, in: analysis)
                     }
                 let terms = analysis.keyphrases.filter { !usedTerms.contains($0.key) }
                 let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count)

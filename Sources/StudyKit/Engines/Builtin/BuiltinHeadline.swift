@@ -12,8 +12,9 @@ extension BuiltinEngine {
         return Headline(title: title, blurb: blurb(analysis, title: title))
     }
 
-    /// The source's own title when it is short and has no quotation marks, else the first
-    /// heading of the document when it opens with one, else the top key term(s) in Title Case,
+    /// The source's own title when it is short and has no quotation marks (or one of its shorter
+    /// ``titleForms(of:)``), else the first heading of the document when it opens with one (the
+    /// same), else the top key term(s) in Title Case,
     /// else the first words of the text. Never empty.
     func documentTitle(_ analysis: BuiltinAnalysis) -> String {
         func acceptable(_ candidate: String?) -> String? {
@@ -25,8 +26,14 @@ extension BuiltinEngine {
             else { return nil }
             return line
         }
-        if let given = acceptable(analysis.givenTitle) { return given }
-        if let first = analysis.units.first, first.isHeading, let heading = acceptable(first.text) { return heading }
+        // A chapter's title too long for a headline is still the chapter's: "Chapter 6. Maintenance
+        // and Updates: The APT Tools" is "Maintenance and Updates: The APT Tools", not two key terms.
+        if let given = Self.titleForms(of: analysis.givenTitle).lazy.compactMap(acceptable).first { return given }
+        if let first = analysis.units.first, first.isHeading,
+            let heading = Self.titleForms(of: first.text).lazy.compactMap(acceptable).first
+        {
+            return heading
+        }
         if let composed = acceptable(composedTitle(analysis)) { return composed }
         let lead = BuiltinProse.withoutQuotes(BuiltinProse.withoutListMarker(analysis.prose[0].text))
         // Scripts without spaces: the lead's first clause, at most 20 characters.
@@ -37,6 +44,36 @@ extension BuiltinEngine {
         var words = BuiltinProse.shortened(lead, maxWords: Self.titleWords, maxLength: Self.titleLength, ending: "")
         while let last = words.last, !(last.isLetter || last.isNumber || last == ")") { words.removeLast() }
         return words.isEmpty ? "Study Notes" : words
+    }
+
+    /// A title as given, then without its label ("Chapter 6.", "Part II:", "12.2."), then the
+    /// main title before its subtitle ("Network Services: Postfix, Apache, NFS …" → "Network
+    /// Services"): the forms a headline may shorten a long title to, longest first.
+    static func titleForms(of title: String?) -> [String] {
+        guard let title = title.map(BuiltinProse.oneLine), !title.isEmpty else { return [] }
+        let unlabelled = withoutLabel(title)
+        var forms = [title, unlabelled, mainTitle(unlabelled), mainTitle(title)].compactMap { $0 }
+        // Each once, in that order: the label goes before the subtitle does.
+        var seen = Set<String>()
+        forms.removeAll { !seen.insert($0).inserted }
+        return forms
+    }
+
+    /// `title` without a leading chapter or section label ("Chapter 6. ", "Part II: ", "12.2. ");
+    /// the title itself when nothing would be left.
+    private static func withoutLabel(_ title: String) -> String {
+        let label = #"^((chapter|part|section|appendix|lesson|unit|module|book|lecture)\s+[0-9IVXLCivxlc]+(\.[0-9]+)*[.:]?|[0-9]+(\.[0-9]+)*\.)\s+"#
+        guard let range = title.range(of: label, options: [.regularExpression, .caseInsensitive]) else { return title }
+        let rest = title[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        return rest.contains(where: \.isLetter) ? rest : title
+    }
+
+    /// The part of `title` before its subtitle (after ": ", " — ", " – " or " - "), if it has both.
+    private static func mainTitle(_ title: String) -> String? {
+        let cut = [": ", " — ", " – ", " - "].compactMap { title.range(of: $0) }.min { $0.lowerBound < $1.lowerBound }
+        guard let cut else { return nil }
+        let main = title[..<cut.lowerBound].trimmingCharacters(in: .whitespaces)
+        return main.contains(where: \.isLetter) && !title[cut.upperBound...].isEmpty ? main : nil
     }
 
     /// The best key term, joined by the next one that shares no word with it when the first is a
@@ -64,7 +101,7 @@ extension BuiltinEngine {
     /// The lead sentence when it reads as a blurb, else the most central sentence that does;
     /// else the lead sentence cut to one sentence within the bounds.
     private func blurb(_ analysis: BuiltinAnalysis, title: String) -> String {
-        let lead = analysis.prose[0]
+        let lead = Self.lead(analysis)
         let candidates = [lead] + analysis.ranked.map(\.sentence).filter { $0.index != lead.index }
         for (position, unit) in candidates.enumerated() {
             let text = BuiltinProse.sentence(unit.text)
@@ -72,7 +109,7 @@ extension BuiltinEngine {
             // A very short lead ("Notes.") says less than a central sentence.
             guard words >= (position == 0 ? 5 : 3), words <= Self.blurbWords,
                 BuiltinProse.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
-                Self.reads(text, asBlurbUnder: title)
+                Self.reads(text, asBlurbUnder: title), !Self.isPieceOfLongerSentence(unit, in: analysis)
             else { continue }
             return text
         }
@@ -85,9 +122,11 @@ extension BuiltinEngine {
     }
 
     /// Whether `text` passes the blurb's own rules (``Headline/semanticIssues()``): more than the
-    /// title, no stock filler or loop, and a sentence that is not cut off.
+    /// title, no stock filler or loop, and a sentence that is not cut off; and it reads on its
+    /// own (``readsOnItsOwn(_:)``): a blurb has no sentence before it.
     private static func reads(_ text: String, asBlurbUnder title: String) -> Bool {
         !ResultProse.sameText(text, title) && !ItemRules.isEmptyProse(text) && ItemRules.sentenceCut(text) == nil
+            && readsOnItsOwn(text) && !BuiltinProse.isUnfinished(text)
     }
 
     /// `text` cut to one sentence within the bounds, ending with a period where it was cut.

@@ -39,20 +39,21 @@ enum BuiltinProse {
     /// open bracket, before the list or code block that finishes it ("…, and the returned
     /// Promise rejects," above a list of what happens then). Such a unit is no statement to
     /// quote as a point of its own.
-    /// A unit without terminal punctuation that ends on a word no sentence ends on ("… in the
-    /// defining scope, so that") is unfinished too: the rest of it is on the next line.
+    /// A unit that ends on a word no sentence ends on ("… in the defining scope, so that" above a
+    /// code example) is cut off too, though a period may follow.
     static func isUnfinished(_ text: String) -> Bool {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let last = trimmed.last else { return false }
         if ",;:-–—(".contains(last) { return true }
-        guard !endsSentence(trimmed), let lastWord = trimmed.split(separator: " ").last else { return false }
-        return danglingWords.contains(lastWord.lowercased())
+        guard let lastWord = trimmed.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).last else { return false }
+        return danglingWords.contains(String(lastWord))
     }
 
     /// Words an English sentence does not end on: articles, conjunctions, most prepositions.
     private static let danglingWords: Set<String> = [
         "a", "an", "the", "and", "or", "but", "nor", "of", "to", "that", "which", "whose", "with", "for", "from", "by",
-        "as", "so", "thus", "than", "if", "when", "because", "into", "onto", "like", "its", "their",
+        "as", "so", "thus", "than", "if", "when", "where", "while", "whether", "because", "into", "onto", "like", "such",
+        "its", "their",
     ]
 
     /// Words that, opening a sentence or its main clause, point back to what came before: "It

@@ -9,10 +9,10 @@ extension BuiltinEngine {
     private static let keyPointLimit = 8
 
     /// `text` as a key point when it passes the key-point rules whole (``ItemMeaning/keyPoint``):
-    /// one finished sentence (``BuiltinProse/isUnfinished(_:)``) within the bounds, ending as a
-    /// sentence, with four content words.
-    static func keyPoint(_ text: String) -> String? {
-        guard !BuiltinProse.isUnfinished(text) else { return nil }
+    /// one finished sentence (``BuiltinProse/isUnfinished(_:)``) that reads on its own
+    /// (``readsOnItsOwn(_:)``) within the bounds, ending as a sentence, with four content words.
+    static func keyPoint(_ text: String, standalone: Bool = true) -> String? {
+        guard !BuiltinProse.isUnfinished(text), !standalone || readsOnItsOwn(text) else { return nil }
         let point = BuiltinProse.sentence(text)
         guard BuiltinProse.length(point) <= keyPointLength, BuiltinProse.wordCount(point) <= keyPointWords,
             ItemRules.problem(point, .keyPoint) == nil
@@ -20,12 +20,117 @@ extension BuiltinEngine {
         return point
     }
 
+    /// Whether a sentence reads on its own, away from the text around it: it opens with no word
+    /// that points back (``BuiltinProse/leansOnContext(_:)``, which the podcast and the cards use
+    /// too: "This is useful when …", "They are two examples …"), it sends the reader nowhere else (``pointsElsewhere(_:)``), and its
+    /// brackets close ("(In Python, the term method is not unique …" lost its close in a split).
+    static func readsOnItsOwn(_ unit: String) -> Bool {
+        // As the reader sees it: a list item's "1." or "- " is no word of the sentence.
+        let text = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(unit))
+        let lower = text.lowercased()
+        func matches(_ patterns: [String]) -> Bool { patterns.contains { lower.range(of: $0, options: .regularExpression) != nil } }
+        let leans = (BuiltinProse.leansOnContext(text) || matches(leaningOpenings) || matches(backReferences)) && !matches(selfContainedOpenings)
+        return !leans && !pointsElsewhere(text) && text.count(where: { $0 == "(" }) == text.count(where: { $0 == ")" })
+    }
+
+    /// Whether a unit is a piece of a longer sentence cut for length (by the splitter, or by
+    /// ``BuiltinAnalysis``'s run-on chunks): the unit before it in its paragraph, right beside it,
+    /// stops with no sentence end ("… which is even more" after "… you should try the"), or it
+    /// stops so itself with the next unit right beside it ("… containing only").
+    static func isPieceOfLongerSentence(_ unit: Sentence, in analysis: BuiltinAnalysis) -> Bool {
+        guard !unit.isListItem, !unit.isHeading else { return false }
+        func endsSentence(_ text: String) -> Bool {
+            var trimmed = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            while let last = trimmed.last, "\"'”’)]»".contains(last) { trimmed = trimmed.dropLast() }
+            return trimmed.last.map { ".!?:;…。！？".contains($0) } ?? true
+        }
+        func abuts(_ first: Sentence, _ second: Sentence) -> Bool {
+            first.paragraph == second.paragraph && !first.isHeading && !first.isListItem && !second.isListItem
+                && second.offsets.lowerBound - first.offsets.upperBound <= 1
+        }
+        let units = analysis.units
+        if unit.index > 0, unit.index < units.count, abuts(units[unit.index - 1], unit), !endsSentence(units[unit.index - 1].text) {
+            return true
+        }
+        if unit.index + 1 < units.count, abuts(unit, units[unit.index + 1]), !endsSentence(unit.text) { return true }
+        return false
+    }
+
+    /// Openings that continue an argument begun before: a step of an enumeration ("Third,
+    /// logger objects …"), a contrast or an example of something said ("In contrast, …", "For
+    /// example, …", "The former …"), or a pointing word within the first words ("Usually this
+    /// is …", "In fact, this …", "Note that it …", "With this sources.list file …").
+    private static let leaningOpenings = [
+        #"^(first|second|third|fourth|finally|lastly|next|then|in contrast|by contrast|for example|for instance|for one thing|on the other hand|as a result|otherwise|instead|likewise|similarly|moreover|furthermore|additionally|therefore|thus|hence|actually|in that case|in this case|in those cases|in either case|in both cases),"#,
+        #"^(the former|the latter|in that|in those|in these|first|second|third|fourth|finally|lastly|now that)\b"#,
+        #"^([a-z]+,? ){0,2}(this|these|those|it|they)\b"#,
+    ]
+
+    /// A noun phrase that can only mean something said just before ("to store this choice",
+    /// "these last two lines", "answers to these three questions", "in this direction").
+    private static let backReferences = [
+        #"\b(this|these|those) (last |three |two |four )?(purpose|choice|direction|questions?|lines|approach|situation|problem|method|step|steps|way)\b"#,
+        #"\bthe (above|previous|preceding) (example|section|command|list|code|table)\b"#,
+    ]
+
+    /// Openings with a pointing word that point at nothing before: the material itself ("This
+    /// chapter describes …"), "There are two kinds …", "It is possible to …".
+    private static let selfContainedOpenings = [
+        #"^(this|these) (chapter|section|article|tutorial|document|book|guide|howto|how-to|page|manual|handbook|part)s?\b"#,
+        #"^there( is| are| was| were|'s| exist)\b"#,
+        #"^it( is|'s| was)( also| often| not| usually| always)? (possible|important|useful|necessary|common|easy|hard|difficult|recommended|advisable|a good idea) (to|that)\b"#,
+        #"^([a-z]+,? ){0,2}(this|these) (chapter|section|article|tutorial|document|book|guide|howto|how-to|page|manual|handbook)s?\b"#,
+    ]
+
+    /// Whether a sentence refers the reader to another place of the material or to a later
+    /// moment ("see the list in sidebar COMMUNITY …", "(see Section 12.3.2, …)", "Later we will
+    /// see …", "… is illustrated in the following diagram", "More information can be found in
+    /// …"): an instruction to the reader, not a point of the subject.
+    static func pointsElsewhere(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return referencePatterns.contains { lower.range(of: $0, options: .regularExpression) != nil }
+    }
+
+    private static let referencePatterns = [
+        #"(^|[(,;—–-]\s*)see\s"#,
+        #"\bsidebar\b"#,
+        #"\b(see|in) (section|chapter|appendix) [0-9]"#,
+        #"\b(in|by) the following\b"#,
+        #"\bthe following (example|diagram|figure|table|section|chapter|list|code)\b"#,
+        #"^(later|below|above|next|earlier|previously),? (we|you)\b"#,
+        #"\b(we|you)('ll| will| shall) (come back|return) to\b"#,
+        #"^(we|i)('ll| will| shall) (now |first |then )?(describe|explain|discuss|cover|show|see|look at|go on|start|begin)\b"#,
+        #"\b(is|are|was|were|will be|be) (explained|discussed|described|covered|shown|seen|presented) (later|below|above|earlier|previously|in (the )?(next|following|previous))\b"#,
+        #"\b(more|further) (information|details) (can|may) be found\b"#,
+        #"\bfor (more|further) (information|details)\b"#,
+        #"\bdetails\b.*\b(are|is) (available|given|described) in\b"#,
+        #"\bin (this|that|the above|the previous|the next) example\b"#,
+        #"\bin the examples? (above|below)\b"#,
+    ]
+
+    /// The lead sentence, where material states its subject: the first prose unit of five words
+    /// or more near the top (a HOWTO's "Release: 0.1" field line above its first paragraph is
+    /// none), else the first prose unit.
+    static func lead(_ analysis: BuiltinAnalysis) -> Sentence {
+        analysis.prose.prefix(8).first { BuiltinProse.wordCount($0.text) >= 5 } ?? analysis.prose[0]
+    }
+
+    /// The summary of sentences that read on their own (``readsOnItsOwn(_:)``); for a thin text
+    /// that has too few of them, the summary of all its sentences rather than none.
     func summary(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Summary {
+        do {
+            return try summary(analysis, standalone: true)
+        } catch .tooShort {
+            return try summary(analysis, standalone: false)
+        }
+    }
+
+    private func summary(_ analysis: BuiltinAnalysis, standalone: Bool) throws(BuiltinError) -> Summary {
         let usable = analysis.usableSentenceCount
         // Overview: the lead sentence (where material states its subject), then the most
         // central sentences, in document order; two or three by the validator's count.
         // Sentences of five words or more first.
-        let lead = analysis.prose[0]
+        let lead = Self.lead(analysis)
         let longFirst = [lead] + analysis.ranked.map(\.sentence).filter { BuiltinProse.wordCount($0.text) >= 5 }
             + analysis.ranked.map(\.sentence).filter { BuiltinProse.wordCount($0.text) < 5 }
         var chosen: [Sentence] = []
@@ -35,9 +140,13 @@ extension BuiltinEngine {
             guard chosen.count < 3, ResultProse.sentenceCount(overview) < 3 else { break }
             if position == 0, BuiltinProse.wordCount(candidate.text) < 5 { continue }
             // The material's own "This article covers …" is filler in an overview too.
-            if ItemRules.isEmptyProse(candidate.text) || BuiltinProse.isUnfinished(candidate.text) { continue }
+            if ItemRules.isEmptyProse(candidate.text) || BuiltinProse.isUnfinished(candidate.text) {
+                continue
+            }
             // A function's prototype is no sentence of an overview, as it is no key point.
             if ItemRules.isCodeDeclaration(candidate.text) { continue }
+            // An overview has no room for the sentence another one leans on.
+            if standalone, !Self.readsOnItsOwn(candidate.text) || Self.isPieceOfLongerSentence(candidate, in: analysis) { continue }
             let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
@@ -64,7 +173,11 @@ extension BuiltinEngine {
             // The section first: a book has thousands of sentences, and a section that has its
             // point already needs no more key-point checks.
             let section = analysis.outline.sectionOfUnit[entry.sentence.index]
-            if bestOfSection[section] == nil, Self.keyPoint(entry.sentence.text) != nil { bestOfSection[section] = entry }
+            if bestOfSection[section] == nil, Self.keyPoint(entry.sentence.text, standalone: standalone) != nil,
+                !standalone || !Self.isPieceOfLongerSentence(entry.sentence, in: analysis)
+            {
+                bestOfSection[section] = entry
+            }
         }
         let perSection = bestOfSection.values.sorted { $0.rank < $1.rank }
         let target = min(Self.keyPointLimit, max(Self.keyPointTarget, perSection.count))
@@ -75,7 +188,7 @@ extension BuiltinEngine {
         var overviewKeys = sentenceKeys(overview)
         var taken: [Set<String>] = []
         func add(_ text: String) {
-            guard points.count < Self.keyPointLimit, let point = Self.keyPoint(text) else { return }
+            guard points.count < Self.keyPointLimit, let point = Self.keyPoint(text, standalone: standalone) else { return }
             let key = BuiltinProse.duplicateKey(point)
             let stems = ItemRules.overlapKeys(point)
             guard !pointKeys.contains(key), !(overviewKeys + taken).contains(where: { ItemRules.nearCopy(stems, $0) }) else { return }
@@ -84,7 +197,10 @@ extension BuiltinEngine {
             taken.append(stems)
         }
         for entry in perSection.prefix(target) { add(entry.sentence.text) }
-        for entry in remaining where points.count < target { add(entry.sentence.text) }
+        for entry in remaining where points.count < target {
+            if standalone, Self.isPieceOfLongerSentence(entry.sentence, in: analysis) { continue }
+            add(entry.sentence.text)
+        }
         // Thin text: the overview gives up its third sentence before the summary fails.
         if points.count < 3, chosen.count == 3 {
             let dropped = chosen.sorted { a, b in
@@ -92,7 +208,7 @@ extension BuiltinEngine {
                 let rb = analysis.ranked.firstIndex { $0.sentence.index == b.index } ?? 0
                 return ra > rb
             }.first { $0.index != lead.index }
-            if let dropped, Self.keyPoint(dropped.text) != nil {
+            if let dropped, Self.keyPoint(dropped.text, standalone: standalone) != nil {
                 let kept = chosen.filter { $0.index != dropped.index }.sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
                 let shorter = kept.map { BuiltinProse.sentence($0.text) }.joined(separator: " ")
                 if ResultProse.sentenceCount(shorter) >= 2 {

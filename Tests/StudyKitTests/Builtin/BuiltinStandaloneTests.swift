@@ -1,0 +1,109 @@
+import Testing
+@_spi(Benchmarks) @testable import StudyKit
+
+/// A summary and a blurb are read away from the text around their sentences: none may lean on a
+/// sentence it lacks ("This is useful when …") or send the reader elsewhere ("Later we will see
+/// …", "see the list in sidebar …").
+@Suite struct BuiltinStandaloneTests {
+    /// A tutorial's section whose most central sentences lean on the one before or point elsewhere.
+    static let tutorial = """
+        # Function Arguments
+
+        Python functions accept positional arguments and keyword arguments in a function call.
+
+        Keyword arguments name the parameter they set, so the order of keyword arguments in the call does not matter.
+
+        Positional arguments are matched to the parameters of the function by their position in the function call.
+
+        A function can declare positional-only parameters with a slash in its list of parameters and arguments.
+
+        This is useful when parameter names have no real meaning for the positional arguments of the function call.
+
+        They are two kinds of arguments that every function call in Python accepts from its caller.
+
+        Later we will see more functions that take keyword arguments and positional arguments in a call.
+
+        For more details on positional arguments and keyword arguments, see the list in sidebar TIP Function calls.
+
+        Default values of parameters are evaluated once, when the function definition is executed by Python.
+
+        A function call with too few positional arguments for its parameters raises a TypeError at once.
+
+        The default values of parameters are evaluated in the defining scope, so that
+
+        Keyword arguments must follow positional arguments in every function call that uses both kinds.
+        """
+
+    static let leaning = ["This is useful", "They are two kinds", "Later we will see", "see the list in sidebar", "so that."]
+
+    @Test func theSummaryHasNoSentenceThatNeedsAnother() throws {
+        guard case .summary(let summary) = try BuiltinEngine().generate(.summary, text: Self.tutorial, title: nil)
+        else { throw CancellationError() }
+        for item in [summary.overview] + summary.keyPoints {
+            for phrase in Self.leaning { #expect(!item.contains(phrase), "\(item)") }
+        }
+        #expect(summary.keyPoints.count >= 3)
+    }
+
+    /// The lead sentence sends the reader to a sidebar: the blurb is the next best sentence.
+    @Test func theBlurbReadsOnItsOwn() throws {
+        let text = Self.tutorial.replacingOccurrences(
+            of: "in a function call.\n", with: "in a function call (see the list in sidebar TIP Function calls).\n")
+        #expect(text != Self.tutorial)
+        guard case .headline(let headline) = try BuiltinEngine().generate(.headline, text: text, title: nil)
+        else { throw CancellationError() }
+        for phrase in Self.leaning { #expect(!headline.blurb.contains(phrase), "\(headline.blurb)") }
+        #expect(!headline.blurb.isEmpty)
+    }
+
+    /// A run-on sentence (no period in 60 words) is cut into pieces for the cards; a piece is
+    /// no sentence of a summary ("Static version of busybox …, which is even more.").
+    @Test func aPieceOfARunOnSentenceIsNoKeyPoint() throws {
+        let runOn = "If your system suffered some even more outrageous fortune and even these archive tools do not work "
+            + "because the deepest system libraries of the package manager are missing you should try the static version "
+            + "of the archive tool provided in the static package which is even more self contained and provides "
+            + "subcommands for every archive format the package manager needs to install a package by hand"
+        let text = Self.tutorial + "\n\n" + runOn + "\n"
+        var pieces: [String] = []
+        for unit in BuiltinAnalysis(text: text, title: nil).units {
+            let words: String = unit.text
+            if words.contains("outrageous") || words.contains("self contained") { pieces.append(words) }
+        }
+        #expect(pieces.count >= 2, "the run-on is cut: \(pieces)")
+        guard case .summary(let summary) = try BuiltinEngine().generate(.summary, text: text, title: nil)
+        else { throw CancellationError() }
+        for item in [summary.overview] + summary.keyPoints {
+            for phrase in ["outrageous fortune", "archive tool", "self contained", "archive format"] {
+                #expect(!item.contains(phrase), "\(item)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("Now that our virtual machine image is ready, let's start the container.", false),
+        ("We will describe a few prerequisites, then go on to the network configuration.", false),
+        ("This is useful when parameter names have no real meaning.", false),
+        ("They are two examples of sequence data types.", false),
+        ("Later we will see more functions that return iterables.", false),
+        ("Name the distribution by its codename — see the list in sidebar COMMUNITY Bruce Perens.", false),
+        ("A system boots from several media (see NOTE UEFI, a modern replacement to the BIOS) today.", false),
+        ("The flow of log event information is illustrated in the following diagram.", false),
+        ("More information can be found in the printf-style String Formatting section.", false),
+        ("(In Python, the term method is not unique to class instances: other types have methods.", false),
+        ("Third, logger objects pass along relevant log messages to all interested handlers.", false),
+        ("1. First, the initial list is decorated with new values that control the sort order.", false),
+        ("Finally comes the question of the key to use for the Compose key.", false),
+        ("It is useful for code that must be executed if the try clause does not raise an exception.", false),
+        ("The locale file will then be modified to store this choice.", false),
+        ("Usually this is implemented by converting the string into some encoding.", false),
+        ("In this example, the echo module is imported in the current namespace.", false),
+        ("In this document, we take a tour of the features suitable for a functional style.", true),
+        ("This chapter describes some things you have learned about already in more detail.", true),
+        ("There are two distinguishable kinds of errors: syntax errors and exceptions.", true),
+        ("It is also possible to define functions with a variable number of arguments.", true),
+        ("Keyword arguments must follow positional arguments (in any call).", true),
+    ])
+    func readsOnItsOwn(_ sentence: String, _ expected: Bool) {
+        #expect(BuiltinEngine.readsOnItsOwn(sentence) == expected)
+    }
+}
