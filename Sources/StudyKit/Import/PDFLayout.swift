@@ -519,13 +519,16 @@ enum PDFLayout {
     /// its title by the extraction ("1Introduction", "1.1TEX Live and the TEX Collection") gets
     /// its space back, and a number set on its own line above its title ("2", then "Overview of
     /// TEX Live") is joined to it, so the outline finds a numbered heading ("2 Overview of TEX
-    /// Live") rather than a stray digit and an unnumbered line.
+    /// Live") rather than a stray digit and an unnumbered line — not a table's rows of a number
+    /// and a one-word cell ("2", "CARD16", "4", "CARD32").
     static func numberedHeadings(_ paragraphs: [String]) -> [String] {
         var result: [String] = []
         var k = 0
         while k < paragraphs.count {
             let paragraph = paragraphs[k]
-            if paragraph.wholeMatch(of: /\d{1,2}(?:\.\d{1,2})*/) != nil, k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]) {
+            if isBareNumber(paragraph), k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]),
+                paragraphs[k + 1].contains(/^\p{Lu}\p{Ll}|\s/), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
+            {
                 result.append(paragraph + " " + paragraphs[k + 1])
                 k += 2
                 continue
@@ -538,6 +541,11 @@ enum PDFLayout {
             k += 1
         }
         return result
+    }
+
+    /// A section number alone ("2", "1.2"), or a table's number cell.
+    private static func isBareNumber(_ text: String) -> Bool {
+        text.wholeMatch(of: /\d{1,2}(?:\.\d{1,2})*/) != nil
     }
 
     /// A line that can be a section's title: one line of at most ten words and 80 characters,
