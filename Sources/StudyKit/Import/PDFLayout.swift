@@ -520,14 +520,14 @@ enum PDFLayout {
     /// its space back, and a number set on its own line above its title ("2", then "Overview of
     /// TEX Live") is joined to it, so the outline finds a numbered heading ("2 Overview of TEX
     /// Live") rather than a stray digit and an unnumbered line — not a table's rows of a number
-    /// and a one-word cell ("2", "CARD16", "4", "CARD32").
+    /// and a cell that starts with no capitalised word ("2", "CARD16", "4", "CARD32 N_ALIASES").
     static func numberedHeadings(_ paragraphs: [String]) -> [String] {
         var result: [String] = []
         var k = 0
         while k < paragraphs.count {
             let paragraph = paragraphs[k]
             if isBareNumber(paragraph), k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]),
-                paragraphs[k + 1].contains(/^\p{Lu}\p{Ll}|\s/), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
+                paragraphs[k + 1].contains(/^\p{Lu}\p{Ll}/), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
             {
                 result.append(paragraph + " " + paragraphs[k + 1])
                 k += 2
