@@ -73,7 +73,8 @@ enum PDFLayout {
         let fullLine = typicalFullLineLength(pageLines)
 
         // Paragraphs of each page.
-        let pageParagraphs: [[String]] = pageLines.map { numberedHeadings(paragraphs(of: $0, fullLine: fullLine, compounds: compounds)) }
+        var chapter = 0
+        let pageParagraphs: [[String]] = pageLines.map { numberedHeadings(paragraphs(of: $0, fullLine: fullLine, compounds: compounds), chapter: &chapter) }
         // A page whose last line is full width stops mid-paragraph.
         let endsMidParagraph: [Bool] = pageLines.map { lines in
             guard let last = lines.last else { return false }
@@ -521,7 +522,9 @@ enum PDFLayout {
     /// TEX Live") is joined to it, so the outline finds a numbered heading ("2 Overview of TEX
     /// Live") rather than a stray digit and an unnumbered line — not a table's rows of a number
     /// and a cell that starts with no capitalised word ("2", "CARD16", "4", "CARD32 N_ALIASES").
-    static func numberedHeadings(_ paragraphs: [String]) -> [String] {
+    /// A number without a dot joins only as the next chapter (`chapter` is the last one seen, one
+    /// may be missing): "5" above "Top level TEX Live directories" in chapter 2 is a page number.
+    static func numberedHeadings(_ paragraphs: [String], chapter: inout Int) -> [String] {
         var result: [String] = []
         var k = 0
         while k < paragraphs.count {
@@ -529,11 +532,21 @@ enum PDFLayout {
             if isBareNumber(paragraph), k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]),
                 paragraphs[k + 1].contains(/^\p{Lu}\p{Ll}/), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
             {
+                let next = paragraph.contains(".") ? nil : Int(paragraph)
+                if let next {
+                    guard next == chapter + 1 || next == chapter + 2 else {
+                        result.append(paragraph)
+                        k += 1
+                        continue
+                    }
+                    chapter = next
+                }
                 result.append(paragraph + " " + paragraphs[k + 1])
                 k += 2
                 continue
             }
             if isTitleLine(paragraph), let glued = paragraph.firstMatch(of: /^(\d{1,2}(?:\.\d{1,2})*)(\p{Lu}\p{L})/) {
+                if let number = Int(glued.1) { chapter = number }
                 result.append(String(glued.1) + " " + paragraph.dropFirst(glued.1.count))
             } else {
                 result.append(paragraph)

@@ -231,6 +231,8 @@ struct NormalizerTests {
             "The collection contains binaries for many platforms, including the ones most people use.",
             "2", "Overview of TEX Live",
             "This section describes the structure and contents of the collection and of its trees.",
+            "5", "Top level directories",
+            "The top level of the installation holds the programs, the macros and the fonts of the collection.",
             "3D graphics are drawn with the packages that the collection installs by default.",
             "12", "This page number stands above a sentence that is not any title at all.",
             "The header of a cache file is a table of sizes and types:", "2", "CARD16", "2", "CARD16", "4", "CARD32", "4", "CARD32 N_ALIASES", "The list follows.",
@@ -240,6 +242,8 @@ struct NormalizerTests {
         #expect(paragraphs.contains("1.1 TEX Live and the collection"), "\(paragraphs)")
         #expect(paragraphs.contains("1.2 Operating system support"), "\(paragraphs)")
         #expect(paragraphs.contains("2 Overview of TEX Live"), "\(paragraphs)")
+        // A page number above a section's title is no chapter number ("5" in chapter 2).
+        #expect(paragraphs.contains("Top level directories"), "\(paragraphs)")
         #expect(paragraphs.contains { $0.hasPrefix("3D graphics are drawn") }, "\(paragraphs)")
         #expect(!paragraphs.contains { $0.hasPrefix("12 This page") }, "\(paragraphs)")
         #expect(!paragraphs.contains { $0.hasPrefix("2 CARD16") || $0.hasPrefix("4 CARD32") }, "\(paragraphs)")
