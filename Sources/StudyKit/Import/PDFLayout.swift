@@ -530,7 +530,7 @@ enum PDFLayout {
         while k < paragraphs.count {
             let paragraph = paragraphs[k]
             if isBareNumber(paragraph), k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]),
-                paragraphs[k + 1].contains(/^\p{Lu}\p{Ll}/), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
+                paragraphs[k + 1].contains(/^\p{Lu}[\p{Ll}\s]/), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
             {
                 let next = paragraph.contains(".") ? nil : Int(paragraph)
                 if let next {

@@ -231,7 +231,9 @@ struct NormalizerTests {
             "The collection contains binaries for many platforms, including the ones most people use.",
             "2", "Overview of TEX Live",
             "This section describes the structure and contents of the collection and of its trees.",
-            "5", "Top level directories",
+            "3", "A user’s guide to the library",
+            "The library finds the files that the programs need, searching a path of directories.",
+            "14", "Top level directories",
             "The top level of the installation holds the programs, the macros and the fonts of the collection.",
             "3D graphics are drawn with the packages that the collection installs by default.",
             "12", "This page number stands above a sentence that is not any title at all.",
@@ -242,7 +244,8 @@ struct NormalizerTests {
         #expect(paragraphs.contains("1.1 TEX Live and the collection"), "\(paragraphs)")
         #expect(paragraphs.contains("1.2 Operating system support"), "\(paragraphs)")
         #expect(paragraphs.contains("2 Overview of TEX Live"), "\(paragraphs)")
-        // A page number above a section's title is no chapter number ("5" in chapter 2).
+        #expect(paragraphs.contains("3 A user’s guide to the library"), "\(paragraphs)")
+        // A page number above a section’s title is no chapter number ("14" in chapter 3).
         #expect(paragraphs.contains("Top level directories"), "\(paragraphs)")
         #expect(paragraphs.contains { $0.hasPrefix("3D graphics are drawn") }, "\(paragraphs)")
         #expect(!paragraphs.contains { $0.hasPrefix("12 This page") }, "\(paragraphs)")
