@@ -200,7 +200,7 @@ import Testing
     }
 
     /// A printed guide whose fifth chapter's title starts lower-case ("5 tlmgr: …" is no heading
-    /// line): the chapters after it are still chapters, not subsections of the fourth.
+    /// line): it is a chapter all the same, and the chapters after it are not subsections of the fourth.
     @Test func aChapterThatIsNoHeadingLineDoesNotEndTheChapters() throws {
         let titles = ["1 Introduction", "2 Overview of the collection", "3 Installation", "4 Specialized installations",
                       "4.1 Shared installations", "5 tlmgr: Managing your installation", "5.1 Graphical interfaces for the manager",
@@ -210,8 +210,46 @@ import Testing
         }.joined(separator: "\n\n")
         let labels = try map(text).branches.map(\.label)
         #expect(labels == ["Introduction", "Overview of the collection", "Installation", "Specialized installations",
-                           "Notes on Windows", "A guide to the path library"])
-        // "5.1" is the lost fifth chapter's, not a subsection of the fourth.
-        #expect(try map(text).branches[3].children.map(\.label) == ["Shared installations"])
+                           "tlmgr: Managing your installation", "Notes on Windows", "A guide to the path library"])
+        // "5.1" is the fifth chapter's, not a subsection of the fourth.
+        let branches = try map(text).branches
+        #expect(branches[3].children.map(\.label) == ["Shared installations"])
+        #expect(branches[4].children.map(\.label) == ["Graphical interfaces for the manager"])
+    }
+
+    /// A chapter whose title the splitter took for text ("3. 1789: the year of revolutions"
+    /// starts lower-case after its number): it is a branch all the same, with its own sections,
+    /// which are not the chapter's before.
+    @Test func aChapterTakenForTextIsABranchWithItsSections() throws {
+        let text = """
+            1. Why study the Revolution?
+
+            \(body("history"))
+
+            2. The Old Regime and its problems
+
+            \(body("regime"))
+
+            Society of orders
+
+            \(body("order"))
+
+            3. 1789: the year of revolutions
+
+            \(body("revolution"))
+
+            The fall of the Bastille
+
+            \(body("fortress"))
+
+            4. The constitutional monarchy
+
+            \(body("monarchy"))
+            """
+        let map = try map(text, title: "Revision Notes")
+        #expect(map.branches.map(\.label) == ["Why study the Revolution?", "The Old Regime and its problems",
+                                              "1789: the year of revolutions", "The constitutional monarchy"])
+        #expect(map.branches[1].children.map(\.label) == ["Society of orders"])
+        #expect(map.branches[2].children.map(\.label) == ["The fall of the Bastille"])
     }
 }

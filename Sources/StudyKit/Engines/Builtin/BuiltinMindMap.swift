@@ -80,6 +80,7 @@ extension BuiltinEngine {
         // handling", …) has them as its branches: any other line taken for a heading is inside a
         // chapter (a subsection, a table cell such as "Size", a listed constant such as
         // "BZ_OUTBUFF_FULL", a numbered question) and nothing before the first chapter is a branch.
+        sections = Self.withLostChapters(sections, outline: analysis.outline)
         let chapters = Self.chapterSections(sections)
         var chapterSet: Set<Int>? = nil
         if chapters.count >= 3, let first = chapters.first {
@@ -350,6 +351,43 @@ extension BuiltinEngine {
             }
         }
         return positions
+    }
+
+    /// `sections` with the chapters the splitter took for text: where the numbered chapters skip
+    /// one ("2. The Old Regime …", then "4. The constitutional monarchy …"), a short line of text
+    /// between them that carries the missing number ("3. 1789: the year of revolutions", which
+    /// starts lower-case after its number and so is no heading line) becomes that chapter's
+    /// section, and the sections after it are its own, not the chapter's before.
+    static func withLostChapters(_ sections: [Section], outline: DocumentOutline) -> [Section] {
+        let chapters = chapterSections(sections)
+        var result = sections
+        for (before, after) in zip(chapters, chapters.dropFirst()).reversed() {
+            guard let first = sections[before].heading.flatMap({ $0.firstMatch(of: /^(\d{1,3})/) }).flatMap({ Int($0.1) }),
+                let start = sections[before].headingSentence?.index, let end = sections[after].headingSentence?.index
+            else { continue }
+            let pattern = try? Regex("^\(first + 1)\\.?\\s+\\S")
+            guard let pattern, let line = outline.units[(start + 1)..<end].first(where: { unit in
+                !unit.isHeading && !unit.isCode && unit.text.contains(pattern) && BuiltinProse.wordCount(unit.text) <= 12
+                    && unit.paragraph != outline.units[unit.index - 1].paragraph
+                    && (unit.index + 1 == outline.units.count || unit.paragraph != outline.units[unit.index + 1].paragraph)
+            }) else { continue }
+            // The section the line sits in ends before it.
+            let at = (before..<after).last { (sections[$0].headingSentence?.index ?? 0) < line.index } ?? before
+            let containing = sections[at]
+            let body = containing.sentences.filter { $0.index > line.index }
+            let kept = containing.sentences.filter { $0.index < line.index }
+            result[at] = Section(
+                index: containing.index, heading: containing.heading, headingSentence: containing.headingSentence, level: containing.level,
+                range: containing.range.lowerBound..<(kept.last?.range.upperBound ?? containing.range.lowerBound),
+                offsets: containing.offsets.lowerBound..<(kept.last?.offsets.upperBound ?? containing.offsets.lowerBound), sentences: kept)
+            let lost = Section(
+                index: containing.index, heading: line.text, headingSentence: line, level: sections[before].level,
+                range: line.range.lowerBound..<(body.last?.range.upperBound ?? line.range.upperBound),
+                offsets: line.offsets.lowerBound..<(body.last?.offsets.upperBound ?? line.offsets.upperBound), sentences: body)
+            let position = (before..<after).first { (sections[$0].headingSentence?.index ?? 0) > line.index } ?? after
+            result.insert(lost, at: position)
+        }
+        return result
     }
 
     /// The content stems of a text (all its stems when it has only function words).
