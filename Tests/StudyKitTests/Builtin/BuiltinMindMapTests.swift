@@ -230,6 +230,8 @@ import Testing
 
             \(body("regime"))
 
+            3. Of course the regime also had its defenders:
+
             Society of orders
 
             \(body("order"))

@@ -357,7 +357,9 @@ extension BuiltinEngine {
     /// one ("2. The Old Regime …", then "4. The constitutional monarchy …"), a short line of text
     /// between them that carries the missing number ("3. 1789: the year of revolutions", which
     /// starts lower-case after its number and so is no heading line) becomes that chapter's
-    /// section, and the sections after it are its own, not the chapter's before.
+    /// section, and the sections after it are its own, not the chapter's before. A numbered
+    /// line that ends as a sentence or a clause ("4. Of course you can still … format:") is a list
+    /// item, not a chapter.
     static func withLostChapters(_ sections: [Section], outline: DocumentOutline) -> [Section] {
         let chapters = chapterSections(sections)
         var result = sections
@@ -368,6 +370,7 @@ extension BuiltinEngine {
             let pattern = try? Regex("^\(first + 1)\\.?\\s+\\S")
             guard let pattern, let line = outline.units[(start + 1)..<end].first(where: { unit in
                 !unit.isHeading && !unit.isCode && unit.text.contains(pattern) && BuiltinProse.wordCount(unit.text) <= 12
+                    && !(unit.text.last.map { ".:;,".contains($0) } ?? true)
                     && unit.paragraph != outline.units[unit.index - 1].paragraph
                     && (unit.index + 1 == outline.units.count || unit.paragraph != outline.units[unit.index + 1].paragraph)
             }) else { continue }
