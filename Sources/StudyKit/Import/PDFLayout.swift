@@ -73,7 +73,8 @@ enum PDFLayout {
         let fullLine = typicalFullLineLength(pageLines)
 
         // Paragraphs of each page.
-        let pageParagraphs: [[String]] = pageLines.map { paragraphs(of: $0, fullLine: fullLine, compounds: compounds) }
+        var chapter = 0
+        let pageParagraphs: [[String]] = pageLines.map { numberedHeadings(paragraphs(of: $0, fullLine: fullLine, compounds: compounds), chapter: &chapter) }
         // A page whose last line is full width stops mid-paragraph.
         let endsMidParagraph: [Bool] = pageLines.map { lines in
             guard let last = lines.last else { return false }
@@ -513,6 +514,62 @@ enum PDFLayout {
         }
     }
 
+    // MARK: Section numbers
+
+    /// A page's headings with their section numbers as the reader sees them: a number glued to
+    /// its title by the extraction ("1Introduction", "1.1TEX Live and the TEX Collection") gets
+    /// its space back, and a number set on its own line above its title ("2", then "Overview of
+    /// TEX Live") is joined to it, so the outline finds a numbered heading ("2 Overview of TEX
+    /// Live") rather than a stray digit and an unnumbered line — not a table's rows of a number
+    /// and a cell that starts with no capitalised word ("2", "CARD16", "4", "CARD32 N_ALIASES").
+    /// A number without a dot joins only as the next chapter (`chapter` is the last one seen, one
+    /// may be missing): "5" above "Top level TEX Live directories" in chapter 2 is a page number.
+    static func numberedHeadings(_ paragraphs: [String], chapter: inout Int) -> [String] {
+        var result: [String] = []
+        var k = 0
+        while k < paragraphs.count {
+            let paragraph = paragraphs[k]
+            if isBareNumber(paragraph), k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]),
+                paragraphs[k + 1].contains(/^\p{Lu}[\p{Ll}\s]/), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
+            {
+                let next = paragraph.contains(".") ? nil : Int(paragraph)
+                if let next {
+                    guard next == chapter + 1 || next == chapter + 2 else {
+                        result.append(paragraph)
+                        k += 1
+                        continue
+                    }
+                    chapter = next
+                }
+                result.append(paragraph + " " + paragraphs[k + 1])
+                k += 2
+                continue
+            }
+            if isTitleLine(paragraph), let glued = paragraph.firstMatch(of: /^(\d{1,2}(?:\.\d{1,2})*)(\p{Lu}\p{L})/) {
+                if let number = Int(glued.1) { chapter = number }
+                result.append(String(glued.1) + " " + paragraph.dropFirst(glued.1.count))
+            } else {
+                result.append(paragraph)
+            }
+            k += 1
+        }
+        return result
+    }
+
+    /// A section number alone ("2", "1.2"), or a table's number cell.
+    private static func isBareNumber(_ text: String) -> Bool {
+        text.wholeMatch(of: /\d{1,2}(?:\.\d{1,2})*/) != nil
+    }
+
+    /// A line that can be a section's title: one line of at most ten words and 80 characters,
+    /// with a letter, not ending as a sentence or clause does.
+    private static func isTitleLine(_ text: String) -> Bool {
+        guard text.count <= 80, !text.contains("\n"), text.contains(where: \.isLetter), let last = text.last,
+            !".:;,!?".contains(last)
+        else { return false }
+        return text.split(separator: " ").count <= 10
+    }
+
     // MARK: Tables of contents, indexes and definition labels
 
     /// Drops what a table of contents or an index is made of: entries with dot leaders to a page
@@ -545,24 +602,40 @@ enum PDFLayout {
             if end - k - 1 >= 3 { for m in k..<end { dropped.insert([positions[m].0, positions[m].1]) } }
             k = end
         }
-        // Leader entries anywhere; the furniture between them on a page with several.
+        // Leader entries anywhere; the furniture between them on a page with several, and the
+        // numbered headings there that the body repeats later (a chapter's entry whose page
+        // number was set apart: "1 Introduction" among "1.1 TEX Live . . . . ." lines).
+        var later: [String: Int] = [:]
+        for p in pages.indices {
+            for line in pages[p] where isNumberedHeading(line.text) { later[entryKey(line.text)] = p }
+        }
         return pages.indices.map { p in
             let leaders = pages[p].count { isLeaderEntry($0.text) }
             return pages[p].indices.filter { i in
                 let text = pages[p][i].text
-                return !dropped.contains([p, i]) && !isLeaderEntry(text) && (leaders < 3 || !isContentsFurniture(text))
+                let repeatedLater = isNumberedHeading(text) && (later[entryKey(text)] ?? p) > p
+                return !dropped.contains([p, i]) && !isLeaderEntry(text)
+                    && (leaders < 3 || !(isContentsFurniture(text) || repeatedLater))
             }.map { pages[p][$0] }
         }
     }
 
-    /// A run of at least four leader dots (`. . . .` or `....`) followed by a page number.
+    /// A run of at least four leader dots (`. . . .` or `....`) followed by a page number, or
+    /// ending the line (the page number set apart, as the TeX Live guide's contents have it).
     static func isLeaderEntry(_ line: String) -> Bool {
-        line.contains("....") || line.contains(". . . .") ? line.range(of: #"(\.\s?){4,}\s*([0-9]+|[ivxlc]+)\b"#, options: .regularExpression) != nil : false
+        line.contains("....") || line.contains(". . . .") ? line.range(of: #"(\.\s?){4,}\s*(([0-9]+|[ivxlc]+)\b|$)"#, options: .regularExpression) != nil : false
     }
 
-    /// `Contents`, `Table of Contents`.
+    /// A contents entry's words, for finding the heading it lists: letters only, lower-cased.
+    private static func entryKey(_ line: String) -> String {
+        String(line.lowercased().filter(\.isLetter))
+    }
+
+    /// `Contents`, `Table of Contents`; `CONTENTS 2` (a running head with its page number, which
+    /// extraction may glue on: `CONTENTS2`).
     private static func isContentsHeading(_ line: String) -> Bool {
-        ["contents", "table of contents"].contains(line.lowercased().trimmingCharacters(in: .whitespaces))
+        let words = line.lowercased().trimmingCharacters(in: .whitespaces)
+        return ["contents", "table of contents"].contains(words) || words.wholeMatch(of: /(?:table of )?contents\s*\d{1,3}/) != nil
     }
 
     /// A line of a contents list: `2.`, `2.1`, `2.1. NAME`, `3.3.1. BZ2_bzCompressInit`, `A.1 Licence`.

@@ -204,4 +204,51 @@ struct NormalizerTests {
         let rest = ImportFixtures.offset(of: "rest of the sentence", in: text)!
         #expect(spans.first { $0.range.contains(rest) }?.page == 2)
     }
+
+    /// The TeX Live guide's contents: leader dots with the page numbers set apart (none on the
+    /// entry's line), the chapters' entries between them, a running head "CONTENTS 2" glued
+    /// to its number. None of it is text; the chapters the body opens later stay.
+    @Test func contentsWhosePageNumbersAreSetApartAreNotText() {
+        let pages = [
+            "The Guide\n\n1 Introduction\n\n1.1 The collection . . . . . . . . . . . . . . .\n1.2 Operating systems . . . . . . . . . . . .\n\n2 Installation\n\n2.1 Starting the installer . . . . . . . . . . . .\n2.2 Running the installer . . . . . . . . . . .",
+            "CONTENTS2\n\n3 Windows notes\n\n3.1 Windows features . . . . . . . . . . . . .\n3.2 Windows registry . . . . . . . . . . . .\n3.3 Windows permissions . . . . . . . . . . .",
+            "The guide describes the collection of programs and how to install it on your machine.\n\n1 Introduction\n\nThe collection is a complete system of programs and fonts that is easy to install on any machine.\n\n2 Installation\n\nThe installer asks where the programs go and which collections of packages to install.\n\n3 Windows notes\n\nOn Windows the installer adds shortcuts to the menu and registers the file types.",
+        ]
+        let text = PDFLayout.normalizePDF(pages: pages).text
+        #expect(!text.contains(". . . ."), "\(text)")
+        #expect(!text.contains("CONTENTS"), "\(text)")
+        #expect(text.hasPrefix("The Guide\n\nThe guide describes the collection of programs and how to install it on your machine.\n\n1 Introduction\n\nThe collection is"), "\(text)")
+        #expect(text.components(separatedBy: "3 Windows notes").count == 2, "\(text)")
+    }
+
+    /// The TeX Live guide's headings as poppler gives them: a number glued to its title, or on a
+    /// line of its own above it. The outline needs "1 Introduction" and "1.2 Operating systems".
+    @Test func sectionNumbersStayWithTheirTitles() {
+        let page = [
+            "1Introduction", "1.1TEX Live and the collection",
+            "This document describes the main features of the software distribution for many systems.",
+            "1.2", "Operating system support",
+            "The collection contains binaries for many platforms, including the ones most people use.",
+            "2", "Overview of TEX Live",
+            "This section describes the structure and contents of the collection and of its trees.",
+            "3", "A user’s guide to the library",
+            "The library finds the files that the programs need, searching a path of directories.",
+            "14", "Top level directories",
+            "The top level of the installation holds the programs, the macros and the fonts of the collection.",
+            "3D graphics are drawn with the packages that the collection installs by default.",
+            "12", "This page number stands above a sentence that is not any title at all.",
+            "The header of a cache file is a table of sizes and types:", "2", "CARD16", "2", "CARD16", "4", "CARD32", "4", "CARD32 N_ALIASES", "The list follows.",
+        ].joined(separator: "\n\n")
+        let paragraphs = PDFLayout.normalizePDF(pages: [page]).text.components(separatedBy: "\n\n")
+        #expect(paragraphs.contains("1 Introduction"), "\(paragraphs)")
+        #expect(paragraphs.contains("1.1 TEX Live and the collection"), "\(paragraphs)")
+        #expect(paragraphs.contains("1.2 Operating system support"), "\(paragraphs)")
+        #expect(paragraphs.contains("2 Overview of TEX Live"), "\(paragraphs)")
+        #expect(paragraphs.contains("3 A user’s guide to the library"), "\(paragraphs)")
+        // A page number above a section’s title is no chapter number ("14" in chapter 3).
+        #expect(paragraphs.contains("Top level directories"), "\(paragraphs)")
+        #expect(paragraphs.contains { $0.hasPrefix("3D graphics are drawn") }, "\(paragraphs)")
+        #expect(!paragraphs.contains { $0.hasPrefix("12 This page") }, "\(paragraphs)")
+        #expect(!paragraphs.contains { $0.hasPrefix("2 CARD16") || $0.hasPrefix("4 CARD32") }, "\(paragraphs)")
+    }
 }

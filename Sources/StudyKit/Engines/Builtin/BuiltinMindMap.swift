@@ -7,6 +7,7 @@ extension BuiltinEngine {
     private static let childLimit = 6
     private static let termChildren = 5
     private static let grandchildLimit = 4
+    private static let centreWords = 8
 
     /// The document title in the centre; branches from the headings when there are at least two
     /// (besides a title heading), else from clusters of key terms; padded from central
@@ -17,6 +18,7 @@ extension BuiltinEngine {
         if ItemRules.problem(centre, .label) != nil {
             centre = [composedTitle(analysis), "Study Notes"].compactMap { $0 }.first { ItemRules.problem($0, .label) == nil } ?? "Study Notes"
         }
+        if let chapter = chapterTitle(analysis, besides: centre) { centre = chapter }
         let centreStems = Self.stems(of: centre)
         var branches = headingBranches(analysis, centre: centre, centreStems: centreStems)
         if branches.count < 2 { branches = clusterBranches(analysis, centre: centre, centreStems: centreStems) }
@@ -30,11 +32,41 @@ extension BuiltinEngine {
         return MindMap(centralTopic: centre, branches: branches)
     }
 
+    /// The chapter's title when the document opens with it but the headline's title is
+    /// something else (a chapter title longer than a headline's six words, "Chapter 6.
+    /// Maintenance and Updates: The APT Tools", gave way to key terms such as "Packages and
+    /// Debian"): the opening heading without its chapter number, when it fits the centre's eight
+    /// words. `nil` when the centre already is the source's title or its opening heading.
+    private func chapterTitle(_ analysis: BuiltinAnalysis, besides centre: String) -> String? {
+        guard let opening = analysis.units.first, opening.isHeading, !ResultProse.sameText(opening.text, centre),
+            !ResultProse.sameText(analysis.givenTitle.map(BuiltinProse.oneLine) ?? "", centre)
+        else { return nil }
+        let title = BuiltinProse.oneLine(opening.text)
+            .replacing(/^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.?\s+)/, with: "")
+        guard BuiltinProse.wordCount(title) <= Self.centreWords, BuiltinProse.length(title) <= Self.labelLength,
+            ItemRules.problem(title, .label) == nil
+        else { return nil }
+        return title
+    }
+
     // MARK: From headings
 
+    /// A section with the sections under it, as the map draws them: branch → child → grandchild.
+    private struct SectionTree {
+        let section: Section
+        var subsections: [SectionTree]
+        /// Words of the section's own text and of every section under it: how much it has to say.
+        let weight: Int
+    }
+
     /// One branch per heading of the shallowest level (a lone top heading that opens the
-    /// document is the title, not a branch). Deeper headings become the branch's children with
-    /// their key terms below them; a branch without sub-headings gets its section's key terms.
+    /// document is the title, not a branch; a lone section under it that holds the whole page —
+    /// "6.1 Filling in the sources.list File" of a chapter's page — gives way to its subsections).
+    /// Deeper headings become the branch's children, and theirs its grandchildren, so the map
+    /// keeps the document's nesting ("4.8.3.1" under "4.8.3", not beside it); a node without
+    /// sub-headings gets its section's key terms. Headings that read as code are no nodes.
+    /// Past a level's limit, the nodes are the first section and those with the most words, in
+    /// document order (`chosen`): the map always starts where the document does.
     private func headingBranches(_ analysis: BuiltinAnalysis, centre: String, centreStems: Set<String>) -> [MindMap.Node] {
         var sections = analysis.outline.sections.filter { $0.heading != nil }
         if let first = sections.first, analysis.units.first?.isHeading == true,
@@ -43,70 +75,137 @@ extension BuiltinEngine {
         {
             sections.removeFirst()
         }
-        sections.removeAll { ResultProse.sameText($0.heading ?? "", centre) }
+        sections.removeAll { ResultProse.sameText($0.heading ?? "", centre) || Self.readsAsCode($0.heading ?? "") }
         // A document whose chapters are numbered in order ("1. Introduction", "2 ASN.1 structure
         // handling", …) has them as its branches: any other line taken for a heading is inside a
         // chapter (a subsection, a table cell such as "Size", a listed constant such as
         // "BZ_OUTBUFF_FULL", a numbered question) and nothing before the first chapter is a branch.
+        sections = Self.withLostChapters(sections, outline: analysis.outline)
         let chapters = Self.chapterSections(sections)
         var chapterSet: Set<Int>? = nil
         if chapters.count >= 3, let first = chapters.first {
             sections = Array(sections[first...])
             chapterSet = Set(chapters.map { $0 - first })
+        } else {
+            // A page that is one section of a chapter: the section's subsections are the branches.
+            while let top = sections.first?.level, sections.count >= 3,
+                !sections.dropFirst().contains(where: { $0.level <= top })
+            {
+                sections.removeFirst()
+            }
         }
-        guard sections.count >= 2, let branchLevel = sections.map(\.level).min() else { return [] }
+        guard sections.count >= 2 else { return [] }
+        let trees = Self.sectionTrees(sections, startsBranch: chapterSet.map { set in { set.contains($0) } })
 
-        // Group each branch-level section (each chapter) with the deeper sections that follow it.
+        // Numbers go from every label or from none, so the map reads the same throughout.
+        // Numbered chapters ("2 ASN.1 structure handling") lose their bare number too.
+        let chaptered = chapterSet != nil
+        let unnumbers = trees.flatMap(Self.flattened).allSatisfy { Self.unnumberedLabel($0.heading ?? "", chapters: chaptered) != nil }
+        let headingLabel = { (heading: String) in
+            unnumbers ? Self.unnumberedLabel(heading, chapters: chaptered) ?? Self.label(heading) : Self.label(heading)
+        }
+        // A heading with nothing under it ("Biology 101, Unit 4" below the title) is a subtitle or
+        // a running line, not a node of the subject; a heading that is front matter ("1.1
+        // Version" of a specification) neither; nor one whose label the map's rules would drop
+        // (`meaningful`: a near-copy of its parent or of a sibling), so the choice is made among
+        // the nodes that stay.
+        func labelled(_ trees: [SectionTree], under parent: String, limit: Int) -> [(label: String, tree: SectionTree)] {
+            let named = trees.compactMap { tree -> (label: String, tree: SectionTree)? in
+                guard !tree.section.sentences.isEmpty || !tree.subsections.isEmpty else { return nil }
+                let label = headingLabel(tree.section.heading ?? "")
+                guard !label.isEmpty, !FrontMatter.isFrontMatter(label) else { return nil }
+                return (label, tree)
+            }
+            var staying = Self.meaningful(named.map { MindMap.Node(label: $0.label) }, under: parent).map(\.label)[...]
+            let kept = named.filter { item in
+                guard staying.first == item.label else { return false }
+                staying.removeFirst()
+                return true
+            }
+            return Self.chosen(kept, weight: \.tree.weight, limit: limit)
+        }
+        func terms(_ tree: SectionTree, label: String, limit: Int) -> [MindMap.Node] {
+            sectionTerms(Self.flattened(tree), in: analysis, avoiding: Self.stems(of: label).union(centreStems), limit: limit)
+                .map { MindMap.Node(label: $0) }
+        }
+        return labelled(trees, under: centre, limit: Self.branchLimit).map { branch in
+            var children = labelled(branch.tree.subsections, under: branch.label, limit: Self.childLimit).map { child in
+                let below = labelled(child.tree.subsections, under: child.label, limit: Self.grandchildLimit).map { MindMap.Node(label: $0.label) }
+                return MindMap.Node(label: child.label, children: below.isEmpty ? terms(child.tree, label: child.label, limit: Self.grandchildLimit) : below)
+            }
+            if children.isEmpty { children = terms(branch.tree, label: branch.label, limit: Self.termChildren) }
+            return MindMap.Node(label: branch.label, children: children)
+        }
+    }
+
+    /// `sections` as trees: a section at the shallowest level (or one `startsBranch` names, for
+    /// numbered chapters) starts a tree, the deeper sections after it are nested under it by
+    /// their levels. Under a numbered heading that has numbered subsections ("2 ASN.1 structure
+    /// handling" over "2.1 ASN.1 syntax"), an unnumbered line taken for a heading ("BEGIN",
+    /// "InstanceName") is a line of its text, not a subsection, and a section numbered for
+    /// another chapter ("5.1" after "4", when "5 tlmgr: …" was no heading line) is left out
+    /// rather than put at the wrong place.
+    private static func sectionTrees(_ sections: [Section], startsBranch: ((Int) -> Bool)? = nil) -> [SectionTree] {
+        guard let top = sections.map(\.level).min() else { return [] }
         var groups: [(head: Section, subsections: [Section])] = []
         for (index, section) in sections.enumerated() {
-            let startsBranch = chapterSet.map { $0.contains(index) } ?? (section.level <= branchLevel)
-            if startsBranch || groups.isEmpty {
+            if startsBranch?(index) ?? (section.level <= top) || groups.isEmpty {
                 groups.append((section, []))
             } else {
                 groups[groups.count - 1].subsections.append(section)
             }
         }
-        // Too many branches: keep those with the most to say, in document order.
-        if groups.count > Self.branchLimit {
-            let weight = groups.map { group in
-                ([group.head] + group.subsections).reduce(0) { total, section in
-                    total + section.sentences.reduce(0) { $0 + BuiltinProse.wordCount($1.text) }
+        return groups.map { head, subsections in
+            var nested = subsections
+            if let number = sectionNumber(head.heading ?? "") {
+                // "2.1" under "2"; "5.1" is no subsection of "4" (its chapter's heading was lost).
+                let numbered = subsections.filter { section in
+                    sectionNumber(section.heading ?? "").map { $0.count > number.count && $0.starts(with: number) } ?? false
                 }
+                if !numbered.isEmpty || subsections.contains(where: { sectionNumber($0.heading ?? "") != nil }) { nested = numbered }
             }
-            let kept = Set(
-                groups.indices.sorted { a, b in
-                    weight[a] != weight[b] ? weight[a] > weight[b] : a < b
-                }.prefix(Self.branchLimit))
-            groups = groups.indices.filter(kept.contains).map { groups[$0] }
+            let weight = ([head] + subsections).reduce(0) { total, section in
+                total + section.sentences.reduce(0) { $0 + BuiltinProse.wordCount($1.text) }
+            }
+            return SectionTree(section: head, subsections: sectionTrees(nested), weight: weight)
         }
+    }
 
-        // Numbers go from every label or from none, so the map reads the same throughout.
-        let unnumbers = groups.flatMap { [$0.head] + $0.subsections }.allSatisfy { Self.unnumberedLabel($0.heading ?? "") != nil }
-        let headingLabel = { (heading: String) in unnumbers ? Self.unnumberedLabel(heading) ?? Self.label(heading) : Self.label(heading) }
-        var branches: [MindMap.Node] = []
-        var branchKeys = Set<String>()
-        for group in groups {
-            // A heading with nothing under it ("Biology 101, Unit 4" below the title) is a
-            // subtitle or a running line, not a branch of the subject.
-            guard !group.head.sentences.isEmpty || !group.subsections.isEmpty else { continue }
-            let label = headingLabel(group.head.heading ?? "")
-            guard !label.isEmpty, branchKeys.insert(BuiltinProse.duplicateKey(label)).inserted else { continue }
-            var children: [MindMap.Node] = []
-            var childKeys = Set<String>()
-            for sub in group.subsections where children.count < Self.childLimit {
-                let subLabel = headingLabel(sub.heading ?? "")
-                // A heading that is front matter ("1.1 Version" of a specification) is no child.
-                guard !subLabel.isEmpty, !FrontMatter.isFrontMatter(subLabel), childKeys.insert(BuiltinProse.duplicateKey(subLabel)).inserted else { continue }
-                let terms = sectionTerms([sub], in: analysis, avoiding: Self.stems(of: subLabel).union(centreStems), limit: Self.grandchildLimit)
-                children.append(MindMap.Node(label: subLabel, children: terms.map { MindMap.Node(label: $0) }))
-            }
-            if children.isEmpty {
-                let avoid = Self.stems(of: label).union(centreStems)
-                children = sectionTerms([group.head], in: analysis, avoiding: avoid, limit: Self.termChildren).map { MindMap.Node(label: $0) }
-            }
-            branches.append(MindMap.Node(label: label, children: children))
+    /// A tree's sections in document order: the section, then everything under it.
+    private static func flattened(_ tree: SectionTree) -> [Section] {
+        [tree.section] + tree.subsections.flatMap(flattened)
+    }
+
+    /// At most `limit` of `items`, in their order: all of them when they fit, else the first (the
+    /// document's opening, which a student reads first) and the heaviest of the rest (ties: the
+    /// earlier).
+    static func chosen<Item>(_ items: [Item], weight: (Item) -> Int, limit: Int) -> [Item] {
+        guard items.count > limit, limit > 0 else { return items }
+        let rest = items.indices.dropFirst().sorted { a, b in
+            weight(items[a]) != weight(items[b]) ? weight(items[a]) > weight(items[b]) : a < b
         }
-        return branches
+        let kept = Set([0] + rest.prefix(limit - 1))
+        return items.indices.filter(kept.contains).map { items[$0] }
+    }
+
+    /// The numbers of a heading's section number ("2.1 ASN.1 syntax" → [2, 1], "4. Overview" →
+    /// [4]); `nil` when it has none.
+    static func sectionNumber(_ heading: String) -> [Int]? {
+        guard let match = heading.firstMatch(of: /^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S/) else { return nil }
+        return match.1.split(separator: ".").compactMap { Int($0) }
+    }
+
+    /// Whether a heading is a line of code or syntax a PDF set on its own line ("DEFINITIONS
+    /// <EXPLICIT or IMPLICIT> TAGS ::=", "LEN = strlen(VALUE)+1", "\Urlslashmuskip=2mu",
+    /// "Usage: asn1Parser [OPTION] FILE", "-- INCORRECT"): an assignment or definition, a TeX
+    /// control sequence, braces or a semicolon, a comment mark or a usage line. An API name
+    /// ("emitter.emit(eventName[, ...args])") is a topic of its reference and stays a heading.
+    static func readsAsCode(_ heading: String) -> Bool {
+        let text = heading.trimmingCharacters(in: .whitespaces)
+        if text.contains("::=") || text.contains(where: { "{};".contains($0) }) { return true }
+        if text.contains(/[\w)\]]\s*=\s*[\w("'\\]/), !text.contains("==") { return true }
+        if text.contains(/^(?:\\[A-Za-z@]|--|\/\/|#|\$ |Usage:)/) { return true }
+        return false
     }
 
     /// The top key terms of some sections as labels: no pure numbers, none whose words all
@@ -130,7 +229,9 @@ extension BuiltinEngine {
         var keys = Set<String>()
         for phrase in candidates where picked.count < limit {
             let stems = phrase.key.split(separator: " ").map(String.init)
-            guard phrase.text.contains(where: \.isLetter), !Set(stems).isSubset(of: avoiding),
+            // A section number adds nothing to a label's words ("2.2 Naming" under "Naming").
+            let words = stems.filter { $0.contains(where: \.isLetter) }
+            guard phrase.text.contains(where: \.isLetter), !Set(words).isSubset(of: avoiding),
                 !pickedStems.contains(where: { nested($0, stems) })
             else { continue }
             let label = label(phrase.text)
@@ -223,30 +324,73 @@ extension BuiltinEngine {
     /// A heading as a node label, without its section number: "2. Where it happens" and
     /// "3.1 Photosystems" become "Where it happens" and "Photosystems" (the map's branches are
     /// in document order already; the numbers only crowd the labels). A number that is the
-    /// whole heading, or is not followed by a dot, a parenthesis or a sub-number, stays.
+    /// whole heading, or is not followed by a dot, a parenthesis or a sub-number, stays — unless
+    /// `chapters` says the document numbers its chapters so ("1 Introduction").
     /// `nil` when the words alone are not a label the item rules accept ("1. Overview":
     /// "Overview" is a field name); the caller then keeps every number of the map.
-    static func unnumberedLabel(_ heading: String) -> String? {
+    static func unnumberedLabel(_ heading: String, chapters: Bool = false) -> String? {
         let text = heading.trimmingCharacters(in: .whitespaces)
-        let unnumbered = label(text.replacing(/^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/, with: ""))
+        let number = chapters ? /^\d{1,3}(?:\.\d{1,3})*\.?\s+/ : /^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/
+        let unnumbered = label(text.replacing(number, with: ""))
         guard unnumbered.contains(where: \.isLetter), ItemRules.problem(unnumbered, .label) == nil else { return nil }
         return unnumbered
     }
 
     /// The positions of the chapter headings among `sections`: `1. Introduction`, `4 Function
     /// reference` (one number, then words), numbered in order from 0 or 1 (a later run that starts
-    /// again, such as numbered questions, is not chapters).
+    /// again, such as numbered questions, is not chapters). One number may be missing (a chapter
+    /// whose title is no heading line, "5 tlmgr: Managing your installation", starting lower-case).
     static func chapterSections(_ sections: [Section]) -> [Int] {
         var positions: [Int] = []
         var last: Int?
         for (index, section) in sections.enumerated() {
             guard let heading = section.heading, let match = heading.firstMatch(of: /^(\d{1,3})\.?\s+\S/), let number = Int(match.1) else { continue }
-            if last.map({ number == $0 + 1 }) ?? (number <= 1) {
+            if last.map({ number == $0 + 1 || number == $0 + 2 }) ?? (number <= 1) {
                 positions.append(index)
                 last = number
             }
         }
         return positions
+    }
+
+    /// `sections` with the chapters the splitter took for text: where the numbered chapters skip
+    /// one ("2. The Old Regime …", then "4. The constitutional monarchy …"), a short line of text
+    /// between them that carries the missing number ("3. 1789: the year of revolutions", which
+    /// starts lower-case after its number and so is no heading line) becomes that chapter's
+    /// section, and the sections after it are its own, not the chapter's before. A numbered
+    /// line that ends as a sentence or a clause ("4. Of course you can still … format:") is a list
+    /// item, not a chapter.
+    static func withLostChapters(_ sections: [Section], outline: DocumentOutline) -> [Section] {
+        let chapters = chapterSections(sections)
+        var result = sections
+        for (before, after) in zip(chapters, chapters.dropFirst()).reversed() {
+            guard let first = sections[before].heading.flatMap({ $0.firstMatch(of: /^(\d{1,3})/) }).flatMap({ Int($0.1) }),
+                let start = sections[before].headingSentence?.index, let end = sections[after].headingSentence?.index
+            else { continue }
+            let pattern = try? Regex("^\(first + 1)\\.?\\s+\\S")
+            guard let pattern, let line = outline.units[(start + 1)..<end].first(where: { unit in
+                !unit.isHeading && !unit.isCode && unit.text.contains(pattern) && BuiltinProse.wordCount(unit.text) <= 12
+                    && !(unit.text.last.map { ".:;,".contains($0) } ?? true)
+                    && unit.paragraph != outline.units[unit.index - 1].paragraph
+                    && (unit.index + 1 == outline.units.count || unit.paragraph != outline.units[unit.index + 1].paragraph)
+            }) else { continue }
+            // The section the line sits in ends before it.
+            let at = (before..<after).last { (sections[$0].headingSentence?.index ?? 0) < line.index } ?? before
+            let containing = sections[at]
+            let body = containing.sentences.filter { $0.index > line.index }
+            let kept = containing.sentences.filter { $0.index < line.index }
+            result[at] = Section(
+                index: containing.index, heading: containing.heading, headingSentence: containing.headingSentence, level: containing.level,
+                range: containing.range.lowerBound..<(kept.last?.range.upperBound ?? containing.range.lowerBound),
+                offsets: containing.offsets.lowerBound..<(kept.last?.offsets.upperBound ?? containing.offsets.lowerBound), sentences: kept)
+            let lost = Section(
+                index: containing.index, heading: line.text, headingSentence: line, level: sections[before].level,
+                range: line.range.lowerBound..<(body.last?.range.upperBound ?? line.range.upperBound),
+                offsets: line.offsets.lowerBound..<(body.last?.offsets.upperBound ?? line.offsets.upperBound), sentences: body)
+            let position = (before..<after).first { (sections[$0].headingSentence?.index ?? 0) > line.index } ?? after
+            result.insert(lost, at: position)
+        }
+        return result
     }
 
     /// The content stems of a text (all its stems when it has only function words).

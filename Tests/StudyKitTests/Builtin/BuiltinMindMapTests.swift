@@ -1,0 +1,257 @@
+import Testing
+@testable import StudyKit
+
+/// The mind map of chapters and manuals as a student reads them (session 30): the document's
+/// sections as branches, at their depth, from its start, and no line of code as a label.
+@Suite struct BuiltinMindMapTests {
+    private func map(_ text: String, title: String? = nil) throws -> MindMap {
+        guard case .mindMap(let map) = try BuiltinEngine().generate(.mindmap, text: text, title: title) else {
+            throw CancellationError()
+        }
+        return map
+    }
+
+    /// A sentence of about a dozen words about `topic`, `count` times over.
+    private func body(_ topic: String, sentences count: Int = 2) -> String {
+        (1...count).map { "The \(topic) rule number \($0) explains how students apply the \(topic) method in practice." }
+            .joined(separator: " ")
+    }
+
+    /// A tutorial chapter whose subsection has subsections ("4.8.3.1" under "4.8.3"): the
+    /// sub-subsections are the subsection's children, not its siblings.
+    @Test func aSubsectionsSubsectionsAreItsChildrenNotItsSiblings() throws {
+        let text = """
+            # 4. More Control Flow Tools
+
+            ## 4.1. Conditional branching
+
+            \(body("branching"))
+
+            ## 4.2. Defining functions
+
+            \(body("function"))
+
+            ### 4.2.1. Default argument values
+
+            \(body("default value"))
+
+            ### 4.2.2. Special parameters
+
+            \(body("special parameter"))
+
+            #### 4.2.2.1. Positional arguments
+
+            \(body("positional argument"))
+
+            #### 4.2.2.2. Keyword arguments
+
+            \(body("keyword argument"))
+            """
+        let map = try map(text)
+        #expect(map.branches.map(\.label) == ["Conditional branching", "Defining functions"])
+        let functions = map.branches[1]
+        #expect(functions.children.map(\.label) == ["Default argument values", "Special parameters"])
+        #expect(functions.children[1].children.map(\.label) == ["Positional arguments", "Keyword arguments"])
+    }
+
+    /// A handbook's chapter page holds one section ("6.1") with its subsections: the subsections
+    /// are the branches (a map of key-term clusters was the fallback) and the centre is the
+    /// chapter's title without its number, though it is longer than a headline's.
+    @Test func aChapterPageOfOneSectionHasItsSubsectionsAsBranches() throws {
+        let text = """
+            # Chapter 6. Maintenance and Updates: The APT Tools
+
+            ## 6.1. Filling in the sources.list File
+
+            ### 6.1.1. Syntax
+
+            \(body("source line"))
+
+            ### 6.1.2. Repositories for Stable Users
+
+            \(body("stable repository"))
+
+            #### 6.1.2.1. Security Updates
+
+            \(body("security update"))
+
+            #### 6.1.2.2. Stable Backports
+
+            \(body("backport"))
+
+            ### 6.1.3. Using Alternate Mirrors
+
+            \(body("mirror"))
+            """
+        let map = try map(text, title: "Chapter 6. Maintenance and Updates: The APT Tools")
+        #expect(map.centralTopic == "Maintenance and Updates: The APT Tools")
+        #expect(map.branches.map(\.label) == ["Syntax", "Repositories for Stable Users", "Using Alternate Mirrors"])
+        #expect(map.branches[1].children.map(\.label) == ["Security Updates", "Stable Backports"])
+    }
+
+    /// More sections than branches: the map starts where the document does (its short opening
+    /// sections were the ones left out), then the sections with the most to say, in order.
+    @Test func moreSectionsThanBranchesKeepTheOpeningThenTheFullest() throws {
+        let topics = ["passing arguments", "ordering", "handling once", "error events", "rejections", "emitter class",
+                      "default limits", "monitoring", "listener lists", "abort signals"]
+        let sizes = [1, 1, 2, 4, 3, 6, 4, 3, 5, 4]
+        let sections = zip(topics, sizes).map { topic, size in "## \(topic.capitalized)\n\n\(body(topic, sentences: size))" }
+        let text = "# Events\n\n\(body("event"))\n\n" + sections.joined(separator: "\n\n")
+        let labels = try map(text).branches.map(\.label)
+        // Eight of ten: the opening, then the seven fullest ("Ordering" and "Handling Once" are the lightest).
+        #expect(labels == ["Passing Arguments", "Error Events", "Rejections", "Emitter Class", "Default Limits",
+                           "Monitoring", "Listener Lists", "Abort Signals"])
+    }
+
+    @Test func choosingKeepsTheFirstAndTheHeaviestInOrder() {
+        #expect(BuiltinEngine.chosen([1, 9, 2, 8, 3], weight: { $0 }, limit: 3) == [1, 9, 8])
+        #expect(BuiltinEngine.chosen([1, 2, 3], weight: { $0 }, limit: 3) == [1, 2, 3])
+    }
+
+    /// A manual's PDF: short lines of code or syntax look like headings to the splitter. Under a
+    /// numbered chapter with numbered subsections they are no subsections, and in any document
+    /// a line of code is no label.
+    @Test func linesOfCodeAreNoLabels() throws {
+        let manual = """
+            Libkit manual
+
+            1 Introduction
+
+            \(body("library"))
+
+            2 Structure handling
+
+            \(body("structure"))
+
+            2.1 Syntax
+
+            \(body("syntax"))
+
+            DEFINITIONS <EXPLICIT or IMPLICIT> TAGS ::=
+
+            \(body("definition"))
+
+            BEGIN
+
+            \(body("declaration"))
+
+            2.2 Naming
+
+            \(body("naming"))
+
+            3 Utilities
+
+            \(body("utility"))
+
+            Usage: kitParser [OPTION] FILE
+
+            \(body("option"))
+
+            3.1 Invoking the parser
+
+            \(body("parser"))
+
+            LEN = strlen(VALUE)+1
+
+            \(body("length"))
+
+            3.2 Invoking the coder
+
+            \(body("coder"))
+            """
+        let map = try map(manual)
+        #expect(map.branches.map(\.label) == ["Introduction", "Structure handling", "Utilities"])
+        #expect(map.branches[1].children.map(\.label) == ["Syntax", "Naming"])
+        #expect(map.branches[2].children.map(\.label) == ["Invoking the parser", "Invoking the coder"])
+
+        for code in ["DEFINITIONS <EXPLICIT or IMPLICIT> TAGS ::=", "LEN = strlen(VALUE)+1", "\\Urlslashmuskip=2mu plus2mu minus2mu",
+                     "\\DeclareUrlCommand{\\cmd}", "Usage: kitParser [OPTION] FILE", "-- INCORRECT"] {
+            #expect(BuiltinEngine.readsAsCode(code), "\(code)")
+        }
+        for topic in ["emitter.emit(eventName[, ...args])", "Event: 'newListener'", "4.8.3.1. Positional-or-Keyword Arguments",
+                      "C4 and CAM plants", "Comparisons with == and is"] {
+            #expect(!BuiltinEngine.readsAsCode(topic), "\(topic)")
+        }
+    }
+
+    /// In a document without numbered chapters a line of code is no branch either.
+    @Test func aLineOfCodeIsNoBranch() throws {
+        let text = """
+            The url package
+
+            Usage conditions
+
+            \(body("argument"))
+
+            \\Urlslashmuskip=2mu plus2mu minus2mu
+
+            \(body("spacing"))
+
+            Defining styles
+
+            \(body("style"))
+
+            Changing line breaks
+
+            \(body("line break"))
+            """
+        let labels = try map(text).branches.map(\.label)
+        #expect(labels == ["Usage conditions", "Defining styles", "Changing line breaks"])
+    }
+
+    /// A printed guide whose fifth chapter's title starts lower-case ("5 tlmgr: …" is no heading
+    /// line): it is a chapter all the same, and the chapters after it are not subsections of the fourth.
+    @Test func aChapterThatIsNoHeadingLineDoesNotEndTheChapters() throws {
+        let titles = ["1 Introduction", "2 Overview of the collection", "3 Installation", "4 Specialized installations",
+                      "4.1 Shared installations", "5 tlmgr: Managing your installation", "5.1 Graphical interfaces for the manager",
+                      "6 Notes on Windows", "7 A guide to the path library"]
+        let text = "The Guide\n\n" + titles.enumerated().map { index, title in
+            "\(title)\n\n\(body("chapter \(index + 1)", sentences: 2))"
+        }.joined(separator: "\n\n")
+        let labels = try map(text).branches.map(\.label)
+        #expect(labels == ["Introduction", "Overview of the collection", "Installation", "Specialized installations",
+                           "tlmgr: Managing your installation", "Notes on Windows", "A guide to the path library"])
+        // "5.1" is the fifth chapter's, not a subsection of the fourth.
+        let branches = try map(text).branches
+        #expect(branches[3].children.map(\.label) == ["Shared installations"])
+        #expect(branches[4].children.map(\.label) == ["Graphical interfaces for the manager"])
+    }
+
+    /// A chapter whose title the splitter took for text ("3. 1789: the year of revolutions"
+    /// starts lower-case after its number): it is a branch all the same, with its own sections,
+    /// which are not the chapter's before.
+    @Test func aChapterTakenForTextIsABranchWithItsSections() throws {
+        let text = """
+            1. Why study the Revolution?
+
+            \(body("history"))
+
+            2. The Old Regime and its problems
+
+            \(body("regime"))
+
+            3. Of course the regime also had its defenders:
+
+            Society of orders
+
+            \(body("order"))
+
+            3. 1789: the year of revolutions
+
+            \(body("revolution"))
+
+            The fall of the Bastille
+
+            \(body("fortress"))
+
+            4. The constitutional monarchy
+
+            \(body("monarchy"))
+            """
+        let map = try map(text, title: "Revision Notes")
+        #expect(map.branches.map(\.label) == ["Why study the Revolution?", "The Old Regime and its problems",
+                                              "1789: the year of revolutions", "The constitutional monarchy"])
+        #expect(map.branches[1].children.map(\.label) == ["Society of orders"])
+        #expect(map.branches[2].children.map(\.label) == ["The fall of the Bastille"])
+    }
+}
