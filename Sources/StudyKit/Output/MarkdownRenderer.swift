@@ -152,7 +152,7 @@ public enum MarkdownRenderer {
             }
         }
         add(mindMap.branches, depth: 0)
-        return [heading(level, title), "**" + MarkdownEscaping.inline(mindMap.centralTopic) + "**", lines.joined(separator: "\n")]
+        return [heading(level, title), "**" + MarkdownEscaping.heading(mindMap.centralTopic) + "**", lines.joined(separator: "\n")]
     }
 
     /// `A`, `B`, `C`, `D` … and the position itself past `Z`.
@@ -194,8 +194,9 @@ enum MarkdownEscaping {
         escaped(text, startsLine: true)
     }
 
-    /// `text` on one line, escaped as the text of an ATX heading (after `# `): a list, quote or
-    /// setext marker there is text already, so "4. More Control Flow Tools" stays as written.
+    /// `text` on one line, escaped as the text of an ATX heading (after `# `) or of the bold
+    /// central topic (after `**`): a list, quote or setext marker there is text already, so "4.
+    /// More Control Flow Tools" stays as written.
     static func heading(_ text: String) -> String {
         escaped(text, startsLine: false)
     }

@@ -57,6 +57,14 @@ import Testing
         #expect(output == "# 4. More Control Flow Tools\n\nPython's statements.\n")
     }
 
+    @Test func aNumberedCentralTopicIsWrittenAsItReads() {
+        let map = MindMap(centralTopic: "4. More Control Flow Tools", branches: [
+            .init(label: "4.1. if Statements"), .init(label: "4.2. for Statements"),
+        ])
+        let output = MarkdownRenderer.render(map, context: OutputFixtures.context())
+        #expect(output.contains("**4. More Control Flow Tools**"), "\(output)")
+    }
+
     @Test func blockquoteKeepsLinesAndEscapesEach() {
         #expect(MarkdownEscaping.blockquote("first\n# second\n\nthird\n") == "> first\n> \\# second\n>\n> third")
     }
