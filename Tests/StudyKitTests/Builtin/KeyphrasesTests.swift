@@ -43,9 +43,10 @@ import Testing
             This is useful when parameter names are useful. Default values are useful.
             When an exception occurs, the loop stops. An exception occurs rarely. An exception occurs here.
             Iterating over a sequence is common. Iterating twice is allowed. Keep iterating.
+            Emits the event to the loop. Emits one more event. Emits a handler to the exception.
             """
         let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: text, limit: 40).map(\.text)
-        for verbOrAdjective in ["useful", "exception occurs", "occurs", "Iterating", "iterating", "passed"] {
+        for verbOrAdjective in ["useful", "exception occurs", "occurs", "Iterating", "iterating", "passed", "Emits"] {
             #expect(!phrases.contains(verbOrAdjective), "\(verbOrAdjective) in \(phrases)")
         }
         #expect(phrases.contains("pass"), "\(phrases)")

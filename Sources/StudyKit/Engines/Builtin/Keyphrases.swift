@@ -318,11 +318,12 @@ struct KeyphraseExtractor: Sendable {
 
     /// Whether a term is or ends in a word that is never a noun (``EnglishWordClass``): "occurs",
     /// "useful", "exception occurs" name no thing a student could learn. A capitalised word is a
-    /// name, except a form in "-ing" or "-ed" opening a heading or sentence ("Defining").
+    /// name, except a verb's form in "-s", "-ing" or "-ed" opening a heading or sentence
+    /// ("Defining", an API reference's "Adds the listener …").
     static func endsInNonNoun(_ text: String) -> Bool {
         guard let last = text.split(separator: " ").last.map(String.init) else { return false }
         if let first = last.first, first.isUppercase, last.dropFirst().allSatisfy(\.isLowercase),
-            last.hasSuffix("ing") || last.hasSuffix("ed")
+            last.hasSuffix("ing") || last.hasSuffix("ed") || last.hasSuffix("s")
         {
             return EnglishWordClass.isNeverNoun(last.lowercased())
         }
