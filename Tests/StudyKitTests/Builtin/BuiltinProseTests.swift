@@ -32,4 +32,10 @@ import Testing
         #expect(!BuiltinProse.isUnfinished("Light intensity"))
         #expect(!BuiltinProse.isUnfinished("Which values are allowed here? Those of the type"))
     }
+
+    @Test func aSentenceOpeningOnACodeNameKeepsItsCase() {
+        #expect(BuiltinProse.sentence("list.index(x): Return the index of x") == "list.index(x): Return the index of x.")
+        #expect(BuiltinProse.sentence("sorted() returns a new list") == "sorted() returns a new list.")
+        #expect(BuiltinProse.sentence("the stroma holds the enzymes") == "The stroma holds the enzymes.")
+    }
 }

@@ -134,6 +134,16 @@ import Testing
         #expect(BuiltinEngine.usualSpelling(of: nameItem, among: named) == "Robespierre")
     }
 
+    /// The term "loop" matches "looping" by its stem; "When _____ through dictionaries" asks for
+    /// a verb, not the term.
+    @Test func aTermSaidAsAVerbFormIsNoBlank() {
+        let sentence = "When looping through dictionaries, the key and its value can be retrieved at the same time."
+        let keyphrases = [Keyphrase(text: "loop", score: 3, occurrences: 4, key: BuiltinTerms.stem("loop"))]
+        let items = ClozeBuilder(minWords: 4, screensCommonWords: true)
+            .items(from: SentenceRanker().rank(SentenceSplitter().split(sentence)), keyphrases: keyphrases, limit: 1)
+        #expect(items.isEmpty, "\(items.map(\.clozeText))")
+    }
+
     @Test func sameInputSameItems() throws {
         #expect(try fixtureItems().items == fixtureItems().items)
     }

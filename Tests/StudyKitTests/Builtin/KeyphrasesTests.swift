@@ -53,6 +53,22 @@ import Testing
         #expect(phrases.contains("exception"), "\(phrases)")
     }
 
+    /// A heading that only shares a verb's stem ("Comparing Sequences") does not make the verb a
+    /// term: "compare" was a quiz option on the Python tutorial's data structures page.
+    @Test func aHeadingSharingAVerbsStemNamesNoTerm() {
+        let units = SentenceSplitter().split("""
+            # Comparing Sequences and Other Types
+
+            Sequence objects may be compared to other objects with the same sequence type.
+            The comparison uses lexicographical ordering: first the first two items are compared.
+            Objects of different types may be compared provided that the objects have comparison methods.
+            Tuples compare item by item, and lists compare the same way as tuples do.
+            """)
+        let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: units, limit: 40).map { $0.text.lowercased() }
+        #expect(!phrases.contains("compare") && !phrases.contains("compared"), "\(phrases)")
+        #expect(phrases.contains("comparison"), "\(phrases)")
+    }
+
     /// A verb's base form names a thing where a heading or a call writes it: zlib's "deflate()",
     /// Python's "continue" statement.
     @Test func aVerbTheTextWritesAsACallOrAHeadingNamesAThing() {

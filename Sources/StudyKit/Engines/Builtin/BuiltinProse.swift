@@ -85,13 +85,16 @@ enum BuiltinProse {
     }
 
     /// `text` as a sentence that stands on its own: one line, a capital first letter when it
-    /// began in lower case, and a final period when it had no terminal punctuation.
+    /// began in lower case (not on a name written as code: "list.index(x)"), and a final period
+    /// when it had no terminal punctuation.
     static func sentence(_ text: String) -> String {
         var line = withoutListMarker(oneLine(text))
         while let last = line.last, ",;:-–—(".contains(last) { line.removeLast() }
         line = line.trimmingSpaces
         guard !line.isEmpty else { return line }
-        if let first = line.first, first.isLowercase {
+        // A name written in code keeps its case ("list.index(x): Return …", "sorted() returns …").
+        let firstWord = line.prefix { $0 != " " }
+        if let first = line.first, first.isLowercase, !firstWord.contains(where: { "._()[]".contains($0) }) {
             line = first.uppercased() + line.dropFirst()
         }
         // Chinese and Japanese end a sentence with a full-width stop.

@@ -89,10 +89,12 @@ struct ClozeBuilder: Sendable {
                 // "_____: ASN1_SUCCESS if …" asks for the label of a reference entry ("Returns:"), not its content.
                 guard !(first == 0 && chars.indices.contains(words[length - 1].offsets.upperBound)
                     && chars[words[length - 1].offsets.upperBound] == ":") else { continue }
-                // The term "pass" (a heading's "pass Statements") matches "passed" by its stem;
-                // a blank where the sentence says it as a verb or an adjective asks for no term.
-                if screensCommonWords, length == 1, words[first].lowercased != phrase.text.lowercased(),
-                    EnglishWordClass.isNeverNoun(words[first].lowercased) || KeyphraseExtractor.endsInParticiple(words[first].lowercased)
+                // The term "pass" (a heading's "pass Statements") matches "passed" by its stem, and
+                // "loop" matches "looping"; a blank where the sentence says the term as a verb or
+                // an adjective asks for no term.
+                let said = words[first].lowercased
+                if screensCommonWords, length == 1, said != phrase.text.lowercased(),
+                    said.hasSuffix("ing") || EnglishWordClass.isNeverNoun(said) || KeyphraseExtractor.endsInParticiple(said)
                 {
                     continue
                 }

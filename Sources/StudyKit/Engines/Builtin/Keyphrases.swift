@@ -153,7 +153,10 @@ struct KeyphraseExtractor: Sendable {
                 // text that also says "fixed".
                 let verbLike = Self.endsInParticiple(text)
                     || (verbStems.contains(group.stems[0]) && text.first?.isLowercase == true)
-                if !isDefined, !inHeading, verbLike { return nil }
+                // A heading that writes the term as it is shown names it ("pass Statements"); one
+                // that only shares its stem does not ("Comparing Sequences" for "compare").
+                let named = text.lowercased().split(separator: " ").allSatisfy { namingWords.contains(String($0)) }
+                if !isDefined, !named, verbLike { return nil }
                 if fieldNames.contains(key) { return nil }
                 weight *= EnglishFrequency.specificity(of: text)
                 if inHeading { weight *= Self.headingWeight }
