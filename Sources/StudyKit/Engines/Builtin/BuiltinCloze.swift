@@ -173,12 +173,6 @@ extension BuiltinEngine {
         return chosen
     }
 
-    /// Whether an English word is plainly no term, as an option among terms: never a noun
-    /// ("define", "useful", "occurs") or a past participle ("passed").
-    private static func isNoTerm(_ word: String) -> Bool {
-        EnglishWordClass.isNeverNoun(word) || KeyphraseExtractor.endsInParticiple(word)
-    }
-
     /// Content words of the text (no stopwords, numbers or one-letter words; for English, no word
     /// that is never a noun), most frequent first, ties to the earlier; each in its most common
     /// spelling.
@@ -188,7 +182,7 @@ extension BuiltinEngine {
         for unit in analysis.prose {
             for word in BuiltinTerms.words(in: unit.text)
             where !word.isStopword && !word.isNumber && word.surface.count >= 3
-                && !(analysis.isEnglish && Self.isNoTerm(word.lowercased))
+                && !(analysis.isEnglish && KeyphraseExtractor.isVerbOrAdjective(word.lowercased))
             {
                 let seen = counts[word.stem] ?? (0, position, word.lowercased)
                 counts[word.stem] = (seen.count + 1, seen.first, seen.surface)

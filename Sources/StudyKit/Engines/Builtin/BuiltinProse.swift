@@ -27,12 +27,16 @@ enum BuiltinProse {
     /// Length as the validator measures it.
     static func length(_ text: String) -> Int { text.unicodeScalars.count }
 
-    /// Whether `text` ends a sentence (terminal punctuation, maybe followed by a closing quote or bracket).
-    static func endsSentence(_ text: String) -> Bool {
+    /// Closing quotes and brackets, which may follow a sentence's end.
+    static let closers = "\"'”’)]»"
+
+    /// Whether `text` ends a sentence (terminal punctuation, maybe followed by a closing quote or
+    /// bracket); `alsoAt` names more marks that count as an end here (":;" for a clause).
+    static func endsSentence(_ text: String, alsoAt marks: String = "") -> Bool {
         var trimmed = Substring(text)
-        while let last = trimmed.last, "\"'”’)]»".contains(last) { trimmed = trimmed.dropLast() }
+        while let last = trimmed.last, closers.contains(last) { trimmed = trimmed.dropLast() }
         guard let last = trimmed.last else { return false }
-        return ".!?…。！？".contains(last)
+        return ".!?…。！？".contains(last) || marks.contains(last)
     }
 
     /// Whether `text` stops where its sentence goes on: at a comma, semicolon, colon, dash or

@@ -29,7 +29,7 @@ extension BuiltinEngine {
         let text = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(unit))
         let lower = text.lowercased()
         func matches(_ patterns: [String]) -> Bool { patterns.contains { lower.range(of: $0, options: .regularExpression) != nil } }
-        let leans = (BuiltinProse.leansOnContext(text) || matches(leaningOpenings) || matches(backReferences)) && !matches(selfContainedOpenings)
+        let leans = (BuiltinProse.leansOnContext(text) || matches(leaningOpenings) || matches(backReferringPhrases)) && !matches(selfContainedOpenings)
         return !leans && !pointsElsewhere(text) && text.count(where: { $0 == "(" }) == text.count(where: { $0 == ")" })
     }
 
@@ -40,9 +40,9 @@ extension BuiltinEngine {
     static func isPieceOfLongerSentence(_ unit: Sentence, in analysis: BuiltinAnalysis) -> Bool {
         guard !unit.isListItem, !unit.isHeading else { return false }
         func endsSentence(_ text: String) -> Bool {
-            var trimmed = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
-            while let last = trimmed.last, "\"'”’)]»".contains(last) { trimmed = trimmed.dropLast() }
-            return trimmed.last.map { ".!?:;…。！？".contains($0) } ?? true
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            // (Nothing but closing marks, or nothing at all, leaves nothing open either.)
+            return trimmed.allSatisfy(BuiltinProse.closers.contains) || BuiltinProse.endsSentence(trimmed, alsoAt: ":;")
         }
         func abuts(_ first: Sentence, _ second: Sentence) -> Bool {
             first.paragraph == second.paragraph && !first.isHeading && !first.isListItem && !second.isListItem
@@ -68,7 +68,7 @@ extension BuiltinEngine {
 
     /// A noun phrase that can only mean something said just before ("to store this choice",
     /// "these last two lines", "answers to these three questions", "in this direction").
-    private static let backReferences = [
+    private static let backReferringPhrases = [
         #"\b(this|these|those) (last |three |two |four )?(purpose|choice|direction|questions?|lines|approach|situation|problem|method|step|steps|way)\b"#,
         #"\bthe (above|previous|preceding) (example|section|command|list|code|table)\b"#,
     ]

@@ -94,7 +94,7 @@ struct ClozeBuilder: Sendable {
                 // an adjective asks for no term.
                 let said = words[first].lowercased
                 if screensCommonWords, length == 1, said != phrase.text.lowercased(),
-                    said.hasSuffix("ing") || EnglishWordClass.isNeverNoun(said) || KeyphraseExtractor.endsInParticiple(said)
+                    said.hasSuffix("ing") || KeyphraseExtractor.isVerbOrAdjective(said)
                 {
                     continue
                 }
@@ -227,8 +227,6 @@ struct ClozeBuilder: Sendable {
         return !occurrences(of: short, in: long).isEmpty
     }
 
-    /// Plausible wrong numbers: for a year-like integer ±10, ±20, ±5 years; otherwise scaled by
-    /// a half, double, and a half again. Decimals and other formats get none.
     /// Whether two numbers have as many digits before any point ("1793" and "1789"; not "5" and
     /// "1789"); what is not a number has no magnitude to differ in.
     static func sameMagnitude(_ a: String, _ b: String) -> Bool {
@@ -236,6 +234,8 @@ struct ClozeBuilder: Sendable {
         return digits(a) == digits(b)
     }
 
+    /// Plausible wrong numbers: for a year-like integer ±10, ±20, ±5 years; otherwise scaled by
+    /// a half, double, and a half again. Decimals and other formats get none.
     private static func nearbyNumbers(_ answer: String) -> [String] {
         guard let n = Int(answer) else { return [] }
         if (1000...2100).contains(n) {

@@ -319,15 +319,24 @@ struct KeyphraseExtractor: Sendable {
         return bases.contains { $0.count >= 3 && EnglishFrequency.zipf($0) >= 3 }
     }
 
+    /// Whether one lower-case English word is plainly no term: never a noun ("define", "useful",
+    /// "occurs": ``EnglishWordClass``) or a past participle ("passed").
+    static func isVerbOrAdjective(_ word: String) -> Bool {
+        EnglishWordClass.isNeverNoun(word) || endsInParticiple(word)
+    }
+
+    /// Whether a word ends as a verb's inflection may: "-s", "-ing", "-ed".
+    private static func hasInflection(_ word: String) -> Bool {
+        word.hasSuffix("ing") || word.hasSuffix("ed") || word.hasSuffix("s")
+    }
+
     /// Whether a term is or ends in a word that is never a noun (``EnglishWordClass``): "occurs",
     /// "useful", "exception occurs" name no thing a student could learn. A capitalised word is a
     /// name, except a verb's form in "-s", "-ing" or "-ed" opening a heading or sentence
     /// ("Defining", an API reference's "Adds the listener …").
     static func endsInNonNoun(_ text: String) -> Bool {
         guard let last = text.split(separator: " ").last.map(String.init) else { return false }
-        if let first = last.first, first.isUppercase, last.dropFirst().allSatisfy(\.isLowercase),
-            last.hasSuffix("ing") || last.hasSuffix("ed") || last.hasSuffix("s")
-        {
+        if let first = last.first, first.isUppercase, last.dropFirst().allSatisfy(\.isLowercase), hasInflection(last) {
             return EnglishWordClass.isNeverNoun(last.lowercased())
         }
         return EnglishWordClass.isNeverNoun(last)
@@ -340,8 +349,7 @@ struct KeyphraseExtractor: Sendable {
         if endsInParticiple(surface) { return true }
         guard endsInNonNoun(surface) else { return false }
         let last = surface.split(separator: " ").last.map { $0.lowercased() } ?? ""
-        let inflected = last.hasSuffix("ing") || last.hasSuffix("ed") || last.hasSuffix("s")
-        return inflected || !namingWords.contains(last)
+        return hasInflection(last) || !namingWords.contains(last)
     }
 
     /// Whether `short` occurs as consecutive stems inside `long`.
