@@ -26,9 +26,11 @@ enum SharedModelServers {
     static let hint = "start the model servers with scripts/serve-models (scripts/test does it)"
 
     /// Fails the test (never skips it) when either server does not answer `GET /v1/models`.
+    /// llama-cpp-python answers it only between generations, so a server busy with another
+    /// suite's request is given a minute; a server that is down refuses the connection at once.
     static func require() async throws {
         for (name, url, key) in [("local", localURL, nil), ("remote", remoteURL, Optional(remoteKey))] {
-            let answers = await LoopbackHTTP.answers(url, key: key)
+            let answers = await LoopbackHTTP.answers(url, key: key, deadline: 60)
             try #require(answers, "the shared \(name) model server at \(url) does not answer: \(hint)")
         }
     }
@@ -271,12 +273,12 @@ enum ModelInstallation {
 // MARK: - Loopback helpers
 
 enum LoopbackHTTP {
-    /// Whether an OpenAI-compatible server answers `GET /v1/models` with 200.
-    static func answers(_ base: String, key: String?) async -> Bool {
+    /// Whether an OpenAI-compatible server answers `GET /v1/models` with 200 within `deadline` seconds.
+    static func answers(_ base: String, key: String?, deadline: Double = 5) async -> Bool {
         guard let url = URL(string: base + "/v1/models") else { return false }
         var headers: [String: String] = [:]
         if let key { headers["Authorization"] = "Bearer \(key)" }
-        let request = HTTPRequest(url: url, headers: headers, connectTimeout: 2, deadline: 5)
+        let request = HTTPRequest(url: url, headers: headers, connectTimeout: 2, deadline: deadline)
         guard let response = try? await CurlTransport().send(request) else { return false }
         return response.head.status == 200
     }
