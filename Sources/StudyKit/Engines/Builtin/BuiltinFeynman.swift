@@ -36,11 +36,21 @@ extension BuiltinEngine {
         case .misplaced:
             point = "You said \(said), but the material does not say that about \(concept)."
             prefix = "The material puts it elsewhere: "
+        case .contradicted:
+            point = "You said \(said), but the material says otherwise."
+            prefix = "The material says: "
         case .unsupported, .supported:
             point = "You said \(said), which the material does not support."
             prefix = "About \(concept), the material says: "
         }
-        let correction = claim.evidence.map { quoting($0, after: prefix) } ?? "The material says nothing like this about \(concept)."
+        var correction = claim.evidence.map { quoting($0, after: prefix) } ?? "The material says nothing like this about \(concept)."
+        if let evidence = claim.evidence, let elsewhere = claim.elsewhere {
+            // Both: what the material says of the concept, and where what the student described belongs.
+            let half = (correctionLength - 60) / 2
+            correction = prefix + "“" + BuiltinProse.shortened(BuiltinProse.withoutListMarker(BuiltinProse.oneLine(evidence)), maxLength: half)
+                + "” What you describe is elsewhere: “"
+                + BuiltinProse.shortened(BuiltinProse.withoutListMarker(BuiltinProse.oneLine(elsewhere)), maxLength: half) + "”"
+        }
         return FeynmanFeedback.Gap(
             point: BuiltinProse.shortened(point, maxLength: pointLength), correction: correction, quote: cited(claim.evidence ?? context))
     }
@@ -91,8 +101,10 @@ extension BuiltinEngine {
             }
         }
 
-        let terms = check.coveredTerms.count + check.missedTerms.count
-        let coverage = terms == 0 ? (check.supportedClaims.isEmpty ? 0 : 1) : Double(check.coveredTerms.count) / Double(terms)
+        // What the explanation got: its confirmed claims and the key terms it names, against
+        // those and the terms it leaves out.
+        let got = check.supportedClaims.count + check.coveredTerms.count
+        let coverage = got + check.missedTerms.count == 0 ? 0 : Double(got) / Double(got + check.missedTerms.count)
         let wrong = check.wrongClaims.count
         let supported = check.supportedClaims.count
         let score: Int
@@ -114,7 +126,10 @@ extension BuiltinEngine {
         }
 
         let question: String
-        if let claim = check.wrongClaims.first, claim.finding == .misplaced {
+        if let claim = check.wrongClaims.first, claim.finding == .contradicted {
+            _ = claim
+            question = "What does the material say about \(concept), and where does it differ from what you wrote?"
+        } else if let claim = check.wrongClaims.first, claim.finding == .misplaced {
             question = "What actually happens in \(concept), and where does the material put what you described instead?"
         } else if let first = check.missedTerms.first {
             question = "How does \(first.text) relate to \(concept)?"

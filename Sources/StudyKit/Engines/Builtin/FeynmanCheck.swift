@@ -19,6 +19,9 @@ struct FeynmanCheck: Sendable {
         case supported
         /// The material says it, but about something else; `evidence` is where.
         case misplaced
+        /// The material says the opposite ("evaluated every time" where it says "evaluated only
+        /// once"; "keeps its configuration files" where it deletes them); `evidence` is where.
+        case contradicted
         /// The material says nothing like it.
         case unsupported
     }
@@ -30,9 +33,12 @@ struct FeynmanCheck: Sendable {
         let finding: Finding
         /// Some of the claim's words are in the concept's sentences (a wrong claim that is partly right).
         var partlySupported = false
-        /// The material's sentence that supports the claim, that states its fact elsewhere, or
-        /// (unsupported) the concept's main sentence.
+        /// The material's sentence that supports the claim, that states its fact elsewhere, that
+        /// says the opposite, or (unsupported) the concept's main sentence.
         let evidence: String?
+        /// For a contradicted claim, where the material puts what the claim describes, if it does
+        /// ("makes four haploid cells": meiosis does).
+        var elsewhere: String? = nil
     }
 
     /// A key term of the concept's sentences and the sentence that says it.
@@ -74,15 +80,38 @@ struct FeynmanCheck: Sendable {
         "turns", "new", "whole", "end", "ends", "stage", "stages", "process", "thing", "basically", "called", "call",
         "calls", "mean", "means", "example", "important", "main", "simply", "actually", "involve", "involves",
         "involved", "include", "includes", "included", "relate", "relates", "related", "help", "helps", "about",
+        "tool", "tools", "feature", "features", "useful", "various", "really", "lots", "much", "many", "stuff",
+        "good", "great", "nice", "cool", "powerful", "handy", "use", "uses", "used", "using", "work", "works",
+        "together", "along", "well", "certain",
     ]
 
     /// A word's matching key: its stem, with a final "i" read as "y" so that "copied" (copi)
-    /// and "copies" (copy) meet.
+    /// and "copies" (copy) meet, and words that name one operation as one ("removes",
+    /// "deleting", "uninstalls").
     static func key(_ word: BuiltinWord) -> String {
-        let stem = word.stem
-        if stem.count > 3, stem.hasSuffix("i") { return String(stem.dropLast()) + "y" }
-        return stem
+        var stem = word.stem
+        if stem.count > 3, stem.hasSuffix("i") { stem = String(stem.dropLast()) + "y" }
+        return synonyms[stem] ?? stem
     }
+
+    /// Stems of words that say the same operation, keyed to one of them.
+    static let synonyms: [String: String] = {
+        let groups: [[String]] = [
+            ["remove", "delete", "uninstall", "erase"],
+            ["finish", "complete"],
+            ["show", "display"],
+            ["fast", "quick"],
+        ]
+        var table: [String: String] = [:]
+        for group in groups {
+            let stems = group.flatMap { BuiltinTerms.words(in: $0).map(\.stem) }
+            for stem in stems { table[stem] = stems[0] }
+        }
+        return table
+    }()
+
+    /// The keys of ``genericWords``: every form of a generic word is generic ("working" as "work").
+    static let genericKeys: Set<String> = Set(genericWords.flatMap { BuiltinTerms.words(in: $0).map(key) })
 
     /// The content keys of a text, in order: no stopwords, numbers or generic words.
     static func contentKeys(_ text: String) -> [String] {
@@ -90,7 +119,8 @@ struct FeynmanCheck: Sendable {
             guard !word.isStopword, !word.isNumber, !genericWords.contains(word.lowercased),
                 word.surface.count >= 3 || word.surface.contains(where: { !$0.isASCII })
             else { return nil }
-            return key(word)
+            let wordKey = key(word)
+            return genericKeys.contains(wordKey) ? nil : wordKey
         }
     }
 
@@ -112,11 +142,14 @@ struct FeynmanCheck: Sendable {
         }
 
         let conceptKeys = Set(Self.contentKeys(concept))
-        var relevant = Set(keys.indices.filter { !conceptKeys.isEmpty && conceptKeys.isSubset(of: keys[$0]) })
-        if relevant.isEmpty { relevant = Set(keys.indices.filter { !conceptKeys.isDisjoint(with: keys[$0]) }) }
-        if relevant.isEmpty { relevant = Set(keys.indices) }
+        let (relevant, naming) = Self.scope(of: conceptKeys, in: analysis, keys: keys)
         let rankOf = Dictionary(analysis.ranked.enumerated().map { ($1.sentence.index, $0) }, uniquingKeysWith: min)
-        let ordered = relevant.sorted { (rankOf[analysis.prose[$0].index] ?? .max, $0) < (rankOf[analysis.prose[$1].index] ?? .max, $1) }
+        // The concept's sentences: those that name it first, then the rest of its section; most
+        // central first, and a sentence that reads whole before one cut off ("…, so that").
+        func order(_ index: Int) -> (Int, Int, Int, Int) {
+            (naming.contains(index) ? 0 : 1, Self.readsWhole(sentences[index]) ? 0 : 1, rankOf[analysis.prose[index].index] ?? .max, index)
+        }
+        let ordered = relevant.sorted { order($0) < order($1) }
         conceptSentences = ordered.map { sentences[$0] }
         let relevantKeys = relevant.reduce(into: Set<String>()) { $0.formUnion(keys[$1]) }
 
@@ -132,38 +165,91 @@ struct FeynmanCheck: Sendable {
             // A word or two the material never uses ("Unsure.") is no claim to check.
             if BuiltinProse.wordCount(clause) < 3, claimKeys.allSatisfy({ frequency[$0] == nil }) { continue }
             let total = claimKeys.reduce(0) { $0 + weight($1) }
+            // The material's sentence that says the opposite ("evaluated every time" where it
+            // says "evaluated only once"): its section first, then anywhere.
+            let wholeKeys = Set(Self.contentKeys(clause)).subtracting(common)
+            let opposite = Self.contradiction(
+                of: clause, keys: wholeKeys, concept: conceptKeys, among: ordered, sentences: sentences, weight: weight)
             // The concept sentence that holds most of the claim.
             func covered(_ index: Int) -> Double { claimKeys.filter(keys[index].contains).reduce(0) { $0 + weight($1) } }
-            let bestRelevant = ordered.max { covered($0) < covered($1) }
+            let bestRelevant = ordered.max { (covered($0), -$0) < (covered($1), -$1) }
             let stray = claimKeys.filter { !relevantKeys.contains($0) }
             let strayWeight = stray.reduce(0) { $0 + weight($1) }
-            if strayWeight < total * 0.3 {
+            // Where the material puts the claim's stray words: the sentence holding most of them,
+            // when it holds enough of the claim to be where its fact is, rather than a sentence
+            // that shares a word with it.
+            func misplacedSentence(_ stray: [String]) -> String? {
+                let elsewhere = stray.filter { (frequency[$0] ?? 0) > 0 }
+                let unknownWeight = stray.filter { (frequency[$0] ?? 0) == 0 }.reduce(0) { $0 + weight($1) }
+                guard !elsewhere.isEmpty, elsewhere.reduce(0, { $0 + weight($1) }) >= unknownWeight else { return nil }
+                func strayCovered(_ index: Int) -> Double { elsewhere.filter(keys[index].contains).reduce(0) { $0 + weight($1) } }
+                let outside = keys.indices.filter { !relevant.contains($0) && strayCovered($0) > 0 }
+                // Among equals, the sentence of the concept's own section ("continues with the
+                // next iteration" beside "break"), then a whole sentence, then the first.
+                let sections = Set(relevant.map { analysis.outline.sectionOfUnit[analysis.prose[$0].index] })
+                func near(_ index: Int) -> (Double, Double, Int, Int, Int) {
+                    (strayCovered(index), covered(index), sections.contains(analysis.outline.sectionOfUnit[analysis.prose[index].index]) ? 1 : 0,
+                     Self.readsWhole(sentences[index]) ? 1 : 0, -index)
+                }
+                guard let best = outside.max(by: { near($0) < near($1) }), Self.holdsTheFact(coveredWeight: covered(best), total: total)
+                else { return nil }
+                return sentences[best]
+            }
+            if let opposite {
+                var claim = Claim(text: clause, finding: .contradicted, partlySupported: true, evidence: sentences[opposite])
+                claim.elsewhere = misplacedSentence(stray)
+                claims.append(claim)
+                continue
+            }
+            // Supported: the concept's sentences hold the claim's words, and its most telling word
+            // together with another of them (a section on the light reactions says "stroma", but
+            // never that they take place there).
+            let telling = claimKeys.max { (weight($0), $1) < (weight($1), $0) }
+            let heldTogether = claimKeys.count < 2 || telling.map { word in
+                relevant.contains { keys[$0].contains(word) && claimKeys.count(where: keys[$0].contains) >= 2 }
+            } ?? true
+            if strayWeight < total * 0.3, heldTogether {
                 claims.append(Claim(text: clause, finding: .supported, evidence: bestRelevant.map { sentences[$0] }))
                 continue
             }
-            let elsewhere = stray.filter { (frequency[$0] ?? 0) > 0 }
-            let unknownWeight = stray.filter { (frequency[$0] ?? 0) == 0 }.reduce(0) { $0 + weight($1) }
-            let elsewhereWeight = elsewhere.reduce(0) { $0 + weight($1) }
-            if !elsewhere.isEmpty, elsewhereWeight >= unknownWeight {
-                // Where the material puts the claim's stray words: the sentence holding most of them.
-                func strayCovered(_ index: Int) -> Double { elsewhere.filter(keys[index].contains).reduce(0) { $0 + weight($1) } }
-                let outside = keys.indices.filter { !relevant.contains($0) && strayCovered($0) > 0 }
-                if let best = outside.max(by: { (strayCovered($0), covered($0), -$0) < (strayCovered($1), covered($1), -$1) }) {
-                    claims.append(Claim(text: clause, finding: .misplaced, partlySupported: stray.count < claimKeys.count, evidence: sentences[best]))
-                    continue
-                }
+            // A telling word said apart from the claim's others is looked for elsewhere too.
+            let looseWords = stray.isEmpty && !heldTogether ? telling.map { [$0] } ?? [] : stray
+            if let place = misplacedSentence(looseWords) {
+                claims.append(Claim(text: clause, finding: .misplaced, partlySupported: stray.count < claimKeys.count, evidence: place))
+                continue
             }
+            // Nothing in the material says it: the correction quotes what the concept's sentences
+            // say nearest to the claim, else their main sentence.
+            let near = ordered.filter { covered($0) > 0 && Self.readsWhole(sentences[$0]) }
+            // Among equals one that names the concept, then the first: a text defines what it
+            // names where it first says it.
+            let nearest = near.max { (covered($0), naming.contains($0) ? 1 : 0, -$0) < (covered($1), naming.contains($1) ? 1 : 0, -$1) }
             claims.append(
-                Claim(text: clause, finding: .unsupported, partlySupported: stray.count < claimKeys.count, evidence: ordered.first.map { sentences[$0] }))
+                Claim(
+                    text: clause, finding: .unsupported, partlySupported: stray.count < claimKeys.count,
+                    evidence: (nearest ?? ordered.first).map { sentences[$0] }))
         }
         self.claims = missing ? [] : claims
 
-        // Key terms: keyphrases said in the concept's sentences, then their rarest single words.
+        // Key terms: the document's keyphrases said in the concept's sentences, then single words
+        // its sentences repeat; a term is a thing, never a word that is only a verb or an
+        // adjective ("specify"), and it is said mostly where the concept is: "keyword", said all
+        // over a chapter on functions, is none of "default argument values".
+        var scopeFrequency: [String: Int] = [:]
+        for index in relevant { for key in keys[index] { scopeFrequency[key, default: 0] += 1 } }
+        // The document's own subject (its title, or a word of a third of its sentences) has every term of it.
+        let title = analysis.givenTitle ?? analysis.outline.sections.first(where: { $0.heading != nil })?.heading ?? ""
+        let isSubject = !conceptKeys.isEmpty && (conceptKeys.isSubset(of: Set(Self.contentKeys(title))) || conceptKeys.isSubset(of: common))
+        func isTheConcepts(_ key: String) -> Bool { isSubject || (scopeFrequency[key] ?? 0) * 2 >= (frequency[key] ?? 0) }
+        // Single words come from the sentences that name the concept, where there are some ("the
+        // file" of an example three sentences on is no term of it).
+        let wordScope = naming.isEmpty ? relevant : naming
         var terms: [(text: String, keys: [String])] = []
         func consider(_ text: String, _ termKeys: [String]) {
-            guard terms.count < 4, !termKeys.isEmpty, Set(termKeys).isSubset(of: relevantKeys),
+            guard terms.count < 4, !termKeys.isEmpty, Set(termKeys).isSubset(of: relevantKeys), termKeys.allSatisfy(isTheConcepts),
                 Set(termKeys).isDisjoint(with: conceptKeys), Set(termKeys).isDisjoint(with: common),
-                !terms.contains(where: { !Set($0.keys).isDisjoint(with: termKeys) })
+                !terms.contains(where: { !Set($0.keys).isDisjoint(with: termKeys) }),
+                let last = BuiltinTerms.words(in: text).last, !EnglishWordClass.isNeverNoun(last.lowercased)
             else { return }
             terms.append((BuiltinProse.termText(text), termKeys))
         }
@@ -173,7 +259,7 @@ struct FeynmanCheck: Sendable {
         if terms.count < 4 {
             var seen = Set<String>()
             var words: [(surface: String, key: String)] = []
-            for index in ordered {
+            for index in ordered where wordScope.contains(index) {
                 for word in BuiltinTerms.words(in: sentences[index]) where !word.isStopword && !word.isNumber
                     && !Self.genericWords.contains(word.lowercased) && word.surface.count >= 4
                 {
@@ -181,7 +267,13 @@ struct FeynmanCheck: Sendable {
                     if seen.insert(key).inserted { words.append((word.lowercased, key)) }
                 }
             }
-            for word in words.sorted(by: { weight($0.key) > weight($1.key) }) { consider(word.surface, [word.key]) }
+            // A single word only when the concept's sentences say it twice ("sugar", said once, is no term).
+            for word in words.sorted(by: { weight($0.key) > weight($1.key) })
+            where (scopeFrequency[word.key] ?? 0) >= 2 && !KeyphraseExtractor.isVerbOrAdjective(word.surface)
+                && Self.isUsedAsNoun(word.key, in: wordScope.map { sentences[$0] })
+            {
+                consider(word.surface, [word.key])
+            }
         }
         let explainedKeys = Set(Self.contentKeys(explained))
         func sentence(for termKeys: [String]) -> String? {
@@ -193,6 +285,193 @@ struct FeynmanCheck: Sendable {
             .map { Term(text: $0.text, sentence: sentence(for: $0.keys)) }
     }
 
+    // MARK: where the concept is
+
+    /// Whether a word (by its key) follows an article, a determiner or "of" somewhere in
+    /// `sentences`: used as a thing ("the def keyword"), not only as a verb ("removes a package").
+    static func isUsedAsNoun(_ wordKey: String, in sentences: [String]) -> Bool {
+        let determiners: Set<String> = ["the", "a", "an", "its", "their", "this", "that", "these", "those", "each", "every", "of", "your", "our"]
+        return sentences.contains { sentence in
+            let words = BuiltinTerms.words(in: sentence)
+            return words.indices.contains { $0 > 0 && key(words[$0]) == wordKey && determiners.contains(words[$0 - 1].lowercased) }
+        }
+    }
+
+    /// Whether a sentence of the material reads as a whole one: it neither stops on a comma or a
+    /// dangling word ("…, so that") nor starts in the middle ("of if statements: …").
+    static func readsWhole(_ sentence: String) -> Bool {
+        guard !BuiltinProse.isUnfinished(sentence), let first = BuiltinTerms.words(in: sentence).first else { return false }
+        return !(first.isStopword && first.surface.first?.isLowercase == true)
+    }
+
+    /// The material's sentences about a concept (indices into `keys`), and among them those that
+    /// name it. A sentence that names the concept is about it, with the sentences after it in its
+    /// paragraph that go on about it ("The pass statement does nothing. It can be used when …";
+    /// a list item stands alone). A section whose heading is the concept ("4.8.1. Default
+    /// Argument Values" for "default argument values") is about it whole, its subsections too. Failing all, the sentences that share a word with the concept, then the
+    /// whole material.
+    static func scope(of conceptKeys: Set<String>, in analysis: BuiltinAnalysis, keys: [Set<String>]) -> (Set<Int>, Set<Int>) {
+        guard !conceptKeys.isEmpty else { return (Set(keys.indices), []) }
+        let prose = analysis.prose
+        let naming = Set(keys.indices.filter { conceptKeys.isSubset(of: keys[$0]) })
+        var relevant = naming
+        for index in naming where !prose[index].isListItem {
+            var next = index + 1
+            while next < prose.count, prose[next].paragraph == prose[index].paragraph, !prose[next].isListItem,
+                BuiltinProse.leansOnContext(prose[next].text)
+            {
+                relevant.insert(next)
+                next += 1
+            }
+        }
+        // Sections headed by the concept, with their subsections.
+        let outline = analysis.outline
+        var headed = Set<Int>()
+        var open: Int?  // the level of the section being taken
+        for section in outline.sections {
+            if let level = open, section.level > level, section.heading != nil {
+                headed.insert(section.index)
+                continue
+            }
+            open = nil
+            if let heading = section.heading, isHeading(heading, of: conceptKeys) {
+                headed.insert(section.index)
+                open = section.level
+            }
+        }
+        if !headed.isEmpty {
+            for (index, sentence) in prose.enumerated() where sentence.index < outline.sectionOfUnit.count {
+                if headed.contains(outline.sectionOfUnit[sentence.index]) { relevant.insert(index) }
+            }
+        }
+        if relevant.isEmpty { relevant = Set(keys.indices.filter { !conceptKeys.isDisjoint(with: keys[$0]) }) }
+        if relevant.isEmpty { relevant = Set(keys.indices) }
+        return (relevant, naming)
+    }
+
+    /// Whether a heading names the concept: it holds every word of it and at most one more
+    /// ("pass Statements" for "pass statement", "The range() Function" for "range()"), so that
+    /// "break and continue Statements, and else Clauses on Loops" is no heading of "break".
+    static func isHeading(_ heading: String, of conceptKeys: Set<String>) -> Bool {
+        let headingKeys = Set(contentKeys(heading))
+        return conceptKeys.isSubset(of: headingKeys) && headingKeys.count <= conceptKeys.count + 1
+    }
+
+    /// Whether the sentence where a claim's stray words are is where its fact is: its words
+    /// weigh at least half of the claim ("DNA is copied" in the sentence on interphase), not
+    /// two common words of a long claim scattered over the material.
+    static func holdsTheFact(coveredWeight: Double, total: Double) -> Bool {
+        coveredWeight >= total * 0.5
+    }
+
+    // MARK: saying the opposite
+
+    /// Words that say how often or how many, in two camps that contradict each other: "every
+    /// time" against "only once", "every chunk" against "the last chunk", "several statements"
+    /// against "a single expression".
+    static let manyWords: Set<String> = ["every", "each", "always", "whenever", "repeatedly", "several", "multiple", "many"]
+    static let oneWords: Set<String> = ["once", "only", "never", "last", "final", "single"]
+
+    /// Pairs of word beginnings that say opposite things ("keeps" and "deletes", "before" and "after").
+    static let opposites: [(Set<String>, Set<String>)] = [
+        (["keep", "kept", "retain", "preserv"], ["delet", "remov", "discard", "purg", "eras", "drop"]),
+        (["add"], ["remov", "delet"]),
+        (["includ"], ["exclud"]),
+        (["before"], ["after"]),
+        (["stable"], ["unstable"]),
+        (["increas", "grow"], ["decreas", "shrink"]),
+        (["faster", "quicker"], ["slower"]),
+        (["larger", "bigger", "longer"], ["smaller", "shorter"]),
+        (["higher"], ["lower"]),
+        (["same", "identical"], ["different", "differ"]),
+        (["mandatory", "required", "compulsory"], ["optional"]),
+        (["public"], ["private"]),
+        (["first"], ["last"]),
+        (["inflat", "decompress"], ["deflat", "compress"]),
+        (["encrypt"], ["decrypt"]),
+        (["upload"], ["download"]),
+        (["enabl"], ["disabl"]),
+        (["allow", "permit"], ["forbid", "prevent", "prohibit"]),
+        (["true"], ["false"]),
+        (["accept"], ["reject", "refus"]),
+        (["succeed", "success"], ["fail"]),
+        (["absorb"], ["reflect"]),
+        (["releas"], ["absorb", "store"]),
+        (["inside", "inner"], ["outside", "outer"]),
+        (["import"], ["export"]),
+    ]
+
+    /// Words between a negator and the word it negates that leave the negation standing.
+    static let carriers: Set<String> = [
+        "be", "been", "being", "is", "are", "was", "were", "a", "an", "the", "any", "always", "ever", "yet", "really",
+        "actually", "even", "necessarily", "at", "all",
+    ]
+
+    /// Words that negate what follows them.
+    static func isNegator(_ word: String) -> Bool {
+        ["not", "never", "no", "without", "cannot", "nor", "neither"].contains(word) || word.hasSuffix("n't") || word.hasSuffix("n’t")
+    }
+
+    /// The concept's sentence (an index of `candidates`) with a clause that says the opposite of
+    /// `claim`: it shares two of the claim's words, weighing at least 40% of it, and then says
+    /// how often the other way, uses a word opposite to one of the claim's, or negates a shared
+    /// word other than the concept's own (`concept`) that the claim does not (or the other way
+    /// round). Only the concept's own sentences are asked: elsewhere the same words are about
+    /// something else.
+    static func contradiction(
+        of claim: String, keys claimKeys: Set<String>, concept: Set<String>, among candidates: [Int], sentences: [String],
+        weight: (String) -> Double
+    ) -> Int? {
+        let total = claimKeys.reduce(0) { $0 + weight($1) }
+        guard claimKeys.count >= 2, total > 0 else { return nil }
+        let claimWords = BuiltinTerms.words(in: claim)
+        var best: (index: Int, weight: Double)?
+        for index in candidates {
+            let share = 0.4
+            for clause in clauses(of: sentences[index]) + [sentences[index]] {
+                let clauseWords = BuiltinTerms.words(in: clause)
+                let shared = claimKeys.intersection(clauseWords.map(key))
+                let sharedWeight = shared.reduce(0) { $0 + weight($1) }
+                guard shared.count >= 2, sharedWeight >= total * share, sharedWeight > (best?.weight ?? 0) else { continue }
+                if opposes(claimWords, clauseWords, shared: shared.subtracting(concept), concept: concept) { best = (index, sharedWeight) }
+            }
+        }
+        return best?.index
+    }
+
+    /// Whether two word runs that share `shared` say opposite things (see ``contradiction``).
+    /// The concept's own words (`concept`) take no side: "purge" in "the purge command" deletes nothing.
+    static func opposes(_ claim: [BuiltinWord], _ material: [BuiltinWord], shared: Set<String>, concept: Set<String> = []) -> Bool {
+        func cues(_ words: [BuiltinWord]) -> Set<String> { Set(words.filter { !concept.contains(key($0)) }.map(\.lowercased)) }
+        let a = cues(claim), b = cues(material)
+        func says(_ words: Set<String>, _ camp: Set<String>) -> Bool { !words.isDisjoint(with: camp) }
+        if says(a, manyWords) && !says(a, oneWords) && says(b, oneWords) && !says(b, manyWords) { return true }
+        if says(a, oneWords) && !says(a, manyWords) && says(b, manyWords) && !says(b, oneWords) { return true }
+        func uses(_ words: Set<String>, _ beginnings: Set<String>) -> Bool {
+            words.contains { word in beginnings.contains { word.hasPrefix($0) } }
+        }
+        for (left, right) in opposites {
+            if uses(a, left) && !uses(a, right) && uses(b, right) && !uses(b, left) { return true }
+            if uses(a, right) && !uses(a, left) && uses(b, left) && !uses(b, right) { return true }
+        }
+        // A shared word negated on one side only ("is not stable" / "is now stable";
+        // "removes" / "without removing"); never the concept's own name ("ends without a break"
+        // says nothing against "the break statement leaves the loop").
+        // The negator stands right before the word, or before words that only carry it ("is
+        // not stable", "cannot be upgraded", "without removing any"); "don't want the default"
+        // negates the wanting, not the default.
+        func negated(_ words: [BuiltinWord]) -> Set<String> {
+            var result = Set<String>()
+            for (position, word) in words.enumerated() where shared.contains(key(word)) {
+                var before = position - 1
+                while before >= 0, carriers.contains(words[before].lowercased) { before -= 1 }
+                if before >= 0, isNegator(words[before].lowercased) { result.insert(key(word)) }
+            }
+            return result
+        }
+        return negated(claim) != negated(material)
+    }
+
     /// The explanation cut into clauses: at sentence ends and semicolons, and before a
     /// conjunction that starts a new statement ("… copied and the cell splits …").
     static func clauses(of text: String) -> [String] {
@@ -200,9 +479,12 @@ struct FeynmanCheck: Sendable {
         var current = ""
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         let joiners: Set<String> = ["and", "but", "while", "whereas", "then", "so", "because", "after", "before", "which"]
-        for word in words {
+        for (position, word) in words.enumerated() {
             let bare = word.lowercased().trimmingCharacters(in: .punctuationCharacters)
-            if joiners.contains(bare), !current.isEmpty {
+            // "and" starts a new statement, not the second word of a pair ("the Packages and
+            // Sources files", "condense and become visible"): what follows runs to three words.
+            let joinsWords = bare == "and" && Self.wordsUntilBreak(after: position, in: words, joiners: joiners) < 3
+            if joiners.contains(bare), !joinsWords, !current.isEmpty {
                 pieces.append(current)
                 current = ""
                 if bare == "before" || bare == "after" { current = word }  // keeps "before mitosis" with its clause
@@ -220,5 +502,17 @@ struct FeynmanCheck: Sendable {
             while let last = line.last, ",;:.!?".contains(last) { line.removeLast() }
             return line
         }.filter { $0.contains(where: \.isLetter) }
+    }
+
+    /// How many words follow `position` before the next joiner or punctuation that ends a clause.
+    private static func wordsUntilBreak(after position: Int, in words: [String], joiners: Set<String>) -> Int {
+        var count = 0
+        for word in words.dropFirst(position + 1) {
+            let bare = word.lowercased().trimmingCharacters(in: .punctuationCharacters)
+            if joiners.contains(bare) { break }
+            count += 1
+            if let last = word.last, ".;!?:,".contains(last) { break }
+        }
+        return count
     }
 }
