@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 @Suite("Podcast script: schema, rules and grounding")
 struct PodcastScriptTests {
@@ -222,6 +222,30 @@ struct BuiltinPodcastTests {
         #expect(run.outcome == .firstTry, "\(run.failure ?? "")")
         #expect(run.items >= 7 && run.groundedItems == run.items)
         #expect(run.coveredSections >= 4)
+    }
+
+    /// A run-on paragraph (no sentence end for 60 words, as zlib's "def(). ret will be used …"
+    /// reads) is cut into pieces for ranking; Theo never speaks a piece or a line that stops on
+    /// "… after the end of".
+    @Test func theoSpeaksWholeSentencesOnly() throws {
+        let runOn = "Here are the local variables for def(). ret will be used for return codes. flush keeps track of the current flushing state for deflate(), which is either no flushing, or flush to completion after the end of the input file is reached, and have is the amount of data returned from deflate() while the strm structure is used to pass information to and from the routines and to maintain the deflate() state for every call."
+        let text = """
+            The deflate() function compresses data in chunks. Each chunk of input is handed to deflate() with a flush value. The input file is read one chunk at a time until its end.
+
+            \(runOn)
+
+            The inflate() function decompresses what deflate() produced. It reads the compressed stream and writes the original data. A data error is returned when the stream is incomplete.
+
+            Compression levels trade speed for size. A higher level gives smaller output but takes longer. The default level is a good compromise for most data.
+            """
+        let analysis = BuiltinAnalysis(text: text, title: nil)
+        let pieces = analysis.prose.filter { BuiltinEngine.isPieceOfLongerSentence($0, in: analysis) }.map { BuiltinProse.oneLine($0.text) }
+        #expect(!pieces.isEmpty, "the run-on paragraph is cut into pieces")
+        let script = try Self.script(text)
+        for turn in script.turns where turn.speaker == "Theo" {
+            #expect(!pieces.contains(turn.quote), "\(turn.line)")
+            #expect(!BuiltinProse.isUnfinished(turn.quote), "\(turn.line)")
+        }
     }
 
     @Test func tooLittleTextIsTooShort() {

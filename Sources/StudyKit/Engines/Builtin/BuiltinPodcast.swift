@@ -28,7 +28,10 @@ extension BuiltinEngine {
         let subject = BuiltinProse.shortened(title, maxWords: Self.topicWords, maxLength: 60, ending: "")
 
         show.ask("Welcome to the study podcast! I'm \(curious), and today Theo and I are talking about \(subject). Theo, what is this material about?")
-        guard show.answer(from: analysis.prose + analysis.ranked.map(\.sentence), leadIns: ["In a nutshell:", ""]) else {
+        let whole = (analysis.prose + analysis.ranked.map(\.sentence)).filter {
+            !BuiltinProse.isUnfinished($0.text) && !Self.isPieceOfLongerSentence($0, in: analysis)
+        }
+        guard show.answer(from: whole, leadIns: ["In a nutshell:", ""]) else {
             throw .tooShort(task: .podcast, usableSentences: analysis.usableSentenceCount)
         }
 
@@ -74,8 +77,13 @@ extension BuiltinEngine {
                 let defines = term.map { BuiltinProse.withoutListMarker(sentence.text).lowercased().hasPrefix($0.lowercased()) } ?? false
                 return (defines ? 0 : 1, BuiltinProse.leansOnContext(sentence.text) ? 1 : 0, rank[sentence.offsets.lowerBound] ?? .max)
             }
-            return sentences.filter { rank[$0.offsets.lowerBound] != nil && BuiltinProse.wordCount($0.text) >= 5 }
-                .sorted { key($0) < key($1) }
+            // A line is a whole sentence: never one that stops on "… after the end of" or a piece
+            // of a run-on sentence cut for length.
+            return sentences.filter {
+                rank[$0.offsets.lowerBound] != nil && BuiltinProse.wordCount($0.text) >= 5 && !BuiltinProse.isUnfinished($0.text)
+                    && !BuiltinEngine.isPieceOfLongerSentence($0, in: analysis)
+            }
+            .sorted { key($0) < key($1) }
         }
         let sections = analysis.outline.sections.compactMap { section -> (Int, PodcastTopic)? in
             guard let heading = section.heading.map(Self.withoutNumbering), !Self.backMatter.contains(heading.lowercased()) else { return nil }
