@@ -132,7 +132,12 @@ extension RoutingEngine {
                 Self.correctionJob(claim, concept: check.concept, path: "gaps[\(index)].correction", materialStems: materialStems)
             }
             let answers = await runItems(jobs, engine: engine, task: .feynman, spec: Self.correctionSpec, request: request, log: log)
-            var outcomes = wrong.map { _ in ItemOutcome.kept("not rewritten: the material says nothing like this claim, so there is nothing to point to") }
+            var outcomes = wrong.map { claim in
+                ItemOutcome.kept(
+                    claim.finding == .contradicted
+                        ? "not rewritten: the correction quotes the concept's sentence that says otherwise"
+                        : "not rewritten: the material says nothing like this claim, so there is nothing to point to")
+            }
             for (position, (index, _)) in misplaced.enumerated() { outcomes[index] = answers[position] }
             var gaps = feedback.gaps
             var provenance = [ItemProvenance(path: "verdict", kind: .extracted, note: "from the builtin check of each claim against the material")]
