@@ -115,6 +115,7 @@ import Testing
         ("[This document will be expanded when BibTeX version 1.00 comes out.", false),
         ("This documentation, for BibTeX version 0.99b, is meant for general BibTeX users.", true),
         ("Modules to be byte-compiled should use the same Python version as the package itself.", true),
+        ("You don't have to, though, since Memcheck is the default tool.", false),
     ])
     func readsOnItsOwn(_ sentence: String, _ expected: Bool) {
         #expect(BuiltinEngine.readsOnItsOwn(sentence) == expected)
@@ -127,6 +128,7 @@ import Testing
         ("An instance of this handler could be added to the top-level logger of the library.", false),
         ("As part of making such internal changes the team checks for such usage in packages.", false),
         ("Kpathsea supports features such as layered default values in its search paths.", true),
+        ("To use Debian, you need to install it on a computer; this task is taken care of by the installer.", true),
         ("This manual documents the Kpathsea library for path searching.", true),
         ("Bibliography-style designers should read this document and then the styles guide.", true),
         ("Classes provide a means of bundling data and functionality together.", true),

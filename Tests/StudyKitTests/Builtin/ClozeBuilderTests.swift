@@ -264,6 +264,9 @@ import Testing
         let options = ClozeBuilder().distractors(
             for: item, among: [answer] + others, count: 3, quoted: ["designing bibtex styles", "world gnus almanac"])
         #expect(options == ["database files", "bib entries", "citation keys"], "\(options)")
+        // A heading's adjective, shown as the text writes it in lower case, is no option beside a term.
+        for word in ["interactive", "optional", "virtual", "rebuild"] { #expect(BuiltinEngine.isPlainlyNoTerm(word), "\(word)") }
+        for term in ["database files", "Interactive Mode", "optional fields"] { #expect(!BuiltinEngine.isPlainlyNoTerm(term), "\(term)") }
         #expect(ClozeBuilder.isPlural("optional fields") && !ClozeBuilder.isPlural("class") && !ClozeBuilder.isPlural("cross reference"))
     }
 }

@@ -157,7 +157,9 @@ extension BuiltinEngine {
                 !keys.contains(key), ItemRules.problem(text, .choice) == nil,
                 !optionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
             else { return }
-            if !allowingPromptTerms, BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
+            // A heading's "Interactive", "Porting" or "Optional", shown in lower case as the text
+            // writes it, is plainly no term beside a noun: such an option waits with the prompt's terms.
+            if !allowingPromptTerms, analysis.isEnglish && Self.isPlainlyNoTerm(text) || BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
                 heldBack.append(text)
                 return
             }
@@ -178,6 +180,14 @@ extension BuiltinEngine {
         for word in fallback where !answerStems.contains(word.stem) { take(word.text) }
         for option in heldBack { take(option, allowingPromptTerms: true) }
         return chosen
+    }
+
+    /// Whether a quiz option written in lower case ends in a word that is never a noun or is a
+    /// past participle ("interactive", "optional", "rebuild", "stay compatible"): beside the
+    /// answer, a term, it gives itself away as wrong.
+    static func isPlainlyNoTerm(_ option: String) -> Bool {
+        guard !option.contains(where: \.isUppercase), let last = option.split(separator: " ").last.map(String.init) else { return false }
+        return KeyphraseExtractor.endsInNonNoun(option) || KeyphraseExtractor.isVerbOrAdjective(last)
     }
 
     /// The phrases of at most six words the text writes between quotation marks (“Designing BibTeX

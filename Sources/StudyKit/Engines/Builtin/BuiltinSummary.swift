@@ -43,7 +43,9 @@ extension BuiltinEngine {
     /// point at what the text said before; "such as" does not).
     static func opensOnItsOwn(_ unit: String) -> Bool {
         guard readsOnItsOwn(unit) else { return false }
-        let lower = BuiltinProse.oneLine(unit).lowercased()
+        // Up to the first semicolon: after it, "this task" may point at the clause before it in the
+        // same sentence ("To use Debian, you need to install it on a computer; this task is …").
+        let lower = String(BuiltinProse.oneLine(unit).lowercased().prefix { $0 != ";" })
         let pointing = #"\b(this|these|those|such)\b(?! (as|that|chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook|part|package|library|program|tool)s?\b)"#
         return lower.range(of: pointing, options: .regularExpression) == nil
     }
@@ -100,6 +102,8 @@ extension BuiltinEngine {
         #"\b(just|previously) (introduced|described|mentioned|discussed|shown)\b"#,
         #"\b(do|does|did|doing) the same\b"#,
         #"\bthe same (thing|things|way|steps?|procedure)\b"#,
+        // A verb left out because the sentence before said it ("You don't have to, though, …").
+        #"\b(have|has|had|need|needs|want|wants|ought) to(,|\.|$)"#,
     ]
 
     /// Openings with a pointing word that point at nothing before: the material itself ("This
