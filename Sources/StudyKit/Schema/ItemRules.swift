@@ -151,7 +151,7 @@ enum ItemRules {
             return "is \(shown), a placeholder; write \(meaning.noun) about the material"
         }
         if !meaning.allowsBareTerm, isCodeDeclaration(text) {
-            return "is \(shown), a code declaration (a function's parameter list), not prose; write \(meaning.noun) in words about the material"
+            return "is \(shown), a code declaration (a function's parameter list or a line of markup), not prose; write \(meaning.noun) in words about the material"
         }
         // "overview: Before mitosis …", "keyPoints: …": a field name written into the value.
         if let colon = text.firstIndex(of: ":"), fieldNames.contains(squeezed(String(text[..<colon]))) {
@@ -239,11 +239,28 @@ enum ItemRules {
     /// two or more typed parameters (`int asn1_der_coding (asn1_node element, const char * name,
     /// void * ider, int * len)`, or the tail of one cut off by a page). A sentence that names a
     /// type once ("a void pointer") is prose.
+    ///
+    /// A line of TeX markup is code too: three or more control words (`\edef`, `\kernel@stockheight`)
+    /// and braces making up at least a third of its words ("\expandafter\def\expandafter\@tempa
+    /// \string\dimen{}% …", "aysep={;}, yysep={,} …"); a sentence that names a command or two
+    /// ("\citet and \citep for textual citations") is prose.
     static func isCodeDeclaration(_ text: String) -> Bool {
+        if isMarkup(text) { return true }
         guard text.contains("(") || text.contains(")"), text.contains(",") else { return false }
         let range = NSRange(text.startIndex..., in: text)
         return typedParameter.numberOfMatches(in: text, range: range) >= 2
     }
+
+    /// Whether `text` is mostly TeX markup (see ``isCodeDeclaration(_:)``).
+    static func isMarkup(_ text: String) -> Bool {
+        guard text.contains("\\") || text.contains("{") else { return false }
+        let range = NSRange(text.startIndex..., in: text)
+        let marks = controlWord.numberOfMatches(in: text, range: range) + text.count(where: { $0 == "{" })
+        return marks >= 3 && Double(marks) >= Double(text.split(whereSeparator: \.isWhitespace).count) / 3
+    }
+
+    /// A TeX control word: a backslash and letters (`@` and `_` and `:` too, as package internals write them).
+    private static let controlWord = try! NSRegularExpression(pattern: #"\\[A-Za-z@_:]+"#)
 
     /// `const char * name,`, `int der_len,`, `void * ider)`, `asn1_node * root,`: a C type, or
     /// any name and a pointer star, then the parameter's name and a comma or the closing bracket.

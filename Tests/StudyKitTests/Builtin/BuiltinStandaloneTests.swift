@@ -102,8 +102,101 @@ import Testing
         ("There are two distinguishable kinds of errors: syntax errors and exceptions.", true),
         ("It is also possible to define functions with a variable number of arguments.", true),
         ("Keyword arguments must follow positional arguments (in any call).", true),
+        // Session 31: manuals and guides.
+        ("When creating a label, the alpha style uses the author information described above.", false),
+        ("In addition to the fields listed above, each entry type also has an optional key field.", false),
+        ("The following are the standard entry types, along with their required and optional fields.", false),
+        ("Now we do the same thing for decompression in the inf() routine.", false),
+        ("For a more detailed description of the natbib package, read the source file natbib.dtx.", false),
+        ("The same restrictions apply as above except that the argument may contain unbalanced braces.", false),
+        ("The next day the new National Convention met and abolished the monarchy.", false),
+        ("and for the PROCEEDINGS entry type it is the editor field.", false),
+        ("Please report typos, omissions and unclear explanations to the mailing list.", false),
+        ("[This document will be expanded when BibTeX version 1.00 comes out.", false),
+        ("This documentation, for BibTeX version 0.99b, is meant for general BibTeX users.", true),
+        ("Modules to be byte-compiled should use the same Python version as the package itself.", true),
+        ("You don't have to, though, since Memcheck is the default tool.", false),
     ])
     func readsOnItsOwn(_ sentence: String, _ expected: Bool) {
         #expect(BuiltinEngine.readsOnItsOwn(sentence) == expected)
+    }
+
+    /// A blurb or an overview opens the material: no "these messages", "this handler" that the
+    /// text named before (a key point may, once the rules above let it read on its own).
+    @Test(arguments: [
+        ("If you don't want these messages printed, attach a do-nothing handler to the logger.", false),
+        ("An instance of this handler could be added to the top-level logger of the library.", false),
+        ("As part of making such internal changes the team checks for such usage in packages.", false),
+        ("Kpathsea supports features such as layered default values in its search paths.", true),
+        ("To use Debian, you need to install it on a computer; this task is taken care of by the installer.", true),
+        ("This manual documents the Kpathsea library for path searching.", true),
+        ("Bibliography-style designers should read this document and then the styles guide.", true),
+        ("Classes provide a means of bundling data and functionality together.", true),
+    ])
+    func opensOnItsOwn(_ sentence: String, _ expected: Bool) {
+        #expect(BuiltinEngine.opensOnItsOwn(sentence) == expected)
+        #expect(BuiltinEngine.readsOnItsOwn(sentence))
+    }
+
+    /// A manual that opens with an editor's bracketed note ("[This document will be expanded …
+    /// Please report typos …]") says what it is in the next paragraph; its most central sentences
+    /// lean on what came before ("described above") or point forward ("The following are …").
+    static let manual = """
+        # BibTeXing
+
+        [This document will be expanded when BibTeX version 1.00 comes out. Please report typos, omissions and unclear explanations to the maintainers of the bibliography tools. Suggestions for improvements are wanted and welcome.]
+
+        This documentation, for BibTeX version 0.99b, is meant for general BibTeX users who write bibliography entries.
+
+        The following are the standard entry types, along with their required and optional fields, that the standard bibliography styles use.
+
+        When creating a label, the alpha style uses the author information described above, but the key field of the entry takes precedence over the organization field.
+
+        In addition to the fields listed above, each entry type also has an optional key field, used by the styles for alphabetizing the entry.
+
+        Each entry type of the database has required fields and optional fields that the bibliography styles print.
+
+        BibTeX ignores any field of an entry that is not required or optional, so the database may hold any fields.
+
+        The alpha style forms a label for each entry from the author field and the year field of the entry.
+
+        The plain style sorts the entries of the reference list by author, then by year, then by title.
+
+        A cross-referenced entry in the database gives its missing fields to every entry that cites it.
+
+        Misspelling a field name in a database entry makes BibTeX ignore the field without a warning.
+
+        The abbrv style abbreviates first names, month names and journal names in the reference list.
+        """
+
+    @Test func aManualsBlurbAndOverviewSayWhatItIs() throws {
+        let engine = BuiltinEngine()
+        guard case .headline(let headline) = try engine.generate(.headline, text: Self.manual, title: nil),
+            case .summary(let summary) = try engine.generate(.summary, text: Self.manual, title: nil)
+        else { throw CancellationError() }
+        #expect(headline.blurb.hasPrefix("This documentation, for BibTeX version 0.99b, is meant for general BibTeX users"), "\(headline.blurb)")
+        #expect(summary.overview.hasPrefix("This documentation, for BibTeX"), "\(summary.overview)")
+        for phrase in ["described above", "listed above", "The following are", "will be expanded", "Please report"] {
+            #expect(!headline.blurb.contains(phrase) && !summary.overview.contains(phrase), "\(phrase)")
+        }
+    }
+
+    /// One card per notion ("entry" is no new card after "entry type"), no blank that takes part
+    /// of a coordinated phrase ("required fields and _____"), and no card or key point from the
+    /// editor's note ("Please report typos …", "… wanted and welcome.]").
+    @Test func aManualsCardsAskOneNotionEach() throws {
+        let engine = BuiltinEngine()
+        guard case .flashcards(let deck) = try engine.generate(.flashcards, text: Self.manual, title: nil),
+            case .summary(let summary) = try engine.generate(.summary, text: Self.manual, title: nil)
+        else { throw CancellationError() }
+        let keys = deck.cards.map { BuiltinTerms.words(in: $0.answer).map(\.stem).joined(separator: " ") }
+        for (i, a) in keys.enumerated() {
+            for b in keys[(i + 1)...] { #expect(!ClozeBuilder.overlaps(a, b), "\(a) / \(b)") }
+        }
+        #expect(deck.cards.count >= 3)
+        for card in deck.cards {
+            #expect(!card.question.contains("and _____") && !card.question.contains("Please"), "\(card.question)")
+        }
+        for point in summary.keyPoints { #expect(!point.contains("Please") && !point.contains("]"), "\(point)") }
     }
 }

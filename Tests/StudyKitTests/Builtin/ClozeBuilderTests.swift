@@ -202,4 +202,71 @@ import Testing
         #expect(options.count == 3)
         #expect(options.allSatisfy { Int($0).map { abs($0 - 1961) <= 30 && $0 != 1961 } ?? false }, "\(options)")
     }
+
+    // MARK: Session 31: blanks a student can answer, options of the answer's kind
+
+    private func items(_ text: String, _ phrases: [String]) -> [ClozeItem] {
+        let keyphrases = phrases.enumerated().map { index, phrase in
+            Keyphrase(text: phrase, score: Double(20 - index), occurrences: 3,
+                      key: BuiltinTerms.words(in: phrase).map(\.stem).joined(separator: " "))
+        }
+        let units = SentenceSplitter().split(text)
+        return ClozeBuilder(minWords: 4, screensCommonWords: true).items(from: SentenceRanker().rank(units), keyphrases: keyphrases, limit: 10)
+    }
+
+    /// "for the MANUAL and _____, the key field …" (PROCEEDINGS entry types) blanks part of a
+    /// coordinated phrase; the sentence's other term is asked instead.
+    @Test func aBlankTakesNoPartOfACoordinatedPhrase() {
+        let asked = items(
+            "For the MANUAL and PROCEEDINGS entry types, the key field takes precedence over the organization field.",
+            ["PROCEEDINGS entry types", "organization field"])
+        #expect(asked.map(\.answer) == ["organization field"])
+        // Alone, the phrase is a fair blank.
+        #expect(items("The PROCEEDINGS entry types use the address field for the conference.", ["PROCEEDINGS entry types"])
+            .map(\.answer) == ["PROCEEDINGS entry types"])
+    }
+
+    /// "Optional fields: editor, _____ or number, series, …" could be any field of the list.
+    @Test func aBlankIsNoItemOfAList() {
+        let list = "Optional fields: editor, volume or number, series, type, chapter, pages, address, edition, month, note."
+        #expect(items(list, ["volume", "editor", "series"]).isEmpty)
+        #expect(items("Basic macros set the family, font, point size, leading and line length of the type.", ["font"]).isEmpty)
+        #expect(ClozeBuilder.isInEnumeration(Array("Optional fields: volume or number, series, type, note."), 17..<23))
+        #expect(!ClozeBuilder.isInEnumeration(Array("The volume field, not the number, holds the series."), 4..<10))
+    }
+
+    /// A blank holds no quotation mark ("the “_____ follows" for "url” command"), starts after no
+    /// TeX backslash ("\citet and \_____"), is no list item's number ("_____. In general, …")
+    /// and no verb that opens the sentence ("_____ \bibsection to the sectioning command").
+    @Test func aBlankIsAWholeTermAsTheTextWritesIt() {
+        #expect(items("The “url” command follows whatever style is currently set for the output.", ["url” command"]).isEmpty)
+        #expect(items("The package has two citation commands, \\citet and \\citep for textual citations.", ["citep"]).isEmpty)
+        #expect(items("1. In general, sorting is now by author, then year, then title of the entry.", ["1"]).isEmpty)
+        #expect(items("Redefine \\bibsection to the desired sectioning command for the references.", ["Redefine"]).isEmpty)
+        #expect(ClozeBuilder.cutsAToken(Array("\\citep and"), 1..<6))
+        #expect(ClozeBuilder.cutsAToken(Array("kernel@stock"), 7..<12))
+        #expect(ClozeBuilder.cutsAToken(Array("\\@spaces 11"), 2..<8))
+        #expect(!ClozeBuilder.cutsAToken(Array("the spaces 11"), 4..<10))
+    }
+
+    /// For a concept ("optional fields", written "Optional fields:" at the head of list after list)
+    /// the options are concepts, not a person ("van Leunen"), a book ("LATEX book"), a quoted title
+    /// ("Designing BibTeX Styles") or an example value ("World Gnus Almanac"); plural with plural.
+    @Test func distractorsAreOfTheAnswersKind() throws {
+        let sentence = "Each entry type lists its optional fields for the bibliography styles."
+        let units = SentenceSplitter().split(sentence)
+        let answer = Keyphrase(text: "Optional fields", score: 20, occurrences: 9, key: "optional field", lowerCaseText: "optional fields")
+        let others = ["van Leunen", "LATEX book", "Designing BibTeX Styles", "World Gnus Almanac", "database files", "cross reference",
+                      "bib entries", "label", "citation keys"].enumerated().map { index, text in
+            Keyphrase(text: text, score: Double(19 - index), occurrences: 3, key: BuiltinTerms.words(in: text).map(\.stem).joined(separator: " "))
+        }
+        let item = try #require(ClozeBuilder(minWords: 4).items(from: SentenceRanker().rank(units), keyphrases: [answer], limit: 1).first)
+        let options = ClozeBuilder().distractors(
+            for: item, among: [answer] + others, count: 3, quoted: ["designing bibtex styles", "world gnus almanac"])
+        #expect(options == ["database files", "bib entries", "citation keys"], "\(options)")
+        // A heading's adjective, shown as the text writes it in lower case, is no option beside a term.
+        for word in ["interactive", "optional", "virtual", "rebuild"] { #expect(BuiltinEngine.isPlainlyNoTerm(word), "\(word)") }
+        for term in ["database files", "Interactive Mode", "optional fields"] { #expect(!BuiltinEngine.isPlainlyNoTerm(term), "\(term)") }
+        #expect(ClozeBuilder.isPlural("optional fields") && !ClozeBuilder.isPlural("class") && !ClozeBuilder.isPlural("cross reference"))
+    }
 }

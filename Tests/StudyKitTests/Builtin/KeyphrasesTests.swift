@@ -21,6 +21,26 @@ import Testing
         #expect(calvin.wordCount == 2)
     }
 
+    /// "Optional fields:" opens list after list, but the text also says "optional fields" in its
+    /// sentences: the term is no name, and a quiz shows it in lower case; a name stays a name.
+    @Test func aTermTheTextWritesInLowerCaseIsNoName() throws {
+        let text = """
+            Optional fields: editor, volume, series.
+
+            Optional fields: month, note, pages.
+
+            Misspelled optional fields are ignored by BibTeX without a warning.
+
+            BibTeX reads the database files and BibTeX writes the reference list.
+            """
+        let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: text, limit: 20)
+        let optional = try #require(phrases.first { $0.key == "optional field" })
+        #expect(optional.text == "Optional fields")
+        #expect(optional.plainText == "optional fields")
+        let bibtex = try #require(phrases.first { $0.key == "bibtex" })
+        #expect(bibtex.lowerCaseText == nil && bibtex.plainText == "BibTeX")
+    }
+
     @Test func inflectionsMeetUnderOneStem() throws {
         let text = "The Light Reactions come first. A light reaction needs light. Light reactions make ATP."
         let phrases = KeyphraseExtractor().keyphrases(in: text, limit: 10)

@@ -254,6 +254,10 @@ struct ItemRulesTests {
         ("long asn1_get_length_der (const unsigned char * der, _____ der_len, _____ * len) der: DER data to decode.", false),
         ("A void pointer, which C uses for memory of any type, must be cast before use (see the manual).", true),
         ("The function returns an int (the length) and writes the bytes into the buffer you pass, if any.", true),
+        // A line of TeX markup (session 31, a LaTeX package's documentation) is code too.
+        (#"\expandafter\def\expandafter\@tempa\string\dimen{}% \edef\kernel@stockheight{\expandafter\@tempa\meaning\stockheight}%."#, false),
+        (#"Defaults are authoryear, round, comma, aysep={;}, yysep={,}, notesep={, } and \setcitestyle{square,aysep={},yysep={;}} changes them."#, false),
+        (#"The natbib package has two basic citation commands, \citet and \citep for textual and parenthetical citations."#, true),
     ])
     func aCodeDeclarationIsNoKeyPointOrQuestion(_ text: String, accepted: Bool) {
         #expect((ItemRules.problem(text, .keyPoint) == nil) == accepted)

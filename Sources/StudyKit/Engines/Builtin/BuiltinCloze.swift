@@ -22,8 +22,8 @@ extension BuiltinEngine {
         var usedTerms = Set<String>()
         var usedSentences = Set<String.Index>()
         let passes: [(builder: ClozeBuilder, reuseSentences: Bool)] = [
-            (ClozeBuilder(screensCommonWords: analysis.isEnglish), false),
-            (ClozeBuilder(minWords: 4, screensCommonWords: analysis.isEnglish), false),
+            (ClozeBuilder(screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
+            (ClozeBuilder(minWords: 4, screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
             (ClozeBuilder(minWords: 4), true),
         ]
         for pass in passes {
@@ -38,7 +38,12 @@ extension BuiltinEngine {
                         !usedSentences.contains($0.sentence.range.lowerBound) && !BuiltinProse.isUnfinished($0.sentence.text)
                             && Self.readsOnItsOwn($0.sentence.text) && !Self.isPieceOfLongerSentence($0.sentence, in: analysis)
                     }
-                let terms = analysis.keyphrases.filter { !usedTerms.contains($0.key) }
+                // One card per notion: "optional" is no new term after "optional fields", nor
+                // "entry" after "entry type" (only the pass that tops a thin text up allows it).
+                let terms = analysis.keyphrases.filter { phrase in
+                    !usedTerms.contains(phrase.key)
+                        && (pass.reuseSentences || !usedTerms.contains { ClozeBuilder.overlaps($0, phrase.key) })
+                }
                 let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count)
                 guard !fresh.isEmpty else { break }
                 for item in fresh {
@@ -77,6 +82,7 @@ extension BuiltinEngine {
     func quiz(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Quiz {
         let items = clozeItems(analysis, limit: Self.flashcardLimit)
         let fallbackTerms = Self.frequentWords(analysis)
+        let quoted = Self.quotedPhrases(analysis)
         var questions: [Quiz.Question] = []
         var distractorUse: [String: Int] = [:]
         for item in items where questions.count < Self.quizLimit {
@@ -87,7 +93,7 @@ extension BuiltinEngine {
             else {
                 continue
             }
-            let wrong = distractors(for: item, analysis: analysis, fallback: fallbackTerms, use: distractorUse)
+            let wrong = distractors(for: item, analysis: analysis, fallback: fallbackTerms, quoted: quoted, use: distractorUse)
             guard wrong.count == Quiz.choiceCount - 1 else { continue }
             for option in wrong { distractorUse[BuiltinProse.duplicateKey(option), default: 0] += 1 }
             // The answer's place comes from a stable hash of the item, so it varies across
@@ -117,7 +123,7 @@ extension BuiltinEngine {
     static func usualSpelling(of item: ClozeItem, among keyphrases: [Keyphrase]) -> String {
         let answer = BuiltinProse.oneLine(item.answer)
         guard item.shownSentence.hasPrefix(answer),
-            let usual = keyphrases.first(where: { $0.key == item.answerKey })?.text,
+            let usual = keyphrases.first(where: { $0.key == item.answerKey })?.plainText,
             usual.first?.isLowercase == true, let first = answer.first, first.isUppercase,
             answer.prefix { $0 != " " }.dropFirst().allSatisfy({ !$0.isUppercase })
         else { return answer }
@@ -131,7 +137,8 @@ extension BuiltinEngine {
     /// The builder's candidates are asked for generously and the ones used least so far in the
     /// quiz (`use`) are taken first, so the same three terms do not follow every question.
     private func distractors(
-        for item: ClozeItem, analysis: BuiltinAnalysis, fallback: [(text: String, stem: String)], use: [String: Int]
+        for item: ClozeItem, analysis: BuiltinAnalysis, fallback: [(text: String, stem: String)], quoted: Set<String>,
+        use: [String: Int]
     ) -> [String] {
         let answer = BuiltinProse.oneLine(item.answer)
         var keys: Set<String> = [BuiltinProse.duplicateKey(answer)]
@@ -150,7 +157,9 @@ extension BuiltinEngine {
                 !keys.contains(key), ItemRules.problem(text, .choice) == nil,
                 !optionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
             else { return }
-            if !allowingPromptTerms, BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
+            // A heading's "Interactive", "Porting" or "Optional", shown in lower case as the text
+            // writes it, is plainly no term beside a noun: such an option waits with the prompt's terms.
+            if !allowingPromptTerms, analysis.isEnglish && Self.isPlainlyNoTerm(text) || BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
                 heldBack.append(text)
                 return
             }
@@ -158,7 +167,7 @@ extension BuiltinEngine {
             optionStems.append(stems)
             chosen.append(text)
         }
-        let options = ClozeBuilder().distractors(for: item, among: analysis.keyphrases, count: 6)
+        let options = ClozeBuilder().distractors(for: item, among: analysis.keyphrases, count: 6, quoted: quoted)
         let leastUsed = options.indices.sorted { a, b in
             let (ua, ub) = (use[BuiltinProse.duplicateKey(options[a])] ?? 0, use[BuiltinProse.duplicateKey(options[b])] ?? 0)
             // Within one use count, the builder's order (same kind, closest length) holds.
@@ -171,6 +180,35 @@ extension BuiltinEngine {
         for word in fallback where !answerStems.contains(word.stem) { take(word.text) }
         for option in heldBack { take(option, allowingPromptTerms: true) }
         return chosen
+    }
+
+    /// Whether a quiz option written in lower case ends in a word that is never a noun or is a
+    /// past participle ("interactive", "optional", "rebuild", "stay compatible"): beside the
+    /// answer, a term, it gives itself away as wrong.
+    static func isPlainlyNoTerm(_ option: String) -> Bool {
+        guard !option.contains(where: \.isUppercase), let last = option.split(separator: " ").last.map(String.init) else { return false }
+        return KeyphraseExtractor.endsInNonNoun(option) || KeyphraseExtractor.isVerbOrAdjective(last)
+    }
+
+    /// The phrases of at most six words the text writes between quotation marks (“Designing BibTeX
+    /// Styles”, " World Gnus Almanac "), lower-cased: titles and example values.
+    static func quotedPhrases(_ analysis: BuiltinAnalysis) -> Set<String> {
+        var phrases = Set<String>()
+        let pairs: [(Character, Character)] = [("“", "”"), ("\"", "\""), ("‘", "’"), ("«", "»")]
+        // Every unit: an example value is often quoted in code ("@STRING( WGA = " World Gnus Almanac " )").
+        for unit in analysis.units {
+            for (open, close) in pairs where unit.text.contains(open) {
+                var rest = Substring(unit.text)
+                while let start = rest.firstIndex(of: open) {
+                    let inside = rest[rest.index(after: start)...]
+                    guard let end = inside.firstIndex(of: close) else { break }
+                    let phrase = BuiltinProse.oneLine(String(inside[..<end])).lowercased()
+                    if (1...6).contains(BuiltinProse.wordCount(phrase)) { phrases.insert(phrase) }
+                    rest = inside[inside.index(after: end)...]
+                }
+            }
+        }
+        return phrases
     }
 
     /// Content words of the text (no stopwords, numbers or one-letter words; for English, no word

@@ -123,10 +123,10 @@ extension BuiltinEngine {
 
     /// Whether `text` passes the blurb's own rules (``Headline/semanticIssues()``): more than the
     /// title, no stock filler or loop, and a sentence that is not cut off; and it reads on its
-    /// own (``readsOnItsOwn(_:)``): a blurb has no sentence before it.
+    /// own (``opensOnItsOwn(_:)``): a blurb has no sentence before it.
     private static func reads(_ text: String, asBlurbUnder title: String) -> Bool {
         !ResultProse.sameText(text, title) && !ItemRules.isEmptyProse(text) && ItemRules.sentenceCut(text) == nil
-            && readsOnItsOwn(text) && !BuiltinProse.isUnfinished(text)
+            && opensOnItsOwn(text) && !BuiltinProse.isUnfinished(text)
     }
 
     /// `text` cut to one sentence within the bounds, ending with a period where it was cut.

@@ -30,7 +30,24 @@ extension BuiltinEngine {
         let lower = text.lowercased()
         func matches(_ patterns: [String]) -> Bool { patterns.contains { lower.range(of: $0, options: .regularExpression) != nil } }
         let leans = (BuiltinProse.leansOnContext(text) || matches(leaningOpenings) || matches(backReferringPhrases)) && !matches(selfContainedOpenings)
+        // A bracket left open ("[This document will be expanded …" of an editor's note) is a
+        // piece of an aside, not a statement.
         return !leans && !pointsElsewhere(text) && text.count(where: { $0 == "(" }) == text.count(where: { $0 == ")" })
+            && text.count(where: { $0 == "[" }) == text.count(where: { $0 == "]" })
+    }
+
+    /// Whether a sentence can open the material for a reader who has read nothing of it — a
+    /// blurb, an overview: it reads on its own (``readsOnItsOwn(_:)``) and names no "this …",
+    /// "these …", "those …" or "such …" but the material itself ("If you don't want these messages
+    /// printed …", "An instance of this handler …", "As part of making such internal changes …"
+    /// point at what the text said before; "such as" does not).
+    static func opensOnItsOwn(_ unit: String) -> Bool {
+        guard readsOnItsOwn(unit) else { return false }
+        // Up to the first semicolon: after it, "this task" may point at the clause before it in the
+        // same sentence ("To use Debian, you need to install it on a computer; this task is …").
+        let lower = String(BuiltinProse.oneLine(unit).lowercased().prefix { $0 != ";" })
+        let pointing = #"\b(this|these|those|such)\b(?! (as|that|chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook|part|package|library|program|tool)s?\b)"#
+        return lower.range(of: pointing, options: .regularExpression) == nil
     }
 
     /// Whether a unit is a piece of a longer sentence cut for length (by the splitter, or by
@@ -64,6 +81,12 @@ extension BuiltinEngine {
         #"^(first|second|third|fourth|finally|lastly|next|then|in contrast|by contrast|for example|for instance|for one thing|on the other hand|as a result|otherwise|instead|likewise|similarly|moreover|furthermore|additionally|therefore|thus|hence|actually|in that case|in this case|in those cases|in either case|in both cases),"#,
         #"^(the former|the latter|in that|in those|in these|first|second|third|fourth|finally|lastly|now that)\b"#,
         #"^([a-z]+,? ){0,2}(this|these|those|it|they)\b"#,
+        // A step of a narrative ("Now we do the same thing for decompression …", "The next day
+        // the new National Convention met …").
+        #"^now,? (we|you|let's|let us|i)\b"#,
+        // The rest of a sentence after its conjunction ("and for the PROCEEDINGS entry type it's …").
+        #"^(and|but|or|nor|yet)\b"#,
+        #"^(on |in )?the (next|following|previous|same) (day|week|month|year|morning|evening|night|time)\b"#,
     ]
 
     /// A noun phrase that can only mean something said just before ("to store this choice",
@@ -71,15 +94,25 @@ extension BuiltinEngine {
     private static let backReferringPhrases = [
         #"\b(this|these|those) (last |three |two |four )?(purpose|choice|direction|questions?|lines|approach|situation|problem|method|step|steps|way)\b"#,
         #"\bthe (above|previous|preceding) (example|section|command|list|code|table)\b"#,
+        // What was said before, by the words that say so ("the “author” information described
+        // above", "In addition to the fields listed above", "The same restrictions apply as above",
+        // "Now we do the same thing for …").
+        #"\b(described|listed|mentioned|shown|given|defined|discussed|explained|noted|introduced|presented) (above|earlier|before|previously)\b"#,
+        #"\b(as|from|than) (above|before)\b"#,
+        #"\b(just|previously) (introduced|described|mentioned|discussed|shown)\b"#,
+        #"\b(do|does|did|doing) the same\b"#,
+        #"\bthe same (thing|things|way|steps?|procedure)\b"#,
+        // A verb left out because the sentence before said it ("You don't have to, though, …").
+        #"\b(have|has|had|need|needs|want|wants|ought) to(,|\.|$)"#,
     ]
 
     /// Openings with a pointing word that point at nothing before: the material itself ("This
     /// chapter describes …"), "There are two kinds …", "It is possible to …".
     private static let selfContainedOpenings = [
-        #"^(this|these) (chapter|section|article|tutorial|document|book|guide|howto|how-to|page|manual|handbook|part)s?\b"#,
+        #"^(this|these) (chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook|part)s?\b"#,
         #"^there( is| are| was| were|'s| exist)\b"#,
         #"^it( is|'s| was)( also| often| not| usually| always)? (possible|important|useful|necessary|common|easy|hard|difficult|recommended|advisable|a good idea) (to|that)\b"#,
-        #"^([a-z]+,? ){0,2}(this|these) (chapter|section|article|tutorial|document|book|guide|howto|how-to|page|manual|handbook)s?\b"#,
+        #"^([a-z]+,? ){0,2}(this|these) (chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook)s?\b"#,
     ]
 
     /// Whether a sentence refers the reader to another place of the material or to a later
@@ -103,6 +136,11 @@ extension BuiltinEngine {
         #"\b(is|are|was|were|will be|be) (explained|discussed|described|covered|shown|seen|presented) (later|below|above|earlier|previously|in (the )?(next|following|previous))\b"#,
         #"\b(more|further) (information|details) (can|may) be found\b"#,
         #"\bfor (more|further) (information|details)\b"#,
+        #"\bfor (a|the) (more|further|fuller|complete|full|detailed) (detailed |complete )?(description|discussion|explanation|treatment|account|list)\b"#,
+        // Forward to a list or block the sentence introduces ("The following are the standard
+        // entry types …"), and a request to the reader ("Please report typos …").
+        #"^the following (is|are)\b"#,
+        #"^please\b"#,
         #"\bdetails\b.*\b(are|is) (available|given|described) in\b"#,
         #"\bin (this|that|the above|the previous|the next) example\b"#,
         #"\bin the examples? (above|below)\b"#,
@@ -110,9 +148,16 @@ extension BuiltinEngine {
 
     /// The lead sentence, where material states its subject: the first prose unit of five words
     /// or more near the top (a HOWTO's "Release: 0.1" field line above its first paragraph is
-    /// none), else the first prose unit.
+    /// none) that opens the material on its own (``opensOnItsOwn(_:)``) and is no part of an
+    /// editor's bracketed note ("[This document will be expanded when … Please report typos …]"
+    /// above "This documentation, for BibTeX version 0.99b, is meant for general BibTeX users");
+    /// else the first such unit of five words; else the first prose unit.
     static func lead(_ analysis: BuiltinAnalysis) -> Sentence {
-        analysis.prose.prefix(8).first { BuiltinProse.wordCount($0.text) >= 5 } ?? analysis.prose[0]
+        let top = analysis.prose.prefix(8).filter { BuiltinProse.wordCount($0.text) >= 5 }
+        // The paragraphs that open with a bracket: an aside, however many sentences it holds.
+        let asides = Set(analysis.prose.prefix(8).filter { $0.text.hasPrefix("[") }.map(\.paragraph))
+        return top.first { !asides.contains($0.paragraph) && opensOnItsOwn($0.text) && !isPieceOfLongerSentence($0, in: analysis) }
+            ?? top.first ?? analysis.prose[0]
     }
 
     /// The summary of sentences that read on their own (``readsOnItsOwn(_:)``); for a thin text
@@ -145,8 +190,8 @@ extension BuiltinEngine {
             }
             // A function's prototype is no sentence of an overview, as it is no key point.
             if ItemRules.isCodeDeclaration(candidate.text) { continue }
-            // An overview has no room for the sentence another one leans on.
-            if standalone, !Self.readsOnItsOwn(candidate.text) || Self.isPieceOfLongerSentence(candidate, in: analysis) { continue }
+            // An overview has no room for the sentence another one leans on: it opens the material.
+            if standalone, !Self.opensOnItsOwn(candidate.text) || Self.isPieceOfLongerSentence(candidate, in: analysis) { continue }
             let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }

@@ -41,13 +41,18 @@ struct ClozeBuilder: Sendable {
     /// a single word the sentence writes as a verb or an adjective ("passed", "defining", "useful")
     /// is never a blank (for English text).
     var screensCommonWords: Bool
+    /// Whether a term that holds an answer already asked, or is held in one, is no new answer:
+    /// after "optional fields", "optional" asks the same notion again (``overlaps(_:_:)``).
+    var asksEachNotionOnce: Bool
 
     /// Creates a builder.
-    init(blank: String = "_____", minWords: Int = 6, maxWords: Int = 40, screensCommonWords: Bool = false) {
+    init(blank: String = "_____", minWords: Int = 6, maxWords: Int = 40, screensCommonWords: Bool = false,
+         asksEachNotionOnce: Bool = false) {
         self.blank = blank
         self.minWords = minWords
         self.maxWords = maxWords
         self.screensCommonWords = screensCommonWords
+        self.asksEachNotionOnce = asksEachNotionOnce
     }
 
     /// Up to `limit` items: at most one per sentence and one per answer term.
@@ -68,6 +73,7 @@ struct ClozeBuilder: Sendable {
             let chars = Array(sentence.text)
             let matchesOf = phraseStems.map { Self.occurrences(of: $0, in: stems) }
             for (k, phrase) in keyphrases.enumerated() where !used.contains(phrase.key) {
+                if asksEachNotionOnce, used.contains(where: { Self.overlaps($0, phrase.key) }) { continue }
                 let matches = matchesOf[k]
                 guard let first = matches.first else { continue }
                 // Blanking the whole sentence would leave nothing to read.
@@ -86,6 +92,27 @@ struct ClozeBuilder: Sendable {
                 guard !matches.contains(where: { m in
                     Self.cutsAToken(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound)
                 }) else { continue }
+                // "the “\_____ follows …" is no term: a blank holds no quotation mark or bracket.
+                guard !Self.crossesMarks(chars, words[first].offsets.lowerBound..<words[first + length - 1].offsets.upperBound)
+                else { continue }
+                // "for the MANUAL and _____, the key field …" (PROCEEDINGS entry types) and "their
+                // required and _____" (optional fields): a term that shares its head with the word
+                // coordinated before it takes part of a phrase, and the blank reads as no one thing.
+                guard length == 1 || !matches.contains(where: { Self.isCoordinated(words, at: $0) }) else { continue }
+                // "editor, _____ or number, series, type, …": a blank among the items of a list could
+                // be any of them; no student can tell which.
+                guard !matches.contains(where: { m in Self.isInEnumeration(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound) })
+                else { continue }
+                // "Redefine \bibsection …": a single word that opens the sentence as a verb is no term.
+                if screensCommonWords, length == 1, first == 0, KeyphraseExtractor.isVerbOrAdjective(words[0].lowercased) {
+                    continue
+                }
+                // "_____. In general, sorting is now by …" asks for a list item's number.
+                if first == 0, words[0].isNumber, chars.indices.contains(words[0].offsets.upperBound),
+                    ".)".contains(chars[words[0].offsets.upperBound])
+                {
+                    continue
+                }
                 // "_____: ASN1_SUCCESS if …" asks for the label of a reference entry ("Returns:"), not its content.
                 guard !(first == 0 && chars.indices.contains(words[length - 1].offsets.upperBound)
                     && chars[words[length - 1].offsets.upperBound] == ":") else { continue }
@@ -121,25 +148,40 @@ struct ClozeBuilder: Sendable {
     /// contained in it (case-insensitive, also by stem key) — "light" is no distractor for
     /// "light reactions" — or equals an already chosen one. A number with too few numeric
     /// candidates gets nearby numbers of the same magnitude instead of words.
-    func distractors(for item: ClozeItem, among keyphrases: [Keyphrase], count: Int = 3) -> [String] {
+    ///
+    /// `quoted` holds the phrases the text writes between quotation marks, lower-cased: a title
+    /// ("Designing BibTeX Styles") or an example value ("World Gnus Almanac") is another kind of
+    /// thing than a term the text uses plainly ("optional fields"), and the other way round. Within
+    /// a kind, a plural answer takes plural options first, and a singular one singular options.
+    func distractors(for item: ClozeItem, among keyphrases: [Keyphrase], count: Int = 3, quoted: Set<String> = []) -> [String] {
         guard count > 0 else { return [] }
-        // Judge the answer's shape by its usual spelling: a sentence-initial capital is no name.
-        let usual = keyphrases.first { $0.key == item.answerKey }?.text ?? item.answer
+        // Judge the answer's shape by its usual spelling: a sentence-initial capital is no name,
+        // and neither is a phrase the text also writes in lower case ("Optional fields:").
+        // An answer the sentence writes in lower case is no name, however often a heading or a
+        // line's start capitalises it ("optional" beside "Optional fields:").
+        let usual = item.answer.contains(where: \.isUppercase)
+            ? keyphrases.first { $0.key == item.answerKey }?.plainText ?? item.answer : item.answer
         let answerKind = TermShape(usual)
+        let answerQuoted = quoted.contains(usual.lowercased())
+        let answerPlural = Self.isPlural(usual)
         let answerStems = Set(item.answerKey.split(separator: " "))
         let answerLower = item.answer.lowercased()
         let answerWords = item.answer.split(separator: " ").count
-        var candidates: [(distance: Int, wordGap: Int, order: Int, text: String, stems: Set<Substring>)] = []
+        var candidates: [(distance: Int, number: Int, wordGap: Int, order: Int, text: String, stems: Set<Substring>)] = []
         for (order, phrase) in keyphrases.enumerated() {
             let lower = phrase.text.lowercased()
             if lower == answerLower || lower.contains(answerLower) || answerLower.contains(lower) { continue }
             if phrase.key == item.answerKey || Self.overlaps(phrase.key, item.answerKey) { continue }
-            let distance = answerKind.distance(to: TermShape(phrase.text))
+            let text = phrase.plainText
+            var distance = answerKind.distance(to: TermShape(text))
+            if quoted.contains(lower) != answerQuoted { distance += 2 }
+            let number = answerKind == .number || Self.isPlural(text) == answerPlural ? 0 : 1
             let stems = Set(phrase.key.split(separator: " "))
-            candidates.append((distance, abs(phrase.wordCount - answerWords), order, phrase.text, stems))
+            candidates.append((distance, number, abs(phrase.wordCount - answerWords), order, text, stems))
         }
         candidates.sort { a, b in
             if a.distance != b.distance { return a.distance < b.distance }
+            if a.number != b.number { return a.number < b.number }
             if a.wordGap != b.wordGap { return a.wordGap < b.wordGap }
             return a.order < b.order
         }
@@ -191,16 +233,54 @@ struct ClozeBuilder: Sendable {
             answerOffsets: (base + answerRange.lowerBound)..<(base + answerRange.upperBound), answerKey: key)
     }
 
-    /// Whether `range` of `chars` starts or ends inside a token joined by `.`, `-`, `_` or `/`.
+    /// Whether `range` of `chars` starts or ends inside a token joined by `.`, `-`, `_`, `/` or
+    /// `@`, or starts after a backslash (a TeX command: "\citet and \_____").
     static func cutsAToken(_ chars: [Character], _ range: Range<Int>) -> Bool {
         func joins(_ joiner: Int, _ neighbour: Int) -> Bool {
-            chars.indices.contains(joiner) && chars.indices.contains(neighbour) && ".-_/".contains(chars[joiner])
+            chars.indices.contains(joiner) && chars.indices.contains(neighbour) && ".-_/@".contains(chars[joiner])
                 && (chars[neighbour].isLetter || chars[neighbour].isNumber)
         }
+        // "\citep", and a package's internal "\@spaces".
+        let before = chars[..<min(range.lowerBound, chars.count)].suffix(2)
+        if before.last == "\\" || before.elementsEqual(["\\", "@"]) { return true }
         // "or -_____ on indefinite length": a minus sign belongs to its number.
         let signed = range.lowerBound >= 1 && chars[range.lowerBound - 1] == "-" && chars.indices.contains(range.lowerBound)
             && chars[range.lowerBound].isNumber && (range.lowerBound < 2 || chars[range.lowerBound - 2].isWhitespace)
         return signed || joins(range.lowerBound - 1, range.lowerBound - 2) || joins(range.upperBound, range.upperBound + 1)
+    }
+
+    /// Whether a term reads as plural: its last word, in lower case, ends in "s" but not in "ss",
+    /// "us" or "is" ("fields", "entries"; not "class", "status", "analysis").
+    static func isPlural(_ term: String) -> Bool {
+        guard let last = term.split(separator: " ").last, last.count > 3, last.allSatisfy(\.isLowercase) else { return false }
+        return last.hasSuffix("s") && !last.hasSuffix("ss") && !last.hasSuffix("us") && !last.hasSuffix("is")
+    }
+
+    /// Whether `range` of `chars` holds a quotation mark or a bracket ("url” command").
+    static func crossesMarks(_ chars: [Character], _ range: Range<Int>) -> Bool {
+        chars[range].contains { "\"“”„«»‘()[]{}<>".contains($0) }
+    }
+
+    /// Whether the words before `index` are a content word and "and", "or" or "nor" ("MANUAL and",
+    /// "required and"): a phrase there may share its head with that word.
+    static func isCoordinated(_ words: [BuiltinWord], at index: Int) -> Bool {
+        guard index >= 2, !words[index].followsBreak, !words[index - 1].followsBreak else { return false }
+        return ["and", "or", "nor"].contains(words[index - 1].lowercased) && !words[index - 2].isStopword
+    }
+
+    /// Whether `range` of `chars` is an item of a list: the sentence has three commas or more, and
+    /// a comma (or the list's colon) stands right before or after the range with a comma, "and" or
+    /// "or" on its other side ("editor, _____ or number, series", "family, _____, point size").
+    static func isInEnumeration(_ chars: [Character], _ range: Range<Int>) -> Bool {
+        guard chars.count(where: { $0 == "," }) >= 3 else { return false }
+        let before = String(chars[..<range.lowerBound]).trimmingCharacters(in: .whitespaces).lowercased()
+        let after = String(chars[range.upperBound...]).trimmingCharacters(in: .whitespaces).lowercased()
+        // A list may follow its label's colon ("Optional fields: _____ or number, series, …").
+        let commaBefore = before.hasSuffix(",") || before.hasSuffix(":")
+        let commaAfter = after.hasPrefix(",")
+        let joinBefore = commaBefore || before.hasSuffix(" and") || before.hasSuffix(" or")
+        let joinAfter = commaAfter || after.hasPrefix("and ") || after.hasPrefix("or ")
+        return (commaBefore && joinAfter) || (commaAfter && joinBefore)
     }
 
     /// Start positions of non-overlapping occurrences of `needle` in `haystack`.
@@ -220,7 +300,7 @@ struct ClozeBuilder: Sendable {
     }
 
     /// Whether one stem key is a whole-word part of the other ("light" in "light reaction").
-    private static func overlaps(_ a: String, _ b: String) -> Bool {
+    static func overlaps(_ a: String, _ b: String) -> Bool {
         let x = a.split(separator: " ").map(String.init)
         let y = b.split(separator: " ").map(String.init)
         let (short, long) = x.count <= y.count ? (x, y) : (y, x)
@@ -249,13 +329,20 @@ struct ClozeBuilder: Sendable {
 // MARK: - Term shape
 
 /// The "kind" of a term judged from its spelling alone.
+///
+/// A person's name is told by its particle: a lower-case "van", "von", "de" … before a capitalised
+/// word ("van Leunen", "Ludwig van Beethoven"); such an option beside a concept gives itself away.
 private enum TermShape: Equatable {
-    case number, acronym, name, phrase
+    case number, acronym, name, person, phrase
+
+    private static let particles: Set<Substring> = ["van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "le", "ten", "ter"]
 
     init(_ text: String) {
         let words = text.split(separator: " ")
         if !words.isEmpty, words.allSatisfy({ $0.allSatisfy { $0.isNumber || ".,%".contains($0) } }) {
             self = .number
+        } else if zip(words, words.dropFirst()).contains(where: { Self.particles.contains($0) && $1.first?.isUppercase == true }) {
+            self = .person
         } else if words.count == 1, let w = words.first, w.count >= 2,
             w.allSatisfy({ $0.isUppercase || $0.isNumber }), w.contains(where: \.isUppercase)
         {
@@ -271,7 +358,7 @@ private enum TermShape: Equatable {
     func distance(to other: TermShape) -> Int {
         if self == other { return 0 }
         switch (self, other) {
-        case (.name, .acronym), (.acronym, .name), (.name, .phrase), (.phrase, .name): return 1
+        case (.name, .acronym), (.acronym, .name), (.name, .phrase), (.phrase, .name), (.name, .person), (.person, .name): return 1
         case (.number, _), (_, .number): return 3
         default: return 2
         }

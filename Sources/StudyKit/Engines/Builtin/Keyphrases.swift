@@ -12,8 +12,15 @@ struct Keyphrase: Sendable, Hashable {
     let occurrences: Int
     /// The stem key the phrase was deduplicated under ("light reaction" for "Light Reactions").
     let key: String
+    /// The phrase as the text writes it in lower case, when it does ("optional fields" beside the
+    /// "Optional fields:" that opens line after line): the phrase is then no name, whatever
+    /// spelling is most frequent.
+    var lowerCaseText: String? = nil
     /// Number of words in `text`.
     var wordCount: Int { key.split(separator: " ").count }
+    /// The phrase as a term among others (a quiz option, a distractor's kind): in lower case when
+    /// the text writes it so, else as it is written most often.
+    var plainText: String { lowerCaseText ?? text }
 }
 
 // MARK: - Extractor
@@ -162,7 +169,15 @@ struct KeyphraseExtractor: Sendable {
                 if inHeading { weight *= Self.headingWeight }
                 if isDefined { weight *= Self.definitionWeight }
             }
-            let phrase = Keyphrase(text: text, score: Double(group.count) * weight, occurrences: group.count, key: key)
+            // A phrase of words the text also writes in lower case is no name; a single word must be
+            // written so often ("python" of a package name once beside "Python" is still a name).
+            let lowerCase = text.contains(where: \.isUppercase)
+                ? surfaces.filter { surface, seen in
+                    !surface.contains(where: \.isUppercase) && (group.stems.count > 1 || 2 * seen.count >= (best?.value.count ?? 0))
+                }.min { a, b in a.value.count != b.value.count ? a.value.count > b.value.count : a.value.first < b.value.first }?.key
+                : nil
+            let phrase = Keyphrase(
+                text: text, score: Double(group.count) * weight, occurrences: group.count, key: key, lowerCaseText: lowerCase)
             return (phrase, group.first, group.stems)
         }
         scored.sort { a, b in a.phrase.score != b.phrase.score ? a.phrase.score > b.phrase.score : a.first < b.first }
