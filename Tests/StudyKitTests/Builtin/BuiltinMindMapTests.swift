@@ -404,4 +404,32 @@ import Testing
         #expect(map.branches.map(\.label) == ["Introduction", "Page setup", "Typographic refinements", "Multiple columns"])
         #expect(map.branches[2].children.map(\.label) == ["HY", "HY LINES", "HY MARGIN"])
     }
+
+    /// Without their numbers, "4.1. if Statements" and "4.2. for Statements" read as copies of
+    /// each other ("if" and "for" are no content words): the second keeps its number rather
+    /// than leave the map, and so does "4.8. More on Defining Functions" beside "4.7.".
+    @Test func aLabelThatWouldCopyASiblingKeepsItsNumber() throws {
+        let text = """
+            # 4. More Control Flow Tools
+
+            ## 4.1. if Statements
+
+            \(body("condition"))
+
+            ## 4.2. for Statements
+
+            \(body("loop"))
+
+            ## 4.7. Defining Functions
+
+            \(body("function"))
+
+            ## 4.8. More on Defining Functions
+
+            \(body("default argument"))
+            """
+        let map = try map(text, title: "4. More Control Flow Tools")
+        #expect(map.centralTopic == "More Control Flow Tools")
+        #expect(map.branches.map(\.label) == ["if Statements", "4.2. for Statements", "Defining Functions", "4.8. More on Defining Functions"])
+    }
 }

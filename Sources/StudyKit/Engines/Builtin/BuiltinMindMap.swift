@@ -126,12 +126,19 @@ extension BuiltinEngine {
                 guard !label.isEmpty, !FrontMatter.isFrontMatter(label) else { return nil }
                 return (label, tree)
             }
-            var staying = Self.meaningful(named.map { MindMap.Node(label: $0.label) }, under: parent).map(\.label)[...]
-            return named.filter { item in
-                guard staying.first == item.label else { return false }
-                staying.removeFirst()
-                return true
+            // Without its number, a label can read as a copy of a sibling's ("4.2. for Statements"
+            // beside "4.1. if Statements": "for" and "if" are no content words): that one keeps its number.
+            var kept: [Item] = []
+            for item in named {
+                for label in [item.label, Self.label(item.tree.section.heading ?? "")] {
+                    let nodes = (kept.map(\.label) + [label]).map { MindMap.Node(label: $0) }
+                    if Self.meaningful(nodes, under: parent).count == nodes.count {
+                        kept.append((label, item.tree))
+                        break
+                    }
+                }
             }
+            return kept
         }
         func terms(_ sections: [Section], label: String, limit: Int) -> [MindMap.Node] {
             sectionTerms(sections, in: analysis, avoiding: Self.stems(of: label).union(centreStems), limit: limit)
