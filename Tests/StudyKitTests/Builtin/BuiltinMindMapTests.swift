@@ -432,4 +432,43 @@ import Testing
         #expect(map.centralTopic == "More Control Flow Tools")
         #expect(map.branches.map(\.label) == ["if Statements", "4.2. for Statements", "Defining Functions", "4.8. More on Defining Functions"])
     }
+
+    /// A policy manual whose chapter 1 is its copyright (front matter, no section of the text)
+    /// and whose appendix numbers its sections again from 1: the chapters from 2 on are the
+    /// branches, not the appendix's sections.
+    @Test func chaptersAfterACopyrightChapterAreTheBranches() throws {
+        let text = """
+            # Contents
+
+            ## 1. Copyright
+
+            Copyright 1999-2024, Software in the Public Interest.
+
+            ## 2. Completing the move
+
+            \(body("migration"))
+
+            ## 3. Python Packaging
+
+            \(body("package"))
+
+            ## 4. Packaged Modules
+
+            \(body("module"))
+
+            ## 1. Build Dependencies
+
+            \(body("dependency"))
+
+            ## 2. Packaging Tools
+
+            \(body("tool"))
+
+            ## 3. Upgrade Procedure
+
+            \(body("upgrade"))
+            """
+        let labels = try map(text, title: "Python Policy").branches.map(\.label)
+        #expect(labels == ["Completing the move", "Python Packaging", "Packaged Modules"])
+    }
 }

@@ -443,15 +443,16 @@ extension BuiltinEngine {
     }
 
     /// The positions of the chapter headings among `sections`: `1. Introduction`, `4 Function
-    /// reference` (one number, then words), numbered in order from 0 or 1 (a later run that starts
-    /// again, such as numbered questions, is not chapters). One number may be missing (a chapter
+    /// reference` (one number, then words), numbered in order from 0, 1 or 2 (a first chapter that
+    /// is front matter, "1. Copyright", is no section of the text; a later run that starts again,
+    /// such as numbered questions or an appendix's "1. Build Dependencies", is not chapters). One number may be missing (a chapter
     /// whose title is no heading line, "5 tlmgr: Managing your installation", starting lower-case).
     static func chapterSections(_ sections: [Section]) -> [Int] {
         var positions: [Int] = []
         var last: Int?
         for (index, section) in sections.enumerated() {
             guard let heading = section.heading, let match = heading.firstMatch(of: /^(\d{1,3})\.?\s+\S/), let number = Int(match.1) else { continue }
-            if last.map({ number == $0 + 1 || number == $0 + 2 }) ?? (number <= 1) {
+            if last.map({ number == $0 + 1 || number == $0 + 2 }) ?? (number <= 2) {
                 positions.append(index)
                 last = number
             }
