@@ -91,9 +91,12 @@ extension BuiltinEngine {
         if chapters.count >= 3, let first = chapters.first {
             sections = Array(sections[first...])
             let last = chapters[chapters.count - 1] - first
-            // Back matter after the last chapter ("References") is a branch, not the chapter's.
+            // Back matter after the last chapter ("References") is a branch, not the chapter's;
+            // so is each chapter of an appendix that numbers its own from 1 again.
             let backMatter = sections.indices.filter { $0 > last && Self.isBackMatter(sections[$0].heading ?? "") }
-            chapterSet = Set(chapters.map { $0 - first } + backMatter)
+            var appendix = Self.chapterSections(Array(sections[(last + 1)...])).map { $0 + last + 1 }
+            if appendix.count < 2 { appendix = [] }
+            chapterSet = Set(chapters.map { $0 - first } + backMatter + appendix)
         } else {
             // A page that is one section of a chapter: the section's subsections are the branches.
             while let top = sections.first?.level, sections.count >= 3,
@@ -406,10 +409,13 @@ extension BuiltinEngine {
 
     /// A heading whose words alone are no label ("1 Overview", "3.2 Fields": a field name of the
     /// schema) named with its parent, as a student would say it: "Overview of BibTeXing",
-    /// "Fields of the Entries". `nil` when that is no label either or runs past a label's words.
+    /// "Fields of the Entries". `nil` when that is no label either or runs past a label's words,
+    /// and for a recap ("Summary"), which is no topic of its own.
     static func qualifiedLabel(_ heading: String, chapters: Bool = false, under parent: String) -> String? {
         let number = chapters ? /^\d{1,3}(?:\.\d{1,3})*\.?\s+/ : /^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/
         let words = label(heading.trimmingCharacters(in: .whitespaces).replacing(number, with: ""))
+        // A recap ("Summary", "Key points") repeats the map's topics: it names none of its own.
+        guard !["summary", "key points", "keypoints", "recap"].contains(words.lowercased()) else { return nil }
         let owner = label(parent.replacing(number, with: "")).replacing(/^The\s/, with: "the ")
         guard words.contains(where: \.isLetter), owner.contains(where: \.isLetter) else { return nil }
         let qualified = "\(words) of \(owner)"
