@@ -391,7 +391,7 @@ extension BuiltinEngine {
     /// "Overview" is a field name); the caller then keeps every number of the map.
     static func unnumberedLabel(_ heading: String, chapters: Bool = false) -> String? {
         let text = heading.trimmingCharacters(in: .whitespaces)
-        let number = chapters ? /^\d{1,3}(?:\.\d{1,3})*\.?\s+/ : /^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/
+        let number = headingNumber(chapters: chapters)
         let unnumbered = label(text.replacing(number, with: ""))
         guard unnumbered.contains(where: \.isLetter), ItemRules.problem(unnumbered, .label) == nil else { return nil }
         return unnumbered
@@ -407,16 +407,25 @@ extension BuiltinEngine {
         return words
     }
 
+    /// A heading's section number as labels drop it: "2." or "3.1" (a lone number without a dot,
+    /// "1984", stays), and any leading number when `chapters` says the document numbers its
+    /// chapters so ("1 Introduction").
+    private static func headingNumber(chapters: Bool) -> Regex<Substring> {
+        chapters ? /^\d{1,3}(?:\.\d{1,3})*\.?\s+/ : /^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/
+    }
+
     /// A heading whose words alone are no label ("1 Overview", "3.2 Fields": a field name of the
     /// schema) named with its parent, as a student would say it: "Overview of BibTeXing",
     /// "Fields of the Entries". `nil` when that is no label either or runs past a label's words,
     /// and for a recap ("Summary"), which is no topic of its own.
     static func qualifiedLabel(_ heading: String, chapters: Bool = false, under parent: String) -> String? {
-        let number = chapters ? /^\d{1,3}(?:\.\d{1,3})*\.?\s+/ : /^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/
+        let number = headingNumber(chapters: chapters)
         let words = label(heading.trimmingCharacters(in: .whitespaces).replacing(number, with: ""))
         // A recap ("Summary", "Key points") repeats the map's topics: it names none of its own.
         guard !["summary", "key points", "keypoints", "recap"].contains(words.lowercased()) else { return nil }
-        let owner = label(parent.replacing(number, with: "")).replacing(/^The\s/, with: "the ")
+        // The parent's topic, without its subtitle: "Photosynthesis: Study Notes" → "Photosynthesis".
+        let topic = parent.split(separator: ":", maxSplits: 1).first.map(String.init) ?? parent
+        let owner = label(topic.replacing(number, with: "")).replacing(/^The\s/, with: "the ")
         guard words.contains(where: \.isLetter), owner.contains(where: \.isLetter) else { return nil }
         let qualified = "\(words) of \(owner)"
         guard BuiltinProse.wordCount(qualified) <= labelWords, BuiltinProse.length(qualified) <= labelLength,
