@@ -472,13 +472,4 @@ import Testing
         #expect(labels == ["Completing the move", "Python Packaging", "Packaged Modules", "Build Dependencies", "Packaging Tools",
                            "Upgrade Procedure"])
     }
-
-    /// A handbook section that names its web site after its topic ("Non-Official Resources:
-    /// mentors.debian.net") is a topic, not front matter; an address alone, or after one word, is.
-    @Test func aTopicNamingItsAddressIsNoFrontMatter() {
-        #expect(!BuiltinEngine.isFrontMatter("Non-Official Resources: mentors.debian.net"))
-        #expect(BuiltinEngine.isFrontMatter("Contact: debian-python@lists.debian.org"))
-        #expect(BuiltinEngine.isFrontMatter("https://example.org/guide"))
-        #expect(BuiltinEngine.isFrontMatter("Version 0.21"))
-    }
 }

@@ -126,7 +126,7 @@ extension BuiltinEngine {
             let named = trees.compactMap { tree -> Item? in
                 guard !tree.section.sentences.isEmpty || !tree.subsections.isEmpty else { return nil }
                 let label = headingLabel(tree.section.heading ?? "", parent)
-                guard !label.isEmpty, !Self.isFrontMatter(label) else { return nil }
+                guard !label.isEmpty, !FrontMatter.isFrontMatter(label) else { return nil }
                 return (label, tree)
             }
             // Without its number, a label can read as a copy of a sibling's ("4.2. for Statements"
@@ -447,16 +447,6 @@ extension BuiltinEngine {
         if "⇒→".contains(first) { return true }
         if first.isLowercase, last == ".", !text.hasSuffix("..."), text.contains(" ") { return true }
         return false
-    }
-
-    /// Whether a heading is front matter ("1.1 Version", an e-mail address); a topic that names
-    /// its address after a colon ("Non-Official Resources: mentors.debian.net") is not.
-    static func isFrontMatter(_ heading: String) -> Bool {
-        guard FrontMatter.isFrontMatter(heading) else { return false }
-        guard let colon = heading.firstIndex(of: ":"), !heading[heading.index(after: colon)...].trimmingCharacters(in: .whitespaces).contains(" ")
-        else { return true }
-        let topic = String(heading[..<colon])
-        return BuiltinProse.wordCount(topic) < 2 || FrontMatter.isFrontMatter(topic)
     }
 
     /// Whether a heading names a document's back matter ("References", "Bibliography", "Index"):
