@@ -89,18 +89,45 @@ import Testing
         #expect(map.branches[1].children.map(\.label) == ["Security Updates", "Stable Backports"])
     }
 
-    /// More sections than branches: the map starts where the document does (its short opening
-    /// sections were the ones left out), then the sections with the most to say, in order.
-    @Test func moreSectionsThanBranchesKeepTheOpeningThenTheFullest() throws {
+    /// More sections than branches (Node's `events.html`: 19): none is dropped. The lightest
+    /// neighbours are grouped: the first of them is the branch, the others fold into it as its
+    /// children; the full sections stay branches of their own, and the map keeps document order.
+    @Test func moreSectionsThanBranchesAreGroupedNotDropped() throws {
         let topics = ["passing arguments", "ordering", "handling once", "error events", "rejections", "emitter class",
                       "default limits", "monitoring", "listener lists", "abort signals"]
         let sizes = [1, 1, 2, 4, 3, 6, 4, 3, 5, 4]
         let sections = zip(topics, sizes).map { topic, size in "## \(topic.capitalized)\n\n\(body(topic, sentences: size))" }
         let text = "# Events\n\n\(body("event"))\n\n" + sections.joined(separator: "\n\n")
-        let labels = try map(text).branches.map(\.label)
-        // Eight of ten: the opening, then the seven fullest ("Ordering" and "Handling Once" are the lightest).
-        #expect(labels == ["Passing Arguments", "Error Events", "Rejections", "Emitter Class", "Default Limits",
-                           "Monitoring", "Listener Lists", "Abort Signals"])
+        let map = try map(text)
+        #expect(map.branches.map(\.label) == ["Passing Arguments", "Error Events", "Rejections", "Emitter Class", "Default Limits",
+                                              "Monitoring", "Listener Lists", "Abort Signals"])
+        #expect(map.branches[0].children.map(\.label) == ["Ordering", "Handling Once"])
+    }
+
+    /// A class with more methods than a branch has children: the methods are grouped too (six
+    /// children, every method on the map).
+    @Test func moreSubsectionsThanChildrenAreGroupedNotDropped() throws {
+        let methods = ["addListener", "emit", "eventNames", "getMaxListeners", "listenerCount", "listeners", "off", "on", "once"]
+        let text = "# Events\n\n## Class: EventEmitter\n\n\(body("emitter"))\n\n"
+            + methods.map { "### emitter.\($0)()\n\n\(body("\($0) method")) The emitter keeps every listener." }.joined(separator: "\n\n")
+            + "\n\n## Class: EventTarget\n\n\(body("target", sentences: 4))"
+        let emitter = try map(text).branches[0]
+        #expect(emitter.label == "Class: EventEmitter")
+        #expect(emitter.children.count == 6)
+        let shown = emitter.children.flatMap { [$0.label] + $0.children.map(\.label) }
+        #expect(methods.allSatisfy { shown.contains("emitter.\($0)()") }, "\(shown)")
+    }
+
+    @Test func groupingJoinsTheLightestNeighbours() {
+        #expect(BuiltinEngine.grouped([5, 1, 1, 5, 5], weight: { $0 }, limit: 4, members: 3) == [[5], [1, 1], [5], [5]])
+        #expect(BuiltinEngine.grouped([1, 2, 3], weight: { $0 }, limit: 3, members: 3) == [[1], [2], [3]])
+        // A section with subsections is folded into its neighbour only as a last resort.
+        #expect(BuiltinEngine.grouped([3, 1, 2, 9], weight: { $0 }, limit: 3, members: 3) == [[3], [1, 2], [9]])
+        #expect(BuiltinEngine.grouped([3, 1, 2, 9], weight: { $0 }, limit: 3, members: 3, hasSubsections: { $0 == 2 }) == [[3, 1], [2], [9]])
+        // A group is never larger than `members`.
+        #expect(BuiltinEngine.grouped([1, 1, 1, 1, 9], weight: { $0 }, limit: 2, members: 3) == [[1, 1], [1, 1, 9]])
+        // Past limit × members, the first and the heaviest are grouped, the rest left out.
+        #expect(BuiltinEngine.grouped([1, 2, 3, 4, 5], weight: { $0 }, limit: 2, members: 2) == [[1, 3], [4, 5]])
     }
 
     @Test func choosingKeepsTheFirstAndTheHeaviestInOrder() {
@@ -253,5 +280,196 @@ import Testing
                                               "1789: the year of revolutions", "The constitutional monarchy"])
         #expect(map.branches[1].children.map(\.label) == ["Society of orders"])
         #expect(map.branches[2].children.map(\.label) == ["The fall of the Bastille"])
+    }
+
+    /// A printed manual (BibTeX's): every label loses its section number, and one whose words
+    /// alone are no label ("Overview", "Fields": names of the reply's format) is named with its
+    /// parent; example values on a line of their own ("\"Brinch Hansen, Per\"") and an aside in
+    /// parentheses are no topics; the bibliography after the last chapter is a branch of its own.
+    @Test func aManualsLabelsAreItsTopicsWithoutNumbers() throws {
+        let text = """
+            Designing Entries
+
+            (Describing version 0.99b from 1988)
+
+            1 Overview
+
+            \(body("database"))
+
+            2 Changes
+
+            \(body("feature"))
+
+            3 The Entries
+
+            \(body("entry"))
+
+            3.1 Entry Types
+
+            \(body("entry type"))
+
+            3.2 Fields
+
+            \(body("field value"))
+
+            4 Helpful Hints
+
+            \(body("hint"))
+
+            "Brinch Hansen, Per"
+
+            \(body("name token"))
+
+            "First von Last"
+
+            \(body("name part"))
+
+            References
+
+            \(body("citation"))
+            """
+        let map = try map(text, title: "Designing Entries")
+        #expect(map.branches.map(\.label) == ["Overview of Designing Entries", "Changes", "The Entries", "Helpful Hints", "References"])
+        #expect(map.branches[2].children.map(\.label) == ["Entry Types", "Fields of the Entries"])
+        #expect(!map.branches[3].children.contains { $0.label.contains("Brinch") || $0.label.contains("von") })
+    }
+
+    /// A tutorial page: the centre loses its chapter number as the branches do, and a comment
+    /// line of a code sample taken for a top heading ("# exc must be exception instance or
+    /// None.") neither is a branch nor hides the sections after it.
+    @Test func aCommentLineTakenForAHeadingHidesNoSection() throws {
+        let text = """
+            # 8. Errors and Exceptions
+
+            ## 8.1. Syntax Errors
+
+            \(body("syntax error"))
+
+            ## 8.2. Exceptions
+
+            \(body("exception"))
+
+            ## 8.3. Exception Chaining
+
+            \(body("chain"))
+
+            # exc must be exception instance or None.
+
+            \(body("cause"))
+
+            ## 8.4. User-defined Exceptions
+
+            \(body("custom class"))
+            """
+        let map = try map(text, title: "8. Errors and Exceptions")
+        #expect(map.centralTopic == "Errors and Exceptions")
+        #expect(map.branches.map(\.label) == ["Syntax Errors", "Exceptions", "Exception Chaining", "User-defined Exceptions"])
+    }
+
+    /// A numbered list of headings inside a section ("1. HY" … "5. HY DEFAULT" under
+    /// "Typographic refinements") is no run of chapters: the page's sections stay the branches.
+    @Test func aNumberedRunInsideASectionIsNoChapters() throws {
+        let text = """
+            # The typesetting macros
+
+            ## Introduction
+
+            \(body("macro"))
+
+            ## Page setup
+
+            \(body("margin"))
+
+            ## Typographic refinements
+
+            \(body("kerning"))
+
+            ### 1. HY
+
+            \(body("hyphenation"))
+
+            ### 2. HY LINES
+
+            \(body("hyphenated line"))
+
+            ### 3. HY MARGIN
+
+            \(body("hyphenation margin"))
+
+            ## Multiple columns
+
+            \(body("column"))
+            """
+        let map = try map(text)
+        #expect(map.branches.map(\.label) == ["Introduction", "Page setup", "Typographic refinements", "Multiple columns"])
+        #expect(map.branches[2].children.map(\.label) == ["HY", "HY LINES", "HY MARGIN"])
+    }
+
+    /// Without their numbers, "4.1. if Statements" and "4.2. for Statements" read as copies of
+    /// each other ("if" and "for" are no content words): the second keeps its number rather
+    /// than leave the map, and so does "4.8. More on Defining Functions" beside "4.7.".
+    @Test func aLabelThatWouldCopyASiblingKeepsItsNumber() throws {
+        let text = """
+            # 4. More Control Flow Tools
+
+            ## 4.1. if Statements
+
+            \(body("condition"))
+
+            ## 4.2. for Statements
+
+            \(body("loop"))
+
+            ## 4.7. Defining Functions
+
+            \(body("function"))
+
+            ## 4.8. More on Defining Functions
+
+            \(body("default argument"))
+            """
+        let map = try map(text, title: "4. More Control Flow Tools")
+        #expect(map.centralTopic == "More Control Flow Tools")
+        #expect(map.branches.map(\.label) == ["if Statements", "4.2. for Statements", "Defining Functions", "4.8. More on Defining Functions"])
+    }
+
+    /// A policy manual whose chapter 1 is its copyright (front matter, no section of the text)
+    /// and whose appendix numbers its sections again from 1: the chapters from 2 on are the
+    /// branches (the appendix's sections were the only ones), then the appendix's.
+    @Test func chaptersAfterACopyrightChapterAreTheBranches() throws {
+        let text = """
+            # Contents
+
+            ## 1. Copyright
+
+            Copyright 1999-2024, Software in the Public Interest.
+
+            ## 2. Completing the move
+
+            \(body("migration"))
+
+            ## 3. Python Packaging
+
+            \(body("package"))
+
+            ## 4. Packaged Modules
+
+            \(body("module"))
+
+            ## 1. Build Dependencies
+
+            \(body("dependency"))
+
+            ## 2. Packaging Tools
+
+            \(body("tool"))
+
+            ## 3. Upgrade Procedure
+
+            \(body("upgrade"))
+            """
+        let labels = try map(text, title: "Python Policy").branches.map(\.label)
+        #expect(labels == ["Completing the move", "Python Packaging", "Packaged Modules", "Build Dependencies", "Packaging Tools",
+                           "Upgrade Procedure"])
     }
 }

@@ -19,6 +19,7 @@ extension BuiltinEngine {
             centre = [composedTitle(analysis), "Study Notes"].compactMap { $0 }.first { ItemRules.problem($0, .label) == nil } ?? "Study Notes"
         }
         if let chapter = chapterTitle(analysis, besides: centre) { centre = chapter }
+        centre = Self.unnumberedTitle(centre)
         let centreStems = Self.stems(of: centre)
         var branches = headingBranches(analysis, centre: centre, centreStems: centreStems)
         if branches.count < 2 { branches = clusterBranches(analysis, centre: centre, centreStems: centreStems) }
@@ -69,13 +70,17 @@ extension BuiltinEngine {
     /// document order (`chosen`): the map always starts where the document does.
     private func headingBranches(_ analysis: BuiltinAnalysis, centre: String, centreStems: Set<String>) -> [MindMap.Node] {
         var sections = analysis.outline.sections.filter { $0.heading != nil }
+        sections.removeAll { section in
+            let heading = section.heading ?? ""
+            return section.headingSentence?.index != analysis.units.first?.index && ResultProse.sameText(Self.unnumberedTitle(heading), centre)
+                || Self.readsAsCode(heading) || Self.readsAsNoTopic(heading)
+        }
         if let first = sections.first, analysis.units.first?.isHeading == true,
             first.headingSentence?.index == analysis.units.first?.index,
-            !sections.dropFirst().contains(where: { $0.level <= first.level })
+            !sections.dropFirst().contains(where: { $0.level <= first.level }) || ResultProse.sameText(Self.unnumberedTitle(first.heading ?? ""), centre)
         {
             sections.removeFirst()
         }
-        sections.removeAll { ResultProse.sameText($0.heading ?? "", centre) || Self.readsAsCode($0.heading ?? "") }
         // A document whose chapters are numbered in order ("1. Introduction", "2 ASN.1 structure
         // handling", …) has them as its branches: any other line taken for a heading is inside a
         // chapter (a subsection, a table cell such as "Size", a listed constant such as
@@ -85,7 +90,13 @@ extension BuiltinEngine {
         var chapterSet: Set<Int>? = nil
         if chapters.count >= 3, let first = chapters.first {
             sections = Array(sections[first...])
-            chapterSet = Set(chapters.map { $0 - first })
+            let last = chapters[chapters.count - 1] - first
+            // Back matter after the last chapter ("References") is a branch, not the chapter's;
+            // so is each chapter of an appendix that numbers its own from 1 again.
+            let backMatter = sections.indices.filter { $0 > last && Self.isBackMatter(sections[$0].heading ?? "") }
+            var appendix = Self.chapterSections(Array(sections[(last + 1)...])).map { $0 + last + 1 }
+            if appendix.count < 2 { appendix = [] }
+            chapterSet = Set(chapters.map { $0 - first } + backMatter + appendix)
         } else {
             // A page that is one section of a chapter: the section's subsections are the branches.
             while let top = sections.first?.level, sections.count >= 3,
@@ -97,45 +108,95 @@ extension BuiltinEngine {
         guard sections.count >= 2 else { return [] }
         let trees = Self.sectionTrees(sections, startsBranch: chapterSet.map { set in { set.contains($0) } })
 
-        // Numbers go from every label or from none, so the map reads the same throughout.
-        // Numbered chapters ("2 ASN.1 structure handling") lose their bare number too.
+        // A section number never shows in a label: the map is in document order already. A heading
+        // whose words alone are no label ("1 Overview": "Overview" is a field name; "3.2 Fields")
+        // is named with its parent ("Overview of BibTeXing"), else keeps its number.
         let chaptered = chapterSet != nil
-        let unnumbers = trees.flatMap(Self.flattened).allSatisfy { Self.unnumberedLabel($0.heading ?? "", chapters: chaptered) != nil }
-        let headingLabel = { (heading: String) in
-            unnumbers ? Self.unnumberedLabel(heading, chapters: chaptered) ?? Self.label(heading) : Self.label(heading)
+        let headingLabel = { (heading: String, parent: String) in
+            Self.unnumberedLabel(heading, chapters: chaptered) ?? Self.qualifiedLabel(heading, chapters: chaptered, under: parent)
+                ?? Self.label(heading)
         }
+        typealias Item = (label: String, tree: SectionTree)
         // A heading with nothing under it ("Biology 101, Unit 4" below the title) is a subtitle or
         // a running line, not a node of the subject; a heading that is front matter ("1.1
         // Version" of a specification) neither; nor one whose label the map's rules would drop
-        // (`meaningful`: a near-copy of its parent or of a sibling), so the choice is made among
+        // (`meaningful`: a near-copy of its parent or of a sibling), so the limits are spent on
         // the nodes that stay.
-        func labelled(_ trees: [SectionTree], under parent: String, limit: Int) -> [(label: String, tree: SectionTree)] {
-            let named = trees.compactMap { tree -> (label: String, tree: SectionTree)? in
+        func labelled(_ trees: [SectionTree], under parent: String) -> [Item] {
+            let named = trees.compactMap { tree -> Item? in
                 guard !tree.section.sentences.isEmpty || !tree.subsections.isEmpty else { return nil }
-                let label = headingLabel(tree.section.heading ?? "")
+                let label = headingLabel(tree.section.heading ?? "", parent)
                 guard !label.isEmpty, !FrontMatter.isFrontMatter(label) else { return nil }
                 return (label, tree)
             }
-            var staying = Self.meaningful(named.map { MindMap.Node(label: $0.label) }, under: parent).map(\.label)[...]
-            let kept = named.filter { item in
-                guard staying.first == item.label else { return false }
-                staying.removeFirst()
-                return true
+            // Without its number, a label can read as a copy of a sibling's ("4.2. for Statements"
+            // beside "4.1. if Statements": "for" and "if" are no content words): that one keeps its number.
+            var kept: [Item] = []
+            for item in named {
+                for label in [item.label, Self.label(item.tree.section.heading ?? "")] {
+                    let nodes = (kept.map(\.label) + [label]).map { MindMap.Node(label: $0) }
+                    if Self.meaningful(nodes, under: parent).count == nodes.count {
+                        kept.append((label, item.tree))
+                        break
+                    }
+                }
             }
-            return Self.chosen(kept, weight: \.tree.weight, limit: limit)
+            return kept
         }
-        func terms(_ tree: SectionTree, label: String, limit: Int) -> [MindMap.Node] {
-            sectionTerms(Self.flattened(tree), in: analysis, avoiding: Self.stems(of: label).union(centreStems), limit: limit)
+        func terms(_ sections: [Section], label: String, limit: Int) -> [MindMap.Node] {
+            sectionTerms(sections, in: analysis, avoiding: Self.stems(of: label).union(centreStems), limit: limit)
                 .map { MindMap.Node(label: $0) }
         }
-        return labelled(trees, under: centre, limit: Self.branchLimit).map { branch in
-            var children = labelled(branch.tree.subsections, under: branch.label, limit: Self.childLimit).map { child in
-                let below = labelled(child.tree.subsections, under: child.label, limit: Self.grandchildLimit).map { MindMap.Node(label: $0.label) }
-                return MindMap.Node(label: child.label, children: below.isEmpty ? terms(child.tree, label: child.label, limit: Self.grandchildLimit) : below)
+        /// The level's nodes: every section when they fit, else consecutive small sections grouped
+        /// (`grouped`): the group's first section is the node, and the sections after it fold into
+        /// it, as children after its own subsections, so no section is left off the map and the
+        /// map still reads in the document's order.
+        func level(_ items: [Item], limit: Int, members: Int, member: (Item) -> MindMap.Node, node: (Item) -> MindMap.Node) -> [MindMap.Node] {
+            Self.grouped(items, weight: \.tree.weight, limit: limit, members: members, hasSubsections: { !$0.tree.subsections.isEmpty }).map { group in
+                guard group.count > 1 else { return node(group[0]) }
+                let folded = group.dropFirst().map(member)
+                let own = Self.chosen(labelled(group[0].tree.subsections, under: group[0].label), weight: \.tree.weight,
+                                      limit: members - folded.count)
+                return MindMap.Node(label: group[0].label, children: own.map(member) + folded)
             }
-            if children.isEmpty { children = terms(branch.tree, label: branch.label, limit: Self.termChildren) }
+        }
+        func grandchildren(_ item: Item) -> [MindMap.Node] {
+            let below = Self.chosen(labelled(item.tree.subsections, under: item.label), weight: \.tree.weight, limit: Self.grandchildLimit)
+            return below.isEmpty ? terms(Self.flattened(item.tree), label: item.label, limit: Self.grandchildLimit) : below.map { MindMap.Node(label: $0.label) }
+        }
+        let child = { (item: Item) in MindMap.Node(label: item.label, children: grandchildren(item)) }
+        return level(labelled(trees, under: centre), limit: Self.branchLimit, members: Self.childLimit, member: child) { branch in
+            var children = level(labelled(branch.tree.subsections, under: branch.label), limit: Self.childLimit,
+                                 members: Self.grandchildLimit, member: { MindMap.Node(label: $0.label) }, node: child)
+            if children.isEmpty { children = terms(Self.flattened(branch.tree), label: branch.label, limit: Self.termChildren) }
             return MindMap.Node(label: branch.label, children: children)
         }
+    }
+
+    /// At most `limit` groups of consecutive `items`, each of at most `members`: every item alone
+    /// when they fit, else the two neighbouring groups lightest together are joined, again and
+    /// again (so the small sections are grouped and the full ones stay nodes of their own); a
+    /// section with subsections is folded into the one before it only as a last resort (it
+    /// would lose a level). Past `limit × members` items, the first and the heaviest are kept
+    /// (`chosen`) before grouping.
+    static func grouped<Item>(_ items: [Item], weight: (Item) -> Int, limit: Int, members: Int,
+                              hasSubsections: (Item) -> Bool = { _ in false }) -> [[Item]] {
+        guard items.count > limit, limit > 0 else { return items.map { [$0] } }
+        let pool = chosen(items, weight: weight, limit: limit * max(members, 1))
+        var groups = pool.map { [$0] }
+        var weights = pool.map(weight)
+        let total = weights.reduce(0, +)
+        func cost(_ join: Int) -> Int {
+            weights[join] + weights[join + 1] + (groups[join + 1].contains(where: hasSubsections) ? total : 0)
+        }
+        while groups.count > limit {
+            let pairs = groups.indices.dropLast().filter { groups[$0].count + groups[$0 + 1].count <= members }
+            guard let join = pairs.min(by: { cost($0) < cost($1) }) else { break }
+            groups[join] += groups.remove(at: join + 1)
+            weights[join] += weights.remove(at: join + 1)
+        }
+        guard groups.count > limit else { return groups }
+        return chosen(Array(zip(groups, weights)), weight: \.1, limit: limit).map(\.0)
     }
 
     /// `sections` as trees: a section at the shallowest level (or one `startsBranch` names, for
@@ -330,25 +391,92 @@ extension BuiltinEngine {
     /// "Overview" is a field name); the caller then keeps every number of the map.
     static func unnumberedLabel(_ heading: String, chapters: Bool = false) -> String? {
         let text = heading.trimmingCharacters(in: .whitespaces)
-        let number = chapters ? /^\d{1,3}(?:\.\d{1,3})*\.?\s+/ : /^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/
+        let number = headingNumber(chapters: chapters)
         let unnumbered = label(text.replacing(number, with: ""))
         guard unnumbered.contains(where: \.isLetter), ItemRules.problem(unnumbered, .label) == nil else { return nil }
         return unnumbered
     }
 
+    /// A title without its chapter or section number ("4. More Control Flow Tools" → "More
+    /// Control Flow Tools", "Chapter 6. Maintenance…" → "Maintenance…"), as the map's labels are;
+    /// the title itself when its words alone are no label or it has no such number ("1984").
+    static func unnumberedTitle(_ title: String) -> String {
+        let text = BuiltinProse.oneLine(title)
+        let words = text.replacing(/^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.\s+|\d{1,3}(?:\.\d{1,3})+\s+)/, with: "")
+        guard words != text, words.contains(where: \.isLetter), ItemRules.problem(words, .label) == nil else { return text }
+        return words
+    }
+
+    /// A heading's section number as labels drop it: "2." or "3.1" (a lone number without a dot,
+    /// "1984", stays), and any leading number when `chapters` says the document numbers its
+    /// chapters so ("1 Introduction").
+    private static func headingNumber(chapters: Bool) -> Regex<Substring> {
+        chapters ? /^\d{1,3}(?:\.\d{1,3})*\.?\s+/ : /^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/
+    }
+
+    /// A heading whose words alone are no label ("1 Overview", "3.2 Fields": a field name of the
+    /// schema) named with its parent, as a student would say it: "Overview of BibTeXing",
+    /// "Fields of the Entries". `nil` when that is no label either or runs past a label's words,
+    /// and for a recap ("Summary"), which is no topic of its own.
+    static func qualifiedLabel(_ heading: String, chapters: Bool = false, under parent: String) -> String? {
+        let number = headingNumber(chapters: chapters)
+        let words = label(heading.trimmingCharacters(in: .whitespaces).replacing(number, with: ""))
+        // A recap ("Summary", "Key points") repeats the map's topics: it names none of its own.
+        guard !["summary", "key points", "keypoints", "recap"].contains(words.lowercased()) else { return nil }
+        // The parent's topic, without its subtitle: "Photosynthesis: Study Notes" → "Photosynthesis".
+        let topic = parent.split(separator: ":", maxSplits: 1).first.map(String.init) ?? parent
+        let owner = label(topic.replacing(number, with: "")).replacing(/^The\s/, with: "the ")
+        guard words.contains(where: \.isLetter), owner.contains(where: \.isLetter) else { return nil }
+        let qualified = "\(words) of \(owner)"
+        guard BuiltinProse.wordCount(qualified) <= labelWords, BuiltinProse.length(qualified) <= labelLength,
+            ItemRules.problem(qualified, .label) == nil
+        else { return nil }
+        return qualified
+    }
+
+    /// Whether a heading line is no topic of the document: an example value set on its own line
+    /// (a quoted string, "\"Brinch Hansen, Per\""), an aside in parentheses ("(Describing version
+    /// 8.31b from 2010/09/13)"), an example's output ("⇒ (Jones et al., 1990)"), or a sentence of a comment or of text, lower-case and ending in a
+    /// full stop ("exc must be exception instance or None.").
+    static func readsAsNoTopic(_ heading: String) -> Bool {
+        let text = heading.trimmingCharacters(in: .whitespaces)
+        guard let first = text.first, let last = text.last, text.count > 1 else { return false }
+        if "\"“'‘".contains(first), "\"”'’".contains(last) { return true }
+        if first == "(", last == ")" { return true }
+        // The output of an example: "⇒ (Jones et al., 1990)".
+        if "⇒→".contains(first) { return true }
+        if first.isLowercase, last == ".", !text.hasSuffix("..."), text.contains(" ") { return true }
+        return false
+    }
+
+    /// Whether a heading names a document's back matter ("References", "Bibliography", "Index"):
+    /// after numbered chapters, it is a branch of its own, not a part of the last chapter.
+    static func isBackMatter(_ heading: String) -> Bool {
+        let text = heading.trimmingCharacters(in: .whitespaces).lowercased()
+        return ["references", "bibliography", "index", "glossary", "acknowledgements", "acknowledgments", "further reading",
+                "notes", "sources"].contains(text) || text.hasPrefix("appendix")
+    }
+
     /// The positions of the chapter headings among `sections`: `1. Introduction`, `4 Function
-    /// reference` (one number, then words), numbered in order from 0 or 1 (a later run that starts
-    /// again, such as numbered questions, is not chapters). One number may be missing (a chapter
+    /// reference` (one number, then words), numbered in order from 0, 1 or 2 (a first chapter that
+    /// is front matter, "1. Copyright", is no section of the text; a later run that starts again,
+    /// such as numbered questions or an appendix's "1. Build Dependencies", is not chapters). One number may be missing (a chapter
     /// whose title is no heading line, "5 tlmgr: Managing your installation", starting lower-case).
     static func chapterSections(_ sections: [Section]) -> [Int] {
         var positions: [Int] = []
         var last: Int?
         for (index, section) in sections.enumerated() {
             guard let heading = section.heading, let match = heading.firstMatch(of: /^(\d{1,3})\.?\s+\S/), let number = Int(match.1) else { continue }
-            if last.map({ number == $0 + 1 || number == $0 + 2 }) ?? (number <= 1) {
+            if last.map({ number == $0 + 1 || number == $0 + 2 }) ?? (number <= 2) {
                 positions.append(index)
                 last = number
             }
+        }
+        // A numbered run inside a section ("1. HY", "2. HY LINES" under "### Typographic
+        // refinements", with "## Type modifications" after it) is a list of that section, not the
+        // document's chapters.
+        if let first = positions.first, sections[first...].contains(where: { $0.level > 0 && $0.level < sections[first].level }) {
+            return []
         }
         return positions
     }
