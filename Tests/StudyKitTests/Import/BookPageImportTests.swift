@@ -77,6 +77,42 @@ struct BookPageImportTests {
         #expect(!text.contains("\n\ndeb\n\n"), "a term alone is no sentence: \(text)")
     }
 
+    /// A DocBook sidebar is the author's text, often the chapter's best definition: kept, as a
+    /// paragraph whose sentence opens with the term it defines, and its title is no heading (no
+    /// "VOCABULARY" branch in the mind map). A web page's sidebar of links stays chrome.
+    @Test func aVocabularySidebarIsAParagraphThatNamesItsTerm() throws {
+        let text = try text(Self.chapterPage)
+        #expect(text.contains("\n\nPackage source and source package: The word source can be ambiguous, and a source package"), "\(text)")
+        #expect(!text.contains("VOCABULARY"), "\(text)")
+        #expect(!text.contains("# Package source and source package"), "\(text)")
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(headings == ["# Chapter 6. Maintenance and Updates: The Tools", "## 6.1. Filling in the sources file"], "\(headings)")
+    }
+
+    /// A box whose body opens with a list keeps its title as a line ending in a colon, and a
+    /// standard DocBook admonition (`div.note` titled "Note" in an `h3`) keeps its text without
+    /// a "Note" heading.
+    @Test func aBoxOpeningWithAListAndANoteAdmonitionKeepTheirTextWithoutHeadings() throws {
+        let page = """
+            <html><body><div class="chapter"><h1>Chapter 3. Existing setup</h1>
+            \(Self.paragraph)
+            <div class="sidebar"><div class="titlepage"><p class="title"><strong><span class="emphasis"><em>BACK TO BASICS</em>\
+            </span> Man page sections</strong></p></div><div class="itemizedlist"><ul><li>section 1 holds the user commands \
+            that anyone can run</li><li>section 5 holds the formats of configuration files</li></ul></div></div>
+            <div class="note"><h3 class="title">Note</h3><div class="para">The installer keeps a log of everything it did in \
+            the directory of the installed system, for later review.</div></div>
+            <div class="sidebar"><p>Popular posts</p><ul><li><a href="/a">One</a></li><li><a href="/b">Two</a></li></ul></div>
+            \(Self.paragraph)
+            </div></body></html>
+            """
+        let text = try text(page)
+        #expect(text.contains("\n\nMan page sections:\n\n- section 1 holds the user commands that anyone can run"), "\(text)")
+        #expect(text.contains("\n\nThe installer keeps a log of everything it did"), "\(text)")
+        #expect(!text.contains("Note") && !text.contains("BACK TO BASICS"), "\(text)")
+        #expect(!text.contains("Popular posts"), "a web sidebar is chrome: \(text)")
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("#") } == ["# Chapter 3. Existing setup"], "\(text)")
+    }
+
     /// The kit of the chapter says what the chapter is about: its title, its abstract.
     @Test func theChaptersKitOpensWithItsTitleAndAbstract() throws {
         let extraction = try extract(Self.chapterPage)
