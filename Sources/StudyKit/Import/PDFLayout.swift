@@ -69,6 +69,7 @@ enum PDFLayout {
         pageLines = removeRunningLines(pageLines)
         pageLines = removeContentsEntries(pageLines)
         pageLines = removeCategoryLabels(pageLines)
+        pageLines = pageLines.map(numbersBeforeTheirTitles)
         let compounds = hyphenationEvidence(pageLines)
         let fullLine = typicalFullLineLength(pageLines)
 
@@ -172,6 +173,10 @@ enum PDFLayout {
             } else if let marker = pendingMarker {
                 result.append(marker + " " + current)
                 pendingMarker = nil
+            } else if isATXHeadingLike(current), let last = result.indices.last {
+                // PDF text has no Markdown: a line that opens with `# ` (a BibTeX concatenation,
+                // a shell comment) continues the code before it, and read alone it would be a heading.
+                result[last] += " " + current
             } else {
                 result.append(current)
             }
@@ -235,6 +240,11 @@ enum PDFLayout {
             }
         }
         return breaks
+    }
+
+    /// `# text`, `## text`, `#`: how a Markdown heading opens, which the text of a PDF never means.
+    static func isATXHeadingLike(_ text: String) -> Bool {
+        text.wholeMatch(of: /#{1,6}(?: .*)?/) != nil
     }
 
     /// `1.Photosystem` (poppler drops the gap after a list number) becomes `1. Photosystem`.
@@ -483,20 +493,43 @@ enum PDFLayout {
         func edgeNumbers(_ page: [PDFLine]) -> [(line: PDFLine, number: Int)] {
             (Array(page.prefix(depth)) + Array(page.suffix(depth))).compactMap { line in Int(line.text).map { (line, $0) } }
         }
+        // Where bare page numbers sit: a page number sits at the height of the other pages'
+        // numbers, a section number ("2" beside "Changes" at the top of a page) at its own.
+        var numberTops: [Double] = []
+        if pages.count >= 3 {
+            for page in pages {
+                for line in Array(page.prefix(depth)) + Array(page.suffix(depth)) where isPageNumberLine(line.text) {
+                    if let top = line.top { numberTops.append(top) }
+                }
+            }
+        }
+        func atPageNumberHeight(_ line: PDFLine) -> Bool {
+            guard pages.count >= 3, let top = line.top else { return true }
+            return numberTops.filter { abs($0 - top) <= 3 }.count >= max(2, (pages.count + 1) / 2)
+        }
         var offsets: [Int: Int] = [:]
         for (p, page) in pages.enumerated() {
-            for offset in Set(edgeNumbers(page).map { edge in edge.number - p }) { offsets[offset, default: 0] += 1 }
+            for offset in Set(edgeNumbers(page).filter { atPageNumberHeight($0.line) }.map { edge in edge.number - p }) {
+                offsets[offset, default: 0] += 1
+            }
         }
         let numberOffset = offsets.filter { $0.value >= 3 }.max { $0.value < $1.value }?.key
         return pages.enumerated().map { p, page in
             var lines = page[...]
             // A line on the baseline of the page's number ("Chapter 2: ASN.1 structure handling   3")
             // is a running header or footer even when its words change from chapter to chapter.
-            let numberTops = edgeNumbers(page).filter { edge in edge.number - p == numberOffset }.compactMap(\.line.top)
+            // The page's own number, wherever poppler put it in the reading order (the TeX Live
+            // guide's "5" at the top right comes between "2.2" and its title, below the header).
+            func isThePageNumber(_ line: PDFLine) -> Bool {
+                guard let number = Int(line.text), line.top != nil else { return false }
+                return number - p == numberOffset && atPageNumberHeight(line)
+            }
+            let pageNumberTops = page.filter(isThePageNumber).compactMap(\.top)
             func droppable(_ line: PDFLine) -> Bool {
-                if running.contains(shape(line.text)) && atRunningHeight(line) || isPageNumberLine(line.text) { return true }
+                if running.contains(shape(line.text)) && atRunningHeight(line) { return true }
+                if isPageNumberLine(line.text) && atPageNumberHeight(line) { return true }
                 guard let top = line.top else { return false }
-                return numberTops.contains { abs($0 - top) <= 2 }
+                return pageNumberTops.contains { abs($0 - top) <= 2 }
             }
             var removed = 0
             while removed < depth, let first = lines.first, droppable(first) {
@@ -508,7 +541,7 @@ enum PDFLayout {
                 lines = lines.dropLast()
                 removed += 1
             }
-            var result = Array(lines)
+            var result = Array(lines.filter { !isThePageNumber($0) })
             if let first = result.first, first.breakBefore { result[0].breakBefore = false }
             return result
         }
@@ -529,10 +562,14 @@ enum PDFLayout {
         var k = 0
         while k < paragraphs.count {
             let paragraph = paragraphs[k]
+            let next = paragraph.contains(".") ? nil : Int(paragraph)
+            // A title in lower case names a command ("5", "tlmgr: Managing your installation"):
+            // only as the next chapter, never after a dotted number, which a table's cell can be.
+            let capitalised = k + 1 < paragraphs.count && paragraphs[k + 1].contains(/^\p{Lu}[\p{Ll}\s]/)
+            let command = k + 1 < paragraphs.count && next == chapter + 1 && paragraphs[k + 1].contains(/^\p{Ll}[\p{Ll}\d]*: \p{Lu}/)
             if isBareNumber(paragraph), k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]),
-                paragraphs[k + 1].contains(/^\p{Lu}[\p{Ll}\s]/), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
+                capitalised || command, k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
             {
-                let next = paragraph.contains(".") ? nil : Int(paragraph)
                 if let next {
                     guard next == chapter + 1 || next == chapter + 2 else {
                         result.append(paragraph)
@@ -552,6 +589,29 @@ enum PDFLayout {
                 result.append(paragraph)
             }
             k += 1
+        }
+        return result
+    }
+
+    /// A section number that poppler gives after its title though it sits on the title's
+    /// baseline, left of it ("tlmgr: Managing your installation", then "5"), moved before it, so
+    /// ``numberedHeadings(_:chapter:)`` reads "5" above its title as it reads every other chapter.
+    static func numbersBeforeTheirTitles(_ lines: [PDFLine]) -> [PDFLine] {
+        var result = lines
+        var i = 0
+        while i + 1 < result.count {
+            let title = result[i], number = result[i + 1]
+            if isBareNumber(number.text), !isBareNumber(title.text), let numberTop = number.top, let titleTop = title.top,
+                abs(numberTop - titleTop) <= 1.5, let numberX = number.x, let titleX = title.x, numberX < titleX
+            {
+                result[i] = number
+                result[i].breakBefore = title.breakBefore
+                result[i + 1] = title
+                result[i + 1].breakBefore = false
+                i += 2
+                continue
+            }
+            i += 1
         }
         return result
     }

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+/// Section headings of typeset manuals as poppler lays their lines out (synthetic lines with
+/// their geometry, in the shapes found in the BibTeX and TeX Live guides): each heading stays,
+/// with its number, in order.
+@Suite("PDF headings of manuals")
+struct PDFHeadingLayoutTests {
+    typealias Line = PDFLayout.PDFLine
+
+    /// Body lines of running text, 12 points apart from `top`; `page` names the page in them
+    /// (pages that repeat a line at one height would have it taken for a running header).
+    static func body(_ sentences: [String], top: Double, page: Int = 1) -> [Line] {
+        let name = ["one", "two", "three", "four", "five"][page - 1]
+        return sentences.enumerated().map { Line(text: $1.replacingOccurrences(of: "page", with: "page \(name)"), x: 72, top: top + Double($0) * 12) }
+    }
+
+    static let filler = [
+        "This paragraph of the manual runs over several full lines of text so that the page",
+        "has the width of a full line to compare the headings and the last lines against, as",
+        "any page of running text has in a typeset document of this kind and of this length.",
+    ]
+
+    /// Pages numbered at the bottom; page 2 opens with a section whose number is set apart from
+    /// its title on the same baseline, at the top of the page.
+    static let bottomNumbered: [[Line]] = [
+        [Line(text: "BIBTEXING", x: 200, top: 60), Line(text: "1", x: 72, top: 150), Line(text: "Overview", x: 95, top: 150)]
+            + body(filler, top: 170, page: 1) + [Line(text: "1", x: 300, top: 760)],
+        [Line(text: "2", x: 72, top: 90), Line(text: "Changes", x: 95, top: 90)] + body(filler, top: 110, page: 2)
+            + [Line(text: "2", x: 300, top: 760)],
+        body(filler, top: 90, page: 3) + [Line(text: "3", x: 72, top: 300), Line(text: "The Entries", x: 95, top: 300)]
+            + body(filler, top: 320, page: 4) + [Line(text: "3", x: 300, top: 760)],
+        body(filler, top: 90, page: 5) + [Line(text: "4", x: 300, top: 760)],
+    ]
+
+    @Test func aSectionNumberAtTheTopOfAPageIsNoPageNumber() {
+        let text = PDFLayout.normalizePDF(lines: Self.bottomNumbered).text
+        #expect(text.hasPrefix("BIBTEXING\n\n1 Overview\n\n"), "\(text)")
+        #expect(text.contains("\n\n2 Changes\n\nThis paragraph"), "\(text)")
+        #expect(text.contains("\n\n3 The Entries\n\nThis paragraph"), "\(text)")
+        #expect(text.hasSuffix("of this length."), "the page numbers themselves go: \(text)")
+    }
+
+    /// Pages numbered at the top right beside a running header; poppler puts the page's number
+    /// between a section's number and its title, and a chapter's number after its title (a
+    /// command's name in lower case: "tlmgr: Managing your installation").
+    static let topNumbered: [[Line]] = (1...4).map { page in
+        var lines = [Line(text: "2", x: 74, top: 38), Line(text: "OVERVIEW OF TEX LIVE", x: 89, top: 38)]
+        if page == 2 {
+            lines += [Line(text: "2.2", x: 74, top: 72), Line(text: "\(page)", x: 515, top: 38), Line(text: "Top level directories", x: 105, top: 72)]
+        } else {
+            lines.append(Line(text: "\(page)", x: 515, top: 38))
+        }
+        lines += body(filler, top: 91, page: page)
+        if page == 3 {
+            lines += [Line(text: "tlmgr: Managing your installation", x: 98, top: 160), Line(text: "3", x: 74, top: 160)]
+            lines += body(filler, top: 185, page: 5)
+        }
+        return lines
+    }
+
+    @Test func aPageNumberInsideTheReadingOrderAndAChapterNumberAfterItsTitleFindTheirPlaces() {
+        var pages = Self.topNumbered
+        // Chapter 2 was seen before: the next chapter is 3.
+        pages[0].insert(contentsOf: [Line(text: "2", x: 74, top: 60), Line(text: "Overview of the distribution", x: 89, top: 60)], at: 3)
+        let text = PDFLayout.normalizePDF(lines: pages).text
+        #expect(text.contains("\n\n2.2 Top level directories\n\nThis paragraph"), "\(text)")
+        #expect(text.contains("\n\n3 tlmgr: Managing your installation\n\nThis paragraph"), "\(text)")
+        #expect(!text.contains("OVERVIEW OF TEX LIVE"), "\(text)")
+        #expect(!text.contains("\n\n2\n\n") && !text.contains("\n\n3\n\n"), "\(text)")
+    }
+
+    /// PDF text has no Markdown: a code line that opens with `#` (BibTeX's concatenation) stays
+    /// with the code before it instead of reading as a heading.
+    @Test func aLineOpeningWithAHashIsNoHeading() {
+        let page = Self.body(Self.filler, top: 90) + [
+            Line(text: "@PREAMBLE{ \"\\newcommand{\\noopsort}[1]{} \"", x: 90, top: 140),
+            Line(text: "# \"\\newcommand{\\singleletter}[1]{#1} \" }", x: 120, top: 160),
+            Line(text: "(note the use of concatenation here, too). The standard styles output whatever", x: 72, top: 185),
+        ]
+        let text = PDFLayout.normalizePDF(lines: [page]).text
+        #expect(!text.contains("\n# "), "\(text)")
+        #expect(text.contains("@PREAMBLE{ \"\\newcommand{\\noopsort}[1]{} \" # \"\\newcommand{\\singleletter}[1]{#1} \" }"), "\(text)")
+    }
+}
