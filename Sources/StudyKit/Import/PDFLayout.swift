@@ -189,7 +189,11 @@ enum PDFLayout {
             // A short line ends its paragraph unless the next line plainly continues it (lower-case
             // start), and is not the next term of a list of definitions (`der: string returned.`).
             let continues = line.text.unicodeScalars.first?.properties.isLowercase == true && !startsDefinition(line.text)
-            if line.breakBefore || breaks.contains(index) || (previousWasShort && !continues)
+            // The space around a displayed line inside a sentence ("changes the output of",
+            // "\citep{jon90}", "into (Jones et al. 1990).") is no paragraph break: the sentence
+            // goes on into the display from a full line, and out of it in lower case.
+            let intoDisplay = index > 0 && !endsClause(lines[index - 1].text) && (lines[index - 1].text.count >= shortLimit || continues)
+            if line.breakBefore || (breaks.contains(index) && !intoDisplay) || (previousWasShort && !continues)
                 || (!current.isEmpty && startsListItem(line.text)) || (current.hasSuffix(".") && startsDefinition(line.text))
             {
                 flush()
@@ -208,6 +212,12 @@ enum PDFLayout {
         flush()
         if let marker = pendingMarker { result.append(marker) }
         return result
+    }
+
+    /// Whether a line ends as a sentence, clause or list entry does (`.`, `:`, `;`, `,`, `!`, `?`, a closing parenthesis, bracket or quote; not a brace, which ends code).
+    private static func endsClause(_ line: String) -> Bool {
+        guard let last = line.unicodeScalars.last else { return true }
+        return ".:;,!?)]\"”’".unicodeScalars.contains(last)
     }
 
     /// Line indices that start a paragraph by layout: a gap above clearly larger than the usual
@@ -454,6 +464,9 @@ enum PDFLayout {
         guard let end = last.unicodeScalars.last, let start = first.unicodeScalars.first else { return false }
         let closing: Set<Unicode.Scalar> = [".", "!", "?", ":", "\"", "”", "’", ")", "]"]
         guard !closing.contains(end), !startsListItem(first), !isListMarker(String(first.prefix(3))) else { return false }
+        // A numbered heading set at the foot of a page ("4.2 ASN.1 field functions") heads the
+        // next page; it never runs on into it, though the next page opens in lower case.
+        if isTitleLine(last), last.contains(/^\d{1,2}(?:\.\d{1,2})* \p{Lu}/) { return false }
         return start.properties.isLowercase || fullLastLine
     }
 
@@ -525,9 +538,15 @@ enum PDFLayout {
                 return number - p == numberOffset && atPageNumberHeight(line)
             }
             let pageNumberTops = page.filter(isThePageNumber).compactMap(\.top)
+            func alone(_ line: PDFLine) -> Bool {
+                guard let top = line.top else { return true }
+                return page.count { other in other.top.map { abs($0 - top) <= 1.5 } ?? false } == 1
+            }
             func droppable(_ line: PDFLine) -> Bool {
                 if running.contains(shape(line.text)) && atRunningHeight(line) { return true }
-                if isPageNumberLine(line.text) && atPageNumberHeight(line) { return true }
+                // A number beside a title on its baseline is the title's; one alone on its line at
+                // an odd height is a page's number still (a title page numbered at its foot).
+                if isPageNumberLine(line.text) && (atPageNumberHeight(line) || alone(line)) { return true }
                 guard let top = line.top else { return false }
                 return pageNumberTops.contains { abs($0 - top) <= 2 }
             }
@@ -601,7 +620,7 @@ enum PDFLayout {
         var i = 0
         while i + 1 < result.count {
             let title = result[i], number = result[i + 1]
-            if isBareNumber(number.text), !isBareNumber(title.text), let numberTop = number.top, let titleTop = title.top,
+            if isBareNumber(number.text), title.text.first?.isLetter == true, let numberTop = number.top, let titleTop = title.top,
                 abs(numberTop - titleTop) <= 1.5, let numberX = number.x, let titleX = title.x, numberX < titleX
             {
                 result[i] = number

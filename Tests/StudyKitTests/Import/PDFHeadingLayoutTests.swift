@@ -26,7 +26,7 @@ struct PDFHeadingLayoutTests {
     /// its title on the same baseline, at the top of the page.
     static let bottomNumbered: [[Line]] = [
         [Line(text: "BIBTEXING", x: 200, top: 60), Line(text: "1", x: 72, top: 150), Line(text: "Overview", x: 95, top: 150)]
-            + body(filler, top: 170, page: 1) + [Line(text: "1", x: 300, top: 760)],
+            + body(filler, top: 170, page: 1) + [Line(text: "1", x: 300, top: 730)],
         [Line(text: "2", x: 72, top: 90), Line(text: "Changes", x: 95, top: 90)] + body(filler, top: 110, page: 2)
             + [Line(text: "2", x: 300, top: 760)],
         body(filler, top: 90, page: 3) + [Line(text: "3", x: 72, top: 300), Line(text: "The Entries", x: 95, top: 300)]
@@ -40,6 +40,7 @@ struct PDFHeadingLayoutTests {
         #expect(text.contains("\n\n2 Changes\n\nThis paragraph"), "\(text)")
         #expect(text.contains("\n\n3 The Entries\n\nThis paragraph"), "\(text)")
         #expect(text.hasSuffix("of this length."), "the page numbers themselves go: \(text)")
+        #expect(!text.contains("length.\n\n1\n\n"), "page 1's number, alone at its own height, goes too: \(text)")
     }
 
     /// Pages numbered at the top right beside a running header; poppler puts the page's number
@@ -82,5 +83,42 @@ struct PDFHeadingLayoutTests {
         let text = PDFLayout.normalizePDF(lines: [page]).text
         #expect(!text.contains("\n# "), "\(text)")
         #expect(text.contains("@PREAMBLE{ \"\\newcommand{\\noopsort}[1]{} \" # \"\\newcommand{\\singleletter}[1]{#1} \" }"), "\(text)")
+    }
+}
+
+extension PDFHeadingLayoutTests {
+    /// A numbered heading at the foot of a page heads the next page, which opens with a
+    /// function's name in lower case (libtasn1's "4.2 ASN.1 field functions", "asn1 array2tree").
+    @Test func aHeadingAtTheFootOfAPageDoesNotRunIntoTheNextPage() {
+        let pages = [
+            Self.body(Self.filler, top: 90, page: 1) + [Line(text: "4.2 ASN.1 field functions", x: 90, top: 701)],
+            [Line(text: "asn1 array2tree", x: 90, top: 98)] + Self.body(Self.filler, top: 126, page: 2),
+        ]
+        let text = PDFLayout.normalizePDF(lines: pages).text
+        #expect(text.contains("\n\n4.2 ASN.1 field functions\n\nasn1 array2tree"), "\(text)")
+        // A sentence cut by the page break still runs on.
+        let cut = [Self.body(Self.filler, top: 90, page: 1) + [Line(text: "and the value of the", x: 72, top: 701)],
+                   [Line(text: "field is read from the schema.", x: 72, top: 98)] + Self.body(Self.filler, top: 126, page: 2)]
+        #expect(PDFLayout.normalizePDF(lines: cut).text.contains("and the value of the field is read from the schema."))
+    }
+}
+
+extension PDFHeadingLayoutTests {
+    /// A line displayed inside a sentence (natbib's notes: "changes the output of", then
+    /// "\citep{jon90}" set apart, then "into (Jones et al. 1990).") leaves the sentence whole,
+    /// while a heading's own gap still starts its section.
+    @Test func aLineDisplayedInsideASentenceLeavesTheSentenceWhole() {
+        let page = [
+            Line(text: "Citation aliasing", x: 72, top: 70),
+            Line(text: "Defaults are authoryear, round and comma, which the package sets for every document.", x: 72, top: 90),
+            Line(text: "Example 1, the style command with square brackets changes the author-year output of", x: 72, top: 102),
+            Line(text: "\\citep{jon90,jon91}", x: 96, top: 119),
+            Line(text: "into [Jones et al. 1990; 1991], as the notes of the package show for every style here.", x: 72, top: 136),
+            Line(text: "Example 2, the style command with round brackets changes the output of the citation", x: 72, top: 148),
+            Line(text: "command in the same way, and the notes of the package show that for every style here.", x: 72, top: 160),
+        ] + Self.body(Self.filler, top: 172, page: 1)
+        let text = PDFLayout.normalizePDF(lines: [page]).text
+        #expect(text.contains("changes the author-year output of \\citep{jon90,jon91} into [Jones et al. 1990; 1991], as the notes"), "\(text)")
+        #expect(text.hasPrefix("Citation aliasing\n\nDefaults are"), "\(text)")
     }
 }
