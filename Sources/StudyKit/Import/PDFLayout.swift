@@ -586,8 +586,13 @@ enum PDFLayout {
             // only as the next chapter, never after a dotted number, which a table's cell can be.
             let capitalised = k + 1 < paragraphs.count && paragraphs[k + 1].contains(/^\p{Lu}[\p{Ll}\s]/)
             let command = k + 1 < paragraphs.count && next == chapter + 1 && paragraphs[k + 1].contains(/^\p{Ll}[\p{Ll}\d]*: \p{Lu}/)
+            // Below a chapter, a dotted number's title may open in capitals, lower case or a
+            // symbol ("5.1" "GUI interfaces for tlmgr", "7.2.2" "kpsewhich: Standalone path
+            // searching", "7.4" "$TEXMFDOTDIR").
+            let subsection = k + 1 < paragraphs.count && paragraph.contains(".") && chapter > 0
+                && paragraphs[k + 1].contains(/^(?:\p{L}|\$\p{Lu})/)
             if isBareNumber(paragraph), k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]),
-                capitalised || command, k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
+                capitalised || command || subsection, k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
             {
                 if let next {
                     guard next == chapter + 1 || next == chapter + 2 else {

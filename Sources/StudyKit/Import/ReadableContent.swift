@@ -245,13 +245,13 @@ enum ReadableContent {
 
     /// A manual's boxed aside: a DocBook `sidebar` or admonition (`note`, `tip`, `warning`,
     /// `caution`, `important`) whose first element is its title (`div.titlepage`, or a
-    /// `.title` paragraph or heading). Returns the title element; `nil` for any other node, so a
+    /// `.title` paragraph or heading; an empty anchor before it counts for nothing). Returns the title element; `nil` for any other node, so a
     /// web page's `div.sidebar` of links (no title element first) is chrome as before.
     static func box(_ node: Node) -> Node? {
         guard node.name == "div" || node.name == "aside" else { return nil }
         let classes = (node.attribute("class") ?? "").lowercased().split(whereSeparator: \.isWhitespace)
         guard classes.contains(where: { boxClasses.contains(String($0)) }),
-            let head = node.children.first(where: { !$0.isText })
+            let head = node.children.first(where: { !$0.isText && !($0.name == "a" && collapse(innerText($0)).isEmpty) })
         else { return nil }
         let headClasses = (head.attribute("class") ?? "").lowercased().split(whereSeparator: \.isWhitespace)
         return headClasses.contains("titlepage") || headClasses.contains("title") ? head : nil
@@ -292,6 +292,8 @@ enum ReadableContent {
     /// A short element that names the author or the date line (`class="byline"`, `itemprop="author"`
     /// …): it is metadata, and never the article.
     private static func isByline(_ node: Node, names: [String]) -> Bool {
+        // A heading is a section's title even when it names an author (mom's `AUTHOR` macro).
+        if isHeading(node) { return false }
         let marked = node.attribute("itemprop")?.lowercased() == "author"
             || words(of: names).contains { word in bylineTokens.contains { word.hasPrefix($0) } }
         return marked && TextStats(innerText(node)).length < 100
@@ -584,6 +586,16 @@ enum ReadableContent {
             if let next = siblings[(index + 1)...].firstIndex(where: { !$0.isText && $0.textLength > 0 }), keep[next] { keep[index] = true }
         }
         var kept = siblings.indices.filter { keep[$0] }.map { siblings[$0] }
+        // The content is one `section` of a page of sections of one level (Sphinx puts a
+        // manual's "Abstract" section before its "Contents" section that holds the chapters):
+        // its sibling sections are the same document, in order around it.
+        if container.name == "section", let level = openingHeading(container), let outer = container.parent {
+            let index = outer.children.firstIndex { $0 === container }!
+            func isPeer(_ node: Node) -> Bool {
+                node.name == "section" && openingHeading(node) == level && node.textLength >= 25 && linkDensity(node) < 0.5
+            }
+            kept = outer.children[..<index].filter(isPeer) + kept + outer.children[(index + 1)...].filter(isPeer)
+        }
         if let title = precedingTitle(of: top, in: body),
             !kept.contains(where: { $0 === title || isAncestor($0, of: title) })
         {
@@ -607,6 +619,16 @@ enum ReadableContent {
             current = parent
         }
         return nil
+    }
+
+    /// Whether a block that is mostly links still has a paragraph of its own prose (mom's index
+    /// of the docheader macros opens with a paragraph on what they do): it is rendered part by
+    /// part, so the paragraph stays and its list of links goes.
+    static func holdsProse(_ node: Node) -> Bool {
+        guard node.name == "div" || node.name == "section" else { return false }
+        return node.children.contains { child in
+            child.name == "p" && child.textLength > 80 && linkDensity(child) < 0.25 && Prose.isProse(words: child.words, unspaced: child.unspaced)
+        }
     }
 
     /// Whether a block holds running text only: its blocks, if any, are paragraphs (`p`, or a
@@ -737,7 +759,7 @@ enum ReadableContent {
                 return
             }
             if cleanConditionally, !isTop, ["ul", "ol", "div", "section", "table", "dl"].contains(node.name),
-                node.textLength > 0, ReadableContent.linkDensity(node) > 0.5
+                node.textLength > 0, ReadableContent.linkDensity(node) > 0.5, !ReadableContent.holdsProse(node)
             {
                 return  // link farms inside the article: tag lists, "read more" lists
             }

@@ -122,3 +122,20 @@ extension PDFHeadingLayoutTests {
         #expect(text.hasPrefix("Citation aliasing\n\nDefaults are"), "\(text)")
     }
 }
+
+extension PDFHeadingLayoutTests {
+    /// A subsection's number set apart from its title joins it whatever the title opens with:
+    /// capitals, a command in lower case, a symbol (the TeX Live guide's 5.1, 7.2.2, 7.4).
+    @Test func aSubsectionNumberJoinsATitleInCapitalsLowerCaseOrSymbols() {
+        var chapter = 7
+        let paragraphs = ["5.1", "GUI interfaces for tlmgr", "TEX Live contains several front-ends.", "7.2.2", "kpsewhich: Standalone path searching",
+                          "The program searches paths.", "7.4", "$TEXMFDOTDIR", "Search paths start with a dot."]
+        #expect(PDFLayout.numberedHeadings(paragraphs, chapter: &chapter) == [
+            "5.1 GUI interfaces for tlmgr", "TEX Live contains several front-ends.", "7.2.2 kpsewhich: Standalone path searching",
+            "The program searches paths.", "7.4 $TEXMFDOTDIR", "Search paths start with a dot.",
+        ])
+        // A table's rows of a number and a cell stay rows.
+        var none = 0
+        #expect(PDFLayout.numberedHeadings(["2", "CARD16", "4", "CARD32 N_ALIASES"], chapter: &none) == ["2", "CARD16", "4", "CARD32 N_ALIASES"])
+    }
+}
