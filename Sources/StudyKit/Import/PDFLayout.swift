@@ -185,15 +185,20 @@ enum PDFLayout {
         let breaks = geometricBreaks(lines)
         let shortLimit = fullLine * 3 / 4
         var previousWasShort = false
+        var inDisplay = false
         for (index, line) in lines.enumerated() {
             // A short line ends its paragraph unless the next line plainly continues it (lower-case
             // start), and is not the next term of a list of definitions (`der: string returned.`).
             let continues = line.text.unicodeScalars.first?.properties.isLowercase == true && !startsDefinition(line.text)
             // The space around a displayed line inside a sentence ("changes the output of",
             // "\citep{jon90}", "into (Jones et al. 1990).") is no paragraph break: the sentence
-            // goes on into the display from a full line, and out of it in lower case.
-            let intoDisplay = index > 0 && !endsClause(lines[index - 1].text) && (lines[index - 1].text.count >= shortLimit || continues)
-            if line.breakBefore || (breaks.contains(index) && !intoDisplay) || (previousWasShort && !continues)
+            // goes on into the display from a full line that ends in a word, and out of it in
+            // lower case. (A heading's gap stays a break: its line is short.)
+            let previous = index > 0 ? lines[index - 1].text : ""
+            let intoDisplay = previous.count >= shortLimit && previous.last?.isLowercase == true
+            let outOfDisplay = inDisplay && continues && !endsClause(previous)
+            inDisplay = breaks.contains(index) && intoDisplay
+            if line.breakBefore || (breaks.contains(index) && !intoDisplay && !outOfDisplay) || (previousWasShort && !continues)
                 || (!current.isEmpty && startsListItem(line.text)) || (current.hasSuffix(".") && startsDefinition(line.text))
             {
                 flush()

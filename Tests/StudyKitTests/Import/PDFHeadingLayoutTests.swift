@@ -139,3 +139,17 @@ extension PDFHeadingLayoutTests {
         #expect(PDFLayout.numberedHeadings(["2", "CARD16", "4", "CARD32 N_ALIASES"], chapter: &none) == ["2", "CARD16", "4", "CARD32 N_ALIASES"])
     }
 }
+
+extension PDFHeadingLayoutTests {
+    /// A heading followed by a command's name in lower case, and a line of links before a
+    /// heading, keep their breaks (libtasn1's "3.1 Invoking asn1Parser", "asn1Parser reads …").
+    @Test func aHeadingBeforeALowerCaseCommandStaysAHeading() {
+        let page = Self.body(Self.filler, top: 90, page: 1) + [
+            Line(text: "General help using GNU software: <https://www.gnu.org/gethelp/> and the home page of it>", x: 72, top: 126),
+            Line(text: "3.2 Invoking asn1Coding", x: 72, top: 150),
+            Line(text: "asn1Coding generates a DER encoding from a file with ASN.1 definitions and another one", x: 72, top: 174),
+        ] + Self.body(Self.filler, top: 186, page: 2)
+        let text = PDFLayout.normalizePDF(lines: [page]).text
+        #expect(text.contains("\n\n3.2 Invoking asn1Coding\n\nasn1Coding generates"), "\(text)")
+    }
+}
