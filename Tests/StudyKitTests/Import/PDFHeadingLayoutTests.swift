@@ -153,3 +153,20 @@ extension PDFHeadingLayoutTests {
         #expect(text.contains("\n\n3.2 Invoking asn1Coding\n\nasn1Coding generates"), "\(text)")
     }
 }
+
+extension PDFHeadingLayoutTests {
+    /// In a document of code (LaTeX's first aid: numbered listings), most lines are short, so a
+    /// title is as long as a full line; it still heads its paragraph, which opens with a
+    /// package's name in lower case.
+    @Test func aTitleAmongShortCodeLinesKeepsItsBreak() {
+        let code = (0..<12).map { n in Line(text: "\(n) \\AddToHook{package/after}{#1}", x: 144, top: 90 + Double(n) * 11.5) }
+        let page = code + [
+            Line(text: "2.4", x: 144, top: 250),
+            Line(text: "The pgfpages and pgfmorepages first aid", x: 175, top: 250),
+            Line(text: "pgfpages alters the shipout primitive to support multiple", x: 144, top: 270),
+            Line(text: "page up scenarios, as the package documents.", x: 144, top: 281.5),
+        ]
+        let text = PDFLayout.normalizePDF(lines: [page]).text
+        #expect(text.contains("\n\n2.4 The pgfpages and pgfmorepages first aid\n\npgfpages alters"), "\(text)")
+    }
+}
