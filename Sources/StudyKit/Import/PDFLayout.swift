@@ -197,9 +197,10 @@ enum PDFLayout {
             // lower case. (A heading's gap stays a break: it is the first line of its paragraph,
             // and in a document of code a title may be as long as most lines.)
             let previous = index > 0 ? lines[index - 1].text : ""
-            let intoDisplay = linesInParagraph >= 2 && previous.count >= shortLimit && previous.last?.isLowercase == true
+            let intoDisplay = (linesInParagraph >= 2 || endsInFunctionWord(previous)) && previous.count >= shortLimit
+                && previous.last?.isLowercase == true
             let outOfDisplay = inDisplay && continues && !endsClause(previous)
-            inDisplay = breaks.contains(index) && intoDisplay
+            inDisplay = intoDisplay
             if line.breakBefore || (breaks.contains(index) && !intoDisplay && !outOfDisplay) || (previousWasShort && !continues)
                 || (!current.isEmpty && startsListItem(line.text)) || (current.hasSuffix(".") && startsDefinition(line.text))
             {
@@ -220,6 +221,12 @@ enum PDFLayout {
         flush()
         if let marker = pendingMarker { result.append(marker) }
         return result
+    }
+
+    /// Whether a line ends in a word that cannot end a sentence or a title ("… the output of").
+    private static func endsInFunctionWord(_ line: String) -> Bool {
+        guard let word = line.split(separator: " ").last else { return false }
+        return ["of", "the", "a", "an", "to", "for", "with", "by", "and", "or", "from", "into", "is", "are", "as"].contains(String(word))
     }
 
     /// Whether a line ends as a sentence, clause or list entry does (`.`, `:`, `;`, `,`, `!`, `?`, a closing parenthesis, bracket or quote; not a brace, which ends code).

@@ -111,7 +111,7 @@ extension PDFHeadingLayoutTests {
         let page = [
             Line(text: "Citation aliasing", x: 72, top: 70),
             Line(text: "Defaults are authoryear, round and comma, which the package sets for every document.", x: 72, top: 90),
-            Line(text: "Example 1, the style command with square brackets changes the author-year output of", x: 72, top: 102),
+            Line(text: "Example 1, the style command with square brackets changes the author-year output of", x: 72, top: 106),
             Line(text: "\\citep{jon90,jon91}", x: 96, top: 119),
             Line(text: "into [Jones et al. 1990; 1991], as the notes of the package show for every style here.", x: 72, top: 136),
             Line(text: "Example 2, the style command with round brackets changes the output of the citation", x: 72, top: 148),
@@ -120,6 +120,7 @@ extension PDFHeadingLayoutTests {
         let text = PDFLayout.normalizePDF(lines: [page]).text
         #expect(text.contains("changes the author-year output of \\citep{jon90,jon91} into [Jones et al. 1990; 1991], as the notes"), "\(text)")
         #expect(text.hasPrefix("Citation aliasing\n\nDefaults are"), "\(text)")
+        #expect(text.contains("every document.\n\nExample 1, the style command"), "a sentence that opens after a gap opens a paragraph: \(text)")
     }
 }
 
