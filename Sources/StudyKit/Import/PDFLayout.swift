@@ -186,19 +186,18 @@ enum PDFLayout {
         let shortLimit = fullLine * 3 / 4
         var previousWasShort = false
         var inDisplay = false
-        var linesInParagraph = 0
         for (index, line) in lines.enumerated() {
             // A short line ends its paragraph unless the next line plainly continues it (lower-case
             // start), and is not the next term of a list of definitions (`der: string returned.`).
             let continues = line.text.unicodeScalars.first?.properties.isLowercase == true && !startsDefinition(line.text)
             // The space around a displayed line inside a sentence ("changes the output of",
             // "\citep{jon90}", "into (Jones et al. 1990).") is no paragraph break: the sentence
-            // goes on into the display from a full line that ends in a word, and out of it in
-            // lower case. (A heading's gap stays a break: it is the first line of its paragraph,
-            // and in a document of code a title may be as long as most lines.)
+            // goes on into the display from a full line that ends in a word no sentence or title
+            // ends with ("of", "with"), and out of it in lower case. (A heading's gap stays a
+            // break; so does the gap before code shown after "if you've defined", which stays
+            // apart from the prose.)
             let previous = index > 0 ? lines[index - 1].text : ""
-            let intoDisplay = (linesInParagraph >= 2 || endsInFunctionWord(previous)) && previous.count >= shortLimit
-                && previous.last?.isLowercase == true
+            let intoDisplay = endsInFunctionWord(previous) && previous.count >= shortLimit
             let outOfDisplay = inDisplay && continues && !endsClause(previous)
             inDisplay = intoDisplay
             if line.breakBefore || (breaks.contains(index) && !intoDisplay && !outOfDisplay) || (previousWasShort && !continues)
@@ -206,7 +205,6 @@ enum PDFLayout {
             {
                 flush()
             }
-            linesInParagraph = current.isEmpty ? 1 : linesInParagraph + 1
             if current.isEmpty {
                 current = line.text
             } else {
