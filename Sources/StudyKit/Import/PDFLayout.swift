@@ -69,6 +69,7 @@ enum PDFLayout {
         pageLines = removeRunningLines(pageLines)
         pageLines = removeContentsEntries(pageLines)
         pageLines = removeCategoryLabels(pageLines)
+        pageLines = pageLines.map(numbersBeforeTheirTitles)
         let compounds = hyphenationEvidence(pageLines)
         let fullLine = typicalFullLineLength(pageLines)
 
@@ -172,6 +173,10 @@ enum PDFLayout {
             } else if let marker = pendingMarker {
                 result.append(marker + " " + current)
                 pendingMarker = nil
+            } else if isATXHeadingLike(current), let last = result.indices.last {
+                // PDF text has no Markdown: a line that opens with `# ` (a BibTeX concatenation,
+                // a shell comment) continues the code before it, and read alone it would be a heading.
+                result[last] += " " + current
             } else {
                 result.append(current)
             }
@@ -180,11 +185,22 @@ enum PDFLayout {
         let breaks = geometricBreaks(lines)
         let shortLimit = fullLine * 3 / 4
         var previousWasShort = false
+        var inDisplay = false
         for (index, line) in lines.enumerated() {
             // A short line ends its paragraph unless the next line plainly continues it (lower-case
             // start), and is not the next term of a list of definitions (`der: string returned.`).
             let continues = line.text.unicodeScalars.first?.properties.isLowercase == true && !startsDefinition(line.text)
-            if line.breakBefore || breaks.contains(index) || (previousWasShort && !continues)
+            // The space around a displayed line inside a sentence ("changes the output of",
+            // "\citep{jon90}", "into (Jones et al. 1990).") is no paragraph break: the sentence
+            // goes on into the display from a full line that ends in a word no sentence or title
+            // ends with ("of", "with"), and out of it in lower case. (A heading's gap stays a
+            // break; so does the gap before code shown after "if you've defined", which stays
+            // apart from the prose.)
+            let previous = index > 0 ? lines[index - 1].text : ""
+            let intoDisplay = endsInFunctionWord(previous) && previous.count >= shortLimit
+            let outOfDisplay = inDisplay && continues && !endsClause(previous)
+            inDisplay = intoDisplay
+            if line.breakBefore || (breaks.contains(index) && !intoDisplay && !outOfDisplay) || (previousWasShort && !continues)
                 || (!current.isEmpty && startsListItem(line.text)) || (current.hasSuffix(".") && startsDefinition(line.text))
             {
                 flush()
@@ -203,6 +219,18 @@ enum PDFLayout {
         flush()
         if let marker = pendingMarker { result.append(marker) }
         return result
+    }
+
+    /// Whether a line ends in a word that cannot end a sentence or a title ("… the output of").
+    private static func endsInFunctionWord(_ line: String) -> Bool {
+        guard let word = line.split(separator: " ").last else { return false }
+        return ["of", "the", "a", "an", "to", "for", "with", "by", "and", "or", "from", "into", "is", "are", "as"].contains(String(word))
+    }
+
+    /// Whether a line ends as a sentence, clause or list entry does (`.`, `:`, `;`, `,`, `!`, `?`, a closing parenthesis, bracket or quote; not a brace, which ends code).
+    private static func endsClause(_ line: String) -> Bool {
+        guard let last = line.unicodeScalars.last else { return true }
+        return ".:;,!?)]\"”’".unicodeScalars.contains(last)
     }
 
     /// Line indices that start a paragraph by layout: a gap above clearly larger than the usual
@@ -235,6 +263,11 @@ enum PDFLayout {
             }
         }
         return breaks
+    }
+
+    /// `# text`, `## text`, `#`: how a Markdown heading opens, which the text of a PDF never means.
+    static func isATXHeadingLike(_ text: String) -> Bool {
+        text.wholeMatch(of: /#{1,6}(?: .*)?/) != nil
     }
 
     /// `1.Photosystem` (poppler drops the gap after a list number) becomes `1. Photosystem`.
@@ -444,6 +477,9 @@ enum PDFLayout {
         guard let end = last.unicodeScalars.last, let start = first.unicodeScalars.first else { return false }
         let closing: Set<Unicode.Scalar> = [".", "!", "?", ":", "\"", "”", "’", ")", "]"]
         guard !closing.contains(end), !startsListItem(first), !isListMarker(String(first.prefix(3))) else { return false }
+        // A numbered heading set at the foot of a page ("4.2 ASN.1 field functions") heads the
+        // next page; it never runs on into it, though the next page opens in lower case.
+        if isTitleLine(last), last.contains(/^\d{1,2}(?:\.\d{1,2})* \p{Lu}/) { return false }
         return start.properties.isLowercase || fullLastLine
     }
 
@@ -483,20 +519,49 @@ enum PDFLayout {
         func edgeNumbers(_ page: [PDFLine]) -> [(line: PDFLine, number: Int)] {
             (Array(page.prefix(depth)) + Array(page.suffix(depth))).compactMap { line in Int(line.text).map { (line, $0) } }
         }
+        // Where bare page numbers sit: a page number sits at the height of the other pages'
+        // numbers, a section number ("2" beside "Changes" at the top of a page) at its own.
+        var numberTops: [Double] = []
+        if pages.count >= 3 {
+            for page in pages {
+                for line in Array(page.prefix(depth)) + Array(page.suffix(depth)) where isPageNumberLine(line.text) {
+                    if let top = line.top { numberTops.append(top) }
+                }
+            }
+        }
+        func atPageNumberHeight(_ line: PDFLine) -> Bool {
+            guard pages.count >= 3, let top = line.top else { return true }
+            return numberTops.filter { abs($0 - top) <= 3 }.count >= max(2, (pages.count + 1) / 2)
+        }
         var offsets: [Int: Int] = [:]
         for (p, page) in pages.enumerated() {
-            for offset in Set(edgeNumbers(page).map { edge in edge.number - p }) { offsets[offset, default: 0] += 1 }
+            for offset in Set(edgeNumbers(page).filter { atPageNumberHeight($0.line) }.map { edge in edge.number - p }) {
+                offsets[offset, default: 0] += 1
+            }
         }
         let numberOffset = offsets.filter { $0.value >= 3 }.max { $0.value < $1.value }?.key
         return pages.enumerated().map { p, page in
             var lines = page[...]
             // A line on the baseline of the page's number ("Chapter 2: ASN.1 structure handling   3")
             // is a running header or footer even when its words change from chapter to chapter.
-            let numberTops = edgeNumbers(page).filter { edge in edge.number - p == numberOffset }.compactMap(\.line.top)
+            // The page's own number, wherever poppler put it in the reading order (the TeX Live
+            // guide's "5" at the top right comes between "2.2" and its title, below the header).
+            func isThePageNumber(_ line: PDFLine) -> Bool {
+                guard let number = Int(line.text), line.top != nil else { return false }
+                return number - p == numberOffset && atPageNumberHeight(line)
+            }
+            let pageNumberTops = page.filter(isThePageNumber).compactMap(\.top)
+            func alone(_ line: PDFLine) -> Bool {
+                guard let top = line.top else { return true }
+                return page.count { other in other.top.map { abs($0 - top) <= 1.5 } ?? false } == 1
+            }
             func droppable(_ line: PDFLine) -> Bool {
-                if running.contains(shape(line.text)) && atRunningHeight(line) || isPageNumberLine(line.text) { return true }
+                if running.contains(shape(line.text)) && atRunningHeight(line) { return true }
+                // A number beside a title on its baseline is the title's; one alone on its line at
+                // an odd height is a page's number still (a title page numbered at its foot).
+                if isPageNumberLine(line.text) && (atPageNumberHeight(line) || alone(line)) { return true }
                 guard let top = line.top else { return false }
-                return numberTops.contains { abs($0 - top) <= 2 }
+                return pageNumberTops.contains { abs($0 - top) <= 2 }
             }
             var removed = 0
             while removed < depth, let first = lines.first, droppable(first) {
@@ -508,7 +573,7 @@ enum PDFLayout {
                 lines = lines.dropLast()
                 removed += 1
             }
-            var result = Array(lines)
+            var result = Array(lines.filter { !isThePageNumber($0) })
             if let first = result.first, first.breakBefore { result[0].breakBefore = false }
             return result
         }
@@ -529,10 +594,19 @@ enum PDFLayout {
         var k = 0
         while k < paragraphs.count {
             let paragraph = paragraphs[k]
+            let next = paragraph.contains(".") ? nil : Int(paragraph)
+            // A title in lower case names a command ("5", "tlmgr: Managing your installation"):
+            // only as the next chapter, never after a dotted number, which a table's cell can be.
+            let capitalised = k + 1 < paragraphs.count && paragraphs[k + 1].contains(/^\p{Lu}[\p{Ll}\s]/)
+            let command = k + 1 < paragraphs.count && next == chapter + 1 && paragraphs[k + 1].contains(/^\p{Ll}[\p{Ll}\d]*: \p{Lu}/)
+            // Below a chapter, a dotted number's title may open in capitals, lower case or a
+            // symbol ("5.1" "GUI interfaces for tlmgr", "7.2.2" "kpsewhich: Standalone path
+            // searching", "7.4" "$TEXMFDOTDIR").
+            let subsection = k + 1 < paragraphs.count && paragraph.contains(".") && chapter > 0
+                && paragraphs[k + 1].contains(/^(?:\p{L}|\$\p{Lu})/)
             if isBareNumber(paragraph), k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]),
-                paragraphs[k + 1].contains(/^\p{Lu}[\p{Ll}\s]/), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
+                capitalised || command || subsection, k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
             {
-                let next = paragraph.contains(".") ? nil : Int(paragraph)
                 if let next {
                     guard next == chapter + 1 || next == chapter + 2 else {
                         result.append(paragraph)
@@ -552,6 +626,29 @@ enum PDFLayout {
                 result.append(paragraph)
             }
             k += 1
+        }
+        return result
+    }
+
+    /// A section number that poppler gives after its title though it sits on the title's
+    /// baseline, left of it ("tlmgr: Managing your installation", then "5"), moved before it, so
+    /// ``numberedHeadings(_:chapter:)`` reads "5" above its title as it reads every other chapter.
+    static func numbersBeforeTheirTitles(_ lines: [PDFLine]) -> [PDFLine] {
+        var result = lines
+        var i = 0
+        while i + 1 < result.count {
+            let title = result[i], number = result[i + 1]
+            if isBareNumber(number.text), title.text.first?.isLetter == true, let numberTop = number.top, let titleTop = title.top,
+                abs(numberTop - titleTop) <= 1.5, let numberX = number.x, let titleX = title.x, numberX < titleX
+            {
+                result[i] = number
+                result[i].breakBefore = title.breakBefore
+                result[i + 1] = title
+                result[i + 1].breakBefore = false
+                i += 2
+                continue
+            }
+            i += 1
         }
         return result
     }

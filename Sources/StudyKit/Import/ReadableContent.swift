@@ -221,6 +221,9 @@ enum ReadableContent {
         // its navigation, not a section of the manual.
         if isHeading(node), names.contains("node-heading") { return true }
         if isCaption(node, names: names) { return true }
+        // A manual's boxed aside (DocBook's VOCABULARY or BACK TO BASICS sidebar, a note or a
+        // tip) is the author's text, often its best definition: "sidebar" names its layout here.
+        if box(node) != nil { return false }
         guard rules.stripUnlikely || rules.stripThreads else { return false }
         if names.contains(where: { contentNames.contains($0) }) { return false }
         let hints = words(of: names)
@@ -238,6 +241,41 @@ enum ReadableContent {
         return hintNames(parent).contains { formalObjects.contains($0) }
     }
 
+    // MARK: - Boxed asides
+
+    /// A manual's boxed aside: a DocBook `sidebar` or admonition (`note`, `tip`, `warning`,
+    /// `caution`, `important`) whose first element is its title (`div.titlepage`, or a
+    /// `.title` paragraph or heading; an empty anchor before it counts for nothing). Returns the title element; `nil` for any other node, so a
+    /// web page's `div.sidebar` of links (no title element first) is chrome as before.
+    static func box(_ node: Node) -> Node? {
+        guard node.name == "div" || node.name == "aside" else { return nil }
+        let classes = (node.attribute("class") ?? "").lowercased().split(whereSeparator: \.isWhitespace)
+        guard classes.contains(where: { boxClasses.contains(String($0)) }),
+            let head = node.children.first(where: { !$0.isText && !($0.name == "a" && collapse(innerText($0)).isEmpty) })
+        else { return nil }
+        let headClasses = (head.attribute("class") ?? "").lowercased().split(whereSeparator: \.isWhitespace)
+        return headClasses.contains("titlepage") || headClasses.contains("title") ? head : nil
+    }
+
+    private static let boxClasses: Set<String> = ["sidebar", "note", "tip", "warning", "caution", "important", "admonition"]
+
+    /// A box's title without its kind label: "VOCABULARY Source package" → "Source package" (the
+    /// label is the title's leading emphasis in capitals, as DocBook's handbook sets it); a title
+    /// that is nothing but its kind ("Note", "Warning") gives "".
+    static func boxTitle(_ title: Node) -> String {
+        let text = collapse(innerText(title))
+        if boxKinds.contains(text.lowercased()) { return "" }
+        let label = first(in: title) { node in
+            guard ["em", "i", "b", "strong", "span"].contains(node.name) else { return false }
+            let inner = collapse(innerText(node))
+            return inner != text && text.hasPrefix(inner) && inner.contains(where: \.isLetter) && inner == inner.uppercased()
+        }.map { collapse(innerText($0)) }
+        guard let label else { return text }
+        return text.dropFirst(label.count).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static let boxKinds: Set<String> = ["note", "tip", "warning", "caution", "important", "hint", "sidebar"]
+
     private static let formalObjects: Set<String> = ["example", "informalexample", "figure", "informalfigure", "table", "equation", "procedure"]
 
     /// Comment threads, consent banners and share bars: chrome on any page that is not about them.
@@ -254,6 +292,8 @@ enum ReadableContent {
     /// A short element that names the author or the date line (`class="byline"`, `itemprop="author"`
     /// …): it is metadata, and never the article.
     private static func isByline(_ node: Node, names: [String]) -> Bool {
+        // A heading is a section's title even when it names an author (mom's `AUTHOR` macro).
+        if isHeading(node) { return false }
         let marked = node.attribute("itemprop")?.lowercased() == "author"
             || words(of: names).contains { word in bylineTokens.contains { word.hasPrefix($0) } }
         return marked && TextStats(innerText(node)).length < 100
@@ -546,6 +586,16 @@ enum ReadableContent {
             if let next = siblings[(index + 1)...].firstIndex(where: { !$0.isText && $0.textLength > 0 }), keep[next] { keep[index] = true }
         }
         var kept = siblings.indices.filter { keep[$0] }.map { siblings[$0] }
+        // The content is one `section` of a page of sections of one level (Sphinx puts a
+        // manual's "Abstract" section before its "Contents" section that holds the chapters):
+        // its sibling sections are the same document, in order around it.
+        if container.name == "section", let level = openingHeading(container), let outer = container.parent {
+            let index = outer.children.firstIndex { $0 === container }!
+            func isPeer(_ node: Node) -> Bool {
+                node.name == "section" && openingHeading(node) == level && node.textLength >= 25 && linkDensity(node) < 0.5
+            }
+            kept = outer.children[..<index].filter(isPeer) + kept + outer.children[(index + 1)...].filter(isPeer)
+        }
         if let title = precedingTitle(of: top, in: body),
             !kept.contains(where: { $0 === title || isAncestor($0, of: title) })
         {
@@ -569,6 +619,16 @@ enum ReadableContent {
             current = parent
         }
         return nil
+    }
+
+    /// Whether a block that is mostly links still has a paragraph of its own prose (mom's index
+    /// of the docheader macros opens with a paragraph on what they do): it is rendered part by
+    /// part, so the paragraph stays and its list of links goes.
+    static func holdsProse(_ node: Node) -> Bool {
+        guard node.name == "div" || node.name == "section" else { return false }
+        return node.children.contains { child in
+            child.name == "p" && child.textLength > 80 && linkDensity(child) < 0.25 && Prose.isProse(words: child.words, unspaced: child.unspaced)
+        }
     }
 
     /// Whether a block holds running text only: its blocks, if any, are paragraphs (`p`, or a
@@ -699,7 +759,7 @@ enum ReadableContent {
                 return
             }
             if cleanConditionally, !isTop, ["ul", "ol", "div", "section", "table", "dl"].contains(node.name),
-                node.textLength > 0, ReadableContent.linkDensity(node) > 0.5
+                node.textLength > 0, ReadableContent.linkDensity(node) > 0.5, !ReadableContent.holdsProse(node)
             {
                 return  // link farms inside the article: tag lists, "read more" lists
             }
@@ -733,6 +793,8 @@ enum ReadableContent {
                 var rows: [String] = []
                 collectRows(node, into: &rows)
                 if !rows.isEmpty { blocks.append(rows.joined(separator: "\n")) }
+            case "div" where ReadableContent.box(node) != nil:
+                renderBox(node, title: ReadableContent.box(node)!)
             case "pre":
                 flush()
                 if let block = ReadableContent.preformattedBlock(node) { blocks.append(block) }
@@ -783,6 +845,33 @@ enum ReadableContent {
                 flush()
             }
             putTerm(&blocks)
+        }
+
+        /// A boxed aside as running text, never as a heading (the outline and the mind map get no
+        /// "TIP" or "VOCABULARY" branch): its title, without the kind label, leads its first
+        /// paragraph ("Source package: A source package is …"), so the sentence names the term it
+        /// defines; a title before anything else (a list, code) is a line of its own ending in `:`.
+        private mutating func renderBox(_ box: Node, title: Node) {
+            flush()
+            var lead = ReadableContent.boxTitle(title)
+            for child in box.children where child !== title {
+                if !lead.isEmpty, !child.isText || !child.text.allSatisfy(\.isWhitespace) {
+                    if !child.isText, child.name == "p" || child.name == "div", !child.children.contains(where: \.isBlock) {
+                        let paragraph = collapse(innerText(child))
+                        if paragraph.isEmpty { continue }
+                        blocks.append(lead + (lead.last.map { ".:?!".contains($0) } == true ? " " : ": ") + paragraph)
+                        lead = ""
+                        continue
+                    }
+                    if child.isBlock {
+                        blocks.append(lead.last.map { ".:?!".contains($0) } == true ? lead : lead + ":")
+                        lead = ""
+                    }
+                }
+                render(child)
+            }
+            flush()
+            if !lead.isEmpty { blocks.append(lead) }
         }
 
         private mutating func appendInline(_ raw: String) {

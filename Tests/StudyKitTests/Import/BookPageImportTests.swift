@@ -77,6 +77,42 @@ struct BookPageImportTests {
         #expect(!text.contains("\n\ndeb\n\n"), "a term alone is no sentence: \(text)")
     }
 
+    /// A DocBook sidebar is the author's text, often the chapter's best definition: kept, as a
+    /// paragraph whose sentence opens with the term it defines, and its title is no heading (no
+    /// "VOCABULARY" branch in the mind map). A web page's sidebar of links stays chrome.
+    @Test func aVocabularySidebarIsAParagraphThatNamesItsTerm() throws {
+        let text = try text(Self.chapterPage)
+        #expect(text.contains("\n\nPackage source and source package: The word source can be ambiguous, and a source package"), "\(text)")
+        #expect(!text.contains("VOCABULARY"), "\(text)")
+        #expect(!text.contains("# Package source and source package"), "\(text)")
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix("#") }
+        #expect(headings == ["# Chapter 6. Maintenance and Updates: The Tools", "## 6.1. Filling in the sources file"], "\(headings)")
+    }
+
+    /// A box whose body opens with a list keeps its title as a line ending in a colon, and a
+    /// standard DocBook admonition (`div.note` titled "Note" in an `h3`) keeps its text without
+    /// a "Note" heading.
+    @Test func aBoxOpeningWithAListAndANoteAdmonitionKeepTheirTextWithoutHeadings() throws {
+        let page = """
+            <html><body><div class="chapter"><h1>Chapter 3. Existing setup</h1>
+            \(Self.paragraph)
+            <div class="sidebar"><a id="sidebar.sections"></a><div class="titlepage"><p class="title"><strong><span class="emphasis"><em>BACK TO BASICS</em>\
+            </span> Man page sections</strong></p></div><div class="itemizedlist"><ul><li>section 1 holds the user commands \
+            that anyone can run</li><li>section 5 holds the formats of configuration files</li></ul></div></div>
+            <div class="note"><h3 class="title">Note</h3><div class="para">The installer keeps a log of everything it did in \
+            the directory of the installed system, for later review.</div></div>
+            <div class="sidebar"><p>Popular posts</p><ul><li><a href="/a">One</a></li><li><a href="/b">Two</a></li></ul></div>
+            \(Self.paragraph)
+            </div></body></html>
+            """
+        let text = try text(page)
+        #expect(text.contains("\n\nMan page sections:\n\n- section 1 holds the user commands that anyone can run"), "\(text)")
+        #expect(text.contains("\n\nThe installer keeps a log of everything it did"), "\(text)")
+        #expect(!text.contains("Note") && !text.contains("BACK TO BASICS"), "\(text)")
+        #expect(!text.contains("Popular posts"), "a web sidebar is chrome: \(text)")
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("#") } == ["# Chapter 3. Existing setup"], "\(text)")
+    }
+
     /// The kit of the chapter says what the chapter is about: its title, its abstract.
     @Test func theChaptersKitOpensWithItsTitleAndAbstract() throws {
         let extraction = try extract(Self.chapterPage)
@@ -119,5 +155,69 @@ struct BookPageImportTests {
         guard case .headline(let headline) = try BuiltinEngine().generate(.headline, text: text, title: extraction.title)
         else { throw CancellationError() }
         #expect(headline.blurb.hasPrefix("Python lists have a built-in sort method"), "\(headline.blurb)")
+    }
+}
+
+extension BookPageImportTests {
+    /// A Sphinx manual (the Debian Python policy): a short "Abstract" section, then a "Contents"
+    /// section whose toctree holds every chapter. The abstract is the manual's own summary and
+    /// stays, before the chapters.
+    @Test func aManualsAbstractSectionBesideItsContentsSectionStays() throws {
+        let modules = "<p>Packages that ship modules for the interpreter must declare their dependencies on every version they "
+            + "were built for, and the tools described in this chapter compute most of them from the files that were installed.</p>"
+        let programs = "<p>A package that ships programs must name the interpreter it runs with in the first line of each "
+            + "program, so that an upgrade of the default version never leaves a program without the modules it needs.</p>"
+        let chapters = (1...7).map { n in
+            """
+            <span id="document-c\(n)"></span><section id="c\(n)"><h2>\(n). Chapter \(n)</h2>\(modules)\
+            <section id="c\(n)a"><h3>\(n).1. Versions</h3>\(modules)\(programs)</section>\
+            <section id="c\(n)b"><h3>\(n).2. Names</h3>\(programs)\(modules)</section></section>
+            """
+        }.joined()
+        let page = """
+            <html><body><div class="document"><div class="body" role="main">
+            <section id="abstract"><h1>Abstract</h1><p>This document describes the packaging of Python within the \
+            Debian distribution and the policy requirements for packaged Python programs and modules.</p></section>
+            <section id="contents"><h1>Contents</h1><div class="toctree-wrapper compound">\(chapters)</div></section>
+            <section id="indices"><h1>Indices and tables</h1><ul><li><a href="genindex.html">Index</a></li>\
+            <li><a href="search.html">Search Page</a></li></ul></section>
+            </div></div></body></html>
+            """
+        let text = try text(page)
+        #expect(text.hasPrefix("# Abstract\n\nThis document describes the packaging of Python"), "\(text)")
+        #expect(text.contains("## 7. Chapter 7"), "\(text)")
+        #expect(!text.contains("Search Page"), "\(text)")
+    }
+}
+
+extension BookPageImportTests {
+    /// groff's mom manual: a macro named AUTHOR is a heading like any other (its id is no
+    /// byline), and an index block that opens with a paragraph keeps the paragraph while its
+    /// list of links goes.
+    @Test func aMacroNamedAuthorIsAHeadingAndAnIndexBlocksParagraphStays() throws {
+        let page = """
+            <html><body><div class="page">
+            <h2 id="docprocessing">Document processing</h2>
+            \(Self.paragraph)
+            <div class="macro-id-overline"><h3 id="author" class="macro-id">AUTHOR</h3></div>
+            <p>The author string is printed in the docheader, and the page headers of every later page repeat it, so a \
+            document by several authors gives each of them in its own string argument.</p>
+            <div class="macro-list-container"><h3 id="index-docheader-control" class="macro-list">Docheader control</h3>
+            <p>With the docheader control macros, you can change the family, the font, the size and the colour of every \
+            part of the docheader that is printed at the top of the first page.</p>
+            <ul class="macro-list"><li><a href="#a">DOCHEADER</a></li><li><a href="#b">DOCHEADER_LEAD</a></li>\
+            <li><a href="#c">DOCHEADER_QUAD</a></li><li><a href="#d">TITLE_FAMILY</a></li><li><a href="#e">TITLE_FONT</a></li>\
+            <li><a href="#f">TITLE_SIZE</a></li><li><a href="#g">TITLE_COLOR</a></li><li><a href="#h">SUBTITLE_FAMILY</a></li>\
+            <li><a href="#i">SUBTITLE_FONT</a></li><li><a href="#j">SUBTITLE_SIZE</a></li><li><a href="#k">AUTHOR_FAMILY</a></li>\
+            <li><a href="#l">AUTHOR_FONT</a></li><li><a href="#m">AUTHOR_SIZE</a></li><li><a href="#n">AUTHOR_COLOR</a></li>\
+            <li><a href="#o">DOCTYPE_FAMILY</a></li><li><a href="#p">DOCTYPE_FONT</a></li><li><a href="#q">DOCTYPE_SIZE</a></li></ul>
+            </div>
+            \(Self.paragraph)
+            </div></body></html>
+            """
+        let text = try text(page)
+        #expect(text.contains("### AUTHOR\n\nThe author string is printed"), "\(text)")
+        #expect(text.contains("With the docheader control macros"), "\(text)")
+        #expect(!text.contains("DOCHEADER_LEAD"), "\(text)")
     }
 }
