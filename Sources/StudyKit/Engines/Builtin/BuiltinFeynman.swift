@@ -126,10 +126,9 @@ extension BuiltinEngine {
         }
 
         let question: String
-        if let claim = check.wrongClaims.first, claim.finding == .contradicted {
-            _ = claim
+        if check.wrongClaims.first?.finding == .contradicted {
             question = "What does the material say about \(concept), and where does it differ from what you wrote?"
-        } else if let claim = check.wrongClaims.first, claim.finding == .misplaced {
+        } else if check.wrongClaims.first?.finding == .misplaced {
             question = "What actually happens in \(concept), and where does the material put what you described instead?"
         } else if let first = check.missedTerms.first {
             question = "How does \(first.text) relate to \(concept)?"

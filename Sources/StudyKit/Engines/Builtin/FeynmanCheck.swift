@@ -7,11 +7,12 @@ import Foundation
 /// those sentences the explanation leaves out, and whether it says anything checkable at all.
 ///
 /// The comparison is word overlap weighted by rarity (a word in one sentence of the material
-/// says more than one in every other sentence). A claim is *supported* when the concept's
-/// sentences hold its distinctive words; *misplaced* when they do not but another sentence of
-/// the material does ("in prophase the DNA gets copied": the material copies DNA in
-/// interphase), and that sentence is where the correction points; *unsupported* when the
-/// material has its words nowhere.
+/// says more than one in every other sentence). A claim is *contradicted* when one of the
+/// concept's sentences shares its words and says the opposite ("evaluated every time" where the
+/// material says "only once"); *supported* when the concept's sentences hold its distinctive
+/// words; *misplaced* when they do not but another sentence of the material does ("in prophase
+/// the DNA gets copied": the material copies DNA in interphase), and that sentence is where the
+/// correction points; *unsupported* when the material has its words nowhere.
 struct FeynmanCheck: Sendable {
     /// How one claim compares with the material.
     enum Finding: String, Sendable, Equatable {
