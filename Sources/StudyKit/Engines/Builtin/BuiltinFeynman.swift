@@ -47,9 +47,8 @@ extension BuiltinEngine {
         if let evidence = claim.evidence, let elsewhere = claim.elsewhere {
             // Both: what the material says of the concept, and where what the student described belongs.
             let half = (correctionLength - 60) / 2
-            correction = prefix + "“" + BuiltinProse.shortened(BuiltinProse.withoutListMarker(BuiltinProse.oneLine(evidence)), maxLength: half)
-                + "” What you describe is elsewhere: “"
-                + BuiltinProse.shortened(BuiltinProse.withoutListMarker(BuiltinProse.oneLine(elsewhere)), maxLength: half) + "”"
+            correction = prefix + "“" + quotable(evidence, maxLength: half) + "” What you describe is elsewhere: “"
+                + quotable(elsewhere, maxLength: half) + "”"
         }
         return FeynmanFeedback.Gap(
             point: BuiltinProse.shortened(point, maxLength: pointLength), correction: correction, quote: cited(claim.evidence ?? context))
@@ -160,7 +159,11 @@ extension BuiltinEngine {
     }
 
     static func quoting(_ sentence: String, after prefix: String) -> String {
-        let room = correctionLength - BuiltinProse.length(prefix) - 2
-        return prefix + "“" + BuiltinProse.shortened(BuiltinProse.withoutListMarker(BuiltinProse.oneLine(sentence)), maxLength: room) + "”"
+        prefix + "“" + quotable(sentence, maxLength: correctionLength - BuiltinProse.length(prefix) - 2) + "”"
+    }
+
+    /// A sentence of the material as a correction quotes it: one line, no list marker, cut to `maxLength`.
+    private static func quotable(_ sentence: String, maxLength: Int) -> String {
+        BuiltinProse.shortened(BuiltinProse.withoutListMarker(BuiltinProse.oneLine(sentence)), maxLength: maxLength)
     }
 }

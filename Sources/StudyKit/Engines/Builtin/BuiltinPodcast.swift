@@ -28,9 +28,7 @@ extension BuiltinEngine {
         let subject = BuiltinProse.shortened(title, maxWords: Self.topicWords, maxLength: 60, ending: "")
 
         show.ask("Welcome to the study podcast! I'm \(curious), and today Theo and I are talking about \(subject). Theo, what is this material about?")
-        let whole = (analysis.prose + analysis.ranked.map(\.sentence)).filter {
-            !BuiltinProse.isUnfinished($0.text) && !Self.isPieceOfLongerSentence($0, in: analysis)
-        }
+        let whole = (analysis.prose + analysis.ranked.map(\.sentence)).filter { Self.isWholeLine($0, in: analysis) }
         guard show.answer(from: whole, leadIns: ["In a nutshell:", ""]) else {
             throw .tooShort(task: .podcast, usableSentences: analysis.usableSentenceCount)
         }
@@ -77,11 +75,8 @@ extension BuiltinEngine {
                 let defines = term.map { BuiltinProse.withoutListMarker(sentence.text).lowercased().hasPrefix($0.lowercased()) } ?? false
                 return (defines ? 0 : 1, BuiltinProse.leansOnContext(sentence.text) ? 1 : 0, rank[sentence.offsets.lowerBound] ?? .max)
             }
-            // A line is a whole sentence: never one that stops on "… after the end of" or a piece
-            // of a run-on sentence cut for length.
             return sentences.filter {
-                rank[$0.offsets.lowerBound] != nil && BuiltinProse.wordCount($0.text) >= 5 && !BuiltinProse.isUnfinished($0.text)
-                    && !BuiltinEngine.isPieceOfLongerSentence($0, in: analysis)
+                rank[$0.offsets.lowerBound] != nil && BuiltinProse.wordCount($0.text) >= 5 && Self.isWholeLine($0, in: analysis)
             }
             .sorted { key($0) < key($1) }
         }
@@ -115,6 +110,12 @@ extension BuiltinEngine {
             topics.append(PodcastTopic(name: BuiltinProse.termText(phrase.text), isTerm: true, sentences: sentences))
         }
         return topics
+    }
+
+    /// Whether Theo may speak a sentence: a whole one, never one that stops on "… after the end
+    /// of" or a piece of a run-on sentence cut for length.
+    private static func isWholeLine(_ sentence: Sentence, in analysis: BuiltinAnalysis) -> Bool {
+        !BuiltinProse.isUnfinished(sentence.text) && !isPieceOfLongerSentence(sentence, in: analysis)
     }
 
     /// Maya's question about a topic, varied so the show does not sound like a form.

@@ -153,6 +153,8 @@ struct FeynmanCheck: Sendable {
         let ordered = relevant.sorted { order($0) < order($1) }
         conceptSentences = ordered.map { sentences[$0] }
         let relevantKeys = relevant.reduce(into: Set<String>()) { $0.formUnion(keys[$1]) }
+        func section(_ index: Int) -> Int { analysis.outline.sectionOfUnit[analysis.prose[index].index] }
+        let conceptSections = Set(relevant.map(section))
 
         let explained = BuiltinProse.oneLine(explanation)
         let missing = !explained.contains(where: { $0.isLetter || $0.isNumber })
@@ -161,14 +163,14 @@ struct FeynmanCheck: Sendable {
         // Claims: clauses of the explanation with something checkable in them.
         var claims: [Claim] = []
         for clause in Self.clauses(of: explained) {
-            let claimKeys = Array(Set(Self.contentKeys(clause)).subtracting(conceptKeys).subtracting(common))
+            let wholeKeys = Set(Self.contentKeys(clause)).subtracting(common)
+            let claimKeys = Array(wholeKeys.subtracting(conceptKeys))
             guard !claimKeys.isEmpty else { continue }
             // A word or two the material never uses ("Unsure.") is no claim to check.
             if BuiltinProse.wordCount(clause) < 3, claimKeys.allSatisfy({ frequency[$0] == nil }) { continue }
             let total = claimKeys.reduce(0) { $0 + weight($1) }
-            // The material's sentence that says the opposite ("evaluated every time" where it
-            // says "evaluated only once"): its section first, then anywhere.
-            let wholeKeys = Set(Self.contentKeys(clause)).subtracting(common)
+            // The concept's sentence that says the opposite ("evaluated every time" where it says
+            // "evaluated only once").
             let opposite = Self.contradiction(
                 of: clause, keys: wholeKeys, concept: conceptKeys, among: ordered, sentences: sentences, weight: weight)
             // The concept sentence that holds most of the claim.
@@ -187,10 +189,8 @@ struct FeynmanCheck: Sendable {
                 let outside = keys.indices.filter { !relevant.contains($0) && strayCovered($0) > 0 }
                 // Among equals, the sentence of the concept's own section ("continues with the
                 // next iteration" beside "break"), then a whole sentence, then the first.
-                let sections = Set(relevant.map { analysis.outline.sectionOfUnit[analysis.prose[$0].index] })
                 func near(_ index: Int) -> (Double, Double, Int, Int, Int) {
-                    (strayCovered(index), covered(index), sections.contains(analysis.outline.sectionOfUnit[analysis.prose[index].index]) ? 1 : 0,
-                     Self.readsWhole(sentences[index]) ? 1 : 0, -index)
+                    (strayCovered(index), covered(index), conceptSections.contains(section(index)) ? 1 : 0, Self.readsWhole(sentences[index]) ? 1 : 0, -index)
                 }
                 guard let best = outside.max(by: { near($0) < near($1) }), Self.holdsTheFact(coveredWeight: covered(best), total: total)
                 else { return nil }
@@ -269,9 +269,9 @@ struct FeynmanCheck: Sendable {
                 }
             }
             // A single word only when the concept's sentences say it twice ("sugar", said once, is no term).
+            let nounKeys = Self.keysUsedAsNouns(in: wordScope.map { sentences[$0] })
             for word in words.sorted(by: { weight($0.key) > weight($1.key) })
-            where (scopeFrequency[word.key] ?? 0) >= 2 && !KeyphraseExtractor.isVerbOrAdjective(word.surface)
-                && Self.isUsedAsNoun(word.key, in: wordScope.map { sentences[$0] })
+            where (scopeFrequency[word.key] ?? 0) >= 2 && !KeyphraseExtractor.isVerbOrAdjective(word.surface) && nounKeys.contains(word.key)
             {
                 consider(word.surface, [word.key])
             }
@@ -288,14 +288,20 @@ struct FeynmanCheck: Sendable {
 
     // MARK: where the concept is
 
-    /// Whether a word (by its key) follows an article, a determiner or "of" somewhere in
-    /// `sentences`: used as a thing ("the def keyword"), not only as a verb ("removes a package").
-    static func isUsedAsNoun(_ wordKey: String, in sentences: [String]) -> Bool {
-        let determiners: Set<String> = ["the", "a", "an", "its", "their", "this", "that", "these", "those", "each", "every", "of", "your", "our"]
-        return sentences.contains { sentence in
+    /// Words that announce a thing: articles, determiners, "of".
+    static let determiners: Set<String> = ["the", "a", "an", "its", "their", "this", "that", "these", "those", "each", "every", "of", "your", "our"]
+
+    /// The keys of the words that follow a determiner somewhere in `sentences`: words used as a
+    /// thing ("the def keyword"), not only as a verb ("removes a package").
+    static func keysUsedAsNouns(in sentences: [String]) -> Set<String> {
+        var result = Set<String>()
+        for sentence in sentences {
             let words = BuiltinTerms.words(in: sentence)
-            return words.indices.contains { $0 > 0 && key(words[$0]) == wordKey && determiners.contains(words[$0 - 1].lowercased) }
+            for position in words.indices.dropFirst() where determiners.contains(words[position - 1].lowercased) {
+                result.insert(key(words[position]))
+            }
         }
+        return result
     }
 
     /// Whether a sentence of the material reads as a whole one: it neither stops on a comma or a
@@ -309,8 +315,8 @@ struct FeynmanCheck: Sendable {
     /// name it. A sentence that names the concept is about it, with the sentences after it in its
     /// paragraph that go on about it ("The pass statement does nothing. It can be used when …";
     /// a list item stands alone). A section whose heading is the concept ("4.8.1. Default
-    /// Argument Values" for "default argument values") is about it whole, its subsections too. Failing all, the sentences that share a word with the concept, then the
-    /// whole material.
+    /// Argument Values" for "default argument values") is about it whole, its subsections too.
+    /// Failing all, the sentences that share a word with the concept, then the whole material.
     static func scope(of conceptKeys: Set<String>, in analysis: BuiltinAnalysis, keys: [Set<String>]) -> (Set<Int>, Set<Int>) {
         guard !conceptKeys.isEmpty else { return (Set(keys.indices), []) }
         let prose = analysis.prose
@@ -428,12 +434,11 @@ struct FeynmanCheck: Sendable {
         let claimWords = BuiltinTerms.words(in: claim)
         var best: (index: Int, weight: Double)?
         for index in candidates {
-            let share = 0.4
             for clause in clauses(of: sentences[index]) + [sentences[index]] {
                 let clauseWords = BuiltinTerms.words(in: clause)
                 let shared = claimKeys.intersection(clauseWords.map(key))
                 let sharedWeight = shared.reduce(0) { $0 + weight($1) }
-                guard shared.count >= 2, sharedWeight >= total * share, sharedWeight > (best?.weight ?? 0) else { continue }
+                guard shared.count >= 2, sharedWeight >= total * 0.4, sharedWeight > (best?.weight ?? 0) else { continue }
                 if opposes(claimWords, clauseWords, shared: shared.subtracting(concept), concept: concept) { best = (index, sharedWeight) }
             }
         }
@@ -455,12 +460,11 @@ struct FeynmanCheck: Sendable {
             if uses(a, left) && !uses(a, right) && uses(b, right) && !uses(b, left) { return true }
             if uses(a, right) && !uses(a, left) && uses(b, left) && !uses(b, right) { return true }
         }
-        // A shared word negated on one side only ("is not stable" / "is now stable";
-        // "removes" / "without removing"); never the concept's own name ("ends without a break"
-        // says nothing against "the break statement leaves the loop").
-        // The negator stands right before the word, or before words that only carry it ("is
-        // not stable", "cannot be upgraded", "without removing any"); "don't want the default"
-        // negates the wanting, not the default.
+        // A shared word negated on one side only ("is not stable" / "is now stable"; "removes" /
+        // "without removing"), never the concept's own name ("ends without a break" says nothing
+        // against "the break statement leaves the loop"). The negator stands right before the
+        // word or before words that only carry it ("cannot be upgraded", "without removing any");
+        // "don't want the default" negates the wanting, not the default.
         func negated(_ words: [BuiltinWord]) -> Set<String> {
             var result = Set<String>()
             for (position, word) in words.enumerated() where shared.contains(key(word)) {
