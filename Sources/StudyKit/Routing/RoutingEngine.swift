@@ -479,6 +479,7 @@ public struct RoutingEngine: Sendable {
                 let result = try decodeResult(for: task, modelOutput: response.text)
                 // The language first: an answer in the wrong language is also ungrounded, and that is why.
                 let wrongLanguage = LanguageRule.issues(in: result.jsonValue, language: language)
+                    + LanguageRule.scriptIssues(in: result.jsonValue, material: injected.stripped)
                 let obeyed = injected.issues(in: result.jsonValue)
                 let ungrounded = Grounding.issues(in: result, source: injected.stripped)
                 if !wrongLanguage.isEmpty || !obeyed.isEmpty || !ungrounded.isEmpty {

@@ -283,15 +283,31 @@ extension GenerationSchema.StringConstraints {
         guard maxWords != nil || !forbiddenCharacters.isEmpty || sentences != nil else { return nil }
         let excluded = Self.classExclusions(forbiddenCharacters + (sentences != nil ? ".!?" : ""))
         let word = Self.word(excluding: excluded)
+        let grammarWords = maxWords.map(Self.grammarWords)
         if let sentences {
-            let perSentence = maxWords.map { max(1, ($0 + sentences.upperBound - 1) / sentences.upperBound) } ?? 40
+            // Any one sentence may take the words the fewest sentences share: a limit split
+            // evenly (20 of an overview's 60 words each) made a model that wanted a 25-word
+            // sentence glue its last words together ("whichturns"), since it may not stop mid-sentence.
+            let perSentence = min(Self.longestRun, grammarWords.map { max(1, $0 / max(1, sentences.lowerBound)) } ?? Self.longestRun)
             // One sentence that is an item (a key point) also has the item's fewest words.
             let fewest = sentences.upperBound == 1 ? min(perSentence, meaning?.minimumWords ?? 1) : 1
             let sentence = "\(word)( \(word)){\(fewest - 1),\(perSentence - 1)}[.!?]"
             if sentences.upperBound == 1 { return "^\(sentence)$" }
             return "^\(sentence)( \(sentence)){\(sentences.lowerBound - 1),\(sentences.upperBound - 1)}$"
         }
-        guard let maxWords else { return "^[^\(excluded)]*$" }
-        return "^\(word)( \(word)){0,\(max(0, maxWords - 1))}$"
+        guard let grammarWords else { return "^[^\(excluded)]*$" }
+        return "^\(word)( \(word)){0,\(max(0, min(grammarWords, max(maxWords ?? 0, Self.longestRun)) - 1))}$"
     }
+
+    /// The most words one run of a pattern (a sentence, or a whole short field) may have in the
+    /// grammar: llama.cpp expands each repetition into nested rules, and refused the kit's
+    /// grammar when an overview sentence could have 90 words (40 was always accepted).
+    static let longestRun = 40
+
+    /// The words the grammar allows for a limit of `maxWords`: half as many again (at least 2
+    /// more). The grammar cannot make a model stop, only forbid the next space, so at an exact
+    /// limit a model that wanted one word more glued it on ("Pasted frommyLectureSlides"). With
+    /// room to finish, the answer is whole and the validation's word limit, which stays exact,
+    /// rejects a long one with a reason the re-ask can give.
+    static func grammarWords(_ maxWords: Int) -> Int { maxWords + max(2, maxWords / 2) }
 }

@@ -37,6 +37,22 @@ enum LanguageRule {
         }
     }
 
+    /// One issue per string field that writes Chinese, Japanese or Korean characters when the
+    /// material has none: a multilingual model (Qwen) sometimes switches script mid-sentence
+    /// ("build sugar from二氧化碳"), too briefly for the language check above to see it.
+    static func scriptIssues(in value: JSONValue, material: String) -> [ValidationIssue] {
+        let source = ScriptCount(material)
+        guard source.han + source.kana + source.hangul == 0 else { return [] }
+        var fields: [(path: String, text: String)] = []
+        collect(value, path: "", into: &fields)
+        return fields.compactMap { field in
+            let found = ScriptCount(field.text)
+            guard found.han + found.kana + found.hangul > 0 else { return nil }
+            return ValidationIssue(
+                path: field.path, message: "has Chinese, Japanese or Korean characters, which the material does not use; write it in the material's language")
+        }
+    }
+
     /// Whether `text` is long enough for its language to be judged.
     static func isLongEnough(_ text: String) -> Bool {
         let scripts = ScriptCount(text)

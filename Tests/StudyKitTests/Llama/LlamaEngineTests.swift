@@ -117,7 +117,7 @@ struct LlamaEngineTests {
     // MARK: generation
 
     /// A 4,096-token window, so even the whole study kit's 2,048-token reserve fits beside the prompt.
-    static let wide: LlamaEngine? = LlamaEngine.defaultModelPath().path.map {
+    static let wide: LlamaEngine? = LlamaEngine.defaultModelPath(models: [.smolLM2]).path.map {
         LlamaEngine(settings: LlamaEngine.Settings(modelPath: $0, contextSize: 4096))
     }
 

