@@ -36,8 +36,11 @@ public struct CapabilityPolicy: Sendable, Equatable {
         self.init(failuresToSkip: count)
     }
 
-    /// Failed items in a row that make a model skip item rewrites.
-    public var itemFailuresToSkip: Int { failuresToSkip * 3 }
+    /// Failed items in a row that make a model skip item rewrites: 10 by default. Items are
+    /// small (about a second each) and an instruction model that writes half of them well still
+    /// meets six hard cards in a row (a run of cloze cards on one dense section), which at 6
+    /// ended the rewrites of the next document too.
+    public var itemFailuresToSkip: Int { failuresToSkip * 5 }
 
     /// How many recent attempts ``skipReason(recent:job:now:)`` needs to see.
     public func window(for job: JobKind) -> Int { job == .item ? itemFailuresToSkip : failuresToSkip }

@@ -23,7 +23,8 @@ struct ChatBodyTests {
     @Test func singleSentenceStringsEndWithOneTerminator() throws {
         let schema = GenerationSchema.string(maxWords: 3, sentences: 1...1)
         let pattern = try #require(schema.jsonSchema(strict: false)["pattern"]?.stringValue)
-        #expect(pattern == #"^[^ .!?"\\]{1,24}( [^ .!?"\\]{1,24}){0,2}[.!?]$"#)
+        // 3 words and room to finish: 5 (a limit is never met by gluing words together).
+        #expect(pattern == #"^[^ .!?"\\]{1,24}( [^ .!?"\\]{1,24}){0,4}[.!?]$"#)
         let regex = try NSRegularExpression(pattern: pattern)
         func matches(_ text: String) -> Bool {
             regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
@@ -44,6 +45,12 @@ struct ChatBodyTests {
         #expect(matches("Cells divide. Then rest."))
         #expect(matches("Cells divide. Then rest. Again!"))
         #expect(!matches("Cells divide. Then rest. Again! Four."))
-        #expect(!matches("Cells divide quickly today. Then rest."))
+        // One sentence may take what two share (6 words and room to finish, 9, over at least 2
+        // sentences: 4 each); validation then counts the 6.
+        #expect(matches("Cells divide quickly today. Then they rest."))
+        #expect(!matches("Cells divide quickly and often today. Then rest."))
+        #expect(GenerationSchema.string(maxWords: 6, sentences: 2...3).validationIssues(for: "Cells divide quickly today. Then they rest.").contains {
+            $0.message.contains("words")
+        })
     }
 }

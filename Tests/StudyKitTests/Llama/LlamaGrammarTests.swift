@@ -53,7 +53,9 @@ struct LlamaGrammarTests {
         Sample(json: #"{"blurb":"Mitosis splits one cell.","title":"Cell Division"}"#, accepted: false, why: "members out of order"),
         Sample(json: #"{"title":"Cell Division"}"#, accepted: false, why: "a missing member"),
         Sample(json: #"{"title":"Cells","blurb":"Cells divide.","extra":1}"#, accepted: false, why: "an extra member"),
-        Sample(json: #"{"title":"One two three four five six seven","blurb":"Cells divide."}"#, accepted: false, why: "seven words in the title"),
+        // Room to finish a title (9 words in the grammar); validation keeps the six.
+        Sample(json: #"{"title":"One two three four five six seven","blurb":"Cells divide."}"#, accepted: true, why: "seven words in the title"),
+        Sample(json: #"{"title":"One two three four five six seven eight nine ten","blurb":"Cells divide."}"#, accepted: false, why: "ten words in the title"),
         Sample(json: #"{"title":"Cells","blurb":"Cells divide"}"#, accepted: false, why: "a blurb without closing punctuation"),
         Sample(json: #"{"title":"Cells","blurb":"Cells divide. Then they grow."}"#, accepted: false, why: "two sentences in the blurb"),
         Sample(json: #"{"title":"Say \"cells\"","blurb":"Cells divide."}"#, accepted: false, why: "an escaped quote in the title"),
