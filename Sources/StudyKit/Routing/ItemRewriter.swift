@@ -10,7 +10,7 @@ import Foundation
 /// Items share one instruction text, so the in-process engine reuses its KV cache for it.
 extension RoutingEngine {
     /// The tasks whose items can be rewritten.
-    static let rewritableTasks: Set<StudyTask> = [.summary, .flashcards, .mindmap, .feynman]
+    static let rewritableTasks: Set<StudyTask> = [.summary, .flashcards, .quiz, .mindmap, .feynman]
 
     /// One item to rewrite: where it is, what the model is shown, and how an answer is judged.
     struct ItemJob {
@@ -77,6 +77,38 @@ extension RoutingEngine {
                 }
             }
             return checked(.flashcards(Flashcards(cards: cards)), provenance: provenance, fallback: result, extracted: extracted, material: material)
+
+        case .quiz(let quiz):
+            // A fill-in-the-blank question becomes a natural one, asked the way a card is (same
+            // instructions and judge); its four choices and its answer stay as extracted.
+            let clozes = quiz.questions.enumerated().filter { $0.element.prompt.contains("_____") && $0.element.answer != nil }
+            let jobs = clozes.map { index, question in
+                Self.cardJob(
+                    Flashcards.Card(question: question.prompt, answer: question.answer ?? "", quote: question.quote),
+                    path: "questions[\(index)]", materialStems: materialStems)
+            }
+            let answers = await runItems(jobs, engine: engine, task: .quiz, spec: Self.cardSpec, request: request, log: log)
+            var questions = quiz.questions
+            var outcomes = [Int: ItemOutcome]()
+            for (position, (index, _)) in clozes.enumerated() { outcomes[index] = answers[position] }
+            var asked = Set(questions.map { BuiltinProse.duplicateKey($0.prompt) })
+            var provenance: [ItemProvenance] = []
+            for index in questions.indices {
+                let path = "questions[\(index)]"
+                guard let outcome = outcomes[index] else {
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: "selected from the material by the builtin engine"))
+                    continue
+                }
+                if case .rewritten(let text) = outcome, let (prompt, _) = Self.splitCard(text), !asked.contains(BuiltinProse.duplicateKey(prompt)) {
+                    asked.insert(BuiltinProse.duplicateKey(prompt))
+                    questions[index].prompt = prompt
+                    provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "question rephrased by \(engine.modelName); choices extracted"))
+                } else {
+                    let reason = if case .kept(let reason) = outcome { reason } else { "the rewritten question repeats another question" }
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: reason))
+                }
+            }
+            return checked(.quiz(Quiz(questions: questions)), provenance: provenance, fallback: result, extracted: extracted, material: material)
 
         case .summary(let summary):
             let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)

@@ -339,9 +339,9 @@ public struct RoutingEngine: Sendable {
                     reason: "needs \(budget.totalTokens) tokens but its window is \(budget.window.tokens); escalated to remote (\(larger) tokens)")
             }
             // Under a time budget a fitted whole part is a poor use of it: the builtin engine
-            // extracts from the whole material and the model rewrites its items instead (a quiz
-            // or a whole kit, which has no item jobs, is the builtin engine's). A headline is
-            // already a Post-it of the material.
+            // extracts from the whole material and the model rewrites its items instead (a whole
+            // kit is assembled part by part, each with its own items). A headline is already a
+            // Post-it of the material.
             if !budget.fits, underBudget, !postIt {
                 let rest = Self.rewritableTasks.contains(task) ? "the builtin engine extracts and the model rewrites items" : "the builtin engine extracts it"
                 throw BudgetSkip(

@@ -14,7 +14,7 @@ struct ItemRewriteTests {
         return try await Importer().load(.file(path))
     }
 
-    @Test(arguments: [StudyTask.flashcards, .summary, .mindmap])
+    @Test(arguments: [StudyTask.flashcards, .quiz, .summary, .mindmap])
     func everyItemIsRewrittenAndGroundedOrExtractedWithAReason(task: StudyTask) async throws {
         let document = try await Self.notes()
         let directory = try CacheTestDirectory()
@@ -50,6 +50,16 @@ struct ItemRewriteTests {
             #expect(deck.cards.map(\.quote) == original.cards.map(\.quote))
             for (index, item) in routed.items.enumerated() where item.kind == .extracted {
                 #expect(deck.cards[index] == original.cards[index])
+            }
+        }
+        // A rewritten quiz question keeps its four choices, its answer and its quote.
+        if case .quiz(let quiz) = routed.result, case .quiz(let original) = extracted {
+            #expect(quiz.questions.map(\.choices) == original.questions.map(\.choices))
+            #expect(quiz.questions.map(\.answerIndex) == original.questions.map(\.answerIndex))
+            #expect(quiz.questions.map(\.quote) == original.questions.map(\.quote))
+            for (index, item) in routed.items.enumerated() {
+                if item.kind == .extracted { #expect(quiz.questions[index] == original.questions[index]) }
+                if item.kind == .rewritten { #expect(quiz.questions[index].prompt.hasSuffix("?")) }
             }
         }
     }

@@ -337,7 +337,8 @@ struct RoutingEngineTests {
 
     /// Under a time budget a quiz that does not fit the local window whole is not fitted and
     /// asked whole (SmolLM2 spent 21 s of a 30 s budget on one and repeated itself): the builtin
-    /// engine extracts it, and the fallback says why. Without a budget it is fitted as before.
+    /// engine extracts it, the model is asked only to rephrase its questions one by one, and the
+    /// fallback says why. Without a budget it is fitted as before.
     @Test func underATimeBudgetAWholePartThatDoesNotFitIsTheBuiltinEngines() async throws {
         let document = Self.longDocument()
         let local = ScriptedModel(.local, window: 1024)
@@ -346,9 +347,11 @@ struct RoutingEngineTests {
         let routed = try await RoutingEngine(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "remote down")))
             .run(request)
         #expect(routed.engine == .builtin)
-        #expect(local.calls.respond == 0)
+        // No whole quiz was asked for: every request was one question's rephrasing.
+        #expect(local.calls.prompts.allSatisfy { $0.hasPrefix("Sentence: ") && $0.contains("Missing words: ") })
+        #expect(!local.calls.prompts.contains { $0.contains("<document>") })
         let step = try #require(routed.fallbacks.first { $0.engine == .local })
-        #expect(step.reason.contains("does not fit its 1024-token window whole; the builtin engine extracts it"), "\(step.reason)")
+        #expect(step.reason.contains("does not fit its 1024-token window whole; the builtin engine extracts and the model rewrites items"), "\(step.reason)")
     }
 
     @Test func withoutALargerWindowTheContentIsFittedKeepingCoverage() async throws {
