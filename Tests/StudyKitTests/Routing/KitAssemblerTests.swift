@@ -53,7 +53,8 @@ struct KitAssemblerTests {
         let log = CallLog()
         let local = ScriptedModel(
             .local, window: 8192,
-            steps: [.answer(RoutingEngineTests.headline), .answer(Self.summary), .answer(Self.flashcards), .answer(Self.quiz), .answer(Self.mindMap)],
+            // The parts are made cheapest items first (mind map, cards, quiz, then the summary), kit order kept.
+            steps: [.answer(RoutingEngineTests.headline), .answer(Self.mindMap), .answer(Self.flashcards), .answer(Self.quiz), .answer(Self.summary)],
             log: log)
         let remote = ScriptedModel(.remote, available: .unavailable(reason: "remote down"))
         let router = RoutingEngine(local: local, remote: remote)
@@ -62,6 +63,7 @@ struct KitAssemblerTests {
         #expect(!kit.singleRequest)
         #expect(log.kinds == Array(repeating: .local, count: 5))
         #expect(kit.parts.allSatisfy { $0.routed.engine == .local })
+        #expect(kit.parts.map(\.task) == [.headline, .summary, .flashcards, .quiz, .mindmap])
         // Every part records why remote did not answer, labelled with the part.
         #expect(kit.routed.fallbacks.map(\.reason).filter { $0.hasPrefix("quiz: ") }.count == 1)
         #expect(remote.calls.respond == 0)
