@@ -396,7 +396,7 @@ extension RoutingEngine {
     // MARK: mind map branches
 
     static let branchSpec = ItemSpec(
-        name: "branch", version: "mindmap.branch/2",
+        name: "branch", version: "mindmap.branch/3",
         instructions: """
             You name one branch of a mind map of a student's study material.
             Give 1 to 5 words that say what the branch is about, in the words of its heading and details, without numbering.
@@ -420,6 +420,23 @@ extension RoutingEngine {
             }
             guard BuiltinProse.wordCount(label) <= 5, !ResultProse.sameText(label, branch.label) else {
                 return .failure(ItemRejection(reason: "the name was too long or unchanged"))
+            }
+            // A new name says something the heading did not, or says it shorter; it never only
+            // restyles the heading ("Light-Dependent Reactions" for "The light-dependent
+            // reactions") nor loses what the heading says: its dates ("The Directory" for "The
+            // Directory, 1795–1799") or most of its words ("Photorespiration" for
+            // "Photorespiration, C4 and CAM plants").
+            let heading = Set(Grounding.contentStems(branch.label))
+            let named = Set(stems)
+            let numbers = Set(Grounding.normalizedWords(branch.label).filter { $0.contains(where: \.isNumber) })
+            if !numbers.isSubset(of: Set(Grounding.normalizedWords(label))) {
+                return .failure(ItemRejection(reason: "the name dropped the heading's dates or numbers"))
+            }
+            if !heading.isEmpty, named == heading {
+                return .failure(ItemRejection(reason: "the name only restyled the heading"))
+            }
+            if heading.count >= 2, heading.intersection(named).count * 2 < heading.count, named.isSubset(of: heading) {
+                return .failure(ItemRejection(reason: "the name dropped most of what the heading says"))
             }
             return .success(label)
         }

@@ -1,0 +1,38 @@
+import Testing
+@testable import StudyKit
+
+/// How a renamed mind-map branch is judged (``RoutingEngine/branchJob(_:centre:path:materialStems:)``):
+/// Qwen2.5-Coder-0.5B's names for the branches of samples/notes.pdf and samples/long.pdf, most of
+/// which only restyled or shortened a heading that was already a good label.
+@Suite("A renamed branch says more, or the same shorter, and loses nothing")
+struct BranchRewriteJudgeTests {
+    static let material = """
+        Where it happens: the chloroplast. The light-dependent reactions. Photorespiration, C4 and CAM plants.
+        The Directory, 1795–1799. Key terms and revision questions. Chlorophyll absorbs light in the thylakoid membranes.
+        """
+
+    static func judge(_ label: String, heading: String, details: [String] = []) -> String {
+        let branch = MindMap.Node(label: heading, children: details.map { MindMap.Node(label: $0, children: []) })
+        let job = RoutingEngine.branchJob(branch, centre: "Photosynthesis", path: "branches[0].label", materialStems: Set(Grounding.contentStems(material)))
+        switch job.accept(["label": .string(label)]) {
+        case .success: return "accepted"
+        case .failure(let rejection): return rejection.reason
+        }
+    }
+
+    @Test func restylingTheHeadingIsNoNewName() {
+        #expect(Self.judge("Light-Dependent Reactions", heading: "The light-dependent reactions") == "the name only restyled the heading")
+        #expect(Self.judge("Where it happens: chloroplast", heading: "Where it happens: the chloroplast") == "the name only restyled the heading")
+    }
+
+    @Test func aNameThatLosesTheHeadingsDatesOrMostOfItsWordsIsRefused() {
+        #expect(Self.judge("The Directory", heading: "The Directory, 1795–1799") == "the name dropped the heading's dates or numbers")
+        #expect(Self.judge("Photorespiration", heading: "Photorespiration, C4 and CAM plants") == "the name dropped the heading's dates or numbers")
+        #expect(Self.judge("Revision questions", heading: "Key terms and revision questions plus chlorophyll") == "the name dropped most of what the heading says")
+    }
+
+    @Test func aNameThatSaysWhatTheBranchIsAboutIsAccepted() {
+        #expect(Self.judge("Chloroplast thylakoid membranes", heading: "Where it happens: the chloroplast", details: ["thylakoid membranes"]) == "accepted")
+        #expect(Self.judge("The Directory, 1795–1799: light", heading: "The Directory, 1795–1799") == "accepted")
+    }
+}
