@@ -3,28 +3,44 @@ import Foundation
 // MARK: - Feynman feedback, item by item
 
 extension RoutingEngine {
-    /// The builtin feedback with the corrections of its misplaced claims pointed by `engine`:
-    /// each misplaced claim is one small job, and each item's provenance says what made it.
+    /// The builtin feedback with the corrections of its wrong claims written by `engine`: each
+    /// wrong claim the check found evidence for is one small job, the first claim first (a
+    /// misplaced claim is pointed to where the material puts it, any other corrected from the
+    /// material's sentence), and each item's provenance says what made it.
     func rewriteFeynman(
         _ feedback: FeynmanFeedback, request: RoutingRequest, engine: any LanguageModel, materialStems: Set<String>,
         fallback result: AnyStudyResult, extracted: [ItemProvenance], material: String, log: AttemptLog
     ) async -> (result: AnyStudyResult, items: [ItemProvenance]) {
         let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
         let check = builtin.feynmanCheck(analysis, concept: request.concept, explanation: request.explanation)
-        // The first gaps are the wrong claims, in order (``BuiltinEngine/feynmanFeedback(_:analysis:)``).
-        let wrong = Array(check.wrongClaims.prefix(feedback.gaps.count))
-        let misplaced = wrong.enumerated().filter { $0.element.finding == .misplaced }
-        let jobs = misplaced.map { index, claim in
-            Self.correctionJob(claim, concept: check.concept, path: "gaps[\(index)].correction", materialStems: materialStems)
+        // Each gap of a wrong claim, found by its point: the feedback leaves out a wrong claim's
+        // gap that fails the point rules or repeats another, so position alone could pair a
+        // claim with a key term's gap (``BuiltinEngine/feynmanFeedback(_:analysis:)``).
+        var claimOfGap: [Int: FeynmanCheck.Claim] = [:]
+        for claim in check.wrongClaims {
+            let point = BuiltinEngine.gap(for: claim, concept: check.concept, context: "").point
+            if let index = feedback.gaps.firstIndex(where: { $0.point == point }), claimOfGap[index] == nil { claimOfGap[index] = claim }
         }
-        let answers = await runItems(jobs, engine: engine, task: .feynman, spec: Self.correctionSpec, request: request, log: log)
-        var outcomes = wrong.map { claim in
-            ItemOutcome.kept(
-                claim.finding == .contradicted
-                    ? "not rewritten: the correction quotes the concept's sentence that says otherwise"
-                    : "not rewritten: the material says nothing like this claim, so there is nothing to point to")
+        let asked = claimOfGap.keys.sorted().filter { claimOfGap[$0]?.evidence != nil }
+        // A misplaced claim is pointed to its place; a contradicted or unsupported one corrected
+        // from the concept's sentence. One job at a time, in the gaps' order: the budget has
+        // room for one or two, and the first claim matters most.
+        var answers: [ItemOutcome] = []
+        for index in asked {
+            let claim = claimOfGap[index]!
+            let path = "gaps[\(index)].correction"
+            answers += claim.finding == .misplaced
+                ? await runItems(
+                    [Self.pointingJob(claim, concept: check.concept, path: path, materialStems: materialStems)], engine: engine, task: .feynman,
+                    spec: Self.pointingSpec, request: request, log: log)
+                : await runItems(
+                    [Self.correctionJob(claim, concept: check.concept, path: path)], engine: engine, task: .feynman, spec: Self.correctionSpec,
+                    request: request, log: log)
         }
-        for (position, (index, _)) in misplaced.enumerated() { outcomes[index] = answers[position] }
+        var outcomes: [Int: ItemOutcome] = claimOfGap.mapValues { _ in
+            ItemOutcome.kept("not rewritten: the material says nothing like this claim, so there is nothing to correct it from")
+        }
+        for (position, index) in asked.enumerated() { outcomes[index] = answers[position] }
         var gaps = feedback.gaps
         var provenance = [ItemProvenance(path: "verdict", kind: .extracted, note: "from the builtin check of each claim against the material")]
         provenance += feedback.whatWasRight.indices.map {
@@ -32,19 +48,33 @@ extension RoutingEngine {
         }
         for index in gaps.indices {
             let path = "gaps[\(index)]"
-            guard index < outcomes.count else {
+            guard let outcome = outcomes[index], let claim = claimOfGap[index] else {
                 let note = gaps[index].point.contains("too vague") || gaps[index].point.hasPrefix("No explanation")
                     ? "the builtin check found nothing checkable in the explanation"
                     : "a key term of the concept's sentences that the explanation leaves out"
                 provenance.append(ItemProvenance(path: path, kind: .extracted, note: note))
                 continue
             }
-            switch outcomes[index] {
+            switch outcome {
             case .rewritten(let sentence):
-                let evidence = wrong[index].evidence.map { BuiltinEngine.quoting($0, after: " The material says: ") } ?? ""
-                let room = 400 - BuiltinProse.length(sentence)
-                gaps[index].correction = BuiltinProse.length(evidence) <= room ? sentence + evidence : sentence
-                provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "\(engine.modelName) pointed out where the material's sentence puts the claim"))
+                // The model's sentence first, then the builtin correction (the material's
+                // sentence quoted) when both fit, so the fact a tutor would name is always there;
+                // alone when it already says most of that sentence (the gap's quote still has it).
+                let builtinCorrection = gaps[index].correction
+                let evidenceKeys = Set(FeynmanCheck.contentKeys(claim.evidence ?? ""))
+                let said = evidenceKeys.intersection(FeynmanCheck.contentKeys(sentence)).count
+                if !evidenceKeys.isEmpty, said * 4 >= evidenceKeys.count * 3 {
+                    gaps[index].correction = sentence
+                } else if BuiltinProse.length(sentence) + 1 + BuiltinProse.length(builtinCorrection) <= 400 {
+                    gaps[index].correction = sentence + " " + builtinCorrection
+                } else {
+                    let quote = claim.evidence.map { BuiltinEngine.quoting($0, after: " The material says: ") } ?? ""
+                    gaps[index].correction = sentence + BuiltinProse.shortened(quote, maxLength: 400 - BuiltinProse.length(sentence))
+                }
+                let note = claim.finding == .misplaced
+                    ? "\(engine.modelName) pointed out where the material's sentence puts the claim"
+                    : "correction written by \(engine.modelName) from the material's sentence"
+                provenance.append(ItemProvenance(path: path, kind: .rewritten, note: note))
             case .kept(let reason):
                 provenance.append(ItemProvenance(path: path, kind: .extracted, note: reason))
             }
@@ -59,12 +89,69 @@ extension RoutingEngine {
 // MARK: - Feynman corrections
 
 extension RoutingEngine {
-    /// The model answers one question about one sentence with a phrase copied from it: where
-    /// the material puts the fact of a misplaced claim ("in interphase"). A 135M model cannot
-    /// be trusted to write a correction (it repeats the wrong claim), but it can point into a
-    /// sentence, and that is checked: the phrase must come from the sentence and name something
-    /// the claim and the concept do not.
+    /// The model corrects one wrong claim in one short sentence, from one sentence of the
+    /// material: what the material says instead ("The default value is evaluated only once.").
+    /// Its answer ships only when ``FeynmanFeedback/correctionProblem(_:claim:evidence:concept:misplaced:)``
+    /// finds nothing wrong with it: a small model's commonest answer is the wrong claim again.
     static let correctionSpec = ItemSpec(
+        name: "correction", version: "feynman.correction/4",
+        // Short on purpose: on a loaded 2-core machine the 0.5B model reads about 50 prompt
+        // tokens a second, and the whole answer has 5 s.
+        instructions: """
+            Correct the student's wrong claim in one short sentence, with the material's words.
+            Student: The Calvin cycle takes place in the thylakoids. Material: The Calvin cycle, in the stroma, fixes carbon dioxide into sugar.
+            {"correction": "The Calvin cycle takes place in the stroma."}
+            Student: Glycolysis needs oxygen. Material: Glycolysis does not need oxygen.
+            {"correction": "Glycolysis does not need oxygen."}
+            """,
+        schema: .object([
+            .init("correction", description: "One short sentence from the material.",
+                  .string(maxLength: 200, maxWords: 30, forbiddenCharacters: "\n")),
+        ]),
+        maximumTokens: 56)
+
+    /// One wrong claim and the material's sentence about it. A misplaced claim is shown without
+    /// the concept's name ("the DNA gets copied", not "In prophase the DNA gets copied"): its
+    /// sentence is about something else, and the model should say what, not repeat the concept.
+    static func correctionJob(_ claim: FeynmanCheck.Claim, concept: String, path: String) -> ItemJob {
+        let evidence = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(claim.evidence ?? ""))
+        let misplaced = claim.finding == .misplaced
+        var statement = claim.text
+        if misplaced {
+            let conceptWords = Set(Grounding.normalizedWords(concept))
+            let words = claim.text.split(separator: " ").filter { word in
+                !conceptWords.contains(Grounding.normalizedWords(String(word)).first ?? "")
+            }
+            let start = words.first.map { ["in", "during"].contains($0.lowercased()) } == true ? 1 : 0
+            statement = words.dropFirst(start).joined(separator: " ")
+        }
+        let prompt = "Student: \(statement). Material: \(evidence)"
+        return ItemJob(path: path, prompt: prompt) { json in
+            guard let answer = json["correction"]?.stringValue.map(BuiltinProse.oneLine), answer.contains(where: \.isLetter) else {
+                return .failure(ItemRejection(reason: "the answer had no correction"))
+            }
+            var sentence = answer.trimmingCharacters(in: .whitespaces)
+            if let first = sentence.first, first.isLowercase { sentence = first.uppercased() + sentence.dropFirst() }
+            if let last = sentence.last, !".!?".contains(last) { sentence += "." }
+            if let problem = FeynmanFeedback.correctionProblem(
+                sentence, claim: claim.text, evidence: evidence, concept: concept, misplaced: misplaced)
+            {
+                return .failure(ItemRejection(reason: "“\(BuiltinProse.shortened(sentence, maxLength: 120))”: \(problem)"))
+            }
+            return .success(sentence)
+        }
+    }
+}
+
+// MARK: - Pointing a misplaced claim to its place
+
+extension RoutingEngine {
+    /// The model answers one question about one sentence with a phrase copied from it: where
+    /// the material puts the fact of a misplaced claim ("in interphase"). Asked to write a
+    /// correction of a misplaced claim, small models repeat the claim (Qwen2.5-Coder-0.5B in 5 of
+    /// 5 on the samples), but they can point into a sentence, and that is checked: the phrase must
+    /// come from the sentence and name something the claim and the concept do not.
+    static let pointingSpec = ItemSpec(
         name: "where", version: "feynman.where/2",
         instructions: """
             You answer a question about one sentence of a student's study material with a short phrase copied from that sentence. Never use a word that is not in the sentence.
@@ -80,7 +167,7 @@ extension RoutingEngine {
         maximumTokens: 24)
 
     /// One misplaced claim: where does the material put it?
-    static func correctionJob(_ claim: FeynmanCheck.Claim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
+    static func pointingJob(_ claim: FeynmanCheck.Claim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
         let evidence = claim.evidence ?? ""
         let conceptWords = Set(Grounding.normalizedWords(concept))
         let statement = claim.text.split(separator: " ").filter { word in

@@ -163,3 +163,81 @@ extension FeynmanFeedback {
             """)
     static let request = "Judge the student's explanation of the concept against the document as a JSON object."
 }
+
+// MARK: - A model's correction of one wrong claim
+
+extension FeynmanFeedback {
+    /// Why a model's one-sentence `correction` of a wrong `claim` may not ship, or `nil`.
+    ///
+    /// The model is shown the claim and `evidence`, the material's sentence that puts the fact
+    /// (elsewhere, when the claim is `misplaced`) or says otherwise. A small model's commonest
+    /// answers are a copy of the wrong claim, a copy of the whole sentence, or the claim with a
+    /// grounded word tacked on ("In prophase, the DNA gets copied, before mitosis"), and each is
+    /// refused:
+    /// - every content word is the sentence's or the concept's; a word only the claim has stands
+    ///   only as what is denied ("…, not in the thylakoids");
+    /// - it says something the claim does not: a word of the sentence the claim lacks, or the
+    ///   claim's words with the opposite sense ("now stable" for "not stable");
+    /// - it says nothing the sentence contradicts, and for a misplaced claim it does not put the
+    ///   fact in the concept again, unless it denies it ("…, not in prophase");
+    /// - it is shorter than the sentence, unless that is short (8 words or fewer): the sentence
+    ///   itself is already the gap's quote.
+    ///
+    /// Each reason reads after the correction it refuses (“…”: repeated the claim).
+    static func correctionProblem(_ correction: String, claim: String, evidence: String, concept: String, misplaced: Bool) -> String? {
+        let words = BuiltinTerms.words(in: correction)
+        let count = BuiltinProse.wordCount(correction)
+        guard count >= 3, count <= 30, correction.contains(where: \.isLetter) else {
+            return "was not a sentence of 3 to 30 words"
+        }
+        let conceptKeys = Set(FeynmanCheck.contentKeys(concept))
+        let evidenceKeys = Set(FeynmanCheck.contentKeys(evidence))
+        let claimKeys = Set(FeynmanCheck.contentKeys(claim))
+        let denied = deniedKeys(words)
+        let keys = FeynmanCheck.contentKeys(correction)
+        if let stray = keys.first(where: { !evidenceKeys.contains($0) && !conceptKeys.contains($0) && !denied.contains($0) }) {
+            return "used “\(stray)”, which the material's sentence does not have"
+        }
+        let claimWords = BuiltinTerms.words(in: claim)
+        let shared = claimKeys.intersection(keys).subtracting(conceptKeys)
+        let saysOtherwise = FeynmanCheck.opposes(claimWords, words, shared: shared, concept: conceptKeys)
+        let news = keys.filter { evidenceKeys.contains($0) && !claimKeys.contains($0) && !conceptKeys.contains($0) }
+        guard !news.isEmpty || saysOtherwise else {
+            return "repeated the claim instead of saying what the material says"
+        }
+        let evidenceWords = BuiltinTerms.words(in: evidence)
+        for clause in FeynmanCheck.clauses(of: correction) + [correction] {
+            let clauseWords = BuiltinTerms.words(in: clause)
+            let common = Set(clauseWords.map(FeynmanCheck.key)).intersection(evidenceKeys).subtracting(conceptKeys)
+            if common.count >= 2, FeynmanCheck.opposes(clauseWords, evidenceWords, shared: common, concept: conceptKeys) {
+                return "says the opposite of the material's sentence"
+            }
+        }
+        if misplaced, keys.contains(where: { conceptKeys.contains($0) && !denied.contains($0) }) {
+            return "still puts the claim in \(concept)"
+        }
+        // The sentence itself is already the gap's quote; a shortened copy that keeps its point
+        // ("The break statement breaks out of the innermost enclosing for or while loop") corrects.
+        let evidenceCount = BuiltinProse.wordCount(evidence)
+        guard count < evidenceCount || evidenceCount <= 8 else {
+            return "copied the material's whole sentence instead of correcting the claim"
+        }
+        return nil
+    }
+
+    /// The content keys a negator denies: those after "not", "never", "no" or "without", up to the
+    /// clause's next punctuation ("not in the thylakoids", "not every chunk").
+    private static func deniedKeys(_ words: [BuiltinWord]) -> Set<String> {
+        var result = Set<String>()
+        var denying = false
+        for word in words {
+            if word.followsBreak { denying = false }
+            if FeynmanCheck.isNegator(word.lowercased) {
+                denying = true
+                continue
+            }
+            if denying, !word.isStopword { result.insert(FeynmanCheck.key(word)) }
+        }
+        return result
+    }
+}

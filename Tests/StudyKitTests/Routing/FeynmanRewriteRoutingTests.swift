@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+/// The Feynman item jobs through the router with a scripted local model: the whole answer
+/// does not fit the local window under a time budget, so the builtin check answers and the model
+/// is asked to correct each wrong claim. An accepted correction opens the gap's correction and
+/// is labelled `rewritten`; a refused one leaves the check's correction, labelled with why.
+@Suite("Feynman corrections through the router")
+struct FeynmanRewriteRoutingTests {
+    static let explanation = "Default values are evaluated every time the function is called."
+
+    static func run(answer: String) async throws -> (RoutedResult, FeynmanFeedback, ScriptedModel) {
+        let document = Document(text: FeynmanCheckTests.manual, title: nil, kind: .text, origin: "test")
+        // A window too small for the material: the whole answer is skipped, the items are not.
+        let local = ScriptedModel(.local, window: 256, steps: [.answer(answer)])
+        let remote = ScriptedModel(.remote, available: .unavailable(reason: "not configured"))
+        let router = RoutingEngine(local: local, remote: remote)
+        let request = RoutingRequest(
+            task: .feynman, document: document, concept: "default parameter values", explanation: Self.explanation,
+            useCache: false, budget: TimeBudget(seconds: 60, start: Date()))
+        let routed = try await router.run(request)
+        guard case .feynman(let feedback) = routed.result else { throw CancellationError() }
+        return (routed, feedback, local)
+    }
+
+    @Test func anAcceptedCorrectionOpensTheGapAndIsLabelledRewritten() async throws {
+        let (routed, feedback, local) = try await Self.run(answer: #"{"correction": "The default value is evaluated only once."}"#)
+        #expect(local.calls.respond == 1)
+        #expect(local.calls.prompts.first?.contains("Student: Default values are evaluated every time the function is called.") == true)
+        let gap = try #require(feedback.gaps.first)
+        #expect(gap.point.hasPrefix("You said “Default values are evaluated every time"))
+        #expect(gap.correction.hasPrefix("The default value is evaluated only once."))
+        let item = try #require(routed.items.first { $0.path == "gaps[0]" })
+        #expect(item.kind == .rewritten)
+        #expect(routed.items.filter { $0.kind == .rewritten }.count == 1)
+    }
+
+    @Test func theClaimAgainKeepsTheChecksCorrectionWithTheReason() async throws {
+        let builtin = BuiltinEngine().feynmanFeedback(
+            BuiltinAnalysis(text: FeynmanCheckTests.manual, title: nil), concept: "default parameter values", explanation: Self.explanation)
+        let (routed, feedback, local) = try await Self.run(answer: #"{"correction": "Default values are evaluated every time the function is called."}"#)
+        #expect(local.calls.respond == 1)
+        #expect(feedback.gaps.first?.correction == builtin.gaps.first?.correction)
+        let item = try #require(routed.items.first { $0.path == "gaps[0]" })
+        #expect(item.kind == .extracted)
+        // The reason quotes the refused answer: a word only the wrong claim has ("time").
+        #expect(item.note?.hasPrefix("not rewritten: “Default values are evaluated every time the function is called.”: used “time”") == true,
+                "note: \(item.note ?? "none")")
+    }
+}
