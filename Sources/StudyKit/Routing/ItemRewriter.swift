@@ -232,7 +232,7 @@ extension RoutingEngine {
                         outcomes.append(.rewritten(text))
                     case .failure(let rejection):
                         outcome = .invalid
-                        outcomes.append(.kept("not rewritten: \(rejection.reason)"))
+                        outcomes.append(.kept("not rewritten: " + Self.quotingAnswer(rejection.reason, json)))
                     }
                 }
             } catch {
@@ -242,6 +242,16 @@ extension RoutingEngine {
             recordAttempt(key, outcome: outcome, started: started, usage: usage, log: log)
         }
         return outcomes
+    }
+
+    /// `reason`, followed by what the model wrote (its first text field, shortened) unless the
+    /// reason already quotes it, so a student or a maintainer sees what was refused:
+    /// `the question gave its answer away (“What makes extra ATP but no NADPH?”)`.
+    static func quotingAnswer(_ reason: String, _ json: JSONValue) -> String {
+        guard !reason.contains("“"), case .object(let fields) = json,
+            let said = fields.keys.lazy.compactMap({ fields[$0]?.stringValue }).map(BuiltinProse.oneLine).first(where: { !$0.isEmpty })
+        else { return reason }
+        return reason + " (“" + BuiltinProse.shortened(said, maxLength: 100) + "”)"
     }
 
     // MARK: flashcards

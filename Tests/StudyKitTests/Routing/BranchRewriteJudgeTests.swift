@@ -36,3 +36,16 @@ struct BranchRewriteJudgeTests {
         #expect(Self.judge("The Directory, 1795–1799: light", heading: "The Directory, 1795–1799") == "accepted")
     }
 }
+
+@Suite("A refused item's reason shows what the model wrote")
+struct RefusedItemReasonTests {
+    @Test func theReasonQuotesTheModelsFirstTextFieldOnce() {
+        let answer: JSONValue = ["question": "What makes extra ATP but no NADPH?", "answer": "ATP"]
+        #expect(RoutingEngine.quotingAnswer("the question gave its answer away", answer)
+            == "the question gave its answer away (“What makes extra ATP but no NADPH?”)")
+        // A reason that already quotes the answer, or an answer with no text, is left as it is.
+        #expect(RoutingEngine.quotingAnswer("the phrase “in the stroma” was not taken from the sentence", ["answer": "in the stroma"])
+            == "the phrase “in the stroma” was not taken from the sentence")
+        #expect(RoutingEngine.quotingAnswer("the answer had no label", ["label": ""]) == "the answer had no label")
+    }
+}
