@@ -65,15 +65,13 @@ extension RoutingEngine {
             var provenance: [ItemProvenance] = []
             var questions = Set(cards.map { BuiltinProse.duplicateKey($0.question) })
             for (index, outcome) in outcomes.enumerated() {
-                if case .rewritten(let text) = outcome, let (question, answer) = Self.splitCard(text),
-                    !questions.contains(BuiltinProse.duplicateKey(question))
-                {
-                    questions.insert(BuiltinProse.duplicateKey(question))
+                switch Self.fresh(outcome, seen: &questions, repeats: "the rewritten question repeats another card's", key: { Self.splitCard($0)?.0 }) {
+                case .success(let text):
+                    let (question, answer) = Self.splitCard(text) ?? (text, cards[index].answer)
                     cards[index] = Flashcards.Card(question: question, answer: answer, quote: cards[index].quote)
                     provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .rewritten, note: "rephrased by \(engine.modelName)"))
-                } else {
-                    let reason = if case .kept(let reason) = outcome { reason } else { "the rewritten question repeats another card's" }
-                    provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .extracted, note: reason))
+                case .failure(let kept):
+                    provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .extracted, note: kept.reason))
                 }
             }
             return checked(.flashcards(Flashcards(cards: cards)), provenance: provenance, fallback: result, extracted: extracted, material: material)
@@ -99,13 +97,12 @@ extension RoutingEngine {
                     provenance.append(ItemProvenance(path: path, kind: .extracted, note: "selected from the material by the builtin engine"))
                     continue
                 }
-                if case .rewritten(let text) = outcome, let (prompt, _) = Self.splitCard(text), !asked.contains(BuiltinProse.duplicateKey(prompt)) {
-                    asked.insert(BuiltinProse.duplicateKey(prompt))
-                    questions[index].prompt = prompt
+                switch Self.fresh(outcome, seen: &asked, repeats: "the rewritten question repeats another question", key: { Self.splitCard($0)?.0 }) {
+                case .success(let text):
+                    questions[index].prompt = Self.splitCard(text)?.0 ?? text
                     provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "question rephrased by \(engine.modelName); choices extracted"))
-                } else {
-                    let reason = if case .kept(let reason) = outcome { reason } else { "the rewritten question repeats another question" }
-                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: reason))
+                case .failure(let kept):
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: kept.reason))
                 }
             }
             return checked(.quiz(Quiz(questions: questions)), provenance: provenance, fallback: result, extracted: extracted, material: material)
@@ -138,15 +135,15 @@ extension RoutingEngine {
             var provenance = [ItemProvenance(path: "centralTopic", kind: .extracted, note: "the material's title")]
             for (index, outcome) in outcomes.enumerated() {
                 let path = "branches[\(index)].label"
-                if case .rewritten(let label) = outcome, !labels.contains(BuiltinProse.duplicateKey(label)),
-                    !ResultProse.sameText(label, map.centralTopic)
-                {
-                    labels.insert(BuiltinProse.duplicateKey(label))
+                let centre = BuiltinProse.duplicateKey(map.centralTopic)
+                switch Self.fresh(outcome, seen: &labels, repeats: "the new name repeats another branch's or the centre's", key: { label in
+                    BuiltinProse.duplicateKey(label) == centre ? nil : label
+                }) {
+                case .success(let label):
                     branches[index].label = label
                     provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "named by \(engine.modelName)"))
-                } else {
-                    let reason = if case .kept(let reason) = outcome { reason } else { "the new name repeats another branch's" }
-                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: reason))
+                case .failure(let kept):
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: kept.reason))
                 }
                 if !branches[index].children.isEmpty {
                     provenance.append(ItemProvenance(path: "branches[\(index)].children", kind: .extracted, note: "key terms of the section"))
@@ -159,6 +156,23 @@ extension RoutingEngine {
 
         default:
             return (result, extracted)
+        }
+    }
+
+    /// The rewritten text of `outcome` when its `key` (the question of a card, a label) is new
+    /// among `seen`, which then holds it too; else why the item stays extracted: the outcome's
+    /// own reason, or `repeats` for a rewrite that repeats another item (or has no key).
+    static func fresh(
+        _ outcome: ItemOutcome, seen: inout Set<String>, repeats: String, key: (String) -> String?
+    ) -> Result<String, ItemRejection> {
+        switch outcome {
+        case .kept(let reason):
+            return .failure(ItemRejection(reason: reason))
+        case .rewritten(let text):
+            guard let shown = key(text), seen.insert(BuiltinProse.duplicateKey(shown)).inserted else {
+                return .failure(ItemRejection(reason: repeats))
+            }
+            return .success(text)
         }
     }
 
