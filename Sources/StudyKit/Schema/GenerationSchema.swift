@@ -186,7 +186,10 @@ extension GenerationSchema {
     /// Unlike ``jsonSchema(strict:)`` it spells out constraints that JSON Schema cannot carry
     /// (distinctness, word limits), so changing any constraint or description changes it.
     /// Stable across runs and platforms: it is built from ordered values only.
-    public var fingerprint: String { "generation-schema/1 " + canonicalValue.compactText }
+    /// Version 2: the grammar emitted from the same constraints changed (word limits with room
+    /// to finish), so answers cached under version 1's grammar ("Pasted frommyLectureSlides")
+    /// are not served for it.
+    public var fingerprint: String { "generation-schema/2 " + canonicalValue.compactText }
 
     private var canonicalValue: JSONValue {
         switch self {

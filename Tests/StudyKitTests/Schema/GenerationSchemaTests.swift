@@ -138,7 +138,7 @@ struct GenerationSchemaTests {
     @Test func fingerprintsDifferPerTaskAndFollowEveryConstraint() {
         let fingerprints = Set(StudyTask.allCases.map(\.generationSchema.fingerprint))
         #expect(fingerprints.count == StudyTask.allCases.count)
-        #expect(Headline.generationSchema.fingerprint.hasPrefix("generation-schema/1 "))
+        #expect(Headline.generationSchema.fingerprint.hasPrefix("generation-schema/2 "))
 
         func cards(maxItems: Int, distinct: GenerationSchema.Distinctness?) -> GenerationSchema {
             .object([.init("cards", description: "d", .array(items: .string(maxLength: 10), minItems: 1, maxItems: maxItems, distinct: distinct))])
