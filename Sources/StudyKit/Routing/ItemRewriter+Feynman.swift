@@ -116,15 +116,7 @@ extension RoutingEngine {
     static func correctionJob(_ claim: FeynmanCheck.Claim, concept: String, path: String) -> ItemJob {
         let evidence = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(claim.evidence ?? ""))
         let misplaced = claim.finding == .misplaced
-        var statement = claim.text
-        if misplaced {
-            let conceptWords = Set(Grounding.normalizedWords(concept))
-            let words = claim.text.split(separator: " ").filter { word in
-                !conceptWords.contains(Grounding.normalizedWords(String(word)).first ?? "")
-            }
-            let start = words.first.map { ["in", "during"].contains($0.lowercased()) } == true ? 1 : 0
-            statement = words.dropFirst(start).joined(separator: " ")
-        }
+        let statement = misplaced ? Self.claim(claim.text, without: concept, orLeading: ["in", "during"]) : claim.text
         let prompt = "Student: \(statement). Material: \(evidence)"
         return ItemJob(path: path, prompt: prompt) { json in
             guard let answer = json["correction"]?.stringValue.map(BuiltinProse.oneLine), answer.contains(where: \.isLetter) else {
@@ -166,14 +158,21 @@ extension RoutingEngine {
         ]),
         maximumTokens: 24)
 
+    /// A claim's words without the concept's name, nor a first word of `leading` that the name
+    /// left dangling: "In prophase the DNA gets copied" → "the DNA gets copied".
+    static func claim(_ text: String, without concept: String, orLeading leading: Set<String>) -> String {
+        let conceptWords = Set(Grounding.normalizedWords(concept))
+        let words = text.split(separator: " ").filter { word in
+            !conceptWords.contains(Grounding.normalizedWords(String(word)).first ?? "")
+        }
+        let start = words.first.map { leading.contains($0.lowercased()) } == true ? 1 : 0
+        return words.dropFirst(start).joined(separator: " ")
+    }
+
     /// One misplaced claim: where does the material put it?
     static func pointingJob(_ claim: FeynmanCheck.Claim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
         let evidence = claim.evidence ?? ""
-        let conceptWords = Set(Grounding.normalizedWords(concept))
-        let statement = claim.text.split(separator: " ").filter { word in
-            !conceptWords.contains(Grounding.normalizedWords(String(word)).first ?? "")
-        }.joined(separator: " ")
-        let asked = statement.hasPrefix("In ") || statement.hasPrefix("in ") ? String(statement.dropFirst(3)) : statement
+        let asked = Self.claim(claim.text, without: concept, orLeading: ["in"])
         let prompt = "Sentence: \(evidence) Question: Which words of the sentence say when or where this happens: \(asked)?"
         return ItemJob(path: path, prompt: prompt) { json in
             guard let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine), answer.contains(where: \.isLetter) else {
