@@ -133,9 +133,9 @@ extension RoutingEngine {
             var branches = map.branches
             var labels = Set(branches.map { BuiltinProse.duplicateKey($0.label) })
             var provenance = [ItemProvenance(path: "centralTopic", kind: .extracted, note: "the material's title")]
+            let centre = BuiltinProse.duplicateKey(map.centralTopic)
             for (index, outcome) in outcomes.enumerated() {
                 let path = "branches[\(index)].label"
-                let centre = BuiltinProse.duplicateKey(map.centralTopic)
                 switch Self.fresh(outcome, seen: &labels, repeats: "the new name repeats another branch's or the centre's", key: { label in
                     BuiltinProse.duplicateKey(label) == centre ? nil : label
                 }) {
@@ -205,6 +205,8 @@ extension RoutingEngine {
     ) async -> [ItemOutcome] {
         let key = AttemptKey(engine: engine.kind, model: engine.identity, task: task.name, job: .item, promptVersion: spec.version)
         var outcomes: [ItemOutcome] = []
+        // Read once: whether the material itself has Chinese, Japanese or Korean characters.
+        let materialUsesCJK = LanguageRule.usesCJK(request.document.text)
         for job in jobs {
             if let skip = capabilitySkip(engine, key: key) {
                 outcomes.append(.kept("not rewritten: \(engine.modelName) \(skip)"))
@@ -237,7 +239,7 @@ extension RoutingEngine {
                     outcomes.append(.kept("not rewritten: the answer reached its \(spec.maximumTokens)-token limit"))
                 } else {
                     let json = try JSONValue.parse(ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
-                    let verdict = LanguageRule.scriptIssues(in: json, material: request.document.text).first.map {
+                    let verdict = LanguageRule.scriptIssues(in: json, materialUsesCJK: materialUsesCJK).first.map {
                         Result<String, ItemRejection>.failure(ItemRejection(reason: "the answer \($0.message)"))
                     } ?? job.accept(json)
                     switch verdict {

@@ -41,16 +41,25 @@ enum LanguageRule {
     /// material has none: a multilingual model (Qwen) sometimes switches script mid-sentence
     /// ("build sugar from二氧化碳"), too briefly for the language check above to see it.
     static func scriptIssues(in value: JSONValue, material: String) -> [ValidationIssue] {
-        let source = ScriptCount(material)
-        guard source.han + source.kana + source.hangul == 0 else { return [] }
+        scriptIssues(in: value, materialUsesCJK: usesCJK(material))
+    }
+
+    /// ``scriptIssues(in:material:)`` with the material read once (``usesCJK(_:)``), for many answers on one material.
+    static func scriptIssues(in value: JSONValue, materialUsesCJK: Bool) -> [ValidationIssue] {
+        guard !materialUsesCJK else { return [] }
         var fields: [(path: String, text: String)] = []
         collect(value, path: "", into: &fields)
         return fields.compactMap { field in
-            let found = ScriptCount(field.text)
-            guard found.han + found.kana + found.hangul > 0 else { return nil }
+            guard usesCJK(field.text) else { return nil }
             return ValidationIssue(
                 path: field.path, message: "has Chinese, Japanese or Korean characters, which the material does not use; write it in the material's language")
         }
+    }
+
+    /// Whether `text` has any Chinese, Japanese or Korean character.
+    static func usesCJK(_ text: String) -> Bool {
+        let scripts = ScriptCount(text)
+        return scripts.han + scripts.kana + scripts.hangul > 0
     }
 
     /// Whether `text` is long enough for its language to be judged.
