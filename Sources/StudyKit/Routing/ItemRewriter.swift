@@ -126,16 +126,29 @@ extension RoutingEngine {
             return checked(.summary(rewritten), provenance: provenance, fallback: result, extracted: extracted, material: material)
 
         case .mindMap(let map):
-            let jobs = map.branches.enumerated().map { index, branch in
+            // A branch is named only when its heading is too long to be a label: a heading of 5
+            // words or fewer is the author's own name for the section, and the small model's
+            // "rewrites" of such headings were restyles or cuts (mindmap.branch/3's refusals).
+            let named = map.branches.enumerated().filter { Self.branchNeedsName($0.element) }
+            let jobs = named.map { index, branch in
                 Self.branchJob(branch, centre: map.centralTopic, path: "branches[\(index)].label", materialStems: materialStems)
             }
-            let outcomes = await runItems(jobs, engine: engine, task: .mindmap, spec: Self.branchSpec, request: request, log: log)
+            let answers = await runItems(jobs, engine: engine, task: .mindmap, spec: Self.branchSpec, request: request, log: log)
+            var outcomes = [Int: ItemOutcome]()
+            for (position, (index, _)) in named.enumerated() { outcomes[index] = answers[position] }
             var branches = map.branches
             var labels = Set(branches.map { BuiltinProse.duplicateKey($0.label) })
             var provenance = [ItemProvenance(path: "centralTopic", kind: .extracted, note: "the material's title")]
             let centre = BuiltinProse.duplicateKey(map.centralTopic)
-            for (index, outcome) in outcomes.enumerated() {
+            for index in branches.indices {
                 let path = "branches[\(index)].label"
+                guard let outcome = outcomes[index] else {
+                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: "the material's heading, short enough to name the branch"))
+                    if !branches[index].children.isEmpty {
+                        provenance.append(ItemProvenance(path: "branches[\(index)].children", kind: .extracted, note: "key terms of the section"))
+                    }
+                    continue
+                }
                 switch Self.fresh(outcome, seen: &labels, repeats: "the new name repeats another branch's or the centre's", key: { label in
                     BuiltinProse.duplicateKey(label) == centre ? nil : label
                 }) {
@@ -197,17 +210,33 @@ extension RoutingEngine {
         let instructions: String
         let schema: GenerationSchema
         let maximumTokens: Int
+        /// The task whose record the attempts go in when another task asks the same job (a quiz
+        /// question is rewritten as a card is): one record per job, whichever part asks.
+        var recordedUnder: StudyTask? = nil
     }
 
     /// Runs the jobs in order on `engine`, within the budget and the item record.
+    ///
+    /// An item asked before in this run with the very same instructions and prompt (a quiz
+    /// question on the sentence a card was made from) gets the answer the model gave then,
+    /// judged by its own job, without a second call: items are decoded greedily, so asking
+    /// again would only spend the budget on the same answer.
     func runItems(
         _ jobs: [ItemJob], engine: any LanguageModel, task: StudyTask, spec: ItemSpec, request: RoutingRequest, log: AttemptLog
     ) async -> [ItemOutcome] {
-        let key = AttemptKey(engine: engine.kind, model: engine.identity, task: task.name, job: .item, promptVersion: spec.version)
+        let key = AttemptKey(
+            engine: engine.kind, model: engine.identity, task: (spec.recordedUnder ?? task).name, job: .item,
+            promptVersion: spec.version)
         var outcomes: [ItemOutcome] = []
         // Read once: whether the material itself has Chinese, Japanese or Korean characters.
         let materialUsesCJK = LanguageRule.usesCJK(request.document.text)
         for job in jobs {
+            let prompt = [job.prompt, TaskPrompt.languageInstruction(request.document.language)].compactMap { $0 }.joined(separator: "\n\n")
+            let asked = ItemAnswers.Key(model: "\(engine.kind.rawValue)/\(engine.identity)", version: spec.version, instructions: spec.instructions, prompt: prompt)
+            if let answer = itemAnswers[asked] {
+                outcomes.append(Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK).item)
+                continue
+            }
             if let skip = capabilitySkip(engine, key: key) {
                 outcomes.append(.kept("not rewritten: \(engine.modelName) \(skip)"))
                 continue
@@ -225,7 +254,7 @@ extension RoutingEngine {
             do {
                 var generation = GenerationRequest(
                     instructions: spec.instructions,
-                    prompt: [job.prompt, TaskPrompt.languageInstruction(request.document.language)].compactMap { $0 }.joined(separator: "\n\n"),
+                    prompt: prompt,
                     schemaName: spec.name,
                     jsonSchema: spec.schema.jsonSchema(strict: false).compactText,
                     strictJSONSchema: spec.schema.jsonSchema(strict: true).compactText,
@@ -234,23 +263,11 @@ extension RoutingEngine {
                 let sent = generation
                 let response = try await metered(engine, sent, key: key, deadline: request.budget) { try await engine.respond(to: sent) }
                 usage = response.usage
-                if response.finishReason == "length" {
-                    outcome = .cut
-                    outcomes.append(.kept("not rewritten: the answer reached its \(spec.maximumTokens)-token limit"))
-                } else {
-                    let json = try JSONValue.parse(ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
-                    let verdict = LanguageRule.scriptIssues(in: json, materialUsesCJK: materialUsesCJK).first.map {
-                        Result<String, ItemRejection>.failure(ItemRejection(reason: "the answer \($0.message)"))
-                    } ?? job.accept(json)
-                    switch verdict {
-                    case .success(let text):
-                        outcome = .accepted
-                        outcomes.append(.rewritten(text))
-                    case .failure(let rejection):
-                        outcome = .invalid
-                        outcomes.append(.kept("not rewritten: " + Self.quotingAnswer(rejection.reason, json)))
-                    }
-                }
+                let answer: ItemAnswers.Answer = response.finishReason == "length" ? .cut : .text(response.text)
+                itemAnswers[asked] = answer
+                let judged = Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK)
+                outcome = judged.attempt
+                outcomes.append(judged.item)
             } catch {
                 outcome = Self.outcome(for: error)
                 outcomes.append(.kept("not rewritten: \(Self.reason(for: error))"))
@@ -258,6 +275,30 @@ extension RoutingEngine {
             recordAttempt(key, outcome: outcome, started: started, usage: usage, log: log)
         }
         return outcomes
+    }
+
+    /// How one item's answer counts in the record, and what becomes of the item.
+    static func judge(
+        _ answer: ItemAnswers.Answer, job: ItemJob, spec: ItemSpec, materialUsesCJK: Bool
+    ) -> (attempt: AttemptOutcome, item: ItemOutcome) {
+        guard case .text(let text) = answer else {
+            return (.cut, .kept("not rewritten: the answer reached its \(spec.maximumTokens)-token limit"))
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(ModelOutputText.unfenced(text), allowingRawControlCharacters: true)
+        } catch {
+            return (.invalid, .kept("not rewritten: \(Self.reason(for: error))"))
+        }
+        let verdict = LanguageRule.scriptIssues(in: json, materialUsesCJK: materialUsesCJK).first.map {
+            Result<String, ItemRejection>.failure(ItemRejection(reason: "the answer \($0.message)"))
+        } ?? job.accept(json)
+        switch verdict {
+        case .success(let rewritten):
+            return (.accepted, .rewritten(rewritten))
+        case .failure(let rejection):
+            return (.invalid, .kept("not rewritten: " + Self.quotingAnswer(rejection.reason, json)))
+        }
     }
 
     /// `reason`, followed by what the model wrote (its first text field, shortened) unless the
@@ -273,7 +314,7 @@ extension RoutingEngine {
     // MARK: flashcards
 
     static let cardSpec = ItemSpec(
-        name: "card", version: "flashcards.card/4",
+        name: "card", version: "flashcards.card/5",
         instructions: """
             You turn one fill-in-the-blank study card into a short natural question and its answer.
             The question asks for the missing words without containing them and ends with a question mark. The answer is the missing words.
@@ -291,7 +332,7 @@ extension RoutingEngine {
             .init("answer", description: "The short answer, from the sentence.", .string(maxLength: 50, maxWords: 6, forbiddenCharacters: "\n")),
         ]),
         // Bounded by the words above: 24 words of a card and the JSON around them.
-        maximumTokens: 80)
+        maximumTokens: 80, recordedUnder: .flashcards)
 
     /// A rewritten card's question: a sentence of 4 words or more, 2 of them content words.
     static let rewrittenQuestion = ItemMeaning(noun: "a question", minimumContentWords: 2, minimumWords: 4, isSentence: true)
@@ -334,9 +375,16 @@ extension RoutingEngine {
             guard !ResultProse.sameText(question, answer) else { return .failure(ItemRejection(reason: "the answer repeated the question")) }
             // The question asks what the card asks: it keeps the card's own content words (at
             // least 3, or half of them), not a vaguer question the blank's words happen to answer.
+            // A short question made only of the card's words asks it too when it keeps the words
+            // next to the blank: "What takes place in chloroplasts?" for "In plants, _____ takes
+            // place in chloroplasts, which are found mainly in the mesophyll cells of leaves."
             let cardStems = Set(Grounding.contentStems(card.question))
+            let questionSet = Set(questionStems)
             let kept = cardStems.intersection(questionStems).count
-            guard kept >= min(3, (cardStems.count + 1) / 2) else {
+            let neighbours = Self.blankNeighbours(card.question).filter { !$0.isEmpty }
+            let keepsPlace = neighbours.allSatisfy { !$0.isDisjoint(with: questionSet) }
+            let onlyCardWords = questionSet.count >= 2 && questionSet.isSubset(of: cardStems) && keepsPlace
+            guard kept >= min(3, (cardStems.count + 1) / 2) || onlyCardWords else {
                 return .failure(ItemRejection(reason: "the question did not ask what the card asks"))
             }
             // It asks about the blank's own place: the words next to the blank, on each side
@@ -344,8 +392,7 @@ extension RoutingEngine {
             // Python 2 version?" shares four words with "The _____ python2-doc will always
             // provide the documentation for the default Debian Python 2 version", yet its answer
             // is not "binary package".
-            let questionSet = Set(questionStems)
-            for side in Self.blankNeighbours(card.question) where !side.isEmpty && side.isDisjoint(with: questionSet) {
+            guard keepsPlace else {
                 return .failure(ItemRejection(reason: "the question did not ask about the missing words' place in the sentence"))
             }
             return .success(question + "\u{1F}" + answer)
@@ -374,7 +421,7 @@ extension RoutingEngine {
     // MARK: summary overview
 
     static let overviewSpec = ItemSpec(
-        name: "overview", version: "summary.overview/2",
+        name: "overview", version: "summary.overview/3",
         instructions: """
             You write the overview of a student's study material from its key sentences.
             Write 2 or 3 short sentences on one line, using only facts in the key sentences.
@@ -406,6 +453,12 @@ extension RoutingEngine {
             guard !ResultProse.sameText(overview, extracted) else {
                 return .failure(ItemRejection(reason: "the model repeated the extracted overview"))
             }
+            // Strung together from the key sentences word for word, it is the extracted overview
+            // again, not one a model wrote (Qwen2.5-Coder-0.5B on long.pdf: three key sentences,
+            // a comma added).
+            guard ItemRules.copiedShare(overview, from: sentences) < 0.75 else {
+                return .failure(ItemRejection(reason: "the overview copied the key sentences word for word"))
+            }
             return .success(overview)
         }
     }
@@ -432,6 +485,11 @@ extension RoutingEngine {
             .init("label", description: "1 to 5 words.", .string(maxLength: 40, maxWords: 5, forbiddenCharacters: "\n")),
         ]),
         maximumTokens: 24)
+
+    /// Whether a branch's label is worth a model's name: longer than the 5 words a name may have.
+    static func branchNeedsName(_ branch: MindMap.Node) -> Bool {
+        BuiltinProse.wordCount(branch.label) > 5
+    }
 
     static func branchJob(_ branch: MindMap.Node, centre: String, path: String, materialStems: Set<String>) -> ItemJob {
         let details = branch.children.prefix(5).map(\.label).joined(separator: "; ")

@@ -127,6 +127,30 @@ final class AttemptLog: Sendable {
     var reports: [AttemptReport] { entries.withLock { $0 } }
 }
 
+/// The answers models gave to item jobs in this process, by model, job version, instructions
+/// and prompt: an identical item job is answered from here, not asked again.
+final class ItemAnswers: Sendable {
+    struct Key: Hashable, Sendable {
+        let model: String
+        let version: String
+        let instructions: String
+        let prompt: String
+    }
+
+    /// What the model answered: its text, or an answer cut at the token limit.
+    enum Answer: Sendable, Equatable {
+        case text(String)
+        case cut
+    }
+
+    private let answers = Mutex<[Key: Answer]>([:])
+
+    subscript(key: Key) -> Answer? {
+        get { answers.withLock { $0[key] } }
+        set { answers.withLock { $0[key] = newValue } }
+    }
+}
+
 /// Thrown inside the router when an attempt would not fit the time budget.
 struct BudgetSkip: Error {
     let reason: String

@@ -158,6 +158,9 @@ public struct RoutingEngine: Sendable {
     /// What this process learnt about the remote quota; shared by every copy of the router, so a
     /// refusal holds for every part of a kit and the rest of the run.
     let remoteQuota = RemoteQuotaState()
+    /// The item answers models gave in this process, shared by every copy of the router so a
+    /// kit's quiz reuses what its flashcards asked (``ItemAnswers``).
+    let itemAnswers = ItemAnswers()
     /// Receives the streamed text; a chunked run gives each chunk's copy of the router its own
     /// (``OrderedPartials``), so the chunks' text is shown in document order.
     var onPartial: (@Sendable (String) -> Void)?

@@ -324,6 +324,25 @@ enum ItemRules {
         return keys
     }
 
+    /// The share of `text`'s words that lie in a run of at least `run` consecutive words found,
+    /// in order, in one of `sources`: near 1 for an "overview" that strings the key sentences
+    /// together with a comma added, low for one that says them again in fewer words.
+    static func copiedShare(_ text: String, from sources: [String], run: Int = 6) -> Double {
+        let words = Grounding.normalizedWords(text)
+        guard words.count >= run else { return 0 }
+        var runs = Set<[String]>()
+        for source in sources {
+            let sourceWords = Grounding.normalizedWords(source)
+            guard sourceWords.count >= run else { continue }
+            for start in 0...(sourceWords.count - run) { runs.insert(Array(sourceWords[start..<start + run])) }
+        }
+        var copied = Array(repeating: false, count: words.count)
+        for start in 0...(words.count - run) where runs.contains(Array(words[start..<start + run])) {
+            for index in start..<start + run { copied[index] = true }
+        }
+        return Double(copied.filter { $0 }.count) / Double(words.count)
+    }
+
     static func nearCopy(_ first: Set<String>, _ second: Set<String>) -> Bool {
         guard !first.isEmpty, !second.isEmpty else { return false }
         let shared = Double(first.intersection(second).count)

@@ -35,6 +35,15 @@ struct BranchRewriteJudgeTests {
         #expect(Self.judge("Chloroplast thylakoid membranes", heading: "Where it happens: the chloroplast", details: ["thylakoid membranes"]) == "accepted")
         #expect(Self.judge("The Directory, 1795–1799: light", heading: "The Directory, 1795–1799") == "accepted")
     }
+
+    /// Only a heading longer than a name may be is sent to the model: samples/notes.pdf's and
+    /// long.pdf's headings ("Key terms and revision questions", "1789: the year of revolutions")
+    /// already name their branches, and every rename the small model offered was refused.
+    @Test func onlyAHeadingLongerThanFiveWordsIsNamed() {
+        #expect(!RoutingEngine.branchNeedsName(MindMap.Node(label: "Key terms and revision questions", children: [])))
+        #expect(!RoutingEngine.branchNeedsName(MindMap.Node(label: "Photosynthesis", children: [])))
+        #expect(RoutingEngine.branchNeedsName(MindMap.Node(label: "How the Estates-General became the National Assembly", children: [])))
+    }
 }
 
 @Suite("A refused item's reason shows what the model wrote")

@@ -31,6 +31,15 @@ struct OverviewRewriteJudgeTests {
         #expect(Self.judge("The Convention abolished the monarchy and declared France a republic in 1792. The king was tried and executed in 1793.") == "accepted")
     }
 
+    /// Qwen2.5-Coder-0.5B on long.pdf strung the key sentences together with a comma added;
+    /// the check that it differs from the extracted overview let it through as "rewritten".
+    @Test func keySentencesStrungTogetherAreRefused() {
+        #expect(Self.judge("In September 1792, the Convention abolished the monarchy and declared France a republic. Louis XVI was tried for treason and executed in January 1793.")
+            == "the overview copied the key sentences word for word")
+        #expect(ItemRules.copiedShare("The king was tried and executed in 1793.", from: Self.sentences) == 0)
+        #expect(ItemRules.copiedShare("Louis XVI was tried for treason and executed then.", from: Self.sentences) > 0.75)
+    }
+
     @Test func aMadeUpWordIsRefused() {
         #expect(
             Self.judge("The Convention declared France a republic in 1792, and the monarchy was arepublican. The king was executed in 1793.")
