@@ -108,14 +108,15 @@ extension RoutingEngine {
             return checked(.quiz(Quiz(questions: questions)), provenance: provenance, fallback: result, extracted: extracted, material: material)
 
         case .summary(let summary):
+            // The key points first: a second or so each, they come before the costlier overview.
+            let (keyPoints, pointProvenance) = await shortenKeyPoints(summary, engine: engine, request: request, log: log)
             let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
             let sentences = analysis.ranked.prefix(5).map { BuiltinProse.shortened(BuiltinProse.oneLine($0.sentence.text), maxLength: 260) }
-            let job = Self.overviewJob(sentences: sentences, keyPoints: summary.keyPoints, extracted: summary.overview, materialStems: materialStems)
+            let job = Self.overviewJob(sentences: sentences, keyPoints: keyPoints, extracted: summary.overview, materialStems: materialStems)
             let outcome = await runItems([job], engine: engine, task: .summary, spec: Self.overviewSpec, request: request, log: log)[0]
-            var provenance = summary.keyPoints.indices.map {
-                ItemProvenance(path: "keyPoints[\($0)]", kind: .extracted, note: "a key sentence of the material")
-            }
+            var provenance = pointProvenance
             var rewritten = summary
+            rewritten.keyPoints = keyPoints
             switch outcome {
             case .rewritten(let overview):
                 rewritten.overview = overview

@@ -219,6 +219,54 @@ enum ItemRules {
     /// Why `text` does not end as a sentence, or `nil` when it does.
     /// How `text` is cut off before its sentence ends ("cut off mid-sentence (it ends on \",\")"),
     /// or `nil` when it ends as a sentence does.
+    /// Words a sentence shortened by cutting its tail ends on: a preposition or a relative that
+    /// opens what was cut ("… funnels energy to a reaction centre, where.", "… and died in.").
+    /// Not part of ``sentenceCut(_:)``: a whole sentence of the material may end on "in" or "on".
+    private static let openClauseEnds: Set<String> = [
+        "where", "which", "who", "whom", "when", "while", "that", "in", "on", "at", "to", "for", "by", "from", "into",
+        "de", "as", "because", "whereas",
+    ]
+
+    /// The word a shortened sentence was cut after, or `nil`.
+    static func openClauseEnd(_ text: String) -> String? {
+        guard let last = BuiltinTerms.words(in: text).last, openClauseEnds.contains(last.lowercased) else { return nil }
+        return last.surface
+    }
+
+    /// The word a shortened sentence stops on when it ends on a function word and its last two
+    /// words run on in `sentence` with no punctuation between ("… the Convention declared terror
+    /// was." from "… declared that terror was the order of the day."): it was cut mid-clause, and
+    /// says something the sentence does not. `nil` when it ends on a content word ("… stay closed
+    /// during the day."), where `sentence` ends or pauses, or in its own words.
+    static func cutMidClause(_ shortened: String, from sentence: String) -> String? {
+        let tail = Array(Grounding.normalizedWords(shortened).suffix(2))
+        guard tail.count == 2, BuiltinStopwords.contains(tail[1]) else { return nil }
+        // The sentence's words, each with what follows it up to the next word.
+        var words: [(word: String, after: String)] = []
+        var word = "", gap = ""
+        for character in sentence.lowercased() {
+            if character.isLetter || character.isNumber {
+                if !gap.isEmpty {
+                    if !word.isEmpty { words.append((word, gap)) }
+                    word = ""
+                    gap = ""
+                }
+                word.append(character)
+            } else {
+                gap.append(character)
+            }
+        }
+        if !word.isEmpty { words.append((word, gap)) }
+        var runsOn = false
+        for index in words.indices.dropLast() where words[index].word == tail[0] && words[index + 1].word == tail[1] {
+            let next = index + 1
+            let pauses = next == words.count - 1 || words[next].after.contains(where: { !$0.isWhitespace })
+            if pauses { return nil }
+            runsOn = true
+        }
+        return runsOn ? BuiltinTerms.words(in: shortened).last?.surface : nil
+    }
+
     static func sentenceCut(_ text: String) -> String? { sentenceCut(text, words: BuiltinTerms.words(in: text)) }
 
     private static func sentenceCut(_ text: String, words: [BuiltinWord]) -> String? {

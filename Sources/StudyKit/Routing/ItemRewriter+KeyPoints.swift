@@ -1,0 +1,113 @@
+import Foundation
+
+// MARK: - Key points shortened by the model
+
+/// A summary's key points are sentences of the material, chosen by the builtin engine; many are
+/// long ("Some parish priests did so, and on 17 June the Third Estate declared itself the
+/// National Assembly, claiming to represent the whole nation."). A key point to revise from says
+/// the sentence's main fact in a few words, and shortening one sentence is a Post-it job a small
+/// model can finish: it is shown only that sentence, and its answer is refused unless it is
+/// shorter, adds nothing, keeps the sentence's numbers and ends as a sentence.
+extension RoutingEngine {
+    /// The fewest words a key point must have for the model to be asked to shorten it.
+    static let keyPointWordsToShorten = 11
+
+    /// The most words a shortened key point may have.
+    static let shortenedKeyPointWords = 14
+
+    static let keyPointSpec = ItemSpec(
+        name: "key_point", version: "summary.keyPoint/1",
+        instructions: """
+            You shorten one sentence of a student's notes into a key point to revise from.
+            Keep its main fact with its names, numbers and dates, in at most 12 words: drop the side details. Use the sentence's own words.
+            Example. Sentence: In 1905, while working as a clerk at the patent office in Bern, Albert Einstein published four papers that changed physics.
+            {"point": "In 1905 Einstein published four papers that changed physics."}
+            Example. Sentence: The mitochondria, which are found in almost every cell of the body, produce most of the cell's ATP through respiration.
+            {"point": "Mitochondria produce most of the cell's ATP through respiration."}
+            Reply with a JSON object with "point".
+            """,
+        schema: .object([
+            .init("point", description: "The sentence's main fact in at most 14 words.",
+                  .string(maxLength: 140, maxWords: shortenedKeyPointWords, forbiddenCharacters: "\n", meaning: .keyPoint)),
+        ]),
+        // 14 words with the grammar's room to finish, and the JSON around them.
+        maximumTokens: 60)
+
+    /// Whether a key point is long enough to be worth shortening.
+    static func keyPointNeedsShortening(_ point: String) -> Bool {
+        BuiltinProse.wordCount(point) >= keyPointWordsToShorten
+    }
+
+    /// The job that shortens `point`, a sentence of the material.
+    static func keyPointJob(_ point: String, path: String) -> ItemJob {
+        ItemJob(path: path, prompt: "Sentence: \(point)") { json in
+            guard let shortened = json["point"]?.stringValue.map(BuiltinProse.oneLine), !shortened.isEmpty else {
+                return .failure(ItemRejection(reason: "the answer had no key point"))
+            }
+            if let problem = ItemRules.problem(shortened, .keyPoint) {
+                return .failure(ItemRejection(reason: "the key point \(problem)"))
+            }
+            if let end = ItemRules.openClauseEnd(shortened) ?? ItemRules.cutMidClause(shortened, from: point) {
+                return .failure(ItemRejection(reason: "the key point was cut after “\(end)”"))
+            }
+            let words = BuiltinProse.wordCount(shortened)
+            guard words <= shortenedKeyPointWords, words * 4 <= BuiltinProse.wordCount(point) * 3 else {
+                return .failure(ItemRejection(reason: "the key point was not a quarter shorter than the sentence, in at most \(shortenedKeyPointWords) words"))
+            }
+            // Shortening adds nothing: every content word and number is the sentence's own.
+            let sentenceStems = Set(Grounding.contentStems(point))
+            if let added = Grounding.contentStems(shortened).first(where: { !sentenceStems.contains($0) }) {
+                return .failure(ItemRejection(reason: "the key point added a word the sentence does not have (\(added))"))
+            }
+            let numbers = { (text: String) in Grounding.normalizedWords(text).filter { $0.contains(where: \.isNumber) } }
+            let sentenceNumbers = numbers(point)
+            let keptNumbers = numbers(shortened)
+            if let added = keptNumbers.first(where: { !sentenceNumbers.contains($0) }) {
+                return .failure(ItemRejection(reason: "the key point added a number the sentence does not have (\(added))"))
+            }
+            // Its dates and figures are what a student revises: none is dropped. A name with a
+            // digit in it ("P700", "CO2") is a detail like any other word.
+            if let dropped = sentenceNumbers.first(where: { $0.allSatisfy(\.isNumber) && !keptNumbers.contains($0) }) {
+                return .failure(ItemRejection(reason: "the key point dropped the sentence's \(dropped)"))
+            }
+            guard Grounding.contentStems(shortened).count >= 3 else {
+                return .failure(ItemRejection(reason: "the key point kept too little of the sentence"))
+            }
+            return .success(shortened)
+        }
+    }
+
+    /// `summary`'s long key points, each shortened by `engine` when its answer passes; the
+    /// provenance of every key point.
+    func shortenKeyPoints(
+        _ summary: Summary, engine: any LanguageModel, request: RoutingRequest, log: AttemptLog
+    ) async -> (keyPoints: [String], provenance: [ItemProvenance]) {
+        let long = summary.keyPoints.enumerated().filter { Self.keyPointNeedsShortening($0.element) }
+        let jobs = long.map { index, point in Self.keyPointJob(point, path: "keyPoints[\(index)]") }
+        let answers = await runItems(jobs, engine: engine, task: .summary, spec: Self.keyPointSpec, request: request, log: log)
+        var outcomes = [Int: ItemOutcome]()
+        for (position, (index, _)) in long.enumerated() { outcomes[index] = answers[position] }
+        var points = summary.keyPoints
+        var seen = Set(points.map { BuiltinProse.duplicateKey($0) })
+        var provenance: [ItemProvenance] = []
+        for index in points.indices {
+            let path = "keyPoints[\(index)]"
+            guard let outcome = outcomes[index] else {
+                provenance.append(ItemProvenance(path: path, kind: .extracted, note: "a key sentence of the material, short enough to keep whole"))
+                continue
+            }
+            // A shortened point must not become another point, or a near-copy of one.
+            let others = points.enumerated().filter { $0.offset != index }.map(\.element)
+            switch Self.fresh(outcome, seen: &seen, repeats: "the shortened key point repeats another", key: { text in
+                others.contains { ItemRules.nearCopy(text, $0) } ? nil : text
+            }) {
+            case .success(let text):
+                points[index] = text
+                provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "shortened by \(engine.modelName) from a key sentence"))
+            case .failure(let kept):
+                provenance.append(ItemProvenance(path: path, kind: .extracted, note: kept.reason))
+            }
+        }
+        return (points, provenance)
+    }
+}

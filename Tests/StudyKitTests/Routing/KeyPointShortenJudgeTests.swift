@@ -1,0 +1,63 @@
+import Testing
+@testable import StudyKit
+
+/// How a shortened key point is judged (``RoutingEngine/keyPointJob(_:path:)``): answers
+/// Qwen2.5-Coder-0.5B gave for the key sentences of samples/notes.pdf and samples/long.pdf.
+@Suite("A shortened key point keeps the sentence's fact, its numbers, and nothing else")
+struct KeyPointShortenJudgeTests {
+    static func judge(_ sentence: String, _ point: String) -> String {
+        switch RoutingEngine.keyPointJob(sentence, path: "keyPoints[0]").accept(["point": .string(point)]) {
+        case .success(let text): return text == point ? "accepted" : "changed: \(text)"
+        case .failure(let rejection): return rejection.reason
+        }
+    }
+
+    @Test func theMainFactInFewerWordsIsAccepted() {
+        #expect(Self.judge("Photosystem I, whose reaction centre is P700, absorbs light and re-energises the electrons.",
+                           "Photosystem I absorbs light and re-energises the electrons.") == "accepted")
+        #expect(Self.judge("During the day the stomata stay closed to save water, and the stored CO2 is released for the Calvin cycle.",
+                           "Stomata stay closed to save water and CO2 is released for the Calvin cycle.") == "accepted")
+    }
+
+    @Test(arguments: [
+        // The sentence again, a word dropped: not shorter.
+        ("On 5 September 1793, under pressure from the sans-culottes, the Convention declared that terror was the order of the day.",
+         "On 5 September 1793, under pressure from the sans-culottes, the Convention declared terror was the order of the day.",
+         "the key point was not a quarter shorter than the sentence, in at most 14 words"),
+        // Cut where the grammar's room ran out.
+        ("The pigments are arranged in photosystems: a light-harvesting antenna complex funnels energy to a reaction centre, where a special pair of chlorophyll a molecules gives up an electron.",
+         "The pigments funnel energy to a reaction centre, where.",
+         "the key point was cut after “where”"),
+        // Cut mid-clause, ending on a word the sentence goes on from: it says something else.
+        ("On 5 September 1793, under pressure from the sans-culottes, the Convention declared that terror was the order of the day.",
+         "On 5 September 1793, the Convention declared terror was.",
+         "the key point was cut after “was”"),
+        // A date dropped.
+        ("On 10 August 1792 the sections of Paris, organised by a new revolutionary Commune, and the provincial volunteers stormed the Tuileries.",
+         "The sections of Paris stormed the Tuileries in August 1792.",
+         "the key point dropped the sentence's 10"),
+        // A word the sentence does not have.
+        ("To make one molecule of glucose the cycle must turn six times, fixing six CO2 and using 18 ATP and 12 NADPH.",
+         "The Calvin cycle turns six times, using 18 ATP and 12 NADPH.",
+         "the key point added a word the sentence does not have (calvin)"),
+    ])
+    func aPointThatIsNotTheSentenceShortenedIsRefused(sentence: String, point: String, reason: String) {
+        #expect(Self.judge(sentence, point) == reason)
+    }
+
+    @Test func onlyLongKeyPointsAreSentToTheModel() {
+        #expect(!RoutingEngine.keyPointNeedsShortening("17 June 1789: the Third Estate becomes the National Assembly."))
+        #expect(RoutingEngine.keyPointNeedsShortening("Photosystem I, whose reaction centre is P700, absorbs light and re-energises the electrons."))
+    }
+
+    @Test func aClauseCutShortIsNamedByItsLastWord() {
+        #expect(ItemRules.openClauseEnd("The pigments funnel energy to a reaction centre, where.") == "where")
+        #expect(ItemRules.openClauseEnd("Spain joined the coalition against it.") == nil)
+        let sentence = "During the day the stomata stay closed to save water, and the stored CO2 is released for the Calvin cycle."
+        #expect(ItemRules.cutMidClause("The stomata stay closed to save water.", from: sentence) == nil)
+        #expect(ItemRules.cutMidClause("Stored CO2 is released for the Calvin cycle.", from: sentence) == nil)
+        #expect(ItemRules.cutMidClause("The stomata stay closed during the day.", from: sentence) == nil)
+        #expect(ItemRules.cutMidClause("Stored CO2 is released for the Calvin cycle during the day.", from: sentence) == nil)
+        #expect(ItemRules.cutMidClause("The stored CO2 is.", from: sentence) == "is")
+    }
+}
