@@ -16,7 +16,7 @@ extension RoutingEngine {
     static let shortenedKeyPointWords = 14
 
     static let keyPointSpec = ItemSpec(
-        name: "key_point", version: "summary.keyPoint/1",
+        name: "key_point", version: "summary.keyPoint/2",
         instructions: """
             You shorten one sentence of a student's notes into a key point to revise from.
             Keep its main fact with its names, numbers and dates, in at most 12 words: drop the side details. Use the sentence's own words.
@@ -49,6 +49,9 @@ extension RoutingEngine {
             }
             if let end = ItemRules.openClauseEnd(shortened) ?? ItemRules.cutMidClause(shortened, from: point) {
                 return .failure(ItemRejection(reason: "the key point was cut after “\(end)”"))
+            }
+            if let term = ItemRules.alteredTerm(shortened, from: point) {
+                return .failure(ItemRejection(reason: "the key point changed the sentence's term (\(term))"))
             }
             let words = BuiltinProse.wordCount(shortened)
             guard words <= shortenedKeyPointWords, words * 4 <= BuiltinProse.wordCount(point) * 3 else {

@@ -233,14 +233,18 @@ enum ItemRules {
         return last.surface
     }
 
-    /// The word a shortened sentence stops on when it ends on a function word and its last two
-    /// words run on in `sentence` with no punctuation between ("… the Convention declared terror
-    /// was." from "… declared that terror was the order of the day."): it was cut mid-clause, and
-    /// says something the sentence does not. `nil` when it ends on a content word ("… stay closed
-    /// during the day."), where `sentence` ends or pauses, or in its own words.
+    /// The word a shortened sentence stops on when it stops where `sentence` runs on, with no
+    /// punctuation between: it was cut mid-clause, and says something the sentence does not, or
+    /// less than it ("… the Convention declared terror was." from "… declared that terror was
+    /// the order of the day."; "One newton is the force that gives a mass of 1 kg an
+    /// acceleration." from "… an acceleration of 1 m/s²"). It stops there when it ends on a
+    /// function word whose last two words run on in the sentence, or when its last four words
+    /// are the sentence's, in order, and run on. `nil` when it ends where `sentence` ends or
+    /// pauses, in its own order ("The stomata stay closed during the day." from "During the day
+    /// the stomata stay closed …"), or in its own words.
     static func cutMidClause(_ shortened: String, from sentence: String) -> String? {
-        let tail = Array(Grounding.normalizedWords(shortened).suffix(2))
-        guard tail.count == 2, BuiltinStopwords.contains(tail[1]) else { return nil }
+        let ending = Grounding.normalizedWords(shortened)
+        guard ending.count >= 2 else { return nil }
         // The sentence's words, each with what follows it up to the next word.
         var words: [(word: String, after: String)] = []
         var word = "", gap = ""
@@ -257,14 +261,35 @@ enum ItemRules {
             }
         }
         if !word.isEmpty { words.append((word, gap)) }
-        var runsOn = false
-        for index in words.indices.dropLast() where words[index].word == tail[0] && words[index + 1].word == tail[1] {
-            let next = index + 1
-            let pauses = next == words.count - 1 || words[next].after.contains(where: { !$0.isWhitespace })
-            if pauses { return nil }
-            runsOn = true
+        /// Whether the last `count` words of `ending` occur in the sentence in a row, and every
+        /// such place runs on into the next word with nothing but spaces between.
+        func runsOn(_ count: Int) -> Bool {
+            guard ending.count >= count, words.count > count else { return false }
+            let tail = Array(ending.suffix(count))
+            var found = false
+            for start in 0...(words.count - count) where words[start..<start + count].map(\.word) == tail {
+                let last = start + count - 1
+                if last == words.count - 1 || words[last].after.contains(where: { !$0.isWhitespace }) { return false }
+                found = true
+            }
+            return found
         }
-        return runsOn ? BuiltinTerms.words(in: shortened).last?.surface : nil
+        let endsOnFunctionWord = BuiltinStopwords.contains(ending[ending.count - 1])
+        guard (endsOnFunctionWord && runsOn(2)) || runsOn(4) else { return nil }
+        return BuiltinTerms.words(in: shortened).last?.surface
+    }
+
+    /// The first term of `shortened` written with inner punctuation ("pythonX.Y-dev",
+    /// "Build-Depends", "deflate()") that `sentence` does not have as it is: a shortened
+    /// sentence keeps a name, a package or a formula whole, or leaves it out. `nil` when none.
+    static func alteredTerm(_ shortened: String, from sentence: String) -> String? {
+        let source = sentence.lowercased()
+        for token in shortened.split(whereSeparator: \.isWhitespace) {
+            let term = String(token).trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?\"'“”‘’()[]"))
+            guard term.dropFirst().dropLast().contains(where: { !$0.isLetter && !$0.isNumber }) else { continue }
+            if !source.contains(term.lowercased()) { return term }
+        }
+        return nil
     }
 
     static func sentenceCut(_ text: String) -> String? { sentenceCut(text, words: BuiltinTerms.words(in: text)) }
