@@ -85,11 +85,10 @@ extension RoutingEngine {
     func shortenKeyPoints(
         _ summary: Summary, engine: any LanguageModel, request: RoutingRequest, log: AttemptLog
     ) async -> (keyPoints: [String], provenance: [ItemProvenance]) {
-        let long = summary.keyPoints.enumerated().filter { Self.keyPointNeedsShortening($0.element) }
-        let jobs = long.map { index, point in Self.keyPointJob(point, path: "keyPoints[\(index)]") }
-        let answers = await runItems(jobs, engine: engine, task: .summary, spec: Self.keyPointSpec, request: request, log: log)
-        var outcomes = [Int: ItemOutcome]()
-        for (position, (index, _)) in long.enumerated() { outcomes[index] = answers[position] }
+        let outcomes = await runItems(
+            summary.keyPoints.enumerated().filter { Self.keyPointNeedsShortening($0.element) }.map { index, point in
+                (index, Self.keyPointJob(point, path: "keyPoints[\(index)]"))
+            }, engine: engine, task: .summary, spec: Self.keyPointSpec, request: request, log: log)
         var points = summary.keyPoints
         var seen = Set(points.map { BuiltinProse.duplicateKey($0) })
         var provenance: [ItemProvenance] = []

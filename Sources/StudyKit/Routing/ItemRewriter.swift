@@ -80,15 +80,13 @@ extension RoutingEngine {
             // A fill-in-the-blank question becomes a natural one, asked the way a card is (same
             // instructions and judge); its four choices and its answer stay as extracted.
             let clozes = quiz.questions.enumerated().filter { $0.element.prompt.contains("_____") && $0.element.answer != nil }
-            let jobs = clozes.map { index, question in
-                Self.cardJob(
-                    Flashcards.Card(question: question.prompt, answer: question.answer ?? "", quote: question.quote),
-                    path: "questions[\(index)]", materialStems: materialStems)
-            }
-            let answers = await runItems(jobs, engine: engine, task: .quiz, spec: Self.cardSpec, request: request, log: log)
+            let outcomes = await runItems(
+                clozes.map { index, question in
+                    (index, Self.cardJob(
+                        Flashcards.Card(question: question.prompt, answer: question.answer ?? "", quote: question.quote),
+                        path: "questions[\(index)]", materialStems: materialStems))
+                }, engine: engine, task: .quiz, spec: Self.cardSpec, request: request, log: log)
             var questions = quiz.questions
-            var outcomes = [Int: ItemOutcome]()
-            for (position, (index, _)) in clozes.enumerated() { outcomes[index] = answers[position] }
             var asked = Set(questions.map { BuiltinProse.duplicateKey($0.prompt) })
             var provenance: [ItemProvenance] = []
             for index in questions.indices {
@@ -130,13 +128,10 @@ extension RoutingEngine {
             // A branch is named only when its heading is too long to be a label: a heading of 5
             // words or fewer is the author's own name for the section, and the small model's
             // "rewrites" of such headings were restyles or cuts (mindmap.branch/3's refusals).
-            let named = map.branches.enumerated().filter { Self.branchNeedsName($0.element) }
-            let jobs = named.map { index, branch in
-                Self.branchJob(branch, centre: map.centralTopic, path: "branches[\(index)].label", materialStems: materialStems)
-            }
-            let answers = await runItems(jobs, engine: engine, task: .mindmap, spec: Self.branchSpec, request: request, log: log)
-            var outcomes = [Int: ItemOutcome]()
-            for (position, (index, _)) in named.enumerated() { outcomes[index] = answers[position] }
+            let outcomes = await runItems(
+                map.branches.enumerated().filter { Self.branchNeedsName($0.element) }.map { index, branch in
+                    (index, Self.branchJob(branch, centre: map.centralTopic, path: "branches[\(index)].label", materialStems: materialStems))
+                }, engine: engine, task: .mindmap, spec: Self.branchSpec, request: request, log: log)
             var branches = map.branches
             var labels = Set(branches.map { BuiltinProse.duplicateKey($0.label) })
             var provenance = [ItemProvenance(path: "centralTopic", kind: .extracted, note: "the material's title")]
@@ -214,6 +209,16 @@ extension RoutingEngine {
         /// The task whose record the attempts go in when another task asks the same job (a quiz
         /// question is rewritten as a card is): one record per job, whichever part asks.
         var recordedUnder: StudyTask? = nil
+    }
+
+    /// Runs the jobs of some of a part's items (those worth asking), in order, and gives each
+    /// outcome by its item's index; an index without a job has no outcome.
+    func runItems(
+        _ jobs: [(index: Int, job: ItemJob)], engine: any LanguageModel, task: StudyTask, spec: ItemSpec, request: RoutingRequest,
+        log: AttemptLog
+    ) async -> [Int: ItemOutcome] {
+        let answers = await runItems(jobs.map(\.job), engine: engine, task: task, spec: spec, request: request, log: log)
+        return Dictionary(uniqueKeysWithValues: zip(jobs.map(\.index), answers))
     }
 
     /// Runs the jobs in order on `engine`, within the budget and the item record.

@@ -503,6 +503,16 @@ public struct RoutingEngine: Sendable {
                 let problems: [String]
                 if case .invalid(let issues) = error { problems = issues.map(\.description) } else { problems = [error.message] }
                 if round == 1 { throw EngineError.invalidOutput(problems) }
+                // A headline that fails only on its title's length: the model shortens its own
+                // title, a smaller question than the whole headline again.
+                if task == .headline, case .invalid(let issues) = error, Self.onlyTitleTooLong(issues),
+                    let shortened = try await shortenedTitleHeadline(
+                        response.text, engine: engine, key: key, usage: &usage, deadline: deadline, injected: injected, language: language)
+                {
+                    spent = usage
+                    return Generated(result: shortened, model: response.model, usage: usage, reasked: true)
+                }
+                spent = usage
                 note("\(engine.kind.rawValue): the answer failed validation (\(problems.count) problem\(problems.count == 1 ? "" : "s")); asking once more")
                 request.prompt = prompt + "\n\n" + error.feedback(maximumTokens: reaskFeedbackTokens)
             }

@@ -56,8 +56,10 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension Headline {
-    /// Version 3: the blurb states the main point; stock praise is rejected.
-    static let promptTemplateVersion = "headline/3"
+    /// Version 3: the blurb states the main point; stock praise is rejected. Version 4: an
+    /// answer whose only fault is a long title gets the title shortened by the model
+    /// (``RoutingEngine/shortenedTitleHeadline``), so the record of version 3 says nothing of it.
+    static let promptTemplateVersion = "headline/4"
     static let responseReserve = 200
     static let instructions = TaskPrompt.instructions(
         role: "You write a headline for a student's study material.",

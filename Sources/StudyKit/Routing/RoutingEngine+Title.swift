@@ -1,0 +1,87 @@
+import Foundation
+
+// MARK: - A headline's title shortened by the model
+
+/// A small model titles most documents with their whole first line ("Mitosis - quick notes
+/// (pasted from my lecture slides)", "Newton's Three Laws of Motion: An Introduction and
+/// Examples"): 8 to 11 words where a title has at most 6. Asking for the whole headline again
+/// with that feedback does not help it; shortening its own title is a Post-it job it finishes
+/// ("Mitosis", "Newton's Three Laws of Motion"). So when a headline answer fails only on its
+/// title's length, the model is asked that one small question, and the headline is its short
+/// title with its blurb — validated and grounded like any answer; otherwise the usual re-ask.
+extension RoutingEngine {
+    static let titleSpec = ItemSpec(
+        name: "title", version: "headline.title/1",
+        instructions: """
+            You shorten the title of a student's study material to at most 5 words: keep the topic's name, drop the rest.
+            Example. Title: Cell Respiration - lecture 3 notes (copied from the board)
+            {"title": "Cell Respiration"}
+            Example. Title: The French Revolution: Causes, Course and Consequences, 1789-1799
+            {"title": "The French Revolution, 1789-1799"}
+            Reply with a JSON object with "title".
+            """,
+        schema: .object([
+            .init("title", description: "At most 6 words of the title.", .string(maxLength: 60, maxWords: 6, forbiddenCharacters: "\"“”„«»\n")),
+        ]),
+        maximumTokens: 30)
+
+    /// Whether every problem of a headline answer is its title's length.
+    static func onlyTitleTooLong(_ issues: [ValidationIssue]) -> Bool {
+        !issues.isEmpty && issues.allSatisfy { $0.path == "title" && ($0.message.contains("words, but at most") || $0.message.contains("characters, but at most")) }
+    }
+
+    /// The job that shortens `title`: the answer must be shorter and take every content word
+    /// from it (shortening adds nothing).
+    static func titleJob(_ title: String) -> ItemJob {
+        ItemJob(path: "title", prompt: "Title: \(BuiltinProse.oneLine(title))") { json in
+            guard let short = json["title"]?.stringValue.map(BuiltinProse.oneLine), short.contains(where: \.isLetter) else {
+                return .failure(ItemRejection(reason: "the answer had no title"))
+            }
+            guard BuiltinProse.wordCount(short) < BuiltinProse.wordCount(title) else {
+                return .failure(ItemRejection(reason: "the title was not shorter"))
+            }
+            let words = Set(Grounding.contentStems(title)).union(Grounding.normalizedWords(title))
+            if let added = Grounding.contentStems(short).first(where: { !words.contains($0) }) {
+                return .failure(ItemRejection(reason: "the title added a word (\(added))"))
+            }
+            return .success(short)
+        }
+    }
+
+    /// The headline of `answer` (which failed only on its title's length) with its title
+    /// shortened by `engine`, when the whole then validates and is grounded; `nil` otherwise.
+    /// The request is metered like the answer's, and its tokens are added to `usage`.
+    func shortenedTitleHeadline(
+        _ answer: String, engine: any LanguageModel, key: AttemptKey, usage: inout Usage, deadline: TimeBudget?,
+        injected: InjectedInstructions, language: String
+    ) async throws -> AnyStudyResult? {
+        guard let json = try? JSONValue.parse(ModelOutputText.unfenced(answer), allowingRawControlCharacters: true),
+            let long = json["title"]?.stringValue, let blurb = json["blurb"]?.stringValue
+        else { return nil }
+        let spec = Self.titleSpec
+        let job = Self.titleJob(long)
+        let sent = GenerationRequest(
+            instructions: spec.instructions, prompt: job.prompt, schemaName: spec.name,
+            jsonSchema: spec.schema.jsonSchema(strict: false).compactText, strictJSONSchema: spec.schema.jsonSchema(strict: true).compactText,
+            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens))
+        let response = try await metered(engine, sent, key: key, deadline: deadline) { try await engine.respond(to: sent) }
+        usage.promptTokens += response.usage.promptTokens
+        usage.completionTokens += response.usage.completionTokens
+        guard response.finishReason == "stop" || response.finishReason == nil,
+            let parsed = try? JSONValue.parse(ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
+        else { return nil }
+        switch job.accept(parsed) {
+        case .failure(let rejection):
+            note("\(engine.kind.rawValue): the shortened title was not usable (\(rejection.reason))")
+            return nil
+        case .success(let title):
+            guard let result = try? decodeResult(for: .headline, json: ["title": .string(title), "blurb": .string(blurb)]) else { return nil }
+            let problems = LanguageRule.issues(in: result.jsonValue, language: language)
+                + LanguageRule.scriptIssues(in: result.jsonValue, material: injected.stripped)
+                + injected.issues(in: result.jsonValue) + Grounding.issues(in: result, source: injected.stripped)
+            guard problems.isEmpty else { return nil }
+            note("\(engine.kind.rawValue): the title was too long; the model shortened it to “\(title)”")
+            return result
+        }
+    }
+}
