@@ -24,9 +24,13 @@ extension RoutingEngine {
         if let memory, let recent = try? memory.recentAttempts(key, limit: 3), let seconds = capability.expectedDuration(recent: recent) {
             return seconds
         }
-        let measured = (try? memory?.recentAttempts(engine: engine.kind, model: engine.identity, limit: 20)) ?? []
+        let measured = ((try? memory?.recentAttempts(engine: engine.kind, model: engine.identity, limit: 20)) ?? []) ?? []
+        // Speeds from the same kind of job only: an item's prompt is mostly instructions already
+        // in the KV cache, so its seconds per token make a whole part look several times faster
+        // than it is (a whole summary started with 15 s left took them all and timed out).
         return DurationEstimate.seconds(
-            promptTokens: promptTokens, responseTokens: responseTokens, kind: engine.kind, modelAttempts: measured ?? [])
+            promptTokens: promptTokens, responseTokens: responseTokens, kind: engine.kind,
+            modelAttempts: measured.filter { $0.key.job == key.job })
     }
 
     /// Why an attempt must not start under `budget`, or `nil` when it fits what is left.

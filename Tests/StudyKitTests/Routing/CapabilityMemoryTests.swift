@@ -135,6 +135,25 @@ struct CapabilityMemoryTests {
         #expect(reason == "skipped: expected to take 40 s, 30 s of the 30 s budget left")
     }
 
+    /// An item's prompt is mostly instructions already in the KV cache: its seconds per token
+    /// say nothing of a whole part's, which is estimated from parts (or the default) instead.
+    @Test func aPartIsNotEstimatedFromTheSpeedOfItems() throws {
+        let rig = try Rig()
+        let local = ScriptedModel(.local)
+        let router = rig.router(local: local, remote: ScriptedModel(.remote))
+        let item = AttemptKey(engine: .local, model: local.identity, task: "flashcards", job: .item, promptVersion: "flashcards.card/5")
+        for _ in 0..<10 {
+            try rig.ledger.recordAttempt(Attempt(key: item, outcome: .accepted, duration: 0.5, tokensIn: 2_000, tokensOut: 20, at: rig.clock.now()))
+        }
+        let part = rig.headlineKey(job: .part)
+        // 100 prompt units and 512 response tokens at the default 0.03 s a token, not at the
+        // items' 0.002 s.
+        #expect(abs(router.expectedSeconds(local, key: part, promptTokens: 1_000, responseTokens: 512) - 18.36) < 0.01)
+        // Another item is estimated from the items.
+        let otherItem = AttemptKey(engine: .local, model: local.identity, task: "summary", job: .item, promptVersion: "summary.keyPoint/2")
+        #expect(router.expectedSeconds(local, key: otherItem, promptTokens: 1_000, responseTokens: 60) < 1)
+    }
+
     @Test func anAttemptThatOverrunsTheBudgetIsStoppedAndTheBuiltinEngineAnswers() async throws {
         let rig = try Rig()
         // The record says a headline takes 0.1 s, so the attempt starts; then the model hangs.

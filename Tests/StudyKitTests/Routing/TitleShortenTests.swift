@@ -30,8 +30,9 @@ struct TitleShortenTests {
             title: "Mitosis", blurb: "Mitosis is how one eukaryotic cell divides into two genetically identical daughter cells.")))
         #expect(routed.reasked)
         #expect(local.calls.respond == 2)
-        // The second request is the small one: the long title alone, not the document again.
-        #expect(local.calls.prompts.last == "Title: Mitosis - quick notes (pasted from my lecture slides)")
+        // The second request is the small one: the long title alone, fenced as material, not
+        // the document again.
+        #expect(local.calls.prompts.last == "<document>\nMitosis - quick notes (pasted from my lecture slides)\n</document>\nShorten this title.")
         #expect(routed.attempts.map(\.outcome) == [.accepted])
     }
 
@@ -41,7 +42,7 @@ struct TitleShortenTests {
             .answer(#"{"title": "Mitosis Notes", "blurb": "Mitosis is how one eukaryotic cell divides into two genetically identical daughter cells."}"#),
         ])
         #expect(local.calls.respond == 3)
-        #expect(local.calls.prompts.last?.contains("<document>") == true)
+        #expect(local.calls.prompts.last?.contains("Write the headline") == true)
         guard case .headline(let headline) = routed.result else { Issue.record("not a headline"); return }
         #expect(headline.title == "Mitosis Notes")
     }
