@@ -209,6 +209,15 @@ extension RoutingEngine {
         /// The task whose record the attempts go in when another task asks the same job (a quiz
         /// question is rewritten as a card is): one record per job, whichever part asks.
         var recordedUnder: StudyTask? = nil
+
+        /// The request that asks one item of this kind: the shared instructions, `prompt`, the
+        /// small schema (a grammar in process) and the token limit, decoded greedily.
+        func request(prompt: String) -> GenerationRequest {
+            GenerationRequest(
+                instructions: instructions, prompt: prompt, schemaName: name,
+                jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,
+                options: GenerationOptions(sampling: .greedy, maximumResponseTokens: maximumTokens))
+        }
     }
 
     /// Runs the jobs of some of a part's items (those worth asking), in order, and gives each
@@ -258,13 +267,7 @@ extension RoutingEngine {
             var outcome: AttemptOutcome? = nil
             var usage = Usage(promptTokens: 0, completionTokens: 0)
             do {
-                var generation = GenerationRequest(
-                    instructions: spec.instructions,
-                    prompt: prompt,
-                    schemaName: spec.name,
-                    jsonSchema: spec.schema.jsonSchema(strict: false).compactText,
-                    strictJSONSchema: spec.schema.jsonSchema(strict: true).compactText,
-                    options: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens))
+                var generation = spec.request(prompt: prompt)
                 generation.reusesPromptPrefix = true
                 let sent = generation
                 let response = try await metered(engine, sent, key: key, deadline: request.budget) { try await engine.respond(to: sent) }

@@ -24,7 +24,7 @@ extension RoutingEngine {
         if let memory, let recent = try? memory.recentAttempts(key, limit: 3), let seconds = capability.expectedDuration(recent: recent) {
             return seconds
         }
-        let measured = ((try? memory?.recentAttempts(engine: engine.kind, model: engine.identity, limit: 20)) ?? []) ?? []
+        let measured = (try? memory?.recentAttempts(engine: engine.kind, model: engine.identity, limit: 20)) ?? []
         // Speeds from the same kind of job only: an item's prompt is mostly instructions already
         // in the KV cache, so its seconds per token make a whole part look several times faster
         // than it is (a whole summary started with 15 s left took them all and timed out).

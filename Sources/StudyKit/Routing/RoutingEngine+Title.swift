@@ -60,12 +60,8 @@ extension RoutingEngine {
         guard let json = try? JSONValue.parse(ModelOutputText.unfenced(answer), allowingRawControlCharacters: true),
             let long = json["title"]?.stringValue, let blurb = json["blurb"]?.stringValue
         else { return nil }
-        let spec = Self.titleSpec
         let job = Self.titleJob(long)
-        let sent = GenerationRequest(
-            instructions: spec.instructions, prompt: job.prompt, schemaName: spec.name,
-            jsonSchema: spec.schema.jsonSchema(strict: false).compactText, strictJSONSchema: spec.schema.jsonSchema(strict: true).compactText,
-            options: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens))
+        let sent = Self.titleSpec.request(prompt: job.prompt)
         let response = try await metered(engine, sent, key: key, deadline: deadline) { try await engine.respond(to: sent) }
         usage.promptTokens += response.usage.promptTokens
         usage.completionTokens += response.usage.completionTokens
@@ -78,10 +74,7 @@ extension RoutingEngine {
             return nil
         case .success(let title):
             guard let result = try? decodeResult(for: .headline, json: ["title": .string(title), "blurb": .string(blurb)]) else { return nil }
-            let problems = LanguageRule.issues(in: result.jsonValue, language: language)
-                + LanguageRule.scriptIssues(in: result.jsonValue, material: injected.stripped)
-                + injected.issues(in: result.jsonValue) + Grounding.issues(in: result, source: injected.stripped)
-            guard problems.isEmpty else { return nil }
+            guard Self.answerIssues(result, language: language, injected: injected).all.isEmpty else { return nil }
             note("\(engine.kind.rawValue): the title was too long; the model shortened it to “\(title)”")
             return result
         }

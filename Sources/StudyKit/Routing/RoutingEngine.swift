@@ -480,22 +480,18 @@ public struct RoutingEngine: Sendable {
             }
             do throws(SchemaError) {
                 let result = try decodeResult(for: task, modelOutput: response.text)
-                // The language first: an answer in the wrong language is also ungrounded, and that is why.
-                let wrongLanguage = LanguageRule.issues(in: result.jsonValue, language: language)
-                    + LanguageRule.scriptIssues(in: result.jsonValue, material: injected.stripped)
-                let obeyed = injected.issues(in: result.jsonValue)
-                let ungrounded = Grounding.issues(in: result, source: injected.stripped)
-                if !wrongLanguage.isEmpty || !obeyed.isEmpty || !ungrounded.isEmpty {
+                let issues = Self.answerIssues(result, language: language, injected: injected)
+                if !issues.all.isEmpty {
                     // After the re-ask, the items that still fail grounding are dropped when enough
                     // are left; an answer in the wrong language, or one that obeyed the document, is
                     // not kept in part.
-                    if round == 1, wrongLanguage.isEmpty, obeyed.isEmpty,
+                    if round == 1, issues.wrongLanguage.isEmpty, issues.obeyed.isEmpty,
                         let kept = Grounding.dropUngrounded(result, source: injected.stripped)
                     {
                         note("\(engine.kind.rawValue): dropped \(kept.dropped.count) ungrounded item\(kept.dropped.count == 1 ? "" : "s") after the re-ask")
                         return Generated(result: kept.result, model: response.model, usage: usage, reasked: true, dropped: kept.dropped)
                     }
-                    throw SchemaError.invalid(wrongLanguage + obeyed + ungrounded)
+                    throw SchemaError.invalid(issues.all)
                 }
                 return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
             } catch {
@@ -518,6 +514,27 @@ public struct RoutingEngine: Sendable {
             }
         }
         throw EngineError.invalidOutput(["no valid answer"])
+    }
+
+    /// What is wrong with a valid answer beyond its shape, in the order it is reported: its
+    /// language first (an answer in the wrong language is also ungrounded, and that is why), what
+    /// it obeyed of the instructions written inside the material, then what is not grounded in it.
+    struct AnswerIssues {
+        var wrongLanguage: [ValidationIssue]
+        var obeyed: [ValidationIssue]
+        var ungrounded: [ValidationIssue]
+
+        var all: [ValidationIssue] { wrongLanguage + obeyed + ungrounded }
+    }
+
+    /// The checks every model answer passes before it ships, whole or rebuilt (a headline with
+    /// its title shortened): language and script, injected instructions, grounding.
+    static func answerIssues(_ result: AnyStudyResult, language: String, injected: InjectedInstructions) -> AnswerIssues {
+        AnswerIssues(
+            wrongLanguage: LanguageRule.issues(in: result.jsonValue, language: language)
+                + LanguageRule.scriptIssues(in: result.jsonValue, material: injected.stripped),
+            obeyed: injected.issues(in: result.jsonValue),
+            ungrounded: Grounding.issues(in: result, source: injected.stripped))
     }
 
     /// One model call, streamed when someone is watching or when the engine streams cheaply (in

@@ -216,9 +216,6 @@ enum ItemRules {
         return count + (ideographs + 1) / 2
     }
 
-    /// Why `text` does not end as a sentence, or `nil` when it does.
-    /// How `text` is cut off before its sentence ends ("cut off mid-sentence (it ends on \",\")"),
-    /// or `nil` when it ends as a sentence does.
     /// Words a sentence shortened by cutting its tail ends on: a preposition or a relative that
     /// opens what was cut ("… funnels energy to a reaction centre, where.", "… and died in.").
     /// Not part of ``sentenceCut(_:)``: a whole sentence of the material may end on "in" or "on".
@@ -292,6 +289,9 @@ enum ItemRules {
         return nil
     }
 
+    /// Why `text` does not end as a sentence, or `nil` when it does.
+    /// How `text` is cut off before its sentence ends ("cut off mid-sentence (it ends on \",\")"),
+    /// or `nil` when it ends as a sentence does.
     static func sentenceCut(_ text: String) -> String? { sentenceCut(text, words: BuiltinTerms.words(in: text)) }
 
     private static func sentenceCut(_ text: String, words: [BuiltinWord]) -> String? {
