@@ -127,7 +127,7 @@ extension Runner {
         if let recent = try? ledger.recentAttempts(key, limit: capability.window(for: key.job)),
             let skip = capability.skipReason(recent: recent, job: key.job, now: ledger.clock.now())
         {
-            let until = (recent.first?.at ?? Date()).addingTimeInterval(capability.skipDuration)
+            let until = capability.skipEnds(recent: recent, job: key.job) ?? Date()
             line += "; \(skip), until \(ISO8601DateFormatter().string(from: until))"
         }
         return .string(line)

@@ -42,21 +42,82 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// ended the rewrites of the next document too.
     public var itemFailuresToSkip: Int { failuresToSkip * 5 }
 
-    /// How many recent attempts ``skipReason(recent:job:now:)`` needs to see.
-    public func window(for job: JobKind) -> Int { job == .item ? itemFailuresToSkip : failuresToSkip }
+    /// The most model time an accepted item may cost on the record before the model is skipped
+    /// for that item job: 3.75 s, the kit's bar of 8 model items in `import`'s 30 s. A job that
+    /// yields less pulls the kit below that bar and only delays it: a model that gets one card
+    /// in four right at 1.2 s a card costs about 5 s an accepted card, and the builtin card it
+    /// would replace takes no time at all.
+    public var itemSecondsPerAccepted: Double = 3.75
+
+    /// How many recent item attempts the cost of an accepted item is measured over.
+    static let itemYieldWindow = 20
+
+    /// How many recent attempts ``skipReason(recent:job:now:runStarted:)`` needs to see.
+    public func window(for job: JobKind) -> Int { job == .item ? max(itemFailuresToSkip, Self.itemYieldWindow) : failuresToSkip }
 
     /// Why the model must be skipped for this job now, or `nil` when it may be tried.
     /// - Parameter recent: the key's newest attempts, newest first.
-    public func skipReason(recent: [Attempt], job: JobKind, now: Date) -> String? {
-        let needed = window(for: job)
+    ///
+    /// An item job is also skipped when its record says an accepted item costs too much: over
+    /// its last ``itemYieldWindow`` attempts of the last ``skipDuration`` (at least
+    /// ``itemFailuresToSkip`` of them), more than ``itemSecondsPerAccepted`` of model time per
+    /// accepted item. The skip ends as those attempts age out. Only attempts made before
+    /// `runStarted` count for it: a run that started trying a job finishes its items, judged on
+    /// what the model showed before the run began.
+    public func skipReason(recent: [Attempt], job: JobKind, now: Date, runStarted: Date? = nil) -> String? {
+        let needed = job == .item ? itemFailuresToSkip : failuresToSkip
         guard needed > 0, recent.count >= needed else { return nil }
         let last = recent.prefix(needed)
-        guard last.allSatisfy(\.outcome.isFailure), let newest = last.first?.at,
-            now.timeIntervalSince(newest) < skipDuration
-        else { return nil }
-        let seconds = last.reduce(0) { $0 + $1.duration }
-        let outcomes = Dictionary(grouping: last, by: \.outcome).keys.map(\.rawValue).sorted().joined(separator: ", ")
-        return "skipped: failed the last \(needed) attempts (\(outcomes); \(Self.seconds(seconds)))"
+        if last.allSatisfy(\.outcome.isFailure), let newest = last.first?.at, now.timeIntervalSince(newest) < skipDuration {
+            let seconds = last.reduce(0) { $0 + $1.duration }
+            let outcomes = Dictionary(grouping: last, by: \.outcome).keys.map(\.rawValue).sorted().joined(separator: ", ")
+            return "skipped: failed the last \(needed) attempts (\(outcomes); \(Self.seconds(seconds)))"
+        }
+        guard job == .item else { return nil }
+        return yieldSkip(recent: recent.filter { attempt in runStarted.map { attempt.at < $0 } ?? true }, now: now)
+    }
+
+    /// Why an item job costs too much per accepted item on its record, or `nil`.
+    func yieldSkip(recent: [Attempt], now: Date) -> String? {
+        let considered = recent.prefix(Self.itemYieldWindow).filter { now.timeIntervalSince($0.at) < skipDuration }
+        guard itemFailuresToSkip > 0, considered.count >= itemFailuresToSkip else { return nil }
+        let accepted = considered.filter { $0.outcome == .accepted }.count
+        let seconds = considered.reduce(0) { $0 + $1.duration }
+        guard accepted == 0 || seconds / Double(accepted) > itemSecondsPerAccepted else { return nil }
+        let cost = accepted == 0 ? "none accepted" : "\(Self.seconds(seconds / Double(accepted))) of model time an accepted item"
+        return "skipped: \(accepted) of its last \(considered.count) attempts accepted in \(Self.seconds(seconds)) (\(cost); more than \(Self.seconds(itemSecondsPerAccepted)) is not worth the wait)"
+    }
+
+    /// How many failed items in a row on one document stop the rest of that job on it, from the
+    /// job's record before the run: the number of failures in a row that the record's acceptance
+    /// rate makes a one-in-ten event, so the document is harder for the model than its usual
+    /// material (a model that gets 4 key points in 7 right stops after 3 failures; one that gets 3
+    /// cards in 12, after 7). `nil` with fewer than ``itemEvidenceAttempts`` attempts on record, or
+    /// with skipping turned off: without a record, every item of the document is tried.
+    public func itemFailuresToStop(recent: [Attempt], now: Date, runStarted: Date?) -> Int? {
+        let considered = recent.prefix(Self.itemYieldWindow).filter { attempt in
+            now.timeIntervalSince(attempt.at) < skipDuration && runStarted.map { attempt.at < $0 } ?? true
+        }
+        guard failuresToSkip > 0, considered.count >= Self.itemEvidenceAttempts else { return nil }
+        let accepted = considered.filter { $0.outcome == .accepted }.count
+        // The rate with one success and one failure added, so a short perfect record does not
+        // make a single failure decisive.
+        let rate = Double(accepted + 1) / Double(considered.count + 2)
+        return max(failuresToSkip, Int((log(0.1) / log(1 - rate)).rounded(.up)))
+    }
+
+    /// The fewest attempts on record that say how often a model gets an item job right.
+    static let itemEvidenceAttempts = 5
+
+    /// When a skip for `recent` ends at the latest: 24 h after the newest failure, or for an item
+    /// job skipped on its cost, when too few of its attempts are left in the window to judge.
+    public func skipEnds(recent: [Attempt], job: JobKind) -> Date? {
+        guard let newest = recent.first?.at else { return nil }
+        let needed = job == .item ? itemFailuresToSkip : failuresToSkip
+        if job == .item, needed > 0, recent.count >= needed, !recent.prefix(needed).allSatisfy(\.outcome.isFailure) {
+            return recent[needed - 1].at.addingTimeInterval(skipDuration)
+        }
+        return newest.addingTimeInterval(skipDuration)
     }
 
     /// How long the job took lately: the mean of the key's newest 3 attempts, or `nil` with no record.
@@ -116,6 +177,8 @@ public struct TimeBudget: Sendable, Equatable {
     public var seconds: Double
     /// When it runs out.
     public var deadline: Date
+    /// When it started.
+    public var start: Date { deadline.addingTimeInterval(-seconds) }
 
     /// A budget of `seconds` starting at `start`.
     public init(seconds: Double, start: Date) {

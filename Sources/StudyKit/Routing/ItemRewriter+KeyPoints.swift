@@ -12,6 +12,13 @@ extension RoutingEngine {
     /// The fewest words a key point must have for the model to be asked to shorten it.
     static let keyPointWordsToShorten = 11
 
+    /// The most words a key point may have for the model to be asked to shorten it. Shortening a
+    /// longer sentence to 14 words means dropping most of it, which a small model does not do
+    /// well: Qwen2.5-Coder-0.5B had none of 6 such sentences accepted on notes.pdf and long.pdf
+    /// (it glued words to stay under the limit, "NationalGuard,Commanded", or stopped
+    /// mid-clause), against 3 of 7 of 11 to 20 words. Those seconds go to jobs it can finish.
+    static let keyPointWordsForModel = 20
+
     /// The most words a shortened key point may have.
     static let shortenedKeyPointWords = 14
 
@@ -36,6 +43,11 @@ extension RoutingEngine {
     /// Whether a key point is long enough to be worth shortening.
     static func keyPointNeedsShortening(_ point: String) -> Bool {
         BuiltinProse.wordCount(point) >= keyPointWordsToShorten
+    }
+
+    /// Whether a key point that needs shortening is short enough for a small model to shorten.
+    static func keyPointFitsTheModel(_ point: String) -> Bool {
+        BuiltinProse.wordCount(point) <= keyPointWordsForModel
     }
 
     /// The job that shortens `point`, a sentence of the material.
@@ -86,7 +98,9 @@ extension RoutingEngine {
         _ summary: Summary, engine: any LanguageModel, request: RoutingRequest, log: AttemptLog
     ) async -> (keyPoints: [String], provenance: [ItemProvenance]) {
         let outcomes = await runItems(
-            summary.keyPoints.enumerated().filter { Self.keyPointNeedsShortening($0.element) }.map { index, point in
+            summary.keyPoints.enumerated().filter {
+                Self.keyPointNeedsShortening($0.element) && Self.keyPointFitsTheModel($0.element)
+            }.map { index, point in
                 (index, Self.keyPointJob(point, path: "keyPoints[\(index)]"))
             }, engine: engine, task: .summary, spec: Self.keyPointSpec, request: request, log: log)
         var points = summary.keyPoints
@@ -95,7 +109,10 @@ extension RoutingEngine {
         for index in points.indices {
             let path = "keyPoints[\(index)]"
             guard let outcome = outcomes[index] else {
-                provenance.append(ItemProvenance(path: path, kind: .extracted, note: "a key sentence of the material, short enough to keep whole"))
+                let note = Self.keyPointNeedsShortening(points[index])
+                    ? "a key sentence of the material, kept whole: over \(Self.keyPointWordsForModel) words is more than a small model shortens well"
+                    : "a key sentence of the material, short enough to keep whole"
+                provenance.append(ItemProvenance(path: path, kind: .extracted, note: note))
                 continue
             }
             // A shortened point must not become another point, or a near-copy of one.

@@ -245,14 +245,26 @@ extension RoutingEngine {
         var outcomes: [ItemOutcome] = []
         // Read once: whether the material itself has Chinese, Japanese or Korean characters.
         let materialUsesCJK = LanguageRule.usesCJK(request.document.text)
+        // How many failures in a row on this document stop the job here, from the record of
+        // earlier runs (``CapabilityPolicy/itemFailuresToStop(recent:now:runStarted:)``).
+        let failuresToStop = memory.flatMap { memory in
+            (try? memory.recentAttempts(key, limit: CapabilityPolicy.itemYieldWindow)).flatMap {
+                capability.itemFailuresToStop(recent: $0, now: clock.now(), runStarted: request.budget?.start)
+            }
+        }
+        var failuresInARow = 0
         for job in jobs {
+            if let failuresToStop, failuresInARow >= failuresToStop {
+                outcomes.append(.kept("not rewritten: \(engine.modelName) failed this material's last \(failuresInARow) items of this kind, more than its record makes likely; the rest keep their extracted form"))
+                continue
+            }
             let prompt = [job.prompt, TaskPrompt.languageInstruction(request.document.language)].compactMap { $0 }.joined(separator: "\n\n")
             let asked = ItemAnswers.Key(model: "\(engine.kind.rawValue)/\(engine.identity)", version: spec.version, instructions: spec.instructions, prompt: prompt)
             if let answer = itemAnswers[asked] {
                 outcomes.append(Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK).item)
                 continue
             }
-            if let skip = capabilitySkip(engine, key: key) {
+            if let skip = capabilitySkip(engine, key: key, runStarted: request.budget?.start) {
                 outcomes.append(.kept("not rewritten: \(engine.modelName) \(skip)"))
                 continue
             }
@@ -282,6 +294,7 @@ extension RoutingEngine {
                 outcomes.append(.kept("not rewritten: \(Self.reason(for: error))"))
             }
             recordAttempt(key, outcome: outcome, started: started, usage: usage, log: log)
+            if let outcome { failuresInARow = outcome == .accepted ? 0 : failuresInARow + 1 }
         }
         return outcomes
     }

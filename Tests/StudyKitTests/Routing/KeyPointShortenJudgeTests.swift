@@ -55,6 +55,14 @@ struct KeyPointShortenJudgeTests {
         #expect(Self.judge(sentence, point) == reason)
     }
 
+    /// Over 20 words, shortening means dropping most of the sentence: the 0.5B glued words to stay
+    /// under the limit or stopped mid-clause on all 6 such sentences of notes.pdf and long.pdf.
+    @Test func aKeyPointOverTwentyWordsIsKeptWhole() {
+        #expect(RoutingEngine.keyPointFitsTheModel("During the day the stomata stay closed to save water, and the stored CO2 is released for the Calvin cycle."))
+        #expect(!RoutingEngine.keyPointFitsTheModel(
+            "Paris now had a new elected municipal government and a citizen militia, the National Guard, commanded by the Marquis de Lafayette, a hero of the American war."))
+    }
+
     @Test func onlyLongKeyPointsAreSentToTheModel() {
         #expect(!RoutingEngine.keyPointNeedsShortening("17 June 1789: the Third Estate becomes the National Assembly."))
         #expect(RoutingEngine.keyPointNeedsShortening("Photosystem I, whose reaction centre is P700, absorbs light and re-energises the electrons."))

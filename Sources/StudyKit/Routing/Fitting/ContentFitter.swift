@@ -64,9 +64,9 @@ struct FittedSelection: Sendable, Equatable {
 /// Chooses which units of a long document to keep under a budget, keeping coverage.
 ///
 /// Priority, each step only taking what still fits (so the budget is never exceeded):
-/// 1. the opening: the first unit, any leading headings and the first prose unit, then the rest
-///    of the first prose paragraph up to `openingShare` of the budget — the opening states what
-///    a text is about;
+/// 1. the opening: the first unit, any leading headings and short lines (a title block) and the
+///    first prose sentence (``openingUnit(_:in:)``), then the rest of its paragraph up to
+///    `openingShare` of the budget — the opening states what a text is about;
 /// 2. headings, most important level first and earlier before later, within `headingShare` of
 ///    the budget, so when headings alone would crowd out the text, the deepest and then the
 ///    last ones wait; a section whose sentence is kept later gets its heading back if it fits;
@@ -153,7 +153,7 @@ struct FittedSelection: Sendable, Equatable {
 
         // 1. The opening.
         state.add(0)
-        let firstProse = units.firstIndex { !$0.isHeading }
+        let firstProse = Self.openingUnit(units, in: text)
         let openingParagraph = firstProse.map { units[$0].paragraph }
         let openingLimit = Int(Double(budget) * openingShare)
         var i = 1
@@ -220,6 +220,24 @@ struct FittedSelection: Sendable, Equatable {
             firstRound = false
         }
         return state.result(from: text)
+    }
+
+    /// A prose unit of at least this many words can open a text; shorter ones are a title
+    /// block's lines ("The French Revolution,", "History 210"), which say little.
+    static let openingWords = 8
+    /// How far into the text the opening sentence is looked for: past a title block, not past a
+    /// table of contents.
+    static let openingSearch = 12
+
+    /// The unit that ends the opening proper: the first prose unit of at least ``openingWords``
+    /// words within the first ``openingSearch`` units (a PDF's title block of short lines comes
+    /// before the sentence that says what the text is about), else the first prose unit.
+    static func openingUnit(_ units: [FitUnit], in text: String) -> Int? {
+        let firstProse = units.firstIndex { !$0.isHeading }
+        for index in units.indices.prefix(openingSearch) where !units[index].isHeading {
+            if text[units[index].range].split(whereSeparator: \.isWhitespace).count >= openingWords { return index }
+        }
+        return firstProse
     }
 
     /// Everything kept: the source text from the first unit to the last, unchanged.

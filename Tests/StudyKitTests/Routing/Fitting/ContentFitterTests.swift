@@ -98,6 +98,29 @@ import Testing
         #expect(s.text.count <= 150)
     }
 
+    /// A PDF's title block ("The French Revolution,", "History 210") is not what a text is about:
+    /// the opening runs on to its first real sentence, under the first heading, and a tight
+    /// budget keeps that sentence rather than the sections' headings and best sentences.
+    @Test func theOpeningRunsPastATitleBlockToTheFirstRealSentence() {
+        var parts = [
+            "The French Revolution,", "1789–1799: Revision Notes", "History 210", "1. Why study the Revolution?",
+            "The French Revolution is the decade between the meeting of the Estates-General in May 1789 and Napoleon's seizure of power in 1799.",
+        ]
+        for n in 2...9 {
+            parts.append("\(n). Part number \(n) of the course")
+            parts.append("The assembly met again in year \(n) and voted on the new taxes of the kingdom, which the nobles refused to pay.")
+        }
+        let text = parts.joined(separator: "\n\n")
+        let units = ContentFitter.units(of: DocumentOutline(text: text), cost: Self.wordCost(text))
+        #expect(ContentFitter.openingUnit(units, in: text) == 4)
+        let s = ContentFitter().select(units, from: text, budget: 60)
+        #expect(s.text.hasPrefix("The French Revolution,\n\n1789–1799: Revision Notes\n\nHistory 210\n\n1. Why study the Revolution?\n\nThe French Revolution is the decade"))
+        // A long run of short lines is not searched through: the first of them opens the text, as before.
+        let contents = (1...20).map { "Read chapter \($0) first." }.joined(separator: "\n\n") + "\n\n" + parts[4]
+        let contentsUnits = ContentFitter.units(of: DocumentOutline(text: contents), cost: Self.wordCost(contents))
+        #expect(ContentFitter.openingUnit(contentsUnits, in: contents) == 0)
+    }
+
     @Test func lastSectionIsRepresentedEvenWhenItRanksLow() {
         // Four on-topic sections and a last one about something else, so its sentences rank last.
         var parts: [String] = []

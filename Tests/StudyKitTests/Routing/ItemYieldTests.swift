@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+/// An item job the record shows the model rarely gets right is left to the builtin engine, and a
+/// document that fails more often than the record predicts stops the job on that document.
+@Suite("Item jobs go where the record says the model pays off")
+struct ItemYieldTests {
+    static let start = Date(timeIntervalSince1970: 1_750_000_000)
+    static let cardKey = AttemptKey(
+        engine: .local, model: "scripted://local", task: "flashcards", job: .item, promptVersion: RoutingEngine.cardSpec.version)
+
+    /// `accepted` then `failed` attempts of `seconds` each, newest first, a minute apart, ending at `end`.
+    static func record(accepted: Int, failed: Int, seconds: Double = 1, end: Date = start) -> [Attempt] {
+        let outcomes = Array(repeating: AttemptOutcome.invalid, count: failed) + Array(repeating: .accepted, count: accepted)
+        return outcomes.enumerated().map { index, outcome in
+            Attempt(key: cardKey, outcome: outcome, duration: seconds, at: end.addingTimeInterval(Double(-60 * index)))
+        }
+    }
+
+    // MARK: the cost of an accepted item
+
+    @Test(arguments: [
+        // 12 attempts of 1.3 s with 3 accepted: 5.2 s an accepted card.
+        (3, 9, 1.3, true),
+        // The same attempts at 0.9 s: 3.6 s an accepted card, within the 3.75 s.
+        (3, 9, 0.9, false),
+        // Half accepted at 1.3 s: 2.6 s.
+        (6, 6, 1.3, false),
+        // 9 failures and no success: too few attempts to judge (and fewer than 10 in a row).
+        (0, 9, 1.3, false),
+        // 11 attempts, one accepted at the start (oldest): not 10 failures in a row... but 14 s for it.
+        (1, 10, 1.3, true),
+    ])
+    func anItemJobIsSkippedWhenAnAcceptedItemCostsTooMuch(accepted: Int, failed: Int, seconds: Double, skipped: Bool) {
+        let recent = Self.record(accepted: accepted, failed: failed, seconds: seconds)
+        let reason = CapabilityPolicy().skipReason(recent: recent, job: .item, now: Self.start.addingTimeInterval(60))
+        #expect((reason != nil) == skipped, "\(reason ?? "nil")")
+        if accepted > 0, failed < 10, let reason {
+            #expect(reason.contains("\(accepted) of its last \(accepted + failed) attempts accepted"))
+            #expect(reason.contains("not worth the wait"))
+        }
+    }
+
+    @Test func theCostRuleDoesNotApplyToParts() {
+        let recent = Self.record(accepted: 1, failed: 1, seconds: 60)
+        #expect(CapabilityPolicy().skipReason(recent: recent, job: .part, now: Self.start) == nil)
+    }
+
+    @Test func attemptsOfThisRunAndAttemptsOverADayOldDoNotCount() {
+        let recent = Self.record(accepted: 3, failed: 9, seconds: 1.3)
+        let policy = CapabilityPolicy()
+        // Every attempt made after the run started: the run finishes what it began.
+        let oldest = Self.start.addingTimeInterval(-60 * 11)
+        #expect(policy.skipReason(recent: recent, job: .item, now: Self.start, runStarted: oldest) == nil)
+        // Started after them all: they count.
+        #expect(policy.skipReason(recent: recent, job: .item, now: Self.start, runStarted: Self.start.addingTimeInterval(1)) != nil)
+        // A day later the skip is over, and the record says when.
+        #expect(policy.skipReason(recent: recent, job: .item, now: Self.start.addingTimeInterval(86_400 + 1)) == nil)
+        // The tenth newest attempt ages out first: then fewer than 10 are left to judge.
+        #expect(policy.skipEnds(recent: recent, job: .item) == recent[9].at.addingTimeInterval(86_400))
+    }
+
+    @Test func zeroFailuresToSkipTurnsTheCostRuleOffToo() {
+        let recent = Self.record(accepted: 0, failed: 20)
+        let policy = CapabilityPolicy(failuresToSkip: 0)
+        #expect(policy.skipReason(recent: recent, job: .item, now: Self.start) == nil)
+        #expect(policy.itemFailuresToStop(recent: recent, now: Self.start, runStarted: nil) == nil)
+    }
+
+    // MARK: failures in a row on one document
+
+    @Test(arguments: [
+        // 3 key points in 5 right: (3+1)/(5+2) = 0.57, and 0.43³ < 0.1.
+        (3, 2, 3 as Int?),
+        // 3 cards in 12: 4/14 = 0.29; 0.71⁷ < 0.1 ≤ 0.71⁶.
+        (3, 9, 7),
+        // Every one right: never fewer than the 2 failures that skip a part.
+        (6, 0, 2),
+        // Four attempts say too little.
+        (2, 2, nil),
+    ])
+    func failuresInARowThatStopAJobFollowTheRecordsRate(accepted: Int, failed: Int, expected: Int?) {
+        let recent = Self.record(accepted: accepted, failed: failed)
+        #expect(CapabilityPolicy().itemFailuresToStop(recent: recent, now: Self.start, runStarted: nil) == expected)
+    }
+
+    /// A rig: a ledger on a test clock, a document whose cards are extracted and rewritten.
+    struct Rig {
+        let directory: CacheTestDirectory
+        let clock = TestClock(ItemYieldTests.start.addingTimeInterval(3600))
+        let ledger: UsageLedger
+
+        init() throws {
+            directory = try CacheTestDirectory()
+            ledger = try UsageLedger(path: directory.databasePath, clock: clock)
+        }
+
+        func seed(_ attempts: [Attempt]) throws {
+            for attempt in attempts.reversed() { try ledger.recordAttempt(attempt) }
+        }
+
+        func cards(_ local: ScriptedModel) async throws -> RoutedResult {
+            let router = RoutingEngine(
+                local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")), memory: ledger, clock: clock)
+            let document = Document(text: FeynmanCheckTests.manual, title: nil, kind: .text, origin: "test")
+            return try await router.run(
+                RoutingRequest(task: .flashcards, document: document, useCache: false, budget: TimeBudget(seconds: 3600, start: clock.now())))
+        }
+    }
+
+    static let refused = #"{"question": "What does the manual say about it?", "answer": "nothing"}"#
+
+    @Test func aDocumentThatFailsMoreThanTheRecordPredictsStopsTheJobOnIt() async throws {
+        let rig = try Rig()
+        // 3 of 5 accepted before this run: 3 failures in a row stop it.
+        try rig.seed(Self.record(accepted: 3, failed: 2))
+        let local = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(Self.refused), count: 40))
+        let routed = try await rig.cards(local)
+        #expect(local.calls.respond == 3)
+        #expect(routed.attempts.count == 3)
+        let stopped = routed.items.filter { $0.note?.contains("failed this material's last 3 items of this kind") == true }
+        #expect(stopped.count == routed.items.count - 3)
+        #expect(!stopped.isEmpty, "the document has more than 3 cards")
+    }
+
+    @Test func withoutARecordEveryItemIsTried() async throws {
+        let rig = try Rig()
+        let local = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(Self.refused), count: 40))
+        let routed = try await rig.cards(local)
+        // All fail, and only the 10-in-a-row rule (from this run's own failures) may end them.
+        #expect(local.calls.respond == min(routed.items.count, 10))
+        #expect(routed.items.count > 3)
+    }
+
+    @Test func aJobThatCostsTooMuchPerAcceptedItemIsNotAskedAndSaysWhy() async throws {
+        let rig = try Rig()
+        try rig.seed(Self.record(accepted: 3, failed: 9, seconds: 1.3))
+        let local = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(Self.refused), count: 40))
+        let routed = try await rig.cards(local)
+        #expect(local.calls.respond == 0)
+        #expect(routed.items.allSatisfy { $0.kind == .extracted && $0.note?.contains("3 of its last 12 attempts accepted") == true })
+    }
+}
