@@ -124,10 +124,11 @@ extension Runner {
     private func attemptLine(_ summary: AttemptSummary, ledger: UsageLedger, capability: CapabilityPolicy) -> JSONValue {
         let key = summary.key
         var line = "\(key.task)/\(key.job.rawValue) (\(key.promptVersion)) on \(key.model): \(summary.attempts) attempt\(summary.attempts == 1 ? "" : "s"), \(summary.accepted) accepted, last \(summary.lastOutcome.rawValue), mean \(CapabilityPolicy.seconds(summary.meanDuration))"
+        let once = key.job == .item && RoutingEngine.oncePerDocumentVersions.contains(key.promptVersion)
         if let recent = try? ledger.recentAttempts(key, limit: capability.window(for: key.job)),
-            let skip = capability.skipReason(recent: recent, job: key.job, now: ledger.clock.now())
+            let skip = capability.skipReason(recent: recent, job: key.job, now: ledger.clock.now(), oncePerDocument: once)
         {
-            let until = capability.skipEnds(recent: recent, job: key.job) ?? Date()
+            let until = capability.skipEnds(recent: recent, job: key.job, oncePerDocument: once) ?? Date()
             line += "; \(skip), until \(ISO8601DateFormatter().string(from: until))"
         }
         return .string(line)

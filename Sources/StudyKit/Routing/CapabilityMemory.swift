@@ -63,9 +63,11 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// ``itemFailuresToSkip`` of them), more than ``itemSecondsPerAccepted`` of model time per
     /// accepted item. The skip ends as those attempts age out. Only attempts made before
     /// `runStarted` count for it: a run that started trying a job finishes its items, judged on
-    /// what the model showed before the run began.
-    public func skipReason(recent: [Attempt], job: JobKind, now: Date, runStarted: Date? = nil) -> String? {
-        let needed = job == .item ? itemFailuresToSkip : failuresToSkip
+    /// what the model showed before the run began. An item job asked once per document (the
+    /// summary's overview) is judged as a part is: on its last ``failuresToSkip`` attempts.
+    public func skipReason(recent: [Attempt], job: JobKind, now: Date, runStarted: Date? = nil, oncePerDocument: Bool = false) -> String? {
+        let perItem = job == .item && !oncePerDocument
+        let needed = perItem ? itemFailuresToSkip : failuresToSkip
         guard needed > 0, recent.count >= needed else { return nil }
         let last = recent.prefix(needed)
         if last.allSatisfy(\.outcome.isFailure), let newest = last.first?.at, now.timeIntervalSince(newest) < skipDuration {
@@ -73,7 +75,7 @@ public struct CapabilityPolicy: Sendable, Equatable {
             let outcomes = Dictionary(grouping: last, by: \.outcome).keys.map(\.rawValue).sorted().joined(separator: ", ")
             return "skipped: failed the last \(needed) attempts (\(outcomes); \(Self.seconds(seconds)))"
         }
-        guard job == .item else { return nil }
+        guard perItem else { return nil }
         return yieldSkip(recent: recent.filter { attempt in runStarted.map { attempt.at < $0 } ?? true }, now: now)
     }
 
@@ -111,10 +113,11 @@ public struct CapabilityPolicy: Sendable, Equatable {
 
     /// When a skip for `recent` ends at the latest: 24 h after the newest failure, or for an item
     /// job skipped on its cost, when too few of its attempts are left in the window to judge.
-    public func skipEnds(recent: [Attempt], job: JobKind) -> Date? {
+    public func skipEnds(recent: [Attempt], job: JobKind, oncePerDocument: Bool = false) -> Date? {
         guard let newest = recent.first?.at else { return nil }
-        let needed = job == .item ? itemFailuresToSkip : failuresToSkip
-        if job == .item, needed > 0, recent.count >= needed, !recent.prefix(needed).allSatisfy(\.outcome.isFailure) {
+        let perItem = job == .item && !oncePerDocument
+        let needed = perItem ? itemFailuresToSkip : failuresToSkip
+        if perItem, needed > 0, recent.count >= needed, !recent.prefix(needed).allSatisfy(\.outcome.isFailure) {
             return recent[needed - 1].at.addingTimeInterval(skipDuration)
         }
         return newest.addingTimeInterval(skipDuration)

@@ -209,6 +209,9 @@ extension RoutingEngine {
         /// The task whose record the attempts go in when another task asks the same job (a quiz
         /// question is rewritten as a card is): one record per job, whichever part asks.
         var recordedUnder: StudyTask? = nil
+        /// Whether the job is asked once per document (the overview): its record then grows a
+        /// document at a time, so it is judged as a whole part is, on its last 2 attempts.
+        var oncePerDocument = false
 
         /// The request that asks one item of this kind: the shared instructions, `prompt`, the
         /// small schema (a grammar in process) and the token limit, decoded greedily.
@@ -264,7 +267,7 @@ extension RoutingEngine {
                 outcomes.append(Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK).item)
                 continue
             }
-            if let skip = capabilitySkip(engine, key: key, runStarted: request.budget?.start) {
+            if let skip = capabilitySkip(engine, key: key, runStarted: request.budget?.start, oncePerDocument: spec.oncePerDocument) {
                 outcomes.append(.kept("not rewritten: \(engine.modelName) \(skip)"))
                 continue
             }
@@ -452,7 +455,11 @@ extension RoutingEngine {
         schema: .object([
             .init("overview", description: "2 or 3 sentences.", .string(maxLength: 400, maxWords: 60, forbiddenCharacters: "\n", sentences: 2...3)),
         ]),
-        maximumTokens: 160)
+        maximumTokens: 160, oncePerDocument: true)
+
+    /// The versions of the item jobs asked once per document (``ItemSpec/oncePerDocument``), for
+    /// reading their record where only its key is at hand (`studykit engines`).
+    static let oncePerDocumentVersions: Set<String> = [overviewSpec.version]
 
     static func overviewJob(sentences: [String], keyPoints: [String], extracted: String, materialStems: Set<String>) -> ItemJob {
         let prompt = "Key sentences:\n" + sentences.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n")

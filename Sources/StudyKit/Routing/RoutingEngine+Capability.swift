@@ -14,9 +14,9 @@ extension RoutingEngine {
     /// Why `engine` must be skipped for `key` now (it failed its last attempts, or its items cost
     /// too much on the record of runs before `runStarted`), or `nil`.
     /// A ledger that cannot be read proves nothing: the model is tried.
-    func capabilitySkip(_ engine: any LanguageModel, key: AttemptKey, runStarted: Date? = nil) -> String? {
+    func capabilitySkip(_ engine: any LanguageModel, key: AttemptKey, runStarted: Date? = nil, oncePerDocument: Bool = false) -> String? {
         guard let memory, let recent = try? memory.recentAttempts(key, limit: capability.window(for: key.job)) else { return nil }
-        return capability.skipReason(recent: recent, job: key.job, now: clock.now(), runStarted: runStarted)
+        return capability.skipReason(recent: recent, job: key.job, now: clock.now(), runStarted: runStarted, oncePerDocument: oncePerDocument)
     }
 
     /// The seconds an attempt of `key` is expected to take: its record, else an estimate from its

@@ -42,6 +42,20 @@ struct ItemYieldTests {
         }
     }
 
+    /// The overview is asked once per document, so its record grows a document at a time: it is
+    /// judged as a part is, and two documents whose overview failed skip it on the third.
+    @Test func aJobAskedOncePerDocumentIsSkippedAfterTwoFailuresLikeAPart() {
+        let recent = Self.record(accepted: 0, failed: 2, seconds: 3.9)
+        let policy = CapabilityPolicy()
+        #expect(policy.skipReason(recent: recent, job: .item, now: Self.start) == nil)
+        let reason = policy.skipReason(recent: recent, job: .item, now: Self.start, oncePerDocument: true)
+        #expect(reason?.hasPrefix("skipped: failed the last 2 attempts") == true)
+        #expect(policy.skipReason(recent: Array(recent.prefix(1)), job: .item, now: Self.start, oncePerDocument: true) == nil)
+        #expect(policy.skipEnds(recent: recent, job: .item, oncePerDocument: true) == recent[0].at.addingTimeInterval(86_400))
+        #expect(RoutingEngine.overviewSpec.oncePerDocument)
+        #expect(RoutingEngine.oncePerDocumentVersions == [RoutingEngine.overviewSpec.version])
+    }
+
     @Test func theCostRuleDoesNotApplyToParts() {
         let recent = Self.record(accepted: 1, failed: 1, seconds: 60)
         #expect(CapabilityPolicy().skipReason(recent: recent, job: .part, now: Self.start) == nil)
