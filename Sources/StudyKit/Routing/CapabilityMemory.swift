@@ -87,7 +87,7 @@ public struct CapabilityPolicy: Sendable, Equatable {
         let seconds = considered.reduce(0) { $0 + $1.duration }
         guard accepted == 0 || seconds / Double(accepted) > itemSecondsPerAccepted else { return nil }
         let cost = accepted == 0 ? "none accepted" : "\(Self.seconds(seconds / Double(accepted))) of model time an accepted item"
-        return "skipped: \(accepted) of its last \(considered.count) attempts accepted in \(Self.seconds(seconds)) (\(cost); more than \(Self.seconds(itemSecondsPerAccepted)) is not worth the wait)"
+        return "skipped: \(accepted) of its last \(considered.count) attempts accepted in \(Self.seconds(seconds)) (\(cost); more than \(String(format: "%g", itemSecondsPerAccepted)) s is not worth the wait)"
     }
 
     /// How many failed items in a row on one document stop the rest of that job on it, from the

@@ -169,6 +169,36 @@ extension RoutingEngine {
         return words.dropFirst(start).joined(separator: " ")
     }
 
+    /// Prepositions a model puts before a place it names ("in the Calvin cycle").
+    static let placePrepositions: Set<String> = [
+        "in", "at", "on", "during", "to", "into", "within", "inside", "from", "by", "before", "after",
+    ]
+
+    /// `answer` when the sentence has it word for word; else, when it starts with a preposition
+    /// the sentence does not put there ("in the Calvin cycle" for "The Calvin cycle, …, takes
+    /// place in the stroma"), the rest, if the sentence has that word for word and no other
+    /// preposition before it: "during mitosis" is not "Before mitosis, …" with its first word
+    /// changed, since that would say the opposite. `nil` when the sentence has neither.
+    static func copiedPhrase(_ answer: String, from sentence: String) -> String? {
+        let sentenceWords = Grounding.normalizedWords(sentence)
+        let padded = " " + sentenceWords.joined(separator: " ") + " "
+        let words = Grounding.normalizedWords(answer)
+        guard !words.isEmpty else { return nil }
+        if padded.contains(" " + words.joined(separator: " ") + " ") { return answer }
+        guard words.count > 1, placePrepositions.contains(words[0]) else { return nil }
+        let rest = Array(words.dropFirst())
+        // Every place the rest stands in the sentence must have no other preposition before it.
+        var found = false
+        for start in sentenceWords.indices where Array(sentenceWords[start...].prefix(rest.count)) == rest {
+            if start > 0, placePrepositions.contains(sentenceWords[start - 1]) { return nil }
+            found = true
+        }
+        guard found else { return nil }
+        // The answer's own spelling, without its first word.
+        let text = answer.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        return text.isEmpty ? nil : text
+    }
+
     /// One misplaced claim: where does the material put it?
     static func pointingJob(_ claim: FeynmanCheck.Claim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
         let evidence = claim.evidence ?? ""
@@ -178,13 +208,11 @@ extension RoutingEngine {
             guard let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine), answer.contains(where: \.isLetter) else {
                 return .failure(ItemRejection(reason: "the answer had no phrase"))
             }
-            let phrase = answer.trimmingCharacters(in: CharacterSet(charactersIn: " .,;:\"“”{}[]()"))
-            guard BuiltinProse.wordCount(phrase) <= 8 else { return .failure(ItemRejection(reason: "the phrase was too long")) }
+            let answered = answer.trimmingCharacters(in: CharacterSet(charactersIn: " .,;:\"“”{}[]()"))
+            guard BuiltinProse.wordCount(answered) <= 8 else { return .failure(ItemRejection(reason: "the phrase was too long")) }
             // Copied word for word: "during mitosis" from "Before mitosis, …" would be grounded and false.
-            let evidenceWords = " " + Grounding.normalizedWords(evidence).joined(separator: " ") + " "
-            let phraseWords = Grounding.normalizedWords(phrase).joined(separator: " ")
-            guard !phraseWords.isEmpty, evidenceWords.contains(" " + phraseWords + " ") else {
-                return .failure(ItemRejection(reason: "the phrase “\(BuiltinProse.shortened(phrase, maxLength: 60))” was not taken from the material's sentence"))
+            guard let phrase = Self.copiedPhrase(answered, from: evidence) else {
+                return .failure(ItemRejection(reason: "the phrase “\(BuiltinProse.shortened(answered, maxLength: 60))” was not taken from the material's sentence"))
             }
             let claimKeys = Set(FeynmanCheck.contentKeys(claim.text + " " + concept))
             guard FeynmanCheck.contentKeys(phrase).contains(where: { !claimKeys.contains($0) }) else {

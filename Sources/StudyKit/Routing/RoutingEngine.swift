@@ -335,7 +335,9 @@ public struct RoutingEngine: Sendable {
         // a beat and the rest of the budget goes to the kit's other parts.
         let underBudget = request.engine == .auto && request.budget != nil
         let postIt = underBudget && task == .headline
-        let target = postIt ? min(budget.documentBudget, Self.headlineDocumentTokens) : budget.documentBudget
+        // Material a headline can read whole in a beat (a pasted page) goes whole.
+        let postItCut = postIt && budget.documentTokens > Self.headlineWholeTokens
+        let target = postItCut ? min(budget.documentBudget, Self.headlineDocumentTokens) : budget.documentBudget
         if !budget.fits || budget.documentTokens > target {
             if !budget.fits, mayEscalate, let larger = try? await withinBudget(bound, floor: 0, { await self.largerWindow(than: budget.window.tokens) }) {
                 throw Escalation(
@@ -407,6 +409,10 @@ public struct RoutingEngine: Sendable {
     /// characters): the title block, the opening sentence and the main headings. At 400 tokens
     /// the 0.5B took 7 s on long.pdf and its blurbs strung headings together; at 250, 5 s.
     static let headlineDocumentTokens = 250
+
+    /// Material of at most this many tokens is sent to a headline whole, even under a budget: a
+    /// pasted page (samples/paste.txt, about 260) reads in a beat, and cutting it saves nothing.
+    static let headlineWholeTokens = 400
 
     /// The remote window when remote can serve and its window is larger, else `nil`.
     private func largerWindow(than tokens: Int) async -> Int? {

@@ -38,6 +38,22 @@ struct FeynmanRewriteRoutingTests {
         #expect(routed.items.filter { $0.kind == .rewritten }.count == 1)
     }
 
+    /// The pointing job's phrase must be the sentence's own words. A preposition the model puts
+    /// before a place the sentence names at the start is dropped ("in the Calvin cycle", the
+    /// 0.5B's answer on light-stroma); one that would replace the sentence's own is not ("during
+    /// mitosis" for "Before mitosis": the opposite).
+    @Test(arguments: [
+        ("in the Calvin cycle", "The Calvin cycle, also called the light-independent reactions, takes place in the stroma.", "the Calvin cycle" as String?),
+        ("in interphase", "Before mitosis, in interphase, the cell grows and copies its DNA.", "in interphase"),
+        ("during mitosis", "Before mitosis, in interphase, the cell grows and copies its DNA.", nil),
+        ("at the cell's equator", "In metaphase the chromosomes line up at the cell's equator.", "at the cell's equator"),
+        ("in the nucleus", "The cell grows and copies its DNA.", nil),
+        ("in the equator", "In metaphase the chromosomes line up at the equator.", nil),
+    ])
+    func aPhraseIsTheSentencesOwnWords(answer: String, sentence: String, phrase: String?) {
+        #expect(RoutingEngine.copiedPhrase(answer, from: sentence) == phrase)
+    }
+
     @Test func theClaimAgainKeepsTheChecksCorrectionWithTheReason() async throws {
         let builtin = BuiltinEngine().feynmanFeedback(
             BuiltinAnalysis(text: FeynmanCheckTests.manual, title: nil), concept: "default parameter values", explanation: Self.explanation)

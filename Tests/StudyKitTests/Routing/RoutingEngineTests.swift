@@ -313,7 +313,7 @@ struct RoutingEngineTests {
     @Test func underATimeBudgetAHeadlineIsSentAPostItOfTheMaterial() async throws {
         let short = Document(text: String(Self.longDocument().text.prefix(1_900)), title: nil, kind: .markdown, origin: "test")
         let whole = ScriptedModel.tokens(short.text)
-        try #require(whole > RoutingEngine.headlineDocumentTokens, "the test document must exceed the headline's share")
+        try #require(whole > RoutingEngine.headlineWholeTokens, "the test document must exceed what a headline reads whole")
 
         let local = ScriptedModel(.local, window: 8192, steps: [.answer(Self.headline)])
         var request = RoutingRequest(task: .headline, document: short, useCache: false)
@@ -333,6 +333,20 @@ struct RoutingEngineTests {
             .run(RoutingRequest(task: .headline, document: short, useCache: false))
         #expect(plain.fitted.cut == false)
         #expect(unhurried.calls.prompts.first?.contains(short.text) == true)
+
+        // A pasted page under the budget goes whole too: cutting it would save nothing.
+        let page = Document(text: String(short.text.prefix(1_000)), title: nil, kind: .markdown, origin: "test")
+        let pageTokens = TokenCount.estimate(for: page.text).count
+        try #require(pageTokens > RoutingEngine.headlineDocumentTokens && pageTokens <= RoutingEngine.headlineWholeTokens)
+        let pageModel = ScriptedModel(.local, window: 8192, steps: [.answer(Self.headline)])
+        var pageRequest = RoutingRequest(task: .headline, document: page, useCache: false)
+        pageRequest.budget = TimeBudget(seconds: 600, start: Date())
+        let pageRouted = try await RoutingEngine(local: pageModel, remote: ScriptedModel(.remote)).run(pageRequest)
+        // (Whether the scripted headline is grounded in the page is beside the point: what was sent is.)
+        let pagePrompt = try #require(pageModel.calls.prompts.first)
+        #expect(pagePrompt.contains(page.text))
+        #expect(!pagePrompt.contains(ContentFitter.marker))
+        if pageRouted.engine == .local { #expect(pageRouted.fitted.cut == false) }
     }
 
     /// Under a time budget a quiz that does not fit the local window whole is not fitted and
