@@ -67,7 +67,7 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// summary's overview) is judged as a part is: on its last ``failuresToSkip`` attempts.
     public func skipReason(recent: [Attempt], job: JobKind, now: Date, runStarted: Date? = nil, oncePerDocument: Bool = false) -> String? {
         let perItem = job == .item && !oncePerDocument
-        let needed = perItem ? itemFailuresToSkip : failuresToSkip
+        let needed = failuresInARowToSkip(perItem: perItem)
         guard needed > 0, recent.count >= needed else { return nil }
         let last = recent.prefix(needed)
         if last.allSatisfy(\.outcome.isFailure), let newest = last.first?.at, now.timeIntervalSince(newest) < skipDuration {
@@ -76,12 +76,23 @@ public struct CapabilityPolicy: Sendable, Equatable {
             return "skipped: failed the last \(needed) attempts (\(outcomes); \(Self.seconds(seconds)))"
         }
         guard perItem else { return nil }
-        return yieldSkip(recent: recent.filter { attempt in runStarted.map { attempt.at < $0 } ?? true }, now: now)
+        return yieldSkip(itemRecord(recent, now: now, runStarted: runStarted))
     }
 
-    /// Why an item job costs too much per accepted item on its record, or `nil`.
-    func yieldSkip(recent: [Attempt], now: Date) -> String? {
-        let considered = recent.prefix(Self.itemYieldWindow).filter { now.timeIntervalSince($0.at) < skipDuration }
+    /// Failed attempts in a row that skip a job: an item job's many, or a part's (and a job asked
+    /// once per document's) few.
+    private func failuresInARowToSkip(perItem: Bool) -> Int { perItem ? itemFailuresToSkip : failuresToSkip }
+
+    /// What an item job's record says of the model before this run: its newest
+    /// ``itemYieldWindow`` attempts made before `runStarted`, of those the last ``skipDuration``.
+    private func itemRecord(_ recent: [Attempt], now: Date, runStarted: Date?) -> [Attempt] {
+        recent.filter { attempt in runStarted.map { attempt.at < $0 } ?? true }
+            .prefix(Self.itemYieldWindow)
+            .filter { now.timeIntervalSince($0.at) < skipDuration }
+    }
+
+    /// Why an item job costs too much per accepted item on its record (``itemRecord(_:now:runStarted:)``), or `nil`.
+    private func yieldSkip(_ considered: [Attempt]) -> String? {
         guard itemFailuresToSkip > 0, considered.count >= itemFailuresToSkip else { return nil }
         let accepted = considered.filter { $0.outcome == .accepted }.count
         let seconds = considered.reduce(0) { $0 + $1.duration }
@@ -97,9 +108,7 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// cards in 12, after 7). `nil` with fewer than ``itemEvidenceAttempts`` attempts on record, or
     /// with skipping turned off: without a record, every item of the document is tried.
     public func itemFailuresToStop(recent: [Attempt], now: Date, runStarted: Date?) -> Int? {
-        let considered = recent.prefix(Self.itemYieldWindow).filter { attempt in
-            now.timeIntervalSince(attempt.at) < skipDuration && runStarted.map { attempt.at < $0 } ?? true
-        }
+        let considered = itemRecord(recent, now: now, runStarted: runStarted)
         guard failuresToSkip > 0, considered.count >= Self.itemEvidenceAttempts else { return nil }
         let accepted = considered.filter { $0.outcome == .accepted }.count
         // The rate with one success and one failure added, so a short perfect record does not
@@ -116,7 +125,7 @@ public struct CapabilityPolicy: Sendable, Equatable {
     public func skipEnds(recent: [Attempt], job: JobKind, oncePerDocument: Bool = false) -> Date? {
         guard let newest = recent.first?.at else { return nil }
         let perItem = job == .item && !oncePerDocument
-        let needed = perItem ? itemFailuresToSkip : failuresToSkip
+        let needed = failuresInARowToSkip(perItem: perItem)
         if perItem, needed > 0, recent.count >= needed, !recent.prefix(needed).allSatisfy(\.outcome.isFailure) {
             return recent[needed - 1].at.addingTimeInterval(skipDuration)
         }

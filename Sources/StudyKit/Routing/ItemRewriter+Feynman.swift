@@ -181,10 +181,9 @@ extension RoutingEngine {
     /// changed, since that would say the opposite. `nil` when the sentence has neither.
     static func copiedPhrase(_ answer: String, from sentence: String) -> String? {
         let sentenceWords = Grounding.normalizedWords(sentence)
-        let padded = " " + sentenceWords.joined(separator: " ") + " "
         let words = Grounding.normalizedWords(answer)
         guard !words.isEmpty else { return nil }
-        if padded.contains(" " + words.joined(separator: " ") + " ") { return answer }
+        if Grounding.containsRun(words, in: sentenceWords) { return answer }
         guard words.count > 1, placePrepositions.contains(words[0]) else { return nil }
         let rest = Array(words.dropFirst())
         // Every place the rest stands in the sentence must have no other preposition before it.

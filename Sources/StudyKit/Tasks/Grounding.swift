@@ -351,9 +351,9 @@ enum Grounding {
     static func supports(quote: String, _ answer: String) -> Bool {
         let answerStems = contentStems(answer)
         if answerStems.isEmpty {
-            let words = normalizedWords(answer).joined(separator: " ")
+            let words = normalizedWords(answer)
             guard !words.isEmpty else { return true }
-            return (" " + normalizedWords(quote).joined(separator: " ") + " ").contains(" " + words + " ")
+            return containsRun(words, in: normalizedWords(quote))
                 || quote.lowercased().contains(answer.lowercased().trimmingCharacters(in: .whitespaces))
         }
         let quoteStems = Set(contentStems(quote))
@@ -363,9 +363,9 @@ enum Grounding {
     /// Whether `text` (an explanation, a correction) already quotes `quote`: its first six words
     /// appear in it in order. Renderers then leave the quote out rather than print it twice.
     static func alreadyQuotes(_ text: String, _ quote: String) -> Bool {
-        let opening = normalizedWords(quote).prefix(6).joined(separator: " ")
+        let opening = Array(normalizedWords(quote).prefix(6))
         guard !opening.isEmpty else { return true }
-        return (" " + normalizedWords(text).joined(separator: " ") + " ").contains(" " + opening + " ")
+        return containsRun(opening, in: normalizedWords(text))
     }
 
     /// Whether `choice` copies the quote: it is the quote, or a run of 4 words or more of it that
@@ -375,7 +375,7 @@ enum Grounding {
         guard !words.isEmpty, !quoteWords.isEmpty else { return false }
         if words == quoteWords { return true }
         guard words.count >= 4, words.count * 2 >= quoteWords.count else { return false }
-        return (" " + quoteWords.joined(separator: " ") + " ").contains(" " + words.joined(separator: " ") + " ")
+        return containsRun(words, in: quoteWords)
     }
 
     /// Stems of the content words: no stopwords or numbers, at least 3 letters. CJK text has no
@@ -404,6 +404,11 @@ enum Grounding {
     /// Lower-cased runs of letters and digits; everything else separates them.
     static func normalizedWords(_ text: String) -> [String] {
         text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+    }
+
+    /// Whether `run` stands in `words` as consecutive whole words (both ``normalizedWords(_:)``).
+    static func containsRun(_ run: [String], in words: [String]) -> Bool {
+        (" " + words.joined(separator: " ") + " ").contains(" " + run.joined(separator: " ") + " ")
     }
 
     /// Every three consecutive words, joined by spaces.
