@@ -110,9 +110,11 @@ struct CacheIntegrationTests {
                     && !line.contains("the answer failed validation") && !line.contains("asking once more")
                     // A headline whose title ran long: the model's shortened title, used or not.
                     && !line.contains("the shortened title was not usable") && !line.contains("the model shortened it to")
-                    // The capability memory, shared through the ledger by every process, skipping
-                    // a model that failed this job twice: the ledger works, so it is no problem.
-                    && !line.contains("skipped: failed the last")
+                    // A routing decision to skip an engine: the capability memory, shared through
+                    // the ledger by every process, skipping a model that failed this job twice, or
+                    // the time budget leaving no room for the expected attempt (on a busy machine
+                    // the shared servers run slowly). Routing, not a cache or ledger problem.
+                    && !line.contains(": skipped: ")
             }
             #expect(problems.isEmpty, "\(run.stderr)")
             let envelope = try LiveEnvelope(run)
