@@ -119,12 +119,12 @@ struct PodcastBinaryTests {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test(.enabled(if: canSpeak)) func notesPDFBecomesAPlayableTwoVoiceWAV() throws {
+    @Test(.enabled(if: canSpeak)) func notesPDFBecomesAPlayableTwoVoiceWAV() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-podcast-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let wav = directory.appendingPathComponent("notes.wav").path
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["podcast", "samples/notes.pdf", "--engine", "builtin", "--no-cache", "--audio", wav, "--json"],
             environment: ["STUDYKIT_CACHE_DIR": directory.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -214,11 +214,11 @@ struct PodcastBinaryTests {
         #expect(Runner.audioReference(audio, fromPage: page) == expected)
     }
 
-    @Test(.enabled(if: canSpeak)) func importWithPodcastWritesItsScriptAndSound() throws {
+    @Test(.enabled(if: canSpeak)) func importWithPodcastWritesItsScriptAndSound() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-kit-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("kit").path
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["import", "samples/paste.txt", "--engine", "builtin", "--no-cache", "--with-podcast", "--out", out],
             environment: ["STUDYKIT_CACHE_DIR": directory.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -229,7 +229,7 @@ struct PodcastBinaryTests {
         let kit = try JSONValue.parse(try String(contentsOfFile: out + "/kit.json", encoding: .utf8))
         #expect(kit.objectValue?["podcast"]?.objectValue?["turns"] != nil)
 
-        let plain = try StudykitBinary.run(
+        let plain = try await StudykitBinary.run(
             ["import", "samples/paste.txt", "--engine", "builtin", "--no-cache", "--out", directory.appendingPathComponent("plain").path],
             environment: ["STUDYKIT_CACHE_DIR": directory.path])
         #expect(!plain.stdout.contains("podcast"))

@@ -26,8 +26,8 @@ struct BatchEndToEndTests {
             }
         }
 
-        func batch(_ extra: [String] = []) throws -> StudykitBinary.Result {
-            try StudykitBinary.run(["batch", input.path, "--out", kits.path, "--engine", "builtin"] + extra, environment: environment)
+        func batch(_ extra: [String] = []) async throws -> StudykitBinary.Result {
+            try await StudykitBinary.run(["batch", input.path, "--out", kits.path, "--engine", "builtin"] + extra, environment: environment)
         }
 
         func kitIsComplete(_ name: String) -> Bool {
@@ -39,12 +39,12 @@ struct BatchEndToEndTests {
     static func fixture(_ name: String) -> URL { TestPaths.fixtures.appendingPathComponent("Import").appendingPathComponent(name) }
 
     @Test(.timeLimit(.minutes(5)))
-    func aCorruptEncryptedOrEmptyDocumentNeverStopsTheOthers() throws {
+    func aCorruptEncryptedOrEmptyDocumentNeverStopsTheOthers() async throws {
         let workspace = try Workspace([
             ("corrupt.pdf", Self.fixture("corrupt.pdf")), ("empty.md", nil), ("encrypted.pdf", Self.fixture("encrypted.pdf")),
             ("good.txt", Self.sample("paste.txt")), ("page.html", Self.sample("article.html")), ("sub/notes.pdf", Self.sample("notes.pdf")),
         ])
-        let run = try workspace.batch()
+        let run = try await workspace.batch()
         // The first failed document in the order given decides the code: the corrupt PDF's 65.
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "no progress when piped: \(run.stderr)")
@@ -69,16 +69,16 @@ struct BatchEndToEndTests {
     }
 
     @Test(.timeLimit(.minutes(5)))
-    func aRerunSkipsUpToDateKitsAndRedoesChangedOrIncompleteOnes() throws {
+    func aRerunSkipsUpToDateKitsAndRedoesChangedOrIncompleteOnes() async throws {
         let workspace = try Workspace([
             ("a.txt", Self.sample("paste.txt")), ("b.html", Self.sample("article.html")), ("c.md", Self.sample("eval/en-physics-newton.txt")),
         ])
-        let first = try workspace.batch()
+        let first = try await workspace.batch()
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         let kitMD = workspace.kits.appendingPathComponent("a/kit.md")
         let written = try FileManager.default.attributesOfItem(atPath: kitMD.path)[.modificationDate] as? Date
 
-        let second = try workspace.batch(["--json"])
+        let second = try await workspace.batch(["--json"])
         #expect(second.status == 0)
         let report = try #require(try JSONSerialization.jsonObject(with: second.stdoutData) as? [String: Any])
         let documents = try #require(report["documents"] as? [[String: Any]])
@@ -91,7 +91,7 @@ struct BatchEndToEndTests {
         try (try String(contentsOf: changed, encoding: .utf8) + "\nOne more sentence about the light reactions of photosynthesis.\n")
             .write(to: changed, atomically: true, encoding: .utf8)
         try FileManager.default.removeItem(at: workspace.kits.appendingPathComponent("b/kit.html"))
-        let third = try workspace.batch()
+        let third = try await workspace.batch()
         #expect(third.status == 0)
         let lines = third.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
@@ -103,20 +103,20 @@ struct BatchEndToEndTests {
         #expect(try FileManager.default.attributesOfItem(atPath: kitMD.path)[.modificationDate] as? Date != written)
 
         // --no-cache makes every kit again.
-        let forced = try workspace.batch(["--no-cache"])
+        let forced = try await workspace.batch(["--no-cache"])
         #expect(forced.stdout.split(separator: "\n").prefix(3).allSatisfy { $0.hasPrefix("OK       ") }, "\(forced.stdout)")
     }
 
     /// A long PDF first and short texts after it, three at a time: the short ones finish first,
     /// the report keeps the order given.
     @Test(.timeLimit(.minutes(5)))
-    func withSeveralJobsTheReportKeepsTheOrderGiven() throws {
+    func withSeveralJobsTheReportKeepsTheOrderGiven() async throws {
         let names = ["1-long.pdf", "2-paste.txt", "3-newton.txt", "4-article.html", "5-printing.md"]
         let workspace = try Workspace(zip(names, [
             Self.sample("long.pdf"), Self.sample("paste.txt"), Self.sample("eval/en-physics-newton.txt"), Self.sample("article.html"),
             Self.sample("eval/en-history-printing.md"),
         ]).map { ($0, Optional($1)) })
-        let run = try workspace.batch(["--jobs", "3", "--json"])
+        let run = try await workspace.batch(["--jobs", "3", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
         let documents = try #require(report["documents"] as? [[String: Any]])

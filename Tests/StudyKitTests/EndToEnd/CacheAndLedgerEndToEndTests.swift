@@ -33,12 +33,12 @@ struct CacheAndLedgerEndToEndTests {
         let running = try StudykitBinary.start(["summary", "samples/paste.txt", "--engine", "remote", "--no-cache"], environment: environment)
         guard await server.generationStarted(within: 120) else {
             running.process.terminate()
-            _ = running.wait()
+            _ = await running.finished()
             Issue.record("no generation reached the server")
             return
         }
         kill(running.process.processIdentifier, SIGKILL)
-        let killed = running.wait()
+        let killed = await running.finished()
         #expect(killed.status == SIGKILL, "\(killed.stderr)")
 
         // The killed call never settled: its allowance is held, and `engines` shows it, with its expiry.

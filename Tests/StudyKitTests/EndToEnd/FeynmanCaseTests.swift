@@ -16,8 +16,8 @@ struct FeynmanCaseTests {
     }
 
     @Test(arguments: cases)
-    func theBuiltinCheckNamesThePlantedErrors(_ row: FeynmanCase) throws {
-        let run = try row.run(["--engine", "builtin"])
+    func theBuiltinCheckNamesThePlantedErrors(_ row: FeynmanCase) async throws {
+        let run = try await row.run(["--engine", "builtin"])
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONValue.parse(run.stdout)
         let feedback = try FeynmanFeedback(json: try #require(json["result"]))
@@ -50,8 +50,8 @@ struct FeynmanCaseTests {
     }
 
     /// The example: key terms are the concept's, never "two", "cell" or "starts".
-    @Test func keyTermsAreNeverStopwordsOrCommonVerbs() throws {
-        let run = try FeynmanCase.run(
+    @Test func keyTermsAreNeverStopwordsOrCommonVerbs() async throws {
+        let run = try await FeynmanCase.run(
             source: "samples/paste.txt", concept: "prophase", explanation: "Chromosomes condense.", ["--engine", "builtin"])
         #expect(run.status == 0, "\(run.stderr)")
         let feedback = try FeynmanFeedback(json: try #require(try JSONValue.parse(run.stdout)["result"]))

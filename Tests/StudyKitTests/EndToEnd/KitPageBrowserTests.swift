@@ -68,9 +68,9 @@ struct KitPageBrowserTests {
     }
 
     /// Runs `studykit import SAMPLE --engine builtin --out DIR` (and `options`) with a private cache.
-    static func writeKit(_ sample: String, into scratch: ScratchDirectory, options: [String] = []) throws -> URL {
+    static func writeKit(_ sample: String, into scratch: ScratchDirectory, options: [String] = []) async throws -> URL {
         let directory = scratch.url.appendingPathComponent("kit")
-        let run = try StudykitBinary.run(
+        let run = try await StudykitBinary.run(
             ["import", "samples/\(sample)", "--engine", "builtin", "--out", directory.path] + options,
             environment: ["STUDYKIT_CACHE_DIR": scratch.url.appendingPathComponent("cache").path])
         #expect(run.status == 0, "import failed: \(run.stderr)")
@@ -94,10 +94,10 @@ struct KitPageBrowserTests {
         return 1 + count(map["branches"]?.arrayValue ?? [])
     }
 
-    @Test func longPDFKitPageFlipsCardsScoresTheQuizAndDrawsTheMap() throws {
+    @Test func longPDFKitPageFlipsCardsScoresTheQuizAndDrawsTheMap() async throws {
         let browser = try HeadlessChromium.require()
         let scratch = try ScratchDirectory("browser")
-        let directory = try Self.writeKit("long.pdf", into: scratch)
+        let directory = try await Self.writeKit("long.pdf", into: scratch)
         let page = directory.appendingPathComponent("kit.html")
         let size = try #require(try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int)
         #expect(size < 200_000, "kit.html is \(size) bytes")
@@ -153,10 +153,10 @@ struct KitPageBrowserTests {
         #expect(report.foldedAfterEnter == 0)
     }
 
-    @Test func everySectionOfTheNotesPageIsDrawnInLightAndDark() throws {
+    @Test func everySectionOfTheNotesPageIsDrawnInLightAndDark() async throws {
         let browser = try HeadlessChromium.require()
         let scratch = try ScratchDirectory("browser")
-        let page = try Self.writeKit("notes.pdf", into: scratch).appendingPathComponent("kit.html")
+        let page = try await Self.writeKit("notes.pdf", into: scratch).appendingPathComponent("kit.html")
         let (report, _) = try Self.selftest(page, with: browser)
         #expect(report.sections.map(\.id) == ["top", "summary", "cards", "quiz", "mindmap"])
         let height = Int(report.sections.map { $0.box[1] + $0.box[3] }.max() ?? 0) + 10
@@ -178,10 +178,10 @@ struct KitPageBrowserTests {
     /// turn, quote and recap point, and its player's source resolves to the sound file the kit
     /// wrote beside the page, which the browser loads (WAV and Ogg Vorbis).
     @Test(.enabled(if: PodcastBinaryTests.canSpeak), arguments: ["wav", "ogg"])
-    func notesKitWithPodcastShowsTheTranscriptAndPlaysItsAudio(_ format: String) throws {
+    func notesKitWithPodcastShowsTheTranscriptAndPlaysItsAudio(_ format: String) async throws {
         let browser = try HeadlessChromium.require()
         let scratch = try ScratchDirectory("browser")
-        let directory = try Self.writeKit("notes.pdf", into: scratch, options: ["--with-podcast", "--audio-format", format])
+        let directory = try await Self.writeKit("notes.pdf", into: scratch, options: ["--with-podcast", "--audio-format", format])
         let page = directory.appendingPathComponent("kit.html")
         let sound = directory.appendingPathComponent("podcast.\(format)")
         #expect(FileManager.default.fileExists(atPath: sound.path))
@@ -214,12 +214,12 @@ struct KitPageBrowserTests {
     /// `studykit podcast --audio FILE --format html > page.html`: the standalone podcast page plays
     /// the sound the command just wrote, in a folder beside the page, through the page's own CSP.
     @Test(.enabled(if: PodcastBinaryTests.canSpeak))
-    func thePodcastPagePlaysTheAudioItWrote() throws {
+    func thePodcastPagePlaysTheAudioItWrote() async throws {
         let browser = try HeadlessChromium.require()
         let scratch = try ScratchDirectory("browser")
         try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("audio"), withIntermediateDirectories: true)
         let sound = scratch.url.appendingPathComponent("audio/notes.ogg"), page = scratch.url.appendingPathComponent("notes-podcast.html")
-        let run = try StudykitBinary.run(
+        let run = try await StudykitBinary.run(
             ["podcast", "samples/notes.pdf", "--engine", "builtin", "--audio", sound.path, "--format", "html"],
             environment: ["STUDYKIT_CACHE_DIR": scratch.url.appendingPathComponent("cache").path],
             launcher: ["/bin/sh", "-c", "exec \"$@\" > \"$0\"", page.path])
@@ -265,12 +265,12 @@ struct KitPageBrowserTests {
         #expect(report.podcast?.quotes == 2 && report.podcast?.players == 0)
     }
 
-    @Test func mindmapSVGOfNotesIsValidXMLWithoutOverlaps() throws {
+    @Test func mindmapSVGOfNotesIsValidXMLWithoutOverlaps() async throws {
         let scratch = try ScratchDirectory("svg")
         let environment = ["STUDYKIT_CACHE_DIR": scratch.url.path]
-        let run = try StudykitBinary.run(["mindmap", "samples/notes.pdf", "--engine", "builtin", "--format", "svg"], environment: environment)
+        let run = try await StudykitBinary.run(["mindmap", "samples/notes.pdf", "--engine", "builtin", "--format", "svg"], environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
-        let json = try StudykitBinary.run(["mindmap", "samples/notes.pdf", "--engine", "builtin", "--json"], environment: environment)
+        let json = try await StudykitBinary.run(["mindmap", "samples/notes.pdf", "--engine", "builtin", "--json"], environment: environment)
         let nodeCount = Self.labelCount(try #require(try JSONValue.parse(json.stdout)["result"]))
         #if canImport(FoundationXML)
         let document = try XMLDocument(data: run.stdoutData)

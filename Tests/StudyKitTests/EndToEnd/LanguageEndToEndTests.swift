@@ -24,9 +24,9 @@ struct LanguageEndToEndTests {
         ("eval/fr-tectonique.txt", "fr"), ("eval/fr-revolution-industrielle.txt", "fr"), ("eval/ja-kazan.txt", "ja"),
         ("eval/ja-edo-keizai.txt", "ja"), ("eval/ja-kazan.pdf", "ja"), ("paste.txt", "en"), ("notes.pdf", "en"),
     ])
-    func theSourceCarriesItsLanguage(sample: String, language: String) throws {
+    func theSourceCarriesItsLanguage(sample: String, language: String) async throws {
         let cache = try ScratchDirectory("lang")
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["headline", "samples/" + sample, "--engine", "builtin", "--json"], environment: Self.environment(cache))
         #expect(result.status == 0, "\(result.stderr)")
         let source = try #require(try Self.json(result)["source"] as? [String: Any])
@@ -34,9 +34,9 @@ struct LanguageEndToEndTests {
     }
 
     @Test(arguments: ["samples/eval/ja-kazan.txt", "samples/eval/ja-kazan.pdf"])
-    func aJapaneseKitComesFromTheBuiltinEngineAndSaysWhy(sample: String) throws {
+    func aJapaneseKitComesFromTheBuiltinEngineAndSaysWhy(sample: String) async throws {
         let cache = try ScratchDirectory("lang")
-        let result = try StudykitBinary.run(["import", sample, "--json"], environment: Self.environment(cache))
+        let result = try await StudykitBinary.run(["import", sample, "--json"], environment: Self.environment(cache))
         #expect(result.status == 0, "\(result.stderr)")
         let object = try Self.json(result)
         let parts = try #require(object["parts"] as? [[String: Any]])
@@ -55,9 +55,9 @@ struct LanguageEndToEndTests {
     }
 
     @Test(arguments: ["samples/eval/fr-tectonique.txt", "samples/eval/fr-revolution-industrielle.txt"])
-    func frenchCardsBlankTermsNotFunctionWords(sample: String) throws {
+    func frenchCardsBlankTermsNotFunctionWords(sample: String) async throws {
         let cache = try ScratchDirectory("lang")
-        let result = try StudykitBinary.run(["flashcards", sample, "--engine", "builtin", "--json"], environment: Self.environment(cache))
+        let result = try await StudykitBinary.run(["flashcards", sample, "--engine", "builtin", "--json"], environment: Self.environment(cache))
         #expect(result.status == 0, "\(result.stderr)")
         let cards = try #require((try Self.json(result)["result"] as? [String: Any])?["cards"] as? [[String: Any]])
         let answers = cards.compactMap { $0["answer"] as? String }
@@ -68,18 +68,18 @@ struct LanguageEndToEndTests {
         #expect(functionWords.isEmpty, "\(answers)")
     }
 
-    @Test func aForcedEngineWithoutTheLanguageIsOneLineAndExit69() throws {
+    @Test func aForcedEngineWithoutTheLanguageIsOneLineAndExit69() async throws {
         let cache = try ScratchDirectory("lang")
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["flashcards", "samples/eval/fr-tectonique.txt", "--engine", "local"], environment: Self.environment(cache))
         #expect(result.status == 69)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "studykit: the local engine does not support the document's language, French (fr) (it declares English (en)); add fr to STUDYKIT_LOCAL_LANGUAGES if its model writes it, or use --engine builtin or drop --engine\n")
     }
 
-    @Test func anEngineDeclaringTheLanguageIsTried() throws {
+    @Test func anEngineDeclaringTheLanguageIsTried() async throws {
         let cache = try ScratchDirectory("lang")
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["headline", "samples/eval/ja-kazan.txt", "--json"], environment: Self.environment(cache, ["STUDYKIT_LOCAL_LANGUAGES": "en,ja"]))
         #expect(result.status == 0, "\(result.stderr)")
         let object = try Self.json(result)
@@ -90,9 +90,9 @@ struct LanguageEndToEndTests {
         #expect(!local.contains("does not support"))
     }
 
-    @Test func enginesShowTheirLanguages() throws {
+    @Test func enginesShowTheirLanguages() async throws {
         let cache = try ScratchDirectory("lang")
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["engines", "--json"],
             environment: Self.environment(cache, ["STUDYKIT_REMOTE_URL": "http://127.0.0.1:9", "STUDYKIT_REMOTE_LANGUAGES": "en,fr"]))
         #expect(result.status == 0, "\(result.stderr)")

@@ -36,13 +36,13 @@ struct PDFCorpusEndToEndTests {
         #expect(rows.filter { ($0["file"] as? String ?? "").hasPrefix("original-") }.allSatisfy { $0["status"] as? Int == 0 })
     }
 
-    @Test func aFiveHundredPagePDFImportsWhole() throws {
+    @Test func aFiveHundredPagePDFImportsWhole() async throws {
         let directory = try TestPaths.temporaryDirectory("big-pdf")
         defer { try? FileManager.default.removeItem(at: directory) }
         let pdf = directory.appendingPathComponent("book.pdf").path
         let made = try Self.script("make-big-pdf", [pdf, "500"])
         #expect(made.status == 0, "\(made.stderr)")
-        let result = try StudykitBinary.run(["text", pdf])
+        let result = try await StudykitBinary.run(["text", pdf])
         #expect(result.status == 0, "\(result.stderr)")
         // Every page's section is there, the first and the last.
         #expect(result.stdout.contains("Section 1: study notes part 1"))

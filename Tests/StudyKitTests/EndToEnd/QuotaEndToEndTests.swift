@@ -15,7 +15,7 @@ struct QuotaEndToEndTests {
         getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
     }
 
-    @Test func aReadOnlyCacheDirectoryKeepsRemoteClosedAndSaysSoInOneLine() throws {
+    @Test func aReadOnlyCacheDirectoryKeepsRemoteClosedAndSaysSoInOneLine() async throws {
         let root = try CacheTestDirectory()
         let manager = FileManager.default
         try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.url.path)
@@ -33,7 +33,7 @@ struct QuotaEndToEndTests {
             "STUDYKIT_LOCAL_URL": "http://127.0.0.1:9/v1",
             "STUDYKIT_REMOTE_DAILY_QUOTA": "50 requests",
         ]
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["headline", input.path, "--json", "--no-cache"], environment: environment, launcher: Self.launcher)
         #expect(result.status == 0, "local and builtin still serve: \(result.stderr)")
         let lines = result.stderr.split(separator: "\n")
@@ -84,7 +84,7 @@ struct QuotaEndToEndTests {
         let server = try FixtureServer(script: "quota_remote.py", arguments: ["--mode", "quota"])
         let cache = try CacheTestDirectory()
         let long = TestPaths.samples.appendingPathComponent("long.pdf").path
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["import", long, "--with-podcast", "--json", "--no-cache"], environment: Self.environment(server, cache: cache.url))
         #expect(result.status == 0, "\(result.stderr)")
         // The headline, four parts, the podcast and every item rewrite would each ask again.
@@ -105,7 +105,7 @@ struct QuotaEndToEndTests {
         let engines = try await withThrowingTaskGroup(of: String?.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    let result = try StudykitBinary.run(["summary", input.path, "--json", "--no-cache"], environment: environment)
+                    let result = try await StudykitBinary.run(["summary", input.path, "--json", "--no-cache"], environment: environment)
                     let envelope = try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any]
                     return envelope?["engine"] as? String
                 }
@@ -126,7 +126,7 @@ struct QuotaEndToEndTests {
         defer { withExtendedLifetime(files) {} }
         let server = try FixtureServer(script: "quota_remote.py", arguments: ["--mode", "drop-first", "--answer", answerFile.path])
         let cache = try CacheTestDirectory()
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["summary", input.path, "--json", "--no-cache"], environment: Self.environment(server, cache: cache.url, quota: "100000 tokens"))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try await Self.chatCalls(server) == 2)

@@ -115,10 +115,10 @@ struct EvalTests {
 
 @Suite("studykit eval through the binary")
 struct EvalEndToEndTests {
-    @Test func builtinOnTheSamplesIsValidAndFullyGrounded() throws {
+    @Test func builtinOnTheSamplesIsValidAndFullyGrounded() async throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-eval-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let result = try StudykitBinary.run(
+        let result = try await StudykitBinary.run(
             ["eval", "samples/paste.txt", "samples/notes.pdf", "--engines", "builtin", "--json", "--quiet"],
             environment: ["STUDYKIT_CACHE_DIR": cache.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -136,16 +136,16 @@ struct EvalEndToEndTests {
         }
     }
 
-    @Test func remoteWithoutAServerOrOverTheCapIsRefusedBeforeAnyCall() throws {
-        let unconfigured = try StudykitBinary.run(["eval", "samples/paste.txt", "--engines", "remote"])
+    @Test func remoteWithoutAServerOrOverTheCapIsRefusedBeforeAnyCall() async throws {
+        let unconfigured = try await StudykitBinary.run(["eval", "samples/paste.txt", "--engines", "remote"])
         #expect(unconfigured.status == 64)
         #expect(unconfigured.stderr.contains("a configured remote engine (set STUDYKIT_REMOTE_URL)"))
-        let capped = try StudykitBinary.run(
+        let capped = try await StudykitBinary.run(
             ["eval", "samples/paste.txt", "--engines", "remote", "--repeat", "20", "--max-requests", "10"],
             environment: ["STUDYKIT_REMOTE_URL": "http://127.0.0.1:9/v1", "STUDYKIT_REMOTE_API_KEY": "sk-test-not-used"])
         #expect(capped.status == 64)
         #expect(capped.stderr == "studykit: Invalid value '10' for '--max-requests': expected at least 200 for this plan, whose remote calls are real, billed calls; or fewer documents, tasks or repeats.\n")
-        let missing = try StudykitBinary.run(["eval", "samples/no-such-dir"])
+        let missing = try await StudykitBinary.run(["eval", "samples/no-such-dir"])
         #expect(missing.status != 0)
         #expect(missing.stderr.split(separator: "\n").count == 1)
     }

@@ -14,8 +14,8 @@ struct AnkiClientIntegrationTests {
     static var python: String { AnkiPython.path }
 
     /// Runs the binary on the builtin engine and writes its stdout to `file`.
-    static func export(_ arguments: [String], to file: URL, cache: URL) throws {
-        let run = try StudykitBinary.run(arguments + ["--engine", "builtin"], environment: ["STUDYKIT_CACHE_DIR": cache.path])
+    static func export(_ arguments: [String], to file: URL, cache: URL) async throws {
+        let run = try await StudykitBinary.run(arguments + ["--engine", "builtin"], environment: ["STUDYKIT_CACHE_DIR": cache.path])
         #expect(run.status == 0, "\(arguments): \(run.stderr)")
         try run.stdoutData.write(to: file)
     }
@@ -37,12 +37,12 @@ struct AnkiClientIntegrationTests {
     }
 
     @Test(.timeLimit(.minutes(3)))
-    func ankiImportsThePackageAndTheTSVOfNotesPDF() throws {
+    func ankiImportsThePackageAndTheTSVOfNotesPDF() async throws {
         let scratch = try ScratchDirectory("anki")
         let cache = scratch.url.appendingPathComponent("cache")
         let package = scratch.url.appendingPathComponent("notes.apkg"), tsv = scratch.url.appendingPathComponent("notes.tsv")
-        try Self.export(["flashcards", "samples/notes.pdf", "--format", "apkg"], to: package, cache: cache)
-        try Self.export(["flashcards", "samples/notes.pdf", "--format", "anki"], to: tsv, cache: cache)
+        try await Self.export(["flashcards", "samples/notes.pdf", "--format", "apkg"], to: package, cache: cache)
+        try await Self.export(["flashcards", "samples/notes.pdf", "--format", "anki"], to: tsv, cache: cache)
         let check = try Self.checkApkg([package.path, "--tsv", tsv.path])
         #expect(check.status == 0, "\(check.output)")
         #expect(check.output.contains("note types: ['studykit Cloze']"), "\(check.output)")
@@ -80,11 +80,11 @@ struct AnkiClientIntegrationTests {
     /// A quiz package, and a newer kit for the same file: the notes it shares with the first
     /// are updated in place (its title, and so every note's source line, changed), one is added.
     @Test(.timeLimit(.minutes(3)))
-    func aQuizPackageImportsAndANewerKitUpdatesNotesInPlace() throws {
+    func aQuizPackageImportsAndANewerKitUpdatesNotesInPlace() async throws {
         let scratch = try ScratchDirectory("anki")
         let cache = scratch.url.appendingPathComponent("cache")
         let quiz = scratch.url.appendingPathComponent("quiz.apkg")
-        try Self.export(["quiz", "samples/notes.pdf", "--format", "apkg"], to: quiz, cache: cache)
+        try await Self.export(["quiz", "samples/notes.pdf", "--format", "apkg"], to: quiz, cache: cache)
         let quizCheck = try Self.checkApkg([quiz.path])
         #expect(quizCheck.status == 0, "\(quizCheck.output)")
         #expect(quizCheck.output.contains("note types: ['studykit Multiple choice']"), "\(quizCheck.output)")
@@ -93,12 +93,12 @@ struct AnkiClientIntegrationTests {
         let material = scratch.url.appendingPathComponent("cells.md")
         let first = scratch.url.appendingPathComponent("first.apkg"), newer = scratch.url.appendingPathComponent("newer.apkg")
         try Data(("# Cell division\n\n" + paste).utf8).write(to: material)
-        try Self.export(["flashcards", material.path, "--format", "apkg", "--no-cache"], to: first, cache: cache)
+        try await Self.export(["flashcards", material.path, "--format", "apkg", "--no-cache"], to: first, cache: cache)
         // Anki updates a note only from a newer one (modification times in whole seconds).
-        Thread.sleep(forTimeInterval: 1.1)
+        try await Task.sleep(for: .milliseconds(1100))
         let added = "\n\nCytokinesis is the division of the cytoplasm that follows mitosis and forms two separate daughter cells."
         try Data(("# Cell division, revised\n\n" + paste + added).utf8).write(to: material)
-        try Self.export(["flashcards", material.path, "--format", "apkg", "--no-cache"], to: newer, cache: cache)
+        try await Self.export(["flashcards", material.path, "--format", "apkg", "--no-cache"], to: newer, cache: cache)
         let check = try Self.checkApkg([first.path, newer.path])
         #expect(check.status == 0, "\(check.output)")
         #expect(check.output.contains("ok    changed notes are updated in place, by GUID"), "\(check.output)")

@@ -11,9 +11,9 @@ import Testing
 /// a small item job.
 @Suite("Feynman on the in-process model, end to end")
 struct FeynmanRewriteTests {
-    @Test func theModelPhrasesCorrectionsOfTheClaimsTheCheckFound() throws {
+    @Test func theModelPhrasesCorrectionsOfTheClaimsTheCheckFound() async throws {
         let row = try #require(try FeynmanCase.all().first { $0.id == "prophase-copy-split" })
-        let run = try row.run()
+        let run = try await row.run()
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONValue.parse(run.stdout)
         let feedback = try FeynmanFeedback(json: try #require(json["result"]))

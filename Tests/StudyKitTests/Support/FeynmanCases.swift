@@ -26,16 +26,16 @@ struct FeynmanCase: Sendable, CustomTestStringConvertible {
 
     /// `studykit feynman SOURCE --concept … --explanation … ARGUMENTS --json` through the built
     /// binary, with a cache directory of its own.
-    static func run(source: String, concept: String, explanation: String, _ arguments: [String] = []) throws -> StudykitBinary.Result {
+    static func run(source: String, concept: String, explanation: String, _ arguments: [String] = []) async throws -> StudykitBinary.Result {
         let cache = try ScratchDirectory("feynman")
-        return try StudykitBinary.run(
+        return try await StudykitBinary.run(
             ["feynman", source, "--concept", concept, "--explanation", explanation] + arguments + ["--json"],
             environment: ["STUDYKIT_CACHE_DIR": cache.url.path])
     }
 
     /// ``run(source:concept:explanation:_:)`` on this case.
-    func run(_ arguments: [String] = []) throws -> StudykitBinary.Result {
-        try Self.run(source: source, concept: concept, explanation: explanation, arguments)
+    func run(_ arguments: [String] = []) async throws -> StudykitBinary.Result {
+        try await Self.run(source: source, concept: concept, explanation: explanation, arguments)
     }
 
     static func all() throws -> [FeynmanCase] {

@@ -13,17 +13,8 @@ enum LiveStudykit {
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
         directory: URL = TestPaths.packageRoot, stdoutFile: URL? = nil
     ) async throws -> StudykitBinary.Result {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                do {
-                    continuation.resume(
-                        returning: try runBlocking(
-                            arguments, stdin: stdin, environment: environment, directory: directory, stdoutFile: stdoutFile))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            thread.start()
+        try await StudykitBinary.offThePool {
+            try runBlocking(arguments, stdin: stdin, environment: environment, directory: directory, stdoutFile: stdoutFile)
         }
     }
 
@@ -86,7 +77,7 @@ enum LiveStudykit {
         let (outData, errData) = collected.withLock { ($0.out, $0.err) }
         return StudykitBinary.Result(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+            stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData, exited: Date())
     }
 }
 

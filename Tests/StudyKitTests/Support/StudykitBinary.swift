@@ -2,11 +2,14 @@ import Foundation
 
 /// Runs the built `studykit` executable as a separate process, the way a user does.
 struct StudykitBinary {
-    struct Result {
+    struct Result: Sendable {
         let status: Int32
         let stdout: String
         let stderr: String
         let stdoutData: Data
+        /// When the process was seen to exit, on the thread that waited for it: a test timing
+        /// the binary measures to this, not to when its own task next got a thread.
+        let exited: Date
     }
 
     /// The debug binary `swift build --build-tests` produces (override with `STUDYKIT_BINARY`).
@@ -18,26 +21,46 @@ struct StudykitBinary {
     /// Runs `studykit arguments…` with `stdin` and an environment made of the process's own
     /// (minus any STUDYKIT_ variables, so the developer's configuration never leaks in) plus
     /// `environment`; through `launcher` (a program and its arguments, e.g. `setpriv …`) if given.
+    ///
+    /// The process is waited for on a thread of its own, never on one of Swift Testing's
+    /// cooperative threads: a two-core machine has two, and a test blocked on a minute-long
+    /// run would hold one of them (and every scripted test queued behind it) for that minute.
     static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
         directory: URL = TestPaths.packageRoot, launcher: [String] = []
-    ) throws -> Result {
+    ) async throws -> Result {
         let running = try start(arguments, stdin: stdin, environment: environment, directory: directory, launcher: launcher)
-        return running.wait()
+        return await running.finished()
+    }
+
+    /// Runs `body` on a new thread and resumes with its value, so blocking work (a process, a
+    /// pipe read to its end) never holds a cooperative thread.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+            }.start()
+        }
     }
 
     /// A started `studykit` process: signal it with `process.processIdentifier`, then ``wait()``.
-    struct Running {
+    struct Running: @unchecked Sendable {
         let process: Process
         let out: Pipe
         let err: Pipe
+
+        /// ``wait()`` on a thread of its own (see ``StudykitBinary/run(_:stdin:environment:directory:launcher:)``).
+        func finished() async -> Result {
+            let running = self
+            return try! await StudykitBinary.offThePool { running.wait() }
+        }
 
         /// Reads both pipes to their end and waits for the process.
         func wait() -> Result {
             let (outData, errData) = StudykitBinary.readToEnd(process, out: out, err: err)
             return Result(
                 status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+                stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData, exited: Date())
         }
     }
 
