@@ -23,7 +23,7 @@ extension RoutingEngine {
     static let shortenedKeyPointWords = 14
 
     static let keyPointSpec = ItemSpec(
-        name: "key_point", version: "summary.keyPoint/2",
+        name: "key_point", version: "summary.keyPoint/3",
         instructions: """
             You shorten one sentence of a student's notes into a key point to revise from.
             Keep its main fact with its names, numbers and dates, in at most 12 words: drop the side details. Use the sentence's own words.
@@ -73,6 +73,9 @@ extension RoutingEngine {
             let sentenceStems = Set(Grounding.contentStems(point))
             if let added = Grounding.contentStems(shortened).first(where: { !sentenceStems.contains($0) }) {
                 return .failure(ItemRejection(reason: "the key point added a word the sentence does not have (\(added))"))
+            }
+            if let marker = ItemRules.addedMarker(shortened, from: point) {
+                return .failure(ItemRejection(reason: "the key point added “\(marker)”, which the sentence does not have"))
             }
             let numbers = { (text: String) in Grounding.normalizedWords(text).filter { $0.contains(where: \.isNumber) } }
             let sentenceNumbers = numbers(point)

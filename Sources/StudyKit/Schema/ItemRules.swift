@@ -289,6 +289,24 @@ enum ItemRules {
         return nil
     }
 
+    /// A small word that `shortened` adds to `sentence` and that changes what it says, or `nil`:
+    /// a negator ("not", "never", "don't"), or a lone letter or roman numeral that makes a
+    /// name another one ("Prophase I" from "Prophase: …" is meiosis, not mitosis). The
+    /// content-word rule cannot see these: they are stopwords.
+    static func addedMarker(_ shortened: String, from sentence: String) -> String? {
+        let own = Set(Grounding.normalizedWords(sentence))
+        let surface = shortened.split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’") }.map(String.init)
+        for word in surface {
+            let lower = word.lowercased()
+            let parts = Grounding.normalizedWords(lower)
+            guard !parts.allSatisfy(own.contains) else { continue }
+            if FeynmanCheck.isNegator(lower) { return word }
+            // "a" is an article; any other lone letter or roman numeral is a label.
+            if lower.count == 1 && lower != "a" || lower.wholeMatch(of: /x{0,3}(ix|iv|v?i{0,3})/) != nil { return word }
+        }
+        return nil
+    }
+
     /// Why `text` does not end as a sentence, or `nil` when it does.
     /// How `text` is cut off before its sentence ends ("cut off mid-sentence (it ends on \",\")"),
     /// or `nil` when it ends as a sentence does.

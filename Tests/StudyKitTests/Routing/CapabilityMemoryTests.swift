@@ -150,7 +150,7 @@ struct CapabilityMemoryTests {
         // items' 0.002 s.
         #expect(abs(router.expectedSeconds(local, key: part, promptTokens: 1_000, responseTokens: 512) - 18.36) < 0.01)
         // Another item is estimated from the items.
-        let otherItem = AttemptKey(engine: .local, model: local.identity, task: "summary", job: .item, promptVersion: "summary.keyPoint/2")
+        let otherItem = AttemptKey(engine: .local, model: local.identity, task: "summary", job: .item, promptVersion: "summary.keyPoint/3")
         #expect(router.expectedSeconds(local, key: otherItem, promptTokens: 1_000, responseTokens: 60) < 1)
     }
 

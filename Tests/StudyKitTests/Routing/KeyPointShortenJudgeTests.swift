@@ -50,6 +50,14 @@ struct KeyPointShortenJudgeTests {
         ("To make one molecule of glucose the cycle must turn six times, fixing six CO2 and using 18 ATP and 12 NADPH.",
          "The Calvin cycle turns six times, using 18 ATP and 12 NADPH.",
          "the key point added a word the sentence does not have (calvin)"),
+        // A numeral that makes the name another one: prophase I is meiosis (SmolLM2 on paste.txt).
+        ("Prophase: chromosomes condense and become visible; the spindle starts to form; the nuclear envelope breaks down.",
+         "Prophase I: Chromosomes Condense and Become Visible.",
+         "the key point added “I”, which the sentence does not have"),
+        // A negation: every content word is the sentence's, and it says the opposite.
+        ("Mitosis produces two genetically identical daughter cells from a single parent cell in every division.",
+         "Mitosis does not produce identical daughter cells.",
+         "the key point added “not”, which the sentence does not have"),
     ])
     func aPointThatIsNotTheSentenceShortenedIsRefused(sentence: String, point: String, reason: String) {
         #expect(Self.judge(sentence, point) == reason)
