@@ -160,19 +160,19 @@ struct PodcastBinaryTests {
         let sound = directory.appendingPathComponent("audio/show.ogg").path, page = directory.appendingPathComponent("show.html").path
         let environment = ["STUDYKIT_CACHE_DIR": directory.appendingPathComponent("cache").path]
         let arguments = ["podcast", "samples/paste.txt", "--engine", "builtin", "--audio", sound, "--format", "html"]
-        let redirected = try await LiveStudykit.run(arguments, environment: environment, stdoutFile: URL(fileURLWithPath: page))
+        let redirected = try await StudykitBinary.run(arguments, environment: environment, stdoutFile: URL(fileURLWithPath: page))
         #expect(redirected.status == 0, "\(redirected.stderr)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("<audio controls preload=\"metadata\" src=\"audio/show.ogg\""), "the relative path from the page")
         #expect(html.contains("media-src 'self'"))
         #expect(html.contains("<span class=\"at\">0:00</span>"), "each turn's time in the recording")
 
-        let piped = try await LiveStudykit.run(arguments, environment: environment)
+        let piped = try await StudykitBinary.run(arguments, environment: environment)
         #expect(piped.status == 0, "\(piped.stderr)")
         let absolute = URL(fileURLWithPath: sound).resolvingSymlinksInPath().path
         #expect(piped.stdout.contains("<audio controls preload=\"metadata\" src=\"\(absolute)\""), "a pipe: the absolute path")
 
-        let script = try await LiveStudykit.run(["podcast", "samples/paste.txt", "--engine", "builtin", "--format", "html"], environment: environment)
+        let script = try await StudykitBinary.run(["podcast", "samples/paste.txt", "--engine", "builtin", "--format", "html"], environment: environment)
         #expect(script.status == 0 && !script.stdout.contains("<audio"), "no --audio, no player")
     }
 
@@ -181,7 +181,7 @@ struct PodcastBinaryTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-batch-ogg-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let kits = directory.appendingPathComponent("kits")
-        let result = try await LiveStudykit.run(
+        let result = try await StudykitBinary.run(
             ["batch", "samples/paste.txt", "--out", kits.path, "--engine", "builtin", "--with-podcast", "--audio-format", "ogg"],
             environment: ["STUDYKIT_CACHE_DIR": directory.appendingPathComponent("cache").path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -192,11 +192,11 @@ struct PodcastBinaryTests {
         let page = try String(contentsOf: kit.appendingPathComponent("kit.html"), encoding: .utf8)
         #expect(page.contains("src=\"podcast.ogg\""))
         // A rerun with the same settings skips the kit; asking for WAV instead makes it again.
-        let again = try await LiveStudykit.run(
+        let again = try await StudykitBinary.run(
             ["batch", "samples/paste.txt", "--out", kits.path, "--engine", "builtin", "--with-podcast", "--audio-format", "ogg"],
             environment: ["STUDYKIT_CACHE_DIR": directory.appendingPathComponent("cache").path])
         #expect(again.stdout.hasPrefix("SKIPPED "), "\(again.stdout)")
-        let wav = try await LiveStudykit.run(
+        let wav = try await StudykitBinary.run(
             ["batch", "samples/paste.txt", "--out", kits.path, "--engine", "builtin", "--with-podcast"],
             environment: ["STUDYKIT_CACHE_DIR": directory.appendingPathComponent("cache").path])
         #expect(wav.stdout.hasPrefix("OK "), "\(wav.stdout)")

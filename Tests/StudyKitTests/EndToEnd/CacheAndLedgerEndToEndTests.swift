@@ -9,7 +9,7 @@ import Glibc
 /// Two gaps in what the cache file keeps, through the built binary: a quota reservation left by
 /// a process killed mid-call (SIGKILL) stops counting once it expires, and `cache clear` forgets
 /// what discovery learnt about each server, with `cache stats` counting everything stored.
-/// The binary runs on threads of its own (``LiveStudykit``): these tests never hold the
+/// The binary runs on threads of its own (``StudykitBinary``): these tests never hold the
 /// cooperative pool, which the suite's budget tests need.
 @Suite("Cache and ledger end to end (the built binary)", .serialized)
 struct CacheAndLedgerEndToEndTests {
@@ -51,14 +51,14 @@ struct CacheAndLedgerEndToEndTests {
         // the reservation, which a loaded machine may take a while to reach after the start.
         #expect(expiry.timeIntervalSince(started) > 900 && expiry.timeIntervalSinceNow <= 961, "expires \(expiry)")
         environment["STUDYKIT_REMOTE_URL"] = try LoopbackPorts.closedURL()
-        let engines = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        let engines = try await StudykitBinary.run(["engines", "--json"], environment: environment)
         #expect(engines.status == 0, "\(engines.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: engines.stdoutData) as? [[String: Any]])
         let remote = try #require(rows.first { $0["engine"] as? String == "remote" })
         let shown = try #require(remote["reservations"] as? [[String: Any]], "\(remote)")
         #expect(shown.count == 1)
         #expect((shown.first?["expiresAt"] as? String) == ISO8601DateFormatter().string(from: expiry))
-        let text = try await LiveStudykit.run(["engines"], environment: environment)
+        let text = try await StudykitBinary.run(["engines"], environment: environment)
         #expect(text.stdout.contains("reservations:\n    "), "\(text.stdout)")
 
         // Until it expires it counts: two requests of the three are left.
@@ -87,19 +87,19 @@ struct CacheAndLedgerEndToEndTests {
             "STUDYKIT_LOCAL_URL": try LoopbackPorts.closedURL(), "STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL(),
             "STUDYKIT_REMOTE_API_KEY": "sk-test-standing", "STUDYKIT_REMOTE_DAILY_QUOTA": "3", "STUDYKIT_CACHE_DIR": cache.path,
         ]
-        let engines = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        let engines = try await StudykitBinary.run(["engines", "--json"], environment: environment)
         #expect(engines.status == 0, "\(engines.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: engines.stdoutData) as? [[String: Any]])
         let remote = try #require(rows.first { $0["engine"] as? String == "remote" })
         #expect(remote["quotaUsed"] as? Int == 1, "\(remote)")
         #expect(remote["quotaReserved"] as? Int == 1, "\(remote)")
         #expect(remote["quotaRemaining"] as? Int == 1, "3 less 1 used and 1 held: \(remote)")
-        let text = try await LiveStudykit.run(["engines"], environment: environment)
+        let text = try await StudykitBinary.run(["engines"], environment: environment)
         #expect(text.stdout.contains("quotaUsed:      1\n  quotaReserved:  1\n  quotaRemaining: 1\n"), "\(text.stdout)")
         // In tokens, the reservation holds its estimate.
         var tokens = environment
         tokens["STUDYKIT_REMOTE_DAILY_QUOTA"] = "2000 tokens"
-        let tokenRun = try await LiveStudykit.run(["engines", "--json"], environment: tokens)
+        let tokenRun = try await StudykitBinary.run(["engines", "--json"], environment: tokens)
         let tokenRows = try #require(try JSONSerialization.jsonObject(with: tokenRun.stdoutData) as? [[String: Any]])
         let tokenRemote = try #require(tokenRows.first { $0["engine"] as? String == "remote" })
         #expect(tokenRemote["quotaUsed"] as? Int == 150 && tokenRemote["quotaReserved"] as? Int == 900, "\(tokenRemote)")
@@ -120,7 +120,7 @@ struct CacheAndLedgerEndToEndTests {
         let environment = ["STUDYKIT_CACHE_DIR": cache.path]
 
         func stats() async throws -> [String: Any] {
-            let run = try await LiveStudykit.run(["cache", "stats", "--json"], environment: environment)
+            let run = try await StudykitBinary.run(["cache", "stats", "--json"], environment: environment)
             #expect(run.status == 0, "\(run.stderr)")
             return try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
         }
@@ -129,7 +129,7 @@ struct CacheAndLedgerEndToEndTests {
         #expect(before["discoveries"] as? Int == 1)
         #expect(before["attempts"] as? Int == 1)
 
-        let cleared = try await LiveStudykit.run(["cache", "clear"], environment: environment)
+        let cleared = try await StudykitBinary.run(["cache", "clear"], environment: environment)
         #expect(cleared.status == 0, "\(cleared.stderr)")
         #expect(cleared.stdout.hasPrefix("removed 1 cached result and 1 server discovery"), "\(cleared.stdout)")
         #expect(cleared.stdout.contains("--attempts"))
@@ -141,7 +141,7 @@ struct CacheAndLedgerEndToEndTests {
         #expect(after["attempts"] as? Int == 1)
         #expect(try DiscoveryRecords(path: path).load("http://127.0.0.1:8080/v1") == nil)
 
-        let forgot = try await LiveStudykit.run(["cache", "clear", "--attempts"], environment: environment)
+        let forgot = try await StudykitBinary.run(["cache", "clear", "--attempts"], environment: environment)
         #expect(forgot.stdout.hasPrefix("forgot 1 recorded attempt"), "\(forgot.stdout)")
         #expect(try await stats()["attempts"] as? Int == 0)
     }

@@ -32,8 +32,8 @@ struct RealWorldFloorTests {
         let cache = try ScratchDirectory()
         let path = TestPaths.samples.appendingPathComponent(sample.file).path
         func run(_ task: String) async throws -> [String: Any] {
-            let run = try await LiveStudykit.run(
-                [task, path, "--engine", "builtin", "--json"], environment: LiveStudykit.environment(["STUDYKIT_CACHE_DIR": cache.url.path]))
+            let run = try await StudykitBinary.run(
+                [task, path, "--engine", "builtin", "--json"], environment: StudykitBinary.environment(["STUDYKIT_CACHE_DIR": cache.url.path]))
             #expect(run.status == 0, "\(task): \(run.stderr)")
             return try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
         }

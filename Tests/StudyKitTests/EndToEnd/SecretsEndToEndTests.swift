@@ -82,7 +82,7 @@ struct SecretsEndToEndTests {
                 "STUDYKIT_CACHE_DIR": cache.url.path, "STUDYKIT_DEADLINE": "20",
             ]
             for command in Self.commands {
-                let run = try await LiveStudykit.run(command, environment: environment)
+                let run = try await StudykitBinary.run(command, environment: environment)
                 runs += 1
                 let shown = command.joined(separator: " ")
                 #expect(run.status != 64 || scenario.badConfiguration, "\(scenario.name): studykit \(shown) was refused as usage: \(run.stderr)")
@@ -119,7 +119,7 @@ struct SecretsEndToEndTests {
             ["headline", Self.paste, "--engine", "remote", "--json", "--verbose"], ["engines", "--json", "--verbose"],
             ["route", "headline", Self.paste, "--explain", "--json", "--verbose"], ["cache", "stats", "--verbose"],
         ] {
-            let run = try await LiveStudykit.run(command, environment: environment)
+            let run = try await StudykitBinary.run(command, environment: environment)
             if command[0] == "headline" { headlineStatus = run.status }
             for canary in [Self.keyCanary, Self.urlCanary] where run.stdout.contains(canary) || run.stderr.contains(canary) {
                 leaks.append(command.joined(separator: " "))

@@ -41,7 +41,7 @@ struct BadInputIntegrationTests {
     @Test(arguments: fileCases)
     func badInputIsOneLineWithItsExitCode(_ input: Case) async throws {
         let cache = try ScratchDirectory()
-        let run = try await LiveStudykit.run(input.arguments, stdin: input.stdin, environment: try Self.noServers(cache: cache.url))
+        let run = try await StudykitBinary.run(input.arguments, stdin: input.stdin, environment: try Self.noServers(cache: cache.url))
         Self.expectOneLineFailure(run, status: input.status, mentions: input.mentions)
     }
 
@@ -49,7 +49,7 @@ struct BadInputIntegrationTests {
         let server = try FixtureServer(root: TestPaths.samples)
         let cache = try ScratchDirectory()
         let url = server.url("/type/application/zip").absoluteString
-        let run = try await LiveStudykit.run(["text", url], environment: try Self.noServers(cache: cache.url))
+        let run = try await StudykitBinary.run(["text", url], environment: try Self.noServers(cache: cache.url))
         Self.expectOneLineFailure(run, status: 65, mentions: [url, "application/zip"])
     }
 
@@ -57,7 +57,7 @@ struct BadInputIntegrationTests {
         let server = try FixtureServer(root: TestPaths.samples)
         let cache = try ScratchDirectory()
         let url = server.url("/no-such-article.html").absoluteString
-        let run = try await LiveStudykit.run(["headline", url], environment: try Self.noServers(cache: cache.url))
+        let run = try await StudykitBinary.run(["headline", url], environment: try Self.noServers(cache: cache.url))
         Self.expectOneLineFailure(run, status: 66, mentions: [url, "404"])
     }
 
@@ -65,7 +65,7 @@ struct BadInputIntegrationTests {
     @Test func textOfAnArticleURLDropsTheChrome() async throws {
         let server = try FixtureServer(root: TestPaths.samples)
         let cache = try ScratchDirectory()
-        let run = try await LiveStudykit.run(
+        let run = try await StudykitBinary.run(
             ["text", server.url("/article.html").absoluteString], environment: try Self.noServers(cache: cache.url))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty)

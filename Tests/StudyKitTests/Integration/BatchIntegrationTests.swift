@@ -23,7 +23,7 @@ struct BatchIntegrationTests {
         environment["STUDYKIT_DEADLINE"] = nil
         // Three documents at a time, asked for: by default a batch sends a server that serves one
         // request at a time (as this one does) one document at a time (ServerJobsIntegrationTests).
-        let run = try await LiveStudykit.run(
+        let run = try await StudykitBinary.run(
             ["batch", input.path, "--out", scratch.url.appendingPathComponent("kits").path, "--budget", "60", "--json", "--jobs", "3"],
             environment: environment)
         await server.stop()

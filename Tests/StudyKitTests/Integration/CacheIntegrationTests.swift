@@ -17,11 +17,11 @@ struct CacheIntegrationTests {
             "STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL(), "STUDYKIT_REMOTE_API_KEY": "unused",
             "STUDYKIT_CACHE_DIR": cache.url.path,
         ]
-        let first = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
+        let first = try await StudykitBinary.run(["headline", "--json"], stdin: paste, environment: environment)
         await server.stop()
         #expect(await !LoopbackHTTP.answers(server.url, key: nil), "the server is really down")
 
-        let second = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
+        let second = try await StudykitBinary.run(["headline", "--json"], stdin: paste, environment: environment)
 
         #expect(first.status == 0, "\(first.stderr)")
         let made = try LiveEnvelope(first)
@@ -55,8 +55,8 @@ struct CacheIntegrationTests {
         let paste = try Data(contentsOf: TestPaths.samples.appendingPathComponent("paste.txt"))
         var environment = try server.studykitEnvironment(local: true, remote: false, cache: cache.url)
         environment["STUDYKIT_LOCAL_MODEL"] = nil
-        let first = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
-        let second = try await LiveStudykit.run(["headline", "--json"], stdin: paste, environment: environment)
+        let first = try await StudykitBinary.run(["headline", "--json"], stdin: paste, environment: environment)
+        let second = try await StudykitBinary.run(["headline", "--json"], stdin: paste, environment: environment)
         await server.stop()
         #expect(first.status == 0, "\(first.stderr)")
         #expect(second.status == 0, "\(second.stderr)")
@@ -89,7 +89,7 @@ struct CacheIntegrationTests {
                 group.addTask {
                     var results: [(Int, StudykitBinary.Result)] = []
                     for (index, text) in lane {
-                        let run = try await LiveStudykit.run(
+                        let run = try await StudykitBinary.run(
                             ["headline", "--json", "--verbose"], stdin: Data(text.utf8), environment: environment)
                         results.append((index, run))
                     }
@@ -125,21 +125,21 @@ struct CacheIntegrationTests {
         // happened: every accepted model answer (local or remote) is cached, a builtin one is not.
         let modelAnswers = try runs.filter { try LiveEnvelope($0).engine != "builtin" }.count
 
-        let stats = try await LiveStudykit.run(["cache", "stats", "--json"], environment: environment)
+        let stats = try await StudykitBinary.run(["cache", "stats", "--json"], environment: environment)
         #expect(stats.status == 0, "\(stats.stderr)")
         let counts = try #require(try JSONSerialization.jsonObject(with: stats.stdoutData) as? [String: Any])
         #expect(counts["entries"] as? Int == modelAnswers)
         #expect(counts["path"] as? String == cache.url.appendingPathComponent("studykit.sqlite3").path)
 
-        let untouched = try await LiveStudykit.run(["cache", "clear", "--task", "summary"], environment: environment)
+        let untouched = try await StudykitBinary.run(["cache", "clear", "--task", "summary"], environment: environment)
         #expect(untouched.status == 0, "\(untouched.stderr)")
         #expect(untouched.stdout == "removed 0 cached results for summary\n")
 
-        let clear = try await LiveStudykit.run(["cache", "clear", "--task", "headline"], environment: environment)
+        let clear = try await StudykitBinary.run(["cache", "clear", "--task", "headline"], environment: environment)
         #expect(clear.status == 0, "\(clear.stderr)")
         #expect(clear.stdout == "removed \(modelAnswers) cached result\(modelAnswers == 1 ? "" : "s") for headline\n")
 
-        let after = try await LiveStudykit.run(["cache", "stats", "--json"], environment: environment)
+        let after = try await StudykitBinary.run(["cache", "stats", "--json"], environment: environment)
         let emptied = try #require(try JSONSerialization.jsonObject(with: after.stdoutData) as? [String: Any])
         #expect(emptied["entries"] as? Int == 0)
     }

@@ -14,7 +14,7 @@ struct ForcedBudgetIntegrationTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         let environment = try server.studykitEnvironment(local: true, remote: false, cache: cache)
         let started = Date()
-        let run = try await LiveStudykit.run(
+        let run = try await StudykitBinary.run(
             ["summary", "samples/long.pdf", "--engine", "local", "--budget", "12", "--json"], environment: environment)
         await server.stop()
 

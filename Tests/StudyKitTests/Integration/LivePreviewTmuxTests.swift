@@ -27,7 +27,7 @@ struct LivePreviewTmuxTests {
         let cache = try ScratchDirectory()
         let closed = try LoopbackPorts.closedURL()
         // summary prefers remote: the server is remote, local is down.
-        let environment = LiveStudykit.environment([
+        let environment = StudykitBinary.environment([
             "STUDYKIT_REMOTE_URL": server.url, "STUDYKIT_REMOTE_API_KEY": "unused", "STUDYKIT_REMOTE_CONTEXT_SIZE": "8192",
             "STUDYKIT_REMOTE_MODEL": server.alias, "STUDYKIT_LOCAL_URL": closed, "STUDYKIT_CACHE_DIR": cache.url.path,
             "STUDYKIT_DEADLINE": "300",
@@ -76,7 +76,7 @@ struct LivePreviewTmuxTests {
         // The history and the screen, with wrapped rows joined into their lines.
         let captured = try await tmux.run(["capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", "preview"])
 
-        let piped = try await LiveStudykit.run(["summary", "samples/paste.txt", "--budget", "900"], environment: environment)
+        let piped = try await StudykitBinary.run(["summary", "samples/paste.txt", "--budget", "900"], environment: environment)
         var failures: [String] = []
         let lines = captured.split(separator: "\n", omittingEmptySubsequences: false).map { trimmedEnd(String($0)) }
         guard let markerIndex = lines.firstIndex(where: { $0.hasPrefix(marker) }) else { return ["\(columns) columns: no exit marker"] }
@@ -95,7 +95,7 @@ struct LivePreviewTmuxTests {
         // (then it is cached) or failed the item rules twice (then builtin's summary is the
         // final rendering, and the piped run got there the same way) does not matter here.
         // An answer stopped because it started repeating itself was streamed too.
-        let json = try await LiveStudykit.run(["summary", "samples/paste.txt", "--json", "--budget", "900"], environment: environment)
+        let json = try await StudykitBinary.run(["summary", "samples/paste.txt", "--json", "--budget", "900"], environment: environment)
         let envelope = try LiveEnvelope(json)
         let streamed = envelope.engine == "remote"
             || envelope.fallbacks.contains { $0.engine == "remote" && ($0.reason.contains("answer") || $0.reason.contains("repeating")) }
@@ -119,7 +119,7 @@ struct Tmux {
     /// The path of the server's socket (`tmux -S`).
     let socket: String
 
-    /// Runs `tmux -S socket arguments…` on a thread of its own (as ``LiveStudykit`` runs the
+    /// Runs `tmux -S socket arguments…` on a thread of its own (as ``StudykitBinary`` runs the
     /// binary): waiting for a process on one of Swift Testing's cooperative threads can hang.
     @discardableResult
     func run(_ arguments: [String]) async throws -> String {

@@ -23,7 +23,7 @@ struct RoutingIntegrationTests {
     @Test func aDocumentTooLongForTheLocalWindowEscalatesToRemoteWhole() async throws {
         let server = try await OwnModelServer.start(contextSize: 8192)
         let cache = try ScratchDirectory()
-        let run = try await LiveStudykit.run(
+        let run = try await StudykitBinary.run(
             ["headline", "--json"], stdin: try Self.pasteData(),
             environment: try server.studykitEnvironment(local: true, remote: true, cache: cache.url, localWindow: 512))
         await server.stop()
@@ -64,14 +64,14 @@ struct RoutingIntegrationTests {
 
         // Remote down: a closed port.
         let downCache = try ScratchDirectory()
-        let down = try await LiveStudykit.run(
+        let down = try await StudykitBinary.run(
             ["headline", "--json", "samples/long.pdf"],
             environment: environment(cache: downCache.url, ["STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL()]))
 
         // Remote up, but the daily quota is 0: the ledger says no before any call.
         let quotaCache = try ScratchDirectory()
         let chatsBefore = remote.requests(matching: "\"POST /v1/chat/completions")
-        let quota = try await LiveStudykit.run(
+        let quota = try await StudykitBinary.run(
             ["headline", "--json", "samples/long.pdf"],
             environment: environment(cache: quotaCache.url, ["STUDYKIT_REMOTE_DAILY_QUOTA": "0"]))
         let chatsAfter = remote.requests(matching: "\"POST /v1/chat/completions")
@@ -81,7 +81,7 @@ struct RoutingIntegrationTests {
         // `--offline` with local down: the builtin engine answers, and remote gets no request at all.
         let offlineCache = try ScratchDirectory()
         let requestsBefore = remote.requests(matching: "HTTP/1.1\"")
-        let offline = try await LiveStudykit.run(
+        let offline = try await StudykitBinary.run(
             ["headline", "--offline", "--json"], stdin: try Self.pasteData(),
             environment: environment(cache: offlineCache.url, ["STUDYKIT_LOCAL_URL": try LoopbackPorts.closedURL()]))
         let requestsAfter = remote.requests(matching: "HTTP/1.1\"")
@@ -144,7 +144,7 @@ struct RoutingIntegrationTests {
         }
         // The blocker takes the server first; the job starts 1 s later and could give up at 11 s.
         try await Task.sleep(for: .seconds(1))
-        async let job = LiveStudykit.run(
+        async let job = StudykitBinary.run(
             ["headline", "--json"], stdin: try Self.pasteData(),
             environment: [
                 "STUDYKIT_LOCAL_URL": local.url, "STUDYKIT_LOCAL_MODEL": "smollm2-135m-local", "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048",
@@ -168,9 +168,9 @@ struct RoutingIntegrationTests {
         let server = try await OwnModelServer.start(contextSize: 8192, alias: "smollm2-135m-remote", apiKey: "own-remote-key")
         let cache = try ScratchDirectory()
         let environment = try server.studykitEnvironment(local: false, remote: true, cache: cache.url)
-        let plain = try await LiveStudykit.run(["headline"], stdin: try Self.pasteData(), environment: environment)
+        let plain = try await StudykitBinary.run(["headline"], stdin: try Self.pasteData(), environment: environment)
         // The same job again, asking how it was made: the cached remote answer.
-        let json = try await LiveStudykit.run(["headline", "--json"], stdin: try Self.pasteData(), environment: environment)
+        let json = try await StudykitBinary.run(["headline", "--json"], stdin: try Self.pasteData(), environment: environment)
         await server.stop()
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stderr.isEmpty)
@@ -188,7 +188,7 @@ struct RoutingIntegrationTests {
     @Test func forcedLocalWithLocalDownExits69() async throws {
         let cache = try ScratchDirectory()
         let closed = try LoopbackPorts.closedURL()
-        let run = try await LiveStudykit.run(
+        let run = try await StudykitBinary.run(
             ["headline", "--engine", "local"], stdin: try Self.pasteData(),
             environment: [
                 "STUDYKIT_LOCAL_URL": closed, "STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL(), "STUDYKIT_CACHE_DIR": cache.url.path,

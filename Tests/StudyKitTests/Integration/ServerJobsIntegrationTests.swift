@@ -16,7 +16,7 @@ struct ServerJobsIntegrationTests {
             local: false, remote: true, cache: scratch.url.appendingPathComponent("cache"), remoteWindow: 2048)
         let pdf = TestPaths.packageRoot.appendingPathComponent("samples/long.pdf").path
 
-        let plan = try await LiveStudykit.run(["route", "flashcards", pdf, "--explain", "--json"], environment: environment)
+        let plan = try await StudykitBinary.run(["route", "flashcards", pdf, "--explain", "--json"], environment: environment)
         #expect(plan.status == 0, "\(plan.stderr)")
         let planned = try #require(
             (try JSONSerialization.jsonObject(with: plan.stdoutData) as? [String: Any])?["chunks"] as? [String: Any], "\(plan.stdout)")
@@ -25,7 +25,7 @@ struct ServerJobsIntegrationTests {
 
         // A real chunked run: one chunk to the model (the rest past --max-chunks to the builtin
         // engine), within 30 s.
-        let run = try await LiveStudykit.run(
+        let run = try await StudykitBinary.run(
             ["flashcards", pdf, "--json", "--max-chunks", "1", "--budget", "30"], environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("1 at a time (serializing server)"), "\(run.stderr)")
@@ -44,7 +44,7 @@ struct ServerJobsIntegrationTests {
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: TestPaths.fixtures.appendingPathComponent("Import/corrupt.pdf"), to: input.appendingPathComponent("corrupt.pdf"))
-        let batch = try await LiveStudykit.run(
+        let batch = try await StudykitBinary.run(
             ["batch", input.path, "--out", scratch.url.appendingPathComponent("kits").path, "--json"], environment: environment)
         await server.stop()
         #expect(batch.status == 65, "\(batch.stderr)")

@@ -88,7 +88,7 @@ struct ServerPathIntegrationTests {
         let before = discovery.map { server.requests(matching: $0) }
         func discoveryRequests() -> [Int] { zip(discovery, before).map { server.requests(matching: $0) - $1 } }
 
-        let first = try await LiveStudykit.run(["headline", "--no-cache", "--engine", "local", "--json"], stdin: paste, environment: environment)
+        let first = try await StudykitBinary.run(["headline", "--no-cache", "--engine", "local", "--json"], stdin: paste, environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
         let made = try LiveEnvelope(first)
         let firstUsage = try #require(made.object["usage"] as? [String: Any])
@@ -100,7 +100,7 @@ struct ServerPathIntegrationTests {
         #expect(firstUsage["reasks"] as? Int == 0)
 
         let chatsBefore = server.requests(matching: "POST /v1/chat/completions")
-        let second = try await LiveStudykit.run(["headline", "--no-cache", "--engine", "local", "--json"], stdin: paste, environment: environment)
+        let second = try await StudykitBinary.run(["headline", "--no-cache", "--engine", "local", "--json"], stdin: paste, environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         let usage = try #require(try LiveEnvelope(second).object["usage"] as? [String: Any])
         #expect((usage["discovery"] as? [String: String])?["local"] == "cache")
@@ -109,14 +109,14 @@ struct ServerPathIntegrationTests {
         let requests = try #require(usage["requests"] as? Int)
         #expect((1...2).contains(requests), "requests: \(requests)")
 
-        let engines = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        let engines = try await StudykitBinary.run(["engines", "--json"], environment: environment)
         #expect(engines.status == 0, "\(engines.stderr)")
         let local = try Self.localRow(engines)
         #expect((local["discovery"] as? String)?.hasPrefix("from the cache") == true, "\(local)")
         #expect((local["answerShape"] as? String)?.contains("'grammar'") == true, "\(local)")
         #expect(discoveryRequests() == [1, 1, 1])
 
-        let refreshed = try await LiveStudykit.run(["engines", "--refresh", "--json"], environment: environment)
+        let refreshed = try await StudykitBinary.run(["engines", "--refresh", "--json"], environment: environment)
         #expect(refreshed.status == 0, "\(refreshed.stderr)")
         #expect(try Self.localRow(refreshed)["discovery"] as? String == "asked the server now")
         #expect(discoveryRequests() == [2, 2, 2])
@@ -131,17 +131,17 @@ struct ServerPathIntegrationTests {
         let cache = try ScratchDirectory("server-path")
         let environment = try first.studykitEnvironment(local: true, remote: false, cache: cache.url)
         let paste = try Data(contentsOf: Self.paste)
-        let before = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        let before = try await StudykitBinary.run(["engines", "--json"], environment: environment)
         #expect(try Self.localRow(before)["contextSize"] as? Int == 2048)
         await first.stop()
 
         // 256 tokens: less than the headline's prompt alone, so the server refuses it.
         let second = try await OwnModelServer.start(contextSize: 256, alias: "smollm2-135m-local", port: first.port)
-        let failed = try await LiveStudykit.run(["headline", "--no-cache", "--engine", "local"], stdin: paste, environment: environment)
+        let failed = try await StudykitBinary.run(["headline", "--no-cache", "--engine", "local"], stdin: paste, environment: environment)
         #expect(failed.status == 69, "\(failed.stderr)")
         #expect(failed.stderr.contains("256"), "\(failed.stderr)")
 
-        let after = try await LiveStudykit.run(["engines", "--json"], environment: environment)
+        let after = try await StudykitBinary.run(["engines", "--json"], environment: environment)
         await second.stop()
         let local = try Self.localRow(after)
         #expect(local["contextSize"] as? Int == 256, "\(local)")

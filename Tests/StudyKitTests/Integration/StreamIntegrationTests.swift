@@ -54,7 +54,7 @@ struct StreamIntegrationTests {
         environment["STUDYKIT_CACHE_DIR"] = cache.url.path
         // A busy machine must not turn a slow stream into a timeout.
         environment["STUDYKIT_DEADLINE"] = "300"
-        let streamed = try await LiveStudykit.run(arguments + ["--stream"], stdin: stdin, environment: environment)
+        let streamed = try await StudykitBinary.run(arguments + ["--stream"], stdin: stdin, environment: environment)
         #expect(streamed.status == 0, "\(streamed.stderr)", sourceLocation: sourceLocation)
         #expect(streamed.stderr.isEmpty, "\(streamed.stderr)", sourceLocation: sourceLocation)
         #expect(!streamed.stdout.contains("\u{1B}"), "no escape sequences when piped", sourceLocation: sourceLocation)
@@ -67,7 +67,7 @@ struct StreamIntegrationTests {
         #expect(previewPart.hasPrefix(preview), "the preview came first: \(previewPart)", sourceLocation: sourceLocation)
         #expect(!previewPart.contains("\n# "), "the preview is only the answer's fields: \(previewPart)", sourceLocation: sourceLocation)
 
-        let json = try await LiveStudykit.run(arguments + ["--json"], stdin: stdin, environment: environment)
+        let json = try await StudykitBinary.run(arguments + ["--json"], stdin: stdin, environment: environment)
         let envelope = try LiveEnvelope(json)
         // Cached iff the model's streamed answer was accepted; what the model says is not a
         // contract, so a rejected answer (builtin, not cached) passes too. Its final rendering
@@ -75,7 +75,7 @@ struct StreamIntegrationTests {
         // the time each job took.
         if envelope.cached == true {
             #expect(envelope.engine == expectedEngine, "\(envelope.fallbacks)", sourceLocation: sourceLocation)
-            let rendered = try await LiveStudykit.run(arguments, stdin: stdin, environment: environment)
+            let rendered = try await StudykitBinary.run(arguments, stdin: stdin, environment: environment)
             #expect(rendered.status == 0, "\(rendered.stderr)", sourceLocation: sourceLocation)
             #expect(String(finalPart) == rendered.stdout, "stdout ends with the final rendering", sourceLocation: sourceLocation)
         } else {

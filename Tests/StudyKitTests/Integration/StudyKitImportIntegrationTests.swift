@@ -32,7 +32,7 @@ struct StudyKitImportIntegrationTests {
         let cache = try ScratchDirectory()
         let out = try ScratchDirectory("kit")
         let kitDirectory = out.url.appendingPathComponent("kit")
-        let run = try await LiveStudykit.run(
+        let run = try await StudykitBinary.run(
             ["import", "samples/notes.pdf", "--out", kitDirectory.path],
             environment: [
                 "STUDYKIT_REMOTE_URL": server.url, "STUDYKIT_REMOTE_API_KEY": "unused", "STUDYKIT_REMOTE_MODEL": "smollm2-135m-remote",

@@ -125,7 +125,7 @@ extension BuiltinEngine {
         guard item.shownSentence.hasPrefix(answer),
             let usual = keyphrases.first(where: { $0.key == item.answerKey })?.plainText,
             usual.first?.isLowercase == true, let first = answer.first, first.isUppercase,
-            answer.prefix { $0 != " " }.dropFirst().allSatisfy({ !$0.isUppercase })
+            answer.prefix(while: { $0 != " " }).dropFirst().allSatisfy({ !$0.isUppercase })
         else { return answer }
         return first.lowercased() + answer.dropFirst()
     }
