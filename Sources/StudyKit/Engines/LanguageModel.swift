@@ -216,6 +216,26 @@ public enum GenerationEvent: Sendable, Equatable {
 
 // MARK: - The protocol
 
+/// How fast an engine reads a prompt and writes an answer, measured on this machine: what an
+/// attempt with no record yet is expected to take. A small model on a slow machine reads a
+/// prompt several times slower than a fixed guess assumes (68 prompt tokens a second for
+/// Qwen2.5-Coder-0.5B on one 2-core machine), and a whole part started on that guess ran into
+/// the end of its budget.
+public struct GenerationSpeed: Sendable, Equatable {
+    public var promptTokensPerSecond: Double
+    public var decodeTokensPerSecond: Double
+
+    public init(promptTokensPerSecond: Double, decodeTokensPerSecond: Double) {
+        self.promptTokensPerSecond = promptTokensPerSecond
+        self.decodeTokensPerSecond = decodeTokensPerSecond
+    }
+
+    /// The seconds a prompt of `promptTokens` and an answer of `responseTokens` take.
+    public func seconds(promptTokens: Int, responseTokens: Int) -> Double {
+        Double(promptTokens) / max(promptTokensPerSecond, 0.001) + Double(responseTokens) / max(decodeTokensPerSecond, 0.001)
+    }
+}
+
 /// A language model studykit can route a job to, at the level of JSON text.
 ///
 /// Shaped after Apple's Foundation Models session API: ask whether it is available, how large
@@ -266,6 +286,11 @@ public protocol LanguageModel: Sendable {
     /// How many requests the engine's server serves at once, from its discovery (asked once,
     /// cached with the rest of it); `nil` for an engine that is no server (the default).
     func concurrency() async -> ServerConcurrency?
+    /// How fast the engine reads a prompt and writes an answer on this machine, from the work it
+    /// has done in this process; with `calibrate`, measured now when nothing is yet (a short
+    /// prompt and a few tokens, a second or so on a small model). `nil` when it cannot tell
+    /// (the default: a server's speed is not the client's to measure).
+    func measuredSpeed(calibrate: Bool) async -> GenerationSpeed?
     /// The most seconds one generation may take, retries included, when the engine bounds it
     /// (a server's request deadline); `nil` by default. A quota reservation expires after it.
     var generationDeadline: TimeInterval? { get }
@@ -342,6 +367,9 @@ extension LanguageModel {
 
     /// By default no server: the caller decides (``JobsChoice/choose(explicit:concurrency:kind:)``).
     public func concurrency() async -> ServerConcurrency? { nil }
+
+    /// By default nothing measured.
+    public func measuredSpeed(calibrate: Bool) async -> GenerationSpeed? { nil }
 
     /// Engines that cannot stream answer in one step: one snapshot, then the answer.
     public func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {

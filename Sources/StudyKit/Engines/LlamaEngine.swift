@@ -122,6 +122,17 @@ public struct LlamaEngine: LanguageModel {
         }
     }
 
+    /// The speeds of this process's prompt reading and token writing so far; with `calibrate`
+    /// and nothing measured yet, a calibration first (``LlamaSession/calibrate(cancel:)``).
+    public func measuredSpeed(calibrate: Bool) async -> GenerationSpeed? {
+        try? await runtime.run { session, cancel in
+            if let speed = session.speed { return speed }
+            guard calibrate else { return nil }
+            try session.calibrate(cancel: cancel)
+            return session.speed
+        }
+    }
+
     /// The text of `tokens` (special tokens such as BOS left out).
     public func detokenize(_ tokens: [Int]) async throws -> String? {
         try await runtime.run { session, _ in try session.detokenize(tokens.map { llama_token(truncatingIfNeeded: $0) }) }
@@ -302,6 +313,9 @@ private final class LlamaSession {
     /// The tokens whose keys and values the context holds now, in order: a next prompt that
     /// starts the same way (the same instructions, one item after another) decodes only the rest.
     private var cachedTokens: [llama_token] = []
+    /// Prompt tokens read in batches and single tokens decoded in this process, with their
+    /// seconds: the machine's real speed, for attempts that have no record yet.
+    private var timed = (promptTokens: 0, promptSeconds: 0.0, decodedTokens: 0, decodeSeconds: 0.0)
 
     init(settings: LlamaEngine.Settings) throws {
         installLogHandler(logging: settings.logging)
@@ -645,7 +659,37 @@ private final class LlamaSession {
     /// after the whole prompt, which a loaded machine may take many seconds to process.
     static let promptChunk = 128
 
+    /// Prompt tokens a batch needs to count as prompt reading in ``speed``.
+    static let timedBatch = 16
+
+    /// Prompt and decode speeds measured on this machine, once there are at least 32 prompt
+    /// tokens and 4 decoded tokens behind them.
+    var speed: GenerationSpeed? {
+        guard timed.promptTokens >= 32, timed.decodedTokens >= 4, timed.promptSeconds > 0, timed.decodeSeconds > 0 else { return nil }
+        return GenerationSpeed(
+            promptTokensPerSecond: Double(timed.promptTokens) / timed.promptSeconds,
+            decodeTokensPerSecond: Double(timed.decodedTokens) / timed.decodeSeconds)
+    }
+
+    /// Measures the speeds with a 48-token prompt and 4 decoded tokens, after one untimed token
+    /// that pages the weights in (every later decode touches all of them). About a second for a
+    /// 0.5B model on 2 cores. Leaves an empty KV cache, so the next prompt is read whole.
+    func calibrate(cancel: LlamaCancellation) throws {
+        let text = String(repeating: "The cell copies its DNA in interphase, then divides into two daughter cells. ", count: 8)
+        let sample = try tokenize(text, addSpecial: false, parseSpecial: false)
+        guard sample.count >= 53 else { return }
+        let memory = llama_get_memory(context)
+        llama_memory_clear(memory, true)
+        cachedTokens = []
+        defer { llama_memory_clear(memory, true) }
+        try decode([sample[0]], cancel: cancel)
+        timed = (0, 0, 0, 0)
+        try decode(Array(sample[1...48]), cancel: cancel)
+        for token in sample[49...52] { try decode([token], cancel: cancel) }
+    }
+
     private func decode(_ tokens: [llama_token], cancel: LlamaCancellation) throws {
+        let started = DispatchTime.now().uptimeNanoseconds
         var start = 0
         while start < tokens.count {
             // `generate` emptied `cachedTokens` before the prompt, so a half-read prompt is never
@@ -662,6 +706,15 @@ private final class LlamaSession {
                 throw EngineError.unavailable(reason: "llama.cpp failed to process the prompt (llama_decode returned \(status)); try again")
             }
             start += chunk.count
+        }
+        // Only a decode that finished is timed: a cancelled one would look faster than it is.
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        if tokens.count >= Self.timedBatch {
+            timed.promptTokens += tokens.count
+            timed.promptSeconds += seconds
+        } else if tokens.count == 1 {
+            timed.decodedTokens += 1
+            timed.decodeSeconds += seconds
         }
     }
 }

@@ -44,15 +44,21 @@ extension RoutingEngine {
         let engines = Self.plan(decision: decision, choice: .auto, offline: request.offline).filter { $0 != .builtin }
             .map { $0 == .local ? local : remote }
         var chosen: (any LanguageModel)?
+        var unavailable: [String] = []
         for engine in engines {
             if engine.kind == .remote, remoteBlocker() != nil { continue }
             if !engine.languages.supports(request.document.language) { continue }
-            if case .available = await availability(of: engine, within: request.budget) {
-                chosen = engine
-                break
+            switch await availability(of: engine, within: request.budget) {
+            case .available: chosen = engine
+            case .unavailable(let reason): unavailable.append("\(engine.kind.rawValue): \(reason)")
             }
+            if chosen != nil { break }
         }
-        guard let engine = chosen else { return (result, extracted) }
+        guard let engine = chosen else {
+            // Every builtin item says why no model rephrased it (the budget used up, the server down).
+            if unavailable.isEmpty { return (result, extracted) }
+            return (result, ItemProvenance.all(in: result, kind: .extracted, note: "not rewritten: " + unavailable.joined(separator: "; ")))
+        }
         let materialStems = Set(Grounding.contentStems(material))
 
         switch result {
@@ -273,7 +279,7 @@ extension RoutingEngine {
             }
             if let budget = request.budget {
                 let promptTokens = TokenCount.estimate(for: spec.instructions + job.prompt).count
-                if let skip = budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: spec.maximumTokens, budget: budget) {
+                if let skip = await budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: spec.maximumTokens, budget: budget) {
                     outcomes.append(.kept("not rewritten: \(skip)"))
                     continue
                 }

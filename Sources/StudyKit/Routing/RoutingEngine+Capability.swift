@@ -20,8 +20,14 @@ extension RoutingEngine {
     }
 
     /// The seconds an attempt of `key` is expected to take: its record, else an estimate from its
-    /// size and the model's measured speed.
-    func expectedSeconds(_ engine: any LanguageModel, key: AttemptKey, promptTokens: Int, responseTokens: Int) -> Double {
+    /// size and the model's measured speed. A whole part with no record of parts on this model
+    /// is estimated from the engine's own speed on this machine when it knows it; when the
+    /// fixed guess fits what is `left` of a budget but would not at a quarter of the speed, the
+    /// engine is asked to measure it (a second for a small in-process model) rather than start
+    /// a part that may run into the end of the budget.
+    func expectedSeconds(
+        _ engine: any LanguageModel, key: AttemptKey, promptTokens: Int, responseTokens: Int, left: Double? = nil
+    ) async -> Double {
         if let memory, let recent = try? memory.recentAttempts(key, limit: 3), let seconds = capability.expectedDuration(recent: recent) {
             return seconds
         }
@@ -29,19 +35,27 @@ extension RoutingEngine {
         // Speeds from the same kind of job only: an item's prompt is mostly instructions already
         // in the KV cache, so its seconds per token make a whole part look several times faster
         // than it is (a whole summary started with 15 s left took them all and timed out).
+        let sameJob = measured.filter { $0.key.job == key.job }
+        if key.job == .part, DurationEstimate.measuredSecondsPerToken(sameJob) == nil {
+            let guess = DurationEstimate.seconds(promptTokens: promptTokens, responseTokens: responseTokens, kind: engine.kind, modelAttempts: [])
+            let hinges = left.map { guess <= $0 && guess * 4 > $0 } ?? false
+            if let speed = await engine.measuredSpeed(calibrate: hinges) {
+                return speed.seconds(promptTokens: promptTokens, responseTokens: responseTokens)
+            }
+        }
         return DurationEstimate.seconds(
-            promptTokens: promptTokens, responseTokens: responseTokens, kind: engine.kind,
-            modelAttempts: measured.filter { $0.key.job == key.job })
+            promptTokens: promptTokens, responseTokens: responseTokens, kind: engine.kind, modelAttempts: sameJob)
     }
 
     /// Why an attempt must not start under `budget`, or `nil` when it fits what is left.
     func budgetSkip(
         _ engine: any LanguageModel, key: AttemptKey, promptTokens: Int, responseTokens: Int, budget: TimeBudget
-    ) -> String? {
-        let expected = expectedSeconds(engine, key: key, promptTokens: promptTokens, responseTokens: responseTokens)
+    ) async -> String? {
         let left = budget.remaining(at: clock.now())
-        guard expected > left else { return nil }
-        return "skipped: expected to take \(CapabilityPolicy.seconds(expected)), \(CapabilityPolicy.seconds(left)) of the \(CapabilityPolicy.seconds(budget.seconds)) budget left"
+        let expected = await expectedSeconds(engine, key: key, promptTokens: promptTokens, responseTokens: responseTokens, left: left)
+        let now = budget.remaining(at: clock.now())
+        guard expected > now else { return nil }
+        return "skipped: expected to take \(CapabilityPolicy.seconds(expected)), \(CapabilityPolicy.seconds(now)) of the \(CapabilityPolicy.seconds(budget.seconds)) budget left"
     }
 
     /// Runs one model call, cancelled when what is left of `budget` runs out: an attempt that

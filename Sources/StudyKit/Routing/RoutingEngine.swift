@@ -385,7 +385,7 @@ public struct RoutingEngine: Sendable {
         let key = Self.partKey(engine, task: task)
         if request.engine == .auto, let timeBudget = request.budget {
             let promptTokens = budget.overheadTokens + min(budget.documentTokens, target) + budget.allowance
-            if let skip = budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: budget.reserve, budget: timeBudget) {
+            if let skip = await budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: budget.reserve, budget: timeBudget) {
                 throw BudgetSkip(reason: skip)
             }
         }

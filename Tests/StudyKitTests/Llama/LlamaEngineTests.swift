@@ -161,6 +161,28 @@ struct LlamaEngineTests {
         #expect(again.text == response.text)
     }
 
+    /// The engine knows its own speed on this machine: nothing before any work unless asked to
+    /// measure; a calibration gives speeds a small model reaches on a CPU, and leaves the engine
+    /// answering exactly as a fresh one does (the calibration's tokens are not reused as a prompt).
+    @Test func theSpeedIsMeasuredOnRequestAndLeavesAnswersUnchanged() async throws {
+        let path = try LlamaFixtures.modelPath()
+        let engine = LlamaEngine(settings: .init(modelPath: path))
+        #expect(await engine.measuredSpeed(calibrate: false) == nil)
+        let speed = try #require(await engine.measuredSpeed(calibrate: true))
+        #expect(speed.promptTokensPerSecond > 1 && speed.promptTokensPerSecond < 1_000_000)
+        #expect(speed.decodeTokensPerSecond > 0.5 && speed.decodeTokensPerSecond < 100_000)
+        // Reading a batch costs less per token than writing one token at a time.
+        #expect(speed.promptTokensPerSecond > speed.decodeTokensPerSecond)
+        let request = LlamaFixtures.request(.headline, document: LlamaFixtures.photosynthesis)
+        let afterCalibration = try await engine.respond(to: request)
+        let fresh = try await LlamaEngine(settings: .init(modelPath: path)).respond(to: request)
+        #expect(afterCalibration.text == fresh.text)
+        // A request's own prompt and tokens keep the speed known without measuring again.
+        let plain = LlamaEngine(settings: .init(modelPath: path))
+        _ = try await plain.respond(to: request)
+        #expect(await plain.measuredSpeed(calibrate: false) != nil)
+    }
+
     @Test func twoConcurrentRequestsBothSucceedAndMatchTheSerialAnswers() async throws {
         let engine = try LlamaFixtures.engine()
         let first = LlamaFixtures.request(.headline, document: LlamaFixtures.photosynthesis)

@@ -137,7 +137,7 @@ struct CapabilityMemoryTests {
 
     /// An item's prompt is mostly instructions already in the KV cache: its seconds per token
     /// say nothing of a whole part's, which is estimated from parts (or the default) instead.
-    @Test func aPartIsNotEstimatedFromTheSpeedOfItems() throws {
+    @Test func aPartIsNotEstimatedFromTheSpeedOfItems() async throws {
         let rig = try Rig()
         let local = ScriptedModel(.local)
         let router = rig.router(local: local, remote: ScriptedModel(.remote))
@@ -148,10 +148,60 @@ struct CapabilityMemoryTests {
         let part = rig.headlineKey(job: .part)
         // 100 prompt units and 512 response tokens at the default 0.03 s a token, not at the
         // items' 0.002 s.
-        #expect(abs(router.expectedSeconds(local, key: part, promptTokens: 1_000, responseTokens: 512) - 18.36) < 0.01)
+        #expect(abs(await router.expectedSeconds(local, key: part, promptTokens: 1_000, responseTokens: 512) - 18.36) < 0.01)
         // Another item is estimated from the items.
         let otherItem = AttemptKey(engine: .local, model: local.identity, task: "summary", job: .item, promptVersion: "summary.keyPoint/3")
-        #expect(router.expectedSeconds(local, key: otherItem, promptTokens: 1_000, responseTokens: 60) < 1)
+        #expect(await router.expectedSeconds(local, key: otherItem, promptTokens: 1_000, responseTokens: 60) < 1)
+    }
+
+    /// With no record of a whole part, a part whose fixed guess fits the budget but would not
+    /// on a machine four times slower has the engine measure its speed first: a slow machine's
+    /// model is skipped instead of running into the end of the budget; a fast one's is asked.
+    @Test(arguments: [
+        // 68 prompt and 23 decoded tokens a second (Qwen2.5-Coder-0.5B on a slow 2-core machine):
+        // 1,800 / 68 + 600 / 23 = 52.6 s, past the 30 s budget.
+        (GenerationSpeed(promptTokensPerSecond: 68, decodeTokensPerSecond: 23), true),
+        // 2,000 and 100: 0.9 + 6 = 6.9 s, asked.
+        (GenerationSpeed(promptTokensPerSecond: 2_000, decodeTokensPerSecond: 100), false),
+    ])
+    func aPartWithNoRecordIsEstimatedFromTheMeasuredSpeed(speed: GenerationSpeed, skipped: Bool) async throws {
+        let rig = try Rig()
+        let local = ScriptedModel(.local, steps: [.answer(Self.headline)], speed: speed)
+        let router = rig.router(local: local, remote: ScriptedModel(.remote))
+        let budget = TimeBudget(seconds: 30, start: rig.clock.now())
+        // The fixed guess: (180 + 600) × 0.03 = 23.4 s, which fits 30 s.
+        let reason = await router.budgetSkip(local, key: rig.headlineKey(job: .part), promptTokens: 1_800, responseTokens: 600, budget: budget)
+        #expect(local.calls.calibrations == 1)
+        if skipped {
+            #expect(reason == "skipped: expected to take 53 s, 30 s of the 30 s budget left")
+        } else {
+            #expect(reason == nil)
+        }
+    }
+
+    /// Measuring costs a second of the budget: not when the guess alone decides (far inside
+    /// the budget, or already past it), and never for an item, whose prompt is mostly cached.
+    @Test func theSpeedIsMeasuredOnlyWhenItDecides() async throws {
+        let rig = try Rig()
+        let slow = GenerationSpeed(promptTokensPerSecond: 68, decodeTokensPerSecond: 23)
+        let local = ScriptedModel(.local, speed: slow)
+        let router = rig.router(local: local, remote: ScriptedModel(.remote))
+        let budget = TimeBudget(seconds: 30, start: rig.clock.now())
+        let part = rig.headlineKey(job: .part)
+        // 2.4 s guessed: fits even four times over.
+        #expect(await router.budgetSkip(local, key: part, promptTokens: 200, responseTokens: 60, budget: budget) == nil)
+        // 48 s guessed: past the budget without measuring.
+        #expect(await router.budgetSkip(local, key: part, promptTokens: 4_000, responseTokens: 1_200, budget: budget) != nil)
+        let item = AttemptKey(engine: .local, model: local.identity, task: "flashcards", job: .item, promptVersion: "flashcards.card/5")
+        #expect(await router.budgetSkip(local, key: item, promptTokens: 1_800, responseTokens: 600, budget: budget) == nil)
+        #expect(local.calls.calibrations == 0)
+        // A speed the engine already knows (after a first request) is used without measuring.
+        let known = ScriptedModel(.local, speed: slow, speedKnown: true)
+        let knownRouter = rig.router(local: known, remote: ScriptedModel(.remote))
+        #expect(await knownRouter.budgetSkip(known, key: part, promptTokens: 200, responseTokens: 60, budget: budget) == nil)
+        let expected = await knownRouter.expectedSeconds(known, key: part, promptTokens: 680, responseTokens: 230)
+        #expect(abs(expected - 20) < 0.01)
+        #expect(known.calls.calibrations == 0)
     }
 
     @Test func anAttemptThatOverrunsTheBudgetIsStoppedAndTheBuiltinEngineAnswers() async throws {

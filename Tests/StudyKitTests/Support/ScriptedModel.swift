@@ -26,6 +26,8 @@ final class ScriptedModel: LanguageModel {
         var prompts: [String] = []
         /// Snapshots a streamed step actually yielded before its consumer stopped.
         var snapshots = 0
+        /// `measuredSpeed(calibrate: true)` calls that had to measure.
+        var calibrations = 0
     }
 
     let kind: EngineKind
@@ -42,6 +44,10 @@ final class ScriptedModel: LanguageModel {
     private let model: String?
     let streamsCheaply: Bool
     private let declaredLanguages: LanguageSupport?
+    /// The speed a calibration finds (`nil`: the engine cannot tell), and whether it is known
+    /// without one (as after a first request in process).
+    private let speed: GenerationSpeed?
+    private let measured: Mutex<Bool>
 
     /// What the engine declares; by default what engines of its kind do (local: English).
     var languages: LanguageSupport { declaredLanguages ?? .defaultFor(kind) }
@@ -49,8 +55,11 @@ final class ScriptedModel: LanguageModel {
     init(
         _ kind: EngineKind, available: Availability = .available, window: Int = 2048, steps: [Step] = [],
         log: CallLog? = nil, nameKnownAfterContact: Bool = false, clock: TestClock? = nil, secondsPerCall: Double = 0,
-        model: String? = nil, streamsCheaply: Bool = false, languages: LanguageSupport? = nil
+        model: String? = nil, streamsCheaply: Bool = false, languages: LanguageSupport? = nil,
+        speed: GenerationSpeed? = nil, speedKnown: Bool = false
     ) {
+        self.speed = speed
+        self.measured = Mutex(speedKnown)
         self.declaredLanguages = languages
         self.clock = clock
         self.secondsPerCall = secondsPerCall
@@ -77,6 +86,19 @@ final class ScriptedModel: LanguageModel {
     func availability() async -> Availability {
         state.withLock { $0.calls.availability += 1 }
         return available
+    }
+
+    func measuredSpeed(calibrate: Bool) async -> GenerationSpeed? {
+        guard let speed else { return nil }
+        let known = measured.withLock { known -> Bool in
+            if !known, calibrate {
+                known = true
+                state.withLock { $0.calls.calibrations += 1 }
+                return true
+            }
+            return known
+        }
+        return known ? speed : nil
     }
 
     func contextSize() async throws -> ContextWindow {
