@@ -283,6 +283,7 @@ public struct ChunkedRunner: Sendable {
         var questions: [Quiz.Question] = []
         var summaries: [(Summary, DocumentChunk)] = []
         var maps: [ChunkReduce.MapPart] = []
+        var mapChunks: [Int] = []
         // Where each card, question or key point of the merged list came from, in list order.
         var origins: [ItemOrigin] = []
         // The section each chunk's mind map is merged under.
@@ -318,6 +319,7 @@ public struct ChunkedRunner: Sendable {
                 items = map.branches.count
                 let owner = owners[chunk.index].flatMap { outline.sections[$0].heading }
                 maps.append(ChunkReduce.MapPart(map: map, section: owner, headings: chunk.headings))
+                mapChunks.append(chunk.index)
                 if let at = chunk.sections.first { itemsPerSection[at] += items }
             default: break
             }
@@ -337,6 +339,7 @@ public struct ChunkedRunner: Sendable {
         }
 
         var extra: [RoutedResult] = []
+        var overviewRun: RoutedResult?
         var kept: [Int] = []
         var result: AnyStudyResult
         switch request.task {
@@ -351,6 +354,7 @@ public struct ChunkedRunner: Sendable {
             kept = ChunkReduce.dedupe(keyPoints: points)
             let overview = try await overview(of: summaries, request: request, router: overviewRouter)
             if let overview { extra.append(overview.routed) }
+            overviewRun = overview?.routed
             result = .summary(Summary(overview: overview?.text ?? summaries.first?.0.overview ?? "", keyPoints: kept.map { points[$0] }))
         case .mindmap:
             let topic = document.title ?? maps.first?.map.centralTopic ?? "Document"
@@ -407,6 +411,9 @@ public struct ChunkedRunner: Sendable {
             (outcome.0?.dropped ?? []).map { DroppedItem(path: "chunk \(chunk.index + 1).\($0.path)", reason: $0.reason) }
         } + dropped
         routed.coverage = coverage
+        routed.items = Self.mergedItems(
+            task: request.task, result: result, origins: origins, chunkAnswers: outcomes.map(\.0), overview: overviewRun,
+            maps: Array(zip(mapChunks, maps)).map { (chunk: $0.0, part: $0.1) })
         return routed
     }
 

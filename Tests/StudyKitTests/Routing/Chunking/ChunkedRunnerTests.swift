@@ -293,6 +293,15 @@ struct ChunkedRunnerTests {
         #expect(coverage.markdownFooter.contains("quota"))
         // Every chunk still has items: the builtin engine extracted them.
         #expect(rest.allSatisfy { $0.items > 0 })
+        // Every card of the merged deck says who made it, under its chunk: the first two
+        // chunks' by the remote model, the rest extracted by the builtin engine.
+        guard case .flashcards(let deck) = routed.result else { Issue.record("not a deck"); return }
+        #expect(routed.items.map(\.path) == deck.cards.indices.map { "cards[\($0)]" })
+        let early = routed.items.filter { $0.note?.hasPrefix("chunk 1: ") == true || $0.note?.hasPrefix("chunk 2: ") == true }
+        #expect(!early.isEmpty && early.allSatisfy { $0.kind == .written })
+        let late = routed.items.filter { $0.note?.hasPrefix("chunk \(coverage.chunks.count): ") == true }
+        #expect(!late.isEmpty && late.allSatisfy { $0.kind == .extracted })
+        #expect(early.count + routed.items.filter { $0.kind == .extracted }.count == deck.cards.count)
         // --json's coverage object carries the same counts.
         let json = coverage.jsonValue
         #expect(json["sections"]?["covered"] == .integer(coverage.sectionsCovered))
