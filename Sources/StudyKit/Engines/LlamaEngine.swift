@@ -676,16 +676,17 @@ private final class LlamaSession {
     /// 0.5B model on 2 cores. Leaves an empty KV cache, so the next prompt is read whole.
     func calibrate(cancel: LlamaCancellation) throws {
         let text = String(repeating: "The cell copies its DNA in interphase, then divides into two daughter cells. ", count: 8)
+        let (promptTokens, decodedTokens) = (48, 4)
         let sample = try tokenize(text, addSpecial: false, parseSpecial: false)
-        guard sample.count >= 53 else { return }
+        guard sample.count > promptTokens + decodedTokens else { return }
         let memory = llama_get_memory(context)
         llama_memory_clear(memory, true)
         cachedTokens = []
         defer { llama_memory_clear(memory, true) }
         try decode([sample[0]], cancel: cancel)
         timed = (0, 0, 0, 0)
-        try decode(Array(sample[1...48]), cancel: cancel)
-        for token in sample[49...52] { try decode([token], cancel: cancel) }
+        try decode(Array(sample[1...promptTokens]), cancel: cancel)
+        for token in sample[(promptTokens + 1)...(promptTokens + decodedTokens)] { try decode([token], cancel: cancel) }
     }
 
     private func decode(_ tokens: [llama_token], cancel: LlamaCancellation) throws {

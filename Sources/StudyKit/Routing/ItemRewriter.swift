@@ -48,11 +48,12 @@ extension RoutingEngine {
         for engine in engines {
             if engine.kind == .remote, remoteBlocker() != nil { continue }
             if !engine.languages.supports(request.document.language) { continue }
-            switch await availability(of: engine, within: request.budget) {
-            case .available: chosen = engine
-            case .unavailable(let reason): unavailable.append("\(engine.kind.rawValue): \(reason)")
+            if case .unavailable(let reason) = await availability(of: engine, within: request.budget) {
+                unavailable.append("\(engine.kind.rawValue): \(reason)")
+                continue
             }
-            if chosen != nil { break }
+            chosen = engine
+            break
         }
         guard let engine = chosen else {
             // Every builtin item says why no model rephrased it (the budget used up, the server down).

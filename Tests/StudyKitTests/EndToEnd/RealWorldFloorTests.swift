@@ -33,7 +33,7 @@ struct RealWorldFloorTests {
         let path = TestPaths.samples.appendingPathComponent(sample.file).path
         func run(_ task: String) async throws -> [String: Any] {
             let run = try await StudykitBinary.run(
-                [task, path, "--engine", "builtin", "--json"], environment: StudykitBinary.environment(["STUDYKIT_CACHE_DIR": cache.url.path]))
+                [task, path, "--engine", "builtin", "--json"], environment: ["STUDYKIT_CACHE_DIR": cache.url.path])
             #expect(run.status == 0, "\(task): \(run.stderr)")
             return try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
         }

@@ -33,7 +33,7 @@ struct LlamaBuildTests {
     /// info), so a user can see what runs: AVX2, and neither AVX-512 nor AMX.
     @Test func enginesShowsTheCPUFeaturesOfTheInProcessBuild() async throws {
         let cache = try ScratchDirectory()
-        let run = try await StudykitBinary.run(["engines"], environment: StudykitBinary.environment(["STUDYKIT_CACHE_DIR": cache.url.path]))
+        let run = try await StudykitBinary.run(["engines"], environment: ["STUDYKIT_CACHE_DIR": cache.url.path])
         #expect(run.status == 0, "\(run.stderr)")
         let build = try #require(
             run.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("build:") },

@@ -10,26 +10,24 @@ extension ChunkedRunner {
     /// label, else the chunk merged under that label. Without this, `--json` of a chunked part
     /// said nothing of its items, builtin ones included.
     static func mergedItems(
-        task: StudyTask, result: AnyStudyResult, origins: [ItemOrigin], chunkAnswers: [RoutedResult?],
-        overview: RoutedResult?, maps: [(chunk: Int, part: ChunkReduce.MapPart)]
+        result: AnyStudyResult, origins: [ItemOrigin], chunkAnswers: [RoutedResult?], overview: RoutedResult?,
+        maps: [(chunk: Int, part: ChunkReduce.MapPart)]
     ) -> [ItemProvenance] {
-        /// What chunk `chunk`'s answer says of `path`, or what its engine says of a whole answer.
-        func item(_ path: String, chunk: Int) -> ItemProvenance {
+        /// The item at `target` of the merged part: what chunk `chunk`'s answer says of the first
+        /// of `paths` it records, else what its engine says of a whole answer.
+        func item(_ paths: [String], chunk: Int, at target: String) -> ItemProvenance {
             let answer = chunk < chunkAnswers.count ? chunkAnswers[chunk] : nil
-            if let found = answer?.items.first(where: { $0.path == path }) {
-                return ItemProvenance(path: path, kind: found.kind, note: "chunk \(chunk + 1): " + (found.note ?? ""))
+            if let found = answer?.items.first(where: { paths.contains($0.path) }) {
+                return ItemProvenance(path: target, kind: found.kind, note: "chunk \(chunk + 1): " + (found.note ?? ""))
             }
             guard let answer, answer.engine != .builtin else {
-                return ItemProvenance(path: path, kind: .extracted, note: "chunk \(chunk + 1): selected by the builtin engine")
+                return ItemProvenance(path: target, kind: .extracted, note: "chunk \(chunk + 1): selected by the builtin engine")
             }
-            return ItemProvenance(path: path, kind: .written, note: "chunk \(chunk + 1): written by \(answer.model)")
-        }
-        func moved(_ provenance: ItemProvenance, to path: String) -> ItemProvenance {
-            ItemProvenance(path: path, kind: provenance.kind, note: provenance.note)
+            return ItemProvenance(path: target, kind: .written, note: "chunk \(chunk + 1): written by \(answer.model)")
         }
         func listed(_ list: String) -> [ItemProvenance] {
             origins.enumerated().map { position, origin in
-                moved(item("\(list)[\(origin.index)]", chunk: origin.chunk), to: "\(list)[\(position)]")
+                item(["\(list)[\(origin.index)]"], chunk: origin.chunk, at: "\(list)[\(position)]")
             }
         }
         switch result {
@@ -38,20 +36,19 @@ extension ChunkedRunner {
         case .summary:
             let made = overview?.items.first { $0.path == "overview" }
                 ?? overview.map { ItemProvenance(path: "overview", kind: $0.engine == .builtin ? .extracted : .written, note: "written by \($0.model) from the chunks' key points") }
-                ?? item("overview", chunk: 0)
-            return [moved(made, to: "overview")] + listed("keyPoints")
+                ?? item(["overview"], chunk: 0, at: "overview")
+            return [made] + listed("keyPoints")
         case .mindMap(let map):
             return map.branches.enumerated().map { position, branch in
                 let path = "branches[\(position)]"
                 for (chunk, part) in maps {
                     if let at = part.map.branches.firstIndex(where: { ChunkReduce.sameLabel($0.label, branch.label) }) {
-                        let own = chunkAnswers[chunk]?.items.first { $0.path == "branches[\(at)].label" || $0.path == "branches[\(at)]" }
-                        return own.map { ItemProvenance(path: path, kind: $0.kind, note: "chunk \(chunk + 1): " + ($0.note ?? "")) }
-                            ?? moved(item("branches[\(at)]", chunk: chunk), to: path)
+                        return item(["branches[\(at)].label", "branches[\(at)]"], chunk: chunk, at: path)
                     }
                 }
+                // A section's heading the chunks were merged under: what made that chunk's map.
                 if let (chunk, _) = maps.first(where: { $0.part.section.map { ChunkReduce.sameLabel($0, branch.label) } ?? false }) {
-                    return moved(item("branches", chunk: chunk), to: path)
+                    return item([], chunk: chunk, at: path)
                 }
                 let builtin = maps.allSatisfy { chunkAnswers[$0.chunk]?.engine ?? .builtin == .builtin }
                 return ItemProvenance(

@@ -282,8 +282,8 @@ public struct ChunkedRunner: Sendable {
         var cards: [Flashcards.Card] = []
         var questions: [Quiz.Question] = []
         var summaries: [(Summary, DocumentChunk)] = []
-        var maps: [ChunkReduce.MapPart] = []
-        var mapChunks: [Int] = []
+        // Each chunk's mind map, with the chunk it came from.
+        var maps: [(chunk: Int, part: ChunkReduce.MapPart)] = []
         // Where each card, question or key point of the merged list came from, in list order.
         var origins: [ItemOrigin] = []
         // The section each chunk's mind map is merged under.
@@ -318,8 +318,7 @@ public struct ChunkedRunner: Sendable {
             case .mindMap(let map):
                 items = map.branches.count
                 let owner = owners[chunk.index].flatMap { outline.sections[$0].heading }
-                maps.append(ChunkReduce.MapPart(map: map, section: owner, headings: chunk.headings))
-                mapChunks.append(chunk.index)
+                maps.append((chunk.index, ChunkReduce.MapPart(map: map, section: owner, headings: chunk.headings)))
                 if let at = chunk.sections.first { itemsPerSection[at] += items }
             default: break
             }
@@ -338,8 +337,8 @@ public struct ChunkedRunner: Sendable {
                 fallbacks: fallbacks, items: items))
         }
 
+        // The overview request of a summary: the one run besides the chunks'.
         var extra: [RoutedResult] = []
-        var overviewRun: RoutedResult?
         var kept: [Int] = []
         var result: AnyStudyResult
         switch request.task {
@@ -354,11 +353,10 @@ public struct ChunkedRunner: Sendable {
             kept = ChunkReduce.dedupe(keyPoints: points)
             let overview = try await overview(of: summaries, request: request, router: overviewRouter)
             if let overview { extra.append(overview.routed) }
-            overviewRun = overview?.routed
             result = .summary(Summary(overview: overview?.text ?? summaries.first?.0.overview ?? "", keyPoints: kept.map { points[$0] }))
         case .mindmap:
-            let topic = document.title ?? maps.first?.map.centralTopic ?? "Document"
-            result = .mindMap(ChunkReduce.merge(maps, centralTopic: topic, branchLimit: ChunkReduce.branchLimit(chunks: plan.chunks.count)))
+            let topic = document.title ?? maps.first?.part.map.centralTopic ?? "Document"
+            result = .mindMap(ChunkReduce.merge(maps.map(\.part), centralTopic: topic, branchLimit: ChunkReduce.branchLimit(chunks: plan.chunks.count)))
         default:
             throw EngineError.invalidOutput(["\(request.task.commandName) is not chunked"])
         }
@@ -411,9 +409,7 @@ public struct ChunkedRunner: Sendable {
             (outcome.0?.dropped ?? []).map { DroppedItem(path: "chunk \(chunk.index + 1).\($0.path)", reason: $0.reason) }
         } + dropped
         routed.coverage = coverage
-        routed.items = Self.mergedItems(
-            task: request.task, result: result, origins: origins, chunkAnswers: outcomes.map(\.0), overview: overviewRun,
-            maps: Array(zip(mapChunks, maps)).map { (chunk: $0.0, part: $0.1) })
+        routed.items = Self.mergedItems(result: result, origins: origins, chunkAnswers: outcomes.map(\.0), overview: extra.first, maps: maps)
         return routed
     }
 
