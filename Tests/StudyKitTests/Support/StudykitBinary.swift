@@ -46,15 +46,6 @@ struct StudykitBinary {
 
     /// Runs `body` on a new thread and resumes with its value, so blocking work (a process, a
     /// pipe read to its end) never holds a cooperative thread.
-    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-            }.start()
-        }
-    }
-
-    /// ``offThePool(_:)`` for a body that cannot throw.
     static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: body()) }.start()
@@ -70,7 +61,7 @@ struct StudykitBinary {
         /// The stdout file, closed once the process has exited.
         let outFile: FileHandle?
 
-        /// ``wait()`` on a thread of its own (see ``StudykitBinary/run(_:stdin:environment:directory:launcher:)``).
+        /// ``wait()`` on a thread of its own (see ``StudykitBinary/run(_:stdin:environment:directory:launcher:stdoutFile:)``).
         func finished() async -> Result {
             let running = self
             return await StudykitBinary.offThePool { running.wait() }
