@@ -37,6 +37,14 @@ public struct LlamaEngine: LanguageModel {
         public var logging: Bool
         /// The languages the model reads and writes (`STUDYKIT_LOCAL_LANGUAGES`); English by default.
         public var languages: LanguageSupport
+        /// Draft tokens a greedy answer checks with each decoded token
+        /// (``LlamaSupport/draft(after:maximum:)``); 0 decodes it one token at a time.
+        public var draftTokens: Int
+
+        /// Draft tokens by default: a batch of 4 costs about twice one token on 2 cores, and over
+        /// notes.pdf's kit drafts of 1 and 3 took 38–40 and 34–40 ms a token against 46–47 without
+        /// (benchmarks/RESULTS.md).
+        public static let defaultDraftTokens = 3
 
         /// The window used when `STUDYKIT_LOCAL_CONTEXT_SIZE` is not set.
         public static let defaultContextSize = 2048
@@ -49,9 +57,11 @@ public struct LlamaEngine: LanguageModel {
         /// Creates settings.
         public init(
             modelPath: String, contextSize: Int = Settings.defaultContextSize, contextSizeSetting: String? = nil,
-            threads: Int? = nil, logging: Bool = false, languages: LanguageSupport = .english
+            threads: Int? = nil, logging: Bool = false, languages: LanguageSupport = .english,
+            draftTokens: Int = Settings.defaultDraftTokens
         ) {
             self.languages = languages
+            self.draftTokens = max(0, draftTokens)
             self.modelPath = modelPath
             self.contextSize = max(1, contextSize)
             self.contextSizeSetting = contextSizeSetting
@@ -131,6 +141,12 @@ public struct LlamaEngine: LanguageModel {
             try session.calibrate(cancel: cancel)
             return session.speed
         }
+    }
+
+    /// Draft tokens this process checked and the ones greedy choice kept
+    /// (``LlamaEngine/Settings/draftTokens``): how much of the answers was copied in batches.
+    public func draftCounts() async -> (checked: Int, kept: Int)? {
+        try? await runtime.run { session, _ in session.drafts }
     }
 
     /// The text of `tokens` (special tokens such as BOS left out).
@@ -310,6 +326,10 @@ private final class LlamaSession {
     private let chatTemplate: String?
     let window: ContextWindow
     private let threads: Int
+    /// ``LlamaEngine/Settings/draftTokens``.
+    private let draftTokens: Int
+    /// Draft tokens decoded in batches so far, and those greedy choice kept.
+    private(set) var drafts = (checked: 0, kept: 0)
     /// The tokens whose keys and values the context holds now, in order: a next prompt that
     /// starts the same way (the same instructions, one item after another) decodes only the rest.
     private var cachedTokens: [llama_token] = []
@@ -353,6 +373,7 @@ private final class LlamaSession {
         self.context = context
         self.contextTokens = tokens
         self.threads = threads
+        self.draftTokens = settings.draftTokens
         self.chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
 
         let file = URL(fileURLWithPath: path).lastPathComponent
@@ -556,12 +577,48 @@ private final class LlamaSession {
         var bytes: [UInt8] = []
         var generated = 0
         var finish = "length"
+        // Greedy answers are decoded with drafts (``LlamaSupport/draft(after:maximum:)``): a
+        // chosen token is decoded together with the tokens the prompt suggests come next, and
+        // each of those is kept while it is what greedy choice (under the grammar) picks from
+        // the row before it, so a copied run costs one batch instead of one decode a token.
+        // `draft` holds the tokens in the KV cache past `cachedTokens` still to be checked, and
+        // `row` the batch row whose logits choose the next token (-1: the last decoded).
+        var draft: [llama_token] = []
+        var row: Int32 = -1
+        defer {
+            // Unchecked draft tokens (after a mismatch, the end of the answer or an error) leave
+            // the cache, so it holds exactly `cachedTokens` for the next prompt's prefix.
+            if !draft.isEmpty, !cachedTokens.isEmpty, !llama_memory_seq_rm(memory, 0, llama_pos(cachedTokens.count), -1) {
+                llama_memory_clear(memory, true)
+                cachedTokens = []
+            }
+        }
         while generated < limit {
             if cancel.isCancelled { throw CancellationError() }
-            guard let logits = llama_get_logits_ith(context, -1) else {
+            guard let logits = llama_get_logits_ith(context, row) else {
                 throw EngineError.invalidOutput(["llama.cpp produced no logits after \(generated) tokens"])
             }
             let token = choose(logits: logits, candidates: candidates, greedy: greedy, grammar: grammar, chooser: chooser)
+            let inCache: Bool
+            if let next = draft.first, next == token, !llama_vocab_is_eog(vocab, token) {
+                // Already decoded in the batch: its row holds the next token's logits.
+                draft.removeFirst()
+                drafts.kept += 1
+                cachedTokens.append(token)
+                row += 1
+                inCache = true
+            } else {
+                if !draft.isEmpty {
+                    if !llama_memory_seq_rm(memory, 0, llama_pos(cachedTokens.count), -1) {
+                        llama_memory_clear(memory, true)
+                        cachedTokens = []
+                        draft = []
+                        throw EngineError.unavailable(reason: "llama.cpp could not drop the draft tokens from its cache; try again")
+                    }
+                    draft = []
+                }
+                inCache = false
+            }
             if llama_vocab_is_eog(vocab, token) {
                 finish = "stop"
                 break
@@ -574,12 +631,20 @@ private final class LlamaSession {
                 let complete = LlamaSnapshotText.completeUTF8Prefix(bytes)
                 onText(String(decoding: bytes[..<complete], as: UTF8.self))
             }
-            if generated < limit {
-                do { try decode([token], cancel: cancel) } catch {
+            if generated < limit, !inCache {
+                // Room for the draft: the answer's own limit and the context's.
+                let room = min(limit - generated - 1, contextTokens - cachedTokens.count - 1)
+                let proposed = greedy ? LlamaSupport.draft(after: cachedTokens + [token], maximum: min(draftTokens, room)) : []
+                do { try decodeChecking([token] + proposed, cancel: cancel) } catch {
+                    llama_memory_clear(memory, true)
                     cachedTokens = []
+                    draft = []
                     throw error
                 }
                 cachedTokens.append(token)
+                drafts.checked += proposed.count
+                draft = proposed
+                row = proposed.isEmpty ? -1 : 0
             }
         }
         return RawResponse(
@@ -687,6 +752,28 @@ private final class LlamaSession {
         timed = (0, 0, 0, 0)
         try decode(Array(sample[1...promptTokens]), cancel: cancel)
         for token in sample[(promptTokens + 1)...(promptTokens + decodedTokens)] { try decode([token], cancel: cancel) }
+    }
+
+    /// Decodes `tokens` (a chosen token and its draft) as one batch with logits for each of
+    /// them, so every draft token can be checked against the row before it; a single token
+    /// goes through ``decode(_:cancel:)`` and is timed there.
+    private func decodeChecking(_ tokens: [llama_token], cancel: LlamaCancellation) throws {
+        if tokens.count == 1 { return try decode(tokens, cancel: cancel) }
+        if cancel.isCancelled { throw CancellationError() }
+        var ids = tokens
+        var outputs = [Int8](repeating: 1, count: tokens.count)
+        let status = ids.withUnsafeMutableBufferPointer { idBuffer in
+            outputs.withUnsafeMutableBufferPointer { outputBuffer in
+                // No positions and no sequence ids: llama.cpp continues sequence 0 where it is.
+                llama_decode(context, llama_batch(
+                    n_tokens: Int32(idBuffer.count), token: idBuffer.baseAddress, embd: nil, pos: nil,
+                    n_seq_id: nil, seq_id: nil, logits: outputBuffer.baseAddress))
+            }
+        }
+        if status == 1 { throw EngineError.contextExceeded(tokens: cachedTokens.count + tokens.count, window: contextTokens) }
+        if status != 0 {
+            throw EngineError.unavailable(reason: "llama.cpp failed to decode the answer (llama_decode returned \(status)); try again")
+        }
     }
 
     private func decode(_ tokens: [llama_token], cancel: LlamaCancellation) throws {

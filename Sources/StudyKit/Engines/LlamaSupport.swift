@@ -65,6 +65,31 @@ enum LlamaSupport {
         return least.map { max(0, $0 - 1) }
     }
 
+    // MARK: drafts
+
+    /// Tokens that likely come next, read from what came before: the tokens that followed the
+    /// latest earlier occurrence of `history`'s last 3 tokens (or, failing that, its last 2),
+    /// at most `maximum` of them; empty when neither occurs earlier. Small models answering a
+    /// Post-it job copy their prompt heavily (a card's words, the JSON keys of the examples, a
+    /// blurb's opening sentence), so greedy decoding checks such a draft in one batch instead of
+    /// token by token (prompt-lookup decoding). Token ids are plain `Int32` so the lookup needs
+    /// no llama.cpp.
+    static func draft(after history: [Int32], maximum: Int) -> [Int32] {
+        guard maximum > 0 else { return [] }
+        for length in [3, 2] where history.count > length {
+            let tail = history[(history.count - length)...]
+            var start = history.count - length - 1
+            while start >= 0 {
+                if history[start..<(start + length)].elementsEqual(tail) {
+                    let from = start + length
+                    return Array(history[from..<min(history.count, from + maximum)])
+                }
+                start -= 1
+            }
+        }
+        return []
+    }
+
     // MARK: the default model
 
     /// The GGUF of the first of `models` that `scripts/setup` installed, or `nil` with the places

@@ -250,6 +250,40 @@ struct LlamaEngineTests {
         #expect(json["answer"]?.stringValue?.isEmpty == false, "\(answer.text)")
     }
 
+    /// Greedy answers decoded with drafts (a chosen token and up to 3 tokens copied from the
+    /// prompt, checked in one batch) are the answers decoded one token at a time, and the
+    /// draft tokens that were wrong leave the KV cache: the second and third requests reuse the
+    /// first one's prefix, so a stale draft token in the cache would change what they say.
+    @Test func draftsChangeNoGreedyAnswerAndLeaveTheCacheClean() async throws {
+        let path = try LlamaFixtures.modelPath()
+        let drafting = LlamaEngine(settings: .init(modelPath: path, draftTokens: 3))
+        let plain = LlamaEngine(settings: .init(modelPath: path, draftTokens: 0))
+        let sentences = [
+            "The Calvin cycle takes place in the stroma of the chloroplast.",
+            "Chlorophyll absorbs red and blue light and reflects green light.",
+            "Stomata close during the day to save water.",
+        ]
+        for sentence in sentences {
+            var request = GenerationRequest(
+                instructions: "Copy the sentence you are given into the JSON object, word for word.",
+                prompt: "Sentence: \(sentence)", schemaName: "copy",
+                jsonSchema: #"{"type":"object","properties":{"sentence":{"type":"string","maxLength":120}},"required":["sentence"]}"#,
+                options: GenerationOptions(sampling: .greedy, maximumResponseTokens: 48))
+            request.reusesPromptPrefix = true
+            let drafted = try await drafting.respond(to: request)
+            let stepped = try await plain.respond(to: request)
+            #expect(drafted.text == stepped.text)
+            #expect(drafted.usage.completionTokens == stepped.usage.completionTokens)
+            #expect(drafted.finishReason == stepped.finishReason)
+            #expect(try JSONValue.parse(drafted.text)["sentence"]?.stringValue?.isEmpty == false, "\(drafted.text)")
+        }
+        // Drafts were checked, most of a copied sentence kept and some refused (so their
+        // tokens had to leave the cache); the plain engine checked none.
+        let counts = try #require(await drafting.draftCounts())
+        #expect(counts.kept > 0 && counts.kept < counts.checked, "\(counts)")
+        #expect(await plain.draftCounts()?.checked == 0)
+    }
+
     @Test func droppingAStreamEndsItWithoutAnAnswer() async throws {
         let engine = try LlamaFixtures.engine()
         var partials = 0

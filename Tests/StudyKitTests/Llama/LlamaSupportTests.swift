@@ -15,6 +15,26 @@ struct LlamaSupportTests {
         #expect(LlamaSupport.defaultThreads(cores: cores, busyCores: busy) == threads)
     }
 
+    // MARK: drafts
+
+    @Test(arguments: [
+        // The tokens after the latest earlier occurrence of the last 3.
+        ([1, 2, 3, 4, 5, 1, 2, 3], 3, [4, 5, 1]),
+        ([1, 2, 3, 9, 1, 2, 3, 7, 8, 1, 2, 3], 3, [7, 8, 1]),
+        // The last 2 when the last 3 occur nowhere earlier.
+        ([5, 6, 9, 9, 5, 6], 3, [9, 9, 5]),
+        // Up to the end of the history, at most `maximum`.
+        ([1, 2, 7, 1, 2], 5, [7, 1, 2]),
+        ([1, 2, 3, 4, 5, 6, 1, 2, 3], 2, [4, 5]),
+        // Nothing to copy: no earlier occurrence, a history too short, no room.
+        ([1, 2, 3, 4], 3, []),
+        ([7, 7], 3, []),
+        ([1, 2, 3, 1, 2, 3], 0, []),
+    ] as [([Int32], Int, [Int32])])
+    func aDraftCopiesWhatFollowedTheLastTokensEarlier(history: [Int32], maximum: Int, draft: [Int32]) {
+        #expect(LlamaSupport.draft(after: history, maximum: maximum) == draft)
+    }
+
     @Test func busyCoresSeesAProcessThatKeepsACoreBusy() throws {
         let spinner = Process()
         spinner.executableURL = URL(fileURLWithPath: "/bin/sh")
