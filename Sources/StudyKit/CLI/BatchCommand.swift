@@ -54,7 +54,9 @@ extension Runner {
         let jobs = choice.jobs
         // The in-process model is loaded once for the whole batch; a model server's engine is made
         // per document, so each kit's `usage.requests` counts that document's requests only.
-        let sharedLocal: (any LanguageModel)? = configuration.local == nil ? configuration.localEngine(transport: transport) : nil
+        let prefixes = settings.noCache ? nil : CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration))
+        let sharedLocal: (any LanguageModel)? = configuration.local == nil
+            ? configuration.localEngine(transport: transport, prefixDirectory: prefixes) : nil
 
         // Said once for the whole batch, not once per kit.
         if settings.withPodcast, let note = kitAudioMissing() { errorOutput.line(note) }

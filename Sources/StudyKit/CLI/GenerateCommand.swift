@@ -54,7 +54,9 @@ extension Runner {
         // Discovery is kept even under --no-cache: it says what the server is, not what it answered.
         let discoveries = try? DiscoveryRecords(environment: cacheEnvironment(configuration))
         let remote = configuration.remoteEngine(transport: transport, discoveryStore: discoveries)
-        let local = sharedLocal ?? configuration.localEngine(transport: transport, discoveryStore: discoveries)
+        let local = sharedLocal ?? configuration.localEngine(
+            transport: transport, discoveryStore: discoveries,
+            prefixDirectory: settings.noCache ? nil : CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration)))
         let capability = try CapabilityPolicy(environment: environment)
         let remoteConfigured = configuration.remote != nil && !settings.offline
         // A forced engine runs to the end unless the user bounds it with --budget: the default

@@ -137,9 +137,10 @@ extension Runner {
         return try await importer.load(SourceReference(argument: source), options: options)
     }
 
-    /// `studykit cache clear`: every result, and what discovery learnt about each server (a
-    /// cache too: a server restarted with another model, window or tokenizer behind the same URL
-    /// is asked again); with `--task`, that task's results only. The usage ledger (it guards the
+    /// `studykit cache clear`: every result, what discovery learnt about each server (a cache
+    /// too: a server restarted with another model, window or tokenizer behind the same URL is
+    /// asked again) and the in-process model's kept instructions; with `--task`, that task's
+    /// results only. The usage ledger (it guards the
     /// quota) and the capability record (`--attempts` forgets it) are kept, and the line says so.
     func clearCache(task: StudyTask?) throws {
         let configuration = try EngineConfiguration.load(environment: environment)
@@ -150,6 +151,8 @@ extension Runner {
             return
         }
         let servers = try DiscoveryRecords(path: path).forgetAll()
+        // The in-process model's kept instructions go too: they are read again on the next run.
+        try? FileManager.default.removeItem(atPath: CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration)))
         output.line(
             "removed \(removed) cached result\(removed == 1 ? "" : "s") and \(servers) server discover\(servers == 1 ? "y" : "ies") "
                 + "(each server's window, dialect and tokenizer are asked again); kept the usage ledger and each model's record "

@@ -288,8 +288,11 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// A loopback server when `STUDYKIT_LOCAL_URL` is set; otherwise llama.cpp in process on
     /// ``localModelFile`` (builds with the `LlamaCpp` trait).
     /// `discoveryStore` keeps what a server's discovery learnt between runs (the SQLite cache).
+    /// `prefixDirectory` is where the in-process engine keeps its instructions' keys and values
+    /// between runs (``CacheLocation/prefixDirectory(environment:)``), `nil` for nowhere.
     public func localEngine(
-        transport: any HTTPTransport = CurlTransport(), discoveryStore: (any DiscoveryStoring)? = nil
+        transport: any HTTPTransport = CurlTransport(), discoveryStore: (any DiscoveryStoring)? = nil,
+        prefixDirectory: String? = nil
     ) -> any LanguageModel {
         if let local {
             return OpenAICompatibleEngine(
@@ -304,7 +307,7 @@ public struct EngineConfiguration: Sendable, Equatable {
                     contextSizeSetting: localContextSize == nil ? nil : "STUDYKIT_LOCAL_CONTEXT_SIZE",
                     threads: localThreads,
                     logging: localEngineLogging,
-                    languages: localLanguages ?? .english))
+                    languages: localLanguages ?? .english, prefixDirectory: prefixDirectory))
             #else
             return UnconfiguredEngine(
                 kind: .local,

@@ -41,6 +41,11 @@ public struct LlamaEngine: LanguageModel {
         /// (``LlamaSupport/draft(after:maximum:)``); 0 decodes it one token at a time.
         public var draftTokens: Int
 
+        /// A folder where the keys and values of each kind of request's instructions are kept
+        /// between runs (``PrefixStore``), so a new process does not read them again; `nil`
+        /// keeps nothing. `studykit` points it into its cache folder (`llama-prefixes`).
+        public var prefixDirectory: String?
+
         /// Draft tokens by default: a batch of 4 costs about twice one token on 2 cores, and over
         /// notes.pdf's kit drafts of 1 and 3 took 38–40 and 34–40 ms a token against 46–47 without
         /// (benchmarks/RESULTS.md).
@@ -58,8 +63,9 @@ public struct LlamaEngine: LanguageModel {
         public init(
             modelPath: String, contextSize: Int = Settings.defaultContextSize, contextSizeSetting: String? = nil,
             threads: Int? = nil, logging: Bool = false, languages: LanguageSupport = .english,
-            draftTokens: Int = Settings.defaultDraftTokens
+            draftTokens: Int = Settings.defaultDraftTokens, prefixDirectory: String? = nil
         ) {
+            self.prefixDirectory = prefixDirectory
             self.languages = languages
             self.draftTokens = max(0, draftTokens)
             self.modelPath = modelPath
@@ -328,6 +334,9 @@ private final class LlamaSession {
     private let threads: Int
     /// ``LlamaEngine/Settings/draftTokens``.
     private let draftTokens: Int
+    /// Where the instructions' keys and values are kept between runs, if anywhere
+    /// (``LlamaEngine/Settings/prefixDirectory``).
+    private let prefixes: PrefixStore?
     /// Draft tokens decoded in batches so far, and those greedy choice kept.
     private(set) var drafts = (checked: 0, kept: 0)
     /// The tokens whose keys and values the context holds now, in order: a next prompt that
@@ -374,6 +383,9 @@ private final class LlamaSession {
         self.contextTokens = tokens
         self.threads = threads
         self.draftTokens = settings.draftTokens
+        self.prefixes = settings.prefixDirectory.map {
+            PrefixStore(directory: $0, identity: PrefixStore.identity(modelPath: path, contextTokens: tokens))
+        }
         self.chatTemplate = llama_model_chat_template(model, nil).map { String(cString: $0) }
 
         let file = URL(fileURLWithPath: path).lastPathComponent
@@ -444,6 +456,14 @@ private final class LlamaSession {
     /// The chat-templated prompt as tokens: template text with special tokens parsed, the
     /// instructions and the prompt without, so document text is never read as control tokens.
     func promptTokens(_ request: GenerationRequest) throws -> [llama_token] {
+        try templatedPrompt(request).tokens
+    }
+
+    /// The prompt's tokens, and how many of them come before the user's message (the template's
+    /// start, the instructions, the template up to the user's content): the part every item of
+    /// one kind shares, which ``PrefixStore`` keeps between runs. 0 when the template rewrites
+    /// its content and the prompt is tokenized whole.
+    private func templatedPrompt(_ request: GenerationRequest) throws -> (tokens: [llama_token], instructionTokens: Int) {
         let systemMark = "@@studykit-system-content@@"
         let userMark = "@@studykit-user-content@@"
         let templated = try applyTemplate(system: systemMark, user: userMark)
@@ -453,13 +473,14 @@ private final class LlamaSession {
             var tokens = try tokenize(String(templated[..<system.lowerBound]), addSpecial: true, parseSpecial: true)
             tokens += try tokenize(request.instructions, addSpecial: false, parseSpecial: false)
             tokens += try tokenize(String(templated[system.upperBound..<user.lowerBound]), addSpecial: false, parseSpecial: true)
+            let instructionTokens = tokens.count
             tokens += try tokenize(request.prompt, addSpecial: false, parseSpecial: false)
             tokens += try tokenize(String(templated[user.upperBound...]), addSpecial: false, parseSpecial: true)
-            return tokens
+            return (tokens, instructionTokens)
         }
         // A template that rewrites its content: fall back to the text as a whole.
         let whole = try applyTemplate(system: request.instructions, user: request.prompt)
-        return try tokenize(whole, addSpecial: true, parseSpecial: true)
+        return (try tokenize(whole, addSpecial: true, parseSpecial: true), 0)
     }
 
     /// The model's own chat template over a system and a user message, ending where the
@@ -528,7 +549,7 @@ private final class LlamaSession {
     func generate(
         _ request: GenerationRequest, modelName: String, cancel: LlamaCancellation, onText: ((String) -> Void)?
     ) throws -> RawResponse {
-        let prompt = try promptTokens(request)
+        let (prompt, instructionTokens) = try templatedPrompt(request)
         let room = contextTokens - prompt.count
         let wanted = request.options.maximumResponseTokens ?? room
         if room < 1 || (request.options.maximumResponseTokens != nil && wanted > room) {
@@ -565,6 +586,20 @@ private final class LlamaSession {
         if keep == 0 || !llama_memory_seq_rm(memory, 0, llama_pos(keep), -1) {
             llama_memory_clear(memory, true)
             keep = 0
+        }
+        // Instructions this process has not read yet (the first item of a kind in a run): their
+        // keys and values from an earlier run's file, or read now and kept for the next run.
+        if let prefixes, keep < instructionTokens, instructionTokens >= PrefixStore.minimumTokens, instructionTokens < prompt.count {
+            let shared = Array(prompt[..<instructionTokens])
+            llama_memory_clear(memory, true)
+            cachedTokens = []
+            if prefixes.load(shared, into: context) {
+                keep = instructionTokens
+            } else {
+                try decode(shared, cancel: cancel)
+                prefixes.save(shared, from: context)
+                keep = instructionTokens
+            }
         }
         cachedTokens = []
         try decode(Array(prompt[keep...]), cancel: cancel)
@@ -803,6 +838,95 @@ private final class LlamaSession {
         } else if tokens.count == 1 {
             timed.decodedTokens += 1
             timed.decodeSeconds += seconds
+        }
+    }
+}
+
+// MARK: - Instructions kept between runs
+
+/// The keys and values of request instructions, kept between runs: one file per prefix, named
+/// by the SHA-256 of the model's identity and the prefix's tokens, written by llama.cpp's
+/// `llama_state_seq_save_file` (which stores the tokens too, checked on load) under a temporary
+/// name and then renamed, so no reader sees half a file. A new process answering a headline or
+/// its first card loads the instructions in milliseconds instead of reading them again (about
+/// 1.3–1.6 s for 130–165 tokens on 2 cores). At most ``maximumFiles`` are kept, the least
+/// recently used removed first. Any failure only means the instructions are read again.
+final class PrefixStore {
+    /// Fewer instruction tokens than this are read faster than a file is checked and loaded.
+    static let minimumTokens = 64
+    /// A few kinds of item per task, one file of 1–3 MB each for a 0.5B model.
+    static let maximumFiles = 24
+
+    let directory: String
+    let identity: String
+
+    init(directory: String, identity: String) {
+        self.directory = directory
+        self.identity = identity
+    }
+
+    /// What a kept prefix depends on besides its tokens: the model file (path, size, time) and
+    /// the window; a llama.cpp whose state format differs refuses the file on load.
+    static func identity(modelPath: String, contextTokens: Int) -> String {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: modelPath)
+        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "llama-prefix/1 \(modelPath) \(size) \(modified) n_ctx=\(contextTokens)"
+    }
+
+    func path(for tokens: [llama_token]) -> String? {
+        let key = identity + "\n" + tokens.map(String.init).joined(separator: ",")
+        guard let hex = try? SHA256Digest.hex(of: key) else { return nil }
+        return (directory as NSString).appendingPathComponent(hex + ".kv")
+    }
+
+    /// Puts the kept keys and values of `tokens` into the context's (empty) sequence 0; `false`
+    /// when there is no such file or it does not load, with the context left empty.
+    func load(_ tokens: [llama_token], into context: OpaquePointer) -> Bool {
+        guard let path = path(for: tokens), FileManager.default.fileExists(atPath: path) else { return false }
+        var read = [llama_token](repeating: 0, count: tokens.count + 1)
+        var count = 0
+        let bytes = read.withUnsafeMutableBufferPointer { buffer in
+            llama_state_seq_load_file(context, path, 0, buffer.baseAddress, buffer.count, &count)
+        }
+        guard bytes > 0, count == tokens.count, read[..<count].elementsEqual(tokens) else {
+            llama_memory_clear(llama_get_memory(context), true)
+            try? FileManager.default.removeItem(atPath: path)
+            return false
+        }
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: path)
+        return true
+    }
+
+    /// Keeps the keys and values the context's sequence 0 holds, which are exactly `tokens`'.
+    func save(_ tokens: [llama_token], from context: OpaquePointer) {
+        guard let path = path(for: tokens) else { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch { return }
+        let temporary = path + ".tmp-\(getpid())"
+        let written = tokens.withUnsafeBufferPointer { buffer in
+            llama_state_seq_save_file(context, temporary, 0, buffer.baseAddress, buffer.count)
+        }
+        guard written > 0, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return
+        }
+        prune()
+    }
+
+    /// Removes the least recently used files past ``maximumFiles``.
+    private func prune() {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: directory) else { return }
+        let files = names.filter { $0.hasSuffix(".kv") }.map { (directory as NSString).appendingPathComponent($0) }
+        guard files.count > Self.maximumFiles else { return }
+        let dated = files.map { file in
+            (file, (try? manager.attributesOfItem(atPath: file)[.modificationDate] as? Date) ?? .distantPast)
+        }
+        for (file, _) in dated.sorted(by: { $0.1 < $1.1 }).prefix(files.count - Self.maximumFiles) {
+            try? manager.removeItem(atPath: file)
         }
     }
 }

@@ -346,7 +346,7 @@ extension RoutingEngine {
     // MARK: flashcards
 
     static let cardSpec = ItemSpec(
-        name: "card", version: "flashcards.card/5",
+        name: "card", version: "flashcards.card/6",
         instructions: """
             You turn one fill-in-the-blank study card into a short natural question and its answer.
             The question asks for the missing words without containing them and ends with a question mark. The answer is the missing words.
@@ -358,9 +358,11 @@ extension RoutingEngine {
             """,
         schema: .object([
             // At least 4 words ending as a sentence, in the grammar: SmolLM2 otherwise wrote
-            // "Calvin cycle?" or a statement for 4 of 6 cards.
+            // "Calvin cycle?" or a statement for 4 of 6 cards. No underscore either: a question
+            // with one is always refused (the blank copied, "… released for the______."), so the
+            // grammar makes the model write past the blank instead of spending the attempt.
             .init("question", description: "A natural question about the sentence.",
-                  .string(maxLength: 120, maxWords: 18, forbiddenCharacters: "\n", meaning: Self.rewrittenQuestion)),
+                  .string(maxLength: 120, maxWords: 18, forbiddenCharacters: "\n_", meaning: Self.rewrittenQuestion)),
             .init("answer", description: "The short answer, from the sentence.", .string(maxLength: 50, maxWords: 6, forbiddenCharacters: "\n")),
         ]),
         // Bounded by the words above: 24 words of a card and the JSON around them.

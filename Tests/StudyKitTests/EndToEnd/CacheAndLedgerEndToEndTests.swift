@@ -118,6 +118,10 @@ struct CacheAndLedgerEndToEndTests {
         let key = AttemptKey(engine: .local, model: "smollm2", task: "summary", job: .part, promptVersion: "summary-v1")
         try UsageLedger(path: path).recordAttempt(Attempt(key: key, outcome: .cut, duration: 12, at: Date()))
         let environment = ["STUDYKIT_CACHE_DIR": cache.path]
+        // And the in-process model's kept instructions.
+        let prefixes = CacheLocation.prefixDirectory(environment: environment)
+        try FileManager.default.createDirectory(atPath: prefixes, withIntermediateDirectories: true)
+        try Data("kept keys and values".utf8).write(to: URL(fileURLWithPath: prefixes).appendingPathComponent("a.kv"))
 
         func stats() async throws -> [String: Any] {
             let run = try await StudykitBinary.run(["cache", "stats", "--json"], environment: environment)
@@ -140,6 +144,7 @@ struct CacheAndLedgerEndToEndTests {
         // The capability record is not a cache: it has its own command, and stays.
         #expect(after["attempts"] as? Int == 1)
         #expect(try DiscoveryRecords(path: path).load("http://127.0.0.1:8080/v1") == nil)
+        #expect(!FileManager.default.fileExists(atPath: prefixes))
 
         let forgot = try await StudykitBinary.run(["cache", "clear", "--attempts"], environment: environment)
         #expect(forgot.stdout.hasPrefix("forgot 1 recorded attempt"), "\(forgot.stdout)")

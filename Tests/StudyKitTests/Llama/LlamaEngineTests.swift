@@ -284,6 +284,36 @@ struct LlamaEngineTests {
         #expect(await plain.draftCounts()?.checked == 0)
     }
 
+    /// The instructions' keys and values are kept in a file by the first run and loaded by the
+    /// next (a new engine, as a new process would make), which answers as the first did; a
+    /// file that does not load is read again and replaced, never an error.
+    @Test func instructionsAreKeptBetweenRunsAndABadFileIsReadAgain() async throws {
+        let path = try LlamaFixtures.modelPath()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("prefixes-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let request = LlamaFixtures.request(.headline, document: LlamaFixtures.photosynthesis)
+        func files() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".kv") }
+        }
+
+        let first = try await LlamaEngine(settings: .init(modelPath: path, prefixDirectory: folder)).respond(to: request)
+        let kept = try files()
+        #expect(kept.count == 1)
+        let file = (folder as NSString).appendingPathComponent(try #require(kept.first))
+        let written = try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber
+        #expect((written?.intValue ?? 0) > 10_000)
+
+        let second = try await LlamaEngine(settings: .init(modelPath: path, prefixDirectory: folder)).respond(to: request)
+        #expect(second.text == first.text)
+        #expect(second.usage.promptTokens == first.usage.promptTokens)
+
+        try Data("not a llama.cpp state file".utf8).write(to: URL(fileURLWithPath: file))
+        let third = try await LlamaEngine(settings: .init(modelPath: path, prefixDirectory: folder)).respond(to: request)
+        #expect(third.text == first.text)
+        let replaced = try FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber
+        #expect(replaced == written)
+    }
+
     @Test func droppingAStreamEndsItWithoutAnAnswer() async throws {
         let engine = try LlamaFixtures.engine()
         var partials = 0

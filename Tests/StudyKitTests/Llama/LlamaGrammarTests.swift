@@ -36,6 +36,15 @@ struct LlamaGrammarTests {
         #expect(try await LlamaFixtures.engine().grammar(grammar, accepts: compact) == true, "\(task): \(compact)")
     }
 
+    /// A card rewrite's question can never hold the blank: the judge refuses any underscore,
+    /// so the grammar leaves the model no way to write one.
+    @Test func aCardQuestionCannotCopyTheBlank() async throws {
+        let schema = RoutingEngine.cardSpec.schema.jsonSchema(strict: false).compactText
+        #expect(try await Self.accepts(schema, #"{"question":"Where does the Calvin cycle take place?","answer":"stroma"}"#))
+        #expect(try await Self.accepts(schema, #"{"question":"Where does the Calvin cycle take place, the _____?","answer":"stroma"}"#) == false)
+        #expect(try await Self.accepts(schema, #"{"question":"What does deflate_init set up?","answer":"stroma"}"#) == false)
+    }
+
     // MARK: headline, the main job
 
     static let headline = StudyTask.headline.generationSchema.jsonSchema(strict: false).compactText
