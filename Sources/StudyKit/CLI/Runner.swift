@@ -140,8 +140,8 @@ extension Runner {
     /// `studykit cache clear`: every result, what discovery learnt about each server (a cache
     /// too: a server restarted with another model, window or tokenizer behind the same URL is
     /// asked again) and the in-process model's kept instructions; with `--task`, that task's
-    /// results only. The usage ledger (it guards the
-    /// quota) and the capability record (`--attempts` forgets it) are kept, and the line says so.
+    /// results only. The usage ledger (it guards the quota) and the capability record
+    /// (`--attempts` forgets it) are kept, and the line says so.
     func clearCache(task: StudyTask?) throws {
         let configuration = try EngineConfiguration.load(environment: environment)
         let path = try CacheLocation.databasePath(environment: cacheEnvironment(configuration))

@@ -13,13 +13,6 @@ public enum CacheLocation {
     ///
     /// Empty variables count as unset, and a relative `XDG_CACHE_HOME` is ignored, as the XDG
     /// base directory specification asks.
-    /// Where the in-process engine keeps its instructions' keys and values between runs
-    /// (``LlamaEngine/Settings/prefixDirectory``): `llama-prefixes` in the cache folder, created
-    /// when the first is kept, emptied by `studykit cache clear`.
-    public static func prefixDirectory(environment: [String: String]) -> String {
-        directory(environment: environment).appendingPathComponent("llama-prefixes", isDirectory: true).path
-    }
-
     public static func directory(environment: [String: String]) -> URL {
         if let explicit = nonEmpty(environment["STUDYKIT_CACHE_DIR"]) {
             return URL(fileURLWithPath: explicit, isDirectory: true)
@@ -33,6 +26,13 @@ public enum CacheLocation {
         return home
             .appendingPathComponent(".cache", isDirectory: true)
             .appendingPathComponent("studykit", isDirectory: true)
+    }
+
+    /// Where the in-process engine keeps its instructions' keys and values between runs
+    /// (``LlamaEngine/Settings/prefixDirectory``): `llama-prefixes` in the cache folder, created
+    /// when the first is kept, emptied by `studykit cache clear`.
+    public static func prefixDirectory(environment: [String: String]) -> String {
+        directory(environment: environment).appendingPathComponent("llama-prefixes", isDirectory: true).path
     }
 
     /// The database path, creating its directory (mode 0700: cached results may quote private

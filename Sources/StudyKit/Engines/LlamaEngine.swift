@@ -592,14 +592,11 @@ private final class LlamaSession {
         if let prefixes, keep < instructionTokens, instructionTokens >= PrefixStore.minimumTokens, instructionTokens < prompt.count {
             let shared = Array(prompt[..<instructionTokens])
             llama_memory_clear(memory, true)
-            cachedTokens = []
-            if prefixes.load(shared, into: context) {
-                keep = instructionTokens
-            } else {
+            if !prefixes.load(shared, into: context) {
                 try decode(shared, cancel: cancel)
                 prefixes.save(shared, from: context)
-                keep = instructionTokens
             }
+            keep = instructionTokens
         }
         cachedTokens = []
         try decode(Array(prompt[keep...]), cancel: cancel)
