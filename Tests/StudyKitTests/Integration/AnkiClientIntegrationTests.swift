@@ -36,7 +36,7 @@ struct AnkiClientIntegrationTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(6)))
     func ankiImportsThePackageAndTheTSVOfNotesPDF() async throws {
         let scratch = try ScratchDirectory("anki")
         let cache = scratch.url.appendingPathComponent("cache")
@@ -54,7 +54,7 @@ struct AnkiClientIntegrationTests {
     /// A deck of question and cloze cards (what a model writes): one package, the one-file TSV
     /// with a note type column, and the two files of a kit directory all import as Basic and
     /// Cloze notes with the same GUIDs.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(6)))
     func aMixedDeckImportsAsBasicAndClozeNotes() throws {
         let scratch = try ScratchDirectory("anki")
         var deck = OutputFixtures.cleanKit.flashcards
@@ -79,7 +79,7 @@ struct AnkiClientIntegrationTests {
 
     /// A quiz package, and a newer kit for the same file: the notes it shares with the first
     /// are updated in place (its title, and so every note's source line, changed), one is added.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(6)))
     func aQuizPackageImportsAndANewerKitUpdatesNotesInPlace() async throws {
         let scratch = try ScratchDirectory("anki")
         let cache = scratch.url.appendingPathComponent("cache")

@@ -25,21 +25,22 @@ struct ForcedBudgetIntegrationTests {
         let path = try CacheLocation.databasePath(environment: ["STUDYKIT_CACHE_DIR": cache.path])
         #expect(try ResultCache(path: path).stats().entries == 0)
         let record = try UsageLedger(path: path).attemptSummaries().filter { $0.key.engine == .local }
-        #expect(record.count == 1, "\(record)")
-        #expect(record.first?.lastOutcome == .timedOut)
-        #expect(record.first?.attempts == 1)
+        #expect(record.count <= 1, "\(record)")
         // A correctness bound, not a benchmark: before, the budget was ignored and this run went
         // on to the model's response limit (36 s on this machine; benchmarks/RESULTS.md). The
         // times are the ledger's, taken inside studykit: when the attempt was stopped, counted
         // from before the launch, and how long it ran. (Not when the pipes closed: under CI's
         // parallel tests a process spawned at the same moment can inherit them and hold them
-        // open long after studykit has exited: 87 s seen for a 6 s run.) 12 s, counted from
-        // reading the source, leaves a loaded machine time to reach the generation (discovery,
-        // the window) and the attempt time to be expected to fit, so it starts.
+        // open long after studykit has exited: 87 s seen for a 6 s run.)
         if let attempt = record.first {
+            #expect(attempt.lastOutcome == .timedOut)
+            #expect(attempt.attempts == 1)
             let stoppedAfter = attempt.lastAt.timeIntervalSince(started)
             #expect(stoppedAfter < 50, "the attempt was stopped \(stoppedAfter) s after the launch, for a 12 s budget")
             #expect(attempt.meanDuration < 24, "the attempt ran \(attempt.meanDuration) s for a 12 s budget")
         }
+        // Otherwise the 12 s went before the generation started (discovery, the window, counting
+        // the PDF's tokens: seen under CI's parallel load), and the budget stopped the run there,
+        // with the same line and nothing cached, which the checks above hold it to.
     }
 }

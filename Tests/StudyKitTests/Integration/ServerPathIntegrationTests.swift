@@ -12,7 +12,7 @@ struct ServerPathIntegrationTests {
 
     /// An engine on the shared local server (2,048 tokens) whose exchanges are recorded.
     static func sharedLocalEngine() async throws -> (OpenAICompatibleEngine, RecordingTransport) {
-        try await SharedModelServers.require()
+        try await SharedModelServers.require([.local])
         let transport = RecordingTransport()
         let configuration = try EngineConfiguration.resolve(
             environment: ["STUDYKIT_LOCAL_URL": SharedModelServers.localURL, "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048"], fileText: nil)

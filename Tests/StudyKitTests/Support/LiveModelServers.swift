@@ -25,12 +25,18 @@ enum SharedModelServers {
     static let remoteModel = "smollm2-135m-remote"
     static let hint = "start the model servers with scripts/serve-models (scripts/test does it)"
 
-    /// Fails the test (never skips it) when either server does not answer `GET /v1/models`.
-    /// llama-cpp-python answers it only between generations, so a server busy with another
-    /// suite's request is given a minute; a server that is down refuses the connection at once.
-    static func require() async throws {
-        for (name, url, key) in [("local", localURL, nil), ("remote", remoteURL, Optional(remoteKey))] {
-            let answers = await LoopbackHTTP.answers(url, key: key, deadline: 60)
+    /// The shared servers a test can ask for.
+    enum Server: CaseIterable { case local, remote }
+
+    /// Fails the test (never skips it) when a server it uses does not answer `GET /v1/models`.
+    /// llama-cpp-python answers it only between generations, and under CI's parallel tests a
+    /// server may have a queue of other suites' requests before it, so it is given three minutes;
+    /// a server that is down refuses the connection at once, so the wait costs nothing then.
+    static func require(_ servers: [Server] = Server.allCases) async throws {
+        for server in servers {
+            let (name, url, key): (String, String, String?) =
+                server == .local ? ("local", localURL, nil) : ("remote", remoteURL, remoteKey)
+            let answers = await LoopbackHTTP.answers(url, key: key, deadline: 180)
             try #require(answers, "the shared \(name) model server at \(url) does not answer: \(hint)")
         }
     }
