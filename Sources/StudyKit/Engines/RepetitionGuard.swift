@@ -7,7 +7,11 @@
 /// and final punctuation:
 /// - a value of 4 words or more appears a second time (a repeated key point or card), except
 ///   a `quote`, which two cards may share;
-/// - any value of at least 2 characters appears a third time (a label loop).
+/// - any value of at least 2 characters appears a third time (a label loop);
+/// - within one value still being written, a run of 4 words or more is written a third time
+///   ("…, 1789: the year of revolutions, 1789: the year of revolutions, 1789: the year of
+///   revolutions"), checked as each word ends: a sentence that loops, which no closing quote
+///   would end before the response limit.
 public struct RepetitionGuard: Sendable {
     /// The `finishReason` of an answer stopped for repeating itself.
     public static let finishReason = "repeated"
@@ -59,6 +63,10 @@ public struct RepetitionGuard: Sendable {
                 return closeString()
             } else {
                 current.append(character)
+                if !stringIsKey, character == " " || character == ",", let loop = Self.loopingRun(in: current) {
+                    repeatedEntry = loop
+                    return true
+                }
             }
             return false
         }
@@ -104,6 +112,30 @@ public struct RepetitionGuard: Sendable {
             return true
         }
         return false
+    }
+
+    /// The shortest run of 4 to 12 words that ends `text` (its last, unfinished word left out)
+    /// and occurs there twice before, without overlapping, compared as ``normalized(_:)``
+    /// compares values; `nil` when there is none.
+    static func loopingRun(in text: String) -> String? {
+        var words = normalized(text.replacingOccurrences(of: ",", with: " ")).split(separator: " ").map(String.init)
+        if let last = text.last, last != " ", last != ",", !words.isEmpty { words.removeLast() }
+        guard words.count >= 12 else { return nil }
+        for length in 4...min(12, words.count / 3) {
+            let run = Array(words.suffix(length))
+            var found = 1
+            var end = words.count - length
+            while end >= length, found < 3 {
+                if Array(words[(end - length)..<end]) == run {
+                    found += 1
+                    end -= length
+                } else {
+                    end -= 1
+                }
+            }
+            if found >= 3 { return run.joined(separator: " ") }
+        }
+        return nil
     }
 
     private static func normalized(_ text: String) -> String {

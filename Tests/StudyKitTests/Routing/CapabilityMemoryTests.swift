@@ -300,6 +300,25 @@ struct CapabilityMemoryTests {
         #expect(meter.recorded.tokensIn > 100 && meter.recorded.tokensOut > 0, "\(meter.recorded)")
     }
 
+    /// A value that loops inside itself is cut before it ends; a phrase said twice, or
+    /// three times with other words between each, is not a loop.
+    @Test(arguments: [
+        (#"{"title": "Revision Notes", "blurb": "The French Revolution, 1789: the year of revolutions, 1789: the year of revolutions, 1789: the year of revolutions, 1789: the"#, true),
+        (#"{"blurb": "light and water and light and water and light and water and light and water and"#, true),
+        (#"{"blurb": "1789: the year of revolutions, 1789: the year of revolutions, and then Napoleon took power in 1799."}"#, false),
+        (#"{"overview": "In the light reactions the cell makes ATP; in the light reactions water is split; the Calvin cycle uses what the light reactions make."}"#, false),
+    ])
+    func aValueThatLoopsIsCutWhileItIsWritten(text: String, loops: Bool) {
+        var guardian = RepetitionGuard()
+        var cut = false
+        var prefix = ""
+        for character in text {
+            prefix.append(character)
+            if guardian.feed(snapshot: prefix) { cut = true; break }
+        }
+        #expect(cut == loops, "\(guardian.repeatedEntry ?? "not cut")")
+    }
+
     @Test(arguments: [
         (#"{"branches":[{"label":"Cells"},{"label":"Cells"},{"label":"Cells"}]}"#, true),
         (#"{"branches":[{"label":"Cells"},{"label":"Cells"}]}"#, false),
