@@ -802,9 +802,15 @@ private final class LlamaSession {
                     n_seq_id: nil, seq_id: nil, logits: outputBuffer.baseAddress))
             }
         }
-        if status == 1 { throw EngineError.contextExceeded(tokens: cachedTokens.count + tokens.count, window: contextTokens) }
+        try check(status, tokens: cachedTokens.count + tokens.count, reading: "the answer")
+    }
+
+    /// Throws for a failed `llama_decode`: 1 means no room in the KV cache for `tokens` in all,
+    /// anything else but 0 is llama.cpp's own failure while reading `reading`.
+    private func check(_ status: Int32, tokens: Int, reading: String) throws {
+        if status == 1 { throw EngineError.contextExceeded(tokens: tokens, window: contextTokens) }
         if status != 0 {
-            throw EngineError.unavailable(reason: "llama.cpp failed to decode the answer (llama_decode returned \(status)); try again")
+            throw EngineError.unavailable(reason: "llama.cpp failed to decode \(reading) (llama_decode returned \(status)); try again")
         }
     }
 
@@ -819,12 +825,7 @@ private final class LlamaSession {
             let status = chunk.withUnsafeMutableBufferPointer { buffer in
                 llama_decode(context, llama_batch_get_one(buffer.baseAddress, Int32(buffer.count)))
             }
-            if status == 1 {
-                throw EngineError.contextExceeded(tokens: tokens.count, window: contextTokens)
-            }
-            if status != 0 {
-                throw EngineError.unavailable(reason: "llama.cpp failed to process the prompt (llama_decode returned \(status)); try again")
-            }
+            try check(status, tokens: tokens.count, reading: tokens.count == 1 ? "the answer" : "the prompt")
             start += chunk.count
         }
         // Only a decode that finished is timed: a cancelled one would look faster than it is.
