@@ -114,7 +114,9 @@ struct RoutingIntegrationTests {
     }
 
     /// A local server that is busy with another client's generation is still there: with
-    /// `STUDYKIT_DEADLINE=120` the job waits its turn and is answered locally. llama-cpp-python
+    /// `STUDYKIT_DEADLINE=240` the job waits its turn and is answered locally. (240, not 120:
+    /// under CI's parallel tests on 2 cores the wait, discovery and SmolLM2's answer once took
+    /// more than 120 s in all, and the attempt was stopped by the budget.) llama-cpp-python
     /// answers `GET /v1/models` only once the running generation releases its lock, so the
     /// availability probe must wait within the request deadline (`discoveryDeadline` defaults
     /// to it), not give up after a fixed 10 s.
@@ -149,7 +151,7 @@ struct RoutingIntegrationTests {
             environment: [
                 "STUDYKIT_LOCAL_URL": local.url, "STUDYKIT_LOCAL_MODEL": "smollm2-135m-local", "STUDYKIT_LOCAL_CONTEXT_SIZE": "2048",
                 "STUDYKIT_REMOTE_URL": try LoopbackPorts.closedURL(), "STUDYKIT_REMOTE_API_KEY": "unused",
-                "STUDYKIT_CACHE_DIR": cache.url.path, "STUDYKIT_DEADLINE": "120",
+                "STUDYKIT_CACHE_DIR": cache.url.path, "STUDYKIT_DEADLINE": "240",
             ])
         try await Task.sleep(for: .seconds(14))
         blocker.cancel()
