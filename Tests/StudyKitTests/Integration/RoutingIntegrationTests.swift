@@ -181,7 +181,9 @@ struct RoutingIntegrationTests {
         let envelope = try LiveEnvelope(json)
         #expect(envelope.decision == "local")
         #expect(envelope.answered(by: "remote"), "\(envelope.fallbacks)")
-        #expect(envelope.cached == (envelope.engine == "remote"), "cached iff the model's answer was accepted")
+        // Only a model answer is cached. (Not "cached iff remote": when the first run's answer was
+        // refused or stopped by the budget on a busy machine, this run asks again and may be accepted.)
+        #expect(envelope.cached == false || envelope.engine == "remote", "only the model's accepted answer is cached")
         #expect(envelope.fallbacks.first?.engine == "local")
         #expect(envelope.fallbacks.first?.reason.contains("unreachable") == true, "\(envelope.fallbacks)")
     }

@@ -70,7 +70,7 @@ struct StreamIntegrationTests {
         let json = try await StudykitBinary.run(arguments + ["--json"], stdin: stdin, environment: environment)
         let envelope = try LiveEnvelope(json)
         // Cached iff the model's streamed answer was accepted; what the model says is not a
-        // contract, so a rejected answer (builtin, not cached) passes too. Its final rendering
+        // contract, so a rejected answer (builtin, not cached; or this run's own answer) passes too. Its final rendering
         // cannot be asked for again: the builtin result's items rewritten by the model depend on
         // the time each job took.
         if envelope.cached == true {
@@ -78,9 +78,12 @@ struct StreamIntegrationTests {
             let rendered = try await StudykitBinary.run(arguments, stdin: stdin, environment: environment)
             #expect(rendered.status == 0, "\(rendered.stderr)", sourceLocation: sourceLocation)
             #expect(String(finalPart) == rendered.stdout, "stdout ends with the final rendering", sourceLocation: sourceLocation)
-        } else {
-            #expect(envelope.engine == "builtin", "\(envelope.fallbacks)", sourceLocation: sourceLocation)
+        } else if envelope.engine == "builtin" {
             #expect(envelope.fallbacks.first?.engine == expectedEngine, "\(envelope.fallbacks)", sourceLocation: sourceLocation)
+        } else {
+            // The streamed answer was not kept (refused, or stopped by the budget on a busy
+            // machine) and this run's own answer was accepted: it comes from the same engine.
+            #expect(envelope.engine == expectedEngine, "\(envelope.fallbacks)", sourceLocation: sourceLocation)
         }
     }
 }
