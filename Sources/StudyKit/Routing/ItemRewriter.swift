@@ -132,11 +132,12 @@ extension RoutingEngine {
             return checked(.summary(rewritten), provenance: provenance, fallback: result, extracted: extracted, material: material)
 
         case .mindMap(let map):
-            // A branch is named only when its heading is too long to be a label: a heading of 5
-            // words or fewer is the author's own name for the section, and the small model's
-            // "rewrites" of such headings were restyles or cuts (mindmap.branch/3's refusals).
+            // A branch is named only when its label is too long to be a name and is not a whole
+            // heading: a heading that fits a label is the author's own name for the section, and
+            // the small model's "rewrites" of such headings were restyles or cuts (mindmap.branch/3's refusals).
+            let headings = Self.headingKeys(in: request.document.text)
             let outcomes = await runItems(
-                map.branches.enumerated().filter { Self.branchNeedsName($0.element) }.map { index, branch in
+                map.branches.enumerated().filter { Self.branchNeedsName($0.element, headings: headings) }.map { index, branch in
                     (index, Self.branchJob(branch, centre: map.centralTopic, path: "branches[\(index)].label", materialStems: materialStems))
                 }, engine: engine, task: .mindmap, spec: Self.branchSpec, request: request, log: log)
             var branches = map.branches
@@ -524,9 +525,25 @@ extension RoutingEngine {
         ]),
         maximumTokens: 24)
 
-    /// Whether a branch's label is worth a model's name: longer than the 5 words a name may have.
-    static func branchNeedsName(_ branch: MindMap.Node) -> Bool {
-        BuiltinProse.wordCount(branch.label) > 5
+    /// Whether a branch's label is worth a model's name: longer than the 5 words a name may
+    /// have, and not one of the material's headings whole (`headings`: ``headingKeys(in:)``). A
+    /// heading within the map's own six words is the author's name for its section: the 0.5B
+    /// only restyled or cut such headings (long.pdf's "The Old Regime and its problems" came back
+    /// unchanged and "The Republic and the Terror, 1792–1794" without its dates, refused on every
+    /// run). A label the builtin engine had to cut from a longer heading reads as a fragment, and
+    /// that is what a name is for.
+    static func branchNeedsName(_ branch: MindMap.Node, headings: Set<String>) -> Bool {
+        BuiltinProse.wordCount(branch.label) > 5 && !headings.contains(BuiltinProse.duplicateKey(branch.label))
+    }
+
+    /// The material's lines that could be a whole branch label (at most ``MindMap/labelWords``
+    /// words once a section number like "2." or "3.1" is dropped), as duplicate keys.
+    static func headingKeys(in material: String) -> Set<String> {
+        Set(material.split(whereSeparator: \.isNewline).compactMap { line in
+            let words = BuiltinProse.oneLine(String(line)).replacing(/^\d{1,3}(?:\.\d{1,3})*[.)]?\s+/, with: "")
+            guard words.contains(where: \.isLetter), BuiltinProse.wordCount(words) <= MindMap.labelWords else { return nil }
+            return BuiltinProse.duplicateKey(words)
+        })
     }
 
     static func branchJob(_ branch: MindMap.Node, centre: String, path: String, materialStems: Set<String>) -> ItemJob {

@@ -45,8 +45,9 @@ struct ItemRewriteTests {
         let recorded = try ledger.attemptSummaries().filter { $0.key.job == .item }.reduce(0) { $0 + $1.attempts }
         #expect(recorded == routed.attempts.count)
         if case .mindMap(let map) = routed.result {
-            // Only a heading too long to be a label is named by the model; notes.pdf has none.
-            #expect(routed.attempts.count == map.branches.filter(RoutingEngine.branchNeedsName).count)
+            // Only a label too long to be a name and no whole heading is named by the model; notes.pdf has none.
+            let headings = RoutingEngine.headingKeys(in: document.text)
+            #expect(routed.attempts.count == map.branches.filter { RoutingEngine.branchNeedsName($0, headings: headings) }.count)
             for item in routed.items where item.path.hasSuffix(".label") && item.kind == .extracted {
                 #expect(item.note == "the material's heading, short enough to name the branch")
             }

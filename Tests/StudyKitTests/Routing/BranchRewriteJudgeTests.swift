@@ -36,13 +36,41 @@ struct BranchRewriteJudgeTests {
         #expect(Self.judge("The Directory, 1795–1799: light", heading: "The Directory, 1795–1799") == "accepted")
     }
 
-    /// Only a heading longer than a name may be is sent to the model: samples/notes.pdf's and
-    /// long.pdf's headings ("Key terms and revision questions", "1789: the year of revolutions")
-    /// already name their branches, and every rename the small model offered was refused.
-    @Test func onlyAHeadingLongerThanFiveWordsIsNamed() {
-        #expect(!RoutingEngine.branchNeedsName(MindMap.Node(label: "Key terms and revision questions", children: [])))
-        #expect(!RoutingEngine.branchNeedsName(MindMap.Node(label: "Photosynthesis", children: [])))
-        #expect(RoutingEngine.branchNeedsName(MindMap.Node(label: "How the Estates-General became the National Assembly", children: [])))
+    /// Only a label longer than a name may be, and not a whole heading of the material, is sent
+    /// to the model: samples/notes.pdf's and long.pdf's headings ("Key terms and revision
+    /// questions", "The Old Regime and its problems", "The Republic and the Terror, 1792–1794")
+    /// already name their branches, and every rename the small model offered was refused; a
+    /// label cut from a longer heading, or one not found as a line of the material, is named.
+    @Test func onlyALabelLongerThanFiveWordsThatIsNoWholeHeadingIsNamed() {
+        let material = """
+            The French Revolution
+
+            2. The Old Regime and its problems
+
+            In 1788 the treasury was empty.
+
+            5. The Republic and the Terror, 1792–1794
+
+            How the Estates-General became the National Assembly in June 1789
+
+            3.1 Where the reactions of photosynthesis happen
+            """
+        let headings = RoutingEngine.headingKeys(in: material)
+        let cases: [(label: String, named: Bool)] = [
+            ("Key terms and revision questions", false),  // five words: a name already
+            ("Photosynthesis", false),
+            ("The Old Regime and its problems", false),  // a whole heading, its number dropped
+            ("the old regime and  its problems", false),  // case and spacing do not matter
+            ("The Republic and the Terror, 1792–1794", false),
+            ("How the Estates-General became the National", true),  // cut from a longer heading
+            ("Where the reactions of photosynthesis happen", false),  // "3.1" dropped
+            ("Why the treasury was empty in 1788", true),  // six words, no line of the material
+        ]
+        for (label, named) in cases {
+            #expect(RoutingEngine.branchNeedsName(MindMap.Node(label: label, children: []), headings: headings) == named, "\(label)")
+        }
+        // A line longer than a label is no heading a label can be whole.
+        #expect(!headings.contains(BuiltinProse.duplicateKey("How the Estates-General became the National Assembly in June 1789")))
     }
 }
 
