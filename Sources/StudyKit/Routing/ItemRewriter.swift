@@ -540,7 +540,7 @@ extension RoutingEngine {
     /// words once a section number like "2." or "3.1" is dropped), as duplicate keys.
     static func headingKeys(in material: String) -> Set<String> {
         Set(material.split(whereSeparator: \.isNewline).compactMap { line in
-            let words = BuiltinProse.oneLine(String(line)).replacing(/^\d{1,3}(?:\.\d{1,3})*[.)]?\s+/, with: "")
+            let words = BuiltinEngine.withoutHeadingNumber(BuiltinProse.oneLine(String(line)))
             guard words.contains(where: \.isLetter), BuiltinProse.wordCount(words) <= MindMap.labelWords else { return nil }
             return BuiltinProse.duplicateKey(words)
         })

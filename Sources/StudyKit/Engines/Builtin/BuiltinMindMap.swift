@@ -414,6 +414,14 @@ extension BuiltinEngine {
         chapters ? /^\d{1,3}(?:\.\d{1,3})*\.?\s+/ : /^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/
     }
 
+    /// A heading line without the section number a label could have dropped from it, in either
+    /// reading of ``headingNumber(chapters:)`` ("2. Where it happens", "3.1 Photosystems" and a
+    /// chapter's "1 Introduction" give their words).
+    static func withoutHeadingNumber(_ heading: String) -> String {
+        let sectioned = heading.replacing(headingNumber(chapters: false), with: "")
+        return sectioned != heading ? sectioned : heading.replacing(headingNumber(chapters: true), with: "")
+    }
+
     /// A heading whose words alone are no label ("1 Overview", "3.2 Fields": a field name of the
     /// schema) named with its parent, as a student would say it: "Overview of BibTeXing",
     /// "Fields of the Entries". `nil` when that is no label either or runs past a label's words,
