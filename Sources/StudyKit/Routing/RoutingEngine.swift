@@ -552,21 +552,28 @@ public struct RoutingEngine: Sendable {
         // A card's `kind` or a turn's `role` repeats by design: only free text counts.
         var repetition = RepetitionGuard(exempt: enumerations)
         var final: RawResponse?
+        var repeated: String?
         for try await event in engine.streamResponse(to: request) {
             switch event {
             case .partial(let text):
                 onPartial?(text)
                 if repetition.feed(snapshot: text) {
-                    // Leaving the loop ends the stream, which cancels the generation.
-                    let completion = (try? await engine.tokenCount(for: text))?.count ?? TokenCount.estimate(for: text).count
-                    // The prompt was read all the same: estimated, so the ledger (and eval) count it.
-                    let prompt = TokenCount.estimate(for: request.instructions + "\n" + request.prompt).count
-                    return RawResponse(
-                        text: text, usage: Usage(promptTokens: prompt, completionTokens: completion, method: .estimated),
-                        model: engine.modelName, finishReason: RepetitionGuard.finishReason)
+                    repeated = text
                 }
             case .completed(let response): final = response
             }
+            if repeated != nil { break }
+        }
+        if let text = repeated {
+            // Out of the loop, so the stream has ended and the generation is cancelled: the
+            // token count is asked only now, since an in-process engine answers it after the
+            // generation it would otherwise wait behind (2 s of a looping headline).
+            let completion = (try? await engine.tokenCount(for: text))?.count ?? TokenCount.estimate(for: text).count
+            // The prompt was read all the same: estimated, so the ledger (and eval) count it.
+            let prompt = TokenCount.estimate(for: request.instructions + "\n" + request.prompt).count
+            return RawResponse(
+                text: text, usage: Usage(promptTokens: prompt, completionTokens: completion, method: .estimated),
+                model: engine.modelName, finishReason: RepetitionGuard.finishReason)
         }
         guard let final else { throw EngineError.truncated("the stream ended without a final answer") }
         return final

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import StudyKit
 
@@ -298,6 +299,70 @@ struct CapabilityMemoryTests {
             RoutingRequest(task: .headline, document: document, useCache: false))
         #expect(meter.recorded.requests == 1)
         #expect(meter.recorded.tokensIn > 100 && meter.recorded.tokensOut > 0, "\(meter.recorded)")
+    }
+
+    /// A model that answers on one serial queue, as the in-process engine does: a token count
+    /// asked while its stream is still open waits until the stream has ended. Its stream writes
+    /// a blurb that loops for ever, a snapshot a millisecond, until the consumer stops it.
+    final class SerialLoopingModel: LanguageModel {
+        let kind = EngineKind.local
+        let modelName = "serial-loop"
+        var streamsCheaply: Bool { true }
+        /// Whether a stream is open, whether one has ended, and whether a token count came while
+        /// one was open.
+        let state = Mutex((open: false, ended: false, countedWhileOpen: false))
+
+        func availability() async -> Availability { .available }
+        func contextSize() async throws -> ContextWindow { ContextWindow(tokens: 2048, source: .configured(setting: "TEST")) }
+        func respond(to request: GenerationRequest) async throws -> RawResponse {
+            throw EngineError.transport("only streamed in this test")
+        }
+
+        func tokenCount(for text: String) async throws -> TokenCount {
+            // The queue is busy with the generation until the stream ends (at most 3 s here).
+            for _ in 0..<3000 where state.withLock({ $0.open }) {
+                state.withLock { $0.countedWhileOpen = true }
+                try await Task.sleep(nanoseconds: 1_000_000)
+            }
+            return TokenCount(count: (text.utf8.count + 3) / 4, method: .exact)
+        }
+
+        func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+            let (stream, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
+            state.withLock { $0.open = true }
+            let producer = Task {
+                var text = #"{"title": "Revision Notes", "blurb": "The French Revolution"#
+                while !Task.isCancelled {
+                    text += ", 1789: the year of revolutions"
+                    continuation.yield(.partial(text))
+                    try? await Task.sleep(nanoseconds: 1_000_000)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { [self] _ in
+                state.withLock {
+                    $0.open = false
+                    $0.ended = true
+                }
+                producer.cancel()
+            }
+            return stream
+        }
+    }
+
+    /// A cut answer's tokens are counted only once its stream has ended: an in-process engine
+    /// counts on the queue the generation runs on, so counting first let the loop run on to
+    /// its end (2 s of a looping headline on long.pdf) before the generation was cancelled.
+    @Test func aCutStreamEndsBeforeItsTokensAreCounted() async throws {
+        let rig = try Rig()
+        let local = SerialLoopingModel()
+        let remote = ScriptedModel(.remote, available: .unavailable(reason: "none"))
+        let routed = try await rig.router(local: local, remote: remote).run(Self.request())
+        #expect(routed.engine == .builtin)
+        #expect(routed.attempts.map(\.outcome) == [.repeated])
+        let state = local.state.withLock { $0 }
+        #expect(state.ended)
+        #expect(!state.countedWhileOpen, "the token count was asked while the looping stream was still open")
     }
 
     /// A value that loops inside itself is cut before it ends; a phrase said twice, or
