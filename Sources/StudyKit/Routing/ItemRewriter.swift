@@ -16,8 +16,17 @@ extension RoutingEngine {
     struct ItemJob {
         let path: String
         let prompt: String
+        /// This item's own answer shape, when it differs from its kind's (``ItemSpec/schema``).
+        var schema: GenerationSchema? = nil
         /// The rewritten value, or why the answer is not usable.
         let accept: (JSONValue) -> Result<String, ItemRejection>
+
+        init(path: String, prompt: String, schema: GenerationSchema? = nil, accept: @escaping (JSONValue) -> Result<String, ItemRejection>) {
+            self.path = path
+            self.prompt = prompt
+            self.schema = schema
+            self.accept = accept
+        }
     }
 
     struct ItemRejection: Error {
@@ -223,8 +232,9 @@ extension RoutingEngine {
 
         /// The request that asks one item of this kind: the shared instructions, `prompt`, the
         /// small schema (a grammar in process) and the token limit, decoded greedily.
-        func request(prompt: String) -> GenerationRequest {
-            GenerationRequest(
+        func request(prompt: String, schema own: GenerationSchema? = nil) -> GenerationRequest {
+            let schema = own ?? schema
+            return GenerationRequest(
                 instructions: instructions, prompt: prompt, schemaName: name,
                 jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,
                 options: GenerationOptions(sampling: .greedy, maximumResponseTokens: maximumTokens))
@@ -290,7 +300,7 @@ extension RoutingEngine {
             var outcome: AttemptOutcome? = nil
             var usage = Usage(promptTokens: 0, completionTokens: 0)
             do {
-                var generation = spec.request(prompt: prompt)
+                var generation = spec.request(prompt: prompt, schema: job.schema)
                 generation.reusesPromptPrefix = true
                 let sent = generation
                 let response = try await metered(engine, sent, key: key, deadline: request.budget) { try await engine.respond(to: sent) }
@@ -338,43 +348,57 @@ extension RoutingEngine {
     /// reason already quotes it, so a student or a maintainer sees what was refused:
     /// `the question gave its answer away (“What makes extra ATP but no NADPH?”)`.
     static func quotingAnswer(_ reason: String, _ json: JSONValue) -> String {
-        guard !reason.contains("“"), case .object(let fields) = json,
-            let said = fields.keys.lazy.compactMap({ fields[$0]?.stringValue }).map(BuiltinProse.oneLine).first(where: { !$0.isEmpty })
-        else { return reason }
+        // The longest string the model wrote says most of what it did: a card's question, not
+        // its answer, which the card fixes anyway.
+        guard !reason.contains("“"), case .object(let fields) = json else { return reason }
+        let texts: [String] = fields.keys.compactMap { fields[$0]?.stringValue }.map(BuiltinProse.oneLine)
+        let longestFirst = texts.sorted { (left: String, right: String) -> Bool in
+            left.count != right.count ? left.count > right.count : left < right
+        }
+        guard let said = longestFirst.first, !said.isEmpty else { return reason }
         return reason + " (“" + BuiltinProse.shortened(said, maxLength: 100) + "”)"
     }
 
     // MARK: flashcards
 
     static let cardSpec = ItemSpec(
-        name: "card", version: "flashcards.card/6",
+        name: "card", version: "flashcards.card/7",
         instructions: """
             You turn one fill-in-the-blank study card into a short natural question and its answer.
-            The question asks for the missing words without containing them and ends with a question mark. The answer is the missing words.
+            The answer is the missing words. The question asks for them without containing them and ends with a question mark.
             Example. Sentence: The Calvin cycle takes place in the stroma. Card: The Calvin cycle takes place in the _____. Missing words: stroma
-            {"question": "Where does the Calvin cycle take place?", "answer": "stroma"}
+            {"answer": "stroma", "question": "Where does the Calvin cycle take place?"}
             Example. Sentence: Chlorophyll absorbs red and blue light. Card: _____ absorbs red and blue light. Missing words: Chlorophyll
-            {"question": "What absorbs red and blue light?", "answer": "Chlorophyll"}
-            Reply with a JSON object with "question" and "answer".
+            {"answer": "Chlorophyll", "question": "What absorbs red and blue light?"}
+            Reply with a JSON object with "answer" and "question".
             """,
-        schema: .object([
+        schema: cardSchema(answer: .string(maxLength: 50, maxWords: 6, forbiddenCharacters: "\n")),
+        // Bounded by the words above: 24 words of a card and the JSON around them.
+        maximumTokens: 80, recordedUnder: .flashcards)
+
+    /// A card rewrite's answer shape: the answer first, then the question. Each card fixes its
+    /// answer to its missing words (``cardJob(_:path:materialStems:)``), so the model writes the
+    /// question after the answer it asks for: asked for the question first, the 0.5B answered a
+    /// question of its own in most refused cards ("What releases CO2 at a high concentration
+    /// for RuBisCO?" — "CO2"), which gave the answer away or was not the card's.
+    static func cardSchema(answer: GenerationSchema) -> GenerationSchema {
+        .object([
+            .init("answer", description: "The missing words.", answer),
             // At least 4 words ending as a sentence, in the grammar: SmolLM2 otherwise wrote
             // "Calvin cycle?" or a statement for 4 of 6 cards. No underscore either: a question
             // with one is always refused (the blank copied, "… released for the______."), so the
             // grammar makes the model write past the blank instead of spending the attempt.
             .init("question", description: "A natural question about the sentence.",
                   .string(maxLength: 120, maxWords: 18, forbiddenCharacters: "\n_", meaning: Self.rewrittenQuestion)),
-            .init("answer", description: "The short answer, from the sentence.", .string(maxLength: 50, maxWords: 6, forbiddenCharacters: "\n")),
-        ]),
-        // Bounded by the words above: 24 words of a card and the JSON around them.
-        maximumTokens: 80, recordedUnder: .flashcards)
+        ])
+    }
 
     /// A rewritten card's question: a sentence of 4 words or more, 2 of them content words.
     static let rewrittenQuestion = ItemMeaning(noun: "a question", minimumContentWords: 2, minimumWords: 4, isSentence: true)
 
     static func cardJob(_ card: Flashcards.Card, path: String, materialStems: Set<String>) -> ItemJob {
         let prompt = "Sentence: \(card.quote)\nCard: \(card.question)\nMissing words: \(card.answer)"
-        return ItemJob(path: path, prompt: prompt) { json in
+        return ItemJob(path: path, prompt: prompt, schema: cardSchema(answer: .stringEnum([card.answer]))) { json in
             guard let question = json["question"]?.stringValue.map(BuiltinProse.oneLine),
                 let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine)
             else { return .failure(ItemRejection(reason: "the answer lacked a question or an answer")) }
@@ -407,6 +431,13 @@ extension RoutingEngine {
             guard !questionStems.isEmpty, grounded * 3 >= questionStems.count * 2,
                 questionStems.contains(where: quoteStems.contains)
             else { return .failure(ItemRejection(reason: "the question used words the material does not have")) }
+            // The third of its words the question may add must be English words: words glued
+            // together to stay within the grammar's word limit ("… exerts aforce?", "… in
+            // the bucket array, and akeythatcollidesis?") are neither the material's nor in
+            // the frequency table.
+            if let invented = Self.unknownWord(in: question, materialStems: materialStems) {
+                return .failure(ItemRejection(reason: "the question used a word that is neither the material's nor English (\(invented))"))
+            }
             guard !ResultProse.sameText(question, answer) else { return .failure(ItemRejection(reason: "the answer repeated the question")) }
             // The question asks what the card asks: it keeps the card's own content words (at
             // least 3, or half of them), not a vaguer question the blank's words happen to answer.
@@ -508,6 +539,16 @@ extension RoutingEngine {
         BuiltinTerms.words(in: text).first { word in
             !word.isStopword && !word.isNumber && word.surface.count >= 3 && !materialStems.contains(word.stem)
                 && !EnglishFrequency.isCommon(word.surface.lowercased())
+        }?.surface
+    }
+
+    /// The first word of `text` that is neither in the material (by stem) nor an English word
+    /// at all (outside the frequency table, rarer than about 2.5 Zipf), or `nil`: looser than
+    /// ``inventedWord(in:materialStems:)``, which also refuses rare English words.
+    static func unknownWord(in text: String, materialStems: Set<String>) -> String? {
+        BuiltinTerms.words(in: text).first { word in
+            !word.isStopword && !word.isNumber && word.surface.count >= 3 && !materialStems.contains(word.stem)
+                && EnglishFrequency.zipf(word.surface) == 0
         }?.surface
     }
 

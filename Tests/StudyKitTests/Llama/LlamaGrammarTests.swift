@@ -37,12 +37,18 @@ struct LlamaGrammarTests {
     }
 
     /// A card rewrite's question can never hold the blank: the judge refuses any underscore,
-    /// so the grammar leaves the model no way to write one.
+    /// so the grammar leaves the model no way to write one. Its answer comes first and is the
+    /// card's missing words, nothing else.
     @Test func aCardQuestionCannotCopyTheBlank() async throws {
-        let schema = RoutingEngine.cardSpec.schema.jsonSchema(strict: false).compactText
-        #expect(try await Self.accepts(schema, #"{"question":"Where does the Calvin cycle take place?","answer":"stroma"}"#))
-        #expect(try await Self.accepts(schema, #"{"question":"Where does the Calvin cycle take place, the _____?","answer":"stroma"}"#) == false)
-        #expect(try await Self.accepts(schema, #"{"question":"What does deflate_init set up?","answer":"stroma"}"#) == false)
+        let card = Flashcards.Card(
+            question: "The Calvin cycle takes place in the _____.", answer: "stroma", quote: "The Calvin cycle takes place in the stroma.")
+        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: [])
+        let schema = RoutingEngine.cardSpec.request(prompt: job.prompt, schema: job.schema).jsonSchema
+        #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"Where does the Calvin cycle take place?"}"#))
+        #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"Where does the Calvin cycle take place, the _____?"}"#) == false)
+        #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"What does deflate_init set up?"}"#) == false)
+        #expect(try await Self.accepts(schema, #"{"answer":"the stroma","question":"Where does the Calvin cycle take place?"}"#) == false)
+        #expect(try await Self.accepts(schema, #"{"question":"Where does the Calvin cycle take place?","answer":"stroma"}"#) == false)
     }
 
     // MARK: headline, the main job

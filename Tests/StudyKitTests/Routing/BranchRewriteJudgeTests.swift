@@ -76,8 +76,9 @@ struct BranchRewriteJudgeTests {
 
 @Suite("A refused item's reason shows what the model wrote")
 struct RefusedItemReasonTests {
-    @Test func theReasonQuotesTheModelsFirstTextFieldOnce() {
-        let answer: JSONValue = ["question": "What makes extra ATP but no NADPH?", "answer": "ATP"]
+    @Test func theReasonQuotesTheModelsLongestTextFieldOnce() {
+        // A card's answer comes first and is fixed: its question says what went wrong.
+        let answer: JSONValue = ["answer": "ATP", "question": "What makes extra ATP but no NADPH?"]
         #expect(RoutingEngine.quotingAnswer("the question gave its answer away", answer)
             == "the question gave its answer away (“What makes extra ATP but no NADPH?”)")
         // A reason that already quotes the answer, or an answer with no text, is left as it is.

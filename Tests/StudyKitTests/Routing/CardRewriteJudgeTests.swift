@@ -34,9 +34,10 @@ struct CardRewriteJudgeTests {
     }
 
     /// Cards of the Debian Python Policy (`/usr/share/doc/python3/python-policy.html`, a page we
-    /// did not write) whose rewrites SmolLM2 gave, and which passed every rule above.
-    static func judge(_ card: Flashcards.Card, _ question: String, _ answer: String) -> String {
-        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(card.quote)))
+    /// did not write) whose rewrites SmolLM2 gave, and which passed every rule above. The
+    /// material is the card's sentence and `material`, the rest of the document.
+    static func judge(_ card: Flashcards.Card, _ question: String, _ answer: String, material: String = "") -> String {
+        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(card.quote + " " + material)))
         switch job.accept(["question": .string(question), "answer": .string(answer)]) {
         case .success: return "accepted"
         case .failure(let rejection): return rejection.reason
@@ -57,7 +58,8 @@ struct CardRewriteJudgeTests {
             question: "The thylakoid membranes hold the pigments, the electron transport chain and the enzyme ATP synthase; the _____ holds the enzymes of the Calvin cycle.",
             answer: "stroma",
             quote: "The thylakoid membranes hold the pigments, the electron transport chain and the enzyme ATP synthase; the stroma holds the enzymes of the Calvin cycle.")
-        #expect(Self.judge(stroma, "What part of the chloroplast holds the enzymes of the Calvin cycle?", "stroma") == "accepted")
+        #expect(Self.judge(stroma, "What part of the chloroplast holds the enzymes of the Calvin cycle?", "stroma",
+                           material: "Photosynthesis takes place in chloroplasts.") == "accepted")
         #expect(Self.judge(stroma, "Which part of the thylakoid membranes contains the pigments of the Calvin cycle?", "stroma")
             == "the question did not ask about the missing words' place in the sentence")
     }
@@ -72,6 +74,38 @@ struct CardRewriteJudgeTests {
         #expect(Self.judge(chloroplasts, "What takes place in chloroplasts?", "photosynthesis") == "accepted")
         #expect(Self.judge(chloroplasts, "What is found in the mesophyll cells of leaves?", "photosynthesis")
             == "the question did not ask about the missing words' place in the sentence")
+    }
+
+    /// Qwen2.5-Coder-0.5B on samples/eval, questions that glued words together to stay within
+    /// the grammar's 18 words: each asks for the card's blank, yet no student can read it.
+    @Test(arguments: [
+        ("Newton's third law states that when one object exerts a force on a second object, the second object exerts a force of equal size and opposite direction on the first.",
+         "Newton's third law",
+         "What states that when one object exerts a force on a second object, the second object exerts aforce?", "aforce"),
+        ("Open addressing is a collision strategy in which all entries are stored directly in the bucket array, and a key that collides is placed in another free slot found by a fixed search rule called a probe sequence.",
+         "Open addressing",
+         "What is a collision strategy in which all entries are stored directly in the bucket array, and akeythatcollidesis?", "akeythatcollidesis"),
+    ])
+    func aQuestionWithGluedWordsIsKeptExtracted(quote: String, answer: String, question: String, glued: String) {
+        let card = Flashcards.Card(question: quote.replacingOccurrences(of: answer, with: "_____"), answer: answer, quote: quote)
+        #expect(Self.judge(card, question, answer) == "the question used a word that is neither the material's nor English (\(glued))")
+        // The same question with its words apart is accepted.
+        let apart = question.replacingOccurrences(of: "aforce", with: "a force").replacingOccurrences(of: "akeythatcollidesis", with: "a key that collides is")
+        #expect(Self.judge(card, apart, answer) == "accepted")
+    }
+
+    /// Each card's answer shape fixes the answer to its blank and puts it before the question,
+    /// so a model writes the question for that answer (the grammar in process, the enum on a
+    /// server).
+    @Test func theAnswerIsFixedToTheBlankAndComesFirst() throws {
+        let job = RoutingEngine.cardJob(Self.card, path: "cards[0]", materialStems: [])
+        let schema = try #require(job.schema)
+        #expect(schema.jsonSchema(strict: false)["properties"]?["answer"]?["enum"] == .array([.string("carbon dioxide")]))
+        let request = RoutingEngine.cardSpec.request(prompt: job.prompt, schema: job.schema)
+        let answer = try #require(request.jsonSchema.range(of: "\"answer\""))
+        let question = try #require(request.jsonSchema.range(of: "\"question\""))
+        #expect(answer.lowerBound < question.lowerBound, "\(request.jsonSchema)")
+        #expect(request.jsonSchema.contains("carbon dioxide"))
     }
 
     @Test func theBlanksNeighboursStopAtItsClause() {
