@@ -20,13 +20,6 @@ extension RoutingEngine {
         var schema: GenerationSchema? = nil
         /// The rewritten value, or why the answer is not usable.
         let accept: (JSONValue) -> Result<String, ItemRejection>
-
-        init(path: String, prompt: String, schema: GenerationSchema? = nil, accept: @escaping (JSONValue) -> Result<String, ItemRejection>) {
-            self.path = path
-            self.prompt = prompt
-            self.schema = schema
-            self.accept = accept
-        }
     }
 
     struct ItemRejection: Error {
@@ -435,7 +428,7 @@ extension RoutingEngine {
             // together to stay within the grammar's word limit ("… exerts aforce?", "… in
             // the bucket array, and akeythatcollidesis?") are neither the material's nor in
             // the frequency table.
-            if let invented = Self.unknownWord(in: question, materialStems: materialStems) {
+            if let invented = Self.inventedWord(in: question, materialStems: materialStems, isEnglish: Self.isInTheFrequencyTable) {
                 return .failure(ItemRejection(reason: "the question used a word that is neither the material's nor English (\(invented))"))
             }
             guard !ResultProse.sameText(question, answer) else { return .failure(ItemRejection(reason: "the answer repeated the question")) }
@@ -533,24 +526,21 @@ extension RoutingEngine {
         }
     }
 
-    /// The first content word of `text` that is neither in the material (by stem) nor a common
-    /// English word, or `nil`.
-    static func inventedWord(in text: String, materialStems: Set<String>) -> String? {
+    /// The first content word of `text` that is neither in the material (by stem) nor English
+    /// as `isEnglish` reads its lower-cased spelling (by default a common word), or `nil`.
+    static func inventedWord(
+        in text: String, materialStems: Set<String>, isEnglish: (String) -> Bool = EnglishFrequency.isCommon
+    ) -> String? {
         BuiltinTerms.words(in: text).first { word in
             !word.isStopword && !word.isNumber && word.surface.count >= 3 && !materialStems.contains(word.stem)
-                && !EnglishFrequency.isCommon(word.surface.lowercased())
+                && !isEnglish(word.surface.lowercased())
         }?.surface
     }
 
-    /// The first word of `text` that is neither in the material (by stem) nor an English word
-    /// at all (outside the frequency table, rarer than about 2.5 Zipf), or `nil`: looser than
-    /// ``inventedWord(in:materialStems:)``, which also refuses rare English words.
-    static func unknownWord(in text: String, materialStems: Set<String>) -> String? {
-        BuiltinTerms.words(in: text).first { word in
-            !word.isStopword && !word.isNumber && word.surface.count >= 3 && !materialStems.contains(word.stem)
-                && EnglishFrequency.zipf(word.surface) == 0
-        }?.surface
-    }
+    /// Whether `word` is in the frequency table at all (about 2.5 Zipf or more): looser than
+    /// ``EnglishFrequency/isCommon(_:)``, for text that may use rare English words but not
+    /// words glued together.
+    static func isInTheFrequencyTable(_ word: String) -> Bool { EnglishFrequency.zipf(word) > 0 }
 
     // MARK: mind map branches
 
