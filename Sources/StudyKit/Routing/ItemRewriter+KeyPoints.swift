@@ -121,7 +121,7 @@ extension RoutingEngine {
             // A shortened point must not become another point, or a near-copy of one.
             let others = points.enumerated().filter { $0.offset != index }.map(\.element)
             switch Self.fresh(outcome, seen: &seen, repeats: "the shortened key point repeats another", key: { text in
-                others.contains { ItemRules.nearCopy(text, $0) } ? nil : text
+                Self.nearCopy(text, of: others) ? nil : text
             }) {
             case .success(let text):
                 points[index] = text

@@ -74,7 +74,13 @@ extension RoutingEngine {
             var provenance: [ItemProvenance] = []
             var questions = Set(cards.map { BuiltinProse.duplicateKey($0.question) })
             for (index, outcome) in outcomes.enumerated() {
-                switch Self.fresh(outcome, seen: &questions, repeats: "the rewritten question repeats another card's", key: { Self.splitCard($0)?.0 }) {
+                // Nor a near-copy of another card's question as it now stands: "What declared
+                // itself the National Assembly?" beside "What year does the Third Estate declare
+                // itself the National Assembly?" would fail the whole deck's validation.
+                let others = cards.indices.filter { $0 != index }.map { cards[$0].question }
+                switch Self.fresh(outcome, seen: &questions, repeats: "the rewritten question repeats another card's", key: {
+                    Self.splitCard($0).map(\.0).flatMap { question in Self.nearCopy(question, of: others) ? nil : question }
+                }) {
                 case .success(let text):
                     let (question, answer) = Self.splitCard(text) ?? (text, cards[index].answer)
                     cards[index] = Flashcards.Card(question: question, answer: answer, quote: cards[index].quote)
@@ -104,7 +110,10 @@ extension RoutingEngine {
                     provenance.append(ItemProvenance(path: path, kind: .extracted, note: "selected from the material by the builtin engine"))
                     continue
                 }
-                switch Self.fresh(outcome, seen: &asked, repeats: "the rewritten question repeats another question", key: { Self.splitCard($0)?.0 }) {
+                let others = questions.indices.filter { $0 != index }.map { questions[$0].prompt }
+                switch Self.fresh(outcome, seen: &asked, repeats: "the rewritten question repeats another question", key: {
+                    Self.splitCard($0).map(\.0).flatMap { question in Self.nearCopy(question, of: others) ? nil : question }
+                }) {
                 case .success(let text):
                     questions[index].prompt = Self.splitCard(text)?.0 ?? text
                     provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "question rephrased by \(engine.modelName); choices extracted"))
@@ -193,6 +202,11 @@ extension RoutingEngine {
             }
             return .success(text)
         }
+    }
+
+    /// Whether `text` is a near-copy (``ItemRules/nearCopy(_:_:)``) of any of `others`.
+    static func nearCopy(_ text: String, of others: [String]) -> Bool {
+        others.contains { ItemRules.nearCopy(text, $0) }
     }
 
     /// The rewritten result if the whole still validates and is grounded, else the extracted one.
@@ -406,7 +420,12 @@ extension RoutingEngine {
             }
             let quoteStems = Set(Grounding.contentStems(card.quote))
             let answerStems = Grounding.contentStems(answer)
-            guard !answerStems.isEmpty, answerStems.allSatisfy(quoteStems.contains) else {
+            // A year or a number ("1789") has no content stem: it is taken from the sentence
+            // when its words stand there as they are.
+            let taken = answerStems.isEmpty
+                ? Grounding.containsRun(Grounding.normalizedWords(answer), in: Grounding.normalizedWords(card.quote))
+                : answerStems.allSatisfy(quoteStems.contains)
+            guard !answerWords.isEmpty, taken else {
                 return .failure(ItemRejection(reason: "the answer was not taken from the sentence"))
             }
             // The card's answer is the blank's words: a model answering its own vaguer question
@@ -459,7 +478,11 @@ extension RoutingEngine {
     }
 
     /// The content stems next to a cloze card's first blank: up to two on its left and two on
-    /// its right, each side stopping at the clause's edge (`,` `;` `:` and brackets).
+    /// its right, each side stopping at the clause's edge (`,` `;` `:` and brackets). A date's
+    /// words are no neighbours: "What declared itself the National Assembly?" asks for the
+    /// blank of "… on 17 June the _____ declared itself the National Assembly" without its date,
+    /// and "What year does the Third Estate declare itself the National Assembly?" for the blank
+    /// of "17 June _____: the Third Estate declares …" (numbers are no content stems anyway).
     static func blankNeighbours(_ cloze: String) -> [Set<String>] {
         guard let blank = cloze.range(of: "_____") else { return [] }
         func clause(_ text: Substring, fromEnd: Bool) -> String {
@@ -469,8 +492,12 @@ extension RoutingEngine {
         }
         let left = Grounding.contentStems(clause(cloze[..<blank.lowerBound], fromEnd: true).replacingOccurrences(of: "_", with: " "))
         let right = Grounding.contentStems(clause(cloze[blank.upperBound...], fromEnd: false).replacingOccurrences(of: "_", with: " "))
-        return [Set(left.suffix(2)), Set(right.prefix(2))]
+        return [Set(left.filter { !monthStems.contains($0) }.suffix(2)), Set(right.filter { !monthStems.contains($0) }.prefix(2))]
     }
+
+    /// The months' names as content stems.
+    static let monthStems = Set(Grounding.contentStems(
+        "January February March April May June July August September October November December"))
 
     static func splitCard(_ text: String) -> (String, String)? {
         let parts = text.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)

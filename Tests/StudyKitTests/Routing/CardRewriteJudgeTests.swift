@@ -108,6 +108,27 @@ struct CardRewriteJudgeTests {
         #expect(request.jsonSchema.contains("carbon dioxide"))
     }
 
+    /// Qwen2.5-Coder-0.5B on samples/long.pdf (the French Revolution): a year is an answer taken
+    /// from its sentence, and a question may leave out the date beside the blank; it still keeps
+    /// the blank's other neighbours.
+    @Test func aYearIsAnAnswerAndADateBesideTheBlankMayBeLeftOut() {
+        func card(_ quote: String, _ answer: String) -> Flashcards.Card {
+            Flashcards.Card(question: quote.replacingOccurrences(of: answer, with: "_____"), answer: answer, quote: quote)
+        }
+        let year = card("17 June 1789: the Third Estate declares itself the National Assembly.", "1789")
+        #expect(Self.judge(year, "What year does the Third Estate declare itself the National Assembly?", "1789") == "accepted")
+        #expect(Self.judge(year, "What year does the Third Estate declare itself the National Assembly?", "1790")
+            == "the answer was not taken from the sentence")
+        let estate = card("Some parish priests did so, and on 17 June the Third Estate declared itself the National Assembly, claiming to represent the whole nation.", "Third Estate")
+        #expect(Self.judge(estate, "What declared itself the National Assembly?", "Third Estate") == "accepted")
+        // The year of the constitution is not the year of the Convention's declaration: the
+        // question drops "constitution adopted", the blank's neighbours, and asks another thing.
+        let constitution = card("In October the Convention declared that the government of France would be revolutionary until the peace, suspending the new democratic constitution adopted in June 1793.", "1793")
+        #expect(Self.judge(constitution, "When did the Convention declare that the government of France would be revolutionary?", "1793")
+            == "the question did not ask about the missing words' place in the sentence")
+        #expect(RoutingEngine.blankNeighbours(constitution.question) == [["constitution", "adopt"], []])
+    }
+
     @Test func theBlanksNeighboursStopAtItsClause() {
         #expect(RoutingEngine.blankNeighbours("The rate of photosynthesis depends on light intensity, _____ and temperature.")
             == [[], ["temperatur"]])
