@@ -198,6 +198,24 @@ extension RoutingEngine {
         return text.isEmpty ? nil : text
     }
 
+    /// Whether `phrase`, not led by a preposition, stands in `sentence` right after a content
+    /// word of `claim` (past an article or a possessive): "splits the cytoplasm" for the claim
+    /// "the cell splits in two".
+    static func followsTheClaimsWord(_ phrase: String, in sentence: String, claim: String) -> Bool {
+        let sentenceWords = Grounding.normalizedWords(sentence)
+        let words = Grounding.normalizedWords(phrase)
+        let claimKeys = Set(FeynmanCheck.contentKeys(claim))
+        let skipped: Set<String> = ["the", "a", "an", "its", "their", "his", "her"]
+        // A place or a time ("in interphase") may follow any word.
+        guard let first = words.first, !placePrepositions.contains(first), !claimKeys.isEmpty else { return false }
+        for start in sentenceWords.indices where Array(sentenceWords[start...].prefix(words.count)) == words {
+            var before = start - 1
+            while before >= 0, skipped.contains(sentenceWords[before]) { before -= 1 }
+            if before >= 0, FeynmanCheck.contentKeys(sentenceWords[before]).contains(where: claimKeys.contains) { return true }
+        }
+        return false
+    }
+
     /// One misplaced claim: where does the material put it?
     static func pointingJob(_ claim: FeynmanCheck.Claim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
         let evidence = claim.evidence ?? ""
@@ -216,6 +234,11 @@ extension RoutingEngine {
             let claimKeys = Set(FeynmanCheck.contentKeys(claim.text + " " + concept))
             guard FeynmanCheck.contentKeys(phrase).contains(where: { !claimKeys.contains($0) }) else {
                 return .failure(ItemRejection(reason: "the phrase did not say where the material puts the claim"))
+            }
+            // "Cytokinesis then splits the cytoplasm": for "the cell splits in two", the
+            // 0.5B's "cytoplasm" is what the claim's verb acts on, not where the splitting belongs.
+            if Self.followsTheClaimsWord(phrase, in: evidence, claim: claim.text) {
+                return .failure(ItemRejection(reason: "the phrase “\(phrase)” named what the claim's words act on, not where the material puts the claim"))
             }
             return .success("According to the material, this belongs to “\(phrase)”, not to \(concept).")
         }

@@ -54,6 +54,19 @@ struct FeynmanRewriteRoutingTests {
         #expect(RoutingEngine.copiedPhrase(answer, from: sentence) == phrase)
     }
 
+    /// The 0.5B pointed "the cell splits in two" (about prophase) to “cytoplasm” in "Cytokinesis
+    /// then splits the cytoplasm: …": what the claim's verb acts on, not its place. A place led
+    /// by a preposition may follow the claim's words, and the sentence's subject may open it.
+    @Test(arguments: [
+        ("cytoplasm", "Cytokinesis then splits the cytoplasm: animal cells pinch in with a cleavage furrow.", "the cell splits in two", true),
+        ("Cytokinesis", "Cytokinesis then splits the cytoplasm: animal cells pinch in with a cleavage furrow.", "the cell splits in two", false),
+        ("in interphase", "The cell copies its DNA in interphase.", "the DNA gets copied", false),
+        ("its DNA", "The cell copies its DNA in interphase.", "the DNA gets copied", true),
+    ])
+    func aPhraseIsNotWhatTheClaimsVerbActsOn(phrase: String, sentence: String, claim: String, refused: Bool) {
+        #expect(RoutingEngine.followsTheClaimsWord(phrase, in: sentence, claim: claim) == refused)
+    }
+
     @Test func theClaimAgainKeepsTheChecksCorrectionWithTheReason() async throws {
         let builtin = BuiltinEngine().feynmanFeedback(
             BuiltinAnalysis(text: FeynmanCheckTests.manual, title: nil), concept: "default parameter values", explanation: Self.explanation)
