@@ -548,8 +548,8 @@ enum ItemRules {
 extension GenerationSchema.StringConstraints {
     /// The `pattern` of an item whose ``ItemMeaning`` asks for several words or a whole
     /// sentence and that has no ``sentences`` shape of its own (which carries the minimum in
-    /// its pattern instead), `nil` otherwise: at least `minimumWords` words (of at most `maxWords`, 60 when
-    /// unset, since a pattern replaces the length limit in the grammar), and for a sentence a
+    /// its pattern instead), `nil` otherwise: at least `minimumWords` words (of at most `maxWords`
+    /// with room to finish, 60 when unset, since a pattern replaces the length limit in the grammar), and for a sentence a
     /// last word that ends in `.`, `!` or `?` right after a letter, digit or bracket — never
     /// `…`, a comma or a lone period. Content words and the other rules cannot be written as a
     /// regular expression; the validator checks them.
@@ -557,7 +557,11 @@ extension GenerationSchema.StringConstraints {
         guard let meaning, meaning.minimumWords > 1 || meaning.isSentence, sentences == nil else { return nil }
         let excluded = Self.classExclusions(forbiddenCharacters)
         let word = Self.word(excluding: excluded)
-        let most = max(meaning.minimumWords, maxWords ?? 60)
+        // Room to finish past the limit (``grammarWords(_:)``), as for any word-limited field:
+        // held to exactly 18 words, Qwen2.5-Coder-0.5B glued a card question's last words
+        // ("… under pressure from thesans-culottes?") or escaped into the ideograph branch
+        // below ("in the八eenth-century."). The validation keeps the exact limit.
+        let most = max(meaning.minimumWords, maxWords.map { min(Self.grammarWords($0), max($0, Self.longestRun)) } ?? 60)
         guard meaning.isSentence else {
             return "^\(word)( \(word)){\(meaning.minimumWords - 1),\(most - 1)}$"
         }

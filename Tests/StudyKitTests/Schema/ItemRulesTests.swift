@@ -318,6 +318,27 @@ struct ItemRulesTests {
         #expect(!matches("One two three four five six seven eight nine ten"))
     }
 
+    /// A card question (at most 18 words) has the grammar's room to finish, as a label has: a
+    /// 19th word is written as a word, not glued on; validation and the judge keep the limit.
+    @Test func theCardQuestionGrammarHasRoomToFinish() throws {
+        guard case .object(let properties) = RoutingEngine.cardSpec.schema,
+            case .string(let question)? = properties.first(where: { $0.name == "question" })?.schema
+        else {
+            Issue.record("the card schema changed shape")
+            return
+        }
+        let regex = try NSRegularExpression(pattern: try #require(question.pattern))
+        func matches(_ words: Int) -> Bool {
+            let text = (["What"] + Array(repeating: "word", count: words - 1)).joined(separator: " ") + "?"
+            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        #expect(!matches(3))
+        #expect(matches(18))
+        #expect(matches(19))
+        #expect(matches(GenerationSchema.StringConstraints.grammarWords(18)))
+        #expect(!matches(GenerationSchema.StringConstraints.grammarWords(18) + 1))
+    }
+
     // MARK: Helpers
 
     private static func summary(_ overview: String, _ points: [String]) -> String {
