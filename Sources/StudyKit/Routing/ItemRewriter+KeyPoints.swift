@@ -50,6 +50,21 @@ extension RoutingEngine {
         BuiltinProse.wordCount(point) <= keyPointWordsForModel
     }
 
+    /// Whether a key point has a side detail a shorter one can drop: a clause set off by a comma,
+    /// a semicolon, a bracket or a dash, a relative or subordinate clause, or a gloss after a
+    /// term and a colon. Without one, every word is the main fact ("On 26 August 1789 the
+    /// Assembly adopted the Declaration of the Rights of Man and of the Citizen."; "17 June 1789:
+    /// the Third Estate declares itself the National Assembly."): the 0.5B gave 3 such sentences
+    /// of long.pdf back whole or all but whole, and each attempt took a second.
+    static func keyPointHasASideDetail(_ point: String) -> Bool {
+        if point.contains(where: { ",;()[]—–".contains($0) }) || point.contains(" - ") { return true }
+        let words = Set(Grounding.normalizedWords(point))
+        if !words.isDisjoint(with: ["which", "who", "whose", "whom", "where", "while", "because", "although", "though", "when"]) { return true }
+        // A colon after a term ("Chlorophyll: the green pigment that …"), not after a date.
+        guard let colon = point.firstIndex(of: ":") else { return false }
+        return Grounding.contentStems(String(point[..<colon])).contains { !monthStems.contains($0) }
+    }
+
     /// The job that shortens `point`, a sentence of the material.
     static func keyPointJob(_ point: String, path: String) -> ItemJob {
         ItemJob(path: path, prompt: "Sentence: \(point)") { json in
@@ -103,6 +118,7 @@ extension RoutingEngine {
         let outcomes = await runItems(
             summary.keyPoints.enumerated().filter {
                 Self.keyPointNeedsShortening($0.element) && Self.keyPointFitsTheModel($0.element)
+                    && Self.keyPointHasASideDetail($0.element)
             }.map { index, point in
                 (index, Self.keyPointJob(point, path: "keyPoints[\(index)]"))
             }, engine: engine, task: .summary, spec: Self.keyPointSpec, request: request, log: log)
@@ -112,9 +128,11 @@ extension RoutingEngine {
         for index in points.indices {
             let path = "keyPoints[\(index)]"
             guard let outcome = outcomes[index] else {
-                let note = Self.keyPointNeedsShortening(points[index])
+                let note = !Self.keyPointNeedsShortening(points[index])
+                    ? "a key sentence of the material, short enough to keep whole"
+                    : !Self.keyPointFitsTheModel(points[index])
                     ? "a key sentence of the material, kept whole: over \(Self.keyPointWordsForModel) words is more than a small model shortens well"
-                    : "a key sentence of the material, short enough to keep whole"
+                    : "a key sentence of the material, kept whole: it has no side detail to drop"
                 provenance.append(ItemProvenance(path: path, kind: .extracted, note: note))
                 continue
             }

@@ -76,6 +76,20 @@ struct KeyPointShortenJudgeTests {
         #expect(RoutingEngine.keyPointNeedsShortening("Photosystem I, whose reaction centre is P700, absorbs light and re-energises the electrons."))
     }
 
+    /// A sentence with nothing to drop is its own key point; one with a side detail is sent.
+    @Test(arguments: [
+        ("On 26 August 1789 the Assembly adopted the Declaration of the Rights of Man and of the Citizen.", false),
+        ("17 June 1789: the Third Estate declares itself the National Assembly.", false),
+        ("The overall equation is usually written as 6 CO2 + 6 H2O + light energy → C6H12O6 + 6 O2.", false),
+        ("Photosystem I, whose reaction centre is P700, absorbs light and re-energises the electrons.", true),
+        ("Chlorophyll: the green pigment that absorbs light energy in the photosystems.", true),
+        ("During the day the stomata stay closed to save water, and the stored CO2 is released for the Calvin cycle.", true),
+        ("The Convention declared war on Britain because it feared an invasion of the Netherlands.", true),
+    ])
+    func onlyAKeyPointWithASideDetailIsSentToTheModel(sentence: String, sent: Bool) {
+        #expect(RoutingEngine.keyPointHasASideDetail(sentence) == sent)
+    }
+
     @Test func aClauseCutShortIsNamedByItsLastWord() {
         #expect(ItemRules.openClauseEnd("The pigments funnel energy to a reaction centre, where.") == "where")
         #expect(ItemRules.openClauseEnd("Spain joined the coalition against it.") == nil)
