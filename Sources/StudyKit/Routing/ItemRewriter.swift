@@ -67,7 +67,7 @@ extension RoutingEngine {
         switch result {
         case .flashcards(let deck):
             let jobs = deck.cards.enumerated().map { index, card in
-                Self.cardJob(card, path: "cards[\(index)]", materialStems: materialStems)
+                Self.cardJob(card, path: "cards[\(index)]", materialStems: materialStems, subjectAnswers: true)
             }
             let outcomes = await runItems(jobs, engine: engine, task: .flashcards, spec: Self.cardSpec, request: request, log: log)
             var cards = deck.cards
@@ -83,8 +83,11 @@ extension RoutingEngine {
                 }) {
                 case .success(let text):
                     let (question, answer) = Self.splitCard(text) ?? (text, cards[index].answer)
+                    let subject = Grounding.normalizedWords(answer) != Grounding.normalizedWords(cards[index].answer)
                     cards[index] = Flashcards.Card(question: question, answer: answer, quote: cards[index].quote)
-                    provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .rewritten, note: "rephrased by \(engine.modelName)"))
+                    provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .rewritten, note: subject
+                        ? "rephrased by \(engine.modelName), asking for the sentence's subject instead of the blank"
+                        : "rephrased by \(engine.modelName)"))
                 case .failure(let kept):
                     provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .extracted, note: kept.reason))
                 }
@@ -403,7 +406,11 @@ extension RoutingEngine {
     /// A rewritten card's question: a sentence of 4 words or more, 2 of them content words.
     static let rewrittenQuestion = ItemMeaning(noun: "a question", minimumContentWords: 2, minimumWords: 4, isSentence: true)
 
-    static func cardJob(_ card: Flashcards.Card, path: String, materialStems: Set<String>) -> ItemJob {
+    /// - Parameter subjectAnswers: whether a question that asks for the sentence's subject
+    ///   instead of the blank may become a card with the subject as its answer
+    ///   (``subjectAnswer(_:quote:)``): a flashcard's answer is its own, a quiz question's is
+    ///   fixed by its choices.
+    static func cardJob(_ card: Flashcards.Card, path: String, materialStems: Set<String>, subjectAnswers: Bool = false) -> ItemJob {
         let prompt = "Sentence: \(card.quote)\nCard: \(card.question)\nMissing words: \(card.answer)"
         return ItemJob(path: path, prompt: prompt, schema: cardSchema(answer: .stringEnum([card.answer]))) { json in
             guard let question = json["question"]?.stringValue.map(BuiltinProse.oneLine),
@@ -416,6 +423,9 @@ extension RoutingEngine {
             let questionWords = Grounding.normalizedWords(question).joined(separator: " ")
             let answerWords = Grounding.normalizedWords(answer).joined(separator: " ")
             guard !answerWords.isEmpty, !(" " + questionWords + " ").contains(" " + answerWords + " ") else {
+                if subjectAnswers, let subject = Self.subjectAnswer(question, quote: card.quote) {
+                    return .success(question + "\u{1F}" + subject)
+                }
                 return .failure(ItemRejection(reason: "the question gave its answer away"))
             }
             let quoteStems = Set(Grounding.contentStems(card.quote))
@@ -475,6 +485,53 @@ extension RoutingEngine {
             }
             return .success(question + "\u{1F}" + answer)
         }
+    }
+
+    /// The sentence's subject, as the answer of `question` when that asks for it: "What" and then
+    /// the rest of the sentence's first clause word for word ("What makes extra ATP but no NADPH
+    /// and no oxygen?" of "Cyclic flow makes extra ATP but no NADPH and no oxygen; …" gives
+    /// "Cyclic flow"). The 0.5B asks for the subject in most cards whose blank is elsewhere, and
+    /// such a question gives the blank away; its own answer is right there. `nil` unless the
+    /// subject is 1 to 6 plain words with a content word, opens the sentence, is no pronoun, no
+    /// preposition's phrase and no question word, and is not in the question; a leading article
+    /// is dropped.
+    static func subjectAnswer(_ question: String, quote: String) -> String? {
+        guard question.hasPrefix("What "), question.hasSuffix("?") else { return nil }
+        let asked = Grounding.normalizedWords(String(question.dropFirst(5)))
+        let spanOpeners: Set<String> = ["of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from", "as", "than", "that", "which", "who"]
+        guard asked.count >= 3, let opener = asked.first, !spanOpeners.contains(opener) else { return nil }
+        // The quote's words (runs of letters and digits, as ``Grounding/normalizedWords(_:)``) and where each stands.
+        var runs: [(word: String, range: Range<String.Index>)] = []
+        var index = quote.startIndex
+        while index < quote.endIndex {
+            guard quote[index].isLetter || quote[index].isNumber else { index = quote.index(after: index); continue }
+            var end = index
+            while end < quote.endIndex, quote[end].isLetter || quote[end].isNumber { end = quote.index(after: end) }
+            runs.append((quote[index..<end].lowercased(), index..<end))
+            index = end
+        }
+        let words = runs.map(\.word)
+        guard words.count > asked.count,
+            let start = (1...min(6, words.count - asked.count)).first(where: { Array(words[$0..<$0 + asked.count]) == asked })
+        else { return nil }
+        // The span ends the clause: the sentence ends there, or punctuation follows.
+        let after = runs[start + asked.count - 1].range.upperBound
+        if let next = quote[after...].first(where: { !$0.isWhitespace }), !",;:.!?—–(".contains(next) { return nil }
+        let subjectWords = Array(words[..<start])
+        let excluded: Set<String> = [
+            "what", "which", "who", "whom", "whose", "how", "why", "when", "where", "it", "its", "this", "that", "these", "those",
+            "they", "he", "she", "we", "you", "there", "here",
+        ]
+        guard subjectWords.allSatisfy({ !excluded.contains($0) }), !placePrepositions.contains(subjectWords[0]) else { return nil }
+        var subject = quote[quote.startIndex..<runs[start].range.lowerBound].trimmingCharacters(in: .whitespaces)
+        guard subject.allSatisfy({ $0.isLetter || $0.isNumber || " -'’".contains($0) }),
+            !Grounding.contentStems(subject).isEmpty,
+            !Grounding.containsRun(Grounding.normalizedWords(subject), in: Grounding.normalizedWords(question))
+        else { return nil }
+        if subjectWords.count > 1, ["the", "a", "an"].contains(subjectWords[0]) {
+            subject = String(subject.drop { !$0.isWhitespace }).trimmingCharacters(in: .whitespaces)
+        }
+        return subject
     }
 
     /// The content stems next to a cloze card's first blank: up to two on its left and two on

@@ -129,6 +129,41 @@ struct CardRewriteJudgeTests {
         #expect(RoutingEngine.blankNeighbours(constitution.question) == [["constitution", "adopt"], []])
     }
 
+    /// The 0.5B asks for the sentence's subject in most cards whose blank is elsewhere, which
+    /// gives the blank away; as a flashcard, the subject becomes the answer. Its questions on
+    /// samples/notes.pdf and samples/eval, with the sentence each was asked about.
+    @Test(arguments: [
+        ("Cyclic flow makes extra ATP but no NADPH and no oxygen; the cell uses it to balance its supply of ATP against NADPH.", "ATP",
+         "What makes extra ATP but no NADPH and no oxygen?", "Cyclic flow" as String?),
+        ("A price floor is a legal minimum price.", "legal minimum price", "What is a legal minimum price?", "price floor"),
+        ("Very intense light can damage the photosystems, so plants have protective pigments.", "photosystems",
+         "What can damage the photosystems?", "Very intense light"),
+        // A gloss after a colon, a phrase after a preposition, a clause the question stops inside,
+        // and a pronoun are no subjects: the question still gives the blank away.
+        ("Neutralisation: blocking a virus or toxin so it cannot attach to cells.", "virus",
+         "What blocking a virus or toxin so it cannot attach to cells?", nil),
+        ("In China Bi Sheng made movable type from baked clay in the 1040s.", "movable type",
+         "What made movable type from baked clay in the 1040s?", nil),
+        ("The rate of photosynthesis depends on light intensity and temperature.", "light intensity",
+         "What depends on light intensity?", nil),
+        ("It stores the energy of sunlight in sugar.", "sugar", "What stores the energy of sunlight in sugar?", nil),
+    ])
+    func aQuestionForTheSubjectBecomesAFlashcardWithTheSubjectAsItsAnswer(quote: String, blank: String, question: String, subject: String?) {
+        let card = Flashcards.Card(question: quote.replacingOccurrences(of: blank, with: "_____"), answer: blank, quote: quote)
+        let stems = Set(Grounding.contentStems(quote))
+        let flashcard = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: stems, subjectAnswers: true)
+        switch flashcard.accept(["question": .string(question), "answer": .string(blank)]) {
+        case .success(let text): #expect(text == question + "\u{1F}" + (subject ?? "(refused)"))
+        case .failure(let rejection): #expect(subject == nil && rejection.reason == "the question gave its answer away", "\(rejection.reason)")
+        }
+        // A quiz question keeps its blank: its choices are the blank's.
+        let quiz = RoutingEngine.cardJob(card, path: "questions[0]", materialStems: stems)
+        guard case .failure(let rejection) = quiz.accept(["question": .string(question), "answer": .string(blank)]) else {
+            Issue.record("a quiz question accepted another answer"); return
+        }
+        #expect(rejection.reason == "the question gave its answer away")
+    }
+
     @Test func theBlanksNeighboursStopAtItsClause() {
         #expect(RoutingEngine.blankNeighbours("The rate of photosynthesis depends on light intensity, _____ and temperature.")
             == [[], ["temperatur"]])
