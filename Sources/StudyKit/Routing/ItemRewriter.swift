@@ -521,6 +521,9 @@ extension RoutingEngine {
         let excluded: Set<String> = [
             "what", "which", "who", "whom", "whose", "how", "why", "when", "where", "it", "its", "this", "that", "these", "those",
             "they", "he", "she", "we", "you", "there", "here",
+            // An adverb belongs to the clause, not to its subject: "The table then maps …".
+            "then", "also", "now", "still", "often", "usually", "thus", "therefore", "however", "only", "just", "soon",
+            "later", "first", "finally", "always", "never", "sometimes", "already", "again", "even",
         ]
         guard subjectWords.allSatisfy({ !excluded.contains($0) }), !placePrepositions.contains(subjectWords[0]) else { return nil }
         var subject = quote[quote.startIndex..<runs[start].range.lowerBound].trimmingCharacters(in: .whitespaces)
@@ -531,6 +534,8 @@ extension RoutingEngine {
         if subjectWords.count > 1, ["the", "a", "an"].contains(subjectWords[0]) {
             subject = String(subject.drop { !$0.isWhitespace }).trimmingCharacters(in: .whitespaces)
         }
+        // One common word ("The idea was not new …") names nothing a student could recall.
+        if !subject.contains(" "), subject.first?.isLowercase == true, EnglishFrequency.isCommon(subject) { return nil }
         return subject
     }
 

@@ -147,6 +147,10 @@ struct CardRewriteJudgeTests {
         ("The rate of photosynthesis depends on light intensity and temperature.", "light intensity",
          "What depends on light intensity?", nil),
         ("It stores the energy of sunlight in sugar.", "sugar", "What stores the energy of sunlight in sugar?", nil),
+        // An adverb is no part of the subject, and one common word names nothing to recall.
+        ("The table then maps the hash code to a bucket index.", "bucket index", "What maps the hash code to a bucket index?", nil),
+        ("The idea was not new in the fifteenth century.", "fifteenth century", "What was not new in the fifteenth century?", nil),
+        ("Acceleration is the rate of change of velocity.", "velocity", "What is the rate of change of velocity?", "Acceleration"),
     ])
     func aQuestionForTheSubjectBecomesAFlashcardWithTheSubjectAsItsAnswer(quote: String, blank: String, question: String, subject: String?) {
         let card = Flashcards.Card(question: quote.replacingOccurrences(of: blank, with: "_____"), answer: blank, quote: quote)
