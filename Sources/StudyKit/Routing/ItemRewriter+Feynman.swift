@@ -188,7 +188,7 @@ extension RoutingEngine {
         let rest = Array(words.dropFirst())
         // Every place the rest stands in the sentence must have no other preposition before it.
         var found = false
-        for start in sentenceWords.indices where Array(sentenceWords[start...].prefix(rest.count)) == rest {
+        for start in Grounding.runStarts(rest, in: sentenceWords) {
             if start > 0, placePrepositions.contains(sentenceWords[start - 1]) { return nil }
             found = true
         }
@@ -208,7 +208,7 @@ extension RoutingEngine {
         let skipped: Set<String> = ["the", "a", "an", "its", "their", "his", "her"]
         // A place or a time ("in interphase") may follow any word.
         guard let first = words.first, !placePrepositions.contains(first), !claimKeys.isEmpty else { return false }
-        for start in sentenceWords.indices where Array(sentenceWords[start...].prefix(words.count)) == words {
+        for start in Grounding.runStarts(words, in: sentenceWords) {
             var before = start - 1
             while before >= 0, skipped.contains(sentenceWords[before]) { before -= 1 }
             if before >= 0, FeynmanCheck.contentKeys(sentenceWords[before]).contains(where: claimKeys.contains) { return true }

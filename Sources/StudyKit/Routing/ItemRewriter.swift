@@ -435,7 +435,7 @@ extension RoutingEngine {
             let taken = answerStems.isEmpty
                 ? Grounding.containsRun(Grounding.normalizedWords(answer), in: Grounding.normalizedWords(card.quote))
                 : answerStems.allSatisfy(quoteStems.contains)
-            guard !answerWords.isEmpty, taken else {
+            guard taken else {
                 return .failure(ItemRejection(reason: "the answer was not taken from the sentence"))
             }
             // The card's answer is the blank's words: a model answering its own vaguer question
@@ -500,22 +500,12 @@ extension RoutingEngine {
         let asked = Grounding.normalizedWords(String(question.dropFirst(5)))
         let spanOpeners: Set<String> = ["of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from", "as", "than", "that", "which", "who"]
         guard asked.count >= 3, let opener = asked.first, !spanOpeners.contains(opener) else { return nil }
-        // The quote's words (runs of letters and digits, as ``Grounding/normalizedWords(_:)``) and where each stands.
-        var runs: [(word: String, range: Range<String.Index>)] = []
-        var index = quote.startIndex
-        while index < quote.endIndex {
-            guard quote[index].isLetter || quote[index].isNumber else { index = quote.index(after: index); continue }
-            var end = index
-            while end < quote.endIndex, quote[end].isLetter || quote[end].isNumber { end = quote.index(after: end) }
-            runs.append((quote[index..<end].lowercased(), index..<end))
-            index = end
-        }
-        let words = runs.map(\.word)
-        guard words.count > asked.count,
-            let start = (1...min(6, words.count - asked.count)).first(where: { Array(words[$0..<$0 + asked.count]) == asked })
-        else { return nil }
+        // The quote's words as ``Grounding/normalizedWords(_:)`` splits them, each where it stands.
+        let runs = quote.split { !($0.isLetter || $0.isNumber) }
+        let words = runs.map { $0.lowercased() }
+        guard let start = Grounding.runStarts(asked, in: words).first(where: { (1...6).contains($0) }) else { return nil }
         // The span ends the clause: the sentence ends there, or punctuation follows.
-        let after = runs[start + asked.count - 1].range.upperBound
+        let after = runs[start + asked.count - 1].endIndex
         if let next = quote[after...].first(where: { !$0.isWhitespace }), !",;:.!?—–(".contains(next) { return nil }
         let subjectWords = Array(words[..<start])
         let excluded: Set<String> = [
@@ -526,7 +516,7 @@ extension RoutingEngine {
             "later", "first", "finally", "always", "never", "sometimes", "already", "again", "even",
         ]
         guard subjectWords.allSatisfy({ !excluded.contains($0) }), !placePrepositions.contains(subjectWords[0]) else { return nil }
-        var subject = quote[quote.startIndex..<runs[start].range.lowerBound].trimmingCharacters(in: .whitespaces)
+        var subject = quote[quote.startIndex..<runs[start].startIndex].trimmingCharacters(in: .whitespaces)
         guard subject.allSatisfy({ $0.isLetter || $0.isNumber || " -'’".contains($0) }),
             !Grounding.contentStems(subject).isEmpty,
             !Grounding.containsRun(Grounding.normalizedWords(subject), in: Grounding.normalizedWords(question))

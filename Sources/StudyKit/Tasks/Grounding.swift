@@ -411,6 +411,13 @@ enum Grounding {
         (" " + words.joined(separator: " ") + " ").contains(" " + run.joined(separator: " ") + " ")
     }
 
+    /// Where `run` starts in `words`, each place it stands as consecutive whole words (both
+    /// ``normalizedWords(_:)``), in order.
+    static func runStarts(_ run: [String], in words: [String]) -> [Int] {
+        guard !run.isEmpty, run.count <= words.count else { return [] }
+        return (0...(words.count - run.count)).filter { words[$0..<$0 + run.count].elementsEqual(run) }
+    }
+
     /// Every three consecutive words, joined by spaces.
     static func triples(_ words: [String]) -> Set<String> {
         guard words.count >= 3 else { return [] }
