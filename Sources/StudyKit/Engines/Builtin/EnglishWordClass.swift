@@ -30,6 +30,12 @@ enum EnglishWordClass {
         return candidateLemmas(of: word).contains { nonNounLemmas.contains(Substring($0)) }
     }
 
+    /// Whether `word` is an irregular form of a verb that is never a noun ("wrote", "arose",
+    /// "applied"): a verb wherever it stands.
+    static func isIrregularVerbForm(_ word: String) -> Bool {
+        irregularVerbForms.contains(Substring(word))
+    }
+
     /// The lemmas `word` may be an inflection of, by the endings the table's generator adds
     /// (`forms` in `scripts/make-word-class-table`, which this inverts): "-s", "-es", "-ed", "-d",
     /// "-ing", "-er", "-est", "-r", "-st"; "-ing" for a final "e"; "-ies", "-ied", "-ier", "-iest"

@@ -164,6 +164,10 @@ struct KeyphraseExtractor: Sendable {
                 // that only shares its stem does not ("Comparing Sequences" for "compare").
                 let named = text.lowercased().split(separator: " ").allSatisfy { namingWords.contains(String($0)) }
                 if !isDefined, !named, verbLike { return nil }
+                // A phrase said once that runs from a subject into its verb ("king dismissed
+                // Necker", "1455 Fust sued", "Luther wrote short") or opens on an adverb or a
+                // verb ("normally slopes", "wrote short pamphlets") is no term, whatever it ends in.
+                if !isDefined, !inHeading, group.count == 1, group.stems.count > 1, Self.runsIntoAVerb(text) { return nil }
                 if fieldNames.contains(key) { return nil }
                 weight *= EnglishFrequency.specificity(of: text)
                 if inHeading { weight *= Self.headingWeight }
@@ -332,6 +336,28 @@ struct KeyphraseExtractor: Sendable {
         if last.hasSuffix("ied") { bases.append(shorter + "y") }  // "applied" → "apply"
         if withoutEd.last == shorter.last { bases.append(shorter) }  // "stopped" → "stop"
         return bases.contains { $0.count >= 3 && EnglishFrequency.zipf($0) >= 3 }
+    }
+
+    /// Whether a phrase holds a verb or an adjective after its first word ("king dismissed
+    /// Necker", "49 survive today", "genetically identical daughter"), a short past tense there
+    /// ("Fust sued"), or opens on an adverb in "-ly" ("normally slopes") or a verb's irregular
+    /// form ("wrote short pamphlets"). Capitalised words are names and never judged.
+    static func runsIntoAVerb(_ text: String) -> Bool {
+        let words = text.split(separator: " ").map(String.init)
+        func plain(_ word: String) -> Bool { word.allSatisfy { $0.isLetter && $0.isLowercase } }
+        if let first = words.first, plain(first),
+            EnglishWordClass.isIrregularVerbForm(first) || (first.hasSuffix("ly") && EnglishWordClass.isNeverNoun(first))
+        {
+            return true
+        }
+        // "sued", "tied", "died": four letters are too few for ``endsInParticiple(_:)``.
+        func shortPastTense(_ word: String) -> Bool {
+            guard plain(word), word.count == 4, word.hasSuffix("ed"), !word.hasSuffix("eed") else { return false }
+            let base = String(word.dropLast())
+            return !BuiltinStopwords.contains(base) && EnglishFrequency.zipf(base) >= 3
+        }
+        if words.count > 1, let first = words.first, shortPastTense(first) { return true }
+        return words.dropFirst().contains { word in plain(word) && (isVerbOrAdjective(word) || shortPastTense(word)) }
     }
 
     /// Whether one lower-case English word is plainly no term: never a noun ("define", "useful",
