@@ -483,6 +483,9 @@ extension RoutingEngine {
             guard keepsPlace else {
                 return .failure(ItemRejection(reason: "the question did not ask about the missing words' place in the sentence"))
             }
+            if Self.asksAnotherPart(question, of: card) {
+                return .failure(ItemRejection(reason: "the question asked for another part of the sentence than the missing words"))
+            }
             return .success(question + "\u{1F}" + answer)
         }
     }
@@ -527,6 +530,78 @@ extension RoutingEngine {
         // One common word ("The idea was not new …") names nothing a student could recall.
         if !subject.contains(" "), subject.first?.isLowercase == true, EnglishFrequency.isCommon(subject) { return nil }
         return subject
+    }
+
+    /// Whether a "What", "Who" or "Which" question asks for another part of the card's sentence
+    /// than its blank. The question's longest run of content words that stands in the sentence
+    /// (at least 2, or its one) is what the answer goes with: the blank must stand right before
+    /// it (at most one word of content between: "_____ is probably the most abundant protein"),
+    /// or right after it with only "is", "called", an article and the like between, in its clause
+    /// ("The main pigment is _____", "Isaac Newton published his _____"). Each run the Qwen 0.5B asked about elsewhere made a wrong
+    /// card: "What is the demand curve?" — quantity, of "A demand curve is a graph of price
+    /// against _____ demanded"; "What reflects green light?" — leaves, of "Chlorophyll … reflects
+    /// green light, which is why _____ look green"; "What is the load factor?" — 8, of "The load
+    /// factor is 3 divided by _____". A question whose words do not stand in the sentence as a
+    /// run of two is not judged here.
+    static func asksAnotherPart(_ question: String, of card: Flashcards.Card) -> Bool {
+        let questionWords = BuiltinTerms.words(in: question)
+        guard let opener = questionWords.first?.lowercased, ["what", "who", "which"].contains(opener),
+            let blank = card.question.range(of: "_____")
+        else { return false }
+        func isContent(_ word: BuiltinWord) -> Bool { !word.isStopword && !word.isNumber && word.surface.count >= 3 }
+        let asked = questionWords.dropFirst().filter(isContent).map(\.stem)
+        let words = BuiltinTerms.words(in: card.quote)
+        // Where the blank stands in the sentence: the cloze's words before it are the sentence's.
+        let blankStart = BuiltinTerms.words(in: String(card.question[..<blank.lowerBound])).count
+        let answerWords = BuiltinTerms.words(in: card.answer)
+        let blankEnd = blankStart + answerWords.count
+        guard !asked.isEmpty, !answerWords.isEmpty, blankEnd <= words.count,
+            zip(words[blankStart..<blankEnd], answerWords).allSatisfy({ $0.lowercased == $1.lowercased })
+        else { return false }
+        let positions = words.indices.filter { isContent(words[$0]) }
+        let stems = positions.map { words[$0].stem }
+        // The longest runs of the question's content stems that stand in the sentence.
+        var runs: [(start: Int, end: Int)] = []
+        for length in stride(from: min(asked.count, stems.count), through: asked.count == 1 ? 1 : 2, by: -1) {
+            for from in 0...(asked.count - length) {
+                for at in Grounding.runStarts(Array(asked[from..<(from + length)]), in: stems) {
+                    runs.append((positions[at], positions[at + length - 1] + 1))
+                }
+            }
+            if !runs.isEmpty { break }
+        }
+        guard !runs.isEmpty else { return false }
+        let chars = Array(card.quote)
+        // What may stand between the question's words and an answer after them: "is", "called",
+        // an article or a possessive ("Isaac Newton published his _____").
+        let links: Set<String> = [
+            "is", "are", "was", "were", "be", "been", "being", "called", "named", "known", "as", "a", "an", "the",
+            "his", "her", "its", "their", "our", "your", "my", "this", "these", "those", "some",
+        ]
+        let answersARun = runs.contains { run in
+            if blankEnd <= run.start {
+                return words[blankEnd..<run.start].count(where: { !$0.isStopword }) <= 1
+            }
+            // "Which package, python2-doc, …" of "The _____ python2-doc …" (binary package): the
+            // question names the answer's last word and goes on from there.
+            if run.start > blankStart, run.start < blankEnd, run.end > blankEnd { return true }
+            guard blankStart >= run.end else { return false }
+            let gap = chars[words[run.end - 1].offsets.upperBound..<words[blankStart].offsets.lowerBound]
+            if gap.contains(where: { ",;:".contains($0) }) {
+                // Across a comma only to the next item of a list ("depends on light intensity,
+                // _____ and temperature"), never into the next clause ("As the load factor
+                // rises, _____ become more frequent").
+                let next = words.indices.contains(blankEnd) ? words[blankEnd].lowercased : ""
+                let listed = blankStart == run.end && (next == "and" || next == "or"
+                    || chars[words[blankEnd - 1].offsets.upperBound...].first == ",")
+                return listed
+            }
+            // A preposition the question ends on stands before its answer: "What is the load
+            // factor 3 divided by?" of "… 3 divided by _____".
+            let stranded = questionWords.last.flatMap { $0.isStopword ? $0.lowercased : nil }
+            return words[run.end..<blankStart].allSatisfy { links.contains($0.lowercased) || $0.lowercased == stranded }
+        }
+        return !answersARun
     }
 
     /// The content stems next to a cloze card's first blank: up to two on its left and two on

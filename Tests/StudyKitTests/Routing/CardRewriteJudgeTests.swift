@@ -168,6 +168,55 @@ struct CardRewriteJudgeTests {
         #expect(rejection.reason == "the question gave its answer away")
     }
 
+    /// Qwen2.5-Coder-0.5B on samples/notes.pdf and samples/eval (the card harness of session
+    /// 43): cards every other rule passed. The question's words that stand in the sentence are
+    /// what its answer goes with; a blank elsewhere in the sentence answers another question.
+    @Test(arguments: [
+        // Refused: the answer stands elsewhere in the sentence, and the card is wrong.
+        ("A demand curve is a graph of price against quantity demanded, and it normally slopes downwards from left to right.",
+         "quantity", "What is the demand curve?", false),
+        ("Chlorophyll absorbs red and blue light strongly and reflects green light, which is why leaves look green.",
+         "leaves", "What reflects green light?", false),
+        ("The load factor is 3 divided by 8, or 0.375, so no resize is needed yet.", "8", "What is the load factor?", false),
+        ("The equilibrium quantity is 500 - 20 × 8 = 340 tickets per week.", "8", "What is the equilibrium quantity per week?", false),
+        ("A plasma cell is an activated B cell that secretes large amounts of antibody.", "antibody",
+         "What secretes large amounts of antibodies?", false),
+        ("As the load factor rises, collisions become more frequent and operations slow down.", "collisions",
+         "What happens to operations when the load factor rises?", false),
+        ("The immediate cause of the Revolution was the bankruptcy of the monarchy.", "monarchy", "What caused the Revolution?", false),
+        // Accepted: the blank stands right before the question's words, or right after them.
+        ("The main pigment is chlorophyll a, helped by chlorophyll b and carotenoids.", "chlorophyll", "What is the main pigment?", true),
+        ("RuBisCO is probably the most abundant protein on Earth.", "RuBisCO", "What is the most abundant protein on Earth?", true),
+        ("Inside is a fluid called the stroma and a system of flattened membrane sacs called thylakoids, which are often stacked into grana.",
+         "thylakoids", "What is a flattened membrane sac called?", true),
+        ("Natural killer (NK) cells: these destroy virus-infected cells and some tumour cells.", "NK",
+         "What destroys virus-infected cells and some tumour cells?", true),
+        ("The heart pumps blood through the arteries to every organ of the body.", "blood", "What does the heart pump through the arteries?", true),
+        ("The equilibrium price is the price at which the quantity demanded equals the quantity supplied.", "equilibrium price",
+         "What is the price at which the quantity demanded equals the quantity supplied?", true),
+        ("The thylakoid membranes hold the pigments; the stroma holds the enzymes of the Calvin cycle.", "stroma",
+         "What part of the chloroplast holds the enzymes of the Calvin cycle?", true),
+        ("Isaac Newton published his three laws of motion in 1687 in the Principia.", "three laws",
+         "What laws did Isaac Newton publish in 1687?", true),
+        // Not judged here: no two of the question's words stand together in the sentence.
+        ("One newton is the force that gives a mass of 1 kg an acceleration of 1 m/s².", "1 kg",
+         "What mass does one newton give an acceleration of 1 m/s²?", true),
+    ])
+    func aQuestionAboutAnotherPartOfTheSentenceIsRefused(quote: String, blank: String, question: String, answersTheBlank: Bool) {
+        let card = Flashcards.Card(question: quote.replacingOccurrences(of: blank, with: "_____"), answer: blank, quote: quote)
+        #expect(RoutingEngine.asksAnotherPart(question, of: card) == !answersTheBlank)
+    }
+
+    /// The rule runs in the card judge, after the rules that a question keeps the card's words
+    /// and the blank's place.
+    @Test func theCardJudgeRefusesAQuestionAboutAnotherPart() {
+        let quote = "The load factor is 3 divided by 8, or 0.375, so no resize is needed yet."
+        let card = Flashcards.Card(question: "The load factor is 3 divided by _____, or 0.375, so no resize is needed yet.", answer: "8", quote: quote)
+        #expect(Self.judge(card, "What is the load factor?", "8")
+            == "the question asked for another part of the sentence than the missing words")
+        #expect(Self.judge(card, "What is the load factor 3 divided by?", "8") == "accepted")
+    }
+
     @Test func theBlanksNeighboursStopAtItsClause() {
         #expect(RoutingEngine.blankNeighbours("The rate of photosynthesis depends on light intensity, _____ and temperature.")
             == [[], ["temperatur"]])
