@@ -533,9 +533,8 @@ extension RoutingEngine {
     }
 
     /// Whether a "What", "Who" or "Which" question asks for another part of the card's sentence
-    /// than its blank. The question's longest run of content words that stands in the sentence
-    /// (at least 2, or its one) is what the answer goes with: the blank must stand right before
-    /// it (at most one word of content between: "_____ is probably the most abundant protein"),
+    /// than its blank. A run of the question's content words that stands in the sentence (at
+    /// least 2, or its one) is what the answer goes with: the blank must stand right before one (at most one word of content between: "_____ is probably the most abundant protein"),
     /// or right after it with only "is", "called", an article and the like between, in its clause
     /// ("The main pigment is _____", "Isaac Newton published his _____"). Each run the Qwen 0.5B asked about elsewhere made a wrong
     /// card: "What is the demand curve?" — quantity, of "A demand curve is a graph of price
@@ -560,15 +559,16 @@ extension RoutingEngine {
         else { return false }
         let positions = words.indices.filter { isContent(words[$0]) }
         let stems = positions.map { words[$0].stem }
-        // The longest runs of the question's content stems that stand in the sentence.
-        var runs: [(start: Int, end: Int)] = []
+        // Every run of the question's content stems (two or more, or its one) that stands in the
+        // sentence: a long question ("What laws did Isaac Newton publish in 1687 in the Principia
+        // (…)?") has its longest run away from the blank, and a shorter one next to it.
+        var runs: [(start: Int, end: Int, from: Int)] = []
         for length in stride(from: min(asked.count, stems.count), through: asked.count == 1 ? 1 : 2, by: -1) {
             for from in 0...(asked.count - length) {
                 for at in Grounding.runStarts(Array(asked[from..<(from + length)]), in: stems) {
-                    runs.append((positions[at], positions[at + length - 1] + 1))
+                    runs.append((positions[at], positions[at + length - 1] + 1, from))
                 }
             }
-            if !runs.isEmpty { break }
         }
         guard !runs.isEmpty else { return false }
         let chars = Array(card.quote)
@@ -583,23 +583,29 @@ extension RoutingEngine {
                 return words[blankEnd..<run.start].count(where: { !$0.isStopword }) <= 1
             }
             // "Which package, python2-doc, …" of "The _____ python2-doc …" (binary package): the
-            // question names the answer's last word and goes on from there.
-            if run.start > blankStart, run.start < blankEnd, run.end > blankEnd { return true }
+            // word after "Which" names the answer's last word, and the question goes on from
+            // there. Not a verb the answer ends on: "What do sellers want to buy?" — buyers want.
+            let namesTheAnswer = run.from == 0 && questionWords.count > 1 && !questionWords[1].isStopword
+            if namesTheAnswer, run.start > blankStart, run.start < blankEnd, run.end > blankEnd { return true }
             guard blankStart >= run.end else { return false }
+            // The word a question ends on stands before its answer: a preposition ("What is the
+            // load factor 3 divided by?" of "… 3 divided by _____") or a verb ("What does a change
+            // in motion, an acceleration, need?" of "…, an acceleration, needs a _____").
+            let last = questionWords.last?.stem
+            let between = words[run.end..<blankStart]
+            let linked = between.allSatisfy { links.contains($0.lowercased) || $0.stem == last }
             let gap = chars[words[run.end - 1].offsets.upperBound..<words[blankStart].offsets.lowerBound]
-            if gap.contains(where: { ",;:".contains($0) }) {
-                // Across a comma only to the next item of a list ("depends on light intensity,
-                // _____ and temperature"), never into the next clause ("As the load factor
-                // rises, _____ become more frequent").
-                let next = words.indices.contains(blankEnd) ? words[blankEnd].lowercased : ""
-                let listed = blankStart == run.end && (next == "and" || next == "or"
-                    || chars[words[blankEnd - 1].offsets.upperBound...].first == ",")
-                return listed
+            guard gap.contains(where: { ",;:".contains($0) }) else { return linked }
+            // Across a comma only to the next item of a list ("depends on light intensity,
+            // _____ and temperature") or to the question's last word, never into the next
+            // clause ("As the load factor rises, _____ become more frequent").
+            if linked, let verb = between.lastIndex(where: { $0.stem == last }),
+                !chars[words[verb].offsets.upperBound..<words[blankStart].offsets.lowerBound].contains(where: { ",;:".contains($0) })
+            {
+                return true
             }
-            // A preposition the question ends on stands before its answer: "What is the load
-            // factor 3 divided by?" of "… 3 divided by _____".
-            let stranded = questionWords.last.flatMap { $0.isStopword ? $0.lowercased : nil }
-            return words[run.end..<blankStart].allSatisfy { links.contains($0.lowercased) || $0.lowercased == stranded }
+            let next = words.indices.contains(blankEnd) ? words[blankEnd].lowercased : ""
+            return blankStart == run.end && (next == "and" || next == "or" || chars[words[blankEnd - 1].offsets.upperBound...].first == ",")
         }
         return !answersARun
     }
