@@ -486,6 +486,9 @@ extension RoutingEngine {
             if Self.asksAnotherPart(question, of: card) {
                 return .failure(ItemRejection(reason: "the question asked for another part of the sentence than the missing words"))
             }
+            if let verb = Self.sharedVerb(question, answer: answer) {
+                return .failure(ItemRejection(reason: "the question used the answer's own verb (“\(verb)”): the missing words run into the sentence's verb"))
+            }
             return .success(question + "\u{1F}" + answer)
         }
     }
@@ -608,6 +611,34 @@ extension RoutingEngine {
             return blankStart == run.end && (next == "and" || next == "or" || chars[words[blankEnd - 1].offsets.upperBound...].first == ",")
         }
         return !answersARun
+    }
+
+    /// A word of `answer` that `question` says too and that reads as a verb: a form in "-s" or
+    /// "-ed", or a word that is never a noun. Such an answer ran from its subject into the
+    /// sentence's verb, and the question made the verb its own: "What rests on a table?" — book
+    /// rests, "What does a swimmer push backwards on the water?" — swimmer pushes, "What does a
+    /// demand curve normally slope from left to right?" — normally slopes. The noun a "What" or
+    /// "Which" asks for is no verb ("What laws did Isaac Newton publish?" — three laws, "In which
+    /// climate …?" — dry climates); neither is a capitalised name.
+    static func sharedVerb(_ question: String, answer: String) -> String? {
+        let questionWords = BuiltinTerms.words(in: question)
+        let asked = Set(questionWords.map(\.stem))
+        // The nouns right after "what" and "which", before the question's auxiliary ("What laws
+        // did …", "which climate is …"; not "What rests on …").
+        let auxiliaries: Set<String> = ["do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "has", "have", "had"]
+        let whNouns = Set(questionWords.indices.dropLast(2).compactMap { index -> String? in
+            guard ["what", "which"].contains(questionWords[index].lowercased),
+                auxiliaries.contains(questionWords[index + 2].lowercased)
+            else { return nil }
+            return questionWords[index + 1].stem
+        })
+        return BuiltinTerms.words(in: answer).first { word in
+            guard word.surface == word.lowercased, !word.isStopword, !word.isNumber, word.surface.count >= 3,
+                asked.contains(word.stem), !whNouns.contains(word.stem)
+            else { return false }
+            let form = word.lowercased
+            return form.hasSuffix("s") && !form.hasSuffix("ss") || form.hasSuffix("ed") || EnglishWordClass.isNeverNoun(form)
+        }?.surface
     }
 
     /// The content stems next to a cloze card's first blank: up to two on its left and two on

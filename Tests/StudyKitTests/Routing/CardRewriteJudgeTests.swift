@@ -215,6 +215,25 @@ struct CardRewriteJudgeTests {
         #expect(RoutingEngine.asksAnotherPart(question, of: card) == !answersTheBlank)
     }
 
+    /// Qwen2.5-Coder-0.5B's accepted cards on samples/eval whose blank ran into the sentence's
+    /// verb: the question says the verb as its own. Nouns shared with the question stay.
+    @Test(arguments: [
+        ("What rests on a table?", "book rests", "rests" as String?),
+        ("What does a swimmer push backwards on the water?", "swimmer pushes", "pushes"),
+        ("What does a demand curve normally slope from left to right?", "normally slopes", "normally"),
+        ("How many European towns are working in 1500?", "250 European towns", "towns"),
+        ("Where does the ridge rise above sea level?", "rises", "rises"),
+        ("What laws did Isaac Newton publish in 1687?", "three laws", nil),
+        ("In which climate is photosynthesis cut by a quarter?", "dry climates", nil),
+        ("What meets lighter continental crust?", "dense oceanic crust", nil),
+        ("What is the price at which the quantity demanded equals the quantity supplied?", "equilibrium price", nil),
+        ("What uses a second hash function to choose the step size?", "Double hashing", nil),
+        ("What are the main phagocytes?", "Neutrophils and macrophages", nil),
+    ])
+    func anAnswerThatRunsIntoTheVerbIsRefused(question: String, answer: String, verb: String?) {
+        #expect(RoutingEngine.sharedVerb(question, answer: answer) == verb)
+    }
+
     /// The rule runs in the card judge, after the rules that a question keeps the card's words
     /// and the blank's place.
     @Test func theCardJudgeRefusesAQuestionAboutAnotherPart() {

@@ -167,7 +167,10 @@ struct KeyphraseExtractor: Sendable {
                 // A phrase said once that runs from a subject into its verb ("king dismissed
                 // Necker", "1455 Fust sued", "Luther wrote short") or opens on an adverb or a
                 // verb ("normally slopes", "wrote short pamphlets") is no term, whatever it ends in.
-                if !isDefined, !inHeading, group.count == 1, group.stems.count > 1, Self.runsIntoAVerb(text) { return nil }
+                // An adverb opens no term however often it is said ("normally slopes", twice).
+                if !isDefined, !inHeading, group.stems.count > 1, group.count == 1 || Self.opensOnAnAdverb(text), Self.runsIntoAVerb(text) {
+                    return nil
+                }
                 if fieldNames.contains(key) { return nil }
                 weight *= EnglishFrequency.specificity(of: text)
                 if inHeading { weight *= Self.headingWeight }
@@ -345,11 +348,7 @@ struct KeyphraseExtractor: Sendable {
     static func runsIntoAVerb(_ text: String) -> Bool {
         let words = text.split(separator: " ").map(String.init)
         func plain(_ word: String) -> Bool { word.allSatisfy { $0.isLetter && $0.isLowercase } }
-        if let first = words.first, plain(first),
-            EnglishWordClass.isIrregularVerbForm(first) || (first.hasSuffix("ly") && EnglishWordClass.isNeverNoun(first))
-        {
-            return true
-        }
+        if let first = words.first, plain(first), EnglishWordClass.isIrregularVerbForm(first) || opensOnAnAdverb(text) { return true }
         // "sued", "tied", "died": four letters are too few for ``endsInParticiple(_:)``.
         func shortPastTense(_ word: String) -> Bool {
             guard plain(word), word.count == 4, word.hasSuffix("ed"), !word.hasSuffix("eed") else { return false }
@@ -358,6 +357,14 @@ struct KeyphraseExtractor: Sendable {
         }
         if words.count > 1, let first = words.first, shortPastTense(first) { return true }
         return words.dropFirst().contains { word in plain(word) && (isVerbOrAdjective(word) || shortPastTense(word)) }
+    }
+
+    /// Whether a phrase opens on an adverb in "-ly" that is never a noun ("normally slopes").
+    static func opensOnAnAdverb(_ text: String) -> Bool {
+        guard let first = text.split(separator: " ").first.map(String.init), first.count > 4, first.hasSuffix("ly"),
+            first.allSatisfy({ $0.isLetter && $0.isLowercase })
+        else { return false }
+        return EnglishWordClass.isNeverNoun(first)
     }
 
     /// Whether one lower-case English word is plainly no term: never a noun ("define", "useful",
