@@ -486,6 +486,9 @@ extension RoutingEngine {
             if Self.asksAnotherPart(question, of: card) {
                 return .failure(ItemRejection(reason: "the question asked for another part of the sentence than the missing words"))
             }
+            if Self.swapsSubjectAndObject(question, of: card) {
+                return .failure(ItemRejection(reason: "the question turned the sentence around: the missing words are what its verb acts on, not who acts"))
+            }
             if let verb = Self.sharedVerb(question, answer: answer) {
                 return .failure(ItemRejection(reason: "the question used the answer's own verb (“\(verb)”): the missing words run into the sentence's verb"))
             }
@@ -611,6 +614,32 @@ extension RoutingEngine {
             return blankStart == run.end && (next == "and" || next == "or" || chars[words[blankEnd - 1].offsets.upperBound...].first == ",")
         }
         return !answersARun
+    }
+
+    /// Whether a "Who" or "What" question makes the sentence's subject the object of its verb
+    /// while the blank is that verb's object: "Who sued Fust to recover his money?" of "In 1455
+    /// Fust sued _____ to recover his money" asks who sued, and the blank (Gutenberg) was sued.
+    /// A passive sentence is no such case: "Who paid for the project?" of "The project was paid
+    /// for with loans from the merchant _____" has other words between the verb and the blank.
+    static func swapsSubjectAndObject(_ question: String, of card: Flashcards.Card) -> Bool {
+        let questionWords = BuiltinTerms.words(in: question)
+        guard let opener = questionWords.first?.lowercased, ["what", "who"].contains(opener),
+            let blank = card.question.range(of: "_____")
+        else { return false }
+        func isContent(_ word: BuiltinWord) -> Bool { !word.isStopword && !word.isNumber && word.surface.count >= 3 }
+        let asked = questionWords.dropFirst().filter(isContent)
+        guard asked.count >= 2 else { return false }
+        let (verb, actor) = (asked[asked.startIndex].stem, asked[asked.startIndex + 1].stem)
+        let words = BuiltinTerms.words(in: card.quote)
+        let blankStart = BuiltinTerms.words(in: String(card.question[..<blank.lowerBound])).count
+        guard blankStart <= words.count else { return false }
+        let articles: Set<String> = ["a", "an", "the", "his", "her", "its", "their"]
+        for index in words.indices where words[index].stem == actor && index + 1 < blankStart {
+            // The actor's next word of content is the verb, and the blank follows the verb.
+            guard let next = words[(index + 1)..<blankStart].firstIndex(where: isContent), words[next].stem == verb else { continue }
+            if words[(next + 1)..<blankStart].allSatisfy({ articles.contains($0.lowercased) }) { return true }
+        }
+        return false
     }
 
     /// A word of `answer` that `question` says too and that reads as a verb: a form in "-s" or

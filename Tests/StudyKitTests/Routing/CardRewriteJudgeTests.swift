@@ -234,6 +234,26 @@ struct CardRewriteJudgeTests {
         #expect(RoutingEngine.sharedVerb(question, answer: answer) == verb)
     }
 
+    /// Qwen2.5-Coder-0.5B on the printing page: the sentence's subject made the object of the
+    /// question's verb, while the blank is the one acted on. A passive sentence asked actively is
+    /// no such case, nor a question for the subject.
+    @Test(arguments: [
+        ("In 1455 Fust sued Gutenberg to recover his money and took over much of the workshop.", "Gutenberg",
+         "Who sued Fust to recover his money and take over much of the workshop?", true),
+        ("The project was paid for with loans from the merchant Johann Fust.", "merchant Johann Fust", "Who paid for the project?", false),
+        ("Voltaire attacked religious intolerance and the abuses of the Church.", "Voltaire",
+         "Who attacked religious intolerance and the abuses of the Church?", false),
+        ("The heart pumps blood through the arteries to every organ of the body.", "blood", "What does the heart pump through the arteries?", false),
+    ])
+    func aQuestionThatTurnsTheSentenceAroundIsRefused(quote: String, blank: String, question: String, turned: Bool) {
+        let card = Flashcards.Card(question: quote.replacingOccurrences(of: blank, with: "_____"), answer: blank, quote: quote)
+        #expect(RoutingEngine.swapsSubjectAndObject(question, of: card) == turned)
+        if turned {
+            #expect(Self.judge(card, question, blank)
+                == "the question turned the sentence around: the missing words are what its verb acts on, not who acts")
+        }
+    }
+
     /// The rule runs in the card judge, after the rules that a question keeps the card's words
     /// and the blank's place.
     @Test func theCardJudgeRefusesAQuestionAboutAnotherPart() {
