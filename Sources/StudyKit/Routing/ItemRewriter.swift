@@ -538,32 +538,36 @@ extension RoutingEngine {
         return subject
     }
 
+    /// Where a cloze card's first blank stands among its sentence's words: the cloze's words
+    /// before the blank are the sentence's. `nil` without a blank.
+    static func blankStart(in cloze: String) -> Int? {
+        cloze.range(of: "_____").map { BuiltinTerms.words(in: String(cloze[..<$0.lowerBound])).count }
+    }
+
     /// Whether a "What", "Who" or "Which" question asks for another part of the card's sentence
     /// than its blank. A run of the question's content words that stands in the sentence (at
-    /// least 2, or its one) is what the answer goes with: the blank must stand right before one (at most one word of content between: "_____ is probably the most abundant protein"),
-    /// or right after it with only "is", "called", an article and the like between, in its clause
-    /// ("The main pigment is _____", "Isaac Newton published his _____"). Each run the Qwen 0.5B asked about elsewhere made a wrong
-    /// card: "What is the demand curve?" — quantity, of "A demand curve is a graph of price
-    /// against _____ demanded"; "What reflects green light?" — leaves, of "Chlorophyll … reflects
-    /// green light, which is why _____ look green"; "What is the load factor?" — 8, of "The load
-    /// factor is 3 divided by _____". A question whose words do not stand in the sentence as a
-    /// run of two is not judged here.
+    /// least 2, or its one) is what the answer goes with: the blank must stand right before one
+    /// (at most one word of content between: "_____ is probably the most abundant protein"), or
+    /// right after it with only "is", "called", an article and the like between, in its clause
+    /// ("The main pigment is _____", "Isaac Newton published his _____"). Each run the Qwen 0.5B
+    /// asked about elsewhere made a wrong card: "What is the demand curve?" — quantity, of "A
+    /// demand curve is a graph of price against _____ demanded"; "What reflects green light?" —
+    /// leaves, of "Chlorophyll … reflects green light, which is why _____ look green"; "What is
+    /// the load factor?" — 8, of "The load factor is 3 divided by _____". A question whose words
+    /// do not stand in the sentence as a run of two is not judged here.
     static func asksAnotherPart(_ question: String, of card: Flashcards.Card) -> Bool {
         let questionWords = BuiltinTerms.words(in: question)
         guard let opener = questionWords.first?.lowercased, ["what", "who", "which"].contains(opener),
-            let blank = card.question.range(of: "_____")
+            let blankStart = blankStart(in: card.question)
         else { return false }
-        func isContent(_ word: BuiltinWord) -> Bool { !word.isStopword && !word.isNumber && word.surface.count >= 3 }
-        let asked = questionWords.dropFirst().filter(isContent).map(\.stem)
+        let asked = questionWords.dropFirst().filter(Grounding.isContent).map(\.stem)
         let words = BuiltinTerms.words(in: card.quote)
-        // Where the blank stands in the sentence: the cloze's words before it are the sentence's.
-        let blankStart = BuiltinTerms.words(in: String(card.question[..<blank.lowerBound])).count
         let answerWords = BuiltinTerms.words(in: card.answer)
         let blankEnd = blankStart + answerWords.count
         guard !asked.isEmpty, !answerWords.isEmpty, blankEnd <= words.count,
             zip(words[blankStart..<blankEnd], answerWords).allSatisfy({ $0.lowercased == $1.lowercased })
         else { return false }
-        let positions = words.indices.filter { isContent(words[$0]) }
+        let positions = words.indices.filter { Grounding.isContent(words[$0]) }
         let stems = positions.map { words[$0].stem }
         // Every run of the question's content stems (two or more, or its one) that stands in the
         // sentence: a long question ("What laws did Isaac Newton publish in 1687 in the Principia
@@ -624,19 +628,17 @@ extension RoutingEngine {
     static func swapsSubjectAndObject(_ question: String, of card: Flashcards.Card) -> Bool {
         let questionWords = BuiltinTerms.words(in: question)
         guard let opener = questionWords.first?.lowercased, ["what", "who"].contains(opener),
-            let blank = card.question.range(of: "_____")
+            let blankStart = blankStart(in: card.question)
         else { return false }
-        func isContent(_ word: BuiltinWord) -> Bool { !word.isStopword && !word.isNumber && word.surface.count >= 3 }
-        let asked = questionWords.dropFirst().filter(isContent)
+        let asked = questionWords.dropFirst().filter(Grounding.isContent)
         guard asked.count >= 2 else { return false }
         let (verb, actor) = (asked[asked.startIndex].stem, asked[asked.startIndex + 1].stem)
         let words = BuiltinTerms.words(in: card.quote)
-        let blankStart = BuiltinTerms.words(in: String(card.question[..<blank.lowerBound])).count
         guard blankStart <= words.count else { return false }
         let articles: Set<String> = ["a", "an", "the", "his", "her", "its", "their"]
         for index in words.indices where words[index].stem == actor && index + 1 < blankStart {
             // The actor's next word of content is the verb, and the blank follows the verb.
-            guard let next = words[(index + 1)..<blankStart].firstIndex(where: isContent), words[next].stem == verb else { continue }
+            guard let next = words[(index + 1)..<blankStart].firstIndex(where: Grounding.isContent), words[next].stem == verb else { continue }
             if words[(next + 1)..<blankStart].allSatisfy({ articles.contains($0.lowercased) }) { return true }
         }
         return false
@@ -662,8 +664,7 @@ extension RoutingEngine {
             return questionWords[index + 1].stem
         })
         return BuiltinTerms.words(in: answer).first { word in
-            guard word.surface == word.lowercased, !word.isStopword, !word.isNumber, word.surface.count >= 3,
-                asked.contains(word.stem), !whNouns.contains(word.stem)
+            guard word.surface == word.lowercased, Grounding.isContent(word), asked.contains(word.stem), !whNouns.contains(word.stem)
             else { return false }
             let form = word.lowercased
             return form.hasSuffix("s") && !form.hasSuffix("ss") || form.hasSuffix("ed") || EnglishWordClass.isNeverNoun(form)

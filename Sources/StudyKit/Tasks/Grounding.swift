@@ -389,11 +389,17 @@ enum Grounding {
                 if index + 1 < words.count, isCJK(words[index + 1]), words[index + 1].offsets.lowerBound == word.offsets.upperBound {
                     stems.append(word.surface + words[index + 1].surface)
                 }
-            } else if !word.isStopword, !word.isNumber, word.surface.count >= 3 {
+            } else if isContent(word) {
                 stems.append(word.stem)
             }
         }
         return stems
+    }
+
+    /// Whether a word outside CJK text is a content word: no stopword, no number, at least 3
+    /// letters (the words ``contentStems(_:)`` keeps).
+    static func isContent(_ word: BuiltinWord) -> Bool {
+        !word.isStopword && !word.isNumber && word.surface.count >= 3
     }
 
     /// Whether `word` is one ideograph, kana or hangul character.

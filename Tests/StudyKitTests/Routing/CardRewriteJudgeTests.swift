@@ -9,6 +9,11 @@ struct CardRewriteJudgeTests {
     static let card = Flashcards.Card(
         question: "The rate of photosynthesis depends on light intensity, _____ and temperature.", answer: "carbon dioxide", quote: quote)
 
+    /// A cloze card of `quote` with `blank`'s every occurrence blanked.
+    static func cloze(_ quote: String, _ blank: String) -> Flashcards.Card {
+        Flashcards.Card(question: quote.replacingOccurrences(of: blank, with: "_____"), answer: blank, quote: quote)
+    }
+
     static func judge(_ question: String, _ answer: String) -> String {
         let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(quote)))
         switch job.accept(["question": .string(question), "answer": .string(answer)]) {
@@ -87,7 +92,7 @@ struct CardRewriteJudgeTests {
          "What is a collision strategy in which all entries are stored directly in the bucket array, and akeythatcollidesis?", "akeythatcollidesis"),
     ])
     func aQuestionWithGluedWordsIsKeptExtracted(quote: String, answer: String, question: String, glued: String) {
-        let card = Flashcards.Card(question: quote.replacingOccurrences(of: answer, with: "_____"), answer: answer, quote: quote)
+        let card = Self.cloze(quote, answer)
         #expect(Self.judge(card, question, answer) == "the question used a word that is neither the material's nor English (\(glued))")
         // The same question with its words apart is accepted.
         let apart = question.replacingOccurrences(of: "aforce", with: "a force").replacingOccurrences(of: "akeythatcollidesis", with: "a key that collides is")
@@ -112,9 +117,7 @@ struct CardRewriteJudgeTests {
     /// from its sentence, and a question may leave out the date beside the blank; it still keeps
     /// the blank's other neighbours.
     @Test func aYearIsAnAnswerAndADateBesideTheBlankMayBeLeftOut() {
-        func card(_ quote: String, _ answer: String) -> Flashcards.Card {
-            Flashcards.Card(question: quote.replacingOccurrences(of: answer, with: "_____"), answer: answer, quote: quote)
-        }
+        let card = Self.cloze
         let year = card("17 June 1789: the Third Estate declares itself the National Assembly.", "1789")
         #expect(Self.judge(year, "What year does the Third Estate declare itself the National Assembly?", "1789") == "accepted")
         #expect(Self.judge(year, "What year does the Third Estate declare itself the National Assembly?", "1790")
@@ -153,7 +156,7 @@ struct CardRewriteJudgeTests {
         ("Acceleration is the rate of change of velocity.", "velocity", "What is the rate of change of velocity?", "Acceleration"),
     ])
     func aQuestionForTheSubjectBecomesAFlashcardWithTheSubjectAsItsAnswer(quote: String, blank: String, question: String, subject: String?) {
-        let card = Flashcards.Card(question: quote.replacingOccurrences(of: blank, with: "_____"), answer: blank, quote: quote)
+        let card = Self.cloze(quote, blank)
         let stems = Set(Grounding.contentStems(quote))
         let flashcard = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: stems, subjectAnswers: true)
         switch flashcard.accept(["question": .string(question), "answer": .string(blank)]) {
@@ -211,7 +214,7 @@ struct CardRewriteJudgeTests {
          "What mass does one newton give an acceleration of 1 m/s²?", true),
     ])
     func aQuestionAboutAnotherPartOfTheSentenceIsRefused(quote: String, blank: String, question: String, answersTheBlank: Bool) {
-        let card = Flashcards.Card(question: quote.replacingOccurrences(of: blank, with: "_____"), answer: blank, quote: quote)
+        let card = Self.cloze(quote, blank)
         #expect(RoutingEngine.asksAnotherPart(question, of: card) == !answersTheBlank)
     }
 
@@ -246,7 +249,7 @@ struct CardRewriteJudgeTests {
         ("The heart pumps blood through the arteries to every organ of the body.", "blood", "What does the heart pump through the arteries?", false),
     ])
     func aQuestionThatTurnsTheSentenceAroundIsRefused(quote: String, blank: String, question: String, turned: Bool) {
-        let card = Flashcards.Card(question: quote.replacingOccurrences(of: blank, with: "_____"), answer: blank, quote: quote)
+        let card = Self.cloze(quote, blank)
         #expect(RoutingEngine.swapsSubjectAndObject(question, of: card) == turned)
         if turned {
             #expect(Self.judge(card, question, blank)

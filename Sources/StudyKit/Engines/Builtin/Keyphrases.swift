@@ -165,9 +165,9 @@ struct KeyphraseExtractor: Sendable {
                 let named = text.lowercased().split(separator: " ").allSatisfy { namingWords.contains(String($0)) }
                 if !isDefined, !named, verbLike { return nil }
                 // A phrase said once that runs from a subject into its verb ("king dismissed
-                // Necker", "1455 Fust sued", "Luther wrote short") or opens on an adverb or a
-                // verb ("normally slopes", "wrote short pamphlets") is no term, whatever it ends in.
-                // An adverb opens no term however often it is said ("normally slopes", twice).
+                // Necker", "1455 Fust sued", "Luther wrote short") or opens on a verb ("wrote short
+                // pamphlets") is no term, whatever it ends in; one that opens on an adverb is none
+                // however often it is said ("normally slopes", twice).
                 if !isDefined, !inHeading, group.stems.count > 1, group.count == 1 || Self.opensOnAnAdverb(text), Self.runsIntoAVerb(text) {
                     return nil
                 }
