@@ -356,7 +356,26 @@ struct KeyphraseExtractor: Sendable {
             return !BuiltinStopwords.contains(base) && EnglishFrequency.zipf(base) >= 3
         }
         if words.count > 1, let first = words.first, shortPastTense(first) { return true }
+        if words.indices.dropLast().contains(where: { endsANounPhrase(words[$0]) && plain(words[$0 + 1]) && !BuiltinStopwords.contains(words[$0 + 1]) }) {
+            return true
+        }
         return words.dropFirst().contains { word in plain(word) && (isVerbOrAdjective(word) || shortPastTense(word)) }
+    }
+
+    /// Whether a word inside a phrase is a plural noun, which ends its noun phrase: English puts a
+    /// compound's modifier in the singular ("proton gradient"), so a plain word after a plural is
+    /// the sentence's verb ("Protons flow back", "Greenhouse growers add" — blanks of the builtin
+    /// cards). A plural is an "-s" form of a known word, not "-ss", "-us", "-is", "-ics" or
+    /// "-ous" ("glass", "status", "basis", "physics", "famous"). The few compounds with a plural
+    /// modifier ("customs posts") are lost when said once.
+    static func endsANounPhrase(_ word: String) -> Bool {
+        let lower = word.lowercased()
+        guard lower.count >= 4, lower.hasSuffix("s"), lower.allSatisfy({ $0.isLetter && $0.isASCII }),
+            word.dropFirst().allSatisfy(\.isLowercase),
+            !["ss", "us", "is", "ics", "ous"].contains(where: lower.hasSuffix), !BuiltinStopwords.contains(lower)
+        else { return false }
+        let singular = String(lower.dropLast())
+        return EnglishFrequency.zipf(singular) >= 2.5 && !EnglishWordClass.isNeverNoun(singular)
     }
 
     /// Whether a phrase opens on an adverb in "-ly" that is never a noun ("normally slopes").
