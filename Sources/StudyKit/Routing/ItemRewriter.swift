@@ -489,6 +489,9 @@ extension RoutingEngine {
             if Self.swapsSubjectAndObject(question, of: card) {
                 return .failure(ItemRejection(reason: "the question turned the sentence around: the missing words are what its verb acts on, not who acts"))
             }
+            if let other = Self.otherQuantity(question, of: card) {
+                return .failure(ItemRejection(reason: other))
+            }
             if let verb = Self.sharedVerb(question, answer: answer) {
                 return .failure(ItemRejection(reason: "the question used the answer's own verb (“\(verb)”): the missing words run into the sentence's verb"))
             }
@@ -663,13 +666,64 @@ extension RoutingEngine {
             else { return nil }
             return questionWords[index + 1].stem
         })
+        func inflected(_ form: String) -> Bool { form.hasSuffix("s") && !form.hasSuffix("ss") || form.hasSuffix("ed") }
         return BuiltinTerms.words(in: answer).first { word in
             guard word.surface == word.lowercased, Grounding.isContent(word), asked.contains(word.stem), !whNouns.contains(word.stem)
             else { return false }
             let form = word.lowercased
-            return form.hasSuffix("s") && !form.hasSuffix("ss") || form.hasSuffix("ed") || EnglishWordClass.isNeverNoun(form)
+            if inflected(form) || EnglishWordClass.isNeverNoun(form) { return true }
+            // The question inflects the answer's word as its verb: "What releases cytokines …?" —
+            // release signalling molecules, "What flows back from the lumen …?" — protons flow back.
+            return questionWords.contains { $0.stem == word.stem && $0.surface == $0.lowercased && $0.lowercased != form && inflected($0.lowercased) }
         }?.surface
     }
+
+    /// Why a question asks for another quantity than the card's number is of, or `nil`: the unit
+    /// that ends the answer or follows the blank ("2 kg", "_____ m/s²") says what the number
+    /// measures, and a question naming another quantity asks for another number of the sentence
+    /// ("What is the mass of the person on the Moon?" — 1.6, of "where g is about _____ m/s²";
+    /// "What is the force in Newton's second law?" — 2 kg). A question that names no quantity, or
+    /// a unit this table does not know, is not judged.
+    static func otherQuantity(_ question: String, of card: Flashcards.Card) -> String? {
+        func unit(_ token: Substring?) -> String? {
+            guard let token else { return nil }
+            let trimmed = token.trimmingCharacters(in: CharacterSet(charactersIn: ",.;:)!?"))
+            return unitQuantities[trimmed] != nil ? trimmed : nil
+        }
+        let after = card.question.range(of: "_____").map { card.question[$0.upperBound...].split(separator: " ").first } ?? nil
+        guard let found = unit(card.answer.split(separator: " ").last) ?? unit(after), let allowed = unitQuantities[found] else { return nil }
+        let words = Set(Grounding.normalizedWords(question))
+        let named = quantityWords.filter(words.contains)
+        guard !named.isEmpty, named.isDisjoint(with: allowed) else { return nil }
+        return "the question asked for a \(named.sorted()[0]), but the missing number is in \(found)"
+    }
+
+    /// What a unit measures, as the words a question names it by.
+    static let unitQuantities: [String: Set<String>] = {
+        let mass: Set<String> = ["mass"]
+        let acceleration: Set<String> = ["acceleration", "gravity", "deceleration"]
+        let speed: Set<String> = ["speed", "velocity"]
+        let force: Set<String> = ["force", "weight", "thrust", "friction", "tension", "drag", "lift"]
+        let energy: Set<String> = ["energy", "work", "heat"]
+        let power: Set<String> = ["power"]
+        let length: Set<String> = ["distance", "length", "height", "width", "depth", "displacement", "radius", "diameter", "wavelength"]
+        let time: Set<String> = ["time", "period", "duration"]
+        let temperature: Set<String> = ["temperature"]
+        return [
+            "kg": mass, "mg": mass, "tonnes": mass,
+            "m/s²": acceleration, "m/s2": acceleration, "m/s^2": acceleration,
+            "m/s": speed, "km/h": speed, "mph": speed,
+            "N": force, "kN": force,
+            "J": energy, "kJ": energy, "kWh": energy, "kcal": energy,
+            "W": power, "kW": power, "MW": power,
+            "m": length, "km": length, "cm": length, "mm": length,
+            "s": time, "ms": time,
+            "°C": temperature, "K": temperature,
+        ]
+    }()
+
+    /// Every quantity word of ``unitQuantities``.
+    static let quantityWords: Set<String> = unitQuantities.values.reduce(into: Set<String>()) { $0.formUnion($1) }
 
     /// The content stems next to a cloze card's first blank: up to two on its left and two on
     /// its right, each side stopping at the clause's edge (`,` `;` `:` and brackets). A date's

@@ -232,6 +232,9 @@ struct CardRewriteJudgeTests {
         ("What is the price at which the quantity demanded equals the quantity supplied?", "equilibrium price", nil),
         ("What uses a second hash function to choose the step size?", "Double hashing", nil),
         ("What are the main phagocytes?", "Neutrophils and macrophages", nil),
+        ("What releases cytokines that activate B cells, cytotoxic T cells and macrophages?", "release signalling molecules", "release"),
+        ("What flows back from the lumen to the stroma through ATP synthase?", "Protons flow back", "flow"),
+        ("Which climates is photosynthesis cut by a quarter in?", "dry climate", nil),
     ])
     func anAnswerThatRunsIntoTheVerbIsRefused(question: String, answer: String, verb: String?) {
         #expect(RoutingEngine.sharedVerb(question, answer: answer) == verb)
@@ -255,6 +258,25 @@ struct CardRewriteJudgeTests {
             #expect(Self.judge(card, question, blank)
                 == "the question turned the sentence around: the missing words are what its verb acts on, not who acts")
         }
+    }
+
+    /// Qwen2.5-Coder-0.5B on the Newton page: a number asked as another quantity than its unit
+    /// measures. The right quantity, or none named, passes; so does a unit the table lacks.
+    @Test(arguments: [
+        ("On the Moon, where g is about 1.6 m/s², the same person weighs only about 112 N.", "1.6",
+         "What is the mass of the person on the Moon?", "the question asked for a mass, but the missing number is in m/s²" as String?),
+        ("The force is F = m·a = 2 kg × 3 m/s² = 6 N.", "2 kg", "What is the force in Newton's second law?",
+         "the question asked for a force, but the missing number is in kg"),
+        ("On the Moon, where g is about 1.6 m/s², the same person weighs only about 112 N.", "1.6",
+         "What is the acceleration due to gravity on the Moon?", nil),
+        ("On the Moon, where g is about 1.6 m/s², the same person weighs only about 112 N.", "112", "How much does the person weigh on the Moon?", nil),
+        ("A car travels along a straight, level road at a steady 25 m/s.", "25", "What is the speed of the car?", nil),
+        ("A car travels along a straight, level road at a steady 25 m/s.", "25", "What is the time the car travels?",
+         "the question asked for a time, but the missing number is in m/s"),
+        ("The bridge is 40 furlongs long.", "40", "What is the length of the bridge?", nil),
+    ])
+    func aNumberAskedAsAnotherQuantityIsRefused(quote: String, blank: String, question: String, reason: String?) {
+        #expect(RoutingEngine.otherQuantity(question, of: Self.cloze(quote, blank)) == reason)
     }
 
     /// The rule runs in the card judge, after the rules that a question keeps the card's words
