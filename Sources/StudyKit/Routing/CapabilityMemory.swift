@@ -53,7 +53,7 @@ public struct CapabilityPolicy: Sendable, Equatable {
     static let itemYieldWindow = 20
 
     /// How many recent attempts ``skipReason(recent:job:now:runStarted:)`` needs to see.
-    public func window(for job: JobKind) -> Int { job == .item ? max(itemFailuresToSkip, Self.itemYieldWindow) : failuresToSkip }
+    public func window(for job: JobKind) -> Int { job == .item ? 2 * max(itemFailuresToSkip, Self.itemYieldWindow) : failuresToSkip }
 
     /// Why the model must be skipped for this job now, or `nil` when it may be tried.
     /// - Parameter recent: the key's newest attempts, newest first.
@@ -67,10 +67,10 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// summary's overview) is judged as a part is: on its last ``failuresToSkip`` attempts.
     public func skipReason(recent: [Attempt], job: JobKind, now: Date, runStarted: Date? = nil, oncePerDocument: Bool = false) -> String? {
         let perItem = job == .item && !oncePerDocument
-        let needed = failuresInARowToSkip(perItem: perItem)
-        guard needed > 0, recent.count >= needed else { return nil }
+        let needed = perItem ? itemFailuresInARowToSkip(recent, now: now) : failuresToSkip
         let last = recent.prefix(needed)
-        if last.allSatisfy(\.outcome.isFailure), let newest = last.first?.at, now.timeIntervalSince(newest) < skipDuration {
+        if needed > 0, recent.count >= needed, last.allSatisfy(\.outcome.isFailure), let newest = last.first?.at,
+            now.timeIntervalSince(newest) < skipDuration {
             let seconds = last.reduce(0) { $0 + $1.duration }
             let outcomes = Dictionary(grouping: last, by: \.outcome).keys.map(\.rawValue).sorted().joined(separator: ", ")
             return "skipped: failed the last \(needed) attempts (\(outcomes); \(Self.seconds(seconds)))"
@@ -79,9 +79,24 @@ public struct CapabilityPolicy: Sendable, Equatable {
         return yieldSkip(itemRecord(recent, now: now, runStarted: runStarted))
     }
 
-    /// Failed attempts in a row that skip a job: an item job's many, or a part's (and a job asked
-    /// once per document's) few.
-    private func failuresInARowToSkip(perItem: Bool) -> Int { perItem ? itemFailuresToSkip : failuresToSkip }
+    /// Failed items in a row that skip an item job: ``itemFailuresToSkip``, or more when the
+    /// attempts before that run show the model getting items right — as many failures in a row as
+    /// that acceptance rate makes a one-in-a-thousand event, at most ``itemYieldWindow``. At 10,
+    /// one hard stretch of one document (five cards in thirteen right, then ten refused, four of
+    /// them as wrong cards) skipped the model's card rewrites for a day, the rest of that document
+    /// first; a model that gets none right is still skipped after 10.
+    func itemFailuresInARowToSkip(_ recent: [Attempt], now: Date) -> Int {
+        guard itemFailuresToSkip > 0 else { return 0 }
+        let run = recent.prefix { $0.outcome.isFailure }.count
+        let before = recent.dropFirst(run).prefix(Self.itemYieldWindow).filter { now.timeIntervalSince($0.at) < skipDuration }
+        let accepted = before.filter { $0.outcome == .accepted }.count
+        guard accepted > 0 else { return itemFailuresToSkip }
+        // The rate with one success and one failure added, as ``itemFailuresToStop`` reads it.
+        let rate = Double(accepted + 1) / Double(before.count + 2)
+        guard rate < 1 else { return itemFailuresToSkip }
+        let rare = Int((log(0.001) / log(1 - rate)).rounded(.up))
+        return min(max(itemFailuresToSkip, rare), max(itemFailuresToSkip, Self.itemYieldWindow))
+    }
 
     /// What an item job's record says of the model before this run: its newest
     /// ``itemYieldWindow`` attempts made before `runStarted`, of those the last ``skipDuration``.
@@ -125,9 +140,13 @@ public struct CapabilityPolicy: Sendable, Equatable {
     public func skipEnds(recent: [Attempt], job: JobKind, oncePerDocument: Bool = false) -> Date? {
         guard let newest = recent.first?.at else { return nil }
         let perItem = job == .item && !oncePerDocument
-        let needed = failuresInARowToSkip(perItem: perItem)
-        if perItem, needed > 0, recent.count >= needed, !recent.prefix(needed).allSatisfy(\.outcome.isFailure) {
-            return recent[needed - 1].at.addingTimeInterval(skipDuration)
+        // An item job skipped on its cost: ``yieldSkip(_:)`` needs ``itemFailuresToSkip`` attempts.
+        let needed = perItem ? itemFailuresToSkip : failuresToSkip
+        if perItem, needed > 0, recent.count >= needed {
+            let inARow = itemFailuresInARowToSkip(recent, now: newest)
+            if recent.count < inARow || !recent.prefix(inARow).allSatisfy(\.outcome.isFailure) {
+                return recent[needed - 1].at.addingTimeInterval(skipDuration)
+            }
         }
         return newest.addingTimeInterval(skipDuration)
     }

@@ -42,6 +42,31 @@ struct ItemYieldTests {
         }
     }
 
+    /// Ten refused cards in a row skip a model that gets none right, but not one whose attempts
+    /// before the run got 5 in 13 right: that rate makes ten failures in a row a one-in-a-hundred
+    /// stretch of hard cards, and it takes 14 (one in a thousand) to skip it for a day.
+    @Test func failuresInARowSkipLaterForAModelThatGetsItemsRight() {
+        let earlier: [AttemptOutcome] = [.accepted, .invalid, .invalid, .accepted, .invalid, .accepted, .invalid, .invalid, .accepted, .invalid, .accepted, .invalid, .invalid]
+        func record(failures: Int, before: [AttemptOutcome]) -> [Attempt] {
+            (Array(repeating: AttemptOutcome.invalid, count: failures) + before).enumerated().map { index, outcome in
+                Attempt(key: Self.cardKey, outcome: outcome, duration: 0.5, at: Self.start.addingTimeInterval(Double(-60 * index)))
+            }
+        }
+        let policy = CapabilityPolicy()
+        let now = Self.start.addingTimeInterval(60)
+        #expect(policy.itemFailuresInARowToSkip(record(failures: 10, before: earlier), now: now) == 14)
+        #expect(policy.skipReason(recent: record(failures: 10, before: earlier), job: .item, now: now) == nil)
+        #expect(policy.skipReason(recent: record(failures: 13, before: earlier), job: .item, now: now) == nil)
+        let skipped = policy.skipReason(recent: record(failures: 14, before: earlier), job: .item, now: now)
+        #expect(skipped?.hasPrefix("skipped: failed the last 14 attempts") == true, "\(skipped ?? "nil")")
+        // Nothing right before the run: 10 in a row skip, as before.
+        let none = record(failures: 10, before: Array(repeating: .invalid, count: 5))
+        #expect(policy.itemFailuresInARowToSkip(none, now: now) == 10)
+        #expect(policy.skipReason(recent: none, job: .item, now: now)?.hasPrefix("skipped: failed the last 10 attempts") == true)
+        // Skipping turned off skips nothing.
+        #expect(CapabilityPolicy(failuresToSkip: 0).skipReason(recent: none, job: .item, now: now) == nil)
+    }
+
     /// The overview is asked once per document, so its record grows a document at a time: it is
     /// judged as a part is, and two documents whose overview failed skip it on the third.
     @Test func aJobAskedOncePerDocumentIsSkippedAfterTwoFailuresLikeAPart() {
