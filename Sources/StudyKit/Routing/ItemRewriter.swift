@@ -420,6 +420,7 @@ extension RoutingEngine {
                 return .failure(ItemRejection(reason: "the question was not a question of 4 words or more"))
             }
             if question.contains("_") { return .failure(ItemRejection(reason: "the question still had the blank in it")) }
+            if let malformed = Self.malformedQuestion(question, quote: card.quote) { return .failure(ItemRejection(reason: malformed)) }
             let questionWords = Grounding.normalizedWords(question).joined(separator: " ")
             let answerWords = Grounding.normalizedWords(answer).joined(separator: " ")
             guard !answerWords.isEmpty, !(" " + questionWords + " ").contains(" " + answerWords + " ") else {
@@ -490,6 +491,9 @@ extension RoutingEngine {
                 return .failure(ItemRejection(reason: "the question turned the sentence around: the missing words are what its verb acts on, not who acts"))
             }
             if let other = Self.otherQuantity(question, of: card) {
+                return .failure(ItemRejection(reason: other))
+            }
+            if let other = Self.otherKind(question, answer: answer) {
                 return .failure(ItemRejection(reason: other))
             }
             if let verb = Self.sharedVerb(question, answer: answer) {

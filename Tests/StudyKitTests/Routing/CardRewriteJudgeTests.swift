@@ -289,6 +289,53 @@ struct CardRewriteJudgeTests {
         #expect(Self.judge(card, "What is the load factor 3 divided by?", "8") == "accepted")
     }
 
+    /// Seen on samples/long.pdf's cards at `--budget 200`, session 46.
+    @Test(arguments: [
+        ("What was closed? What was repealed? What was released?", "the question asked several questions in one"),
+        ("What did the later regimes, not even the restored Bourbon monarchy, not even the restored Bourbon monarchy, try to bring back?",
+         "the question said “not even the restored” twice"),
+        ("What did none of the later regimes, not even the restored Bourbon monarchy, try to bring back?", nil),
+        ("What is it?", nil),
+    ] as [(String, String?)])
+    func aQuestionMustBeOneQuestionSaidOnce(question: String, reason: String?) {
+        let quote = "None of the later regimes, not even the restored Bourbon monarchy, tried to bring them back."
+        #expect(RoutingEngine.malformedQuestion(question, quote: quote) == reason)
+    }
+
+    @Test func aRunTheSentenceSaysTwiceMayStandTwice() {
+        let quote = "When one object exerts a force on a second object, the second object exerts a force of equal size on the first."
+        #expect(RoutingEngine.malformedQuestion(
+            "What happens when one object exerts a force on a second object, and the second object exerts a force back?", quote: quote) == nil)
+    }
+
+    @Test(arguments: [
+        ("What month does the Estates-General open at Versailles?", "5", "the question asked for a month, but the missing words name none (“5”)"),
+        ("In which month did the Estates-General open at Versailles?", "May", nil),
+        ("What year did France declare war on Britain?", "the Convention", "the question asked for a year, but the missing words have none (“the Convention”)"),
+        ("In what year did France declare war on Britain?", "February 1793", nil),
+        ("What year did the Enlightenment peak?", "eighteenth century", nil),
+        ("What year did the trend begin?", "1960s", nil),
+        ("How many people were sentenced to death during the Terror?", "seventeen thousand people", nil),
+        ("How many wealthy commoners bought offices?", "thousands", nil),
+        ("How many estates divided French society?", "Assembly", "the question asked how many, but the missing words are no number (“Assembly”)"),
+        ("On what day did the king dismiss Necker?", "11 July", nil),
+        ("On what day did the king dismiss Necker?", "Louis", "the question asked for a day, but the missing words are no date (“Louis”)"),
+        ("Who opened the Estates-General at Versailles?", "1789", "the question asked “who”, but the missing words are a number (“1789”)"),
+        ("Who opened the Estates-General at Versailles?", "Louis XVI", nil),
+        ("What followed the Estates-General?", "5", nil),
+        ("How does the Assembly vote?", "by head", nil),
+    ] as [(String, String, String?)])
+    func theQuestionsOpeningAsksForTheKindOfTheMissingWords(question: String, answer: String, reason: String?) {
+        #expect(RoutingEngine.otherKind(question, answer: answer) == reason)
+    }
+
+    @Test func theCardJudgeRefusesAMonthAskedOfADayNumber() {
+        let card = Self.cloze("5 May 1789: the Estates-General opens at Versailles.", "5")
+        #expect(Self.judge(card, "What month does the Estates-General open at Versailles?", "5")
+            == "the question asked for a month, but the missing words name none (“5”)")
+        #expect(Self.judge(card, "What day of May 1789 does the Estates-General open at Versailles?", "5") == "accepted")
+    }
+
     @Test func theBlanksNeighboursStopAtItsClause() {
         #expect(RoutingEngine.blankNeighbours("The rate of photosynthesis depends on light intensity, _____ and temperature.")
             == [[], ["temperatur"]])

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The form of a rewritten card's question, judged before its meaning: one question, said once,
+/// whose opening asks for the kind of answer the card's missing words are.
+extension RoutingEngine {
+    /// Why a rewritten question is no single question, or `nil`: several questions in one
+    /// ("What was closed? What was repealed? What was released?" — Jacobin Club), or a run of 4
+    /// words or more said twice ("… not even the restored Bourbon monarchy, not even the restored
+    /// Bourbon monarchy, …"), a model looping inside its 60 tokens. A run the card's sentence
+    /// says twice itself ("… one object exerts a force on a second object, the second object
+    /// exerts a force …") may stand twice.
+    static func malformedQuestion(_ question: String, quote: String) -> String? {
+        if question.filter({ $0 == "?" }).count > 1 { return "the question asked several questions in one" }
+        let run = 4
+        func repeatedRuns(_ text: String) -> [[String]] {
+            let words = Grounding.normalizedWords(text)
+            guard words.count >= 2 * run else { return [] }
+            var seen = Set<ArraySlice<String>>()
+            return (0...(words.count - run)).compactMap { start in
+                seen.insert(words[start..<start + run]).inserted ? nil : Array(words[start..<start + run])
+            }
+        }
+        let quoted = Set(repeatedRuns(quote))
+        guard let repeated = repeatedRuns(question).first(where: { !quoted.contains($0) }) else { return nil }
+        return "the question said “\(repeated.joined(separator: " "))” twice"
+    }
+
+    /// Why the question's opening asks for another kind of answer than the card's missing words,
+    /// or `nil`: "What month …?" for "5", "What year …?" or "How many …?" for words without a
+    /// number, "Who …?" or "Where …?" for a bare number. Only the opening is read, after a
+    /// preposition ("In what year …", "On which day …"); any other opening is not judged.
+    static func otherKind(_ question: String, answer: String) -> String? {
+        var opening = Grounding.normalizedWords(question).prefix(4)
+        if let first = opening.first, ["in", "on", "at", "by", "during", "from", "since", "until"].contains(first) {
+            opening = opening.dropFirst()
+        }
+        let words = Array(opening.prefix(2))
+        guard let wh = words.first else { return nil }
+        let noun = words.count > 1 ? words[1] : ""
+        let answerWords = Grounding.normalizedWords(answer)
+        let hasDigits = answer.contains { $0.isNumber }
+        let hasNumber = hasDigits || answerWords.contains(where: numberWords.contains)
+        let hasMonth = answerWords.contains(where: monthNames.contains)
+        let hasYear = answerWords.contains { (3...4).contains($0.count) && $0.allSatisfy(\.isNumber) }
+            || answerWords.contains { $0.hasPrefix("centur") || $0.hasSuffix("s") && $0.dropLast().allSatisfy(\.isNumber) }
+        let bareNumber = hasDigits && !answer.contains { $0.isLetter }
+        let asks = wh == "which" ? "what" : wh
+        if asks == "how", noun == "many", !hasNumber {
+            return "the question asked how many, but the missing words are no number (“\(answer)”)"
+        }
+        if asks == "what", noun == "year", !hasYear {
+            return "the question asked for a year, but the missing words have none (“\(answer)”)"
+        }
+        if asks == "what", noun == "month", !hasMonth {
+            return "the question asked for a month, but the missing words name none (“\(answer)”)"
+        }
+        if asks == "what", noun == "day" || noun == "date", !hasNumber, !hasMonth, !answerWords.contains(where: weekdays.contains) {
+            return "the question asked for a day, but the missing words are no date (“\(answer)”)"
+        }
+        if ["who", "whom", "where"].contains(wh), bareNumber {
+            return "the question asked “\(wh)”, but the missing words are a number (“\(answer)”)"
+        }
+        return nil
+    }
+
+    /// Words that say how many.
+    static let numberWords: Set<String> = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+        "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "thirty",
+        "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "hundreds", "thousand", "thousands",
+        "million", "millions", "billion", "billions", "dozen", "dozens", "several", "many", "few", "most",
+        "half", "quarter", "third", "both", "none", "no", "single", "double", "twice", "pair", "couple",
+    ]
+
+    /// The months' names, lowercased.
+    static let monthNames: Set<String> = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december",
+    ]
+
+    /// The weekdays' names, lowercased.
+    static let weekdays: Set<String> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+}
