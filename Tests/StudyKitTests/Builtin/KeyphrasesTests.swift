@@ -87,9 +87,31 @@ import Testing
         ("Protons flow back", true), ("Greenhouse growers add", true), ("plates move apart", true),
         ("proton gradient", false), ("light-dependent reactions", false), ("double membrane", false), ("status quo", false),
         ("physics teacher", false), ("glass ceiling", false), ("Marxist accounts", false),
+        ("Executive power went", true), ("Assembly held", true), ("power station", false),
     ])
     func aPhraseRunningIntoAVerbIsNoTerm(phrase: String, runsIntoAVerb: Bool) {
         #expect(KeyphraseExtractor.runsIntoAVerb(phrase) == runsIntoAVerb)
+    }
+
+    /// samples/long.pdf's blanks "1789 French society", "February 1793 France", "23 June Louis".
+    @Test(arguments: [
+        ("1789 French society", true), ("February 1793 France", true), ("23 June Louis", true), ("May 1789 Louis", true),
+        ("1789", false), ("5 May 1789", false), ("June 1794", false), ("2 kg", false), ("100 metres", false),
+        ("June Louis XVI", true), ("French society", false), ("May", false), ("Louis XVI", false),
+    ])
+    func aPhraseThatOpensOnADateAndRunsOnIsNoTerm(phrase: String, opensOnADate: Bool) {
+        #expect(KeyphraseExtractor.opensOnADate(phrase) == opensOnADate)
+    }
+
+    @Test func aDateAndTheSubjectAfterItAreNoKeyphrase() {
+        let text = """
+            Before 1789 French society was divided into three estates. In February 1793 France declared war on Britain.
+            The estates met at Versailles. France and Britain were at war until 1802.
+            """
+        let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: text, limit: 40).map(\.text)
+        #expect(!phrases.contains("1789 French society"), "\(phrases)")
+        #expect(!phrases.contains("February 1793 France"), "\(phrases)")
+        #expect(phrases.contains("France"), "\(phrases)")
     }
 
     @Test func aPhraseSaidOnceThatRunsIntoItsVerbIsNoKeyphrase() {

@@ -113,6 +113,12 @@ struct ClozeBuilder: Sendable {
                 {
                     continue
                 }
+                // "_____ May 1789: the Estates-General opens" asks for a day of a date, not the date.
+                if length == 1, words[first].isNumber, words[first].surface.count <= 2, words.indices.contains(first + 1),
+                    KeyphraseExtractor.monthNames.contains(words[first + 1].lowercased)
+                {
+                    continue
+                }
                 // "_____: ASN1_SUCCESS if …" asks for the label of a reference entry ("Returns:"), not its content.
                 guard !(first == 0 && chars.indices.contains(words[length - 1].offsets.upperBound)
                     && chars[words[length - 1].offsets.upperBound] == ":") else { continue }

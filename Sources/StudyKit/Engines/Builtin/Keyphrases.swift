@@ -171,6 +171,10 @@ struct KeyphraseExtractor: Sendable {
                 if !isDefined, !inHeading, group.stems.count > 1, group.count == 1 || Self.opensOnAnAdverb(text), Self.runsIntoAVerb(text) {
                     return nil
                 }
+                // A phrase said once that opens on a date and runs on is the sentence's date and
+                // its subject ("Before 1789 French society was divided", "In February 1793 France
+                // declared war", "On 23 June Louis XVI held …"), no term.
+                if !isDefined, !inHeading, group.count == 1, Self.opensOnADate(text) { return nil }
                 if fieldNames.contains(key) { return nil }
                 weight *= EnglishFrequency.specificity(of: text)
                 if inHeading { weight *= Self.headingWeight }
@@ -359,8 +363,56 @@ struct KeyphraseExtractor: Sendable {
         if words.indices.dropLast().contains(where: { endsANounPhrase(words[$0]) && plain(words[$0 + 1]) && !BuiltinStopwords.contains(words[$0 + 1]) }) {
             return true
         }
-        return words.dropFirst().contains { word in plain(word) && (isVerbOrAdjective(word) || shortPastTense(word)) }
+        return words.dropFirst().contains { word in
+            plain(word) && (isVerbOrAdjective(word) || shortPastTense(word) || pastTensesOfNounVerbs.contains(word))
+        }
     }
+
+    /// Whether a phrase opens on a date — a year ("1789"), a month and a year ("February 1793"),
+    /// a day and a month ("23 June") or a month before a name ("June Louis XVI") — and goes on
+    /// past it ("1789 French society"). The cost: a name said once that opens on a month ("May
+    /// Day") is no term.
+    static func opensOnADate(_ text: String) -> Bool {
+        let words = text.split(separator: " ").map(String.init)
+        func isYear(_ word: String) -> Bool { word.count == 4 && word.allSatisfy(\.isNumber) && (1000...2199).contains(Int(word) ?? 0) }
+        func isDay(_ word: String) -> Bool { (1...2).contains(word.count) && word.allSatisfy(\.isNumber) }
+        func isMonth(_ word: String) -> Bool { word.first?.isUppercase == true && monthNames.contains(word.lowercased()) }
+        var date = 0
+        var hasYearOrDayAndMonth = false
+        while date < words.count {
+            let word = words[date]
+            if isYear(word) {
+                hasYearOrDayAndMonth = true
+            } else if isMonth(word) {
+                // A month opening a phrase is a date's when a name follows ("June Louis XVI", of
+                // "On 23 June Louis XVI held …"): the day before it may stand apart.
+                if date > 0 && isDay(words[date - 1]) || date == 0 && words.count > 1 && words[1].first?.isUppercase == true
+                    && !monthNames.contains(words[1].lowercased()) {
+                    hasYearOrDayAndMonth = true
+                }
+            } else if !(isDay(word) && date + 1 < words.count && isMonth(words[date + 1])) {
+                break
+            }
+            date += 1
+        }
+        return hasYearOrDayAndMonth && date < words.count
+    }
+
+    /// The months' names, lower-cased.
+    static let monthNames: Set<String> = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december",
+    ]
+
+    /// Common past tenses of verbs that are nouns too, so absent from ``EnglishWordClass``'s
+    /// irregular forms ("go", "make", "hold"): inside a phrase after its first word, a verb
+    /// ("Executive power went", "Assembly held").
+    static let pastTensesOfNounVerbs: Set<String> = [
+        "went", "came", "gave", "took", "made", "became", "began", "brought", "bought", "told", "held", "kept",
+        "met", "paid", "sent", "spent", "stood", "thought", "won", "led", "knew", "grew", "drew", "chose",
+        "spoke", "sought", "taught", "fought", "caught", "sold", "ran", "sat", "flew", "threw", "swore", "shook",
+        "struck", "rode", "hid", "fled", "withdrew", "undertook", "overthrew", "forbade", "said",
+    ]
 
     /// Whether a word inside a phrase is a plural noun, which ends its noun phrase: English puts a
     /// compound's modifier in the singular ("proton gradient"), so a plain word after a plural is
