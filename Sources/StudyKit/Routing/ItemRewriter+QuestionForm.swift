@@ -40,7 +40,7 @@ extension RoutingEngine {
         let answerWords = Grounding.normalizedWords(answer)
         let hasDigits = answer.contains { $0.isNumber }
         let hasNumber = hasDigits || answerWords.contains(where: numberWords.contains)
-        let hasMonth = answerWords.contains(where: monthNames.contains)
+        let hasMonth = answerWords.contains(where: KeyphraseExtractor.monthNames.contains)
         let hasYear = answerWords.contains { (3...4).contains($0.count) && $0.allSatisfy(\.isNumber) }
             || answerWords.contains { $0.hasPrefix("centur") || $0.hasSuffix("s") && $0.dropLast().allSatisfy(\.isNumber) }
         let bareNumber = hasDigits && !answer.contains { $0.isLetter }
@@ -70,12 +70,6 @@ extension RoutingEngine {
         "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "hundreds", "thousand", "thousands",
         "million", "millions", "billion", "billions", "dozen", "dozens", "several", "many", "few", "most",
         "half", "quarter", "third", "both", "none", "no", "single", "double", "twice", "pair", "couple",
-    ]
-
-    /// The months' names, lowercased.
-    static let monthNames: Set<String> = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-        "november", "december",
     ]
 
     /// The weekdays' names, lowercased.
