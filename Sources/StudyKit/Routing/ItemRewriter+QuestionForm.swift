@@ -1,7 +1,7 @@
 import Foundation
 
-/// The form of a rewritten card's question, judged before its meaning: one question, said once,
-/// whose opening asks for the kind of answer the card's missing words are.
+/// The form of a rewritten card's question: one question, said once, whose opening asks for the
+/// kind of answer the card's missing words are, about the clause the missing words stand in.
 extension RoutingEngine {
     /// Why a rewritten question is no single question, or `nil`: several questions in one
     /// ("What was closed? What was repealed? What was released?" — Jacobin Club), or a run of 4
@@ -61,6 +61,35 @@ extension RoutingEngine {
             return "the question asked “\(wh)”, but the missing words are a number (“\(answer)”)"
         }
         return nil
+    }
+
+    /// Why a question asks about another clause of the card's sentence than the blank's, or
+    /// `nil`: it takes a plain word that only another clause says ("rescue") and leaves out the
+    /// verb of the blank's own clause ("guillotined"): "On what day did Robespierre, Saint-Just,
+    /// Couthon and some twenty others rescue them?" — 28 July, of "An attempt by the Paris
+    /// Commune to rescue them failed, and on _____ Robespierre, … were guillotined without
+    /// trial." Clauses end at ";", ":" and a comma before "and", "but", "while" or "whereas".
+    static func verbFromAnotherClause(_ question: String, of card: Flashcards.Card) -> String? {
+        let clauses = card.question.replacingOccurrences(
+            of: #";\s+|:\s+|,\s+(?:and|but|while|whereas)\s+"#, with: "\u{1E}", options: .regularExpression
+        ).split(separator: "\u{1E}").map(String.init)
+        guard clauses.count > 1, let own = clauses.first(where: { $0.contains("_____") }) else { return nil }
+        let ownWords = BuiltinTerms.words(in: own)
+        let ownStems = Set(ownWords.map(\.stem))
+        let otherStems = Set(clauses.filter { $0 != own }.flatMap { BuiltinTerms.words(in: $0).map(\.stem) })
+        let asked = BuiltinTerms.words(in: question)
+        let askedStems = Set(asked.map(\.stem))
+        guard let taken = asked.first(where: { word in
+            word.surface == word.lowercased && Grounding.isContent(word) && otherStems.contains(word.stem) && !ownStems.contains(word.stem)
+        }) else { return nil }
+        func isVerb(_ word: BuiltinWord) -> Bool {
+            let form = word.lowercased
+            guard word.surface == form, form.allSatisfy(\.isLetter) else { return false }
+            return form.count > 4 && form.hasSuffix("ed") || EnglishWordClass.isIrregularVerbForm(form)
+                || KeyphraseExtractor.pastTensesOfNounVerbs.contains(form)
+        }
+        guard let left = ownWords.first(where: { isVerb($0) && !askedStems.contains($0.stem) }) else { return nil }
+        return "the question took “\(taken.surface)” from another clause than the missing words' and left out its verb (“\(left.surface)”)"
     }
 
     /// Words that say how many.

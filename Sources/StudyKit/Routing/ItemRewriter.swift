@@ -496,6 +496,9 @@ extension RoutingEngine {
             if let other = Self.otherKind(question, answer: answer) {
                 return .failure(ItemRejection(reason: other))
             }
+            if let other = Self.verbFromAnotherClause(question, of: card) {
+                return .failure(ItemRejection(reason: other))
+            }
             if let verb = Self.sharedVerb(question, answer: answer) {
                 return .failure(ItemRejection(reason: "the question used the answer's own verb (“\(verb)”): the missing words run into the sentence's verb"))
             }

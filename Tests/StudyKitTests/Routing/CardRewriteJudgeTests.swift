@@ -329,6 +329,24 @@ struct CardRewriteJudgeTests {
         #expect(RoutingEngine.otherKind(question, answer: answer) == reason)
     }
 
+    /// samples/long.pdf at `--budget 200`, session 46: the one accepted card of 114 that asked
+    /// about another clause; the card beside it, whose "he" is Robespierre, stays accepted.
+    @Test func aQuestionThatTakesItsVerbFromAnotherClauseIsRefused() {
+        let guillotined = Self.cloze(
+            "An attempt by the Paris Commune to rescue them failed, and on 28 July Robespierre, Saint-Just, Couthon and some twenty others were guillotined without trial.",
+            "28 July")
+        #expect(RoutingEngine.verbFromAnotherClause("On what day did Robespierre, Saint-Just, Couthon and some twenty others rescue them?", of: guillotined)
+            == "the question took “rescue” from another clause than the missing words' and left out its verb (“guillotined”)")
+        #expect(RoutingEngine.verbFromAnotherClause("On what day were Robespierre, Saint-Just, Couthon and some twenty others guillotined?", of: guillotined) == nil)
+        #expect(RoutingEngine.verbFromAnotherClause("On what day were the men the Commune failed to rescue guillotined?", of: guillotined) == nil)
+        let presided = Self.cloze(
+            "Robespierre disliked atheism, which he considered aristocratic, and in June 1794 he presided over the Festival of the Supreme Being, a civic religion based on belief in God.",
+            "June 1794")
+        #expect(RoutingEngine.verbFromAnotherClause("In what year did Robespierre preside over the Festival of the Supreme Being?", of: presided) == nil)
+        let single = Self.cloze("The Committee turned on rivals on both its left and its right.", "Committee")
+        #expect(RoutingEngine.verbFromAnotherClause("What turned on rivals on both its left and its right?", of: single) == nil)
+    }
+
     @Test func theCardJudgeRefusesAMonthAskedOfADayNumber() {
         let card = Self.cloze("5 May 1789: the Estates-General opens at Versailles.", "5")
         #expect(Self.judge(card, "What month does the Estates-General open at Versailles?", "5")
