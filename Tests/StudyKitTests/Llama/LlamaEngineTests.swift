@@ -171,8 +171,9 @@ struct LlamaEngineTests {
         let speed = try #require(await engine.measuredSpeed(calibrate: true))
         #expect(speed.promptTokensPerSecond > 1 && speed.promptTokensPerSecond < 1_000_000)
         #expect(speed.decodeTokensPerSecond > 0.5 && speed.decodeTokensPerSecond < 100_000)
-        // Reading a batch costs less per token than writing one token at a time.
-        #expect(speed.promptTokensPerSecond > speed.decodeTokensPerSecond)
+        // Which is faster, reading a batch or writing one token at a time, is a measurement (on a
+        // loaded CI machine SmolLM2's 48-token calibration read at 69 tokens a second and wrote
+        // at 77), not a test: benchmarks/RESULTS.md has it.
         let request = LlamaFixtures.request(.headline, document: LlamaFixtures.photosynthesis)
         let afterCalibration = try await engine.respond(to: request)
         let fresh = try await LlamaEngine(settings: .init(modelPath: path)).respond(to: request)
