@@ -490,13 +490,10 @@ extension RoutingEngine {
             if Self.swapsSubjectAndObject(question, of: card) {
                 return .failure(ItemRejection(reason: "the question turned the sentence around: the missing words are what its verb acts on, not who acts"))
             }
-            if let other = Self.otherQuantity(question, of: card) {
-                return .failure(ItemRejection(reason: other))
-            }
-            if let other = Self.otherKind(question, answer: answer) {
-                return .failure(ItemRejection(reason: other))
-            }
-            if let other = Self.verbFromAnotherClause(question, of: card) {
+            // Judges that say their own reason, each asked only when the one before found nothing.
+            if let other = Self.otherQuantity(question, of: card) ?? Self.otherKind(question, answer: answer)
+                ?? Self.verbFromAnotherClause(question, of: card)
+            {
                 return .failure(ItemRejection(reason: other))
             }
             if let verb = Self.sharedVerb(question, answer: answer) {
