@@ -292,6 +292,15 @@ extension RoutingEngine {
             let prompt = [job.prompt, TaskPrompt.languageInstruction(request.document.language)].compactMap { $0 }.joined(separator: "\n\n")
             let asked = ItemAnswers.Key(model: "\(engine.kind.rawValue)/\(engine.identity)", version: spec.version, instructions: spec.instructions, prompt: prompt)
             if let answer = itemAnswers[asked] {
+                if itemAnswers.isStored(asked) { log.answeredFromCache(job.path) }
+                outcomes.append(Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK).item)
+                continue
+            }
+            // Asked in an earlier run: judged again here, at no cost, before any skip.
+            let stored = try? Self.itemAnswerKey(spec, job: job, task: task, engine: engine, prompt: prompt)
+            if let answer = storedItemAnswer(stored, request: request) {
+                itemAnswers.keepStored(answer, for: asked)
+                log.answeredFromCache(job.path)
                 outcomes.append(Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK).item)
                 continue
             }
@@ -317,6 +326,7 @@ extension RoutingEngine {
                 usage = response.usage
                 let answer: ItemAnswers.Answer = response.finishReason == "length" ? .cut : .text(response.text)
                 itemAnswers[asked] = answer
+                storeItemAnswer(answer, key: stored, spec: spec, engine: engine, request: request)
                 let judged = Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK)
                 outcome = judged.attempt
                 outcomes.append(judged.item)

@@ -141,10 +141,17 @@ extension RoutingEngine {
 /// The attempts of one run, in order, for `--json`.
 final class AttemptLog: Sendable {
     private let entries = Mutex<[AttemptReport]>([])
+    private let cachedItems = Mutex<Set<String>>([])
 
     func append(_ report: AttemptReport) { entries.withLock { $0.append(report) } }
 
     var reports: [AttemptReport] { entries.withLock { $0 } }
+
+    /// Notes that the item at `path` was judged from an answer kept by an earlier run.
+    func answeredFromCache(_ path: String) { _ = cachedItems.withLock { $0.insert(path) } }
+
+    /// The items judged from answers kept by earlier runs, by path.
+    var itemsFromCache: Set<String> { cachedItems.withLock { $0 } }
 }
 
 /// The answers models gave to item jobs in this process, by model, job version, instructions
@@ -164,11 +171,21 @@ final class ItemAnswers: Sendable {
     }
 
     private let answers = Mutex<[Key: Answer]>([:])
+    private let stored = Mutex<Set<Key>>([])
 
     subscript(key: Key) -> Answer? {
         get { answers.withLock { $0[key] } }
         set { answers.withLock { $0[key] = newValue } }
     }
+
+    /// Keeps `answer`, read from the result cache where an earlier run kept it.
+    func keepStored(_ answer: Answer, for key: Key) {
+        self[key] = answer
+        _ = stored.withLock { $0.insert(key) }
+    }
+
+    /// Whether the answer for `key` came from an earlier run (through the result cache).
+    func isStored(_ key: Key) -> Bool { stored.withLock { $0.contains(key) } }
 }
 
 /// Thrown inside the router when an attempt would not fit the time budget.

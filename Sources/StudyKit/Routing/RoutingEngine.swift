@@ -382,6 +382,9 @@ public struct RoutingEngine: Sendable {
             }
         }
 
+        if let refused = storedRefusal(task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request) {
+            throw BudgetSkip(reason: refused)
+        }
         let key = Self.partKey(engine, task: task)
         if request.engine == .auto, let timeBudget = request.budget {
             let promptTokens = budget.overheadTokens + min(budget.documentTokens, target) + budget.allowance
@@ -389,9 +392,15 @@ public struct RoutingEngine: Sendable {
                 throw BudgetSkip(reason: skip)
             }
         }
-        let generated = try await generateValidated(
-            task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
-            language: document.language, reserve: budget.reserve, key: key, log: log, deadline: request.budget)
+        let generated: Generated
+        do {
+            generated = try await generateValidated(
+                task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
+                language: document.language, reserve: budget.reserve, key: key, log: log, deadline: request.budget)
+        } catch {
+            storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
+            throw error
+        }
         if request.useCache {
             store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
         }
@@ -596,7 +605,8 @@ public struct RoutingEngine: Sendable {
             modelWasSkipped: fallbacks.contains { $0.engine != .builtin && $0.reason.hasPrefix("skipped:") }, log: log)
         return RoutedResult(
             result: result, engine: .builtin, model: builtin.modelName, decision: decision, fitted: .whole(document),
-            cached: false, fallbacks: fallbacks, usage: nil, reasked: false, items: items)
+            cached: false, fallbacks: fallbacks, usage: nil, reasked: false,
+            items: Self.markingCached(items, paths: log.itemsFromCache))
     }
 
     // MARK: cache

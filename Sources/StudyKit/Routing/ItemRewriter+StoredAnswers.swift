@@ -1,0 +1,126 @@
+import Foundation
+
+// MARK: - Item answers kept across runs
+
+/// A model's answer to one item job, kept in the result cache under a key of every input of
+/// the request (model, instructions, prompt, the item's own schema, the token limit): items are
+/// decoded greedily, so the same request gets the same answer, and a second run of the same
+/// material asks again only what was never asked. What is kept is the model's answer as it
+/// came (or the fact that it reached its token limit), never an item: every use judges it
+/// again, by the rules of the build that reads it, before anything is shown.
+extension RoutingEngine {
+    /// The version of the stored answer's envelope; part of every key.
+    static let storedItemAnswerFormat = "item-answer/1"
+
+    /// The cache key of one item request.
+    static func itemAnswerKey(
+        _ spec: ItemSpec, job: ItemJob, task: StudyTask, engine: any LanguageModel, prompt: String
+    ) throws(CacheError) -> CacheKey {
+        try CacheKey(
+            task: spec.recordedUnder ?? task, schemaFingerprint: (job.schema ?? spec.schema).fingerprint,
+            promptTemplateVersion: "\(storedItemAnswerFormat) \(spec.name) \(spec.version)", engine: engine.kind,
+            model: engine.identity, content: spec.instructions + "\u{0}" + prompt, contentIsFitted: false,
+            generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens).canonicalText)
+    }
+
+    /// The answer an earlier run kept for this request, or `nil` (no cache, `--no-cache`, a
+    /// miss, or a row that does not decode, which counts as a miss).
+    func storedItemAnswer(_ key: CacheKey?, request: RoutingRequest) -> ItemAnswers.Answer? {
+        guard request.useCache, let cache, let key, let hit = try? cache.get(key),
+            case .object(let fields)? = try? JSONValue.parse(hit.payload)
+        else { return nil }
+        if fields["cut"] == .bool(true) { return .cut }
+        return fields["answer"]?.stringValue.map(ItemAnswers.Answer.text)
+    }
+
+    /// Keeps the model's answer for later runs; a cache that cannot write is only a cache.
+    func storeItemAnswer(_ answer: ItemAnswers.Answer, key: CacheKey?, spec: ItemSpec, engine: any LanguageModel, request: RoutingRequest) {
+        guard request.useCache, let cache, let key else { return }
+        var payload: JSONObject = ["item": .string(spec.name)]
+        switch answer {
+        case .text(let text): payload["answer"] = .string(text)
+        case .cut: payload["cut"] = .bool(true)
+        }
+        do {
+            try cache.put(CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName), for: key)
+        } catch {
+            note("could not write the cache: \(Self.reason(for: error))")
+        }
+    }
+
+    /// `items` with the note of each item judged from a kept answer saying so, as a part
+    /// answered from the cache does: `rephrased by …, from the cache`.
+    static func markingCached(_ items: [ItemProvenance], paths: Set<String>) -> [ItemProvenance] {
+        guard !paths.isEmpty else { return items }
+        return items.map { item in
+            guard paths.contains(item.path), let note = item.note else { return item }
+            let said = item.kind == .extracted
+                ? note + " (the model's answer of an earlier run, from the cache)"
+                : note + ", from the cache"
+            return ItemProvenance(path: item.path, kind: item.kind, note: said)
+        }
+    }
+}
+
+// MARK: - Parts a model failed
+
+/// A whole part the model failed (an answer that did not validate after its re-ask, ran into its
+/// token limit or began repeating itself) is decoded greedily too, so the same request fails the
+/// same way: the result cache keeps the fact, under the part's own key, for the capability
+/// memory's ``CapabilityPolicy/skipDuration``, and automatic routing does not ask it again in
+/// that time — the headline of a long document the model loops on costs its seconds once, not on
+/// every run. A timeout or a transport error is no answer and is not kept; `--engine X` and
+/// `--no-cache` ask again.
+extension RoutingEngine {
+    /// The version of the kept failure's envelope; part of every key.
+    static let storedRefusalFormat = "part-refusal/1"
+
+    /// The outcomes a greedy decode repeats on the same request.
+    static func isRepeatable(_ outcome: AttemptOutcome?) -> Bool {
+        outcome == .invalid || outcome == .cut || outcome == .repeated
+    }
+
+    /// The cache key of the failure of one part request (its result's key, another format).
+    static func refusalKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) throws(CacheError) -> CacheKey {
+        let result = try cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted)
+        return try CacheKey(
+            task: task, schemaFingerprint: result.schemaFingerprint,
+            promptTemplateVersion: "\(storedRefusalFormat) \(result.promptTemplateVersion)", engine: result.engine, model: result.model,
+            content: result.content, contentIsFitted: fitted, generationOptions: result.generationOptions)
+    }
+
+    /// Why automatic routing must not ask this part request again: the model failed the very same
+    /// request within the skip duration. `nil` without a cache, with `--no-cache`, or past it.
+    func storedRefusal(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, request: RoutingRequest) -> String? {
+        guard request.engine == .auto, request.useCache, let cache,
+            let key = try? Self.refusalKey(task: task, engine: engine, prompt: prompt, fitted: fitted),
+            let hit = try? cache.get(key), clock.now().timeIntervalSince(hit.createdAt) < capability.skipDuration,
+            case .object(let fields)? = try? JSONValue.parse(hit.payload), let reason = fields["reason"]?.stringValue
+        else { return nil }
+        return "skipped: it failed this same request \(Self.age(clock.now().timeIntervalSince(hit.createdAt))) ago (\(reason)); --no-cache asks again"
+    }
+
+    /// `40 s`, `12 min`, `3 h`.
+    static func age(_ seconds: Double) -> String {
+        let seconds = max(0, seconds)
+        if seconds < 60 { return "\(Int(seconds.rounded())) s" }
+        if seconds < 3600 { return "\(Int((seconds / 60).rounded(.down))) min" }
+        return "\(Int((seconds / 3600).rounded(.down))) h"
+    }
+
+    /// Keeps the fact that the model failed this part request, when the failure is one a greedy
+    /// decode repeats; a cache that cannot write is only a cache.
+    func storeRefusal(
+        _ error: any Error, task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, request: RoutingRequest
+    ) {
+        guard request.engine == .auto, request.useCache, let cache, Self.isRepeatable(Self.outcome(for: error)) else { return }
+        let payload: JSONObject = ["task": .string(task.name), "reason": .string(Self.reason(for: error))]
+        do {
+            try cache.put(
+                CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName),
+                for: Self.refusalKey(task: task, engine: engine, prompt: prompt, fitted: fitted))
+        } catch {
+            note("could not write the cache: \(Self.reason(for: error))")
+        }
+    }
+}
