@@ -104,3 +104,21 @@ extension RoutingEngine {
     /// The weekdays' names, lowercased.
     static let weekdays: Set<String> = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 }
+
+// MARK: - Definition cards
+
+extension RoutingEngine {
+    /// Why a question for a definition-list card (``DefinitionEntry``: "_____. A noble elected for
+    /// the Third Estate, …" — Mirabeau) drops what the description says the name is, or `nil`.
+    /// The description's first content word is its head ("noble", "King", "Nobles"): a question
+    /// without it asks something the entry does not say — "Who elected for the Third Estate?"
+    /// makes Mirabeau the voter, not the one elected.
+    static func dropsTheDescriptionsHead(_ question: String, of card: Flashcards.Card) -> String? {
+        let openers = ["_____. ", "_____: "]
+        guard let opener = openers.first(where: card.question.hasPrefix) else { return nil }
+        let description = String(card.question.dropFirst(opener.count))
+        guard let head = Grounding.contentStems(description).first, !Grounding.contentStems(question).contains(head) else { return nil }
+        let said = BuiltinTerms.words(in: description).first { $0.stem == head }?.surface ?? head
+        return "the question left out what the entry says the name is (“\(said)”)"
+    }
+}

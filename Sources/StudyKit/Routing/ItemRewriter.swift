@@ -502,7 +502,7 @@ extension RoutingEngine {
             }
             // Judges that say their own reason, each asked only when the one before found nothing.
             if let other = Self.otherQuantity(question, of: card) ?? Self.otherKind(question, answer: answer)
-                ?? Self.verbFromAnotherClause(question, of: card)
+                ?? Self.verbFromAnotherClause(question, of: card) ?? Self.dropsTheDescriptionsHead(question, of: card)
             {
                 return .failure(ItemRejection(reason: other))
             }

@@ -360,3 +360,27 @@ struct CardRewriteJudgeTests {
         #expect(RoutingEngine.blankNeighbours("No blank here.") == [])
     }
 }
+
+/// A definition-list card ("_____. King of France from 1774 to 1792; …" — Louis XVI) is asked
+/// from its description: the question keeps what the entry says the name is. Questions the 0.5B
+/// wrote for samples/long.pdf's "Key people".
+@Suite("A definition card's question keeps what the entry says the name is")
+struct DefinitionCardJudgeTests {
+    static func card(_ term: String, _ description: String) -> Flashcards.Card {
+        Flashcards.Card(question: "_____. " + description, answer: term, quote: term + ". " + description)
+    }
+
+    @Test(arguments: [
+        ("Louis XVI", "King of France from 1774 to 1792; wellmeaning but indecisive, executed in January 1793.",
+         "Who was King of France from 1774 to 1792?", "accepted"),
+        ("Marat", "Radical journalist of The Friend of the People, assassinated in July 1793.",
+         "Who is the radical journalist of The Friend of the People?", "accepted"),
+        // Mirabeau was elected; the question makes him the voter.
+        ("Mirabeau", "A noble elected for the Third Estate, the great orator of the early Assembly, who secretly advised the king and died in 1791.",
+         "Who elected for the Third Estate?", "the question left out what the entry says the name is (“noble”)"),
+    ])
+    func theQuestionKeepsTheDescriptionsHead(term: String, description: String, question: String, verdict: String) {
+        let card = Self.card(term, description)
+        #expect(CardRewriteJudgeTests.judge(card, question, term, material: card.quote) == verdict)
+    }
+}

@@ -24,6 +24,8 @@ struct BuiltinAnalysis: Sendable {
     /// Stem keys of the field names that open unit after unit ("Type:", "Returns:"): never a
     /// term, in a section's terms either (``KeyphraseExtractor/fieldNames(in:words:)``).
     let fieldNames: Set<String>
+    /// The entries of the document's definition lists (a glossary, a "key people" section).
+    let definitions: [DefinitionEntry]
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
@@ -71,6 +73,7 @@ struct BuiltinAnalysis: Sendable {
             }
         }
         self.units = units
+        definitions = DefinitionEntry.entries(in: units)
         outline = DocumentOutline(units: units)
         let proseIndices = units.indices.filter { !units[$0].isHeading && !unitWords[$0].isEmpty }
         prose = proseIndices.map { units[$0] }

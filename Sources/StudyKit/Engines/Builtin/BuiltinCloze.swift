@@ -21,6 +21,38 @@ extension BuiltinEngine {
         var questionStems: [Set<String>] = []
         var usedTerms = Set<String>()
         var usedSentences = Set<String.Index>()
+        func accept(_ item: ClozeItem) -> Bool {
+            let question = item.shownQuestion
+            let key = BuiltinProse.duplicateKey(question)
+            let stems = ItemRules.overlapKeys(question)
+            // The rules every card and question answers to (a question with content
+            // words, an answer that is a term, no near-copy of another question).
+            guard BuiltinProse.length(question) <= Self.questionLength,
+                BuiltinProse.length(BuiltinProse.oneLine(item.sentence)) <= Self.quoteLength,
+                !questionKeys.contains(key), ItemRules.problem(question, .question) == nil,
+                ItemRules.problem(BuiltinProse.oneLine(item.answer), .answer) == nil,
+                !questionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
+            else { return false }
+            usedTerms.insert(item.answerKey)
+            usedSentences.insert(item.sourceRange.lowerBound)
+            questionKeys.insert(key)
+            questionStems.append(stems)
+            items.append(item)
+            return true
+        }
+        // A definition list's entries first, up to a third of the deck, the best-ranked
+        // descriptions first: each is a card as it stands. No other card is cut from their
+        // descriptions, which name no one on their own ("King of _____ from 1774 to 1792").
+        let rankOfUnit = Dictionary(
+            analysis.ranked.enumerated().map { ($1.sentence.range.lowerBound, $0) }, uniquingKeysWith: { min($0, $1) })
+        let definitionCards = min(limit, max(Self.minimumDefinitionCards, limit / 3))
+        let entries = analysis.definitions.sorted {
+            (rankOfUnit[$0.description.range.lowerBound] ?? .max) < (rankOfUnit[$1.description.range.lowerBound] ?? .max)
+        }
+        for entry in entries where items.count < definitionCards {
+            _ = accept(Self.definitionItem(entry, among: analysis.definitions))
+        }
+        for entry in analysis.definitions { usedSentences.insert(entry.description.range.lowerBound) }
         let passes: [(builder: ClozeBuilder, reuseSentences: Bool)] = [
             (ClozeBuilder(screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
             (ClozeBuilder(minWords: 4, screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
@@ -46,27 +78,34 @@ extension BuiltinEngine {
                 }
                 let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count)
                 guard !fresh.isEmpty else { break }
-                for item in fresh {
+                for item in fresh where !accept(item) {
                     usedTerms.insert(item.answerKey)
-                    let question = item.shownQuestion
-                    let key = BuiltinProse.duplicateKey(question)
-                    let stems = ItemRules.overlapKeys(question)
-                    // The rules every card and question answers to (a question with content
-                    // words, an answer that is a term, no near-copy of another question).
-                    guard BuiltinProse.length(question) <= Self.questionLength,
-                        BuiltinProse.length(BuiltinProse.oneLine(item.sentence)) <= Self.quoteLength,
-                        !questionKeys.contains(key), ItemRules.problem(question, .question) == nil,
-                        ItemRules.problem(BuiltinProse.oneLine(item.answer), .answer) == nil,
-                        !questionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
-                    else { continue }
-                    usedSentences.insert(item.sourceRange.lowerBound)
-                    questionKeys.insert(key)
-                    questionStems.append(stems)
-                    items.append(item)
                 }
             }
         }
         return items
+    }
+
+    /// A deck's definition cards when the document has a definition list: at least this many,
+    /// at most a third of the deck.
+    static let minimumDefinitionCards = 3
+
+    /// The cloze item of a definition-list entry: the name blanked before its description
+    /// ("_____. King of France from 1774 to 1792; …" — Louis XVI), quoting both as the text has
+    /// them; the description's own mentions of the name are blanked too.
+    static func definitionItem(_ entry: DefinitionEntry, among entries: [DefinitionEntry], blank: String = "_____") -> ClozeItem {
+        let label = entry.label.text
+        let description = entry.description.text
+        let named = description.replacingOccurrences(of: entry.term, with: blank)
+        let siblings = entries.filter { $0.term != entry.term && $0.section == entry.section }.map(\.term)
+        return ClozeItem(
+            sentence: label + "\n\n" + description,
+            answer: entry.term,
+            clozeText: blank + label.dropFirst(entry.term.count) + " " + named,
+            sourceRange: entry.label.range.lowerBound..<entry.description.range.upperBound,
+            answerOffsets: entry.label.offsets.lowerBound..<(entry.label.offsets.lowerBound + entry.term.count),
+            answerKey: BuiltinTerms.words(in: entry.term).map(\.stem).joined(separator: " "),
+            siblings: siblings)
     }
 
     func flashcards(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Flashcards {
@@ -166,6 +205,10 @@ extension BuiltinEngine {
             keys.insert(key)
             optionStems.append(stems)
             chosen.append(text)
+        }
+        // An entry of a definition list: the other names of its list first.
+        for sibling in item.siblings.sorted(by: { BuiltinProse.stableHash(item.answerKey + $0) < BuiltinProse.stableHash(item.answerKey + $1) }) {
+            take(sibling)
         }
         let options = ClozeBuilder().distractors(for: item, among: analysis.keyphrases, count: 6, quoted: quoted)
         let leastUsed = options.indices.sorted { a, b in

@@ -14,6 +14,9 @@ struct ClozeItem: Sendable, Hashable {
     let answerOffsets: Range<Int>
     /// The keyphrase stem key the answer came from; one item per key.
     let answerKey: String
+    /// For an entry of a definition list, the other names of its list: the quiz's first choice
+    /// of wrong answers (another of the key people, another term of the glossary).
+    var siblings: [String] = []
 
     /// The cloze text as shown: one line, without a list item's bullet or number.
     var shownQuestion: String { BuiltinProse.withoutListMarker(BuiltinProse.oneLine(clozeText)) }
