@@ -145,16 +145,17 @@ extension Runner {
     func clearCache(task: StudyTask?) throws {
         let configuration = try EngineConfiguration.load(environment: environment)
         let path = try CacheLocation.databasePath(environment: cacheEnvironment(configuration))
-        let removed = try ResultCache(path: path).clear(task: task)
+        let (removed, kept) = try ResultCache(path: path).clearCounts(task: task)
+        let answers = kept == 0 ? "" : " and \(kept) kept model answer\(kept == 1 ? "" : "s")"
         if let task {
-            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s") for \(task.commandName)")
+            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(answers) for \(task.commandName)")
             return
         }
         let servers = try DiscoveryRecords(path: path).forgetAll()
         // The in-process model's kept instructions go too: they are read again on the next run.
         try? FileManager.default.removeItem(atPath: CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration)))
         output.line(
-            "removed \(removed) cached result\(removed == 1 ? "" : "s") and \(servers) server discover\(servers == 1 ? "y" : "ies") "
+            "removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : ", \(kept) kept model answer\(kept == 1 ? "" : "s")") and \(servers) server discover\(servers == 1 ? "y" : "ies") "
                 + "(each server's window, dialect and tokenizer are asked again); kept the usage ledger and each model's record "
                 + "of attempts (studykit cache clear --attempts forgets the record)")
     }
@@ -168,7 +169,8 @@ extension Runner {
         let ledger = try UsageLedger(path: path).contents()
         if json {
             let value: JSONValue = [
-                "path": .string(path), "entries": .integer(stats.entries), "payloadBytes": .integer(stats.payloadBytes),
+                "path": .string(path), "entries": .integer(stats.entries), "keptAnswers": .integer(stats.keptAnswers),
+                "payloadBytes": .integer(stats.payloadBytes),
                 "fileBytes": .integer(stats.fileBytes), "hits": .integer(stats.hits), "misses": .integer(stats.misses),
                 "discoveries": .integer(discoveries), "attempts": .integer(ledger.attempts),
                 "ledger": [
@@ -183,6 +185,7 @@ extension Runner {
             """
             cache:        \(path)
             entries:      \(stats.entries) results
+            kept answers: \(stats.keptAnswers) model answer\(stats.keptAnswers == 1 ? "" : "s") that are no results (item answers, judged again on every use; part requests a model failed, kept a day)
             size:         \(byteText(stats.payloadBytes)) of results, \(byteText(stats.fileBytes)) on disk (everything below included)
             hits:         \(stats.hits)
             misses:       \(stats.misses)

@@ -1,8 +1,21 @@
 import Foundation
 import Synchronization
 
-/// A validated result to store: the caller has already decoded and validated `payload`.
+/// A validated result to store: the caller has already decoded and validated `payload`; or,
+/// with another ``Kind``, what a model answered that is kept without being a result.
 public struct CacheEntry: Sendable, Equatable {
+    /// What an entry is.
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// A validated result, shown as it is when asked again.
+        case result
+        /// A model's answer to one item job as it came, judged again on every use.
+        case itemAnswer = "item-answer"
+        /// The fact that a model failed a whole part request in a way greedy decoding repeats.
+        case failedRequest = "failed-request"
+    }
+
+    /// What the entry is; a result unless said otherwise.
+    public var kind: Kind = .result
     /// The result as JSON text (the typed value re-encoded after validation).
     public var payload: String
     /// The engine that answered.
@@ -13,7 +26,8 @@ public struct CacheEntry: Sendable, Equatable {
     public var fittedInfo: String?
 
     /// Creates an entry.
-    public init(payload: String, engine: EngineKind, model: String, fittedInfo: String? = nil) {
+    public init(payload: String, engine: EngineKind, model: String, fittedInfo: String? = nil, kind: Kind = .result) {
+        self.kind = kind
         self.payload = payload
         self.engine = engine
         self.model = model
@@ -57,6 +71,8 @@ public protocol ResultCaching: Sendable {
 public struct CacheStats: Sendable, Equatable {
     /// Stored results.
     public var entries: Int
+    /// Kept model answers that are no results: item answers and failed part requests.
+    public var keptAnswers: Int = 0
     /// Bytes of stored payload text.
     public var payloadBytes: Int
     /// Bytes on disk: the database file plus its write-ahead log (also holds the usage ledger).
@@ -153,13 +169,13 @@ public final class ResultCache: ResultCaching {
             try db.immediateTransaction { () throws(CacheError) in
                 try db.run(
                     """
-                    INSERT OR REPLACE INTO results (key, task, engine, model, payload, checksum, fitted, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO results (key, task, engine, model, payload, checksum, fitted, created_at, kind)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(key.digest), .text(key.task.rawValue), .text(entry.engine.rawValue),
                         .text(entry.model), .text(entry.payload), .text(try SHA256Digest.hex(of: entry.payload)),
-                        entry.fittedInfo.map(SQLiteValue.text) ?? .null, .real(createdAt),
+                        entry.fittedInfo.map(SQLiteValue.text) ?? .null, .real(createdAt), .text(entry.kind.rawValue),
                     ])
                 beforeCommit?()
             }
@@ -171,33 +187,41 @@ public final class ResultCache: ResultCaching {
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> CacheStats in
             try db.readTransaction { () throws(CacheError) -> CacheStats in
                 let totals = try db.query(
-                    "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) FROM results"
+                    "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) FROM results WHERE kind = 'result'"
                 ) { ($0.integer(at: 0), $0.integer(at: 1)) }.first ?? (0, 0)
+                let kept = try db.query("SELECT COUNT(*) FROM results WHERE kind != 'result'") { $0.integer(at: 0) }.first ?? 0
                 let counters = try db.query("SELECT name, value FROM counters") { ($0.text(at: 0) ?? "", $0.integer(at: 1)) }
                 let counter = { (name: String) in Int(counters.first { $0.0 == name }?.1 ?? 0) }
                 return CacheStats(
-                    entries: Int(totals.0), payloadBytes: Int(totals.1), fileBytes: db.fileSize(),
+                    entries: Int(totals.0), keptAnswers: Int(kept), payloadBytes: Int(totals.1), fileBytes: db.fileSize(),
                     hits: counter("hits"), misses: counter("misses"))
             }
         }
     }
 
-    /// Removes every result, or only `task`'s, and returns how many were removed.
+    /// Removes every result, or only `task`'s, and returns how many results were removed (the
+    /// kept model answers go with them, uncounted; ``clearCounts(task:)`` counts both).
+    @discardableResult
+    public func clear(task: StudyTask? = nil) throws(CacheError) -> Int {
+        try clearCounts(task: task).results
+    }
+
+    /// Removes every entry, or only `task`'s — results and kept model answers — and returns how
+    /// many of each were removed.
     ///
     /// Clearing everything also resets the hit/miss counters, so the next `stats` describes
     /// the fresh cache; the usage ledger is never touched (it guards the remote quota).
-    @discardableResult
-    public func clear(task: StudyTask? = nil) throws(CacheError) -> Int {
-        try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> Int in
-            try db.immediateTransaction { () throws(CacheError) -> Int in
-                guard let task else {
-                    try db.run("DELETE FROM results")
-                    let removed = db.changes
-                    try db.run("DELETE FROM counters")
-                    return removed
-                }
-                try db.run("DELETE FROM results WHERE task = ?", [.text(task.rawValue)])
-                return db.changes
+    public func clearCounts(task: StudyTask? = nil) throws(CacheError) -> (results: Int, keptAnswers: Int) {
+        try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> (results: Int, keptAnswers: Int) in
+            try db.immediateTransaction { () throws(CacheError) -> (results: Int, keptAnswers: Int) in
+                let filter = task == nil ? "" : " AND task = ?"
+                let values: [SQLiteValue] = task.map { [.text($0.rawValue)] } ?? []
+                try db.run("DELETE FROM results WHERE kind = 'result'" + filter, values)
+                let results = db.changes
+                try db.run("DELETE FROM results WHERE kind != 'result'" + filter, values)
+                let kept = db.changes
+                if task == nil { try db.run("DELETE FROM counters") }
+                return (results, kept)
             }
         }
     }

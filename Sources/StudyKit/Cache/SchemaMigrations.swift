@@ -113,5 +113,29 @@ enum SchemaMigrations {
                 ALTER TABLE reservations_v5 RENAME TO reservations;
                 CREATE INDEX IF NOT EXISTS reservations_by_day ON reservations(engine, day);
                 """),
+        // Beside the validated results, what a model answered one item job (judged again on
+        // every use) and the part requests it failed: `kind` keeps them apart, so a result is
+        // only ever a validated one and `cache stats` counts each. Rebuilt rather than altered,
+        // as step 5 is, so it also runs on a file whose version was set back below it.
+        Step(
+            version: 6,
+            sql: """
+                CREATE TABLE results_v6 (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    task TEXT NOT NULL,
+                    engine TEXT NOT NULL,
+                    model TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    checksum TEXT NOT NULL,
+                    fitted TEXT,
+                    created_at REAL NOT NULL,
+                    kind TEXT NOT NULL DEFAULT 'result'
+                );
+                INSERT INTO results_v6 (key, task, engine, model, payload, checksum, fitted, created_at)
+                    SELECT key, task, engine, model, payload, checksum, fitted, created_at FROM results;
+                DROP TABLE results;
+                ALTER TABLE results_v6 RENAME TO results;
+                CREATE INDEX IF NOT EXISTS results_by_task ON results(task);
+                """),
     ]
 }

@@ -42,7 +42,9 @@ extension RoutingEngine {
         case .cut: payload["cut"] = .bool(true)
         }
         do {
-            try cache.put(CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName), for: key)
+            try cache.put(
+                CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName, kind: .itemAnswer),
+                for: key)
         } catch {
             note("could not write the cache: \(Self.reason(for: error))")
         }
@@ -117,7 +119,7 @@ extension RoutingEngine {
         let payload: JSONObject = ["task": .string(task.name), "reason": .string(Self.reason(for: error))]
         do {
             try cache.put(
-                CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName),
+                CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName, kind: .failedRequest),
                 for: Self.refusalKey(task: task, engine: engine, prompt: prompt, fitted: fitted))
         } catch {
             note("could not write the cache: \(Self.reason(for: error))")

@@ -120,4 +120,35 @@ struct DefinitionListTests {
             #expect(Set(question.choices).isSuperset(of: list), "\(question.choices)")
         }
     }
+
+    @Test func aDefinitionListsNamesAreItsBranchesChildren() throws {
+        let map = try BuiltinEngine().mindMap(BuiltinAnalysis(text: Self.people, title: nil))
+        func node(_ label: String, in nodes: [MindMap.Node]) -> MindMap.Node? {
+            for candidate in nodes {
+                if candidate.label == label { return candidate }
+                if let found = node(label, in: candidate.children) { return found }
+            }
+            return nil
+        }
+        let people = try #require(node("Key people", in: map.branches))
+        #expect(Array(people.children.map(\.label).prefix(4)) == ["Louis XVI", "Marie Antoinette", "Mirabeau", "Marat"])
+        let glossary = try #require(node("Glossary", in: map.branches))
+        #expect(glossary.children.map(\.label) == ["Assignat", "Émigrés", "Sans-culottes"])
+    }
+
+    @Test func aDescriptionIsAKeyPointOnlyWithItsName() throws {
+        let summary = try BuiltinEngine().summary(BuiltinAnalysis(text: Self.people, title: nil))
+        let entries = Self.entries(Self.people)
+        let described = summary.keyPoints.compactMap { point in
+            entries.first { point.contains(BuiltinProse.oneLine($0.description.text)) }.map { (point, $0) }
+        }
+        #expect(!described.isEmpty, "\(summary.keyPoints)")
+        for (point, entry) in described { #expect(point.hasPrefix(entry.term + ": "), "\(point)") }
+    }
+
+    @Test(arguments: ["Some parish priests did so, and on 17 June the Third Estate declared itself the National Assembly.",
+                      "To do so, the cell copies its DNA before it divides into two."])
+    func aSentenceThatSaysSoLeansOnTheOneBefore(sentence: String) {
+        #expect(!BuiltinEngine.readsOnItsOwn(sentence))
+    }
 }

@@ -93,6 +93,29 @@ struct ResultCacheTests {
         #expect(try cache.get(fields.key) == nil)
     }
 
+    /// Kept model answers (an item's answer, a failed part request) live beside the results
+    /// but are counted apart, and go with their task's results on `clear`.
+    @Test func keptAnswersAreCountedApartFromResults() throws {
+        let directory = try CacheTestDirectory()
+        let cache = try ResultCache(path: directory.databasePath)
+        var fields = CacheKeyFields()
+        let kinds: [CacheEntry.Kind] = [.result, .itemAnswer, .itemAnswer, .failedRequest]
+        for (index, kind) in kinds.enumerated() {
+            fields.content = "doc \(index)"
+            try cache.put(CacheEntry(payload: "{}", engine: .local, model: "m", kind: kind), for: fields.key)
+        }
+        #expect(try cache.stats().entries == 1)
+        #expect(try cache.stats().keptAnswers == 3)
+        // A kept answer is read back by its key like a result.
+        #expect(try cache.get(fields.key)?.payload == "{}")
+        let none = try cache.clearCounts(task: .quiz)
+        #expect(none.results == 0 && none.keptAnswers == 0)
+        let removed = try cache.clearCounts(task: fields.task)
+        #expect(removed.results == 1)
+        #expect(removed.keptAnswers == 3)
+        #expect(try cache.stats().keptAnswers == 0)
+    }
+
     @Test func clearAllRemovesEverythingAndResetsCounters() throws {
         let directory = try CacheTestDirectory()
         let cache = try ResultCache(path: directory.databasePath)

@@ -24,7 +24,7 @@ struct RealWorldFloorTests {
         Case(file: "realworld/zlib_how.html", title: "zlib Usage Example", terms: ["deflate", "inflate", "zlib"]),
         Case(file: "realworld/groff-mom-intro.html", title: "What is mom?", terms: ["groff", "typesetting macros", "macros"]),
         Case(file: "notes.pdf", title: "Photosynthesis: Study Notes", terms: ["Calvin cycle", "ATP", "chlorophyll"]),
-        Case(file: "long.pdf", title: "The French Revolution, 1789-1799: Revision Notes", terms: ["Third Estate", "Convention"]),
+        Case(file: "long.pdf", title: "The French Revolution, 1789-1799: Revision Notes", terms: ["Third Estate", "Convention", "Louis XVI"]),
     ]
 
     @Test(arguments: cases)

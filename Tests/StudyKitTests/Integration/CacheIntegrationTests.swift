@@ -129,6 +129,8 @@ struct CacheIntegrationTests {
         #expect(stats.status == 0, "\(stats.stderr)")
         let counts = try #require(try JSONSerialization.jsonObject(with: stats.stdoutData) as? [String: Any])
         #expect(counts["entries"] as? Int == modelAnswers)
+        // Beside them, the part requests a model failed in a way greedy decoding repeats.
+        let kept = try #require(counts["keptAnswers"] as? Int)
         #expect(counts["path"] as? String == cache.url.appendingPathComponent("studykit.sqlite3").path)
 
         let untouched = try await StudykitBinary.run(["cache", "clear", "--task", "summary"], environment: environment)
@@ -137,11 +139,13 @@ struct CacheIntegrationTests {
 
         let clear = try await StudykitBinary.run(["cache", "clear", "--task", "headline"], environment: environment)
         #expect(clear.status == 0, "\(clear.stderr)")
-        #expect(clear.stdout == "removed \(modelAnswers) cached result\(modelAnswers == 1 ? "" : "s") for headline\n")
+        let keptText = kept == 0 ? "" : " and \(kept) kept model answer\(kept == 1 ? "" : "s")"
+        #expect(clear.stdout == "removed \(modelAnswers) cached result\(modelAnswers == 1 ? "" : "s")\(keptText) for headline\n")
 
         let after = try await StudykitBinary.run(["cache", "stats", "--json"], environment: environment)
         let emptied = try #require(try JSONSerialization.jsonObject(with: after.stdoutData) as? [String: Any])
         #expect(emptied["entries"] as? Int == 0)
+        #expect(emptied["keptAnswers"] as? Int == 0)
     }
 
     static let shortTexts = [

@@ -15,7 +15,7 @@ struct CardRewriteRoutingTests {
 
         17 June 1789: the Third Estate declares itself the National Assembly.
 
-        Some parish priests did so, and on 17 June the Third Estate declared itself the National Assembly, claiming to represent the whole nation.
+        On 17 June the Third Estate declared itself the National Assembly, claiming to represent the whole nation.
 
         On 14 July 1789 the crowd of Paris stormed the Bastille, a royal fortress and prison in the east of the city.
         """

@@ -89,7 +89,9 @@ struct StoredItemAnswerTests {
         let first = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(Self.refused), count: 40))
         let asked = try await Self.router(first, cache: cache).run(Self.request(.flashcards))
         #expect(first.calls.respond == asked.items.count)
-        #expect(try cache.stats().entries == asked.items.count)
+        // Kept beside the results, not as results: nothing validated was stored.
+        #expect(try cache.stats().keptAnswers == asked.items.count)
+        #expect(try cache.stats().entries == 0)
 
         // Another process: a new router, a model that would answer otherwise.
         let second = ScriptedModel(.local, window: 256, steps: Array(repeating: .cut("{"), count: 40))
@@ -110,12 +112,13 @@ struct StoredItemAnswerTests {
         let cache = try ResultCache(path: directory.databasePath)
         let first = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(Self.refused), count: 40))
         _ = try await Self.router(first, cache: cache).run(Self.request(.flashcards))
-        let kept = try cache.stats().entries
+        let kept = try cache.stats().keptAnswers
+        #expect(kept > 0)
         let second = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(Self.refused), count: 40))
         let fresh = try await Self.router(second, cache: cache).run(Self.request(.flashcards, useCache: false))
         #expect(second.calls.respond == fresh.items.count)
         #expect(fresh.items.allSatisfy { $0.note?.contains("from the cache") == false })
-        #expect(try cache.stats().entries == kept)
+        #expect(try cache.stats().keptAnswers == kept)
     }
 
     @Test func aCutAnswerIsKeptAsACutWithoutItsText() async throws {
@@ -128,7 +131,8 @@ struct StoredItemAnswerTests {
         #expect(second.calls.respond == 0)
         #expect(again.items.allSatisfy { $0.note?.contains("token limit") == true && $0.note?.hasSuffix("from the cache)") == true })
         // What is kept is the fact, not the half-written text.
-        let payloads = try SQLiteDatabase(path: directory.databasePath).query("SELECT payload FROM results") { $0.text(at: 0) ?? "" }
+        let payloads = try SQLiteDatabase(path: directory.databasePath).query("SELECT payload FROM results WHERE kind = 'item-answer'") { $0.text(at: 0) ?? "" }
+        #expect(try cache.stats().keptAnswers == payloads.count)
         #expect(!payloads.isEmpty)
         #expect(payloads.allSatisfy { $0 == #"{"item":"card","cut":true}"# }, "\(payloads)")
     }
@@ -175,6 +179,9 @@ struct StoredRefusalTests {
         let failed = try await Self.headline(first, cache: cache, clock: clock)
         #expect(failed.engine == .builtin)
         #expect(first.calls.respond == 2)
+        // A failure is no result: it is counted apart, and `cache clear --task headline` removes it.
+        #expect(try cache.stats().entries == 0)
+        #expect(try cache.stats().keptAnswers == 1)
 
         clock.advance(by: 600)
         let second = ScriptedModel(.local, steps: [.answer(RoutingEngineTests.headline)])

@@ -144,7 +144,10 @@ extension BuiltinEngine {
             return kept
         }
         func terms(_ sections: [Section], label: String, limit: Int) -> [MindMap.Node] {
-            sectionTerms(sections, in: analysis, avoiding: Self.stems(of: label).union(centreStems), limit: limit)
+            // A glossary's or a "Key people" section's own names say what it holds.
+            let names = Self.definitionNames(sections, in: analysis, limit: limit)
+            if names.count >= 2 { return names }
+            return sectionTerms(sections, in: analysis, avoiding: Self.stems(of: label).union(centreStems), limit: limit)
                 .map { MindMap.Node(label: $0) }
         }
         /// The level's nodes: every section when they fit, else consecutive small sections grouped
@@ -157,7 +160,9 @@ extension BuiltinEngine {
                 let folded = group.dropFirst().map(member)
                 let own = Self.chosen(labelled(group[0].tree.subsections, under: group[0].label), weight: \.tree.weight,
                                       limit: members - folded.count)
-                return MindMap.Node(label: group[0].label, children: own.map(member) + folded)
+                // A definition list with sections folded after it keeps its names before them.
+                let names = own.isEmpty ? Self.definitionNames([group[0].tree.section], in: analysis, limit: members - folded.count) : []
+                return MindMap.Node(label: group[0].label, children: (names.count >= 2 ? names : own.map(member)) + folded)
             }
         }
         func grandchildren(_ item: Item) -> [MindMap.Node] {
@@ -171,6 +176,17 @@ extension BuiltinEngine {
             if children.isEmpty { children = terms(Self.flattened(branch.tree), label: branch.label, limit: Self.termChildren) }
             return MindMap.Node(label: branch.label, children: children)
         }
+    }
+
+    /// The names of the definition-list entries (``DefinitionEntry``) in `sections`, in order, as
+    /// labels: the people of "Key people", the terms of a glossary.
+    static func definitionNames(_ sections: [Section], in analysis: BuiltinAnalysis, limit: Int) -> [MindMap.Node] {
+        let inside = Set(sections.flatMap { $0.sentences.map(\.index) })
+        var seen = Set<String>()
+        return analysis.definitions.filter { inside.contains($0.label.index) }
+            .map { label($0.term) }
+            .filter { !$0.isEmpty && seen.insert(BuiltinProse.duplicateKey($0)).inserted }
+            .prefix(max(0, limit)).map { MindMap.Node(label: $0) }
     }
 
     /// At most `limit` groups of consecutive `items`, each of at most `members`: every item alone

@@ -101,6 +101,8 @@ extension BuiltinEngine {
         #"\b(as|from|than) (above|before)\b"#,
         #"\b(just|previously) (introduced|described|mentioned|discussed|shown)\b"#,
         #"\b(do|does|did|doing) the same\b"#,
+        // "Some parish priests did so, and …": what they did is in the sentence before.
+        #"\b(do|does|did|doing) so\b"#,
         #"\bthe same (thing|things|way|steps?|procedure)\b"#,
         // A verb left out because the sentence before said it ("You don't have to, though, …").
         #"\b(have|has|had|need|needs|want|wants|ought) to(,|\.|$)"#,
@@ -212,13 +214,17 @@ extension BuiltinEngine {
         // models answer to (a whole sentence, four content words, no near-copy of the overview or
         // of another point): a sentence too long for a point is skipped, never cut.
         let chosenIndices = Set(chosen.map(\.index))
+        // A definition list's description names no one on its own ("A noble elected for the
+        // Third Estate, …"): as a key point it is said with its name ("Mirabeau: A noble …").
+        let names = Dictionary(analysis.definitions.map { ($0.description.index, $0.term) }, uniquingKeysWith: { first, _ in first })
+        func said(_ unit: Sentence) -> String { names[unit.index].map { "\($0): \(unit.text)" } ?? unit.text }
         let remaining = analysis.ranked.filter { !chosenIndices.contains($0.sentence.index) }
         var bestOfSection: [Int: RankedSentence] = [:]
         for entry in remaining {
             // The section first: a book has thousands of sentences, and a section that has its
             // point already needs no more key-point checks.
             let section = analysis.outline.sectionOfUnit[entry.sentence.index]
-            if bestOfSection[section] == nil, Self.keyPoint(entry.sentence.text, standalone: standalone) != nil,
+            if bestOfSection[section] == nil, Self.keyPoint(said(entry.sentence), standalone: standalone) != nil,
                 !standalone || !Self.isPieceOfLongerSentence(entry.sentence, in: analysis)
             {
                 bestOfSection[section] = entry
@@ -241,10 +247,10 @@ extension BuiltinEngine {
             pointKeys.insert(key)
             taken.append(stems)
         }
-        for entry in perSection.prefix(target) { add(entry.sentence.text) }
+        for entry in perSection.prefix(target) { add(said(entry.sentence)) }
         for entry in remaining where points.count < target {
             if standalone, Self.isPieceOfLongerSentence(entry.sentence, in: analysis) { continue }
-            add(entry.sentence.text)
+            add(said(entry.sentence))
         }
         // Thin text: the overview gives up its third sentence before the summary fails.
         if points.count < 3, chosen.count == 3 {
