@@ -84,11 +84,7 @@ extension RoutingEngine {
 
     /// The cache key of the failure of one part request (its result's key, another format).
     static func refusalKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) throws(CacheError) -> CacheKey {
-        let result = try cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted)
-        return try CacheKey(
-            task: task, schemaFingerprint: result.schemaFingerprint,
-            promptTemplateVersion: "\(storedRefusalFormat) \(result.promptTemplateVersion)", engine: result.engine, model: result.model,
-            content: result.content, contentIsFitted: fitted, generationOptions: result.generationOptions)
+        try cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted, kept: storedRefusalFormat)
     }
 
     /// Why automatic routing must not ask this part request again: the model failed the very same
@@ -96,10 +92,10 @@ extension RoutingEngine {
     func storedRefusal(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, request: RoutingRequest) -> String? {
         guard request.engine == .auto, request.useCache, let cache,
             let key = try? Self.refusalKey(task: task, engine: engine, prompt: prompt, fitted: fitted),
-            let hit = try? cache.get(key), clock.now().timeIntervalSince(hit.createdAt) < capability.skipDuration,
+            let hit = try? cache.get(key), case let age = clock.now().timeIntervalSince(hit.createdAt), age < capability.skipDuration,
             case .object(let fields)? = try? JSONValue.parse(hit.payload), let reason = fields["reason"]?.stringValue
         else { return nil }
-        return "skipped: it failed this same request \(Self.age(clock.now().timeIntervalSince(hit.createdAt))) ago (\(reason)); --no-cache asks again"
+        return "skipped: it failed this same request \(Self.age(age)) ago (\(reason)); --no-cache asks again"
     }
 
     /// `40 s`, `12 min`, `3 h`.

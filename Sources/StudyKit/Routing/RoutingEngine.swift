@@ -613,9 +613,12 @@ public struct RoutingEngine: Sendable {
 
     /// The cache key of a prompt sent to an engine: task, schema, template, engine and model,
     /// the content actually sent, and the generation options.
-    static func cacheKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) throws(CacheError) -> CacheKey {
+    /// `kept` names the kind of record kept under a result's inputs that is no result (a failed
+    /// request's format), so it gets a key of its own.
+    static func cacheKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, kept: String? = nil) throws(CacheError) -> CacheKey {
         try CacheKey(
-            task: task, schemaFingerprint: task.generationSchema.fingerprint, promptTemplateVersion: task.promptTemplateVersion,
+            task: task, schemaFingerprint: task.generationSchema.fingerprint,
+            promptTemplateVersion: [kept, task.promptTemplateVersion].compactMap { $0 }.joined(separator: " "),
             engine: engine.kind, model: engine.identity, content: task.instructions + "\u{0}" + prompt, contentIsFitted: fitted,
             generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: task.responseReserve).canonicalText)
     }

@@ -146,7 +146,7 @@ extension BuiltinEngine {
         func terms(_ sections: [Section], label: String, limit: Int) -> [MindMap.Node] {
             // A glossary's or a "Key people" section's own names say what it holds.
             let names = Self.definitionNames(sections, in: analysis, limit: limit)
-            if names.count >= 2 { return names }
+            if !names.isEmpty { return names }
             return sectionTerms(sections, in: analysis, avoiding: Self.stems(of: label).union(centreStems), limit: limit)
                 .map { MindMap.Node(label: $0) }
         }
@@ -162,7 +162,7 @@ extension BuiltinEngine {
                                       limit: members - folded.count)
                 // A definition list with sections folded after it keeps its names before them.
                 let names = own.isEmpty ? Self.definitionNames([group[0].tree.section], in: analysis, limit: members - folded.count) : []
-                return MindMap.Node(label: group[0].label, children: (names.count >= 2 ? names : own.map(member)) + folded)
+                return MindMap.Node(label: group[0].label, children: (names.isEmpty ? own.map(member) : names) + folded)
             }
         }
         func grandchildren(_ item: Item) -> [MindMap.Node] {
@@ -179,14 +179,16 @@ extension BuiltinEngine {
     }
 
     /// The names of the definition-list entries (``DefinitionEntry``) in `sections`, in order, as
-    /// labels: the people of "Key people", the terms of a glossary.
+    /// labels: the people of "Key people", the terms of a glossary. None unless there are two:
+    /// one name says less of a section than its terms.
     static func definitionNames(_ sections: [Section], in analysis: BuiltinAnalysis, limit: Int) -> [MindMap.Node] {
         let inside = Set(sections.flatMap { $0.sentences.map(\.index) })
         var seen = Set<String>()
-        return analysis.definitions.filter { inside.contains($0.label.index) }
+        let names = analysis.definitions.filter { inside.contains($0.label.index) }
             .map { label($0.term) }
             .filter { !$0.isEmpty && seen.insert(BuiltinProse.duplicateKey($0)).inserted }
             .prefix(max(0, limit)).map { MindMap.Node(label: $0) }
+        return names.count >= 2 ? names : []
     }
 
     /// At most `limit` groups of consecutive `items`, each of at most `members`: every item alone
