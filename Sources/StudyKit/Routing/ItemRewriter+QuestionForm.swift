@@ -121,4 +121,29 @@ extension RoutingEngine {
         let said = BuiltinTerms.words(in: description).first { $0.stem == head }?.surface ?? head
         return "the question left out what the entry says the name is (“\(said)”)"
     }
+
+    /// Whether `question` asks for a definition-list card's name by the relative clause its
+    /// description says it with — the name is what the clause is about, so the question needs
+    /// neither the description's head nor the blank's neighbours: "What absorbs light energy in
+    /// the photosystems?" for "_____: the green pigment that absorbs light energy in the
+    /// photosystems." (Chlorophyll), "Who fled France during the Revolution?" for "_____.
+    /// Nobles, clergy and others who fled France during the Revolution, …" (Émigrés), "Where does
+    /// the Calvin cycle occur?" for "_____: the fluid around the thylakoids where the Calvin
+    /// cycle occurs." (Stroma). The question's content words are the clause's (up to its first
+    /// punctuation), at least two of them and two thirds of the clause's.
+    static func asksForTheEntryByItsClause(_ question: String, of card: Flashcards.Card) -> Bool {
+        guard let opener = ["_____. ", "_____: "].first(where: card.question.hasPrefix) else { return false }
+        let questionWords = BuiltinTerms.words(in: question)
+        guard let wh = questionWords.first?.lowercased else { return false }
+        let relatives: Set<String> = wh == "where" ? ["where"] : ["what", "who", "which"].contains(wh) ? ["that", "which", "who"] : []
+        let asked = Set(questionWords.dropFirst().filter(Grounding.isContent).map(\.stem))
+        guard !relatives.isEmpty, asked.count >= 2 else { return false }
+        let words = BuiltinTerms.words(in: String(card.question.dropFirst(opener.count)))
+        for index in words.indices where relatives.contains(words[index].lowercased) && index + 1 < words.count && !words[index + 1].followsBreak {
+            let clause = words[(index + 1)...].prefix { $0.offsets.lowerBound == words[index + 1].offsets.lowerBound || !$0.followsBreak }
+            let stems = Set(clause.filter(Grounding.isContent).map(\.stem))
+            if asked.isSubset(of: stems), asked.count * 3 >= stems.count * 2 { return true }
+        }
+        return false
+    }
 }

@@ -483,7 +483,10 @@ extension RoutingEngine {
             let neighbours = Self.blankNeighbours(card.question).filter { !$0.isEmpty }
             let keepsPlace = neighbours.allSatisfy { !$0.isDisjoint(with: questionSet) }
             let onlyCardWords = questionSet.count >= 2 && questionSet.isSubset(of: cardStems) && keepsPlace
-            guard kept >= min(3, (cardStems.count + 1) / 2) || onlyCardWords else {
+            // A glossary entry asked for by its description's relative clause ("What absorbs light
+            // energy in the photosystems?" — Chlorophyll) asks what the card asks, in its own place.
+            let byItsClause = Self.asksForTheEntryByItsClause(question, of: card)
+            guard kept >= min(3, (cardStems.count + 1) / 2) || onlyCardWords || byItsClause else {
                 return .failure(ItemRejection(reason: "the question did not ask what the card asks"))
             }
             // It asks about the blank's own place: the words next to the blank, on each side
@@ -491,18 +494,18 @@ extension RoutingEngine {
             // Python 2 version?" shares four words with "The _____ python2-doc will always
             // provide the documentation for the default Debian Python 2 version", yet its answer
             // is not "binary package".
-            guard keepsPlace else {
+            guard keepsPlace || byItsClause else {
                 return .failure(ItemRejection(reason: "the question did not ask about the missing words' place in the sentence"))
             }
-            if Self.asksAnotherPart(question, of: card) {
+            if !byItsClause, Self.asksAnotherPart(question, of: card) {
                 return .failure(ItemRejection(reason: "the question asked for another part of the sentence than the missing words"))
             }
-            if Self.swapsSubjectAndObject(question, of: card) {
+            if !byItsClause, Self.swapsSubjectAndObject(question, of: card) {
                 return .failure(ItemRejection(reason: "the question turned the sentence around: the missing words are what its verb acts on, not who acts"))
             }
             // Judges that say their own reason, each asked only when the one before found nothing.
             if let other = Self.otherQuantity(question, of: card) ?? Self.otherKind(question, answer: answer)
-                ?? Self.verbFromAnotherClause(question, of: card) ?? Self.dropsTheDescriptionsHead(question, of: card)
+                ?? Self.verbFromAnotherClause(question, of: card) ?? (byItsClause ? nil : Self.dropsTheDescriptionsHead(question, of: card))
             {
                 return .failure(ItemRejection(reason: other))
             }

@@ -146,6 +146,78 @@ struct DefinitionListTests {
         for (point, entry) in described { #expect(point.hasPrefix(entry.term + ": "), "\(point)") }
     }
 
+    static let keyTerms = """
+        Photosynthesis: Study Notes
+
+        1. Limiting factors
+
+        The rate of photosynthesis depends on light intensity, carbon dioxide concentration and temperature.
+
+        • Light intensity: the rate rises with light until another factor becomes limiting, then levels off. Very intense light can damage the photosystems.
+
+        • Carbon dioxide: the air holds only about 0.04 per cent CO2, so CO2 is often the limiting factor on a bright day. Greenhouse growers add CO2.
+
+        • Water: a plant short of water closes its stomata to save water, which also shuts out CO2.
+
+        2. Key terms
+
+        • Chlorophyll: the green pigment that absorbs light energy in the photosystems.
+
+        • Thylakoid: a membrane sac inside the chloroplast where the light-dependent reactions occur.
+
+        • Stroma: the fluid around the thylakoids where the Calvin cycle occurs.
+
+        • RuBisCO: the enzyme that fixes carbon dioxide onto RuBP.
+
+        Questions to test yourself: Where does the oxygen come from? Why does the Calvin cycle stop in the dark?
+        """
+
+    /// "• Stroma: the fluid around the thylakoids where the Calvin cycle occurs." is a name and its
+    /// description on one line; a list item that goes on past its first sentence ("• Light
+    /// intensity: the rate rises …. Very intense light …") is a point under a label.
+    @Test func aNameAndItsDescriptionOnOneLineAreAnEntry() {
+        let entries = Self.entries(Self.keyTerms)
+        #expect(entries.map(\.term) == ["Chlorophyll", "Thylakoid", "Stroma", "RuBisCO"])
+        #expect(entries.allSatisfy { $0.isInline })
+        #expect(entries.first?.descriptionText == "the green pigment that absorbs light energy in the photosystems.")
+        // The same list with a blank line between items or none, numbered or in plain paragraphs.
+        for marker in ["- ", "1. ", ""] {
+            let text = ["Stroma", "Thylakoid", "Granum"].map { "\(marker)\($0): the part of the chloroplast where the \($0.lowercased()) is found." }
+            #expect(Self.entries(text.joined(separator: "\n")).count == (marker.isEmpty ? 0 : 3), "\(marker)")
+            #expect(Self.entries(text.joined(separator: "\n\n")).count == 3, "\(marker)")
+        }
+    }
+
+    @Test(arguments: [
+        // Labels of the text, not names it defines.
+        "Note: the cell divides in two.\n\nExample: a root tip shows every phase.\n\nTip: count the cells in each phase.",
+        // Questions, and descriptions that do not end.
+        "Prophase: what happens to the chromosomes?\n\nMetaphase: where do the chromosomes line up?\n\nAnaphase: what pulls the chromatids apart?",
+        "Prophase: the chromosomes condense and\n\nMetaphase: the chromosomes line up along\n\nAnaphase: the chromatids are pulled",
+        // Sentences with a colon in them.
+        "The cell has three parts: a membrane, cytoplasm and a nucleus.\n\nThe phases are four: prophase, metaphase, anaphase and telophase.\n\nMy advice is simple: draw every phase twice.",
+    ])
+    func linesWithAColonThatAreNoEntries(text: String) {
+        #expect(Self.entries(text).isEmpty)
+    }
+
+    @Test func anEntryOnOneLineIsACardWithItsNameBlanked() throws {
+        let deck = try BuiltinEngine().flashcards(BuiltinAnalysis(text: Self.keyTerms, title: nil))
+        let stroma = try #require(deck.cards.first { $0.answer == "Stroma" })
+        #expect(stroma.question == "_____: the fluid around the thylakoids where the Calvin cycle occurs.")
+        #expect(stroma.quote == "Stroma: the fluid around the thylakoids where the Calvin cycle occurs.")
+        #expect(Grounding.issues(in: .flashcards(deck), source: Self.keyTerms).isEmpty)
+        // The quiz offers the name as the list writes it, like the other names beside it: not
+        // "thylakoid" (as the text says it elsewhere) among "Stroma" and "Chlorophyll".
+        let quiz = try BuiltinEngine().quiz(BuiltinAnalysis(text: Self.keyTerms, title: nil))
+        let thylakoid = try #require(quiz.questions.first { $0.prompt.hasPrefix("_____: a membrane sac") })
+        #expect(thylakoid.choices[thylakoid.answerIndex] == "Thylakoid")
+        #expect(thylakoid.choices.allSatisfy { $0.first?.isUppercase == true }, "\(thylakoid.choices)")
+        // No key point says the name twice.
+        let summary = try BuiltinEngine().summary(BuiltinAnalysis(text: Self.keyTerms, title: nil))
+        #expect(!summary.keyPoints.contains { $0.hasPrefix("Stroma: Stroma") }, "\(summary.keyPoints)")
+    }
+
     @Test(arguments: ["Some parish priests did so, and on 17 June the Third Estate declared itself the National Assembly.",
                       "To do so, the cell copies its DNA before it divides into two."])
     func aSentenceThatSaysSoLeansOnTheOneBefore(sentence: String) {

@@ -378,9 +378,32 @@ struct DefinitionCardJudgeTests {
         // Mirabeau was elected; the question makes him the voter.
         ("Mirabeau", "A noble elected for the Third Estate, the great orator of the early Assembly, who secretly advised the king and died in 1791.",
          "Who elected for the Third Estate?", "the question left out what the entry says the name is (“noble”)"),
+        // Asked by the description's relative clause: the name is who or what the clause is about.
+        ("Émigrés", "Nobles, clergy and others who fled France during the Revolution, many of whom fought against it.",
+         "Who fled France during the Revolution?", "accepted"),
+        ("Mirabeau", "A noble elected for the Third Estate, the great orator of the early Assembly, who secretly advised the king and died in 1791.",
+         "Who secretly advised the king and died in 1791?", "accepted"),
+        // A third of the clause and a word from elsewhere is another question.
+        ("Mirabeau", "A noble elected for the Third Estate, the great orator of the early Assembly, who secretly advised the king and died in 1791.",
+         "Who in the Assembly died in 1791?", "the question did not ask what the card asks"),
     ])
     func theQuestionKeepsTheDescriptionsHead(term: String, description: String, question: String, verdict: String) {
         let card = Self.card(term, description)
+        #expect(CardRewriteJudgeTests.judge(card, question, term, material: card.quote) == verdict)
+    }
+
+    /// An entry on one line ("Chlorophyll: the green pigment that absorbs …"): the 0.5B's
+    /// questions for samples/notes.pdf's key terms.
+    @Test(arguments: [
+        ("Chlorophyll", "the green pigment that absorbs light energy in the photosystems.", "What absorbs light energy in the photosystems?", "accepted"),
+        ("Stroma", "the fluid around the thylakoids where the Calvin cycle occurs.", "Where does the Calvin cycle occur?", "accepted"),
+        // "take place" is not the clause's "occurs": a paraphrase the judge cannot check.
+        ("Stroma", "the fluid around the thylakoids where the Calvin cycle occurs.", "Where does the Calvin cycle take place?",
+         "the question did not ask what the card asks"),
+        ("RuBisCO", "the enzyme that fixes carbon dioxide onto RuBP.", "What fixes carbon dioxide onto RuBP?", "accepted"),
+    ])
+    func anEntryOnOneLineIsAskedByItsClause(term: String, description: String, question: String, verdict: String) {
+        let card = Flashcards.Card(question: "_____: " + description, answer: term, quote: term + ": " + description)
         #expect(CardRewriteJudgeTests.judge(card, question, term, material: card.quote) == verdict)
     }
 }

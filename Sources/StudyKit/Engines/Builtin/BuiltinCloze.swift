@@ -94,16 +94,20 @@ extension BuiltinEngine {
     /// ("_____. King of France from 1774 to 1792; …" — Louis XVI), quoting both as the text has
     /// them; the description's own mentions of the name are blanked too.
     static func definitionItem(_ entry: DefinitionEntry, among entries: [DefinitionEntry], blank: String = "_____") -> ClozeItem {
-        let label = entry.label.text
-        let description = entry.description.text
+        let label = String(entry.label.text.dropFirst(entry.termStart))
+        let description = entry.descriptionText
         let named = description.replacingOccurrences(of: entry.term, with: blank)
         let siblings = entries.filter { $0.term != entry.term && $0.section == entry.section }.map(\.term)
+        // On one line ("Stroma: the fluid around …") the card is the line with its name blanked.
+        let sentence = entry.isInline ? label : label + "\n\n" + description
+        let opener = entry.isInline ? String(label.dropFirst(entry.term.count).prefix { $0 != " " }) : String(label.dropFirst(entry.term.count))
+        let start = entry.label.offsets.lowerBound + entry.termStart
         return ClozeItem(
-            sentence: label + "\n\n" + description,
+            sentence: sentence,
             answer: entry.term,
-            clozeText: blank + label.dropFirst(entry.term.count) + " " + named,
+            clozeText: blank + opener + " " + named,
             sourceRange: entry.label.range.lowerBound..<entry.description.range.upperBound,
-            answerOffsets: entry.label.offsets.lowerBound..<(entry.label.offsets.lowerBound + entry.term.count),
+            answerOffsets: start..<(start + entry.term.count),
             answerKey: BuiltinTerms.words(in: entry.term).map(\.stem).joined(separator: " "),
             siblings: siblings)
     }
@@ -158,10 +162,11 @@ extension BuiltinEngine {
     }
 
     /// The answer as the text usually writes it: a blank that opens the sentence took its capital
-    /// ("Functions"), which among lower-case options would give the answer away.
+    /// ("Functions"), which among lower-case options would give the answer away. A definition
+    /// list's name keeps the list's spelling ("Stroma"), as the other names offered with it do.
     static func usualSpelling(of item: ClozeItem, among keyphrases: [Keyphrase]) -> String {
         let answer = BuiltinProse.oneLine(item.answer)
-        guard item.shownSentence.hasPrefix(answer),
+        guard item.siblings.isEmpty, item.shownSentence.hasPrefix(answer),
             let usual = keyphrases.first(where: { $0.key == item.answerKey })?.plainText,
             usual.first?.isLowercase == true, let first = answer.first, first.isUppercase,
             answer.prefix(while: { $0 != " " }).dropFirst().allSatisfy({ !$0.isUppercase })

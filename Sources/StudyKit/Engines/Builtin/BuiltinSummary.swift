@@ -216,7 +216,8 @@ extension BuiltinEngine {
         let chosenIndices = Set(chosen.map(\.index))
         // A definition list's description names no one on its own ("A noble elected for the
         // Third Estate, …"): as a key point it is said with its name ("Mirabeau: A noble …").
-        let names = Dictionary(analysis.definitions.map { ($0.description.index, $0.term) }, uniquingKeysWith: { first, _ in first })
+        let names = Dictionary(
+            analysis.definitions.filter { !$0.isInline }.map { ($0.description.index, $0.term) }, uniquingKeysWith: { first, _ in first })
         func said(_ unit: Sentence) -> String { names[unit.index].map { "\($0): \(unit.text)" } ?? unit.text }
         let remaining = analysis.ranked.filter { !chosenIndices.contains($0.sentence.index) }
         var bestOfSection: [Int: RankedSentence] = [:]

@@ -106,6 +106,17 @@ struct ClozeBuilder: Sendable {
                 // be any of them; no student can tell which.
                 guard !matches.contains(where: { m in Self.isInEnumeration(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound) })
                 else { continue }
+                // "the _____ PEP carboxylase" (enzyme), "the asn1_der_decoding() _____" (function):
+                // a lower-case word said as the kind of a name that stands right by it asks for
+                // the kind, and the name is the term.
+                if length == 1, words[first].surface.first?.isLowercase == true,
+                    matches.contains(where: { Self.namesAKind(chars, words, at: $0) })
+                {
+                    continue
+                }
+                // "The French _____ is the decade …" (Revolution): a capitalised blank with a
+                // capitalised word right before or after it is part of a longer name.
+                if matches.contains(where: { Self.isPartOfALongerName(words, at: $0, length: length) }) { continue }
                 // "Redefine \bibsection …": a single word that opens the sentence as a verb is no term.
                 if screensCommonWords, length == 1, first == 0, KeyphraseExtractor.isVerbOrAdjective(words[0].lowercased) {
                     continue
@@ -256,6 +267,34 @@ struct ClozeBuilder: Sendable {
         let signed = range.lowerBound >= 1 && chars[range.lowerBound - 1] == "-" && chars.indices.contains(range.lowerBound)
             && chars[range.lowerBound].isNumber && (range.lowerBound < 2 || chars[range.lowerBound - 2].isWhitespace)
         return signed || joins(range.lowerBound - 1, range.lowerBound - 2) || joins(range.upperBound, range.upperBound + 1)
+    }
+
+    /// Whether `words[index]` stands as the kind of a name right next to it, with only a space
+    /// between: before a name ("enzyme" in "the enzyme PEP carboxylase", "gene" in "the gene
+    /// BRCA1": a word of two characters or more with a capital or a digit) or after a function's name ("function" in
+    /// "the asn1_der_decoding() function").
+    static func namesAKind(_ chars: [Character], _ words: [BuiltinWord], at index: Int) -> Bool {
+        if words.indices.contains(index + 1), !words[index + 1].followsBreak {
+            // One capital letter is no name but a type ("helper T cells", "vitamin C").
+            let next = words[index + 1].surface
+            if next.count >= 2, next.first?.isUppercase == true || next.contains(where: \.isNumber) || next.dropFirst().contains(where: \.isUppercase) {
+                return true
+            }
+        }
+        let start = words[index].offsets.lowerBound
+        return start >= 3 && chars[start - 1] == " " && chars[start - 3] == "(" && chars[start - 2] == ")"
+    }
+
+    /// Whether the name `words[index..<index + length]` (every word capitalised) has a capitalised
+    /// word that is no function word right before or after it, with only a space between:
+    /// "Revolution" of "The French Revolution", "Louis" of "Louis XVI". ("Python version" of
+    /// "default Debian Python version" is no name: a term may follow a name that qualifies it.)
+    static func isPartOfALongerName(_ words: [BuiltinWord], at index: Int, length: Int) -> Bool {
+        guard words[index..<(index + length)].allSatisfy({ $0.surface.first?.isUppercase == true }) else { return false }
+        func nameWord(_ word: BuiltinWord) -> Bool { word.surface.first?.isUppercase == true && !word.isStopword }
+        if index > 0, !words[index].followsBreak, nameWord(words[index - 1]) { return true }
+        let after = index + length
+        return after < words.count && !words[after].followsBreak && nameWord(words[after])
     }
 
     /// Whether a term reads as plural: its last word, in lower case, ends in "s" but not in "ss",
