@@ -413,6 +413,19 @@ extension RoutingEngine {
         ])
     }
 
+    /// The question word `question` put where the card's blank was, when the rest is the card's
+    /// sentence as it stands ("In October the Convention declared that the government of what
+    /// would be revolutionary until the peace, …?" for "… the government of _____ would be …"):
+    /// no rewrite, and no better read than the card. `nil` for any other question.
+    static func whWordInTheBlank(_ question: String, card cloze: String) -> String? {
+        guard cloze.contains("_____") else { return nil }
+        let asked = Grounding.normalizedWords(question)
+        for word in ["what", "which", "who", "whom", "when", "where", "how"] {
+            if Grounding.normalizedWords(cloze.replacingOccurrences(of: "_____", with: word)) == asked { return word }
+        }
+        return nil
+    }
+
     /// A rewritten card's question: a sentence of 4 words or more, 2 of them content words.
     static let rewrittenQuestion = ItemMeaning(noun: "a question", minimumContentWords: 2, minimumWords: 4, isSentence: true)
 
@@ -430,6 +443,9 @@ extension RoutingEngine {
                 return .failure(ItemRejection(reason: "the question was not a question of 4 words or more"))
             }
             if question.contains("_") { return .failure(ItemRejection(reason: "the question still had the blank in it")) }
+            if let word = Self.whWordInTheBlank(question, card: card.question) {
+                return .failure(ItemRejection(reason: "the question was the card's sentence with “\(word)” in the blank"))
+            }
             if let malformed = Self.malformedQuestion(question, quote: card.quote) { return .failure(ItemRejection(reason: malformed)) }
             let questionWords = Grounding.normalizedWords(question).joined(separator: " ")
             let answerWords = Grounding.normalizedWords(answer).joined(separator: " ")

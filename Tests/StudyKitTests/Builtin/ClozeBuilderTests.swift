@@ -204,6 +204,20 @@ import Testing
         }
     }
 
+    /// samples/long.pdf's quiz offered "September 1792", "October 1793" and "20 June" beside the
+    /// Third Estate: a date is a kind of its own, and goes with dates (or years).
+    @Test func aDateIsNoOptionForAName() throws {
+        let cloze = try item(answer: "Third Estate", in: "On 17 June the Third Estate declared itself the National Assembly.")
+        let candidates = [("September 1792", "septemb 1792"), ("October 1793", "octob 1793"), ("20 June", "20 june"),
+                          ("National Guard", "nation guard"), ("Estates-General", "estates-gener"), ("Jacobin Club", "jacobin club"),
+                          ("Legislative Assembly", "legisl assembl")]
+            .enumerated().map { i, pair in Keyphrase(text: pair.0, score: Double(20 - i), occurrences: 2, key: pair.1) }
+        let options = ClozeBuilder().distractors(for: cloze, among: candidates, count: 3)
+        #expect(Set(options).isDisjoint(with: ["September 1792", "October 1793", "20 June"]), "\(options)")
+        let date = try item(answer: "20 June", in: "On 20 June the king and his family fled Paris in disguise.")
+        #expect(Set(ClozeBuilder().distractors(for: date, among: candidates, count: 2)) == ["September 1792", "October 1793"])
+    }
+
     @Test func lonelyYearsGetNearbyYears() throws {
         let cloze = try item(answer: "1961", in: "Melvin Calvin received the Nobel Prize in 1961 for this work.")
         let words = Self.mixedKeyphrases.filter { Int($0.text) == nil }
@@ -268,6 +282,26 @@ import Testing
             .map(\.answer) == ["Convention"])
         #expect(items("The maintainers discuss the readiness for a new default Debian Python version in the archive.", ["Python version"])
             .map(\.answer) == ["Python version"])
+    }
+
+    /// "a _____ centre" asks for half of "reaction centre", a term the text says three times
+    /// though not among its key terms; the analysis hands the builder such repeated compounds.
+    @Test func aBlankIsNoPartOfACompoundTheTextRepeats() throws {
+        let sentence = "A light-harvesting antenna complex funnels energy to a reaction centre, where the electron is lost."
+        let keyphrases = [Keyphrase(text: "reaction", score: 9, occurrences: 4, key: "reaction"),
+                          Keyphrase(text: "antenna complex", score: 8, occurrences: 2, key: "antenna complex")]
+        let units = SentenceSplitter().split(sentence)
+        let builder = ClozeBuilder(minWords: 4, screensCommonWords: true)
+        #expect(builder.items(from: SentenceRanker().rank(units), keyphrases: keyphrases).map(\.answer) == ["reaction"])
+        #expect(builder.items(from: SentenceRanker().rank(units), keyphrases: keyphrases, compounds: [["reaction", "centr"]])
+            .map(\.answer) == ["antenna complex"])
+        let text = """
+            The reaction centre of photosystem II is called P680. The reaction centre of photosystem I is P700.
+            Each reaction centre holds a special pair of chlorophyll molecules.
+            """
+        let analysis = BuiltinAnalysis(text: text, title: nil)
+        let stems = BuiltinTerms.words(in: "reaction centre").map(\.stem)
+        #expect(analysis.compounds.contains(stems), "\(analysis.compounds)")
     }
 
     /// A blank holds no quotation mark ("the “_____ follows" for "url” command"), starts after no

@@ -354,6 +354,17 @@ struct CardRewriteJudgeTests {
         #expect(Self.judge(card, "What day of May 1789 does the Estates-General open at Versailles?", "5") == "accepted")
     }
 
+    /// The 0.5B on samples/long.pdf: the card's sentence with "what" in the blank is no rewrite.
+    @Test func theSentenceWithAQuestionWordInTheBlankIsNoRewrite() {
+        let card = Self.cloze(
+            "In October the Convention declared that the government of France would be revolutionary until the peace, suspending the new democratic constitution adopted in June 1793.",
+            "France")
+        #expect(Self.judge(card, "In October the Convention declared that the government of what would be revolutionary until the peace, suspending the new democratic constitution adopted in June 1793?", "France")
+            == "the question was the card's sentence with “what” in the blank")
+        #expect(Self.judge(card, "In October, the government of which country did the Convention declare would be revolutionary until the peace?", "France")
+            != "the question was the card's sentence with “what” in the blank")
+    }
+
     @Test func theBlanksNeighboursStopAtItsClause() {
         #expect(RoutingEngine.blankNeighbours("The rate of photosynthesis depends on light intensity, _____ and temperature.")
             == [[], ["temperatur"]])

@@ -13,6 +13,14 @@ struct BuiltinAnalysis: Sendable {
     let ranked: [RankedSentence]
     /// The document's key terms, best first.
     let keyphrases: [Keyphrase]
+    /// The stems of the terms of two words or more the text says at least twice, among many more
+    /// than the key terms ("reaction centre", said three times in samples/notes.pdf): a blank
+    /// never takes a part of one of them ("a _____ centre").
+    let compounds: [[String]]
+    /// How many key terms the analysis keeps.
+    static let keyphraseLimit = 40
+    /// How many terms, best first, the compounds are taken from.
+    static let compoundLimit = 200
     /// The stems of each prose unit, aligned with `prose`.
     let proseStems: [Set<String>]
     /// The source's title as given by the caller, if any.
@@ -85,8 +93,10 @@ struct BuiltinAnalysis: Sendable {
         let fieldNames = KeyphraseExtractor.fieldNames(in: all, words: allWords)
         self.fieldNames = fieldNames
         let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish)
-            .keyphrases(in: units, words: unitWords, limit: 40, fieldNames: fieldNames)
-        keyphrases = isEnglish ? extracted : extracted.filter(Self.isContentTerm)
+            .keyphrases(in: units, words: unitWords, limit: Self.compoundLimit, fieldNames: fieldNames)
+        let top = Array(extracted.prefix(Self.keyphraseLimit))
+        keyphrases = isEnglish ? top : top.filter(Self.isContentTerm)
+        compounds = extracted.filter { $0.occurrences >= 2 }.map { $0.key.split(separator: " ").map(String.init) }.filter { $0.count >= 2 }
         givenTitle = title
     }
 

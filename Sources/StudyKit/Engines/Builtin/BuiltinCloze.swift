@@ -76,7 +76,7 @@ extension BuiltinEngine {
                     !usedTerms.contains(phrase.key)
                         && (pass.reuseSentences || !usedTerms.contains { ClozeBuilder.overlaps($0, phrase.key) })
                 }
-                let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count)
+                let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds)
                 guard !fresh.isEmpty else { break }
                 for item in fresh where !accept(item) {
                     usedTerms.insert(item.answerKey)

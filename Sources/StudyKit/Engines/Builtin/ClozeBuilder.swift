@@ -63,7 +63,9 @@ struct ClozeBuilder: Sendable {
     /// - Parameters:
     ///   - ranked: sentences most central first (`SentenceRanker.rank`); headings are skipped.
     ///   - keyphrases: candidate answers, best first (`KeyphraseExtractor`).
-    func items(from ranked: [RankedSentence], keyphrases: [Keyphrase], limit: Int = 10) -> [ClozeItem] {
+    ///   - compounds: stems of longer terms the text repeats (``BuiltinAnalysis/compounds``): a
+    ///     blank takes no part of one.
+    func items(from ranked: [RankedSentence], keyphrases: [Keyphrase], limit: Int = 10, compounds: [[String]] = []) -> [ClozeItem] {
         var used = Set<String>()
         var items: [ClozeItem] = []
         let phraseStems = keyphrases.map { $0.key.split(separator: " ").map(String.init) }
@@ -90,6 +92,13 @@ struct ClozeBuilder: Sendable {
                     }
                 }
                 guard !nested else { continue }
+                // Nor part of a longer term the text repeats, key term or not: "a _____ centre"
+                // (reaction) of "reaction centre", said three times.
+                guard !compounds.contains(where: { compound in
+                    compound.count > length && Self.occurrences(of: compound, in: stems).contains { start in
+                        matches.contains { $0 >= start && $0 + length <= start + compound.count }
+                    }
+                }) else { continue }
                 // "the binary package _____.Y" is no question either: a blank never cuts a
                 // token that dots, hyphens or slashes join ("pythonX.Y", "light-dependent").
                 guard !matches.contains(where: { m in
@@ -381,7 +390,7 @@ struct ClozeBuilder: Sendable {
 /// A person's name is told by its particle: a lower-case "van", "von", "de" … before a capitalised
 /// word ("van Leunen", "Ludwig van Beethoven"); such an option beside a concept gives itself away.
 private enum TermShape: Equatable {
-    case number, acronym, name, person, phrase
+    case number, date, acronym, name, person, phrase
 
     private static let particles: Set<Substring> = ["van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "le", "ten", "ter"]
 
@@ -389,6 +398,11 @@ private enum TermShape: Equatable {
         let words = text.split(separator: " ")
         if !words.isEmpty, words.allSatisfy({ $0.allSatisfy { $0.isNumber || ".,%".contains($0) } }) {
             self = .number
+        } else if words.contains(where: { KeyphraseExtractor.monthNames.contains($0.lowercased()) }),
+            words.contains(where: { $0.allSatisfy(\.isNumber) })
+        {
+            // "20 June", "September 1792": a date is no name of a thing or a body ("Third Estate").
+            self = .date
         } else if zip(words, words.dropFirst()).contains(where: { Self.particles.contains($0) && $1.first?.isUppercase == true }) {
             self = .person
         } else if words.count == 1, let w = words.first, w.count >= 2,
@@ -402,10 +416,13 @@ private enum TermShape: Equatable {
         }
     }
 
-    /// 0 for the same kind; names and acronyms are neighbours; numbers are far from words.
+    /// 0 for the same kind; names and acronyms are neighbours; numbers are far from words, and
+    /// dates from everything but numbers (a year).
     func distance(to other: TermShape) -> Int {
         if self == other { return 0 }
         switch (self, other) {
+        case (.date, .number), (.number, .date): return 1
+        case (.date, _), (_, .date): return 3
         case (.name, .acronym), (.acronym, .name), (.name, .phrase), (.phrase, .name), (.name, .person), (.person, .name): return 1
         case (.number, _), (_, .number): return 3
         default: return 2
