@@ -280,8 +280,8 @@ struct ClozeBuilder: Sendable {
 
     /// Whether `words[index]` stands as the kind of a name right next to it, with only a space
     /// between: before a name ("enzyme" in "the enzyme PEP carboxylase", "gene" in "the gene
-    /// BRCA1": a word of two characters or more with a capital or a digit) or after a function's name ("function" in
-    /// "the asn1_der_decoding() function").
+    /// BRCA1": a word of two characters or more with a capital or a digit) or after a function's
+    /// name ("function" in "the asn1_der_decoding() function").
     static func namesAKind(_ chars: [Character], _ words: [BuiltinWord], at index: Int) -> Bool {
         if words.indices.contains(index + 1), !words[index + 1].followsBreak {
             // One capital letter is no name but a type ("helper T cells", "vitamin C").

@@ -43,7 +43,8 @@ struct DefinitionEntry: Sendable, Hashable {
     /// The entries of every definition list in `units` (document order): runs of at least
     /// ``minimumRun`` entries, each a name (``term(of:)``) in a paragraph of its own followed by a
     /// description that is a whole paragraph of one finished unit, the next name right after it;
-    /// or each one whole unit that is a name, a colon and its description (``inlineEntry(_:in:)``).
+    /// or each one whole unit that is a name, a colon and its description
+    /// (``inlineEntry(_:in:section:)``).
     static func entries(in units: [Sentence]) -> [DefinitionEntry] {
         var entries: [DefinitionEntry] = []
         var run: [DefinitionEntry] = []
@@ -80,9 +81,9 @@ struct DefinitionEntry: Sendable, Hashable {
 
     /// The entry that `units[index]` is on its own, or `nil`: a whole paragraph or list item of
     /// one unit, a name of 1–5 words (the first capitalised, none a pronoun or a label such as
-    /// "Note", no function word but "of", "and" and the like), a colon, and a finished description of at least 4 words that is no question —
-    /// "• Thylakoid: a membrane sac inside the chloroplast where the light-dependent reactions
-    /// occur." A list item of two sentences ("• Light intensity: the rate rises …. Very intense
+    /// "Note", no function word but "of", "and" and the like), a colon, and a finished
+    /// description of at least 4 words that is no question — "• Thylakoid: a membrane sac inside
+    /// the chloroplast where the light-dependent reactions occur." A list item of two sentences ("• Light intensity: the rate rises …. Very intense
     /// light can damage …") is a point under a label, not an entry.
     static func inlineEntry(_ index: Int, in units: [Sentence], section: Int) -> DefinitionEntry? {
         let unit = units[index]
