@@ -336,6 +336,14 @@ import Testing
         // A heading's adjective, shown as the text writes it in lower case, is no option beside a term.
         for word in ["interactive", "optional", "virtual", "rebuild"] { #expect(BuiltinEngine.isPlainlyNoTerm(word), "\(word)") }
         for term in ["database files", "Interactive Mode", "optional fields"] { #expect(!BuiltinEngine.isPlainlyNoTerm(term), "\(term)") }
+        // Pieces of clauses the keyphrase extractor took for terms (samples/notes.pdf, the supply
+        // and demand and plate tectonics documents, groff's mom): no options beside a term.
+        for clause in ["absorbs light", "reduce NADP", "assumes users", "buyers want", "plates move", "vaccines train"] {
+            #expect(BuiltinEngine.isPlainlyNoTerm(clause), "\(clause)")
+        }
+        for term in ["natural selection", "genetic drift", "inner do-loop", "typesetting macros", "C4 plants", "reaction centre"] {
+            #expect(!BuiltinEngine.isPlainlyNoTerm(term), "\(term)")
+        }
         #expect(ClozeBuilder.isPlural("optional fields") && !ClozeBuilder.isPlural("class") && !ClozeBuilder.isPlural("cross reference"))
     }
 }

@@ -231,12 +231,32 @@ extension BuiltinEngine {
     }
 
     /// Whether a quiz option written in lower case ends in a word that is never a noun or is a
-    /// past participle ("interactive", "optional", "rebuild", "stay compatible"): beside the
-    /// answer, a term, it gives itself away as wrong.
+    /// past participle ("interactive", "optional", "rebuild", "stay compatible"), or is a piece
+    /// of a clause: it opens on a verb ("absorbs light", "reduce NADP") or runs from a plural into
+    /// its verb ("buyers want", "plates move"). Beside the answer, a term, it gives itself away
+    /// as wrong.
     static func isPlainlyNoTerm(_ option: String) -> Bool {
-        guard !option.contains(where: \.isUppercase), let last = option.split(separator: " ").last.map(String.init) else { return false }
+        let words = option.split(separator: " ").map(String.init)
+        guard let first = words.first, let last = words.last else { return false }
+        // A phrase that opens on a verb ("absorbs light", "reduce NADP", "assumes users") or runs
+        // from a plural into its verb ("buyers want", "plates move") is a piece of a clause.
+        if words.count > 1, first == first.lowercased(), EnglishWordClass.isNeverNoun(first),
+            first.hasSuffix("s") || !adjectiveEndings.contains(where: first.hasSuffix)
+        {
+            return true
+        }
+        if words.count > 1, words.dropLast().contains(where: KeyphraseExtractor.endsANounPhrase) { return true }
+        guard !option.contains(where: \.isUppercase) else { return false }
         return KeyphraseExtractor.endsInNonNoun(option) || KeyphraseExtractor.isVerbOrAdjective(last)
     }
+
+    /// Endings that make a word that is never a noun a modifier, not a verb: "natural",
+    /// "genetic", "rapid", "inner", "typesetting" open terms ("natural selection", "inner
+    /// do-loop", "typesetting macros"); "reduce" opens a clause.
+    static let adjectiveEndings = [
+        "al", "ic", "ous", "ive", "ful", "less", "able", "ible", "ant", "ent", "ary", "ory", "ar", "id", "ish", "ile", "ine",
+        "ern", "ese", "ian", "ed", "en", "y", "er", "ing",
+    ]
 
     /// The phrases of at most six words the text writes between quotation marks (“Designing BibTeX
     /// Styles”, " World Gnus Almanac "), lower-cased: titles and example values.
