@@ -146,16 +146,16 @@ extension Runner {
         let configuration = try EngineConfiguration.load(environment: environment)
         let path = try CacheLocation.databasePath(environment: cacheEnvironment(configuration))
         let (removed, kept) = try ResultCache(path: path).clearCounts(task: task)
-        let answers = kept == 0 ? "" : " and \(kept) kept model answer\(kept == 1 ? "" : "s")"
+        let answers = "\(kept) kept model answer\(kept == 1 ? "" : "s")"
         if let task {
-            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(answers) for \(task.commandName)")
+            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : " and " + answers) for \(task.commandName)")
             return
         }
         let servers = try DiscoveryRecords(path: path).forgetAll()
         // The in-process model's kept instructions go too: they are read again on the next run.
         try? FileManager.default.removeItem(atPath: CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration)))
         output.line(
-            "removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : ", \(kept) kept model answer\(kept == 1 ? "" : "s")") and \(servers) server discover\(servers == 1 ? "y" : "ies") "
+            "removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : ", " + answers) and \(servers) server discover\(servers == 1 ? "y" : "ies") "
                 + "(each server's window, dialect and tokenizer are asked again); kept the usage ledger and each model's record "
                 + "of attempts (studykit cache clear --attempts forgets the record)")
     }

@@ -114,12 +114,16 @@ extension RoutingEngine {
     /// without it asks something the entry does not say — "Who elected for the Third Estate?"
     /// makes Mirabeau the voter, not the one elected.
     static func dropsTheDescriptionsHead(_ question: String, of card: Flashcards.Card) -> String? {
-        let openers = ["_____. ", "_____: "]
-        guard let opener = openers.first(where: card.question.hasPrefix) else { return nil }
-        let description = String(card.question.dropFirst(opener.count))
+        guard let description = definitionDescription(of: card) else { return nil }
         guard let head = Grounding.contentStems(description).first, !Grounding.contentStems(question).contains(head) else { return nil }
         let said = BuiltinTerms.words(in: description).first { $0.stem == head }?.surface ?? head
         return "the question left out what the entry says the name is (“\(said)”)"
+    }
+
+    /// The description of a definition-list card ("_____. King of France …", "_____: the fluid
+    /// around …"): the card's text after its blanked name; `nil` for any other card.
+    static func definitionDescription(of card: Flashcards.Card) -> String? {
+        ["_____. ", "_____: "].first(where: card.question.hasPrefix).map { String(card.question.dropFirst($0.count)) }
     }
 
     /// Whether `question` asks for a definition-list card's name by the relative clause its
@@ -132,13 +136,13 @@ extension RoutingEngine {
     /// cycle occurs." (Stroma). The question's content words are the clause's (up to its first
     /// punctuation), at least two of them and two thirds of the clause's.
     static func asksForTheEntryByItsClause(_ question: String, of card: Flashcards.Card) -> Bool {
-        guard let opener = ["_____. ", "_____: "].first(where: card.question.hasPrefix) else { return false }
+        guard let description = definitionDescription(of: card) else { return false }
         let questionWords = BuiltinTerms.words(in: question)
         guard let wh = questionWords.first?.lowercased else { return false }
         let relatives: Set<String> = wh == "where" ? ["where"] : ["what", "who", "which"].contains(wh) ? ["that", "which", "who"] : []
         let asked = Set(questionWords.dropFirst().filter(Grounding.isContent).map(\.stem))
         guard !relatives.isEmpty, asked.count >= 2 else { return false }
-        let words = BuiltinTerms.words(in: String(card.question.dropFirst(opener.count)))
+        let words = BuiltinTerms.words(in: description)
         for index in words.indices where relatives.contains(words[index].lowercased) && index + 1 < words.count && !words[index + 1].followsBreak {
             let clause = words[(index + 1)...].prefix { $0.offsets.lowerBound == words[index + 1].offsets.lowerBound || !$0.followsBreak }
             let stems = Set(clause.filter(Grounding.isContent).map(\.stem))

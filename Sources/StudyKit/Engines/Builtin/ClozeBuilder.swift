@@ -77,28 +77,24 @@ struct ClozeBuilder: Sendable {
             let stems = words.map(\.stem)
             let chars = Array(sentence.text)
             let matchesOf = phraseStems.map { Self.occurrences(of: $0, in: stems) }
+            // The terms said in this sentence, where each starts and how many words it has: the
+            // key terms, and the compounds the text repeats (looked for once a term matches here).
+            lazy var saidTerms: [(start: Int, length: Int)] =
+                zip(phraseStems, matchesOf).flatMap { term, starts in starts.map { ($0, term.count) } }
+                + compounds.flatMap { compound in Self.occurrences(of: compound, in: stems).map { ($0, compound.count) } }
             for (k, phrase) in keyphrases.enumerated() where !used.contains(phrase.key) {
                 if asksEachNotionOnce, used.contains(where: { Self.overlaps($0, phrase.key) }) { continue }
                 let matches = matchesOf[k]
                 guard let first = matches.first else { continue }
                 // Blanking the whole sentence would leave nothing to read.
                 guard phraseStems[k].count < words.count - 2 else { continue }
-                // "The _____ reactions" is no question: skip a term said here as part of a longer keyphrase.
+                // "The _____ reactions" is no question: skip a term said here as part of a longer
+                // key term, or of a longer term the text repeats though it is no key term ("a
+                // _____ centre" of "reaction centre", said three times).
                 let length = phraseStems[k].count
-                let nested = matches.contains { m in
-                    phraseStems.indices.contains { q in
-                        phraseStems[q].count > length
-                            && matchesOf[q].contains { $0 <= m && m + length <= $0 + phraseStems[q].count }
-                    }
-                }
-                guard !nested else { continue }
-                // Nor part of a longer term the text repeats, key term or not: "a _____ centre"
-                // (reaction) of "reaction centre", said three times.
-                guard !compounds.contains(where: { compound in
-                    compound.count > length && Self.occurrences(of: compound, in: stems).contains { start in
-                        matches.contains { $0 >= start && $0 + length <= start + compound.count }
-                    }
-                }) else { continue }
+                let longer = saidTerms.filter { $0.length > length }
+                guard !matches.contains(where: { m in longer.contains { $0.start <= m && m + length <= $0.start + $0.length } })
+                else { continue }
                 // "the binary package _____.Y" is no question either: a blank never cuts a
                 // token that dots, hyphens or slashes join ("pythonX.Y", "light-dependent").
                 guard !matches.contains(where: { m in

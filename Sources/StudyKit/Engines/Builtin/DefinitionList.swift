@@ -54,7 +54,7 @@ struct DefinitionEntry: Sendable, Hashable {
         }
         var index = 0
         var section = -1
-        while index + 1 < units.count {
+        while index < units.count {
             let label = units[index]
             if label.isHeading { section = index }
             if let entry = inlineEntry(index, in: units, section: section) {
@@ -62,6 +62,7 @@ struct DefinitionEntry: Sendable, Hashable {
                 index += 1
                 continue
             }
+            guard index + 1 < units.count else { break }
             let description = units[index + 1]
             let alone = (index == 0 || units[index - 1].paragraph != label.paragraph)
                 && description.paragraph != label.paragraph
@@ -74,7 +75,6 @@ struct DefinitionEntry: Sendable, Hashable {
                 index += 1
             }
         }
-        if index < units.count, let entry = inlineEntry(index, in: units, section: section) { run.append(entry) }
         close()
         return entries
     }
