@@ -67,7 +67,7 @@ extension RoutingEngine {
 
     /// The job that shortens `point`, a sentence of the material.
     static func keyPointJob(_ point: String, path: String) -> ItemJob {
-        ItemJob(path: path, prompt: "Sentence: \(point)") { json in
+        var job = ItemJob(path: path, prompt: "Sentence: \(point)") { json in
             guard let shortened = json["point"]?.stringValue.map(BuiltinProse.oneLine), !shortened.isEmpty else {
                 return .failure(ItemRejection(reason: "the answer had no key point"))
             }
@@ -79,10 +79,6 @@ extension RoutingEngine {
             }
             if let term = ItemRules.alteredTerm(shortened, from: point) {
                 return .failure(ItemRejection(reason: "the key point changed the sentence's term (\(term))"))
-            }
-            let words = BuiltinProse.wordCount(shortened)
-            guard words <= shortenedKeyPointWords, words * 4 <= BuiltinProse.wordCount(point) * 3 else {
-                return .failure(ItemRejection(reason: "the key point was not a quarter shorter than the sentence, in at most \(shortenedKeyPointWords) words"))
             }
             // Shortening adds nothing: every content word and number is the sentence's own.
             let sentenceStems = Set(Grounding.contentStems(point))
@@ -108,6 +104,14 @@ extension RoutingEngine {
             }
             return .success(shortened)
         }
+        // Too long stays too long: a copied sentence is stopped at the word that makes it so.
+        let sentenceWords = BuiltinProse.wordCount(point)
+        job.settledRefusal = { answer in
+            let words = answer.settledWords("point").count
+            guard words > shortenedKeyPointWords || words * 4 > sentenceWords * 3 else { return nil }
+            return "the key point was not a quarter shorter than the sentence, in at most \(shortenedKeyPointWords) words"
+        }
+        return job
     }
 
     /// `summary`'s long key points, each shortened by `engine` when its answer passes; the

@@ -30,7 +30,8 @@ extension RoutingEngine {
             case .object(let fields)? = try? JSONValue.parse(hit.payload)
         else { return nil }
         if fields["cut"] == .bool(true) { return .cut }
-        return fields["answer"]?.stringValue.map(ItemAnswers.Answer.text)
+        guard let text = fields["answer"]?.stringValue else { return nil }
+        return fields["stopped"] == .bool(true) ? .stopped(text) : .text(text)
     }
 
     /// Keeps the model's answer for later runs; a cache that cannot write is only a cache.
@@ -40,6 +41,9 @@ extension RoutingEngine {
         switch answer {
         case .text(let text): payload["answer"] = .string(text)
         case .cut: payload["cut"] = .bool(true)
+        case .stopped(let text):
+            payload["answer"] = .string(text)
+            payload["stopped"] = .bool(true)
         }
         do {
             try cache.put(

@@ -20,6 +20,62 @@ extension RoutingEngine {
         var schema: GenerationSchema? = nil
         /// The rewritten value, or why the answer is not usable.
         let accept: (JSONValue) -> Result<String, ItemRejection>
+        /// The job's rules that an answer, once it breaks them, breaks however it goes on (more
+        /// words than a key point may have): asked of the finished answer before `accept`, and of
+        /// the answer while it is decoded on an engine that streams cheaply, which is then
+        /// stopped there instead of decoding a refused answer to its end.
+        var settledRefusal: (@Sendable (AnswerSoFar) -> String?)? = nil
+
+        /// The verdict on a complete answer: the settled rules, then `accept`.
+        func verdict(_ json: JSONValue) -> Result<String, ItemRejection> {
+            if let reason = settledRefusal?(AnswerSoFar(complete: json)) { return .failure(ItemRejection(reason: reason)) }
+            return accept(json)
+        }
+    }
+
+    /// An item's answer as far as it is written: its JSON (strings still open are closed) and
+    /// whether it is complete. Only what no later token can change counts while it is not: a
+    /// value's last word may still grow, and a sentence has ended once the next one starts.
+    struct AnswerSoFar: Sendable {
+        let json: JSONValue
+        let complete: Bool
+        /// Whether the text ends inside a word, which the next token may go on with.
+        private let endsInAWord: Bool
+
+        /// `text`, an answer read as far as it is written.
+        init(partial text: String) {
+            json = JSONValue.partial(ModelOutputText.unfenced(text)) ?? .object([:])
+            complete = false
+            endsInAWord = text.last.map { !$0.isWhitespace && !"\",}]".contains($0) } ?? false
+        }
+
+        init(complete json: JSONValue) {
+            self.json = json
+            complete = true
+            endsInAWord = false
+        }
+
+        /// The words of `key`'s text that are written to the end (split on white space): while
+        /// the text ends inside a word, every value's last word is left out, as it may still grow.
+        func settledWords(_ key: String) -> [Substring] {
+            guard let text = json[key]?.stringValue else { return [] }
+            var words = text.split(whereSeparator: \.isWhitespace)
+            if endsInAWord, !words.isEmpty { words.removeLast() }
+            return words
+        }
+
+        /// `key`'s text up to the end of its first sentence (a full stop, question or exclamation
+        /// mark followed by a space), once that is written; the whole text of a complete answer
+        /// without one.
+        func firstSentence(_ key: String) -> String? {
+            guard let text = json[key]?.stringValue.map(BuiltinProse.oneLine) else { return nil }
+            var previous: Character?
+            for index in text.indices {
+                if text[index] == " ", let mark = previous, ".?!".contains(mark) { return String(text[..<index]) }
+                previous = text[index]
+            }
+            return complete ? text : nil
+        }
     }
 
     struct ItemRejection: Error {
@@ -322,9 +378,19 @@ extension RoutingEngine {
                 var generation = spec.request(prompt: prompt, schema: job.schema)
                 generation.reusesPromptPrefix = true
                 let sent = generation
-                let response = try await metered(engine, sent, key: key, deadline: request.budget) { try await engine.respond(to: sent) }
+                let refusal = job.settledRefusal
+                let response = try await metered(engine, sent, key: key, deadline: request.budget) {
+                    guard let refusal, engine.streamsCheaply else { return try await engine.respond(to: sent) }
+                    return try await self.streamed(engine, to: sent, finishReason: ItemAnswers.stoppedFinishReason, showing: false) { text in
+                        refusal(AnswerSoFar(partial: text)) != nil
+                    }
+                }
                 usage = response.usage
-                let answer: ItemAnswers.Answer = response.finishReason == "length" ? .cut : .text(response.text)
+                let answer: ItemAnswers.Answer = switch response.finishReason {
+                case "length": .cut
+                case ItemAnswers.stoppedFinishReason: .stopped(response.text)
+                default: .text(response.text)
+                }
                 itemAnswers[asked] = answer
                 storeItemAnswer(answer, key: stored, spec: spec, engine: engine, request: request)
                 let judged = Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK)
@@ -344,8 +410,17 @@ extension RoutingEngine {
     static func judge(
         _ answer: ItemAnswers.Answer, job: ItemJob, spec: ItemSpec, materialUsesCJK: Bool
     ) -> (attempt: AttemptOutcome, item: ItemOutcome) {
-        guard case .text(let text) = answer else {
+        let text: String
+        switch answer {
+        case .cut:
             return (.cut, .kept("not rewritten: the answer reached its \(spec.maximumTokens)-token limit"))
+        case .stopped(let written):
+            // Stopped by a settled rule, which says why once more from what was written.
+            let soFar = AnswerSoFar(partial: written)
+            let reason = job.settledRefusal?(soFar) ?? "the answer was stopped before its end"
+            return (.invalid, .kept("not rewritten: " + Self.quotingAnswer(reason, soFar.json, stopped: true)))
+        case .text(let written):
+            text = written
         }
         let json: JSONValue
         do {
@@ -355,7 +430,7 @@ extension RoutingEngine {
         }
         let verdict = LanguageRule.scriptIssues(in: json, materialUsesCJK: materialUsesCJK).first.map {
             Result<String, ItemRejection>.failure(ItemRejection(reason: "the answer \($0.message)"))
-        } ?? job.accept(json)
+        } ?? job.verdict(json)
         switch verdict {
         case .success(let rewritten):
             return (.accepted, .rewritten(rewritten))
@@ -367,7 +442,7 @@ extension RoutingEngine {
     /// `reason`, followed by what the model wrote (its first text field, shortened) unless the
     /// reason already quotes it, so a student or a maintainer sees what was refused:
     /// `the question gave its answer away (“What makes extra ATP but no NADPH?”)`.
-    static func quotingAnswer(_ reason: String, _ json: JSONValue) -> String {
+    static func quotingAnswer(_ reason: String, _ json: JSONValue, stopped: Bool = false) -> String {
         // The longest string the model wrote says most of what it did: a card's question, not
         // its answer, which the card fixes anyway.
         guard !reason.contains("“"), case .object(let fields) = json else { return reason }
@@ -376,7 +451,10 @@ extension RoutingEngine {
             left.count != right.count ? left.count > right.count : left < right
         }
         guard let said = longestFirst.first, !said.isEmpty else { return reason }
-        return reason + " (“" + BuiltinProse.shortened(said, maxLength: 100) + "”)"
+        // A stopped answer is quoted as far as it went, which the ellipsis says.
+        var quoted = BuiltinProse.shortened(said, maxLength: 100)
+        if stopped, !quoted.hasSuffix("…") { quoted += "…" }
+        return reason + " (“" + quoted + "”)"
     }
 
     // MARK: flashcards
@@ -804,7 +882,7 @@ extension RoutingEngine {
 
     static func overviewJob(sentences: [String], keyPoints: [String], extracted: String, materialStems: Set<String>) -> ItemJob {
         let prompt = "Key sentences:\n" + sentences.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n")
-        return ItemJob(path: "overview", prompt: prompt) { json in
+        var job = ItemJob(path: "overview", prompt: prompt) { json in
             guard let overview = json["overview"]?.stringValue.map(BuiltinProse.oneLine) else {
                 return .failure(ItemRejection(reason: "the answer had no overview"))
             }
@@ -831,6 +909,16 @@ extension RoutingEngine {
             }
             return .success(overview)
         }
+        // Nor does it open with a key sentence copied (nine words in ten): that is the extracted
+        // overview's start again, whatever follows, and the 0.5B, having copied one, copied the
+        // next ones too (2 s of decoding on long.pdf) — so the answer is stopped once its first
+        // sentence ends. A first sentence that keeps a key sentence's words in another order or
+        // with a few of its own is judged with the rest, by the share above.
+        job.settledRefusal = { answer in
+            guard let first = answer.firstSentence("overview"), ItemRules.copiedShare(first, from: sentences) >= 0.9 else { return nil }
+            return "the overview's first sentence was a key sentence copied word for word"
+        }
+        return job
     }
 
     /// The first content word of `text` that is neither in the material (by stem) nor English

@@ -164,11 +164,17 @@ final class ItemAnswers: Sendable {
         let prompt: String
     }
 
-    /// What the model answered: its text, or an answer cut at the token limit.
+    /// What the model answered: its text, an answer cut at the token limit, or one stopped
+    /// once it broke a rule no later token could mend (``RoutingEngine/ItemJob/settledRefusal``),
+    /// with what it had written by then.
     enum Answer: Sendable, Equatable {
         case text(String)
         case cut
+        case stopped(String)
     }
+
+    /// The `finishReason` of an item answer stopped once it broke a settled rule.
+    static let stoppedFinishReason = "refused"
 
     private let answers = Mutex<[Key: Answer]>([:])
     private let stored = Mutex<Set<Key>>([])

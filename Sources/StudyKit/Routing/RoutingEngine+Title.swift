@@ -68,7 +68,7 @@ extension RoutingEngine {
         guard response.finishReason == "stop" || response.finishReason == nil,
             let parsed = try? JSONValue.parse(ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
         else { return nil }
-        switch job.accept(parsed) {
+        switch job.verdict(parsed) {
         case .failure(let rejection):
             note("\(engine.kind.rawValue): the shortened title was not usable (\(rejection.reason))")
             return nil

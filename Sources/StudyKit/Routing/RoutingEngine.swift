@@ -560,20 +560,30 @@ public struct RoutingEngine: Sendable {
         guard onPartial != nil || engine.streamsCheaply else { return try await engine.respond(to: request) }
         // A card's `kind` or a turn's `role` repeats by design: only free text counts.
         var repetition = RepetitionGuard(exempt: enumerations)
+        return try await streamed(engine, to: request, finishReason: RepetitionGuard.finishReason, showing: true) { text in
+            repetition.feed(snapshot: text)
+        }
+    }
+
+    /// One model call streamed, and stopped as soon as `stop` says yes to the answer so far
+    /// (each growing snapshot is given to it, and to ``onPartial`` when `showing`): the answer
+    /// so far then comes back with `finishReason` set to `finishReason`, its tokens counted.
+    func streamed(
+        _ engine: any LanguageModel, to request: GenerationRequest, finishReason: String, showing: Bool,
+        stop: (String) -> Bool
+    ) async throws -> RawResponse {
         var final: RawResponse?
-        var repeated: String?
+        var stopped: String?
         for try await event in engine.streamResponse(to: request) {
             switch event {
             case .partial(let text):
-                onPartial?(text)
-                if repetition.feed(snapshot: text) {
-                    repeated = text
-                }
+                if showing { onPartial?(text) }
+                if stop(text) { stopped = text }
             case .completed(let response): final = response
             }
-            if repeated != nil { break }
+            if stopped != nil { break }
         }
-        if let text = repeated {
+        if let text = stopped {
             // Out of the loop, so the stream has ended and the generation is cancelled: the
             // token count is asked only now, since an in-process engine answers it after the
             // generation it would otherwise wait behind (2 s of a looping headline).
@@ -582,7 +592,7 @@ public struct RoutingEngine: Sendable {
             let prompt = TokenCount.estimate(for: request.instructions + "\n" + request.prompt).count
             return RawResponse(
                 text: text, usage: Usage(promptTokens: prompt, completionTokens: completion, method: .estimated),
-                model: engine.modelName, finishReason: RepetitionGuard.finishReason)
+                model: engine.modelName, finishReason: finishReason)
         }
         guard let final else { throw EngineError.truncated("the stream ended without a final answer") }
         return final

@@ -6,7 +6,7 @@ import Testing
 @Suite("A shortened key point keeps the sentence's fact, its numbers, and nothing else")
 struct KeyPointShortenJudgeTests {
     static func judge(_ sentence: String, _ point: String) -> String {
-        switch RoutingEngine.keyPointJob(sentence, path: "keyPoints[0]").accept(["point": .string(point)]) {
+        switch RoutingEngine.keyPointJob(sentence, path: "keyPoints[0]").verdict(["point": .string(point)]) {
         case .success(let text): return text == point ? "accepted" : "changed: \(text)"
         case .failure(let rejection): return rejection.reason
         }
