@@ -60,6 +60,14 @@ extension RoutingEngine {
         if ["who", "whom", "where"].contains(wh), bareNumber {
             return "the question asked “\(wh)”, but the missing words are a number (“\(answer)”)"
         }
+        // "What does the enzyme PEP carboxylase do?" asks for an action: missing words that open
+        // with a word that may be a noun ("mesophyll cells") name a thing, not what it does.
+        let all = Grounding.normalizedWords(question)
+        if wh == "what", ["does", "do", "did"].contains(noun), all.count >= 4, all.last == "do",
+            let first = answerWords.first, !EnglishWordClass.isNeverNoun(first)
+        {
+            return "the question asked what something does, but the missing words name a thing (“\(answer)”)"
+        }
         return nil
     }
 

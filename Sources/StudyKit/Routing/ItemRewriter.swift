@@ -597,6 +597,9 @@ extension RoutingEngine {
             if !byItsClause, Self.swapsSubjectAndObject(question, of: card) {
                 return .failure(ItemRejection(reason: "the question turned the sentence around: the missing words are what its verb acts on, not who acts"))
             }
+            if !byItsClause, Self.asksWhatTheBlankActsOn(question, of: card) {
+                return .failure(ItemRejection(reason: "the question turned the sentence around: the missing words are who acts, not what its verb acts on"))
+            }
             // Judges that say their own reason, each asked only when the one before found nothing.
             if let other = Self.otherQuantity(question, of: card) ?? Self.otherKind(question, answer: answer)
                 ?? Self.verbFromAnotherClause(question, of: card) ?? (byItsClause ? nil : Self.dropsTheDescriptionsHead(question, of: card))
@@ -756,6 +759,26 @@ extension RoutingEngine {
             if words[(next + 1)..<blankStart].allSatisfy({ articles.contains($0.lowercased) }) { return true }
         }
         return false
+    }
+
+    /// Whether a "What did X verb?" question asks for what the verb acts on while the blank is
+    /// who acts: "What did the Declaration of the Rights of Man and of the Citizen adopt?" of "On
+    /// 26 August 1789 the _____ adopted the Declaration of the Rights of Man and of the Citizen"
+    /// (Assembly) — the sentence's verb comes right after the blank, and the question's subject
+    /// stands after that verb.
+    static func asksWhatTheBlankActsOn(_ question: String, of card: Flashcards.Card) -> Bool {
+        let questionWords = BuiltinTerms.words(in: question)
+        guard questionWords.count >= 4, ["what", "who", "whom"].contains(questionWords[0].lowercased),
+            ["did", "does", "do"].contains(questionWords[1].lowercased),
+            let blankStart = blankStart(in: card.question)
+        else { return false }
+        let asked = questionWords.dropFirst(2).filter(Grounding.isContent)
+        guard asked.count >= 2, let subject = asked.first?.stem, let verb = asked.last?.stem else { return false }
+        let words = BuiltinTerms.words(in: card.quote)
+        let blankEnd = blankStart + BuiltinTerms.words(in: card.answer).count
+        guard blankEnd < words.count, let next = words[blankEnd...].firstIndex(where: Grounding.isContent), words[next].stem == verb
+        else { return false }
+        return words[(next + 1)...].contains { $0.stem == subject }
     }
 
     /// A word of `answer` that `question` says too and that reads as a verb: a form in "-s" or

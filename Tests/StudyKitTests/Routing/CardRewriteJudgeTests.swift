@@ -252,11 +252,35 @@ struct CardRewriteJudgeTests {
         ("The heart pumps blood through the arteries to every organ of the body.", "blood", "What does the heart pump through the arteries?", false),
     ])
     func aQuestionThatTurnsTheSentenceAroundIsRefused(quote: String, blank: String, question: String, turned: Bool) {
+        // The other way round is judged apart: none of these asks what a blank subject acts on.
+        #expect(!RoutingEngine.asksWhatTheBlankActsOn(question, of: Self.cloze(quote, blank)))
         let card = Self.cloze(quote, blank)
         #expect(RoutingEngine.swapsSubjectAndObject(question, of: card) == turned)
         if turned {
             #expect(Self.judge(card, question, blank)
                 == "the question turned the sentence around: the missing words are what its verb acts on, not who acts")
+        }
+    }
+
+    /// Qwen2.5-Coder-0.5B on long.pdf, asked with the card alone (session 49): the blank acts,
+    /// and the question asks what the thing it acted on did. A question for what the blank's
+    /// subject acted on is no such case, nor one whose verb is not the blank's.
+    @Test(arguments: [
+        ("On 26 August 1789 the Assembly adopted the Declaration of the Rights of Man and of the Citizen.", "Assembly",
+         "What did the Declaration of the Rights of Man and of the Citizen adopt?", true),
+        ("On 26 August 1789 the Assembly adopted the Declaration of the Rights of Man and of the Citizen.", "Assembly",
+         "What adopted the Declaration of the Rights of Man and of the Citizen?", false),
+        ("On 26 August 1789 the Assembly adopted the Declaration of the Rights of Man and of the Citizen.", "Declaration of the Rights of Man",
+         "What did the Assembly adopt on 26 August 1789?", false),
+        ("Chlorophyll absorbs red and blue light.", "Chlorophyll", "What does red and blue light absorb?", true),
+        ("Chlorophyll absorbs red and blue light.", "Chlorophyll", "What does chlorophyll reflect?", false),
+    ])
+    func aQuestionForWhatABlankSubjectActsOnIsRefused(quote: String, blank: String, question: String, turned: Bool) {
+        let card = Self.cloze(quote, blank)
+        #expect(RoutingEngine.asksWhatTheBlankActsOn(question, of: card) == turned)
+        if turned {
+            #expect(Self.judge(card, question, blank)
+                == "the question turned the sentence around: the missing words are who acts, not what its verb acts on")
         }
     }
 
@@ -324,6 +348,11 @@ struct CardRewriteJudgeTests {
         ("Who opened the Estates-General at Versailles?", "Louis XVI", nil),
         ("What followed the Estates-General?", "5", nil),
         ("How does the Assembly vote?", "by head", nil),
+        // Qwen2.5-Coder-0.5B on notes.pdf, asked with the card's sentence alone (session 49).
+        ("What does the enzyme PEP carboxylase do?", "mesophyll cells", "the question asked what something does, but the missing words name a thing (“mesophyll cells”)"),
+        ("What do chromosomes do in prophase?", "condense", nil),
+        ("What does chlorophyll absorb?", "red and blue light", nil),
+        ("What did the Convention do?", "declared terror", nil),
     ] as [(String, String, String?)])
     func theQuestionsOpeningAsksForTheKindOfTheMissingWords(question: String, answer: String, reason: String?) {
         #expect(RoutingEngine.otherKind(question, answer: answer) == reason)
