@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StudyKit
 
@@ -15,6 +16,24 @@ import Testing
     private func body(_ topic: String, sentences count: Int = 2) -> String {
         (1...count).map { "The \(topic) rule number \($0) explains how students apply the \(topic) method in practice." }
             .joined(separator: " ")
+    }
+
+    /// samples/notes.pdf and the supply-and-demand notes of samples/eval: the keyphrase extractor
+    /// took "absorbs light", "reduce NADP" (the text says "reduces" too) and "buyers want" for
+    /// terms of their sections. Pieces of clauses are no branch's terms while there are terms
+    /// enough; "civil war" or "new version", whose first words the text never inflects, are terms.
+    @Test(arguments: [
+        ("samples/notes.pdf", ["absorbs light", "reduce NADP"]),
+        ("samples/eval/en-economics-supply-demand.txt", ["buyers want"]),
+    ])
+    func aSectionsTermsAreNoPiecesOfClauses(sample: String, pieces: [String]) async throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(sample).path
+        let document = try await Importer().load(.file(path))
+        let map = try map(document.text, title: document.title)
+        let terms = map.branches.flatMap(\.children).map(\.label)
+        #expect(terms.count >= 20, "\(terms)")
+        for piece in pieces { #expect(!terms.contains(piece), "\(terms)") }
     }
 
     /// A tutorial chapter whose subsection has subsections ("4.8.3.1" under "4.8.3"): the

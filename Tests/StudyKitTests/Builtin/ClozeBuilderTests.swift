@@ -334,15 +334,23 @@ import Testing
             for: item, among: [answer] + others, count: 3, quoted: ["designing bibtex styles", "world gnus almanac"])
         #expect(options == ["database files", "bib entries", "citation keys"], "\(options)")
         // A heading's adjective, shown as the text writes it in lower case, is no option beside a term.
-        for word in ["interactive", "optional", "virtual", "rebuild"] { #expect(BuiltinEngine.isPlainlyNoTerm(word), "\(word)") }
-        for term in ["database files", "Interactive Mode", "optional fields"] { #expect(!BuiltinEngine.isPlainlyNoTerm(term), "\(term)") }
+        for word in ["interactive", "optional", "virtual", "rebuild"] { #expect(BuiltinEngine.isPlainlyNoTerm(word, inflectedAsAVerb: { _ in true }), "\(word)") }
+        for term in ["database files", "Interactive Mode", "optional fields"] { #expect(!BuiltinEngine.isPlainlyNoTerm(term, inflectedAsAVerb: { _ in true }), "\(term)") }
         // Pieces of clauses the keyphrase extractor took for terms (samples/notes.pdf, the supply
         // and demand and plate tectonics documents, groff's mom): no options beside a term.
         for clause in ["absorbs light", "reduce NADP", "assumes users", "buyers want", "plates move", "vaccines train"] {
-            #expect(BuiltinEngine.isPlainlyNoTerm(clause), "\(clause)")
+            #expect(BuiltinEngine.isPlainlyNoTerm(clause, inflectedAsAVerb: { _ in true }), "\(clause)")
         }
         for term in ["natural selection", "genetic drift", "inner do-loop", "typesetting macros", "C4 plants", "reaction centre"] {
-            #expect(!BuiltinEngine.isPlainlyNoTerm(term), "\(term)")
+            #expect(!BuiltinEngine.isPlainlyNoTerm(term, inflectedAsAVerb: { _ in true }), "\(term)")
+        }
+        // A plain form opens a clause only when the text inflects it as a verb: "reduce" (the
+        // text says "reduces"), not "new", "civil" or "cheap", which no text writes with "-ed".
+        let notes = BuiltinAnalysis(text: "Light energy reduces NADP. The cycle needs to reduce NADP again.", title: nil)
+        #expect(BuiltinEngine.isPlainlyNoTerm("reduce NADP", inflectedAsAVerb: notes.inflectsAsAVerb))
+        let history = BuiltinAnalysis(text: "A new version came out. The civil war ended. Cheap woodcut images spread fast.", title: nil)
+        for term in ["new version", "civil war", "cheap woodcut images"] {
+            #expect(!BuiltinEngine.isPlainlyNoTerm(term, inflectedAsAVerb: history.inflectsAsAVerb), "\(term)")
         }
         #expect(ClozeBuilder.isPlural("optional fields") && !ClozeBuilder.isPlural("class") && !ClozeBuilder.isPlural("cross reference"))
     }

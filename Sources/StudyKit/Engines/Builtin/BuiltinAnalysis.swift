@@ -28,12 +28,19 @@ struct BuiltinAnalysis: Sendable {
     /// Prose units that are long enough to say something (three words or more), for messages.
     let usableSentenceCount: Int
     /// Whether the text reads as English, so terms can be weighed against general English.
+    /// (Text in French, whose function words the stopword list also covers, counts too.)
     let isEnglish: Bool
+    /// Whether English word classes apply to the text's words: it reads as English and says
+    /// more English function words than French ones ("long" opens a French term, "long terme").
+    let usesEnglishWords: Bool
     /// Stem keys of the field names that open unit after unit ("Type:", "Returns:"): never a
     /// term, in a section's terms either (``KeyphraseExtractor/fieldNames(in:words:)``).
     let fieldNames: Set<String>
     /// The entries of the document's definition lists (a glossary, a "key people" section).
     let definitions: [DefinitionEntry]
+    /// Every word the text writes, lower-cased: what tells a verb the text inflects ("reduces",
+    /// "reduced") from a modifier it never does ("new", "cheap", "civil").
+    let vocabulary: Set<String>
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
@@ -89,9 +96,11 @@ struct BuiltinAnalysis: Sendable {
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose, words: proseIndices.map { unitWords[$0] })
         isEnglish = Self.isMostlyEnglish(unitWords)
+        usesEnglishWords = isEnglish && Self.hasMoreEnglishThanFrenchFunctionWords(unitWords)
         // Counted over every unit: the parameter lines that name them most are signature lines, left out above.
         let fieldNames = KeyphraseExtractor.fieldNames(in: all, words: allWords)
         self.fieldNames = fieldNames
+        vocabulary = Set(allWords.joined().map(\.lowercased))
         let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish)
             .keyphrases(in: units, words: unitWords, limit: Self.compoundLimit, fieldNames: fieldNames)
         let top = Array(extracted.prefix(Self.keyphraseLimit))
@@ -112,6 +121,17 @@ struct BuiltinAnalysis: Sendable {
             }
         }
         return latin > 0 && Double(stopwords) >= 0.15 * Double(latin)
+    }
+
+    private static func hasMoreEnglishThanFrenchFunctionWords(_ unitWords: [[BuiltinWord]]) -> Bool {
+        var balance = 0
+        for word in unitWords.joined() {
+            let lowered = word.lowercased
+            let english = BuiltinStopwords.english.contains(lowered)
+            let french = BuiltinStopwords.french.contains(lowered)
+            if english != french { balance += english ? 1 : -1 }
+        }
+        return balance > 0
     }
 
     /// For text our stopword list does not cover: a term is kept only when it has no short
@@ -223,5 +243,14 @@ struct BuiltinAnalysis: Sendable {
             start = end
         }
         return pieces
+    }
+}
+
+extension BuiltinAnalysis {
+    /// Whether the text writes `word` (lower case) inflected as a verb: with "-s", "-es", "-ed"
+    /// or "-ing" ("reduce": "reduces", "reduced", "reducing").
+    func inflectsAsAVerb(_ word: String) -> Bool {
+        let stem = word.hasSuffix("e") ? String(word.dropLast()) : word
+        return [word + "s", word + "es", stem + "ed", stem + "ing"].contains(where: vocabulary.contains)
     }
 }

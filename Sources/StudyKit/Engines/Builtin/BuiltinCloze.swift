@@ -203,7 +203,7 @@ extension BuiltinEngine {
             else { return }
             // A heading's "Interactive", "Porting" or "Optional", shown in lower case as the text
             // writes it, is plainly no term beside a noun: such an option waits with the prompt's terms.
-            if !allowingPromptTerms, analysis.isEnglish && Self.isPlainlyNoTerm(text) || BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
+            if !allowingPromptTerms, analysis.usesEnglishWords && Self.isPlainlyNoTerm(text, inflectedAsAVerb: analysis.inflectsAsAVerb) || BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
                 heldBack.append(text)
                 return
             }
@@ -235,13 +235,16 @@ extension BuiltinEngine {
     /// of a clause: it opens on a verb ("absorbs light", "reduce NADP") or runs from a plural into
     /// its verb ("buyers want", "plates move"). Beside the answer, a term, it gives itself away
     /// as wrong.
-    static func isPlainlyNoTerm(_ option: String) -> Bool {
+    static func isPlainlyNoTerm(_ option: String, inflectedAsAVerb: (String) -> Bool) -> Bool {
         let words = option.split(separator: " ").map(String.init)
         guard let first = words.first, let last = words.last else { return false }
         // A phrase that opens on a verb ("absorbs light", "reduce NADP", "assumes users") or runs
-        // from a plural into its verb ("buyers want", "plates move") is a piece of a clause.
+        // from a plural into its verb ("buyers want", "plates move") is a piece of a clause. A
+        // word in its plain form opens one only when the text inflects it as a verb: "new",
+        // "cheap", "civil" and "innate" are never nouns either, and open terms ("new version",
+        // "civil war", "innate immune system").
         if words.count > 1, first == first.lowercased(), EnglishWordClass.isNeverNoun(first),
-            first.hasSuffix("s") || !adjectiveEndings.contains(where: first.hasSuffix)
+            first.hasSuffix("s") || !adjectiveEndings.contains(where: first.hasSuffix) && inflectedAsAVerb(first)
         {
             return true
         }

@@ -297,12 +297,21 @@ extension BuiltinEngine {
         // stray word ("Increasing"); recurring and document-wide terms come first.
         let global = Set(analysis.keyphrases.map(\.key))
         let strong = local.filter { $0.occurrences >= 2 || global.contains($0.key) }
-        let picked = Self.pickTerms(strong, avoiding: avoiding, limit: limit)
+        // A piece of a clause ("absorbs light", "buyers want") is no term of the section: it
+        // waits, as it does among a quiz's options, and is taken only when fewer than two terms
+        // are left (English, whose word classes say so).
+        let pieces: ((String) -> Bool)? = analysis.usesEnglishWords ? { Self.isPlainlyNoTerm($0, inflectedAsAVerb: analysis.inflectsAsAVerb) } : nil
+        let picked = Self.pickTerms(strong, avoiding: avoiding, limit: limit, clausePiece: pieces)
         guard picked.count < 2 else { return picked }
-        return Self.pickTerms(strong + local.filter { !strong.contains($0) }, avoiding: avoiding, limit: limit)
+        let all = strong + local.filter { !strong.contains($0) }
+        let terms = Self.pickTerms(all, avoiding: avoiding, limit: limit, clausePiece: pieces)
+        return terms.count < 2 ? Self.pickTerms(all, avoiding: avoiding, limit: limit, clausePiece: nil) : terms
     }
 
-    private static func pickTerms(_ candidates: [Keyphrase], avoiding: Set<String>, limit: Int) -> [String] {
+    /// Up to `limit` labels of `candidates`, in order: none that only repeats `avoiding` or a
+    /// term already picked, and none that `clausePiece` says is a piece of a clause
+    /// (``BuiltinEngine/isPlainlyNoTerm(_:inflectedAsAVerb:)``).
+    private static func pickTerms(_ candidates: [Keyphrase], avoiding: Set<String>, limit: Int, clausePiece: ((String) -> Bool)?) -> [String] {
         var picked: [String] = []
         var pickedStems: [[String]] = []
         var keys = Set<String>()
@@ -314,7 +323,9 @@ extension BuiltinEngine {
                 !pickedStems.contains(where: { nested($0, stems) })
             else { continue }
             let label = label(phrase.text)
-            guard !label.isEmpty, keys.insert(BuiltinProse.duplicateKey(label)).inserted else { continue }
+            guard !label.isEmpty, clausePiece?(label) != true,
+                keys.insert(BuiltinProse.duplicateKey(label)).inserted
+            else { continue }
             picked.append(label)
             pickedStems.append(stems)
         }
