@@ -258,8 +258,12 @@ public struct RoutingEngine: Sendable {
                 if forced { throw RoutingError.forcedEngineFailed(kind, reason: skip) }
                 continue
             }
-            // `--engine X` always tries X: the record only steers automatic routing.
+            // `--engine X` always tries X: the record only steers automatic routing. The record
+            // saves attempts, and an answer this model gave to this very request, in the cache,
+            // costs none: it is served before the skip (the whole material's prompt, which needs
+            // no call to the engine to name).
             if !forced, let skip = capabilitySkip(engine, key: Self.partKey(engine, task: request.task)) {
+                if let hit = cachedWhole(request, engine: engine, decision: decision, fallbacks: fallbacks) { return finished(hit) }
                 fallbacks.append(FallbackStep(engine: kind, reason: skip))
                 note("\(kind.rawValue): \(skip)")
                 continue
@@ -301,17 +305,10 @@ public struct RoutingEngine: Sendable {
         let task = request.task
         let document = request.document
         let partLine = request.part?.promptLine(for: task)
-        let whole = task.prompt(
-            document: document.text, title: document.title, concept: request.concept, explanation: request.explanation,
-            language: document.language, part: partLine)
+        let whole = Self.wholePrompt(request)
 
         // The cache comes first: a hit makes no engine call at all, not even a window lookup.
-        if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: whole, fitted: false) {
-            return RoutedResult(
-                result: hit.result, engine: kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
-                fallbacks: fallbacks, usage: nil, reasked: false,
-                items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
-        }
+        if let hit = cachedWhole(request, engine: engine, decision: decision, fallbacks: fallbacks) { return hit }
 
         // Under a budget every call to the server counts against it, not only the generation
         // (which has its own bound below): discovery, the window and token counts of a server
@@ -596,6 +593,27 @@ public struct RoutingEngine: Sendable {
         }
         guard let final else { throw EngineError.truncated("the stream ended without a final answer") }
         return final
+    }
+
+    /// The prompt of `request` with the whole material, as a model that reads it whole is sent it.
+    static func wholePrompt(_ request: RoutingRequest) -> String {
+        let document = request.document
+        return request.task.prompt(
+            document: document.text, title: document.title, concept: request.concept, explanation: request.explanation,
+            language: document.language, part: request.part?.promptLine(for: request.task))
+    }
+
+    /// The answer `engine` gave before to `request` with the whole material, from the cache
+    /// (re-validated), or `nil`: no engine call is made to find it.
+    private func cachedWhole(
+        _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, fallbacks: [FallbackStep]
+    ) -> RoutedResult? {
+        guard request.useCache, let hit = cachedResult(task: request.task, engine: engine, prompt: Self.wholePrompt(request), fitted: false)
+        else { return nil }
+        return RoutedResult(
+            result: hit.result, engine: engine.kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
+            fallbacks: fallbacks, usage: nil, reasked: false,
+            items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
     }
 
     // MARK: builtin

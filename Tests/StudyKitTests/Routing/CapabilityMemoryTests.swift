@@ -73,6 +73,36 @@ struct CapabilityMemoryTests {
         #expect(outcomes == [.accepted, .cut, .cut])
     }
 
+    /// The record saves attempts; an answer the model gave to this very request is in the cache
+    /// and costs none. A rerun of a headline the model wrote, after it failed headlines of other
+    /// documents, ships the model's headline, while another document is skipped as before.
+    @Test func aCachedAnswerIsServedThoughTheRecordSkipsTheModel() async throws {
+        let rig = try Rig()
+        let cache = try ResultCache(path: rig.directory.databasePath, clock: rig.clock)
+        let remote = ScriptedModel(.remote, available: .unavailable(reason: "none"))
+        func router(_ local: ScriptedModel) -> RoutingEngine {
+            RoutingEngine(local: local, remote: remote, cache: cache, memory: rig.ledger, capability: CapabilityPolicy(failuresToSkip: 2), clock: rig.clock)
+        }
+        let request = RoutingRequest(task: .headline, document: RoutingEngineTests.document(), useCache: true)
+        let first = try await router(ScriptedModel(.local, steps: [.answer(Self.headline)])).run(request)
+        #expect(first.engine == .local && !first.cached)
+
+        try rig.fail(rig.headlineKey(), times: 2)
+        let silent = ScriptedModel(.local, steps: [])
+        let again = try await router(silent).run(request)
+        #expect(silent.calls.respond == 0)
+        #expect(again.engine == .local && again.cached)
+        #expect(again.result == first.result)
+        #expect(!again.fallbacks.contains { $0.engine == .local })
+
+        var other = request
+        other.document = RoutingEngineTests.document(characters: 400)
+        let skipped = try await router(silent).run(other)
+        #expect(silent.calls.respond == 0)
+        #expect(skipped.engine == .builtin)
+        #expect(skipped.fallbacks.contains { $0.engine == .local && $0.reason.hasPrefix("skipped: failed the last 2 attempts") })
+    }
+
     @Test func aNewPromptVersionOrModelIsTriedDespiteTheOldRecord() async throws {
         let rig = try Rig()
         try rig.fail(rig.headlineKey(version: "headline/0"), times: 3)
