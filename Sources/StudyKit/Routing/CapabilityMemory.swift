@@ -73,7 +73,8 @@ public struct CapabilityPolicy: Sendable, Equatable {
             now.timeIntervalSince(newest) < skipDuration {
             let seconds = last.reduce(0) { $0 + $1.duration }
             let outcomes = Dictionary(grouping: last, by: \.outcome).keys.map(\.rawValue).sorted().joined(separator: ", ")
-            return "skipped: failed the last \(needed) attempts (\(outcomes); \(Self.seconds(seconds)))"
+            let attempts = needed == 1 ? "its last attempt" : "the last \(needed) attempts"
+            return "skipped: failed \(attempts) (\(outcomes); \(Self.seconds(seconds)))"
         }
         guard perItem else { return nil }
         return yieldSkip(itemRecord(recent, now: now, runStarted: runStarted))

@@ -67,6 +67,13 @@ struct ItemYieldTests {
         #expect(CapabilityPolicy(failuresToSkip: 0).skipReason(recent: none, job: .item, now: now) == nil)
     }
 
+    /// With STUDYKIT_SKIP_AFTER_FAILURES=1 one failure skips, and the reason says so in the
+    /// singular ("failed its last attempt", not "the last 1 attempts").
+    @Test func oneFailureThatSkipsIsSaidInTheSingular() {
+        let one = CapabilityPolicy(failuresToSkip: 1).skipReason(recent: Self.record(accepted: 0, failed: 1), job: .part, now: Self.start.addingTimeInterval(60))
+        #expect(one?.hasPrefix("skipped: failed its last attempt (invalid; ") == true, "\(one ?? "nil")")
+    }
+
     /// The overview is asked once per document, so its record grows a document at a time: it is
     /// judged as a part is, and two documents whose overview failed skip it on the third.
     @Test func aJobAskedOncePerDocumentIsSkippedAfterTwoFailuresLikeAPart() {
