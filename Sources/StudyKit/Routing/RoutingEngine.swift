@@ -263,7 +263,9 @@ public struct RoutingEngine: Sendable {
             // costs none: it is served before the skip (the whole material's prompt, which needs
             // no call to the engine to name).
             if !forced, let skip = capabilitySkip(engine, key: Self.partKey(engine, task: request.task)) {
-                if let hit = cachedWhole(request, engine: engine, decision: decision, fallbacks: fallbacks) { return finished(hit) }
+                if let hit = cachedAnswer(request, engine: engine, prompt: Self.wholePrompt(request), fitted: false, decision: decision, fallbacks: fallbacks) {
+                    return finished(hit)
+                }
                 fallbacks.append(FallbackStep(engine: kind, reason: skip))
                 note("\(kind.rawValue): \(skip)")
                 continue
@@ -308,7 +310,7 @@ public struct RoutingEngine: Sendable {
         let whole = Self.wholePrompt(request)
 
         // The cache comes first: a hit makes no engine call at all, not even a window lookup.
-        if let hit = cachedWhole(request, engine: engine, decision: decision, fallbacks: fallbacks) { return hit }
+        if let hit = cachedAnswer(request, engine: engine, prompt: whole, fitted: false, decision: decision, fallbacks: fallbacks) { return hit }
 
         // Under a budget every call to the server counts against it, not only the generation
         // (which has its own bound below): discovery, the window and token counts of a server
@@ -371,12 +373,7 @@ public struct RoutingEngine: Sendable {
                 language: document.language, part: partLine)
             sent = content.text
             fitted = content.report
-            if request.useCache, let hit = cachedResult(task: task, engine: engine, prompt: prompt, fitted: true) {
-                return RoutedResult(
-                    result: hit.result, engine: kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
-                    fallbacks: fallbacks, usage: nil, reasked: false,
-                    items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
-            }
+            if let hit = cachedAnswer(request, engine: engine, prompt: prompt, fitted: true, decision: decision, fallbacks: fallbacks) { return hit }
         }
 
         if let refused = storedRefusal(task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request) {
@@ -603,13 +600,12 @@ public struct RoutingEngine: Sendable {
             language: document.language, part: request.part?.promptLine(for: request.task))
     }
 
-    /// The answer `engine` gave before to `request` with the whole material, from the cache
-    /// (re-validated), or `nil`: no engine call is made to find it.
-    private func cachedWhole(
-        _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, fallbacks: [FallbackStep]
+    /// The answer `engine` gave before to `request` sent as `prompt` (whole, or `fitted`), from
+    /// the cache (re-validated), or `nil`: no engine call is made to find it.
+    private func cachedAnswer(
+        _ request: RoutingRequest, engine: any LanguageModel, prompt: String, fitted: Bool, decision: Backend, fallbacks: [FallbackStep]
     ) -> RoutedResult? {
-        guard request.useCache, let hit = cachedResult(task: request.task, engine: engine, prompt: Self.wholePrompt(request), fitted: false)
-        else { return nil }
+        guard request.useCache, let hit = cachedResult(task: request.task, engine: engine, prompt: prompt, fitted: fitted) else { return nil }
         return RoutedResult(
             result: hit.result, engine: engine.kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
             fallbacks: fallbacks, usage: nil, reasked: false,

@@ -95,8 +95,9 @@ struct BuiltinAnalysis: Sendable {
         proseStems = proseIndices.map { Set(unitWords[$0].map(\.stem)) }
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose, words: proseIndices.map { unitWords[$0] })
-        isEnglish = Self.isMostlyEnglish(unitWords)
-        usesEnglishWords = isEnglish && Self.hasMoreEnglishThanFrenchFunctionWords(unitWords)
+        let functionWords = Self.functionWords(unitWords)
+        isEnglish = functionWords.fit
+        usesEnglishWords = functionWords.fit && functionWords.english
         // Counted over every unit: the parameter lines that name them most are signature lines, left out above.
         let fieldNames = KeyphraseExtractor.fieldNames(in: all, words: allWords)
         self.fieldNames = fieldNames
@@ -109,29 +110,23 @@ struct BuiltinAnalysis: Sendable {
         givenTitle = title
     }
 
-    /// Whether the English stopword list fits the text: in English prose roughly every third
-    /// word is a function word; in other languages almost none of ours are.
-    private static func isMostlyEnglish(_ unitWords: [[BuiltinWord]]) -> Bool {
+    /// Whether the stopword list fits the text (in English prose roughly every third word is a
+    /// function word; in languages other than English and French almost none of ours are), and
+    /// whether the text says more English function words than French ones — one pass over the words.
+    private static func functionWords(_ unitWords: [[BuiltinWord]]) -> (fit: Bool, english: Bool) {
         var latin = 0
         var stopwords = 0
+        var englishOverFrench = 0
         for words in unitWords {
             for word in words where !BuiltinTerms.isCJK(word.surface.first ?? " ") {
                 latin += 1
-                if word.isStopword { stopwords += 1 }
+                guard word.isStopword else { continue }
+                stopwords += 1
+                let english = BuiltinStopwords.english.contains(word.lowercased)
+                if english != BuiltinStopwords.french.contains(word.lowercased) { englishOverFrench += english ? 1 : -1 }
             }
         }
-        return latin > 0 && Double(stopwords) >= 0.15 * Double(latin)
-    }
-
-    private static func hasMoreEnglishThanFrenchFunctionWords(_ unitWords: [[BuiltinWord]]) -> Bool {
-        var balance = 0
-        for word in unitWords.joined() {
-            let lowered = word.lowercased
-            let english = BuiltinStopwords.english.contains(lowered)
-            let french = BuiltinStopwords.french.contains(lowered)
-            if english != french { balance += english ? 1 : -1 }
-        }
-        return balance > 0
+        return (latin > 0 && Double(stopwords) >= 0.15 * Double(latin), englishOverFrench > 0)
     }
 
     /// For text our stopword list does not cover: a term is kept only when it has no short
