@@ -11,7 +11,9 @@
 /// - within one value still being written, a run of 4 words or more is written a third time
 ///   ("…, 1789: the year of revolutions, 1789: the year of revolutions, 1789: the year of
 ///   revolutions"), checked as each word ends: a sentence that loops, which no closing quote
-///   would end before the response limit.
+///   would end before the response limit; so is a run of 2 or 3 words written three times in a
+///   row ("Revision Notes, 1789–1792: Revision Notes, 1789–1792: Revision Notes, 1789–1792:"),
+///   which the 4-word rule would let run on for another round or two.
 public struct RepetitionGuard: Sendable {
     /// The `finishReason` of an answer stopped for repeating itself.
     public static let finishReason = "repeated"
@@ -116,10 +118,19 @@ public struct RepetitionGuard: Sendable {
 
     /// The shortest run of 4 to 12 words that ends `text` (its last, unfinished word left out)
     /// and occurs there twice before, without overlapping, compared as ``normalized(_:)``
-    /// compares values; `nil` when there is none.
+    /// compares values — or a run of 2 or 3 words that ends it written three times in a row;
+    /// `nil` when there is none. Prose says a short phrase three times only with other words
+    /// between ("in the light reactions … in the light reactions"), never back to back.
     static func loopingRun(in text: String) -> String? {
         var words = normalized(text.replacingOccurrences(of: ",", with: " ")).split(separator: " ").map(String.init)
         if let last = text.last, last != " ", last != ",", !words.isEmpty { words.removeLast() }
+        for length in 2...3 where words.count >= 3 * length {
+            let run = words.suffix(length)
+            let before = words.dropLast(length)
+            if Array(before.suffix(length)) == Array(run), Array(before.dropLast(length).suffix(length)) == Array(run) {
+                return run.joined(separator: " ")
+            }
+        }
         guard words.count >= 12 else { return nil }
         for length in 4...min(12, words.count / 3) {
             let run = Array(words.suffix(length))

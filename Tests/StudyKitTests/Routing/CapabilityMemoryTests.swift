@@ -400,6 +400,13 @@ struct CapabilityMemoryTests {
     @Test(arguments: [
         (#"{"title": "Revision Notes", "blurb": "The French Revolution, 1789: the year of revolutions, 1789: the year of revolutions, 1789: the year of revolutions, 1789: the"#, true),
         (#"{"blurb": "light and water and light and water and light and water and light and water and"#, true),
+        // A 3-word run three times in a row: the 0.5B's blurb for long.pdf (`headline --engine
+        // local`), cut at its third round, where the 4-word rule waited for its sixth.
+        (#"{"blurb": "The French Revolution, 1789-1799: Revision Notes, 1789–1792: Revision Notes, 1789–1792: Revision Notes, 1789–1792: Revision "#, true),
+        (#"{"blurb": "It is about the cell, the cell, the cell, the"#, true),
+        // Said twice in a row, or three times with words between, a short phrase is prose.
+        (#"{"blurb": "Demand grows more and more as prices fall and more and more sellers enter."}"#, false),
+        (#"{"blurb": "Cells divide: the cell grows, the cell copies its DNA, the cell splits."}"#, false),
         (#"{"blurb": "1789: the year of revolutions, 1789: the year of revolutions, and then Napoleon took power in 1799."}"#, false),
         (#"{"overview": "In the light reactions the cell makes ATP; in the light reactions water is split; the Calvin cycle uses what the light reactions make."}"#, false),
     ])
