@@ -76,8 +76,27 @@ public struct CapabilityPolicy: Sendable, Equatable {
             let attempts = needed == 1 ? "its last attempt" : "the last \(needed) attempts"
             return "skipped: failed \(attempts) (\(outcomes); \(Self.seconds(seconds)))"
         }
+        if job == .item, oncePerDocument { return firstSuccessSkip(itemRecord(recent, now: now, runStarted: runStarted)) }
         guard perItem else { return nil }
         return yieldSkip(itemRecord(recent, now: now, runStarted: runStarted))
+    }
+
+    /// Why an item job asked once per document (``itemRecord(_:now:runStarted:)``: the summary's
+    /// overview) costs too much to try again, or `nil`. Such a job is judged on few attempts, one
+    /// a document, so ``yieldSkip(_:)``'s ten would take ten documents: here, while none of its
+    /// attempts on record was accepted, the model time a first accepted answer is expected to
+    /// cost is weighed against ``itemSecondsPerAccepted`` — the attempts' mean seconds over the
+    /// chance of success that one success and one failure added to the record give, 1 in 3
+    /// after one failure. Qwen2.5-Coder-0.5B's overview fails in 1.5–1.7 s on 2 cores (it copies
+    /// a key sentence; 0 of 4 documents accepted): about 5 s an accepted overview, so it is not
+    /// asked again for a day; one that failed in a second is asked on the next document.
+    private func firstSuccessSkip(_ considered: [Attempt]) -> String? {
+        guard itemFailuresToSkip > 0, !considered.isEmpty, !considered.contains(where: { $0.outcome == .accepted }) else { return nil }
+        let seconds = considered.reduce(0) { $0 + $1.duration }
+        let expected = seconds / Double(considered.count) * Double(considered.count + 2)
+        guard expected > itemSecondsPerAccepted else { return nil }
+        let attempts = considered.count == 1 ? "its last attempt" : "its last \(considered.count) attempts"
+        return "skipped: \(attempts) failed in \(Self.seconds(seconds)), none accepted (at those odds \(Self.seconds(expected)) of model time an accepted answer; more than \(String(format: "%g", itemSecondsPerAccepted)) s is not worth the wait)"
     }
 
     /// Failed items in a row that skip an item job: ``itemFailuresToSkip``, or more when the

@@ -82,10 +82,42 @@ struct ItemYieldTests {
         #expect(policy.skipReason(recent: recent, job: .item, now: Self.start) == nil)
         let reason = policy.skipReason(recent: recent, job: .item, now: Self.start, oncePerDocument: true)
         #expect(reason?.hasPrefix("skipped: failed the last 2 attempts") == true)
-        #expect(policy.skipReason(recent: Array(recent.prefix(1)), job: .item, now: Self.start, oncePerDocument: true) == nil)
+        // One quick failure does not: a second is cheap enough to try again (below).
+        let quick = Self.record(accepted: 0, failed: 1, seconds: 1)
+        #expect(policy.skipReason(recent: quick, job: .item, now: Self.start, oncePerDocument: true) == nil)
         #expect(policy.skipEnds(recent: recent, job: .item, oncePerDocument: true) == recent[0].at.addingTimeInterval(86_400))
         #expect(RoutingEngine.overviewSpec.oncePerDocument)
         #expect(RoutingEngine.oncePerDocumentVersions == [RoutingEngine.overviewSpec.version])
+    }
+
+    /// A job asked once per document that never succeeded is weighed by what a first success
+    /// would cost: its mean seconds over the chance 1 in (failures + 2). One overview failed in
+    /// 1.7 s (5.1 s an accepted overview at 1 in 3) skips it on the next document; one failed in
+    /// 1.2 s (3.6 s) does not, nor does a slow one once the record has a success, nor a part.
+    @Test(arguments: [
+        (0, 1, 1.7, true),
+        (0, 1, 1.2, false),
+        (0, 1, 3.9, true),
+        (1, 1, 1.7, false),
+        (1, 0, 3.0, false),
+    ])
+    func aJobAskedOncePerDocumentIsSkippedWhenAFirstSuccessWouldCostTooMuch(accepted: Int, failed: Int, seconds: Double, skipped: Bool) {
+        let recent = Self.record(accepted: accepted, failed: failed, seconds: seconds)
+        let policy = CapabilityPolicy()
+        let now = Self.start.addingTimeInterval(60)
+        let reason = policy.skipReason(recent: recent, job: .item, now: now, oncePerDocument: true)
+        #expect((reason != nil) == skipped, "\(reason ?? "nil")")
+        if skipped {
+            #expect(reason == "skipped: its last attempt failed in \(CapabilityPolicy.seconds(seconds)), none accepted (at those odds \(CapabilityPolicy.seconds(seconds * 3)) of model time an accepted answer; more than 3.75 s is not worth the wait)")
+            // Over a day later the failure no longer counts; within the run it was made in, not yet.
+            #expect(policy.skipReason(recent: recent, job: .item, now: Self.start.addingTimeInterval(86_401), oncePerDocument: true) == nil)
+            #expect(policy.skipReason(recent: recent, job: .item, now: now, runStarted: Self.start.addingTimeInterval(-1), oncePerDocument: true) == nil)
+            // With skipping turned off, nothing is skipped.
+            #expect(CapabilityPolicy(failuresToSkip: 0).skipReason(recent: recent, job: .item, now: now, oncePerDocument: true) == nil)
+        }
+        // The rule is the once-per-document job's alone: a card or a part with the same record is tried.
+        #expect(policy.skipReason(recent: recent, job: .item, now: now) == nil)
+        #expect(policy.skipReason(recent: recent, job: .part, now: now) == nil)
     }
 
     @Test func theCostRuleDoesNotApplyToParts() {
