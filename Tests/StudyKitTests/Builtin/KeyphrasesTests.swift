@@ -41,6 +41,23 @@ import Testing
         #expect(bibtex.lowerCaseText == nil && bibtex.plainText == "BibTeX")
     }
 
+    /// A name's particle between two capitalised words keeps the name whole ("Champ de Mars"
+    /// was two mind-map children, "Champ" and "Mars"); the same word elsewhere still breaks a
+    /// run, and is never a term's first or last word.
+    @Test func aNamesParticleKeepsTheNameWhole() throws {
+        let text = """
+            In July 1791 the National Guard fired on a crowd at the Champ de Mars.             The Marquis de Lafayette commanded the Guard.             Crowds gathered at the Champ de Mars again. Revolution de facto ended the monarchy.
+            """
+        let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: text, limit: 30)
+        let texts = phrases.map(\.text)
+        #expect(texts.contains("Champ de Mars"), "\(texts)")
+        #expect(texts.contains("Marquis de Lafayette"), "\(texts)")
+        #expect(!texts.contains("Champ") && !texts.contains("Mars"), "\(texts)")
+        #expect(!texts.contains { $0.hasPrefix("de ") || $0.hasSuffix(" de") }, "\(texts)")
+        // "de facto": the particle before a lower-case word joins nothing.
+        #expect(!texts.contains { $0.contains("de facto") || $0.contains("Revolution de") }, "\(texts)")
+    }
+
     @Test func inflectionsMeetUnderOneStem() throws {
         let text = "The Light Reactions come first. A light reaction needs light. Light reactions make ATP."
         let phrases = KeyphraseExtractor().keyphrases(in: text, limit: 10)

@@ -219,11 +219,17 @@ struct KeyphraseExtractor: Sendable {
         var stems: [String]
     }
 
-    /// Runs of content words in one unit, broken by stopwords and punctuation.
+    /// Runs of content words in one unit, broken by stopwords and punctuation — but for a name's
+    /// particle between two capitalised words (``joinsAName(_:after:before:)``), which stays in
+    /// the run: "Champ de Mars" is one term, not "Champ" and "Mars".
     private func contentRuns(in words: [BuiltinWord]) -> [[BuiltinWord]] {
         var result: [[BuiltinWord]] = []
         var run: [BuiltinWord] = []
-        for word in words {
+        for (index, word) in words.enumerated() {
+            if let last = run.last, index + 1 < words.count, Self.joinsAName(word, after: last, before: words[index + 1]) {
+                run.append(word)
+                continue
+            }
             if word.followsBreak || word.isStopword || isNoise(word), !run.isEmpty {
                 result.append(run)
                 run = []
@@ -264,6 +270,17 @@ struct KeyphraseExtractor: Sendable {
         return result
     }
 
+    /// Particles that join the parts of a name written in lower case ("Champ de Mars", "Marquis
+    /// de Lafayette", "Ludwig van Beethoven", "Leonardo da Vinci").
+    static let nameParticles: Set<String> = ["de", "du", "des", "von", "van", "der", "den", "di", "da", "del", "della", "dos"]
+
+    /// Whether `word` is a name's particle, written in lower case between two capitalised words
+    /// with nothing but a space on either side.
+    static func joinsAName(_ word: BuiltinWord, after previous: BuiltinWord, before next: BuiltinWord) -> Bool {
+        nameParticles.contains(word.surface) && !word.followsBreak && !next.followsBreak && !next.isStopword
+            && previous.surface.first?.isUppercase == true && next.surface.first?.isUppercase == true
+    }
+
     /// Single Latin letters carry no topic.
     private func isNoise(_ word: BuiltinWord) -> Bool {
         word.surface.count < 2 && !word.isNumber && !BuiltinTerms.isCJK(word.surface.first ?? " ")
@@ -272,7 +289,8 @@ struct KeyphraseExtractor: Sendable {
     /// Numbers count alone ("1905"), never as part of a phrase of numbers ("3 4"); a cross-reference
     /// ("Chapter 5", "Section 9.10", "Figure 2") is no term.
     private func isUseful(_ piece: ArraySlice<BuiltinWord>) -> Bool {
-        guard !piece.isEmpty else { return false }
+        // A name's particle is inside a term, never at its edge ("de Mars", "Champ de").
+        guard let first = piece.first, let last = piece.last, !first.isStopword, !last.isStopword else { return false }
         if piece.allSatisfy(\.isNumber) { return piece.count == 1 }
         return !zip(piece, piece.dropFirst()).contains { word, next in next.isNumber && Self.referenceWords.contains(word.lowercased) }
     }
