@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import StudyKit
+@_spi(Benchmarks) @testable import StudyKit
 
 /// The mind map of chapters and manuals as a student reads them (session 30): the document's
 /// sections as branches, at their depth, from its start, and no line of code as a label.
@@ -38,6 +38,17 @@ import Testing
 
     /// A tutorial chapter whose subsection has subsections ("4.8.3.1" under "4.8.3"): the
     /// sub-subsections are the subsection's children, not its siblings.
+    /// A word with an adjective's ending that a section writes only before another content word
+    /// qualifies a term ("royal family", "constitutional monarchy") and is no child of its own;
+    /// one it also writes alone, and any plural before its verb ("riots broke out"), stays.
+    @Test func aWordOnlyWrittenBeforeAnotherIsNoChildOfItsOwn() {
+        let units = SentenceSplitter().split("""
+            The royal family fled to Varennes, and the royal veto angered Paris.             Riots broke out over a constitutional monarchy. Everyone was equal before the law,             and equal rights were promised. The oceanic crust sinks; the crust is oceanic.
+            """)
+        let modifiers = BuiltinEngine.onlyModifiers(in: units)
+        #expect(modifiers == ["royal", "constitutional"], "\(modifiers)")
+    }
+
     @Test func aSubsectionsSubsectionsAreItsChildrenNotItsSiblings() throws {
         let text = """
             # 4. More Control Flow Tools

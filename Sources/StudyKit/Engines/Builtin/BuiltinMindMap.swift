@@ -300,13 +300,44 @@ extension BuiltinEngine {
         // A piece of a clause ("absorbs light", "buyers want") is no term of the section: it
         // waits, as it does among a quiz's options, and is taken only when fewer than two terms
         // are left (English, whose word classes say so).
-        let pieces: ((String) -> Bool)? = analysis.usesEnglishWords ? { Self.isPlainlyNoTerm($0, inflectedAsAVerb: analysis.inflectsAsAVerb) } : nil
+        // Nor is a lone word the section only ever writes before another ("royal" of "royal
+        // family" and "royal veto", "constitutional" of "constitutional monarchy"): there it
+        // qualifies a term and names nothing of its own.
+        let modifiers = analysis.usesEnglishWords ? Self.onlyModifiers(in: units) : []
+        let pieces: ((String) -> Bool)? = analysis.usesEnglishWords
+            ? { modifiers.contains($0) || Self.isPlainlyNoTerm($0, inflectedAsAVerb: analysis.inflectsAsAVerb) } : nil
         let picked = Self.pickTerms(strong, avoiding: avoiding, limit: limit, clausePiece: pieces)
         guard picked.count < 2 else { return picked }
         let all = strong + local.filter { !strong.contains($0) }
         let terms = Self.pickTerms(all, avoiding: avoiding, limit: limit, clausePiece: pieces)
         return terms.count < 2 ? Self.pickTerms(all, avoiding: avoiding, limit: limit, clausePiece: nil) : terms
     }
+
+    /// The lower-case words with an adjective's ending (``modifierEndings``) that `units` write
+    /// only right before another content word, with nothing but a space between (never at a
+    /// clause's end, before a function word or alone). A plural before a content word is a
+    /// subject before its verb ("riots broke out"), so none is counted.
+    static func onlyModifiers(in units: [Sentence]) -> Set<String> {
+        var before = Set<String>()
+        var elsewhere = Set<String>()
+        for unit in units where !unit.isCode {
+            let words = BuiltinTerms.words(in: unit.text)
+            for (index, word) in words.enumerated()
+            where !word.isStopword && word.surface == word.lowercased && modifierEndings.contains(where: word.surface.hasSuffix) {
+                let next = index + 1 < words.count ? words[index + 1] : nil
+                if let next, !next.followsBreak, !next.isStopword, !next.isNumber {
+                    before.insert(word.lowercased)
+                } else {
+                    elsewhere.insert(word.lowercased)
+                }
+            }
+        }
+        return before.subtracting(elsewhere)
+    }
+
+    /// Endings of words that qualify a noun: "royal", "constitutional", "oceanic",
+    /// "revolutionary", "royalist", "typographic".
+    static let modifierEndings = ["al", "ic", "ary", "ist", "ive", "ous", "ful", "less", "ian", "ern"]
 
     /// Up to `limit` labels of `candidates`, in order: none that only repeats `avoiding` or a
     /// term already picked, and none that `clausePiece` says is a piece of a clause
