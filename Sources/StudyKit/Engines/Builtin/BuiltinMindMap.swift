@@ -291,8 +291,10 @@ extension BuiltinEngine {
     /// appear in `avoiding` (the branch's own label, the centre), none inside another.
     private func sectionTerms(_ sections: [Section], in analysis: BuiltinAnalysis, avoiding: Set<String>, limit: Int) -> [String] {
         let units = sections.flatMap { section in (section.headingSentence.map { [$0] } ?? []) + section.sentences }
+        // Each unit's words once, for the terms and the modifiers below (code has none to give).
+        let unitWords = units.map { $0.isCode ? [] : BuiltinTerms.words(in: $0.text) }
         let local = KeyphraseExtractor(weighsGeneralEnglish: analysis.isEnglish)
-            .keyphrases(in: units, limit: 20, fieldNames: analysis.fieldNames)
+            .keyphrases(in: units, words: unitWords, limit: 20, fieldNames: analysis.fieldNames)
         // A term said once in a section and nowhere a key term of the document is usually a
         // stray word ("Increasing"); recurring and document-wide terms come first.
         let global = Set(analysis.keyphrases.map(\.key))
@@ -303,7 +305,7 @@ extension BuiltinEngine {
         // Nor is a lone word the section only ever writes before another ("royal" of "royal
         // family" and "royal veto", "constitutional" of "constitutional monarchy"): there it
         // qualifies a term and names nothing of its own.
-        let modifiers = analysis.usesEnglishWords ? Self.onlyModifiers(in: units) : []
+        let modifiers = analysis.usesEnglishWords ? Self.onlyModifiers(in: unitWords) : []
         let pieces: ((String) -> Bool)? = analysis.usesEnglishWords
             ? { modifiers.contains($0) || Self.isPlainlyNoTerm($0, inflectedAsAVerb: analysis.inflectsAsAVerb) } : nil
         let picked = Self.pickTerms(strong, avoiding: avoiding, limit: limit, clausePiece: pieces)
@@ -313,15 +315,14 @@ extension BuiltinEngine {
         return terms.count < 2 ? Self.pickTerms(all, avoiding: avoiding, limit: limit, clausePiece: nil) : terms
     }
 
-    /// The lower-case words with an adjective's ending (``modifierEndings``) that `units` write
-    /// only right before another content word, with nothing but a space between (never at a
-    /// clause's end, before a function word or alone). A plural before a content word is a
-    /// subject before its verb ("riots broke out"), so none is counted.
-    static func onlyModifiers(in units: [Sentence]) -> Set<String> {
+    /// The lower-case words with an adjective's ending (``modifierEndings``) that `unitWords`
+    /// (each unit's words) write only right before another content word, with nothing but a
+    /// space between (never at a clause's end, before a function word or alone). A plural before
+    /// a content word is a subject before its verb ("riots broke out"), so none is counted.
+    static func onlyModifiers(in unitWords: [[BuiltinWord]]) -> Set<String> {
         var before = Set<String>()
         var elsewhere = Set<String>()
-        for unit in units where !unit.isCode {
-            let words = BuiltinTerms.words(in: unit.text)
+        for words in unitWords {
             for (index, word) in words.enumerated()
             where !word.isStopword && word.surface == word.lowercased && modifierEndings.contains(where: word.surface.hasSuffix) {
                 let next = index + 1 < words.count ? words[index + 1] : nil
