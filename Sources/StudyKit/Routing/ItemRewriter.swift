@@ -460,13 +460,13 @@ extension RoutingEngine {
     // MARK: flashcards
 
     static let cardSpec = ItemSpec(
-        name: "card", version: "flashcards.card/7",
+        name: "card", version: "flashcards.card/8",
         instructions: """
             You turn one fill-in-the-blank study card into a short natural question and its answer.
-            The answer is the missing words. The question asks for them without containing them and ends with a question mark.
-            Example. Sentence: The Calvin cycle takes place in the stroma. Card: The Calvin cycle takes place in the _____. Missing words: stroma
+            The answer is the missing words, shown in square brackets in the sentence. The question asks for them without containing them and ends with a question mark.
+            Example. Sentence: The Calvin cycle takes place in the [stroma]. Missing words: stroma
             {"answer": "stroma", "question": "Where does the Calvin cycle take place?"}
-            Example. Sentence: Chlorophyll absorbs red and blue light. Card: _____ absorbs red and blue light. Missing words: Chlorophyll
+            Example. Sentence: [Chlorophyll] absorbs red and blue light. Missing words: Chlorophyll
             {"answer": "Chlorophyll", "question": "What absorbs red and blue light?"}
             Reply with a JSON object with "answer" and "question".
             """,
@@ -485,9 +485,11 @@ extension RoutingEngine {
             // At least 4 words ending as a sentence, in the grammar: SmolLM2 otherwise wrote
             // "Calvin cycle?" or a statement for 4 of 6 cards. No underscore either: a question
             // with one is always refused (the blank copied, "… released for the______."), so the
-            // grammar makes the model write past the blank instead of spending the attempt.
+            // grammar makes the model write past the blank instead of spending the attempt. No
+            // square bracket: the prompt marks the missing words with them, and a question that
+            // copies the marks ("… whose keys [hash] to that bucket?") is no question to show.
             .init("question", description: "A natural question about the sentence.",
-                  .string(maxLength: 120, maxWords: 18, forbiddenCharacters: "\n_", meaning: Self.rewrittenQuestion)),
+                  .string(maxLength: 120, maxWords: 18, forbiddenCharacters: "\n_[]", meaning: Self.rewrittenQuestion)),
         ])
     }
 
@@ -504,6 +506,18 @@ extension RoutingEngine {
         return nil
     }
 
+    /// The card's sentence with its missing words in square brackets, as a card rewrite shows it:
+    /// "The Calvin cycle takes place in the [stroma]." The sentence is said once. The prompt gave
+    /// it twice before, the sentence and then the card with its blank, and the second copy was
+    /// half of the prompt tokens each card reads after the shared instructions. Without the
+    /// sentence (the card alone) the model guessed at facts the blank hid and wrote more wrong
+    /// cards; without the card, fewer good ones (benchmarks/RESULTS.md). A card with no blank
+    /// (none the builtin engine makes) shows its quote.
+    static func markedSentence(_ card: Flashcards.Card) -> String {
+        guard let blank = card.question.range(of: "_____") else { return card.quote }
+        return card.question.replacingCharacters(in: blank, with: "[" + card.answer + "]")
+    }
+
     /// A rewritten card's question: a sentence of 4 words or more, 2 of them content words.
     static let rewrittenQuestion = ItemMeaning(noun: "a question", minimumContentWords: 2, minimumWords: 4, isSentence: true)
 
@@ -512,7 +526,7 @@ extension RoutingEngine {
     ///   (``subjectAnswer(_:quote:)``): a flashcard's answer is its own, a quiz question's is
     ///   fixed by its choices.
     static func cardJob(_ card: Flashcards.Card, path: String, materialStems: Set<String>, subjectAnswers: Bool = false) -> ItemJob {
-        let prompt = "Sentence: \(card.quote)\nCard: \(card.question)\nMissing words: \(card.answer)"
+        let prompt = "Sentence: \(Self.markedSentence(card))\nMissing words: \(card.answer)"
         return ItemJob(path: path, prompt: prompt, schema: cardSchema(answer: .stringEnum([card.answer]))) { json in
             guard let question = json["question"]?.stringValue.map(BuiltinProse.oneLine),
                 let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine)

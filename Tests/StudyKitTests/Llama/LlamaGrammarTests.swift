@@ -37,7 +37,7 @@ struct LlamaGrammarTests {
     }
 
     /// A card rewrite's question can never hold the blank: the judge refuses any underscore,
-    /// so the grammar leaves the model no way to write one. Its answer comes first and is the
+    /// so the grammar leaves the model no way to write one, nor a square bracket. Its answer comes first and is the
     /// card's missing words, nothing else.
     @Test func aCardQuestionCannotCopyTheBlank() async throws {
         let card = Flashcards.Card(
@@ -47,6 +47,8 @@ struct LlamaGrammarTests {
         #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"Where does the Calvin cycle take place?"}"#))
         #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"Where does the Calvin cycle take place, the _____?"}"#) == false)
         #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"What does deflate_init set up?"}"#) == false)
+        // Nor the square brackets the prompt marks the missing words with.
+        #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"Where does the [Calvin] cycle take place?"}"#) == false)
         #expect(try await Self.accepts(schema, #"{"answer":"the stroma","question":"Where does the Calvin cycle take place?"}"#) == false)
         #expect(try await Self.accepts(schema, #"{"question":"Where does the Calvin cycle take place?","answer":"stroma"}"#) == false)
     }

@@ -113,6 +113,23 @@ struct CardRewriteJudgeTests {
         #expect(request.jsonSchema.contains("carbon dioxide"))
     }
 
+    /// The prompt gives the card's sentence once, its missing words marked in square brackets,
+    /// then the missing words; not the sentence and then the card with its blank, which read
+    /// the same words twice. A card without a blank shows its quote.
+    @Test func thePromptMarksTheMissingWordsInTheSentenceOnce() {
+        let job = RoutingEngine.cardJob(Self.card, path: "cards[0]", materialStems: [])
+        #expect(job.prompt == """
+            Sentence: The rate of photosynthesis depends on light intensity, [carbon dioxide] and temperature.
+            Missing words: carbon dioxide
+            """)
+        let definition = Flashcards.Card(
+            question: "_____. Radical journalist of The Friend of the People.", answer: "Marat",
+            quote: "Marat. Radical journalist of The Friend of the People.")
+        #expect(RoutingEngine.markedSentence(definition) == "[Marat]. Radical journalist of The Friend of the People.")
+        let asked = Flashcards.Card(question: "What depends on light intensity?", answer: "The rate", quote: Self.quote)
+        #expect(RoutingEngine.markedSentence(asked) == Self.quote)
+    }
+
     /// Qwen2.5-Coder-0.5B on samples/long.pdf (the French Revolution): a year is an answer taken
     /// from its sentence, and a question may leave out the date beside the blank; it still keeps
     /// the blank's other neighbours.
