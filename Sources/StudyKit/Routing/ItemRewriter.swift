@@ -297,9 +297,10 @@ extension RoutingEngine {
         var oncePerDocument = false
 
         /// The request that asks one item of this kind: the shared instructions, `prompt`, the
-        /// small schema (a grammar in process) and the token limit, decoded greedily.
-        func request(prompt: String, schema own: GenerationSchema? = nil) -> GenerationRequest {
-            let schema = own ?? schema
+        /// small schema (a grammar in process) and the token limit, decoded greedily. Without
+        /// `ideographs` (material with no Chinese, Japanese or Korean) its strings may hold none.
+        func request(prompt: String, schema own: GenerationSchema? = nil, ideographs: Bool = true) -> GenerationRequest {
+            let schema = ideographs ? own ?? schema : (own ?? schema).withoutIdeographs()
             return GenerationRequest(
                 instructions: instructions, prompt: prompt, schemaName: name,
                 jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,
@@ -375,7 +376,7 @@ extension RoutingEngine {
             var outcome: AttemptOutcome? = nil
             var usage = Usage(promptTokens: 0, completionTokens: 0)
             do {
-                var generation = spec.request(prompt: prompt, schema: job.schema)
+                var generation = spec.request(prompt: prompt, schema: job.schema, ideographs: materialUsesCJK)
                 generation.reusesPromptPrefix = true
                 let sent = generation
                 let refusal = job.settledRefusal

@@ -61,7 +61,7 @@ extension RoutingEngine {
             let long = json["title"]?.stringValue, let blurb = json["blurb"]?.stringValue
         else { return nil }
         let job = Self.titleJob(long)
-        let sent = Self.titleSpec.request(prompt: job.prompt)
+        let sent = Self.titleSpec.request(prompt: job.prompt, ideographs: LanguageRule.usesCJK(injected.stripped))
         let response = try await metered(engine, sent, key: key, deadline: deadline) { try await engine.respond(to: sent) }
         usage.promptTokens += response.usage.promptTokens
         usage.completionTokens += response.usage.completionTokens

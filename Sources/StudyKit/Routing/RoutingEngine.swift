@@ -460,7 +460,9 @@ public struct RoutingEngine: Sendable {
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
         spent: inout Usage, deadline: TimeBudget? = nil
     ) async throws -> Generated {
-        let schema = task.generationSchema
+        // An answer about material without Chinese, Japanese or Korean is refused for them, so
+        // its grammar has none to offer.
+        let schema = LanguageRule.usesCJK(material) ? task.generationSchema : task.generationSchema.withoutIdeographs()
         var request = GenerationRequest(
             instructions: task.instructions, prompt: prompt, schemaName: task.schemaName,
             jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,

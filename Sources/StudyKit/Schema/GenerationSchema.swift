@@ -86,6 +86,11 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         /// names, placeholders or lone function words, enough content words, a whole sentence.
         /// Its minimum word count and sentence end are also part of the emitted `pattern`.
         public let meaning: ItemMeaning?
+        /// Whether the string may hold Chinese, Japanese or Korean characters. A request about
+        /// material without any sets it off (``GenerationSchema/withoutIdeographs()``): its
+        /// answer is refused for them anyway (``LanguageRule/scriptIssues(in:material:)``), so
+        /// the grammar leaves the model no way to write one.
+        public var ideographs: Bool = true
 
         /// Creates string limits.
         public init(
@@ -98,6 +103,26 @@ public indirect enum GenerationSchema: Sendable, Hashable {
             self.forbiddenCharacters = forbiddenCharacters
             self.sentences = sentences.map { max(1, $0.lowerBound)...max(1, $0.upperBound) }
             self.meaning = meaning
+        }
+    }
+
+    /// This schema with no Chinese, Japanese or Korean character allowed in any of its strings,
+    /// for a request about material that has none. Qwen2.5-Coder-0.5B, asked a card's question
+    /// about the French Revolution, wrote "Between …" and went on in Chinese characters: an
+    /// attempt spent on an answer that could only be refused.
+    public func withoutIdeographs() -> GenerationSchema {
+        switch self {
+        case .object(let properties):
+            return .object(properties.map {
+                Property($0.name, description: $0.description, $0.schema.withoutIdeographs(), optional: $0.isOptional)
+            })
+        case .array(let items, let minItems, let maxItems, let distinct):
+            return .array(items: items.withoutIdeographs(), minItems: minItems, maxItems: maxItems, distinct: distinct)
+        case .string(var constraints):
+            constraints.ideographs = false
+            return .string(constraints)
+        case .stringEnum, .integer, .number, .boolean:
+            return self
         }
     }
 
@@ -228,6 +253,7 @@ extension GenerationSchema {
             ]
             // Only when present, so schemas without item rules keep their fingerprints.
             if let meaning = constraints.meaning { string["meaning"] = meaning.canonicalValue }
+            if !constraints.ideographs { string["ideographs"] = false }
             return ["string": .object(string)]
         case .stringEnum(let cases):
             return ["enum": .array(cases.map(JSONValue.string))]
@@ -283,8 +309,8 @@ extension GenerationSchema.StringConstraints {
     /// rules out leading, trailing and doubled spaces — harmless for titles and labels.
     var pattern: String? {
         if let itemPattern { return itemPattern }
-        guard maxWords != nil || !forbiddenCharacters.isEmpty || sentences != nil else { return nil }
-        let excluded = Self.classExclusions(forbiddenCharacters + (sentences != nil ? ".!?" : ""))
+        guard maxWords != nil || !forbiddenCharacters.isEmpty || sentences != nil || !ideographs else { return nil }
+        let excluded = Self.classExclusions(forbiddenCharacters + (sentences != nil ? ".!?" : "")) + ideographExclusions
         let word = Self.word(excluding: excluded)
         let grammarWords = maxWords.map(Self.grammarWords)
         if let sentences {

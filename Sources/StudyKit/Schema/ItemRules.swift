@@ -546,6 +546,13 @@ enum ItemRules {
 // MARK: - The grammar's share
 
 extension GenerationSchema.StringConstraints {
+    /// The Chinese, Japanese and Korean blocks (hangul jamo, kana, CJK ideographs, compatibility
+    /// ideographs, hangul syllables, half-width katakana), written for the inside of a `[^…]`
+    /// class when the string may not hold them (``ideographs``), else nothing.
+    var ideographExclusions: String {
+        ideographs ? "" : "\\u1100-\\u11ff\\u3040-\\u30ff\\u3130-\\u318f\\u31f0-\\u31ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff\\uff66-\\uff9d"
+    }
+
     /// The `pattern` of an item whose ``ItemMeaning`` asks for several words or a whole
     /// sentence and that has no ``sentences`` shape of its own (which carries the minimum in
     /// its pattern instead), `nil` otherwise: at least `minimumWords` words (of at most `maxWords`
@@ -555,7 +562,7 @@ extension GenerationSchema.StringConstraints {
     /// regular expression; the validator checks them.
     var itemPattern: String? {
         guard let meaning, meaning.minimumWords > 1 || meaning.isSentence, sentences == nil else { return nil }
-        let excluded = Self.classExclusions(forbiddenCharacters)
+        let excluded = Self.classExclusions(forbiddenCharacters) + ideographExclusions
         let word = Self.word(excluding: excluded)
         // Room to finish past the limit (``grammarWords(_:)``), as for any word-limited field:
         // held to exactly 18 words, Qwen2.5-Coder-0.5B glued a card question's last words
@@ -566,11 +573,15 @@ extension GenerationSchema.StringConstraints {
             return "^\(word)( \(word)){\(meaning.minimumWords - 1),\(most - 1)}$"
         }
         let last = "[^ \(excluded)]{0,\(Self.longestWord - 2)}[^ .,;:!?…\(excluded)][.!?]"
+        let spaced = meaning.minimumWords == 1
+            ? "(\(word) ){0,\(most - 1)}\(last)"
+            : "\(word)( \(word)){\(meaning.minimumWords - 2),\(most - 2)} \(last)"
+        // Material without Chinese, Japanese or Korean has no sentence written in them either.
+        guard ideographs else { return "^(\(spaced))$" }
         // Chinese, Japanese and Korean put no spaces between words: a sentence with an
         // ideograph, kana or hangul in it may end in 。！？ and needs no spaces.
         let cjkRun = "[^\(excluded)]{0,\(most * 2)}"
         let cjk = "\(cjkRun)[\\u3040-\\u30ff\\u3400-\\u9fff\\uac00-\\ud7af]\(cjkRun)[.!?。！？]"
-        if meaning.minimumWords == 1 { return "^((\(word) ){0,\(most - 1)}\(last)|\(cjk))$" }
-        return "^(\(word)( \(word)){\(meaning.minimumWords - 2),\(most - 2)} \(last)|\(cjk))$"
+        return "^(\(spaced)|\(cjk))$"
     }
 }

@@ -53,6 +53,20 @@ struct LlamaGrammarTests {
         #expect(try await Self.accepts(schema, #"{"question":"Where does the Calvin cycle take place?","answer":"stroma"}"#) == false)
     }
 
+    /// About material without Chinese, Japanese or Korean, a card's question cannot go on in
+    /// them, as Qwen2.5-Coder-0.5B's did on long.pdf ("Between …" and then Chinese characters).
+    @Test func withoutIdeographsACardQuestionCannotEscapeIntoChinese() async throws {
+        let card = Flashcards.Card(
+            question: "The Calvin cycle takes place in the _____.", answer: "stroma", quote: "The Calvin cycle takes place in the stroma.")
+        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: [])
+        let any = RoutingEngine.cardSpec.request(prompt: job.prompt, schema: job.schema).jsonSchema
+        let latin = RoutingEngine.cardSpec.request(prompt: job.prompt, schema: job.schema, ideographs: false).jsonSchema
+        let escaped = #"{"answer":"stroma","question":"Where does the 卡尔文 cycle take place?"}"#
+        #expect(try await Self.accepts(any, escaped))
+        #expect(try await Self.accepts(latin, escaped) == false)
+        #expect(try await Self.accepts(latin, #"{"answer":"stroma","question":"Where does the Calvin cycle take place?"}"#))
+    }
+
     // MARK: headline, the main job
 
     static let headline = StudyTask.headline.generationSchema.jsonSchema(strict: false).compactText

@@ -38,6 +38,26 @@ struct LanguageRoutingTests {
         #expect(remote.calls.prompts.first?.contains("Answer in French") == true)
     }
 
+    /// A request about material without Chinese, Japanese or Korean asks for an answer whose
+    /// strings cannot hold them (the grammar excludes their blocks); about material with them,
+    /// the request's schema lets them through.
+    @Test func theGrammarOffersIdeographsOnlyForMaterialThatHasThem() async throws {
+        let remote = ScriptedModel(.remote, steps: [.answer(Self.frenchHeadline)])
+        _ = try await RoutingEngine(local: ScriptedModel(.local), remote: remote)
+            .run(RoutingRequest(task: .headline, document: Self.french, useCache: false))
+        let french = try #require(remote.calls.schemas.first)
+        #expect(french.contains("u4e00-") && !french.contains("。"), "\(french)")
+
+        let japaneseText = "光合成は、植物が光のエネルギーを使って二酸化炭素と水から糖を作るしくみである。葉の葉緑体で行われ、酸素が放出される。"
+        let japanese = Document(text: japaneseText, title: nil, kind: .text, origin: "test")
+        let server = ScriptedModel(.remote, steps: [.answer(#"{"title":"光合成","blurb":"植物は光のエネルギーで二酸化炭素と水から糖を作る。"}"#)])
+        _ = try? await RoutingEngine(local: ScriptedModel(.local), remote: server)
+            .run(RoutingRequest(task: .headline, document: japanese, useCache: false))
+        let sent = try #require(server.calls.schemas.first)
+        #expect(!sent.contains("u4e00-"), "\(sent)")
+        #expect(sent == StudyTask.headline.generationSchema.jsonSchema(strict: false).compactText)
+    }
+
     @Test func withNoEngineForTheLanguageTheBuiltinEngineAnswers() async throws {
         let local = ScriptedModel(.local)
         let remote = ScriptedModel(.remote, languages: .only(["en", "de"]))

@@ -135,6 +135,41 @@ struct GenerationSchemaTests {
         #expect(schema.jsonSchema(strict: false)["pattern"] == #"^[^\n\t"\\]*$"#)
     }
 
+    /// Without ideographs (material with no Chinese, Japanese or Korean), every string of a
+    /// schema excludes their blocks and a sentence loses its branch written without spaces;
+    /// enumerations and numbers are left as they are, and so is the schema's own fingerprint.
+    @Test func withoutIdeographsEveryStringExcludesChineseJapaneseAndKorean() throws {
+        let schema = RoutingEngine.cardSchema(answer: .stringEnum(["stroma"]))
+        func question(_ schema: GenerationSchema) throws -> NSRegularExpression {
+            let pattern = try #require(schema.jsonSchema(strict: false)["properties"]?["question"]?["pattern"]?.stringValue)
+            return try NSRegularExpression(pattern: pattern)
+        }
+        func matches(_ expression: NSRegularExpression, _ text: String) -> Bool {
+            expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+        let with = try question(schema)
+        let without = try question(schema.withoutIdeographs())
+        for english in ["Where does the Calvin cycle take place?", "What is the role of the Calvin cycle in plants?"] {
+            #expect(matches(with, english) && matches(without, english), "\(english)")
+        }
+        // Qwen2.5-Coder-0.5B's card question on long.pdf, and one with an ideograph in a word.
+        for escaped in ["Between 什么时候 the sections of Paris surrounded the Convention?", "What happened in the八eenth century?", "カルビン回路はどこで起こりますか？"] {
+            #expect(matches(with, escaped), "\(escaped)")
+            #expect(!matches(without, escaped), "\(escaped)")
+        }
+        // The answer's enumeration is untouched; a plain string gets a pattern of its own.
+        #expect(schema.withoutIdeographs().jsonSchema(strict: false)["properties"]?["answer"] == schema.jsonSchema(strict: false)["properties"]?["answer"])
+        #expect(GenerationSchema.string().jsonSchema(strict: false)["pattern"] == nil)
+        let plain = try NSRegularExpression(pattern: try #require(GenerationSchema.string().withoutIdeographs().jsonSchema(strict: false)["pattern"]?.stringValue))
+        #expect(matches(plain, "Ordinary prose, déjà vu."))
+        #expect(!matches(plain, "한국어"))
+        // The variant has a fingerprint of its own (the task's is unchanged: the golden schemas).
+        for task in StudyTask.allCases {
+            #expect(task.generationSchema.fingerprint != task.generationSchema.withoutIdeographs().fingerprint, "\(task)")
+        }
+        #expect(Headline.generationSchema.withoutIdeographs().withoutIdeographs() == Headline.generationSchema.withoutIdeographs())
+    }
+
     @Test func fingerprintsDifferPerTaskAndFollowEveryConstraint() {
         let fingerprints = Set(StudyTask.allCases.map(\.generationSchema.fingerprint))
         #expect(fingerprints.count == StudyTask.allCases.count)

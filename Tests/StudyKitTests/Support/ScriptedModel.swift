@@ -24,6 +24,8 @@ final class ScriptedModel: LanguageModel {
         var tokenize = 0
         var respond = 0
         var prompts: [String] = []
+        /// The JSON Schema of each request, in order.
+        var schemas: [String] = []
         /// Snapshots a streamed step actually yielded before its consumer stopped.
         var snapshots = 0
         /// `measuredSpeed(calibrate: true)` calls that had to measure.
@@ -123,6 +125,7 @@ final class ScriptedModel: LanguageModel {
         let step = state.withLock { state -> Step? in
             state.calls.respond += 1
             state.calls.prompts.append(request.prompt)
+            state.calls.schemas.append(request.jsonSchema)
             return state.steps.isEmpty ? nil : state.steps.removeFirst()
         }
         log?.append(kind)
@@ -174,6 +177,7 @@ extension ScriptedModel {
         _ = state.withLock { state in
             state.calls.respond += 1
             state.calls.prompts.append(request.prompt)
+            state.calls.schemas.append(request.jsonSchema)
             state.steps.removeFirst()
         }
         log?.append(kind)
