@@ -546,12 +546,15 @@ enum ItemRules {
 // MARK: - The grammar's share
 
 extension GenerationSchema.StringConstraints {
-    /// The Chinese, Japanese and Korean blocks (hangul jamo, kana, CJK ideographs, compatibility
-    /// ideographs, hangul syllables, half-width katakana), written for the inside of a `[^…]`
-    /// class when the string may not hold them (``ideographs``), else nothing.
-    var ideographExclusions: String {
-        ideographs ? "" : "\\u1100-\\u11ff\\u3040-\\u30ff\\u3130-\\u318f\\u31f0-\\u31ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff\\uff66-\\uff9d"
-    }
+    /// The Chinese, Japanese and Korean blocks (``ideographBlocks``) when the string may not
+    /// hold them (``ideographs``), else nothing: for the inside of a `[^…]` class.
+    var ideographExclusions: String { ideographs ? "" : Self.ideographBlocks }
+
+    /// The blocks of ``CJKScript`` (the table the language rule refuses them by), written for
+    /// the inside of a `[^…]` class. A pattern's `\uXXXX` escape has four hex digits, so the
+    /// ideographs past U+FFFF, rare in any material, are left out.
+    static let ideographBlocks = CJKScript.blocks.filter { $0.range.upperBound <= 0xFFFF }
+        .map { String(format: "\\u%04x-\\u%04x", $0.range.lowerBound, $0.range.upperBound) }.joined()
 
     /// The `pattern` of an item whose ``ItemMeaning`` asks for several words or a whole
     /// sentence and that has no ``sentences`` shape of its own (which carries the minimum in

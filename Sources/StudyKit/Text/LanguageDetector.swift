@@ -104,15 +104,18 @@ enum LanguageDetector {
 enum CJKScript {
     case han, hiragana, katakana, hangul
 
+    /// The blocks of code points, each with its script, lowest first.
+    static let blocks: [(range: ClosedRange<UInt32>, script: CJKScript)] = [
+        (0x1100...0x11FF, .hangul), (0x3040...0x309F, .hiragana), (0x30A0...0x30FF, .katakana),
+        (0x3130...0x318F, .hangul), (0x31F0...0x31FF, .katakana), (0x3400...0x4DBF, .han), (0x4E00...0x9FFF, .han),
+        (0xAC00...0xD7AF, .hangul), (0xF900...0xFAFF, .han), (0xFF66...0xFF9D, .katakana), (0x20000...0x2FA1F, .han),
+    ]
+
     /// The script of `scalar`, or `nil` for any other character.
     init?(_ scalar: Unicode.Scalar) {
-        switch scalar.value {
-        case 0x3040...0x309F: self = .hiragana
-        case 0x30A0...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D: self = .katakana
-        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F: self = .han
-        case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: self = .hangul
-        default: return nil
-        }
+        // Most characters of most material come before the first block.
+        guard scalar.value >= 0x1100, let block = Self.blocks.first(where: { $0.range.contains(scalar.value) }) else { return nil }
+        self = block.script
     }
 }
 

@@ -163,6 +163,13 @@ struct GenerationSchemaTests {
         let plain = try NSRegularExpression(pattern: try #require(GenerationSchema.string().withoutIdeographs().jsonSchema(strict: false)["pattern"]?.stringValue))
         #expect(matches(plain, "Ordinary prose, déjà vu."))
         #expect(!matches(plain, "한국어"))
+        // Every character the language rule counts as Chinese, Japanese or Korean, to U+FFFF.
+        for block in CJKScript.blocks where block.range.upperBound <= 0xFFFF {
+            for value in [block.range.lowerBound, block.range.upperBound] {
+                let character = String(Character(try #require(Unicode.Scalar(value))))
+                #expect(!matches(plain, "a" + character), "U+\(String(value, radix: 16))")
+            }
+        }
         // The variant has a fingerprint of its own (the task's is unchanged: the golden schemas).
         for task in StudyTask.allCases {
             #expect(task.generationSchema.fingerprint != task.generationSchema.withoutIdeographs().fingerprint, "\(task)")
