@@ -208,14 +208,14 @@ public struct Importer: Sendable {
 
     private func html(_ data: Data, encoding: String?, origin: String) throws(ImportError) -> Document {
         let extraction = try HTMLImporter.extract(data, encoding: encoding, source: origin)
-        let text = SourceNormalizer.normalizeText(extraction.text)
+        let text = ReferenceMarkers.removed(from: SourceNormalizer.normalizeText(extraction.text))
         guard !text.isEmpty else { throw .empty(origin) }
         let title = extraction.title.map { SourceNormalizer.normalizeText($0) }.flatMap { $0.isEmpty ? nil : $0 }
         return Document(text: text, title: title, kind: .html, origin: origin)
     }
 
     private func textDocument(_ raw: String, kind: SourceKind, origin: String) throws(ImportError) -> Document {
-        let text = SourceNormalizer.normalizeText(kind == .markdown ? MarkdownText.readable(raw) : raw)
+        let text = ReferenceMarkers.removed(from: SourceNormalizer.normalizeText(kind == .markdown ? MarkdownText.readable(raw) : raw))
         guard !text.isEmpty else { throw .empty(origin) }
         var title: String? = nil
         if kind == .markdown, let heading = Self.firstTitleLine(text) {

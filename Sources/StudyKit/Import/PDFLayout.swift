@@ -66,6 +66,12 @@ enum PDFLayout {
             }
             return result
         }
+        // Reference marks ("….[1]") go before lines become paragraphs and page spans are counted.
+        let unmarked = ReferenceMarkers.removed(fromLines: pageLines.flatMap { $0.map(\.text) })
+        var next = unmarked.makeIterator()
+        for page in pageLines.indices {
+            for line in pageLines[page].indices { pageLines[page][line].text = next.next() ?? pageLines[page][line].text }
+        }
         pageLines = removeRunningLines(pageLines)
         pageLines = removeContentsEntries(pageLines)
         pageLines = removeCategoryLabels(pageLines)
@@ -270,8 +276,16 @@ enum PDFLayout {
         text.wholeMatch(of: /#{1,6}(?: .*)?/) != nil
     }
 
-    /// `1.Photosystem` (poppler drops the gap after a list number) becomes `1. Photosystem`.
-    private static func spacedListMarker(_ line: String) -> String {
+    /// `1.Photosystem` (poppler drops the gap after a list number) becomes `1. Photosystem`, and
+    /// `•A standard way …` (the same after a bullet, shared-mime-info-spec.pdf) `• A standard way …`:
+    /// a bullet glued to its item's first word went on into a key point ("•A standard way of
+    /// getting the MIME type for a file.") and was never read as a list marker.
+    static func spacedListMarker(_ line: String) -> String {
+        if let first = line.unicodeScalars.first, ["•", "◦", "▪", "‣"].contains(first),
+            let next = line.unicodeScalars.dropFirst().first, next.properties.isAlphabetic || next == "<" || ("0"..."9").contains(next)
+        {
+            return String(first) + " " + String(line.unicodeScalars.dropFirst())
+        }
         let scalars = Array(line.unicodeScalars.prefix(5))
         guard let dot = scalars.firstIndex(of: "."), dot > 0, dot + 1 < scalars.count,
             scalars[..<dot].allSatisfy({ ("0"..."9").contains($0) }), scalars[dot + 1].properties.isUppercase

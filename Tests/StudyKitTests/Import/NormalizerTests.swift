@@ -190,6 +190,21 @@ struct NormalizerTests {
         #expect(text.contains("\n\nint kit_decode (kit_node element, const void * ider, int ider_len)\n\nelement: pointer"), "\(text)")
     }
 
+    /// A bullet glued to its item's first word (poppler drops the gap) is spaced like a typed one,
+    /// so the item reads as a list item and no sentence starts with the glyph; a bullet already
+    /// spaced, and a line that only starts with a word, are left as they are.
+    @Test func aBulletGluedToItsFirstWordIsSpaced() {
+        #expect(PDFLayout.spacedListMarker("•A standard way of getting the MIME type for a file.") == "• A standard way of getting the MIME type for a file.")
+        #expect(PDFLayout.spacedListMarker("◦<MIME>/globs2 (contains a mapping)") == "◦ <MIME>/globs2 (contains a mapping)")
+        #expect(PDFLayout.spacedListMarker("• Already spaced.") == "• Already spaced.")
+        #expect(PDFLayout.spacedListMarker("Bullets are dots.") == "Bullets are dots.")
+        #expect(PDFLayout.spacedListMarker("1.Photosystem II") == "1. Photosystem II")
+        let page = "A full line of prose that is long enough to count as the full width of a page.\n\nThe goals are:\n•A standard way for applications to install new MIME related information.\n•A standard way of getting the MIME type for a file."
+        let text = PDFLayout.normalizePDF(pages: [page]).text
+        #expect(text.contains("• A standard way of getting the MIME type for a file."), "\(text)")
+        #expect(!text.contains("•A"), "\(text)")
+    }
+
     /// A function's parameters, one per line (`name: what it is`), are separate paragraphs, not one run-on.
     @Test func aListOfParameterDefinitionsIsNotOneParagraph() {
         let page = "A full line of prose that is long enough to count as the full width of a page.\n\nParameters:\nstr: BIT string.\nbit len: number of meaningful bits in STR.\nder: string returned.\nret len: Output variable containing the encoded length of the DER data that was read here.\nstr: Pre-allocated output buffer."

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Wikipedia's reference and editorial marks, left in text a student copies from it (or a page
+/// of it fetched whole): "…make sugar.[1] It takes place in the chloroplasts.[2][3] The Calvin
+/// cycle fixes carbon dioxide.[citation needed]". Left in, a mark glued to a full stop hides the
+/// sentence's end, so the whole paragraph read as one sentence (a pasted article of five
+/// sentences had "1 usable sentence" for a summary), and the marks went on into key points,
+/// cards and quotes.
+///
+/// A mark is a bracketed reference number (`[12]`), a note letter (`[a]`), a numbered note
+/// (`[note 3]`, `[nb 1]`) or an editor's tag (`[citation needed]`, `[who?]`). It goes when it is
+/// glued to the end of a sentence or clause (`.[1]`, `,[2]`, `”[3]`), where no code or formula
+/// puts an index. Glued to a word (`plants[4] make`) it goes only in text that has at least two
+/// marks of the first kind, the sign of an encyclopedia article: notes on a program keep
+/// `argv[1]`.
+enum ReferenceMarkers {
+    /// One mark's inside, without its brackets.
+    private static let mark =
+        #"(?:\d{1,3}|[a-z]|(?:note|nb|n) \d{1,3}|citation needed|[a-z][a-z ]{2,30} needed|failed verification|[a-z][a-z ]{0,20}\?)"#
+
+    /// Marks glued to a sentence's or clause's punctuation.
+    private static let afterPunctuation = try! NSRegularExpression(pattern: #"(?<=[.,;:!?"”’])(?:\["# + mark + #"\])+"#)
+
+    /// Marks glued to a word, before a space, punctuation or the end of the line.
+    private static let afterWord = try! NSRegularExpression(
+        pattern: #"(?<=[\p{L}\p{N}])(?:\["# + mark + #"\])+(?=[\s.,;:!?)]|$)"#, options: [.anchorsMatchLines])
+
+    /// The least marks after punctuation that make text read as an encyclopedia article.
+    static let articleEvidence = 2
+
+    /// `text` without its marks.
+    static func removed(from text: String) -> String {
+        removed(fromLines: [text])[0]
+    }
+
+    /// `lines` (one document's) without their marks; which marks go is decided over all of them.
+    static func removed(fromLines lines: [String]) -> [String] {
+        guard lines.contains(where: { $0.contains("[") }) else { return lines }
+        let count = lines.reduce(0) { total, line in
+            total + afterPunctuation.numberOfMatches(in: line, range: NSRange(line.startIndex..., in: line))
+        }
+        guard count > 0 else { return lines }
+        return lines.map { line in
+            guard line.contains("[") else { return line }
+            var result = afterPunctuation.stringByReplacingMatches(
+                in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "")
+            if count >= articleEvidence {
+                result = afterWord.stringByReplacingMatches(in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "")
+            }
+            return result
+        }
+    }
+}
