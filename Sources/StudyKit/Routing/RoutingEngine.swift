@@ -401,7 +401,9 @@ public struct RoutingEngine: Sendable {
         return RoutedResult(
             result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted, cached: false,
             fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked,
-            items: ItemProvenance.all(in: generated.result, kind: .written, note: "written by \(generated.model)"),
+            items: ItemProvenance.written(
+                in: generated.result, model: generated.model, material: [document.title, document.text].compactMap { $0 }.joined(separator: "\n"),
+                cached: false),
             dropped: generated.dropped)
     }
 
@@ -611,7 +613,9 @@ public struct RoutingEngine: Sendable {
         return RoutedResult(
             result: hit.result, engine: engine.kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
             fallbacks: fallbacks, usage: nil, reasked: false,
-            items: ItemProvenance.all(in: hit.result, kind: .written, note: "written by \(hit.model), from the cache"))
+            items: ItemProvenance.written(
+                in: hit.result, model: hit.model,
+                material: [request.document.title, request.document.text].compactMap { $0 }.joined(separator: "\n"), cached: true))
     }
 
     // MARK: builtin

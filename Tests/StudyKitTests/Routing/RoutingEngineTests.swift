@@ -86,6 +86,31 @@ struct RoutingEngineTests {
         #expect(routed.usage?.promptTokens ?? 0 > 0)
     }
 
+    /// A headline or summary text that is the material's own words, word for word, is what the
+    /// model chose, not what it wrote: `--json` says `extracted`, by whom; its own words stay
+    /// `written`. Cards keep `written` (a whole part's card always quotes its sentence).
+    @Test func aPartsTextCopiedFromTheMaterialIsExtractedNotWritten() async throws {
+        let copying = #"{"title":"Cell Division Basics","blurb":"Prophase condenses the chromosomes into visible threads."}"#
+        let local = ScriptedModel(.local, steps: [.answer(copying)])
+        let routed = try await RoutingEngine(local: local, remote: ScriptedModel(.remote)).run(
+            RoutingRequest(task: .headline, document: Self.document()))
+        #expect(routed.engine == .local)
+        #expect(routed.items.map(\.path) == ["title", "blurb"])
+        #expect(routed.items.map(\.kind) == [.written, .extracted])
+        #expect(routed.items[1].note == "the material's own words, chosen by \(routed.model ?? "")")
+
+        let summary = #"{"overview":"Mitosis is the division of one cell nucleus into two identical nuclei. Each daughter cell gets a full copy.","keyPoints":["Prophase condenses the chromosomes into visible threads.","Metaphase aligns the chromosomes on the spindle.","Anaphase pulls sister chromatids toward opposite poles."]}"#
+        let kinds = ItemProvenance.written(
+            in: .summary(try Summary.decode(modelOutput: summary)), model: "m", material: Self.document().text, cached: true)
+        #expect(kinds.map(\.kind) == [.written, .extracted, .written, .extracted])
+        // A title of one or two words is always the material's words; it is not called copied.
+        let short = ItemProvenance.written(
+            in: .headline(Headline(title: "Mitosis", blurb: "Mitosis is the division of one cell nucleus into two identical nuclei.")),
+            model: "m", material: Self.document().text, cached: false)
+        #expect(short.map(\.kind) == [.written, .extracted])
+        #expect(kinds[1].note == "the material's own words, chosen by m, from the cache")
+    }
+
     @Test func localUnavailableGoesToRemote() async throws {
         let log = CallLog()
         let local = ScriptedModel(.local, available: .unavailable(reason: "server down"), log: log)
