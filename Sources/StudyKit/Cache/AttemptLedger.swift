@@ -28,6 +28,12 @@ public enum AttemptOutcome: String, Sendable, Hashable, CaseIterable {
     case timedOut = "timed-out"
     /// The request failed on the way (connection, HTTP, server error).
     case transportError = "transport-error"
+    /// The answer passed, but every text of it was the material's own words, word for word (a
+    /// headline or summary a model copied, ``ItemProvenance/written(in:model:material:cached:)``):
+    /// it is shipped, yet the model added nothing the builtin engine does not give in a tenth of
+    /// a second, so the attempt counts against the model like a failure. Qwen2.5-Coder-0.5B's
+    /// headline was the material's opening sentence and title on most documents, at ~3 s each.
+    case copied
 
     /// Everything but ``accepted`` counts against the model.
     public var isFailure: Bool { self != .accepted }

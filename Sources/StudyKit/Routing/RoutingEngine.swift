@@ -450,7 +450,8 @@ public struct RoutingEngine: Sendable {
             let generated = try await generateValidatedOnce(
                 task: task, engine: engine, prompt: prompt, material: material, language: language, reserve: reserve, key: key,
                 spent: &spent, deadline: deadline)
-            outcome = .accepted
+            let items = ItemProvenance.written(in: generated.result, model: generated.model, material: material, cached: false)
+            outcome = items.allSatisfy { $0.kind == .extracted } ? .copied : .accepted
             return generated
         } catch {
             outcome = Self.outcome(for: error)

@@ -76,6 +76,34 @@ struct CapabilityMemoryTests {
     /// The record saves attempts; an answer the model gave to this very request is in the cache
     /// and costs none. A rerun of a headline the model wrote, after it failed headlines of other
     /// documents, ships the model's headline, while another document is skipped as before.
+    /// A headline that is the material's own words (its opening sentence, a title it has) is
+    /// shipped, but recorded as `copied`, which counts against the model: after two, the local
+    /// model is skipped for headlines and the builtin engine answers at once. A headline in the
+    /// model's own words is `accepted` and clears the streak.
+    @Test func aModelWhoseHeadlinesAreCopiesOfTheMaterialIsSkipped() async throws {
+        let rig = try Rig()
+        let copy = #"{"title":"Mitosis and the cell nucleus","blurb":"Prophase condenses the chromosomes into visible threads."}"#
+        let text = RoutingEngineTests.document().text
+        let document = Document(text: text, title: "Mitosis and the cell nucleus", kind: .text, origin: "test")
+        let request = RoutingRequest(task: .headline, document: document, useCache: false)
+        let local = ScriptedModel(.local, steps: [.answer(copy), .answer(Self.headline), .answer(copy), .answer(copy)])
+        let router = rig.router(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")))
+
+        let first = try await router.run(request)
+        #expect(first.engine == .local)
+        #expect(first.items.map(\.kind) == [.extracted, .extracted])
+        _ = try await router.run(request)
+        _ = try await router.run(request)
+        _ = try await router.run(request)
+        #expect(try rig.ledger.recentAttempts(rig.headlineKey(), limit: 10).map(\.outcome) == [.copied, .copied, .accepted, .copied])
+
+        let fifth = try await router.run(request)
+        #expect(local.calls.respond == 4)
+        #expect(fifth.engine == .builtin)
+        let reason = try #require(fifth.fallbacks.first { $0.engine == .local }?.reason)
+        #expect(reason.hasPrefix("skipped: failed the last 2 attempts (copied"), "\(reason)")
+    }
+
     @Test func aCachedAnswerIsServedThoughTheRecordSkipsTheModel() async throws {
         let rig = try Rig()
         let cache = try ResultCache(path: rig.directory.databasePath, clock: rig.clock)
