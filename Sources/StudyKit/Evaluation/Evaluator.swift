@@ -115,7 +115,7 @@ struct Evaluator: Sendable {
             let routed = try await router.run(request)
             run.seconds = now() - started
             run.outcome = routed.reasked ? .afterReask : .firstTry
-            let material = [document.title, document.text].compactMap { $0 }.joined(separator: "\n")
+            let material = document.titleAndText
             let audited = Grounding.audit(routed.result, source: material)
             run.items = audited.count
             run.groundedItems = audited.filter(\.grounded).count

@@ -45,6 +45,10 @@ public struct Document: Sendable, Equatable {
     /// counting for Chinese, Japanese and Korean and by libexttextcat for the rest (see the README).
     public let language: String
 
+    /// The title, if any, and the text, one line apart: the material a model's answer about the
+    /// whole document is grounded in and compared with.
+    public var titleAndText: String { [title, text].compactMap { $0 }.joined(separator: "\n") }
+
     /// Creates a document; ``characterCount`` is computed here so it can never disagree with `text`.
     /// - Parameter language: the language when the caller knows it; `nil` detects it from `text`.
     public init(text: String, title: String?, kind: SourceKind, origin: String, pages: [PageSpan] = [], language: String? = nil) {

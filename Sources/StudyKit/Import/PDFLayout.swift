@@ -281,7 +281,7 @@ enum PDFLayout {
     /// a bullet glued to its item's first word went on into a key point ("•A standard way of
     /// getting the MIME type for a file.") and was never read as a list marker.
     static func spacedListMarker(_ line: String) -> String {
-        if let first = line.unicodeScalars.first, ["•", "◦", "▪", "‣"].contains(first),
+        if let first = line.unicodeScalars.first, itemBullets.contains(first),
             let next = line.unicodeScalars.dropFirst().first, next.properties.isAlphabetic || next == "<" || ("0"..."9").contains(next)
         {
             return String(first) + " " + String(line.unicodeScalars.dropFirst())
@@ -309,8 +309,12 @@ enum PDFLayout {
 
     private static func startsListItem(_ line: String) -> Bool {
         guard let first = line.unicodeScalars.first else { return false }
-        return ["•", "◦", "▪", "‣"].contains(first) && line.unicodeScalars.dropFirst().first == " "
+        return itemBullets.contains(first) && line.unicodeScalars.dropFirst().first == " "
     }
+
+    /// The bullets that open a list item on its own line (a dash or an asterisk there may be
+    /// prose or code as well).
+    private static let itemBullets: Set<Unicode.Scalar> = ["•", "◦", "▪", "‣"]
 
     /// What the document itself says about hyphenated words, lower-cased: its `head-tail`
     /// compounds (written inside a line), the heads and tails of those compounds, and its words.

@@ -1051,9 +1051,9 @@ extension RoutingEngine {
 extension ItemProvenance {
     /// The records of a whole part `model` wrote, each `written`, except a headline's or a
     /// summary's text of three words or more that is the material's own words, word for word (its
-    /// title, a sentence, a run of sentences): that one says `extracted`, chosen by the model. Qwen2.5-Coder-0.5B's
-    /// headline blurb was the material's opening sentence on 10 of 12 documents, the one the
-    /// builtin engine picks, and `--json` called it written.
+    /// title, a sentence, a run of sentences): that one says `extracted`, chosen by the model.
+    /// Qwen2.5-Coder-0.5B's headline blurb was the material's opening sentence on 10 of 12
+    /// documents, the one the builtin engine picks, and `--json` called it written.
     static func written(in result: AnyStudyResult, model: String, material: String, cached: Bool) -> [ItemProvenance] {
         let from = cached ? ", from the cache" : ""
         let records = all(in: result, kind: .written, note: "written by \(model)\(from)")
@@ -1064,12 +1064,12 @@ extension ItemProvenance {
             texts = Dictionary(uniqueKeysWithValues: [("overview", summary.overview)] + summary.keyPoints.enumerated().map { ("keyPoints[\($0)]", $1) })
         default: return records
         }
-        let materialWords = " " + Grounding.normalizedWords(material).joined(separator: " ") + " "
+        let materialWords = Grounding.normalizedWords(material)
         return records.map { record in
             guard let text = texts[record.path] else { return record }
             let words = Grounding.normalizedWords(text)
             // One or two words (a title such as "Mitosis") are always the material's.
-            guard words.count >= 3, materialWords.contains(" " + words.joined(separator: " ") + " ") else { return record }
+            guard words.count >= 3, Grounding.containsRun(words, in: materialWords) else { return record }
             return ItemProvenance(path: record.path, kind: .extracted, note: "the material's own words, chosen by \(model)\(from)")
         }
     }

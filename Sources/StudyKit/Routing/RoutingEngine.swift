@@ -390,7 +390,7 @@ public struct RoutingEngine: Sendable {
         do {
             generated = try await generateValidated(
                 task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
-                language: document.language, reserve: budget.reserve, key: key, log: log, deadline: request.budget)
+                document: document, reserve: budget.reserve, key: key, log: log, deadline: request.budget)
         } catch {
             storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
             throw error
@@ -401,10 +401,7 @@ public struct RoutingEngine: Sendable {
         return RoutedResult(
             result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted, cached: false,
             fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked,
-            items: ItemProvenance.written(
-                in: generated.result, model: generated.model, material: [document.title, document.text].compactMap { $0 }.joined(separator: "\n"),
-                cached: false),
-            dropped: generated.dropped)
+            items: generated.items, dropped: generated.dropped)
     }
 
     /// Below this many tokens for the document, fitting would send a meaningless scrap.
@@ -433,13 +430,16 @@ public struct RoutingEngine: Sendable {
         var usage: Usage
         var reasked: Bool
         var dropped: [DroppedItem] = []
+        /// How each item was made (``ItemProvenance/written(in:model:material:cached:)``).
+        var items: [ItemProvenance] = []
     }
 
     /// Generates, validates (the schema, the type's own rules, ``Grounding`` in `material`, and
-    /// ``LanguageRule`` against the document's `language`), and re-asks once with the
-    /// validation errors as feedback.
+    /// ``LanguageRule`` against the `document`'s language), and re-asks once with the
+    /// validation errors as feedback. An accepted answer that is all the `document`'s own words
+    /// is recorded as `copied`.
     private func generateValidated(
-        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, document: Document, reserve: Int, key: AttemptKey,
         log: AttemptLog, deadline: TimeBudget? = nil
     ) async throws -> Generated {
         let started = clock.now()
@@ -447,11 +447,11 @@ public struct RoutingEngine: Sendable {
         var outcome: AttemptOutcome? = nil
         defer { recordAttempt(key, outcome: outcome, started: started, usage: spent, log: log) }
         do {
-            let generated = try await generateValidatedOnce(
-                task: task, engine: engine, prompt: prompt, material: material, language: language, reserve: reserve, key: key,
+            var generated = try await generateValidatedOnce(
+                task: task, engine: engine, prompt: prompt, material: material, language: document.language, reserve: reserve, key: key,
                 spent: &spent, deadline: deadline)
-            let items = ItemProvenance.written(in: generated.result, model: generated.model, material: material, cached: false)
-            outcome = items.allSatisfy { $0.kind == .extracted } ? .copied : .accepted
+            generated.items = ItemProvenance.written(in: generated.result, model: generated.model, material: document.titleAndText, cached: false)
+            outcome = generated.items.allSatisfy { $0.kind == .extracted } ? .copied : .accepted
             return generated
         } catch {
             outcome = Self.outcome(for: error)
@@ -616,7 +616,7 @@ public struct RoutingEngine: Sendable {
             fallbacks: fallbacks, usage: nil, reasked: false,
             items: ItemProvenance.written(
                 in: hit.result, model: hit.model,
-                material: [request.document.title, request.document.text].compactMap { $0 }.joined(separator: "\n"), cached: true))
+                material: request.document.titleAndText, cached: true))
     }
 
     // MARK: builtin

@@ -369,7 +369,7 @@ public struct ChunkedRunner: Sendable {
         // or is repaired by dropping items; what cannot be repaired falls back like any invalid answer.
         do {
             let checked = try request.task.checkedMerge(
-                result, chunks: plan.chunks.count, source: [document.title, document.text].compactMap { $0 }.joined(separator: "\n"),
+                result, chunks: plan.chunks.count, source: document.titleAndText,
                 groups: list.map { [$0: origins.map { $0.section ?? -1 }] } ?? [:])
             result = checked.result
             let (byRule, gone) = Self.located(checked.dropped, list: list, origins: origins)
