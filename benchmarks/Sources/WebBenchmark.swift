@@ -18,7 +18,7 @@ struct WebBenchmark {
         guard !names.isEmpty else { throw BenchmarkError("no fixtures in \(fixtureDirectory)") }
         var scores: [Score] = []
         for name in names {
-            let text = try await Importer().load(.file("\(fixtureDirectory)/\(name).html")).text
+            let text = try await Importer().load(.file("\(fixtureDirectory)/\(name).html")).readableText
             let reference = try String(contentsOfFile: "\(fixtureDirectory)/\(name).txt", encoding: .utf8)
             scores.append(Score(name: name, overlap: WordOverlap(extracted: text, reference: reference)))
         }

@@ -270,6 +270,8 @@ private struct Scan {
         guard let firstLetter = slice.first(where: { $0.isLetter }), !firstLetter.isLowercase else {
             return nil
         }
+        // A displayed formula on its line says "$$KL(P||Q) = …$$": an equation, no title.
+        if slice.first == "$", FormulaText.isOnlyFormula(Substring(String(slice))) { return nil }
         if listMarkerLength(line) != nil, !chars[line.lowerBound].isNumber { return nil }
         let level = sectionNumberLevel(line)
         var end = line.upperBound

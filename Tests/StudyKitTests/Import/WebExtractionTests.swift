@@ -11,7 +11,7 @@ struct WebExtractionTests {
     ]
 
     static func extracted(_ name: String) async throws -> String {
-        try await Importer().load(.file(ImportFixtures.path("web/\(name).html"))).text
+        try await Importer().load(.file(ImportFixtures.path("web/\(name).html"))).readableText
     }
 
     static func reference(_ name: String) throws -> String {
