@@ -232,7 +232,7 @@ enum ApparatusLines {
     nonisolated(unsafe) private static let authorLed =
         /^(?:(?:van|von|der|de|den|del|la|le|da|du|di|ten|ter)\s)*\p{Lu}[\p{L}'’\-]+(?:\s(?:(?:van|von|der|de|den)\s)*\p{Lu}?[\p{L}'’\-]+){0,2},\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)/
     nonisolated(unsafe) private static let initials = /,\s(?:\p{Lu}\.\s?){1,3}[\s;,(]/
-    nonisolated(unsafe) private static let yearThenStop = /\(\d{4}[a-z]?\)[.,:]/
+    nonisolated(unsafe) private static let yearThenStop = /\(\d{4}[a-z]?\)[.,]/
     /// "L. van der Maaten and G. Hinton.", "J. R. Smith, …".
     nonisolated(unsafe) private static let initialsLed =
         /^(?:\p{Lu}\.\s?){1,3}\s?(?:(?:van|von|der|de|den|del|la|le|da|du|di)\s)*\p{Lu}[\p{L}'’\-]+(?:,|\s(?:and|&|et|und|y)\s)/

@@ -24,7 +24,9 @@ extension ReadableContent {
             if apparatusRoles.contains(role) { return true }
             if role == "note", box(node) == nil { return true }
         }
-        if let id = node.attribute("id")?.lowercased(), apparatusIDs.contains(id) { return true }
+        // An id names a block's role; on a heading or inside one (MediaWiki's `span#References`)
+        // it is the section's anchor, and the heading's kind is the table's business (``Apparatus``).
+        if node.isBlock, !isHeading(node), let id = node.attribute("id")?.lowercased(), apparatusIDs.contains(id) { return true }
         let names = classNames(node)
         if names.contains(where: apparatusClasses.contains) { return true }
         if node.name == "table", names.contains(where: { $0.hasPrefix("infobox") }) { return true }

@@ -41,7 +41,7 @@ enum MathMLTeX {
         case "mfrac":
             return "\\frac" + arg(0) + arg(1)
         case "msqrt":
-            return "\\sqrt{" + children.map(tex(of:)).joined(separator: " ") + "}"
+            return "\\sqrt{" + join(children.map(tex(of:))) + "}"
         case "mroot":
             return "\\sqrt[" + (children.count > 1 ? tex(of: children[1]) : "") + "]" + arg(0)
         case "mfenced":
@@ -70,8 +70,10 @@ enum MathMLTeX {
         return out
     }
 
+    /// `tex` as one argument: a single character or a single command as it is, else braced.
     private static func group(_ tex: String) -> String {
-        tex.count == 1 ? tex : "{" + tex + "}"
+        let command = tex.first == "\\" && tex.dropFirst().allSatisfy(\.isLetter)
+        return tex.count == 1 || command ? tex : "{" + tex + "}"
     }
 
     private static func identifier(_ raw: String, variant: String?) -> String {

@@ -68,8 +68,38 @@ enum PDFFootnotes {
         }
         guard start < end, lines[..<start].contains(where: { ($0.height ?? 0) >= bodyHeight * 0.95 }) else { return nil }
         guard let first = lines[start..<end].firstIndex(where: { isMarked($0.text) }) else { return nil }
-        let words = lines[first..<end].reduce(0) { $0 + $1.text.split(separator: " ").count }
-        return words >= 3 ? first..<end : nil
+        // A footnote is prose that the page's text points to: a table or a listing set small at
+        // the foot ("4" over "CARD32 N_ROOTS") is neither.
+        let candidates = notes(Array(lines[first..<end]))
+        guard candidates.contains(where: { $0.split(separator: " ").count >= 4 }) else { return nil }
+        let marks = candidates.map { mark(of: $0) }.filter { !$0.isEmpty }
+        let body = lines[..<first]
+        guard marks.contains(where: { mark in body.contains { isReferenced(mark, in: $0.text) } }) else { return nil }
+        return first..<end
+    }
+
+    /// A note's mark: its leading digits or symbols.
+    private static func mark(of note: String) -> String {
+        String(note.prefix { ($0.isASCII && $0.isNumber) || "*†‡§¶¹²³⁴⁵⁶⁷⁸⁹⁰".contains($0) })
+    }
+
+    /// Whether `line` points to the note marked `mark`: the number glued to a word or its closing
+    /// punctuation ("downhill.1 Ice", "ice1,"), not part of a longer number; a symbol after a word.
+    static func isReferenced(_ mark: String, in line: String) -> Bool {
+        let characters = Array(line)
+        let mark = Array(mark)
+        guard !mark.isEmpty, characters.count > mark.count else { return false }
+        let numeric = mark.allSatisfy { $0.isASCII && $0.isNumber }
+        for start in 1...(characters.count - mark.count) where Array(characters[start..<(start + mark.count)]) == mark {
+            let before = characters[start - 1]
+            let after = start + mark.count < characters.count ? characters[start + mark.count] : " "
+            if numeric {
+                guard before.isLetter || ".,;:)”’\"".contains(before), !after.isNumber, !after.isLetter else { continue }
+                return true
+            }
+            if !before.isWhitespace { return true }
+        }
+        return false
     }
 
     /// A line that is a page number or a page's running text: digits, "Page 3", "- 3 -", at most three words.

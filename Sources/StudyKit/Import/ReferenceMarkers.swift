@@ -22,9 +22,10 @@ enum ReferenceMarkers {
     private static let mark =
         #"(?:"# + numbers + #"|[a-z]|(?:note|nb|n) \d{1,3}|citation needed|[a-z][a-z ]{2,30} needed|failed verification|[a-z][a-z ]{0,20}\?)"#
 
-    /// A numbered mark after a space, before a space, punctuation or the end of the line.
+    /// A numbered mark after a space, before a space, punctuation or the end of the line; a
+    /// reference is never number 0 (`ider [0]` is an index).
     private static let spaced = try! NSRegularExpression(
-        pattern: #"(?<=[\p{L}\p{N}.,;:)”"’»%°])\s\["# + numbers + #"\](?=[\s.,;:!?)]|$)"#, options: [.anchorsMatchLines])
+        pattern: #"(?<=[\p{L}\p{N}.,;:)”"’»%°])\s\[(?!0)"# + numbers + #"\](?=[\s.,;:!?)]|$)"#, options: [.anchorsMatchLines])
 
     /// The least spaced marks that make text read as a science article.
     static let spacedEvidence = 3
