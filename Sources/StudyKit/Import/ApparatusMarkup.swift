@@ -20,6 +20,11 @@ extension ReadableContent {
     static func isApparatusMarkup(_ node: Node) -> Bool {
         guard !node.isText else { return false }
         if node.name == "figcaption" { return true }
+        guard node.attributes["class"] != nil || node.attributes["role"] != nil || node.attributes["id"] != nil else { return false }
+        return isApparatusMarkup(node, names: node.classWords)
+    }
+
+    private static func isApparatusMarkup(_ node: Node, names: [Substring]) -> Bool {
         if let role = node.attribute("role")?.lowercased() {
             if apparatusRoles.contains(role) { return true }
             if role == "note", box(node) == nil { return true }
@@ -27,28 +32,29 @@ extension ReadableContent {
         // An id names a block's role; on a heading or inside one (MediaWiki's `span#References`)
         // it is the section's anchor, and the heading's kind is the table's business (``Apparatus``).
         if node.isBlock, !isHeading(node), let id = node.attribute("id")?.lowercased(), apparatusIDs.contains(id) { return true }
-        let names = classNames(node)
         if names.contains(where: apparatusClasses.contains) { return true }
         if node.name == "table", names.contains(where: { $0.hasPrefix("infobox") }) { return true }
         return names.contains { name in
-            name.split { !$0.isLetter }.contains { word in word == "caption" || word == "credit" || word == "credits" }
+            (name.firstRange(of: "caption") != nil || name.firstRange(of: "credit") != nil)
+                && name.split { !$0.isLetter }.contains { word in word == "caption" || word == "credit" || word == "credits" }
         }
     }
 
     /// Whether `node` is a mark the renderer leaves out altogether (see the extension's notes).
     static func isDroppedMark(_ node: Node) -> Bool {
         guard !node.isText else { return false }
-        let names = classNames(node)
+        guard node.attributes["class"] != nil || node.attributes["role"] != nil || node.name == "sup" else { return false }
+        let names = node.classWords
         if names.contains(where: droppedClasses.contains) { return true }
         if names.contains("noprint"), names.contains("inline-template") { return true }
         if let role = node.attribute("role")?.lowercased(), role == "doc-noteref" || role == "doc-backlink" { return true }
         if node.name == "sup", isReferenceMark(node, names: names) { return true }
         // An apparatus element inside a sentence cannot leave it: it goes.
-        return !node.isBlock && node.name != "table" && isApparatusMarkup(node)
+        return !node.isBlock && node.name != "table" && isApparatusMarkup(node, names: names)
     }
 
     /// A `sup` that marks a reference or footnote: by its class, or a short link into the page's notes.
-    private static func isReferenceMark(_ sup: Node, names: [String]) -> Bool {
+    private static func isReferenceMark(_ sup: Node, names: [Substring]) -> Bool {
         if names.contains(where: { ["reference", "footnote-ref", "footnote-reference", "noteref", "fn-ref"].contains($0) }) {
             return true
         }
@@ -58,11 +64,6 @@ extension ReadableContent {
         else { return false }
         let text = MathML.innerText(sup).filter { !$0.isWhitespace }
         return text.count <= 8 && ["#cite", "#fn", "#footnote", "#ref", "#note", "#endnote"].contains { target.hasPrefix($0) }
-    }
-
-    /// Class names as written, lower-cased.
-    private static func classNames(_ node: Node) -> [String] {
-        (node.attribute("class") ?? "").lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
     }
 
     private static let apparatusRoles: Set<String> = [
@@ -75,7 +76,7 @@ extension ReadableContent {
         "mw-hidden-catlinks", "further-reading", "external-links",
     ]
 
-    private static let apparatusClasses: Set<String> = [
+    private static let apparatusClasses: Set<Substring> = [
         "reflist", "references", "mw-references-wrap", "refbegin", "navbox", "vertical-navbox", "navbox-inner",
         "navbox-styles", "infobox", "infobox_v2", "infobox_v3", "hatnote", "dablink", "rellink", "bandeau-portail",
         "metadata", "ambox", "mbox-small", "portal", "portalbox", "sistersitebox", "noprint", "catlinks", "printfooter",
@@ -84,8 +85,33 @@ extension ReadableContent {
         "sisterproject", "normdaten", "authority-control",
     ]
 
-    private static let droppedClasses: Set<String> = [
+    private static let droppedClasses: Set<Substring> = [
         "mw-editsection", "mw-cite-backlink", "ipa", "rt-commentedtext", "respell", "footnote-back", "footnote-backref",
         "reversefootnote", "mw-jump-link", "reference-accessdate-hidden", "editsection",
     ]
+}
+
+extension HTMLImporter.Node {
+    /// The names of the `class` attribute, lower-cased, split at ASCII whitespace: asked of
+    /// every element of a page, so no Unicode property is looked up and an all-lower-case
+    /// attribute (most are) is not copied.
+    var classWords: [Substring] {
+        guard let raw = attributes["class"] else { return [] }
+        let lower = raw.utf8.contains { $0 >= 0x41 && $0 <= 0x5A } ? raw.lowercased() : raw
+        var words: [Substring] = []
+        var start: String.Index? = nil
+        var index = lower.utf8.startIndex
+        while index < lower.utf8.endIndex {
+            let byte = lower.utf8[index]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                if let begin = start { words.append(lower[begin..<index]) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+            index = lower.utf8.index(after: index)
+        }
+        if let begin = start { words.append(lower[begin..<index]) }
+        return words
+    }
 }

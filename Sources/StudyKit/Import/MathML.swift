@@ -14,10 +14,11 @@ import Foundation
 enum MathML {
     typealias Node = HTMLImporter.Node
 
-    /// Replaces the page's formulas in place (see the type's notes) and returns them, each once.
-    static func replaceFormulas(in root: Node) -> [Formula] {
+    /// Replaces the page's formulas in place (see the type's notes) and returns them, each once;
+    /// in the same walk, removes every element `removing` names (one pass over a large page).
+    static func replaceFormulas(in root: Node, removing: (Node) -> Bool = { _ in false }) -> [Formula] {
         var found: [(node: Node, tex: String, mathML: String?)] = []
-        replace(in: root, found: &found)
+        replace(in: root, found: &found, removing: removing)
         var seen = Set<String>()
         var formulas: [Formula] = []
         for (node, tex, mathML) in found where seen.insert(node.text).inserted {
@@ -37,7 +38,7 @@ enum MathML {
         "voffset", "align", "mathsize", "bevelled", "numalign", "denomalign", "xmlns",
     ]
 
-    private static func replace(in node: Node, found: inout [(node: Node, tex: String, mathML: String?)]) {
+    private static func replace(in node: Node, found: inout [(node: Node, tex: String, mathML: String?)], removing: (Node) -> Bool) {
         var index = 0
         var mine: [Int] = []
         while index < node.children.count {
@@ -46,7 +47,7 @@ enum MathML {
                 index += 1
                 continue
             }
-            if isRenderedCopy(child) {
+            if isRenderedCopy(child) || removing(child) {
                 node.children.remove(at: index)
                 continue
             }
@@ -57,7 +58,7 @@ enum MathML {
                 mine.append(found.count)
                 found.append((text, tex, mathML))
             } else {
-                replace(in: child, found: &found)
+                replace(in: child, found: &found, removing: removing)
             }
             index += 1
         }
@@ -72,10 +73,14 @@ enum MathML {
 
     /// MathJax 2's rendered formula beside its `script`, and its preview: the script is the formula.
     private static func isRenderedCopy(_ node: Node) -> Bool {
-        let classes = classNames(node)
-        return classes.contains { ["MathJax_Preview", "MathJax", "MathJax_Display", "MathJax_SVG", "MathJax_SVG_Display", "MJX_Assistive_MathML"].contains($0) }
-            && !classes.contains("katex")
+        guard node.name == "span" || node.name == "div", node.attributes["class"] != nil else { return false }
+        let classes = node.classWords
+        return classes.contains(where: renderedCopies.contains) && !classes.contains("katex")
     }
+
+    private static let renderedCopies: Set<Substring> = [
+        "mathjax_preview", "mathjax", "mathjax_display", "mathjax_svg", "mathjax_svg_display", "mjx_assistive_mathml",
+    ]
 
     /// The TeX, MathML and display of a formula element, or `nil` when `node` is none.
     private static func formula(of node: Node) -> (String, String?, Bool)? {
@@ -84,13 +89,16 @@ enum MathML {
             let tex = cleanTeX(node.children.filter(\.isText).map(\.text).joined())
             return tex.isEmpty ? nil : (tex, nil, type.contains("mode=display"))
         }
-        let classes = classNames(node)
+        // Most elements are none: only `math`, MathJax 3's container and a `span` or `div` whose class names one can be.
+        guard node.name == "math" || node.name == "mjx-container" || (node.name == "span" || node.name == "div") && node.attributes["class"] != nil
+        else { return nil }
+        let classes = node.classWords
         let isWrapper = node.name == "mjx-container" || classes.contains("mwe-math-element") || classes.contains("katex")
             || classes.contains("katex-display")
         guard isWrapper || node.name == "math" else { return nil }
         let math = node.name == "math" ? node : first(in: node) { $0.name == "math" }
         var display = math?.attribute("display")?.lowercased() == "block" || node.attribute("display")?.lowercased() == "true"
-            || classes.contains("katex-display") || first(in: node) { classNames($0).contains("mwe-math-mathml-display") } != nil
+            || classes.contains("katex-display") || first(in: node) { $0.classWords.contains("mwe-math-mathml-display") } != nil
         if node.name == "math", node.attribute("mode")?.lowercased() == "display" { display = true }
         var tex = math.flatMap { $0.attribute("alttext") }.map(cleanTeX) ?? ""
         if tex.isEmpty, let annotation = math.flatMap({ first(in: $0) { isTeXAnnotation($0) } }) {
@@ -182,10 +190,6 @@ enum MathML {
     }
 
     // MARK: - Tree helpers
-
-    static func classNames(_ node: Node) -> [String] {
-        (node.attribute("class") ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
-    }
 
     static func first(in node: Node, where predicate: (Node) -> Bool) -> Node? {
         var stack = [node]

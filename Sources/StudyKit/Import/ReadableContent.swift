@@ -66,8 +66,9 @@ enum ReadableContent {
     static func extract(from root: Node) -> HTMLImporter.Extraction {
         let title = findTitle(root)
         let body = first(in: root) { $0.name == "body" } ?? root
-        // Formulas become their TeX before anything is hidden or scored: MediaWiki hides its MathML.
-        let formulas = MathML.replaceFormulas(in: body)
+        // Formulas become their TeX before anything is hidden or scored: MediaWiki hides its
+        // MathML. Edit links and reference marks go before anything is measured.
+        let formulas = MathML.replaceFormulas(in: body, removing: isDroppedMark)
         let visible = body.copy()
         prune(visible, insideArticle: false, rules: .relaxed)
         measure(visible)
@@ -214,9 +215,6 @@ enum ReadableContent {
 
     private static func isChrome(_ node: Node, insideArticle: Bool, rules: Rules) -> Bool {
         if droppedTags.contains(node.name) { return true }
-        // Edit links and reference marks go before anything is measured: MediaWiki's
-        // "[Bearbeiten | Quelltext bearbeiten]" made its heading's wrapper read as a link farm.
-        if isDroppedMark(node) { return true }
         if node.name == "header" && !insideArticle { return true }
         if node.attribute("hidden") != nil || node.attribute("aria-hidden")?.lowercased() == "true" { return true }
         if let style = node.attribute("style")?.lowercased().filter({ !$0.isWhitespace }),
@@ -779,7 +777,6 @@ enum ReadableContent {
             {
                 return  // link farms inside the article: tag lists, "read more" lists
             }
-            if ReadableContent.isDroppedMark(node) { return }
             if !inApparatus, ReadableContent.isApparatusMarkup(node) {
                 flush()
                 let start = blocks.count
