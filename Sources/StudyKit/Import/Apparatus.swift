@@ -44,7 +44,8 @@ enum Apparatus {
             "related links", "related stories", "related posts", "related reading", "recommended reading",
             "suggested reading", "read more", "more on this story", "you may also like", "references cited",
             "explanatory notes", "sources and further reading", "about the author", "about the authors",
-            "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "funding", "competing interests",
+            "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "funding",
+            "competing interests",
             "conflict of interest", "conflicts of interest", "author contributions", "data availability",
             "data availability statement", "supporting information", "supplementary material",
             // French
@@ -89,7 +90,8 @@ enum Apparatus {
     }
 
     /// "7 ", "7. ", "7.1 ", "VII. ", "A. ", "§ 3 " before a heading's title.
-    nonisolated(unsafe) private static let sectionNumber = /^(?:§\s*)?(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVXLC]{1,6}\.|[A-Z]\.)\s+/
+    nonisolated(unsafe) private static let sectionNumber =
+        /^(?:§\s*)?(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVXLC]{1,6}\.|[A-Z]\.)\s+/
 
     // MARK: - Splitting
 
@@ -113,7 +115,8 @@ enum Apparatus {
 
         static func == (left: Split, right: Split) -> Bool {
             left.apparatus == right.apparatus && left.body.map(\.index) == right.body.map(\.index)
-                && left.body.map(\.text) == right.body.map(\.text) && left.body.map(\.changed) == right.body.map(\.changed)
+                && left.body.map(\.text) == right.body.map(\.text)
+                && left.body.map(\.changed) == right.body.map(\.changed)
         }
     }
 
@@ -159,7 +162,8 @@ enum Apparatus {
         // Lines of the body that are apparatus by their shape.
         var kept: [[Substring]?] = Array(repeating: nil, count: blocks.count)
         var moved: [[Substring]] = Array(repeating: [], count: blocks.count)
-        for index in blocks.indices where !apparatus[index] && headingOf[index] == nil && !CodeText.isFence(firstLine(blocks[index].text)) {
+        for index in blocks.indices
+        where !apparatus[index] && headingOf[index] == nil && !CodeText.isFence(firstLine(blocks[index].text)) {
             let lines = blocks[index].text.split(separator: "\n")
             guard lines.contains(where: ApparatusLines.mayBeApparatus) else { continue }
             let listLike = lines.count > 1
@@ -186,11 +190,16 @@ enum Apparatus {
                 split.apparatus.append(ApparatusLines.cleanedApparatus(block.text))
                 continue
             }
-            if !moved[index].isEmpty { split.apparatus.append(ApparatusLines.cleanedApparatus(moved[index].joined(separator: "\n"))) }
+            if !moved[index].isEmpty {
+                split.apparatus.append(ApparatusLines.cleanedApparatus(moved[index].joined(separator: "\n")))
+            }
             let lines = kept[index] ?? blocks[index].text.split(separator: "\n", omittingEmptySubsequences: false)
             let isCode = CodeText.isFence(firstLine(block.text))
-            let text = isCode ? block.text : lines.map { ApparatusLines.cleanedBody($0, isHeading: headingOf[index] != nil) }
-                .filter { !$0.isEmpty }.joined(separator: "\n")
+            let text =
+                isCode
+                ? block.text
+                : lines.map { ApparatusLines.cleanedBody($0, isHeading: headingOf[index] != nil) }
+                    .filter { !$0.isEmpty }.joined(separator: "\n")
             guard !text.isEmpty else { continue }
             split.body.append((index, text, kept[index] != nil || text != block.text))
         }
@@ -212,7 +221,9 @@ enum Apparatus {
         if (1...6).contains(marks.count), block.dropFirst(marks.count).first == " " {
             return Heading(title: block.dropFirst(marks.count + 1), level: marks.count)
         }
-        guard block.count <= 60, block.split(separator: " ").count <= 6, strength(ofHeading: block[...]) != nil else { return nil }
+        guard block.count <= 60, block.split(separator: " ").count <= 6, strength(ofHeading: block[...]) != nil else {
+            return nil
+        }
         return Heading(title: block[...], level: nil)
     }
 
@@ -225,7 +236,8 @@ enum Apparatus {
                 continue
             }
             let end = sectionEnd(after: index, level: heading.level, blocks: blocks, headings: headings)
-            if strength == .strong || mostlyCitations(blocks[(index + 1)..<end], headings: headings[(index + 1)..<end]) {
+            if strength == .strong || mostlyCitations(blocks[(index + 1)..<end], headings: headings[(index + 1)..<end])
+            {
                 for inner in index..<end { apparatus[inner] = true }
                 index = end
             } else {
@@ -271,7 +283,9 @@ enum Apparatus {
     /// A marked heading whose whole section went to the apparatus goes with it: "Reading list"
     /// over nothing but citations heads nothing a student studies; nor does a heading left with
     /// no body before the apparatus or the end (MediaWiki's "Software" whose list of links went).
-    private static func markEmptiedHeadings(_ blocks: [Block], headings: [Heading?], kept: [[Substring]?], into apparatus: inout [Bool]) {
+    private static func markEmptiedHeadings(
+        _ blocks: [Block], headings: [Heading?], kept: [[Substring]?], into apparatus: inout [Bool]
+    ) {
         for index in blocks.indices.reversed() where !apparatus[index] {
             guard let level = headings[index]?.level else { continue }
             var sawApparatus = false
@@ -312,7 +326,9 @@ enum Apparatus {
                 let lower = max(page.range.lowerBound, old.lowerBound) - old.lowerBound
                 let upper = min(page.range.upperBound, old.upperBound) - old.lowerBound
                 let piece = (offset + min(lower, length))..<(offset + min(upper, length))
-                let joined = pieces[page.page].map { min($0.lowerBound, piece.lowerBound)..<max($0.upperBound, piece.upperBound) }
+                let joined = pieces[page.page].map {
+                    min($0.lowerBound, piece.lowerBound)..<max($0.upperBound, piece.upperBound)
+                }
                 pieces[page.page] = joined ?? piece
             }
             offset += length

@@ -20,7 +20,9 @@ enum ApparatusLines {
 
     /// Whether a line might be apparatus at all: the cheap filter before ``isApparatus(_:inList:)``.
     static func mayBeApparatus(_ line: Substring) -> Bool {
-        line.contains { $0 == "^" || $0 == "↑" || $0 == ":" || $0 == "(" || $0 == "°" || $0 == "|" || $0 == "/" || $0.isNumber }
+        line.contains {
+            $0 == "^" || $0 == "↑" || $0 == ":" || $0 == "(" || $0 == "°" || $0 == "|" || $0 == "/" || $0.isNumber
+        }
             || firstWords.contains(firstWord(of: line))
     }
 
@@ -40,7 +42,9 @@ enum ApparatusLines {
         if words <= 40, line.firstMatch(of: hatnote) != nil { return true }
         if words <= 14, isSocialOnly(line) { return true }
         if words <= 8, line.firstMatch(of: readingTime) != nil { return true }
-        if words <= 30, line.contains("/") || line.contains("("), line.firstMatch(of: agencyCredit) != nil { return true }
+        if words <= 30, line.contains("/") || line.contains("("), line.firstMatch(of: agencyCredit) != nil {
+            return true
+        }
         if words <= 25, line.contains("°"), line.firstMatch(of: coordinates) != nil { return true }
         if words <= 12, line.contains("Wikipedia") || line.contains("Wikipédia") || line.contains("ウィキペディア"),
             line.firstMatch(of: encyclopediaLine) != nil
@@ -59,13 +63,17 @@ enum ApparatusLines {
         let entry = withoutListMarker(line)
         if let first = entry.first, first == "^" || first == "↑" { return true }
         guard words <= 80 else { return false }
-        if entry.contains(where: { $0 == ":" || $0.isNumber || $0 == "閲" }), entry.firstMatch(of: identifier) != nil { return true }
+        if entry.contains(where: { $0 == ":" || $0.isNumber || $0 == "閲" }), entry.firstMatch(of: identifier) != nil {
+            return true
+        }
         if hasAccessWord(entry), entry.firstMatch(of: access) != nil { return true }
         guard words <= 60, hasYear(entry) else { return false }
         if entry.firstMatch(of: pdfMark) != nil { return true }
         if entry.firstMatch(of: numberedReference) != nil { return true }
-        let authors = entry.firstMatch(of: authorLed) != nil
-            && (entry.firstMatch(of: initials) != nil || entry.contains(";") || entry.contains("et al.") || entry.firstMatch(of: yearThenStop) != nil)
+        let authors =
+            entry.firstMatch(of: authorLed) != nil
+            && (entry.firstMatch(of: initials) != nil || entry.contains(";") || entry.contains("et al.")
+                || entry.firstMatch(of: yearThenStop) != nil)
         let initialsFirst = entry.firstMatch(of: initialsLed) != nil
         guard authors || initialsFirst else { return false }
         return inList || entry.firstMatch(of: venue) != nil
@@ -85,14 +93,17 @@ enum ApparatusLines {
     /// A short line of its own that reads as a title: no closing punctuation, a capital or a number first.
     static func isTitleLine(_ block: String) -> Bool {
         guard !block.contains("\n"), block.count <= 80, block.split(separator: " ").count <= 10,
-            let first = block.first, first.isUppercase || first.isNumber, let last = block.last, !".,;:!?".contains(last)
+            let first = block.first, first.isUppercase || first.isNumber, let last = block.last,
+            !".,;:!?".contains(last)
         else { return false }
         return !isCitation(block[...])
     }
 
     /// A paragraph of prose that is no citation: 20 words or more in sentences.
     static func isProse(_ block: String) -> Bool {
-        guard !block.hasPrefix("- "), !block.hasPrefix("#"), block.split(separator: " ").count >= 20 else { return false }
+        guard !block.hasPrefix("- "), !block.hasPrefix("#"), block.split(separator: " ").count >= 20 else {
+            return false
+        }
         return (block.contains(". ") || block.hasSuffix(".")) && !isCitation(block[...])
     }
 
@@ -102,11 +113,15 @@ enum ApparatusLines {
     /// parentheses a removed pronunciation left empty.
     static func cleanedBody(_ line: Substring, isHeading: Bool) -> String {
         var text = String(line)
-        guard text.contains("[") || text.contains("(") || text.hasPrefix("^") || text.hasSuffix("¶") else { return text }
+        guard text.contains("[") || text.contains("(") || text.hasPrefix("^") || text.hasSuffix("¶") else {
+            return text
+        }
         text = withoutEditLink(text)
         if text.contains("(") {
-            text = text.replacing(pdfMark, with: "").replacing(identifierAside, with: "").replacing(emptyAside, with: "")
-                .replacing(emptyLead, with: "(")
+            text = text.replacing(pdfMark, with: "").replacing(identifierAside, with: "").replacing(
+                emptyAside, with: ""
+            )
+            .replacing(emptyLead, with: "(")
         }
         if text.hasPrefix("^ ") { text = String(text.dropFirst(2)) }
         if isHeading { while text.last == "¶" || text.last == " " { text.removeLast() } }
@@ -132,6 +147,11 @@ enum ApparatusLines {
 
     // MARK: - Patterns
 
+    /// A pattern written in pieces (each piece a line of the source), compiled once.
+    private static func expression(_ pieces: String...) -> Regex<AnyRegexOutput> {
+        try! Regex(pieces.joined())
+    }
+
     private static func firstWord(of line: Substring) -> Substring {
         let start = withoutListMarker(line)
         return start.prefix { !$0.isWhitespace && $0 != ":" && $0 != "：" }
@@ -140,9 +160,12 @@ enum ApparatusLines {
     /// The first words of bylines, datelines, share lines and credits.
     private static let firstWords: Set<Substring> = [
         "By", "BY", "Von", "Par", "Por", "Written", "Posted", "Words", "Text", "Reporting", "Story", "Published",
-        "Updated", "Last", "First", "Veröffentlicht", "Aktualisiert", "Stand", "Publié", "Mis", "Publicado", "Actualizado",
-        "Share", "Subscribe", "Sign", "Follow", "Join", "Get", "Newsletter", "Teilen", "Abonnieren", "Folgen", "Partager",
-        "Suivez-nous", "Abonnez-vous", "S'abonner", "Inscrivez-vous", "Compartir", "Suscríbete", "Suscribirse", "Síguenos",
+        "Updated", "Last", "First", "Veröffentlicht", "Aktualisiert", "Stand", "Publié", "Mis", "Publicado",
+        "Actualizado",
+        "Share", "Subscribe", "Sign", "Follow", "Join", "Get", "Newsletter", "Teilen", "Abonnieren", "Folgen",
+        "Partager",
+        "Suivez-nous", "Abonnez-vous", "S'abonner", "Inscrivez-vous", "Compartir", "Suscríbete", "Suscribirse",
+        "Síguenos",
         "Photo", "Photograph", "Photos", "Image", "Images", "Picture", "Illustration", "Graphic", "Credit", "Credits",
         "Source", "Foto", "Fotos", "Bild", "Bildquelle", "Quelle", "Crédit", "Crédits", "Crédito", "Créditos", "Fuente",
         "Imagen", "写真", "画像", "公開日", "更新日", "シェア",
@@ -184,8 +207,10 @@ enum ApparatusLines {
     }
 
     private static func hasAccessWord(_ line: Substring) -> Bool {
-        line.contains("Retrieved") || line.contains("Archived") || line.contains("Accessed") || line.contains("Abgerufen")
-            || line.contains("Archiviert") || line.contains("Consulté") || line.contains("Consultado") || line.contains("Archivado")
+        line.contains("Retrieved") || line.contains("Archived") || line.contains("Accessed")
+            || line.contains("Abgerufen")
+            || line.contains("Archiviert") || line.contains("Consulté") || line.contains("Consultado")
+            || line.contains("Archivado")
             || line.contains("閲覧") || line.contains("consulté")
     }
 
@@ -204,22 +229,34 @@ enum ApparatusLines {
     private static func bylineTail(_ line: Substring) -> Bool {
         if let last = line.last, ".!?".contains(last), !line.contains(where: \.isNumber) { return false }
         let words: [Substring] = line.split(whereSeparator: { !$0.isLetter })
-        return words.allSatisfy { word in word.count < 4 || !word.first!.isLowercase || bylineWords.contains(word.lowercased()) }
+        return words.allSatisfy { word in
+            word.count < 4 || !word.first!.isLowercase || bylineWords.contains(word.lowercased())
+        }
     }
 
     private static let bylineWords: Set<String> = [
-        "hours", "hour", "minutes", "read", "updated", "published", "staff", "writer", "reporter", "correspondent", "editor",
+        "hours", "hour", "minutes", "read", "updated", "published", "staff", "writer", "reporter", "correspondent",
+        "editor",
         "contributor", "january", "february", "march", "april", "june", "july", "august", "september", "october",
-        "november", "december", "janvier", "février", "mars", "avril", "juin", "juillet", "août", "septembre", "octobre",
+        "november", "december", "janvier", "février", "mars", "avril", "juin", "juillet", "août", "septembre",
+        "octobre",
         "novembre", "décembre", "januar", "februar", "märz", "juni", "juli", "oktober", "dezember", "enero", "febrero",
         "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre", "mise",
     ]
 
-    nonisolated(unsafe) private static let identifier =
-        /(?i:\bISBN(?:-1[03])?:?\s*(?:97[89][\s\-]?)?\d[\d\s\-]{7,}[\dX]\b|\bdoi\s*:\s*10\.\d|doi\.org\/10\.|\barXiv\s*:\s*(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?\/\d{7})|\bISSN:?\s*\d{4}-\d{3}[\dX]|\bPMID:?\s*\d{5,}|\bPMC\s?\d{5,}|\bOCLC\s*\d{5,}|\bJSTOR\s*\d{4,}|\bS2CID\s*\d+|\bBibcode:\s*\d{4}|\bhdl:\s*\d|\bLCCN\s*\d)/
+    nonisolated(unsafe) private static let identifier = expression(
+        #"(?i:\bISBN(?:-1[03])?:?\s*(?:97[89][\s\-]?)?\d[\d\s\-]{7,}[\dX]\b|\bdoi\s*:\s*10\.\d|"#,
+        #"doi\.org\/10\.|\barXiv\s*:\s*(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?\/\d{7})|"#,
+        #"\bISSN:?\s*\d{4}-\d{3}[\dX]|\bPMID:?\s*\d{5,}|\bPMC\s?\d{5,}|\bOCLC\s*\d{5,}|\bJSTOR\s*\d{4,}|"#,
+        #"\bS2CID\s*\d+|\bBibcode:\s*\d{4}|\bhdl:\s*\d|\bLCCN\s*\d)"#)
 
-    nonisolated(unsafe) private static let access =
-        /\bRetrieved(?: on)? (?:\d{1,2} )?(?:January|February|March|April|May|June|July|August|September|October|November|December|\d{4}-\d{2}-\d{2})|\bRetrieved from\b|\bArchived from the original\b|\bArchived (?:at|on) |\bAccessed(?: on)? (?:\d{1,2} )?(?:January|February|March|April|May|June|July|August|September|October|November|December|\d{4}-\d{2}-\d{2})|\bAbgerufen am\b|\bArchiviert vom Original\b|\bArchiviert (?:am|im) |\b[Cc]onsulté le\b|\bConsultado el\b|\bArchivado desde el original\b|\d{4}年\d{1,2}月\d{1,2}日(?:に)?閲覧/
+    nonisolated(unsafe) private static let access = expression(
+        #"\bRetrieved(?: on)? (?:\d{1,2} )?(?:January|February|March|April|May|June|July|August|September|"#,
+        #"October|November|December|\d{4}-\d{2}-\d{2})|\bRetrieved from\b|\bArchived from the original\b|"#,
+        #"\bArchived (?:at|on) |\bAccessed(?: on)? (?:\d{1,2} )?(?:January|February|March|April|May|June|"#,
+        #"July|August|September|October|November|December|\d{4}-\d{2}-\d{2})|\bAbgerufen am\b|"#,
+        #"\bArchiviert vom Original\b|\bArchiviert (?:am|im) |\b[Cc]onsulté le\b|\bConsultado el\b|"#,
+        #"\bArchivado desde el original\b|\d{4}年\d{1,2}月\d{1,2}日(?:に)?閲覧"#)
 
     nonisolated(unsafe) private static let pdfMark = /\s?\((?:PDF|pdf)(?:,\s*[\d.,]+\s?[KMG]i?B)?\)/
     nonisolated(unsafe) private static let identifierAside = /\s?\((?:doi:|DOI:?|arXiv:|ISBN|ISSN|PMID)[^()]*\)/
@@ -229,35 +266,62 @@ enum ApparatusLines {
     nonisolated(unsafe) private static let emptyLead = /\(\s*[;,]\s+(?=\p{L})/
     nonisolated(unsafe) private static let numberedReference = /^\[\d{1,3}\]\s+\S/
     /// "van der Maaten, L.", "Gashi, I.;", "Smith, John".
-    nonisolated(unsafe) private static let authorLed =
-        /^(?:(?:van|von|der|de|den|del|la|le|da|du|di|ten|ter)\s)*\p{Lu}[\p{L}'’\-]+(?:\s(?:(?:van|von|der|de|den)\s)*\p{Lu}?[\p{L}'’\-]+){0,2},\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)/
+    nonisolated(unsafe) private static let authorLed = expression(
+        #"^(?:(?:van|von|der|de|den|del|la|le|da|du|di|ten|ter)\s)*\p{Lu}[\p{L}'’\-]+(?:\s(?:(?:van|von|"#,
+        #"der|de|den)\s)*\p{Lu}?[\p{L}'’\-]+){0,2},\s(?:\p{Lu}\.|\p{Lu}\p{Ll}+)"#)
     nonisolated(unsafe) private static let initials = /,\s(?:\p{Lu}\.\s?){1,3}[\s;,(]/
     nonisolated(unsafe) private static let yearThenStop = /\(\d{4}[a-z]?\)[.,]/
     /// "L. van der Maaten and G. Hinton.", "J. R. Smith, …".
-    nonisolated(unsafe) private static let initialsLed =
-        /^(?:\p{Lu}\.\s?){1,3}\s?(?:(?:van|von|der|de|den|del|la|le|da|du|di)\s)*\p{Lu}[\p{L}'’\-]+(?:,|\s(?:and|&|et|und|y)\s)/
-    nonisolated(unsafe) private static let venue =
-        /\bpp?\.\s?\d|\b\d+\s?[–\-]\s?\d+\b|\b\d+\s?\(\d+\)|\b[Vv]ol\.|\bIn:? \p{Lu}|Proceedings|Journal|Press\b|\b[Ee]ds?\.|Verlag|Éditions|University|Conference|\bet al\.|https?:\/\/|Hrsg\.|\béd\.|["“][^"”]{8,}["”]/
-    nonisolated(unsafe) private static let byline =
-        /^(?:By|BY|Von|Par|Por|Written by|Posted by|Words by|Text by|Reporting by|Story by|Text:|Von:)\s+(?:(?:van|von|de|der|del|la|le)\s)*\p{Lu}/
-    nonisolated(unsafe) private static let dateline =
-        /^(?:Published|Updated|Last updated|Posted(?: on)?|First published|Veröffentlicht(?: am)?|Aktualisiert(?: am)?|Stand:|Publié le|Mis à jour le|Publicado(?: el)?|Actualizado(?: el)?|公開日|更新日)\b/
-    nonisolated(unsafe) private static let readingTime =
-        /^(?:\d+\s?(?:min|mins|minutes?)\.?\s+(?:read|de lecture|Lesezeit|de lectura)|Reading time:?\s*\d|Lesezeit:?\s*\d|Temps de lecture\s*:?\s*\d|Tiempo de lectura:?\s*\d)/
-    nonisolated(unsafe) private static let share =
-        /^(?:Share(?: this| on| via|$|:)|Subscribe\b|Sign up\b.*(?i:newsletter|updates|inbox|email|free)|Follow us\b|Join (?:our|the) .*(?i:newsletter|mailing list)|Get (?:our|the) .*(?i:newsletter)|Newsletter\b|Teilen\b|Abonnieren\b|Folgen Sie uns|Partager\b|Suivez-nous|Abonnez-vous|S'abonner|Inscrivez-vous|Compartir\b|Suscríbete|Suscribirse|Síguenos|シェア)/
-    nonisolated(unsafe) private static let credit =
-        /^(?:Photo|Photograph|Photos|Image|Images|Picture|Illustration|Graphic|Credit|Credits|Photo credit|Image credit|Image source|Source|Foto|Fotos|Bild|Bildquelle|Quelle|Crédit|Crédits|Crédit photo|Crédito|Créditos|Fuente|Imagen|写真|画像)\s*(?:credit)?\s*[:：]\s*\S/
-    nonisolated(unsafe) private static let agencyCredit =
-        /(?:\((?:Photo|Image|Picture|Illustration)(?: by| credit| courtesy of)?:?\s[^)]*\)|\/\s?(?:Getty Images|Reuters|AFP|AP|Associated Press|Shutterstock|Alamy|EPA|Bloomberg|iStock|Unsplash|Wikimedia Commons|dpa|picture alliance))\)?\.?$/
-    nonisolated(unsafe) private static let hatnote =
-        /^(?:This article is about|This page is about|For other uses|For the [\p{L} ]+, see|"[^"]+" redirects here|“[^”]+” redirects here|Not to be confused with|Main articles?:|Further information:|See also:|For more information, see|Article principal|Articles? détaillés?\s?:|Pour les articles homonymes|Pour l’article homonyme|Ne doit pas être confondu|Hauptartikel:|Siehe auch:|Dieser Artikel behandelt|Zu weiteren Bedeutungen|Artículo principal:|Artículos principales:|Véase también:|Para otros usos|Este artículo trata|No debe confundirse|詳細は「|「[^」]+」はこの項目へ|この項目では)/
-    nonisolated(unsafe) private static let coordinates =
-        /^(?:Coordinates|Koordinaten|Coordonnées|Coordenadas|座標)\s*:|\d{1,3}°(?:\s?\d{1,2}(?:\.\d+)?[′'])?(?:\s?\d{1,2}(?:\.\d+)?[″"])?\s?[NS]\b[\s,]*\d{1,3}°/
-    nonisolated(unsafe) private static let encyclopediaLine =
-        /^(?:From Wikipedia, the free encyclopedia|Aus Wikipedia, der freien Enzyklopädie|Un article de Wikipédia, l'encyclopédie libre|De Wikipedia, la enciclopedia libre|出典: フリー百科事典)/
-    nonisolated(unsafe) private static let appendix = /^(?:Appendix|Appendices|APPENDIX|Anhang|Annexe|Apéndice|Anexo|付録|補遺)\b/
-    nonisolated(unsafe) private static let editLink =
-        /\s*\[(?i:edit|edit source|modifier|modifier le code|modifier \| modifier le code|bearbeiten|quelltext bearbeiten|bearbeiten \| quelltext bearbeiten|editar|editar código|editar código fuente|編集|ソースを編集)\]/
-    nonisolated(unsafe) private static let backlink = /^(?:[-*•] |\d{1,3}\. )?[\^↑]\s*(?:(?:[a-z]|\d{1,2}[.,]\d{1,2}|et)\s+)*/
+    nonisolated(unsafe) private static let initialsLed = expression(
+        #"^(?:\p{Lu}\.\s?){1,3}\s?(?:(?:van|von|der|de|den|del|la|le|da|du|di)\s)*\p{Lu}[\p{L}'’\-]+(?:,|"#,
+        #"\s(?:and|&|et|und|y)\s)"#)
+    nonisolated(unsafe) private static let venue = expression(
+        #"\bpp?\.\s?\d|\b\d+\s?[–\-]\s?\d+\b|\b\d+\s?\(\d+\)|\b[Vv]ol\.|\bIn:? \p{Lu}|Proceedings|Journal|"#,
+        #"Press\b|\b[Ee]ds?\.|Verlag|Éditions|University|Conference|\bet al\.|https?:\/\/|Hrsg\.|\béd\.|"#,
+        #"["“][^"”]{8,}["”]"#)
+    nonisolated(unsafe) private static let byline = expression(
+        #"^(?:By|BY|Von|Par|Por|Written by|Posted by|Words by|Text by|Reporting by|Story by|Text:|"#,
+        #"Von:)\s+(?:(?:van|von|de|der|del|la|le)\s)*\p{Lu}"#)
+    nonisolated(unsafe) private static let dateline = expression(
+        #"^(?:Published|Updated|Last updated|Posted(?: on)?|First published|Veröffentlicht(?: am)?|"#,
+        #"Aktualisiert(?: am)?|Stand:|Publié le|Mis à jour le|Publicado(?: el)?|Actualizado(?: el)?|公開日|"#,
+        #"更新日)\b"#)
+    nonisolated(unsafe) private static let readingTime = expression(
+        #"^(?:\d+\s?(?:min|mins|minutes?)\.?\s+(?:read|de lecture|Lesezeit|de lectura)|"#,
+        #"Reading time:?\s*\d|Lesezeit:?\s*\d|Temps de lecture\s*:?\s*\d|Tiempo de lectura:?\s*\d)"#)
+    nonisolated(unsafe) private static let share = expression(
+        #"^(?:Share(?: this| on| via|$|:)|Subscribe\b|Sign up\b.*(?i:newsletter|updates|inbox|email|free)|"#,
+        #"Follow us\b|Join (?:our|the) .*(?i:newsletter|mailing list)|Get (?:our|the) .*(?i:newsletter)|"#,
+        #"Newsletter\b|Teilen\b|Abonnieren\b|Folgen Sie uns|Partager\b|Suivez-nous|Abonnez-vous|S'abonner|"#,
+        #"Inscrivez-vous|Compartir\b|Suscríbete|Suscribirse|Síguenos|シェア)"#)
+    nonisolated(unsafe) private static let credit = expression(
+        #"^(?:Photo|Photograph|Photos|Image|Images|Picture|Illustration|Graphic|Credit|Credits|"#,
+        #"Photo credit|Image credit|Image source|Source|Foto|Fotos|Bild|Bildquelle|Quelle|Crédit|Crédits|"#,
+        #"Crédit photo|Crédito|Créditos|Fuente|Imagen|写真|画像)\s*(?:credit)?\s*[:：]\s*\S"#)
+    nonisolated(unsafe) private static let agencyCredit = expression(
+        #"(?:\((?:Photo|Image|Picture|Illustration)(?: by| credit| courtesy of)?:?\s[^)]*\)|"#,
+        #"\/\s?(?:Getty Images|Reuters|AFP|AP|Associated Press|Shutterstock|Alamy|EPA|Bloomberg|iStock|"#,
+        #"Unsplash|Wikimedia Commons|dpa|picture alliance))\)?\.?$"#)
+    nonisolated(unsafe) private static let hatnote = expression(
+        #"^(?:This article is about|This page is about|For other uses|For the [\p{L} ]+, see|"#,
+        #""[^"]+" redirects here|“[^”]+” redirects here|Not to be confused with|Main articles?:|"#,
+        #"Further information:|See also:|For more information, see|Article principal|"#,
+        #"Articles? détaillés?\s?:|Pour les articles homonymes|Pour l’article homonyme|"#,
+        #"Ne doit pas être confondu|Hauptartikel:|Siehe auch:|Dieser Artikel behandelt|"#,
+        #"Zu weiteren Bedeutungen|Artículo principal:|Artículos principales:|Véase también:|"#,
+        #"Para otros usos|Este artículo trata|No debe confundirse|詳細は「|「[^」]+」はこの項目へ|この項目では)"#)
+    nonisolated(unsafe) private static let coordinates = expression(
+        #"^(?:Coordinates|Koordinaten|Coordonnées|Coordenadas|座標)\s*:|"#,
+        #"\d{1,3}°(?:\s?\d{1,2}(?:\.\d+)?[′'])?(?:\s?\d{1,2}(?:\.\d+)?[″"])?\s?[NS]\b[\s,]*\d{1,3}°"#)
+    nonisolated(unsafe) private static let encyclopediaLine = expression(
+        #"^(?:From Wikipedia, the free encyclopedia|Aus Wikipedia, der freien Enzyklopädie|"#,
+        #"Un article de Wikipédia, l'encyclopédie libre|De Wikipedia, la enciclopedia libre|出典: フリー百科事典)"#)
+    nonisolated(unsafe) private static let appendix = expression(
+        #"^(?:Appendix|Appendices|APPENDIX|Anhang|Annexe|Apéndice|Anexo|付録|補遺)\b"#)
+    nonisolated(unsafe) private static let editLink = expression(
+        #"\s*\[(?i:edit|edit source|modifier|modifier le code|modifier \| modifier le code|bearbeiten|"#,
+        #"quelltext bearbeiten|bearbeiten \| quelltext bearbeiten|editar|editar código|"#,
+        #"editar código fuente|編集|ソースを編集)\]"#)
+    nonisolated(unsafe) private static let backlink = expression(
+        #"^(?:[-*•] |\d{1,3}\. )?[\^↑]\s*(?:(?:[a-z]|\d{1,2}[.,]\d{1,2}|et)\s+)*"#)
 }

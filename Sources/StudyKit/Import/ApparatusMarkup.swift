@@ -20,7 +20,9 @@ extension ReadableContent {
     static func isApparatusMarkup(_ node: Node) -> Bool {
         guard !node.isText else { return false }
         if node.name == "figcaption" { return true }
-        guard node.attributes["class"] != nil || node.attributes["role"] != nil || node.attributes["id"] != nil else { return false }
+        guard node.attributes["class"] != nil || node.attributes["role"] != nil || node.attributes["id"] != nil else {
+            return false
+        }
         return isApparatusMarkup(node, names: node.classWords)
     }
 
@@ -31,23 +33,31 @@ extension ReadableContent {
         }
         // An id names a block's role; on a heading or inside one (MediaWiki's `span#References`)
         // it is the section's anchor, and the heading's kind is the table's business (``Apparatus``).
-        if node.isBlock, !isHeading(node), let id = node.attribute("id")?.lowercased(), apparatusIDs.contains(id) { return true }
+        if node.isBlock, !isHeading(node), let id = node.attribute("id")?.lowercased(), apparatusIDs.contains(id) {
+            return true
+        }
         if names.contains(where: apparatusClasses.contains) { return true }
         if node.name == "table", names.contains(where: { $0.hasPrefix("infobox") }) { return true }
         return names.contains { name in
             (name.firstRange(of: "caption") != nil || name.firstRange(of: "credit") != nil)
-                && name.split { !$0.isLetter }.contains { word in word == "caption" || word == "credit" || word == "credits" }
+                && name.split { !$0.isLetter }.contains { word in
+                    word == "caption" || word == "credit" || word == "credits"
+                }
         }
     }
 
     /// Whether `node` is a mark the renderer leaves out altogether (see the extension's notes).
     static func isDroppedMark(_ node: Node) -> Bool {
         guard !node.isText else { return false }
-        guard node.attributes["class"] != nil || node.attributes["role"] != nil || node.name == "sup" else { return false }
+        guard node.attributes["class"] != nil || node.attributes["role"] != nil || node.name == "sup" else {
+            return false
+        }
         let names = node.classWords
         if names.contains(where: droppedClasses.contains) { return true }
         if names.contains("noprint"), names.contains("inline-template") { return true }
-        if let role = node.attribute("role")?.lowercased(), role == "doc-noteref" || role == "doc-backlink" { return true }
+        if let role = node.attribute("role")?.lowercased(), role == "doc-noteref" || role == "doc-backlink" {
+            return true
+        }
         if node.name == "sup", isReferenceMark(node, names: names) { return true }
         // An apparatus element inside a sentence cannot leave it: it goes.
         return !node.isBlock && node.name != "table" && isApparatusMarkup(node, names: names)
@@ -55,7 +65,9 @@ extension ReadableContent {
 
     /// A `sup` that marks a reference or footnote: by its class, or a short link into the page's notes.
     private static func isReferenceMark(_ sup: Node, names: [Substring]) -> Bool {
-        if names.contains(where: { ["reference", "footnote-ref", "footnote-reference", "noteref", "fn-ref"].contains($0) }) {
+        if names.contains(where: {
+            ["reference", "footnote-ref", "footnote-reference", "noteref", "fn-ref"].contains($0)
+        }) {
             return true
         }
         let elements = sup.children.filter { !$0.isText }
@@ -63,16 +75,19 @@ extension ReadableContent {
             let target = link.attribute("href")?.lowercased(), target.hasPrefix("#")
         else { return false }
         let text = MathML.innerText(sup).filter { !$0.isWhitespace }
-        return text.count <= 8 && ["#cite", "#fn", "#footnote", "#ref", "#note", "#endnote"].contains { target.hasPrefix($0) }
+        return text.count <= 8
+            && ["#cite", "#fn", "#footnote", "#ref", "#note", "#endnote"].contains { target.hasPrefix($0) }
     }
 
     private static let apparatusRoles: Set<String> = [
-        "doc-endnotes", "doc-endnote", "doc-footnote", "doc-bibliography", "doc-biblioentry", "doc-credit", "doc-credits",
+        "doc-endnotes", "doc-endnote", "doc-footnote", "doc-bibliography", "doc-biblioentry", "doc-credit",
+        "doc-credits",
         "doc-toc", "doc-pagelist",
     ]
 
     private static let apparatusIDs: Set<String> = [
-        "references", "footnotes", "endnotes", "bibliography", "coordinates", "catlinks", "sitesub", "contentsub", "toc",
+        "references", "footnotes", "endnotes", "bibliography", "coordinates", "catlinks", "sitesub", "contentsub",
+        "toc",
         "mw-hidden-catlinks", "further-reading", "external-links",
     ]
 

@@ -194,7 +194,9 @@ public struct Importer: Sendable {
         let split = Apparatus.split(blocks)
         let notes = footnotes.map { SourceNormalizer.normalizeText($0) }.filter { !$0.isEmpty }
         guard !split.body.isEmpty else {
-            return Document(text: text, title: title, kind: .pdf, origin: origin, pages: pages, apparatus: notes.joined(separator: "\n\n"))
+            return Document(
+                text: text, title: title, kind: .pdf, origin: origin, pages: pages,
+                apparatus: notes.joined(separator: "\n\n"))
         }
         let unchanged = split.apparatus.isEmpty && split.body.allSatisfy { !$0.changed }
         return Document(
@@ -227,7 +229,9 @@ public struct Importer: Sendable {
                 Apparatus.Block(text: $0.text, isApparatus: block.isApparatus)
             }
         }
-        for (index, text) in ReferenceMarkers.removed(fromLines: blocks.map(\.text)).enumerated() { blocks[index].text = text }
+        for (index, text) in ReferenceMarkers.removed(fromLines: blocks.map(\.text)).enumerated() {
+            blocks[index].text = text
+        }
         let title = extraction.title.map { SourceNormalizer.normalizeText($0) }.flatMap { $0.isEmpty ? nil : $0 }
         return try document(of: blocks, kind: .html, origin: origin, title: title, formulas: extraction.formulas)
     }
@@ -242,7 +246,8 @@ public struct Importer: Sendable {
         if kind == .markdown, let heading = Self.firstTitleLine(document.text) {
             let title = String(heading.dropFirst(2)).trimmingCharacters(in: .whitespaces)
             document = Document(
-                text: document.text, title: title, kind: kind, origin: origin, apparatus: document.apparatus, formulas: document.formulas)
+                text: document.text, title: title, kind: kind, origin: origin, apparatus: document.apparatus,
+                formulas: document.formulas)
         }
         return document
     }
@@ -250,7 +255,9 @@ public struct Importer: Sendable {
     /// The document of a source's blocks: the body and the apparatus apart (``Apparatus``), the
     /// page's formulas, or those the body writes itself. A source that is all apparatus (a
     /// reference list on its own) is studied whole: it is what the student gave.
-    private func document(of blocks: [Apparatus.Block], kind: SourceKind, origin: String, title: String?, formulas: [Formula]) throws(ImportError) -> Document {
+    private func document(
+        of blocks: [Apparatus.Block], kind: SourceKind, origin: String, title: String?, formulas: [Formula]
+    ) throws(ImportError) -> Document {
         let split = Apparatus.split(blocks)
         let body = split.body.isEmpty ? blocks.map(\.text).joined(separator: "\n\n") : split.bodyText
         guard !body.isEmpty else { throw .empty(origin) }

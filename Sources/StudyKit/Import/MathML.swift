@@ -23,7 +23,8 @@ enum MathML {
         var formulas: [Formula] = []
         for (node, tex, mathML) in found where seen.insert(node.text).inserted {
             let display = node.text.hasPrefix("$$")
-            formulas.append(Formula(tex: tex, mathML: mathML.map { display ? withDisplay($0) : $0 }, isDisplay: display))
+            formulas.append(
+                Formula(tex: tex, mathML: mathML.map { display ? withDisplay($0) : $0 }, isDisplay: display))
         }
         return formulas
     }
@@ -38,7 +39,9 @@ enum MathML {
         "voffset", "align", "mathsize", "bevelled", "numalign", "denomalign", "xmlns",
     ]
 
-    private static func replace(in node: Node, found: inout [(node: Node, tex: String, mathML: String?)], removing: (Node) -> Bool) {
+    private static func replace(
+        in node: Node, found: inout [(node: Node, tex: String, mathML: String?)], removing: (Node) -> Bool
+    ) {
         var index = 0
         var mine: [Int] = []
         while index < node.children.count {
@@ -89,16 +92,22 @@ enum MathML {
             let tex = cleanTeX(node.children.filter(\.isText).map(\.text).joined())
             return tex.isEmpty ? nil : (tex, nil, type.contains("mode=display"))
         }
-        // Most elements are none: only `math`, MathJax 3's container and a `span` or `div` whose class names one can be.
-        guard node.name == "math" || node.name == "mjx-container" || (node.name == "span" || node.name == "div") && node.attributes["class"] != nil
+        // Most elements are none: only `math`, MathJax 3's container and a `span` or `div` whose
+        // class names one can be.
+        guard
+            node.name == "math" || node.name == "mjx-container"
+                || (node.name == "span" || node.name == "div") && node.attributes["class"] != nil
         else { return nil }
         let classes = node.classWords
-        let isWrapper = node.name == "mjx-container" || classes.contains("mwe-math-element") || classes.contains("katex")
+        let isWrapper =
+            node.name == "mjx-container" || classes.contains("mwe-math-element") || classes.contains("katex")
             || classes.contains("katex-display")
         guard isWrapper || node.name == "math" else { return nil }
         let math = node.name == "math" ? node : first(in: node) { $0.name == "math" }
-        var display = math?.attribute("display")?.lowercased() == "block" || node.attribute("display")?.lowercased() == "true"
-            || classes.contains("katex-display") || first(in: node) { $0.classWords.contains("mwe-math-mathml-display") } != nil
+        var display =
+            math?.attribute("display")?.lowercased() == "block" || node.attribute("display")?.lowercased() == "true"
+            || classes.contains("katex-display")
+            || first(in: node) { $0.classWords.contains("mwe-math-mathml-display") } != nil
         if node.name == "math", node.attribute("mode")?.lowercased() == "display" { display = true }
         var tex = math.flatMap { $0.attribute("alttext") }.map(cleanTeX) ?? ""
         if tex.isEmpty, let annotation = math.flatMap({ first(in: $0) { isTeXAnnotation($0) } }) {

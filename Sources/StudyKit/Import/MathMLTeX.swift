@@ -47,7 +47,8 @@ enum MathMLTeX {
         case "mfenced":
             let open = node.attribute("open") ?? "("
             let close = node.attribute("close") ?? ")"
-            return "\\left" + fence(open) + " " + children.map(tex(of:)).joined(separator: ", ") + " \\right" + fence(close)
+            return "\\left" + fence(open) + " " + children.map(tex(of:)).joined(separator: ", ") + " \\right"
+                + fence(close)
         case "mtable":
             let rows = children.map { row in
                 row.children.filter { !$0.isText }.map { cell in tex(of: cell) }.joined(separator: " & ")
@@ -62,7 +63,9 @@ enum MathMLTeX {
     private static func join(_ parts: [String]) -> String {
         var out = ""
         for part in parts where !part.isEmpty {
-            if let last = out.last, let first = part.first, last.isLetter, first.isLetter, out.contains("\\") || part.count > 1 {
+            if let last = out.last, let first = part.first, last.isLetter, first.isLetter,
+                out.contains("\\") || part.count > 1
+            {
                 out += " "
             }
             out += part
@@ -78,7 +81,9 @@ enum MathMLTeX {
 
     private static func identifier(_ raw: String, variant: String?) -> String {
         let text = raw.trimmingCharacters(in: .whitespaces)
-        let spelled = text.count == 1 ? (greek[text] ?? text) : (functions.contains(text) ? "\\" + text : "\\mathrm{" + text + "}")
+        let spelled =
+            text.count == 1
+            ? (greek[text] ?? text) : (functions.contains(text) ? "\\" + text : "\\mathrm{" + text + "}")
         switch variant {
         case "bold": return "\\mathbf{" + spelled + "}"
         case "double-struck": return "\\mathbb{" + spelled + "}"
@@ -122,7 +127,8 @@ enum MathMLTeX {
 
     private static let operators: [String: String] = [
         "∑": "\\sum", "∏": "\\prod", "∫": "\\int", "∮": "\\oint", "≠": "\\neq", "≤": "\\leq", "≥": "\\geq", "−": "-",
-        "×": "\\times", "÷": "\\div", "±": "\\pm", "∓": "\\mp", "⋅": "\\cdot", "·": "\\cdot", "∘": "\\circ", "→": "\\to",
+        "×": "\\times", "÷": "\\div", "±": "\\pm", "∓": "\\mp", "⋅": "\\cdot", "·": "\\cdot", "∘": "\\circ",
+        "→": "\\to",
         "←": "\\leftarrow", "↔": "\\leftrightarrow", "⇒": "\\Rightarrow", "⇔": "\\Leftrightarrow", "∞": "\\infty",
         "∈": "\\in", "∉": "\\notin", "⊂": "\\subset", "⊆": "\\subseteq", "∪": "\\cup", "∩": "\\cap", "∀": "\\forall",
         "∃": "\\exists", "∂": "\\partial", "∇": "\\nabla", "≈": "\\approx", "≡": "\\equiv", "∝": "\\propto",

@@ -23,7 +23,8 @@ enum PDFFootnotes {
             footnotes += pageNotes
             result[index].removeSubrange(run)
             // The notes' marks in the page's text ("flow downhill.1 Ice") go with them.
-            let marks = Set(pageNotes.map { note in String(note.prefix { $0.isASCII && $0.isNumber }) }.filter { !$0.isEmpty })
+            let marks = Set(
+                pageNotes.map { note in String(note.prefix { $0.isASCII && $0.isNumber }) }.filter { !$0.isEmpty })
             guard !marks.isEmpty else { continue }
             for line in result[index].indices where result[index][line].text.contains(where: \.isNumber) {
                 result[index][line].text = withoutMarks(result[index][line].text, marks: marks)
@@ -63,10 +64,14 @@ enum PDFFootnotes {
         // A page number or a short running footer below the notes stays with the page.
         while end > 0, isPageFurniture(lines[end - 1].text) { end -= 1 }
         var start = end
-        while start > 0, let height = lines[start - 1].height, height < bodyHeight * 0.85, let top = lines[start - 1].top, top >= foot {
+        while start > 0, let height = lines[start - 1].height, height < bodyHeight * 0.85,
+            let top = lines[start - 1].top, top >= foot
+        {
             start -= 1
         }
-        guard start < end, lines[..<start].contains(where: { ($0.height ?? 0) >= bodyHeight * 0.95 }) else { return nil }
+        guard start < end, lines[..<start].contains(where: { ($0.height ?? 0) >= bodyHeight * 0.95 }) else {
+            return nil
+        }
         guard let first = lines[start..<end].firstIndex(where: { isMarked($0.text) }) else { return nil }
         // A footnote is prose that the page's text points to: a table or a listing set small at
         // the foot ("4" over "CARD32 N_ROOTS") is neither.
@@ -94,7 +99,9 @@ enum PDFFootnotes {
             let before = characters[start - 1]
             let after = start + mark.count < characters.count ? characters[start + mark.count] : " "
             if numeric {
-                guard before.isLetter || ".,;:)”’\"".contains(before), !after.isNumber, !after.isLetter else { continue }
+                guard before.isLetter || ".,;:)”’\"".contains(before), !after.isNumber, !after.isLetter else {
+                    continue
+                }
                 return true
             }
             if !before.isWhitespace { return true }
@@ -136,5 +143,6 @@ enum PDFFootnotes {
     }
 
     nonisolated(unsafe) private static let bareMark = /\s*(?:\d{1,3}|[*†‡§¶]{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3})\s*/
-    nonisolated(unsafe) private static let noteMark = /^(?:\d{1,3}|[*†‡§¶]{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3}|\(\d{1,3}\)|\[\d{1,3}\])\s?\p{L}/
+    nonisolated(unsafe) private static let noteMark =
+        /^(?:\d{1,3}|[*†‡§¶]{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3}|\(\d{1,3}\)|\[\d{1,3}\])\s?\p{L}/
 }

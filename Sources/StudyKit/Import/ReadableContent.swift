@@ -118,7 +118,9 @@ enum ReadableContent {
         while let last = renderer.blocks.indices.last, renderer.headings.contains(last) {
             renderer.blocks.removeLast()
         }
-        let blocks = renderer.blocks.enumerated().map { Apparatus.Block(text: $1, isApparatus: renderer.apparatus.contains($0)) }
+        let blocks = renderer.blocks.enumerated().map { index, text in
+            Apparatus.Block(text: text, isApparatus: renderer.apparatus.contains(index))
+        }
         return Rendered(blocks: blocks, text: renderer.blocks.joined(separator: "\n\n"))
     }
 

@@ -20,18 +20,21 @@ enum ReferenceMarkers {
 
     /// One mark's inside, without its brackets.
     private static let mark =
-        #"(?:"# + numbers + #"|[a-z]|(?:note|nb|n) \d{1,3}|citation needed|[a-z][a-z ]{2,30} needed|failed verification|[a-z][a-z ]{0,20}\?)"#
+        #"(?:"# + numbers + #"|[a-z]|(?:note|nb|n) \d{1,3}|citation needed|[a-z][a-z ]{2,30} needed"#
+        + #"|failed verification|[a-z][a-z ]{0,20}\?)"#
 
     /// A numbered mark after a space, before a space, punctuation or the end of the line; a
     /// reference is never number 0 (`ider [0]` is an index).
     private static let spaced = try! NSRegularExpression(
-        pattern: #"(?<=[\p{L}\p{N}.,;:)”"’»%°])\s\[(?!0)"# + numbers + #"\](?=[\s.,;:!?)]|$)"#, options: [.anchorsMatchLines])
+        pattern: #"(?<=[\p{L}\p{N}.,;:)”"’»%°])\s\[(?!0)"# + numbers + #"\](?=[\s.,;:!?)]|$)"#,
+        options: [.anchorsMatchLines])
 
     /// The least spaced marks that make text read as a science article.
     static let spacedEvidence = 3
 
     /// Marks glued to a sentence's or clause's punctuation, or to a closing quote.
-    private static let afterPunctuation = try! NSRegularExpression(pattern: #"(?<=[.,;:!?"”’»」』。、])(?:\["# + mark + #"\])+"#)
+    private static let afterPunctuation = try! NSRegularExpression(
+        pattern: #"(?<=[.,;:!?"”’»」』。、])(?:\["# + mark + #"\])+"#)
 
     /// Marks glued to a word or a closing bracket (`(1905)[17]`), before a space, punctuation or
     /// the end of the line: in code a bracket after a call is an index (`shape(a)[0]`), so only in articles.
@@ -53,7 +56,9 @@ enum ReferenceMarkers {
             total + afterPunctuation.numberOfMatches(in: line, range: NSRange(line.startIndex..., in: line))
         }
         let spacedCount = lines.reduce(0) { total, line in
-            total + proseLines(of: line).reduce(0) { $0 + spaced.numberOfMatches(in: String($1), range: NSRange($1.startIndex..., in: $1)) }
+            total + proseLines(of: line).reduce(0) { count, prose in
+                count + spaced.numberOfMatches(in: String(prose), range: NSRange(prose.startIndex..., in: prose))
+            }
         }
         guard count > 0 || spacedCount >= spacedEvidence else { return lines }
         return lines.map { line in
@@ -84,7 +89,8 @@ enum ReferenceMarkers {
             if CodeText.isFence(line) { inFence.toggle() }
             guard !inFence, line.contains("[") else { return String(line) }
             let string = String(line)
-            return spaced.stringByReplacingMatches(in: string, range: NSRange(string.startIndex..., in: string), withTemplate: "")
+            return spaced.stringByReplacingMatches(
+                in: string, range: NSRange(string.startIndex..., in: string), withTemplate: "")
         }.joined(separator: "\n")
     }
 }

@@ -347,7 +347,8 @@ private struct Page {
         let href = plain(file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file)
         let name = esc((file as NSString).lastPathComponent)
         let length = seconds.map { " (" + HTMLRenderer.clockText($0) + ")" } ?? ""
-        return "<figure class=\"player\"><audio controls preload=\"metadata\" src=\"\(href)\" aria-label=\"Listen to the podcast: \(plain(title))\">"
+        return "<figure class=\"player\"><audio controls preload=\"metadata\" src=\"\(href)\" "
+            + "aria-label=\"Listen to the podcast: \(plain(title))\">"
             + "<a href=\"\(href)\">\(name)</a></audio>"
             + "<figcaption>Listen\(length), or <a href=\"\(href)\" download>download \(name)</a>. Two synthetic voices read the transcript below.</figcaption></figure>"
     }

@@ -318,7 +318,9 @@ enum Grounding {
 
         func contains(quote: String) -> Bool {
             // A formula is never "lightly edited": each one must stand in the material as written.
-            if quote.contains("$"), !FormulaText.spans(in: quote).allSatisfy({ source.contains(quote[$0]) }) { return false }
+            if quote.contains("$"), !FormulaText.spans(in: quote).allSatisfy({ source.contains(quote[$0]) }) {
+                return false
+            }
             let pieces = quote.replacingOccurrences(of: "...", with: "…").split(separator: "…")
                 .map { Grounding.normalizedWords(String($0)) }.filter { !$0.isEmpty }
             guard !pieces.isEmpty else { return false }

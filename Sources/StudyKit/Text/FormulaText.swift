@@ -41,7 +41,9 @@ enum FormulaText {
         guard afterOpen < text.endIndex else { return nil }
         let display = text[afterOpen] == "$"
         let contentStart = display ? text.index(after: afterOpen) : afterOpen
-        guard contentStart < text.endIndex, !text[contentStart].isWhitespace, text[contentStart] != "$" else { return nil }
+        guard contentStart < text.endIndex, !text[contentStart].isWhitespace, text[contentStart] != "$" else {
+            return nil
+        }
         var index = contentStart
         var previous: Character = " "
         while index < text.endIndex {
@@ -70,7 +72,8 @@ enum FormulaText {
         guard characters[start] == "$", start == 0 || characters[start - 1] != "\\" else { return nil }
         let display = start + 1 < characters.count && characters[start + 1] == "$"
         let contentStart = start + (display ? 2 : 1)
-        guard contentStart < characters.count, !characters[contentStart].isWhitespace, characters[contentStart] != "$" else {
+        guard contentStart < characters.count, !characters[contentStart].isWhitespace, characters[contentStart] != "$"
+        else {
             return nil
         }
         var index = contentStart
@@ -136,7 +139,8 @@ enum FormulaText {
         for span in spans.reversed() {
             let lower = text.distance(from: text.startIndex, to: span.lowerBound)
             let upper = text.distance(from: text.startIndex, to: span.upperBound)
-            rest.removeSubrange(rest.index(rest.startIndex, offsetBy: lower)..<rest.index(rest.startIndex, offsetBy: upper))
+            rest.removeSubrange(
+                rest.index(rest.startIndex, offsetBy: lower)..<rest.index(rest.startIndex, offsetBy: upper))
         }
         return !rest.contains { $0.isLetter || $0.isNumber }
     }

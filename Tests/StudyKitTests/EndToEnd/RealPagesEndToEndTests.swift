@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StudyKit
 
 /// Issue 52 through the built binary: on the real Wikipedia article and every page of
@@ -10,15 +11,18 @@ import Testing
 @Suite("End to end: real pages, their apparatus and formulas")
 struct RealPagesEndToEndTests {
     static let pages = [
-        "wikipedia-t-sne.html", "de-wikipedia-photosynthese.html", "news-coral-bleaching.html", "science-enzyme-kinetics.html",
+        "wikipedia-t-sne.html", "de-wikipedia-photosynthese.html", "news-coral-bleaching.html",
+        "science-enzyme-kinetics.html",
         "notes-thermodynamics.md", "paper-glaciers.pdf", "fr-wikipedia-volcan.html", "ja-wikipedia-mitokondoria.html",
         "es-blog-sueno.html", "report-bibliography.pdf", "notes-supply-demand.md",
     ]
 
     static let banned = ["ISBN", "doi:", "arXiv:", "Retrieved", "Archived from", "(PDF)", "[edit]"]
     static let referenceHeadings: Set<String> = [
-        "references", "notes", "footnotes", "citations", "bibliography", "sources", "further reading", "external links", "see also",
-        "références", "notes et références", "bibliographie", "liens externes", "einzelnachweise", "literatur", "weblinks",
+        "references", "notes", "footnotes", "citations", "bibliography", "sources", "further reading", "external links",
+        "see also",
+        "références", "notes et références", "bibliographie", "liens externes", "einzelnachweise", "literatur",
+        "weblinks",
         "referencias", "bibliografía", "enlaces externos", "参考文献", "脚注", "外部リンク", "関連項目",
     ]
 
@@ -47,7 +51,9 @@ struct RealPagesEndToEndTests {
             for range in FormulaText.spans(in: text).reversed() { plain.replaceSubrange(range, with: " ") }
             if plain.hasPrefix("^ ") || plain.contains(" ^ ") { found.append("\(path): caret: \(text)") }
             for word in banned where plain.contains(word) { found.append("\(path): \(word): \(text)") }
-            if referenceHeadings.contains(text.trimmingCharacters(in: .whitespaces).lowercased()) { found.append("\(path): heading: \(text)") }
+            if referenceHeadings.contains(text.trimmingCharacters(in: .whitespaces).lowercased()) {
+                found.append("\(path): heading: \(text)")
+            }
             if path.hasSuffix(".quote"), !bodyWords.contains(Grounding.normalizedWords(text).joined(separator: " ")) {
                 found.append("\(path): quote not in the body: \(text)")
             }
@@ -63,7 +69,8 @@ struct RealPagesEndToEndTests {
         let body = try await Self.run(["text", source, "--body"], cache: cache).stdout
         let envelope = try JSONValue.parse(kit.stdout)
         let result = try #require(envelope["result"])
-        #expect(Self.apparatusStrings(result, body: body).isEmpty, "\(page): \(Self.apparatusStrings(result, body: body))")
+        #expect(
+            Self.apparatusStrings(result, body: body).isEmpty, "\(page): \(Self.apparatusStrings(result, body: body))")
         // The headline's blurb is the body's, never a citation.
         let blurb = try #require(result["headline"]?["blurb"]?.stringValue)
         #expect(!ApparatusLines.isCitation(blurb[...]), "\(page): \(blurb)")
@@ -96,16 +103,23 @@ struct RealPagesEndToEndTests {
         let browser = try HeadlessChromium.require()
         let cache = try ScratchDirectory("realpages-kit")
         let directory = cache.url.appendingPathComponent("kit")
-        _ = try await Self.run(["import", "samples/realpages/wikipedia-t-sne.html", "--engine", "builtin", "--out", directory.path], cache: cache)
-        let envelope = try JSONValue.parse(String(contentsOf: directory.appendingPathComponent("kit.json"), encoding: .utf8))
-        let kitFormulas = Self.strings(try #require(envelope["result"])).flatMap { _, text in FormulaText.spans(in: text).map { String(text[$0]) } }
+        _ = try await Self.run(
+            ["import", "samples/realpages/wikipedia-t-sne.html", "--engine", "builtin", "--out", directory.path],
+            cache: cache)
+        let envelope = try JSONValue.parse(
+            String(contentsOf: directory.appendingPathComponent("kit.json"), encoding: .utf8))
+        let kitFormulas = Self.strings(try #require(envelope["result"])).flatMap { _, text in
+            FormulaText.spans(in: text).map { String(text[$0]) }
+        }
         #expect(kitFormulas.count >= 3, "the builtin kit quotes sentences with formulas: \(kitFormulas)")
 
         let run = try browser.dumpDOM(directory.appendingPathComponent("kit.html"))
         #expect(run.consoleLines.isEmpty, "console: \(run.consoleLines)")
         // The page as the browser built it, without its scripts (the quiz's data carries the TeX).
         var dom = run.dom
-        while let start = dom.range(of: "<script"), let end = dom.range(of: "</script>", range: start.upperBound..<dom.endIndex) {
+        while let start = dom.range(of: "<script"),
+            let end = dom.range(of: "</script>", range: start.upperBound..<dom.endIndex)
+        {
             dom.removeSubrange(start.lowerBound..<end.upperBound)
         }
         let maths = dom.components(separatedBy: "<math").count - 1

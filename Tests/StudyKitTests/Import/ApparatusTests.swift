@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StudyKit
 
 /// Issue 52: the document knows its apparatus. Table-driven: the heading table in five
@@ -10,13 +11,16 @@ struct ApparatusTests {
     // MARK: - Headings
 
     static let apparatusHeadings: [(String, Apparatus.Strength)] = [
-        ("References", .strong), ("## References[edit]", .strong), ("7. Bibliography", .strong), ("Further reading", .strong),
+        ("References", .strong), ("## References[edit]", .strong), ("7. Bibliography", .strong),
+        ("Further reading", .strong),
         ("External links", .strong), ("See also", .strong), ("Notes", .weak), ("Sources", .weak),
-        ("Références", .strong), ("## Notes et références", .strong), ("Liens externes", .strong), ("Voir aussi", .strong),
+        ("Références", .strong), ("## Notes et références", .strong), ("Liens externes", .strong),
+        ("Voir aussi", .strong),
         ("Bibliographie", .strong), ("Einzelnachweise", .strong), ("Weblinks", .strong), ("Siehe auch", .strong),
         ("Literatur", .weak), ("Referencias", .strong), ("Enlaces externos", .strong), ("Véase también", .strong),
         ("Bibliografía", .strong), ("参考文献", .strong), ("脚注", .strong), ("外部リンク", .strong), ("関連項目", .strong),
-        ("REFERENCES", .strong), ("VII. References:", .strong), ("### Liens externes [modifier | modifier le code]", .strong),
+        ("REFERENCES", .strong), ("VII. References:", .strong),
+        ("### Liens externes [modifier | modifier le code]", .strong),
     ]
 
     @Test(arguments: apparatusHeadings)
@@ -24,7 +28,10 @@ struct ApparatusTests {
         #expect(Apparatus.strength(ofHeading: heading[...]) == strength, "\(heading)")
     }
 
-    @Test(arguments: ["Introduction", "Referencing styles in practice", "Notes on the second law", "Sources of energy", "Résumé", "概要", "2. Methods"])
+    @Test(arguments: [
+        "Introduction", "Referencing styles in practice", "Notes on the second law", "Sources of energy", "Résumé",
+        "概要", "2. Methods",
+    ])
     func bodyHeadingsAreNotInTheTable(_ heading: String) {
         #expect(Apparatus.strength(ofHeading: heading[...]) == nil, "\(heading)")
     }
@@ -42,25 +49,44 @@ struct ApparatusTests {
     static let sections: [SectionCase] = [
         SectionCase(
             name: "a marked References section ends at the next heading of its level",
-            text: "# Tides\n\nThe moon pulls the sea.\n\n## References\n\n- Smith, J. (2001). Tides. Ocean Press.\n\n### Online\n\n- Tide tables, 2020.\n\n## Afterword\n\nThe sea keeps moving.",
+            text:
+                "# Tides\n\nThe moon pulls the sea.\n\n## References\n\n- Smith, J. (2001). "
+                        + "Tides. Ocean Press.\n\n### Online\n\n- Tide tables, 2020.\n\n## Afterword\n\nThe "
+                        + "sea keeps moving.",
             body: ["The moon pulls the sea.", "## Afterword", "The sea keeps moving."],
             apparatus: ["## References", "Smith, J. (2001)", "### Online", "Tide tables"]),
         SectionCase(
             name: "a weak heading over prose is body",
-            text: "# Cells\n\nCells divide.\n\n## Notes\n\nMitochondria make most of the cell's energy. Ribosomes build proteins from amino acids in the order the messenger RNA gives.",
+            text:
+                "# Cells\n\nCells divide.\n\n## Notes\n\nMitochondria make most of the cell's "
+                        + "energy. Ribosomes build proteins from amino acids in the order the messenger RNA "
+                        + "gives.",
             body: ["## Notes", "Mitochondria make most"], apparatus: []),
         SectionCase(
             name: "a weak heading over citations is apparatus",
-            text: "# Cells\n\nCells divide.\n\n## Notes\n\n- ^ Alberts, B. (2014). Molecular Biology of the Cell. Garland. ISBN 978-0-8153-4432-2.\n- ^ Lane, N. (2005). Power, Sex, Suicide. Oxford University Press. p. 12.",
+            text:
+                "# Cells\n\nCells divide.\n\n## Notes\n\n- ^ Alberts, B. (2014). Molecular "
+                        + "Biology of the Cell. Garland. ISBN 978-0-8153-4432-2.\n- ^ Lane, N. (2005). "
+                        + "Power, Sex, Suicide. Oxford University Press. p. 12.",
             body: ["Cells divide."], apparatus: ["## Notes", "Alberts, B. (2014)"]),
         SectionCase(
             name: "a PDF's References runs to the appendix",
-            text: "1. Introduction\n\nGlaciers flow downhill under their own weight, deforming slowly like a thick liquid over decades.\n\nReferences\n\nGlen, J. W. (1955). The creep of polycrystalline ice. Proc. R. Soc. A, 228, 519-538.\n\nCuffey, K. M. and Paterson, W. S. B. (2010). The Physics of Glaciers. Academic Press.\n\nAppendix A. Flow law constants\n\nThe rate factor depends on temperature and on the fabric of the ice, and it is measured in the laboratory.",
+            text:
+                "1. Introduction\n\nGlaciers flow downhill under their own weight, deforming "
+                        + "slowly like a thick liquid over decades.\n\nReferences\n\nGlen, J. W. (1955). "
+                        + "The creep of polycrystalline ice. Proc. R. Soc. A, 228, 519-538.\n\nCuffey, K. "
+                        + "M. and Paterson, W. S. B. (2010). The Physics of Glaciers. Academic "
+                        + "Press.\n\nAppendix A. Flow law constants\n\nThe rate factor depends on "
+                        + "temperature and on the fabric of the ice, and it is measured in the laboratory.",
             body: ["Glaciers flow downhill", "Appendix A. Flow law constants", "The rate factor depends"],
             apparatus: ["References", "Glen, J. W. (1955)", "Cuffey, K. M."]),
         SectionCase(
             name: "a heading left over nothing but citations goes with them",
-            text: "# Printing\n\nGutenberg printed with movable type.\n\n## Reading list\n\n- Eisenstein, E. L. (1979). The Printing Press as an Agent of Change. Cambridge University Press.\n- Febvre, L.; Martin, H.-J. (1976). The Coming of the Book. Verso. pp. 12–40.",
+            text:
+                "# Printing\n\nGutenberg printed with movable type.\n\n## Reading list\n\n- "
+                        + "Eisenstein, E. L. (1979). The Printing Press as an Agent of Change. Cambridge "
+                        + "University Press.\n- Febvre, L.; Martin, H.-J. (1976). The Coming of the Book. "
+                        + "Verso. pp. 12–40.",
             body: ["Gutenberg printed"], apparatus: ["## Reading list", "Eisenstein"]),
     ]
 
@@ -80,13 +106,16 @@ struct ApparatusTests {
     // MARK: - Lines
 
     static let citations = [
-        #"van der Maaten, L.J.P.; Hinton, G.E. (Nov 2008). "Visualizing Data Using t-SNE" (PDF). Journal of Machine Learning Research. 9: 2579–2605."#,
+        #"van der Maaten, L.J.P.; Hinton, G.E. (Nov 2008). "Visualizing Data Using t-SNE" "#
+                + #"(PDF). Journal of Machine Learning Research. 9: 2579–2605."#,
         "^ a b Gashi, I.; Stankovic, V. (2009). \"An Experimental Study\". Proceedings of NCA: 4–11.",
         "↑ a et b Jacques-Marie Bardintzeff, Volcanologie, Paris, Dunod, 2011, 304 p.",
-        "- Arcus VL, Mulholland AJ. Temperature and enzyme rates. Annu Rev Biophys. 2020;49: 163–180. doi:10.1146/annurev-biophys-121219-081520",
+        "- Arcus VL, Mulholland AJ. Temperature and enzyme rates. Annu Rev Biophys. "
+                + "2020;49: 163–180. doi:10.1146/annurev-biophys-121219-081520",
         "[3] L. van der Maaten and G. Hinton. Visualizing data using t-SNE. JMLR, 9:2579–2605, 2008.",
         "Neil A. Campbell: Biologie. Pearson, München 2016, ISBN 978-3-86894-259-0, S. 256.",
-        "Linderman, George C.; Steinerberger, Stefan (2017-06-08). \"Clustering with t-SNE, provably\". arXiv:1706.02582 [cs.LG].",
+        "Linderman, George C.; Steinerberger, Stefan (2017-06-08). \"Clustering with "
+                + "t-SNE, provably\". arXiv:1706.02582 [cs.LG].",
         "\"K-means clustering on the output of t-SNE\". Cross Validated. Retrieved 2018-04-16.",
         "Archived from the original on 2 March 2016.",
         "Photosynthese. In: Pflanzenforschung.de. Abgerufen am 12. März 2024.",
@@ -122,9 +151,11 @@ struct ApparatusTests {
 
     static let furniture = [
         "By Priya Natarajan, Science correspondent", "By Jane Doe | March 3, 2024", "Published 18 March 2024",
-        "Updated 2 hours ago", "8 min de lectura", "Share this article", "Facebook Twitter Email", "Subscribe to our newsletter",
+        "Updated 2 hours ago", "8 min de lectura", "Share this article", "Facebook Twitter Email",
+        "Subscribe to our newsletter",
         "Sign up for the Planet Weekly newsletter", "Photograph: Tom Whitfield/Reuters", "Photo: studio handout",
-        "Bleached coral in a lagoon off Lizard Island. (Photo by Jane Doe/Getty Images)", "This article is about the country.",
+        "Bleached coral in a lagoon off Lizard Island. (Photo by Jane Doe/Getty Images)",
+        "This article is about the country.",
         "\"TSNE\" redirects here. For the Boston-based organization, see Third Sector New England.",
         "Main article: Photosynthesis", "Hauptartikel: Lichtreaktion", "Article détaillé : Magmatisme.",
         "Coordinates: 48°51′24″N 2°21′03″E", "From Wikipedia, the free encyclopedia", "Publié le 15 janvier 2024",
@@ -139,18 +170,29 @@ struct ApparatusTests {
         #expect(ApparatusLines.cleanedBody("## Details[edit]", isHeading: true) == "## Details")
         #expect(ApparatusLines.cleanedBody("## Volcan [modifier | modifier le code]", isHeading: true) == "## Volcan")
         #expect(ApparatusLines.cleanedBody("## 構造[編集]", isHeading: true) == "## 構造")
-        #expect(ApparatusLines.cleanedBody("The annual report (PDF) gives the figures.", isHeading: false) == "The annual report gives the figures.")
-        #expect(ApparatusLines.cleanedBody("Die Photosynthese (; von altgriechisch φῶς) ist", isHeading: false) == "Die Photosynthese (von altgriechisch φῶς) ist")
-        #expect(ApparatusLines.cleanedBody("It calls deflate() and setuid()s itself.", isHeading: false) == "It calls deflate() and setuid()s itself.")
+        #expect(
+            ApparatusLines.cleanedBody("The annual report (PDF) gives the figures.", isHeading: false)
+                == "The annual report gives the figures.")
+        #expect(
+            ApparatusLines.cleanedBody("Die Photosynthese (; von altgriechisch φῶς) ist", isHeading: false)
+                == "Die Photosynthese (von altgriechisch φῶς) ist")
+        #expect(
+            ApparatusLines.cleanedBody("It calls deflate() and setuid()s itself.", isHeading: false)
+                == "It calls deflate() and setuid()s itself.")
         #expect(ApparatusLines.cleanedApparatus("^ a b van der Maaten, L. (2008).") == "van der Maaten, L. (2008).")
         #expect(ApparatusLines.cleanedApparatus("- ↑ a et b Bardintzeff, 2011.") == "Bardintzeff, 2011.")
     }
 
     @Test func referenceMarksAfterQuotesBracketsAndSpacesGo() {
-        #expect(ReferenceMarkers.removed(from: "He called it “the engine of change”[17]. It spread.[2]") == "He called it “the engine of change”. It spread.")
-        #expect(ReferenceMarkers.removed(from: "Founded (1905)[3] in Bern.[4] It grew.[5]") == "Founded (1905) in Bern. It grew.")
+        #expect(
+            ReferenceMarkers.removed(from: "He called it “the engine of change”[17]. It spread.[2]")
+                == "He called it “the engine of change”. It spread.")
+        #expect(
+            ReferenceMarkers.removed(from: "Founded (1905)[3] in Bern.[4] It grew.[5]")
+                == "Founded (1905) in Bern. It grew.")
         let science = "Rates double every 10 °C [1]. Enzymes adapt [2, 3]. Flexible sites help [4–6]."
-        #expect(ReferenceMarkers.removed(from: science) == "Rates double every 10 °C. Enzymes adapt. Flexible sites help.")
+        #expect(
+            ReferenceMarkers.removed(from: science) == "Rates double every 10 °C. Enzymes adapt. Flexible sites help.")
         // An index is no reference: `[0]`, and code in fences.
         #expect(ReferenceMarkers.removed(from: "ider [0].. ider [len-1]") == "ider [0].. ider [len-1]")
         let code = "Marks [1] [2] [3] here.\n\n```\nx = a [1]\n```"
@@ -169,27 +211,87 @@ struct ApparatusTests {
     }
 
     static let markup: [MarkupCase] = [
-        MarkupCase(name: "MediaWiki reference list", html: #"<div class="reflist"><ol class="references"><li>Calvin, M. (1962). The path of carbon.</li></ol></div>"#, phrase: "The path of carbon", shown: true),
-        MarkupCase(name: "navigation box", html: #"<table class="navbox"><tr><th class="navbox-title">Plant metabolism topics</th></tr><tr><td>Calvin cycle, Photorespiration, Cellular respiration and more topics here</td></tr></table>"#, phrase: "Plant metabolism topics", shown: true),
-        MarkupCase(name: "navigation landmark", html: #"<div role="navigation" class="navbox"><div class="navbox-title">Ocean topics</div><div>Waves, currents and tides of the world's seas</div></div>"#, phrase: "Ocean topics", shown: false),
-        MarkupCase(name: "infobox rows", html: #"<table class="infobox"><tr><th>Discovered</th><td>Eighteen fifty seven by Kölliker</td></tr></table>"#, phrase: "Eighteen fifty seven", shown: true),
-        MarkupCase(name: "hatnote", html: #"<div role="note" class="hatnote">For the song of the same name, see Tide (song).</div>"#, phrase: "For the song", shown: true),
-        MarkupCase(name: "figure caption", html: #"<figure><img src="x.png" alt=""><figcaption>Waves breaking on a rocky shore at dusk in winter</figcaption></figure>"#, phrase: "Waves breaking", shown: true),
-        MarkupCase(name: "thumb caption", html: #"<div class="thumb"><div class="thumbinner"><div class="thumbcaption">High tide at the harbour wall in March</div></div></div>"#, phrase: "High tide at the harbour wall", shown: true),
-        MarkupCase(name: "DPUB endnotes", html: #"<section role="doc-endnotes"><ol><li>The tide tables of 1921 were printed by hand in Liverpool.</li></ol></section>"#, phrase: "tide tables of 1921", shown: true),
-        MarkupCase(name: "Pandoc footnotes", html: #"<section class="footnotes"><ol><li id="fn1">Measured at the harbour gauge in Brest.</li></ol></section>"#, phrase: "harbour gauge in Brest", shown: true),
-        MarkupCase(name: "edit link", html: #"<h2>Spring tides<span class="mw-editsection">[<a href="?action=edit">edit</a>]</span></h2>"#, phrase: "edit", shown: false),
-        MarkupCase(name: "reference mark", html: ##"<p>Spring tides are the highest.<sup class="reference"><a href="#cite_note-4">[4]</a></sup></p>"##, phrase: "[4]", shown: false),
-        MarkupCase(name: "footnote link", html: ##"<p>Neap tides are the lowest<sup><a href="#fn2" id="fnref2">2</a></sup> of the month.</p>"##, phrase: "lowest2", shown: false),
-        MarkupCase(name: "pronunciation", html: #"<p>The tide (<span class="IPA">/taɪd/</span>) rises twice a day.</p>"#, phrase: "taɪd", shown: false),
+        MarkupCase(
+            name: "MediaWiki reference list",
+            html:
+                #"<div class="reflist"><ol class="references"><li>Calvin, M. (1962). The path of "#
+                        + #"carbon.</li></ol></div>"#,
+            phrase: "The path of carbon", shown: true),
+        MarkupCase(
+            name: "navigation box",
+            html:
+                #"<table class="navbox"><tr><th class="navbox-title">Plant metabolism topics</th>"#
+                        + #"</tr><tr><td>Calvin cycle, Photorespiration, Cellular respiration and more "#
+                        + #"topics here</td></tr></table>"#,
+            phrase: "Plant metabolism topics", shown: true),
+        MarkupCase(
+            name: "navigation landmark",
+            html:
+                #"<div role="navigation" class="navbox"><div class="navbox-title">Ocean "#
+                        + #"topics</div><div>Waves, currents and tides of the world's seas</div></div>"#,
+            phrase: "Ocean topics", shown: false),
+        MarkupCase(
+            name: "infobox rows",
+            html:
+                #"<table class="infobox"><tr><th>Discovered</th><td>Eighteen fifty seven by "#
+                        + #"Kölliker</td></tr></table>"#,
+            phrase: "Eighteen fifty seven", shown: true),
+        MarkupCase(
+            name: "hatnote",
+            html: #"<div role="note" class="hatnote">For the song of the same name, see Tide (song).</div>"#,
+            phrase: "For the song", shown: true),
+        MarkupCase(
+            name: "figure caption",
+            html:
+                #"<figure><img src="x.png" alt=""><figcaption>Waves breaking on a rocky shore at "#
+                        + #"dusk in winter</figcaption></figure>"#,
+            phrase: "Waves breaking", shown: true),
+        MarkupCase(
+            name: "thumb caption",
+            html:
+                #"<div class="thumb"><div class="thumbinner"><div class="thumbcaption">High tide "#
+                        + #"at the harbour wall in March</div></div></div>"#,
+            phrase: "High tide at the harbour wall", shown: true),
+        MarkupCase(
+            name: "DPUB endnotes",
+            html:
+                #"<section role="doc-endnotes"><ol><li>The tide tables of 1921 were printed by "#
+                        + #"hand in Liverpool.</li></ol></section>"#,
+            phrase: "tide tables of 1921", shown: true),
+        MarkupCase(
+            name: "Pandoc footnotes",
+            html:
+                #"<section class="footnotes"><ol><li id="fn1">Measured at the harbour gauge in "#
+                        + #"Brest.</li></ol></section>"#,
+            phrase: "harbour gauge in Brest", shown: true),
+        MarkupCase(
+            name: "edit link",
+            html: #"<h2>Spring tides<span class="mw-editsection">[<a href="?action=edit">edit</a>]</span></h2>"#,
+            phrase: "edit", shown: false),
+        MarkupCase(
+            name: "reference mark",
+            html: ##"<p>Spring tides are the highest.<sup class="reference"><a href="#cite_note-4">[4]</a></sup></p>"##,
+            phrase: "[4]", shown: false),
+        MarkupCase(
+            name: "footnote link",
+            html: ##"<p>Neap tides are the lowest<sup><a href="#fn2" id="fnref2">2</a></sup> of the month.</p>"##,
+            phrase: "lowest2", shown: false),
+        MarkupCase(
+            name: "pronunciation", html: #"<p>The tide (<span class="IPA">/taɪd/</span>) rises twice a day.</p>"#,
+            phrase: "taɪd", shown: false),
     ]
 
-    static let prose = "<p>" + String(repeating: "The sea rises and falls twice a day because the moon and the sun pull on the oceans of the turning earth. ", count: 4) + "</p>"
+    static let prose =
+        "<p>"
+        + String(
+            repeating:
+                "The sea rises and falls twice a day because the moon and the sun pull on the "
+                        + "oceans of the turning earth. ",
+            count: 4) + "</p>"
 
     @Test(arguments: markup)
     func markupSaysWhatIsApparatus(_ test: MarkupCase) throws {
-        let html = "<html><head><title>Tides</title></head><body><article><h1>Tides</h1>\(Self.prose)\(test.html)\(Self.prose)</article></body></html>"
-        let document = try Importer().document(from: Data(html.utf8), origin: "t.html", name: "t.html", options: ImportOptions())
+        let document = try ImportFixtures.articleDocument(title: "Tides", prose: Self.prose, inner: test.html)
         #expect(!document.text.contains(test.phrase), "\(test.name): the body has \(test.phrase)")
         #expect(document.apparatus.contains(test.phrase) == test.shown, "\(test.name): apparatus \(document.apparatus)")
     }
@@ -197,12 +299,15 @@ struct ApparatusTests {
     // MARK: - Markdown
 
     @Test func markdownFootnotesAreApparatusAndTheirMarksGo() throws {
-        let markdown = "# Heat\n\nHeat flows from hot to cold.[^1] It never flows back alone.[^note]\n\n[^1]: Clausius, 1854.\n[^note]: Unless work is done,\n    as in a refrigerator.\n"
+        let markdown =
+            "# Heat\n\nHeat flows from hot to cold.[^1] It never flows back "
+                    + "alone.[^note]\n\n[^1]: Clausius, 1854.\n[^note]: Unless work is done,\n    as in "
+                    + "a refrigerator.\n"
         let parts = MarkdownText.readableParts(markdown)
         #expect(parts.text.contains("Heat flows from hot to cold. It never flows back alone."))
         #expect(!parts.text.contains("Clausius"))
         #expect(parts.footnotes == ["Clausius, 1854.", "Unless work is done, as in a refrigerator."])
-        let document = try Importer().document(from: Data(markdown.utf8), origin: "n.md", name: "n.md", options: ImportOptions())
+        let document = try ImportFixtures.document(markdown, name: "n.md")
         #expect(document.apparatus.contains("Clausius, 1854."))
         #expect(!document.text.contains("[^"))
     }
@@ -216,7 +321,9 @@ struct ApparatusTests {
             #expect(document.apparatus.contains(note))
         }
         #expect(!document.text.contains("Cuffey") && document.apparatus.contains("Cuffey, K. M."))
-        #expect(document.text.contains("the glacier begins to flow downhill. Ice crystals"), "the note's mark goes from the text")
+        #expect(
+            document.text.contains("the glacier begins to flow downhill. Ice crystals"),
+            "the note's mark goes from the text")
         #expect(document.text.contains("3. Why it matters"))
         // The body's pages still say where each quote is.
         let late = try #require(ImportFixtures.offset(of: "The speed of glaciers controls", in: document.text))
@@ -240,7 +347,8 @@ struct ApparatusTests {
         let page = Self.page(body: body, foot: ["1 Forbes measured it in 1842 with stakes.", "9"], size: 8)
         let (pages, notes) = PDFFootnotes.separate([page, page])
         #expect(notes == ["1 Forbes measured it in 1842 with stakes.", "1 Forbes measured it in 1842 with stakes."])
-        #expect(pages[0].contains { $0.text == "Glaciers flow downhill. Ice creeps like cold honey under its own weight." })
+        #expect(
+            pages[0].contains { $0.text == "Glaciers flow downhill. Ice creeps like cold honey under its own weight." })
         #expect(pages[0].last?.text == "9", "the page number stays for the running-line pass")
     }
 
