@@ -107,7 +107,7 @@ extension Runner {
                     continue
                 default: text = value.compactText
                 }
-                output.line("  " + (key + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + TerminalSafety.clean(text))
+                output.line("  " + (key + ":").padding(toLength: max(16, key.count + 2), withPad: " ", startingAt: 0) + TerminalSafety.clean(text))
             }
         }
     }

@@ -271,7 +271,7 @@ extension OpenAICompatibleEngine {
         discoveryStore?.save(discoveryKey, StoredDiscovery(payload: changed.payload, discoveredAt: changed.discoveredAt))
     }
 
-    /// `GET /v1/models` first (reachability, credentials, model names), then one probe per
+    /// `GET /v1/models` first (reachability, credentials, model names, and vLLM's window), then one probe per
     /// dialect until one answers: `/props` (llama-server), `/openapi.json` (llama-cpp-python,
     /// whose request schema says whether chat completions take `grammar`), `/v1/model/info`
     /// (LiteLLM's proxy), `/api/version` (Ollama), and `/extras/tokenize/count` for a
@@ -289,6 +289,11 @@ extension OpenAICompatibleEngine {
             let data = object["data"] as? [[String: Any]]
         {
             found.servedModels = data.compactMap { $0["id"] as? String }
+            // vLLM lists each model's window (`--max-model-len`) with it.
+            let entry = data.first { $0["id"] as? String == endpoint.model } ?? data.onlyElement
+            if let tokens = OpenAIWire.integer(entry?["max_model_len"]), tokens > 0 {
+                found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "GET /v1/models (max_model_len)"))
+            }
         }
         sawLiteLLM = sawLiteLLM || models?.fromLiteLLM == true
 

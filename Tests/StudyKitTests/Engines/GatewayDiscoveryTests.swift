@@ -9,6 +9,11 @@ import Testing
 struct GatewayDiscoveryTests {
     static let models = ScriptedReply.json(#"{"data":[{"id":"study-remote","object":"model","owned_by":"openai"}],"object":"list"}"#)
 
+    /// A LiteLLM gateway's discovery answers (its generations are queued by each test).
+    static var gateway: [String: ScriptedReply] {
+        ["/v1/models": models, "/v1/model/info": modelInfo([#""max_input_tokens":8192"#])]
+    }
+
     /// LiteLLM's model info for two deployments of `study-remote` (and one of another model).
     static func modelInfo(_ windows: [String]) -> ScriptedReply {
         let entries = windows.enumerated().map { index, window in
@@ -101,14 +106,14 @@ struct GatewayDiscoveryTests {
     @Test func aRefusedJSONSchemaIsSentAgainAsJSONObjectAtOnceAndRemembered() async throws {
         let refusal = #"{"error":{"message":"litellm.InternalServerError: InternalServerError: OpenAIException - 1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}","type":"internal_server_error","code":"500"}}"#
         let answer = ScriptedReply.json(EngineFaultTests.completion(#"{"title":"t","blurb":"b"}"#))
-        let transport = ScriptedEngineTransport(routes: ["/v1/models": Self.models], queue: [.json(500, refusal), answer, answer])
+        let transport = ScriptedEngineTransport(routes: Self.gateway, queue: [.json(500, refusal), answer, answer])
         let sleeper = RecordingSleeper()
         let engine = Self.engine(transport, contextSize: 8192, dialect: .liteLLM, sleeper: sleeper)
         _ = try await engine.respond(to: EngineTestSchema.request())
         _ = try await engine.respond(to: EngineTestSchema.request())
         let bodies = transport.requests.filter { $0.url.path == "/v1/chat/completions" }.compactMap { $0.body }
             .map { String(decoding: $0, as: UTF8.self) }
-        #expect(bodies.count == 3)
+        try #require(bodies.count == 3)
         #expect(bodies[0].contains(#""type":"json_schema""#))
         #expect(bodies[1].contains(#""response_format":{"type":"json_object","schema":"#))
         #expect(bodies[2].contains(#""type":"json_object""#), "the refusal is remembered")
@@ -118,7 +123,7 @@ struct GatewayDiscoveryTests {
 
     @Test func aGatewayBudgetIsAQuotaAndIsNotRetried() async throws {
         let budget = #"{"error":{"message":"Budget has been exceeded! Current cost: 1.2, Max budget: 1.0","type":"budget_exceeded","param":null,"code":"422"}}"#
-        let transport = ScriptedEngineTransport(routes: ["/v1/models": Self.models], queue: [.json(422, budget)])
+        let transport = ScriptedEngineTransport(routes: Self.gateway, queue: [.json(422, budget)])
         await #expect(throws: EngineError.quotaExceeded("Budget has been exceeded! Current cost: 1.2, Max budget: 1.0")) {
             _ = try await Self.engine(transport, contextSize: 8192, dialect: .liteLLM).respond(to: EngineTestSchema.request())
         }
@@ -132,7 +137,7 @@ struct GatewayDiscoveryTests {
         ]
         let failed = ScriptedReply.json(503, #"{"error":{"message":"No deployments available","type":"None"}}"#, headers: headers)
         let answered = ScriptedReply.json(200, EngineFaultTests.completion(#"{"title":"t","blurb":"b"}"#), headers: headers)
-        let transport = ScriptedEngineTransport(routes: ["/v1/models": Self.models], queue: [failed, answered, failed, failed, failed])
+        let transport = ScriptedEngineTransport(routes: Self.gateway, queue: [failed, answered, failed, failed, failed])
         let engine = Self.engine(transport, contextSize: 8192, dialect: .liteLLM)
         let log = SentRequestLog()
         _ = try await SentRequestLog.$current.withValue(log) { try await engine.respond(to: EngineTestSchema.request()) }
@@ -146,6 +151,14 @@ struct GatewayDiscoveryTests {
         ) {
             _ = try await engine.respond(to: EngineTestSchema.request())
         }
+    }
+
+    @Test func vLLMsWindowIsReadFromItsModelList() async throws {
+        let models = ScriptedReply.json(
+            #"{"object":"list","data":[{"id":"study-7b","object":"model","owned_by":"vllm","max_model_len":32768}]}"#)
+        let engine = Self.engine(ScriptedEngineTransport(routes: ["/v1/models": models]))
+        #expect(try await engine.contextSize() == ContextWindow(tokens: 32768, source: .discovered(endpoint: "GET /v1/models (max_model_len)")))
+        #expect(try await engine.dialect() == .openAI)
     }
 
     struct InfoCase: Sendable, CustomStringConvertible {

@@ -31,17 +31,23 @@ struct GatewayIntegrationTests {
         ]
     }
 
+    /// `studykit engines --json`'s row for the remote engine.
+    static func remoteRow(_ environment: [String: String]) async throws -> [String: Any] {
+        let engines = try await StudykitBinary.run(["engines", "--json"], environment: environment)
+        #expect(engines.status == 0, "\(engines.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: engines.stdoutData) as? [[String: Any]], "\(engines.stdout)")
+        let remote = try #require(rows.first { $0["engine"] as? String == "remote" })
+        #expect(remote["available"] as? Bool == true, "\(remote)")
+        return remote
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func enginesListsTheGatewayWithItsWindowAndHeadlineAndSummaryAreAnsweredThroughIt() async throws {
         try await Self.requireGateway()
         let scratch = try ScratchDirectory("gateway")
         let environment = try Self.environment(cache: scratch.url)
 
-        let engines = try await StudykitBinary.run(["engines", "--json"], environment: environment)
-        #expect(engines.status == 0, "\(engines.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: engines.stdoutData) as? [[String: Any]], "\(engines.stdout)")
-        let remote = try #require(rows.first { $0["engine"] as? String == "remote" })
-        #expect(remote["available"] as? Bool == true, "\(remote)")
+        let remote = try await Self.remoteRow(environment)
         #expect(remote["dialect"] as? String == "litellm", "\(remote)")
         // The window comes from the gateway's model info (scripts/serve-models sets max_input_tokens).
         #expect(remote["contextSize"] as? Int == 8192, "\(remote)")
@@ -81,11 +87,7 @@ struct GatewayIntegrationTests {
             "STUDYKIT_LOCAL_URL": try LoopbackPorts.closedURL(), "STUDYKIT_REMOTE_URL": server.url + "/v1",
             "STUDYKIT_REMOTE_API_KEY": "sk-test-bigspec", "STUDYKIT_REMOTE_CONTEXT_SIZE": "8192", "STUDYKIT_CACHE_DIR": scratch.url.path,
         ]
-        let engines = try await StudykitBinary.run(["engines", "--json"], environment: environment)
-        #expect(engines.status == 0, "\(engines.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: engines.stdoutData) as? [[String: Any]], "\(engines.stdout)")
-        let remote = try #require(rows.first { $0["engine"] as? String == "remote" })
-        #expect(remote["available"] as? Bool == true, "\(remote)")
+        let remote = try await Self.remoteRow(environment)
         #expect(remote["dialect"] as? String == "openai", "\(remote)")
         #expect(remote["contextSize"] as? Int == 8192, "\(remote)")
         #expect(remote["model"] as? String == "bigspec-model", "\(remote)")
