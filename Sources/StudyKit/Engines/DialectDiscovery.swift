@@ -78,9 +78,11 @@ struct Discovery: Sendable, Equatable {
     /// 2.0 MB, over the probe's 64 KB limit; treated as a plain OpenAI server"): a probe that
     /// fails is a fact unknown, never the engine unavailable. `studykit engines` shows them.
     var notes: [String] = []
-    /// Why the server refused OpenAI's `json_schema` answer shape, once it did: the schema then
-    /// goes as llama.cpp's `json_object` + `schema` (a gateway in front of llama-cpp-python).
-    var jsonSchemaRefused: String?
+    /// Why the schema goes as llama.cpp's `json_object` + `schema` instead of OpenAI's
+    /// `json_schema`, when it does: the server refused `json_schema`, or a gateway's model info
+    /// does not say every deployment takes it (llama-cpp-python behind LiteLLM refuses it with a
+    /// 500, which the gateway counts against the backend).
+    var jsonObjectSchema: String?
     /// The deployments a gateway serves the model with (LiteLLM's model info), when it says.
     var deployments: Int?
 
@@ -106,7 +108,7 @@ struct Discovery: Sendable, Equatable {
         case .notOffered(let reason): object["grammar"] = ["accepted": false, "note": .string(reason)]
         }
         if !notes.isEmpty { object["notes"] = .array(notes.map(JSONValue.string)) }
-        if let jsonSchemaRefused { object["jsonSchemaRefused"] = .string(jsonSchemaRefused) }
+        if let jsonObjectSchema { object["jsonObjectSchema"] = .string(jsonObjectSchema) }
         if let deployments { object["deployments"] = .integer(deployments) }
         return JSONValue.object(object).compactText
     }
@@ -136,7 +138,7 @@ struct Discovery: Sendable, Equatable {
         }
         self.grammar = grammar["accepted"] == .bool(true) ? .accepted(evidence: note) : .notOffered(reason: note)
         if case .array(let notes)? = object["notes"] { self.notes = notes.compactMap(\.stringValue) }
-        self.jsonSchemaRefused = object["jsonSchemaRefused"]?.stringValue
+        self.jsonObjectSchema = object["jsonObjectSchema"]?.stringValue
         if case .integer(let count)? = object["deployments"], count > 0 { self.deployments = Int(count) }
         self.discoveredAt = stored.discoveredAt
         self.fromStore = true
@@ -257,7 +259,7 @@ extension OpenAICompatibleEngine {
     /// send the schema as `json_object` + `schema`.
     func recordJSONSchemaRefused(_ found: Discovery, reason: String) {
         var changed = found
-        changed.jsonSchemaRefused = reason
+        changed.jsonObjectSchema = "the server refused json_schema: \(reason)"
         cache.replace(with: changed)
         discoveryStore?.save(discoveryKey, StoredDiscovery(payload: changed.payload, discoveredAt: changed.discoveredAt))
     }
@@ -352,6 +354,10 @@ extension OpenAICompatibleEngine {
             {
                 dialect = .liteLLM
                 found.deployments = deployments.count > 0 ? deployments.count : nil
+                if !deployments.takeJSONSchema {
+                    found.jsonObjectSchema =
+                        "GET /v1/model/info does not say every deployment takes json_schema (supports_response_schema)"
+                }
                 if let window = deployments.window {
                     found.window = ContextWindow(tokens: window.tokens, source: .discovered(endpoint: "GET /v1/model/info (\(window.field))"))
                 }

@@ -31,6 +31,11 @@ struct GatewayModelInfo: Equatable {
     /// The smallest window among the deployments that report one (the gateway may send a
     /// request to any of them); `nil` when none does.
     var window: Window?
+    /// Whether every deployment says it takes OpenAI's `json_schema` (`supports_response_schema`:
+    /// LiteLLM's cost map says so for the hosted models it knows; a configuration can say it
+    /// for vLLM). An OpenAI-compatible server it knows nothing of may be llama-cpp-python,
+    /// which refuses it.
+    var takeJSONSchema: Bool
 
     /// Reads the answer for `model` (all deployments when `nil`); `nil` when the body is not
     /// LiteLLM's model info.
@@ -49,6 +54,9 @@ struct GatewayModelInfo: Equatable {
             return nil
         }
         window = windows.min { $0.tokens < $1.tokens }
+        takeJSONSchema = !deployments.isEmpty && deployments.allSatisfy {
+            ($0["model_info"] as? [String: Any])?["supports_response_schema"] as? Bool == true
+        }
     }
 }
 

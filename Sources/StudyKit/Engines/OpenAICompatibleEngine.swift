@@ -143,8 +143,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
     public func describe() async -> EngineDescription {
         var description = EngineDescription(model: modelName, dialect: cache.discoveredDialect?.rawValue)
         if let known = cache.known {
-            description.answerShape = known.jsonSchemaRefused.map {
-                "JSON Schema in 'response_format' as json_object + schema (the server refused json_schema: \($0))"
+            description.answerShape = known.jsonObjectSchema.map {
+                "JSON Schema in 'response_format' as json_object + schema (\($0))"
             } ?? known.grammar.summary
             description.discoveryNotes = known.notes
             let age = Int(max(0, timing.now().timeIntervalSince(known.discoveredAt)) / 60)
@@ -460,7 +460,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
     ) async throws -> T {
         let model = resolvedModel(found)
         let grammar = found.grammar.accepts ? Self.grammar(for: request) : nil
-        let objectForm = found.jsonSchemaRefused != nil
+        let objectForm = found.jsonObjectSchema != nil
         do {
             return try await send(
                 try OpenAIWire.chatBody(

@@ -11,7 +11,7 @@ struct GatewayDiscoveryTests {
 
     /// A LiteLLM gateway's discovery answers (its generations are queued by each test).
     static var gateway: [String: ScriptedReply] {
-        ["/v1/models": models, "/v1/model/info": modelInfo([#""max_input_tokens":8192"#])]
+        ["/v1/models": models, "/v1/model/info": modelInfo([#""max_input_tokens":8192,"supports_response_schema":true"#])]
     }
 
     /// LiteLLM's model info for two deployments of `study-remote` (and one of another model).
@@ -51,6 +51,8 @@ struct GatewayDiscoveryTests {
         let description = await engine.describe()
         #expect(description.discoveryNotes == ["discovery: GET /openapi.json was 2.0 MB, over the probe's 64 KB limit; the server is litellm"])
         #expect(description.concurrency == "not reported (the gateway serves the model with 2 deployments)")
+        // Its deployments do not say they take json_schema: llama.cpp's form is sent from the start.
+        #expect(description.answerShape?.hasPrefix("JSON Schema in 'response_format' as json_object + schema (GET /v1/model/info") == true)
         #expect(transport.requests.map(\.url.path) == ["/v1/models", "/props", "/openapi.json", "/v1/model/info"])
     }
 
@@ -174,10 +176,18 @@ struct GatewayDiscoveryTests {
         InfoCase(
             description: "the model's deployments only",
             body: #"{"data":[{"model_name":"a","model_info":{"max_input_tokens":8192.0}},{"model_name":"b","model_info":{"max_input_tokens":2048}}]}"#,
-            model: "a", expected: GatewayModelInfo(count: 1, window: .init(tokens: 8192, field: "max_input_tokens"))),
+            model: "a", expected: GatewayModelInfo(count: 1, window: .init(tokens: 8192, field: "max_input_tokens"), takeJSONSchema: false)),
+        InfoCase(
+            description: "every deployment takes json_schema",
+            body: #"{"data":[{"model_name":"a","model_info":{"supports_response_schema":true}},{"model_name":"a","model_info":{"supports_response_schema":true}}]}"#,
+            model: "a", expected: GatewayModelInfo(count: 2, window: nil, takeJSONSchema: true)),
+        InfoCase(
+            description: "one deployment does not say",
+            body: #"{"data":[{"model_name":"a","model_info":{"supports_response_schema":true}},{"model_name":"a","model_info":{"supports_response_schema":null}}]}"#,
+            model: "a", expected: GatewayModelInfo(count: 2, window: nil, takeJSONSchema: false)),
         InfoCase(
             description: "no window anywhere", body: #"{"data":[{"model_name":"a","litellm_params":{"model":"openai/a"}}]}"#, model: "a",
-            expected: GatewayModelInfo(count: 1, window: nil)),
+            expected: GatewayModelInfo(count: 1, window: nil, takeJSONSchema: false)),
     ])
     func modelInfoIsReadPerModel(_ testCase: InfoCase) {
         #expect(GatewayModelInfo(body: Data(testCase.body.utf8), model: testCase.model) == testCase.expected)
@@ -185,9 +195,10 @@ struct GatewayDiscoveryTests {
 }
 
 extension GatewayModelInfo {
-    init(count: Int, window: Window?) {
+    init(count: Int, window: Window?, takeJSONSchema: Bool) {
         self.init(body: Data(#"{"data":[{"model_name":"x","model_info":{}}]}"#.utf8), model: nil)!
         self.count = count
         self.window = window
+        self.takeJSONSchema = takeJSONSchema
     }
 }
