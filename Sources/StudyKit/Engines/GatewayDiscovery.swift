@@ -78,10 +78,11 @@ struct ResponseTrace: Equatable {
             .map(Self.shortened)
         servedBy = head.header("x-litellm-model-api-base").map { URLCredentials.redacted(in: Self.shortened($0)) }
         retries = head.header("x-litellm-attempted-retries").flatMap { Int($0) }
+        viaGateway = head.header("x-litellm-call-id") != nil || servedBy != nil
     }
 
-    /// Whether a header said anything.
-    var isEmpty: Bool { requestID == nil && servedBy == nil }
+    /// Whether a gateway answered (LiteLLM's headers): `--verbose` traces its requests.
+    var viaGateway: Bool
 
     /// ` (request 1cc3e007-…, served by http://127.0.0.1:8424/v1, 1 retry at the gateway)`, or
     /// an empty string.

@@ -650,7 +650,9 @@ extension OpenAICompatibleEngine {
                 let trace = ResponseTrace(response.head)
                 if let entry {
                     var sent = SentRequest(status: response.head.status)
-                    (sent.requestID, sent.servedBy) = (trace.requestID, trace.servedBy)
+                    // A gateway's requests are traced (`--verbose`); a single server's ids only
+                    // show in a failure's message.
+                    if trace.viaGateway { (sent.requestID, sent.servedBy) = (trace.requestID, trace.servedBy) }
                     sentLog?.resolve(entry, as: sent)
                 }
                 if response.head.isSuccess { return response }

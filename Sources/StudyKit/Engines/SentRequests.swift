@@ -26,8 +26,8 @@ public struct SentRequest: Sendable, Equatable {
     public var outcome: Outcome
     /// The HTTP status, when an answer arrived.
     public var status: Int?
-    /// The request's id at the gateway or provider (`x-litellm-call-id`, `x-request-id`), when
-    /// the answer named one: `--verbose` shows it, so the request can be found in their logs.
+    /// The request's id at the gateway (`x-litellm-call-id`), when a gateway answered: `--verbose`
+    /// shows it, so the request can be found in the gateway's logs.
     public var requestID: String?
     /// The backend a gateway sent the request to (`x-litellm-model-api-base`), when it says.
     public var servedBy: String?

@@ -155,6 +155,17 @@ struct GatewayDiscoveryTests {
         }
     }
 
+    @Test func aSingleServersRequestIdIsNotTracedOnlyAGatewaysIs() async throws {
+        let answered = ScriptedReply.json(
+            200, EngineFaultTests.completion(#"{"title":"t","blurb":"b"}"#), headers: ["x-request-id": "cd74fca4f3ed"])
+        let transport = ScriptedEngineTransport(routes: ["/v1/models": Self.models], queue: [answered])
+        let log = SentRequestLog()
+        _ = try await SentRequestLog.$current.withValue(log) {
+            try await Self.engine(transport, contextSize: 8192, dialect: .openAI).respond(to: EngineTestSchema.request())
+        }
+        #expect(log.requests == [SentRequest(outcome: .answered, status: 200)])
+    }
+
     @Test func vLLMsWindowIsReadFromItsModelList() async throws {
         let models = ScriptedReply.json(
             #"{"object":"list","data":[{"id":"study-7b","object":"model","owned_by":"vllm","max_model_len":32768}]}"#)
