@@ -173,3 +173,47 @@ struct MissingModelTests {
     }
 }
 #endif
+
+#if LlamaCpp
+/// The README's first command without a model: the answer is the builtin engine's, and human
+/// output says so in one line on stderr; `--json`, `--quiet`, a forced engine, a remote engine or
+/// an installed model say nothing.
+@Suite("a builtin answer for want of a model is labelled")
+struct MissingModelNoteTests {
+    static func routed() async throws -> RoutedResult {
+        let document = Document(text: "Mitosis is how one cell divides into two identical cells.", title: nil, kind: .text, origin: "test")
+        return try await RoutingEngine(
+            local: UnconfiguredEngine(kind: .local, reason: "none"), remote: UnconfiguredEngine(kind: .remote, reason: "none")
+        ).run(RoutingRequest(task: .headline, document: document))
+    }
+
+    static func missing() throws -> EngineConfiguration {
+        try EngineConfiguration.load(environment: ["XDG_CONFIG_HOME": "/nonexistent"]) { _ in (nil, ["/venv/studykit_models"]) }
+    }
+
+    @Test func theNoteNamesTheMissingModel() async throws {
+        let routed = try await Self.routed()
+        #expect(routed.engine == .builtin)
+        let note = Runner.missingModelNote(
+            routed: routed, configuration: try Self.missing(), settings: GenerateSettings(task: .headline), remoteConfigured: false)
+        #expect(note?.hasPrefix("studykit: answered by the builtin engine (extracted from the material, no model): "
+            + "the default local model, Qwen2.5-Coder-0.5B-Instruct, is not installed") == true, "\(note ?? "nil")")
+    }
+
+    @Test(arguments: ["json", "quiet", "forced", "remote", "installed"])
+    func otherwiseThereIsNoNote(case name: String) async throws {
+        let routed = try await Self.routed()
+        var settings = GenerateSettings(task: .headline)
+        var configuration = try Self.missing()
+        switch name {
+        case "json": settings.format = .json
+        case "quiet": settings.quiet = true
+        case "forced": settings.engine = .builtin
+        case "installed": configuration = try EngineConfiguration.load(environment: ["XDG_CONFIG_HOME": "/nonexistent"]) { _ in ("/m.gguf", []) }
+        default: break
+        }
+        let note = Runner.missingModelNote(routed: routed, configuration: configuration, settings: settings, remoteConfigured: name == "remote")
+        #expect(note == nil)
+    }
+}
+#endif
