@@ -408,6 +408,11 @@ enum PDFLayout {
     /// Gathers ``HyphenationEvidence`` from the words inside lines (a line's last word may be a fragment).
     private static func hyphenationEvidence(_ pages: [[PDFLine]]) -> HyphenationEvidence {
         var evidence = HyphenationEvidence()
+        // `joint` reads the evidence only after a letter and a hyphen that end a line: a document
+        // without such a line needs none, and gathering it reads every word of the document.
+        guard pages.joined().contains(where: { line in
+            line.text.unicodeScalars.last == "-" && line.text.unicodeScalars.dropLast(1).last?.properties.isAlphabetic == true
+        }) else { return evidence }
         var scratch: [UInt8] = []
         for line in pages.joined() {
             // Most PDF lines are printable ASCII, where a Character is one byte: read those as bytes
@@ -695,7 +700,7 @@ enum PDFLayout {
     /// A line that can be a section's title: one line of at most ten words and 80 characters,
     /// with a letter, not ending as a sentence or clause does.
     private static func isTitleLine(_ text: String) -> Bool {
-        guard text.prefix(81).count <= 80, !text.contains("\n"), text.contains(where: \.isLetter), let last = text.last,
+        guard text.prefix(81).count <= 80, !(text.utf8.contains(0x0A) && text.contains("\n")), text.contains(where: \.isLetter), let last = text.last,
             !".:;,!?".contains(last)
         else { return false }
         return text.split(separator: " ").count <= 10
