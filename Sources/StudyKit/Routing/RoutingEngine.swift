@@ -158,6 +158,8 @@ public struct RoutingEngine: Sendable {
     /// What this process learnt about the remote quota; shared by every copy of the router, so a
     /// refusal holds for every part of a kit and the rest of the run.
     let remoteQuota = RemoteQuotaState()
+    /// Warnings already given in this run, shared by every copy of the router.
+    let warnings = OnceWarnings()
     /// The item answers models gave in this process, shared by every copy of the router so a
     /// kit's quiz reuses what its flashcards asked (``ItemAnswers``).
     let itemAnswers = ItemAnswers()
@@ -325,6 +327,9 @@ public struct RoutingEngine: Sendable {
         let budget = try await withinBudget(bound, floor: 0) {
             try await checkBudget(
                 engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation, part: partLine)
+        }
+        if case .assumed(let reason) = budget.window.source, warnings.first("window \(kind.rawValue)") {
+            warn("the \(kind.rawValue) engine's window is assumed to be \(budget.window.tokens) tokens: \(reason)")
         }
         var prompt = whole
         // What the model is shown of the material, for the grounding checks.
