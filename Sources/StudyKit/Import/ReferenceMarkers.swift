@@ -51,9 +51,13 @@ enum ReferenceMarkers {
 
     /// `lines` (one document's) without their marks; which marks go is decided over all of them.
     static func removed(fromLines lines: [String]) -> [String] {
-        guard lines.contains(where: { $0.contains("[") }) else { return lines }
+        // A mark needs a `[`: a line without one in its bytes is passed over without a character
+        // search or a regular-expression match (a PDF has thousands of lines).
+        func mayHoldMark(_ line: String) -> Bool { line.utf8.contains(0x5B) }
+        guard lines.contains(where: { mayHoldMark($0) && $0.contains("[") }) else { return lines }
         let count = lines.reduce(0) { total, line in
-            total + afterPunctuation.numberOfMatches(in: line, range: NSRange(line.startIndex..., in: line))
+            guard mayHoldMark(line) else { return total }
+            return total + afterPunctuation.numberOfMatches(in: line, range: NSRange(line.startIndex..., in: line))
         }
         let spacedCount = lines.reduce(0) { total, line in
             total + proseLines(of: line).reduce(0) { count, prose in
@@ -62,7 +66,7 @@ enum ReferenceMarkers {
         }
         guard count > 0 || spacedCount >= spacedEvidence else { return lines }
         return lines.map { line in
-            guard line.contains("[") else { return line }
+            guard mayHoldMark(line), line.contains("[") else { return line }
             var result = afterPunctuation.stringByReplacingMatches(
                 in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "")
             if count >= articleEvidence {

@@ -65,11 +65,15 @@ struct ClozeBuilder: Sendable {
     ///   - keyphrases: candidate answers, best first (`KeyphraseExtractor`).
     ///   - compounds: stems of longer terms the text repeats (``BuiltinAnalysis/compounds``): a
     ///     blank takes no part of one.
-    func items(from ranked: [RankedSentence], keyphrases: [Keyphrase], limit: Int = 10, compounds: [[String]] = []) -> [ClozeItem] {
+    func items(
+        from ranked: some Sequence<RankedSentence>, keyphrases: [Keyphrase], limit: Int = 10, compounds: [[String]] = []
+    ) -> [ClozeItem] {
         var used = Set<String>()
         var items: [ClozeItem] = []
         let phraseStems = keyphrases.map { $0.key.split(separator: " ").map(String.init) }
-        for entry in ranked where items.count < limit {
+        // The sentences are read only until the items are found: a caller may filter them lazily.
+        for entry in ranked {
+            guard items.count < limit else { break }
             let sentence = entry.sentence
             guard !sentence.isHeading else { continue }
             let words = BuiltinTerms.words(in: sentence.text)
