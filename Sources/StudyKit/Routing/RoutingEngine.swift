@@ -23,6 +23,8 @@ public struct RoutingRequest: Sendable {
     /// Set when ``document`` is one chunk of a longer document (``ChunkedRunner``): which part
     /// it is and how many items it should give; it adds one line to the prompt.
     public var part: DocumentPart? = nil
+    /// How many cards and questions (`--cards`, `--questions`); by default they follow the material (#54).
+    public var size: KitSize = .followsMaterial
 
     /// Creates a request; by default the policy decides, remote is allowed and the cache is used.
     public init(
@@ -634,7 +636,8 @@ public struct RoutingEngine: Sendable {
         let text = builtin.withoutInstructions(document.text)
         let title = document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
         let extracted = try builtin.generate(
-            request.task, text: text, title: title, concept: request.concept, explanation: request.explanation)
+            request.task, text: text, title: title, concept: request.concept, explanation: request.explanation,
+            size: request.size)
         let (result, items) = await rewriteItems(
             extracted, request: request, material: [title, text].compactMap { $0 }.joined(separator: "\n"),
             modelWasSkipped: fallbacks.contains { $0.engine != .builtin && $0.reason.hasPrefix("skipped:") }, log: log)
