@@ -2,7 +2,8 @@
 
 /// The sections of a document that a kit owes items to (#54): each section of the outline of the
 /// body (`studykit text --body`) with at least 500 characters of its own text — its units after
-/// its heading, up to the next heading of any level. Text before the first heading counts as a
+/// its heading, up to the next heading of any level, code left out (code is never a card: an
+/// API reference's entry of one sentence above its example owes none). Text before the first heading counts as a
 /// section too (the "(opening text)"), so a document without headings has one when it is long
 /// enough.
 ///
@@ -32,7 +33,7 @@ struct BodySections: Sendable {
 
     /// Every section of the outline, in document order.
     let all: [Entry]
-    /// Characters of distinct text: each unit's text counted once, however often it is repeated.
+    /// Characters of distinct prose: each unit's text counted once, however often it is repeated.
     let distinctCharacters: Int
 
     /// The sections of `outline`.
@@ -41,11 +42,13 @@ struct BodySections: Sendable {
         var seenUnits = Set<String>()
         var distinct = 0
         all = outline.sections.map { section in
-            let characters = section.sentences.reduce(0) { $0 + $1.text.count }
-            for unit in section.sentences where seenUnits.insert(unit.text).inserted { distinct += unit.text.count }
+            // Code is part of the document but never a card: a section's own text is its prose.
+            let prose = section.sentences.filter { !$0.isCode }
+            let characters = prose.reduce(0) { $0 + $1.text.count }
+            for unit in prose where seenUnits.insert(unit.text).inserted { distinct += unit.text.count }
             var copyOf: Int?
             if characters >= Self.minimumCharacters {
-                let key = section.sentences.map(\.text).joined(separator: "\n")
+                let key = prose.map(\.text).joined(separator: "\n")
                 if let first = firstOfText[key] { copyOf = first } else { firstOfText[key] = section.index }
             }
             return Entry(

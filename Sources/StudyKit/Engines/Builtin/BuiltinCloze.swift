@@ -119,8 +119,10 @@ extension BuiltinEngine {
                     }
                     let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds)
                     guard !fresh.isEmpty else { break }
-                    // A copy of a sentence asked about in this same batch is skipped, its term kept.
-                    for item in fresh where !usedTexts.contains(BuiltinProse.oneLine(item.sentence)) && !accept(item) {
+                    // A copy of a sentence asked about in this same batch is skipped, its term kept
+                    // (the pass that tops a thin text up asks a sentence again by design).
+                    for item in fresh
+                    where (pass.reuseSentences || !usedTexts.contains(BuiltinProse.oneLine(item.sentence))) && !accept(item) {
                         usedTerms.insert(item.answerKey)
                     }
                 }
