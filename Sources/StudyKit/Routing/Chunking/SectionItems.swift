@@ -28,23 +28,7 @@ public struct SectionItems: Sendable {
     public init(document: Document) {
         sections = BodySections(outline: DocumentOutline(text: document.text))
         characterCount = document.characterCount
-        var folded: [Character] = []
-        var offsets: [Int] = []
-        folded.reserveCapacity(document.characterCount)
-        offsets.reserveCapacity(document.characterCount)
-        for (offset, character) in document.text.enumerated() {
-            if character.isWhitespace {
-                if folded.last != " " && !folded.isEmpty {
-                    folded.append(" ")
-                    offsets.append(offset)
-                }
-                continue
-            }
-            for lowered in character.lowercased() {
-                folded.append(lowered)
-                offsets.append(offset)
-            }
-        }
+        let (folded, offsets) = QuoteLocator.folded(document)
         var starts: [String: [Int]] = [:]
         var position = 0
         while position + Self.keyLength <= folded.count {
