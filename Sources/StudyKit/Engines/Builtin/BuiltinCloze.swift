@@ -53,6 +53,7 @@ extension BuiltinEngine {
             _ = accept(Self.definitionItem(entry, among: analysis.definitions))
         }
         for entry in analysis.definitions { usedSentences.insert(entry.description.range.lowerBound) }
+        let genericHeads = ClozeBuilder.genericHeads(keyphrases: analysis.keyphrases, compounds: analysis.compounds)
         let passes: [(builder: ClozeBuilder, reuseSentences: Bool)] = [
             (ClozeBuilder(screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
             (ClozeBuilder(minWords: 4, screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
@@ -64,9 +65,12 @@ extension BuiltinEngine {
                 // A card stands alone: never a sentence that stops before the list or code that
                 // finishes it ("… the following function accumulates the arguments passed to it:"),
                 // nor one that leans on the sentence before ("This is useful when …").
+                // Nor the document's own label ("Astronomy club handout, session 4", "Unit 3 notes"),
+                // which says what the document is, not what it teaches (#53).
+                let labelled = analysis.ranked.filter { ItemRules.documentLabel(Grounding.normalizedWords($0.sentence.text)) == nil }
                 let ranked = pass.reuseSentences
-                    ? analysis.ranked
-                    : analysis.ranked.filter {
+                    ? labelled
+                    : labelled.filter {
                         !usedSentences.contains($0.sentence.range.lowerBound) && !BuiltinProse.isUnfinished($0.sentence.text)
                             && Self.readsOnItsOwn($0.sentence.text) && !Self.isPieceOfLongerSentence($0.sentence, in: analysis)
                     }
@@ -76,7 +80,8 @@ extension BuiltinEngine {
                     !usedTerms.contains(phrase.key)
                         && (pass.reuseSentences || !usedTerms.contains { ClozeBuilder.overlaps($0, phrase.key) })
                 }
-                let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds)
+                let fresh = pass.builder.items(
+                    from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds, genericHeads: genericHeads)
                 guard !fresh.isEmpty else { break }
                 for item in fresh where !accept(item) {
                     usedTerms.insert(item.answerKey)
