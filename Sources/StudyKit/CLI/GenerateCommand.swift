@@ -105,6 +105,8 @@ extension Runner {
         try Task.checkCancellation()
         if verbose {
             errorOutput.line("studykit: answered by \(routed.engine.rawValue) (\(routed.model))\(routed.cached ? " from the cache" : "")")
+        } else if let missing = Runner.missingModelNote(routed: routed, configuration: configuration, settings: settings, remoteConfigured: remoteConfigured) {
+            errorOutput.line(missing)
         }
 
         var traffic: [(EngineKind, EngineTraffic)] = []
@@ -381,6 +383,22 @@ struct Envelope {
 }
 
 // MARK: - Progress and streaming
+
+extension Runner {
+    /// The one line that labels a builtin answer given because no model is installed (setup could
+    /// not download it) and no remote engine is set: shown on stderr with human output, so the
+    /// user knows the text was extracted, not written, and what installs the model. `--json` says
+    /// it in its envelope; `--quiet` and a forced engine say nothing.
+    static func missingModelNote(
+        routed: RoutedResult, configuration: EngineConfiguration, settings: GenerateSettings, remoteConfigured: Bool
+    ) -> String? {
+        guard routed.engine == .builtin, settings.engine == .auto, !settings.quiet, settings.format != .json, !remoteConfigured,
+            configuration.local == nil, configuration.localModelFile == nil,
+            case .none(let reason?) = configuration.localSelection, reason.contains(" is not installed")
+        else { return nil }
+        return "studykit: answered by the builtin engine (extracted from the material, no model): \(reason)"
+    }
+}
 
 /// One status line on stderr, redrawn in place; only on a terminal.
 struct Progress {

@@ -35,6 +35,7 @@ extension Runner {
                 switch window.source {
                 case .discovered(let endpoint): object["contextSource"] = .string("discovered from \(endpoint)")
                 case .configured(let setting): object["contextSource"] = .string("configured by \(setting)")
+                case .assumed(let reason): object["contextSource"] = .string("assumed: \(reason)")
                 }
             } else if let problem = report.contextWindowProblem, report.availability.isAvailable {
                 object["contextProblem"] = .string(problem)
@@ -46,6 +47,7 @@ extension Runner {
             if let tokenizer = report.tokenizer { object["tokenizer"] = .string(tokenizer) }
             if let concurrency = report.concurrency { object["parallelRequests"] = .string(concurrency) }
             if let discovery = report.discovery { object["discovery"] = .string(discovery) }
+            if !report.discoveryNotes.isEmpty { object["discoveryNotes"] = .array(report.discoveryNotes.map(JSONValue.string)) }
             if let build = report.build { object["build"] = .string(build) }
             if let key = report.apiKey { object["apiKey"] = .string(key) }
             if let usage {
@@ -105,7 +107,7 @@ extension Runner {
                     continue
                 default: text = value.compactText
                 }
-                output.line("  " + (key + ":").padding(toLength: 16, withPad: " ", startingAt: 0) + TerminalSafety.clean(text))
+                output.line("  " + (key + ":").padding(toLength: max(16, key.count + 2), withPad: " ", startingAt: 0) + TerminalSafety.clean(text))
             }
         }
     }
@@ -230,7 +232,11 @@ extension Runner {
                     "total": .integer(budget.totalTokens), "method": .string(budget.method.rawValue),
                 ]
                 row["fits"] = .bool(budget.fits)
-                lines.append("  window:     \(budget.window.tokens) tokens")
+                lines.append("  window:     \(budget.window.tokens) tokens" + Self.windowOrigin(budget.window.source))
+                if let counting = await Self.countingNote(engine) {
+                    row["counting"] = .string(counting)
+                    lines.append("  counting:   \(counting)")
+                }
                 lines.append(
                     "  tokens:     \(budget.overheadTokens) instructions+prompt + \(budget.documentTokens) document + \(budget.allowance) template/re-ask + \(budget.reserve) reserve = \(budget.totalTokens) (\(budget.method.rawValue))"
                 )
@@ -292,6 +298,23 @@ extension Runner {
         } else {
             output.line(lines.map(TerminalSafety.clean).joined(separator: "\n"))
         }
+    }
+
+    /// Where a window came from, for `route --explain`'s window line.
+    static func windowOrigin(_ source: ContextWindow.Source) -> String {
+        switch source {
+        case .discovered(let endpoint): return " (from \(endpoint))"
+        case .configured(let setting): return " (configured by \(setting))"
+        case .assumed(let reason): return " (assumed: \(reason))"
+        }
+    }
+
+    /// How an engine's tokens are counted when it has no tokenizer: by estimate, with its margin;
+    /// `nil` when the server counts exactly (or the engine runs in process).
+    static func countingNote(_ engine: any LanguageModel) async -> String? {
+        guard let count = try? await engine.tokenCount(for: "studykit"), count.method == .estimate else { return nil }
+        let why = await engine.describe().dialect.map { "the \($0) server offers no tokenizer" } ?? "no tokenizer is offered"
+        return "estimated, \(why): one token per 3 UTF-8 bytes, about a third more than English text costs a BPE tokenizer (4 bytes a token), so what is fitted by the estimate fits the real window"
     }
 
     /// `route --explain`'s chunk plan: the engine and window it is sized for, then one line a chunk.

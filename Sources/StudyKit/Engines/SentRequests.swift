@@ -26,11 +26,18 @@ public struct SentRequest: Sendable, Equatable {
     public var outcome: Outcome
     /// The HTTP status, when an answer arrived.
     public var status: Int?
+    /// The request's id at the gateway (`x-litellm-call-id`), when a gateway answered: `--verbose`
+    /// shows it, so the request can be found in the gateway's logs.
+    public var requestID: String?
+    /// The backend a gateway sent the request to (`x-litellm-model-api-base`), when it says.
+    public var servedBy: String?
 
     /// Creates a record.
-    public init(outcome: Outcome, status: Int? = nil) {
+    public init(outcome: Outcome, status: Int? = nil, requestID: String? = nil, servedBy: String? = nil) {
         self.outcome = outcome
         self.status = status
+        self.requestID = requestID
+        self.servedBy = servedBy
     }
 
     /// The record of an answer with `status`.

@@ -72,9 +72,7 @@ public struct CapabilityPolicy: Sendable, Equatable {
         if needed > 0, recent.count >= needed, last.allSatisfy(\.outcome.isFailure), let newest = last.first?.at,
             now.timeIntervalSince(newest) < skipDuration {
             let seconds = last.reduce(0) { $0 + $1.duration }
-            let outcomes = Dictionary(grouping: last, by: \.outcome).keys.map(\.rawValue).sorted().joined(separator: ", ")
-            let attempts = needed == 1 ? "its last attempt" : "the last \(needed) attempts"
-            return "skipped: failed \(attempts) (\(outcomes); \(Self.seconds(seconds)))"
+            return FallbackReason.failedRecently(attempts: needed, outcomes: last.map(\.outcome), seconds: seconds).text
         }
         if job == .item, oncePerDocument { return firstSuccessSkip(itemRecord(recent, now: now, runStarted: runStarted)) }
         guard perItem else { return nil }
@@ -95,8 +93,8 @@ public struct CapabilityPolicy: Sendable, Equatable {
         let seconds = considered.reduce(0) { $0 + $1.duration }
         let expected = seconds / Double(considered.count) * Double(considered.count + 2)
         guard expected > itemSecondsPerAccepted else { return nil }
-        let attempts = considered.count == 1 ? "its last attempt" : "its last \(considered.count) attempts"
-        return "skipped: \(attempts) failed in \(Self.seconds(seconds)), none accepted (at those odds \(Self.seconds(expected)) of model time an accepted answer; more than \(String(format: "%g", itemSecondsPerAccepted)) s is not worth the wait)"
+        return FallbackReason.firstAnswerTooCostly(
+            attempts: considered.count, seconds: seconds, expected: expected, limit: itemSecondsPerAccepted).text
     }
 
     /// Failed items in a row that skip an item job: ``itemFailuresToSkip``, or more when the
@@ -132,8 +130,8 @@ public struct CapabilityPolicy: Sendable, Equatable {
         let accepted = considered.filter { $0.outcome == .accepted }.count
         let seconds = considered.reduce(0) { $0 + $1.duration }
         guard accepted == 0 || seconds / Double(accepted) > itemSecondsPerAccepted else { return nil }
-        let cost = accepted == 0 ? "none accepted" : "\(Self.seconds(seconds / Double(accepted))) of model time an accepted item"
-        return "skipped: \(accepted) of its last \(considered.count) attempts accepted in \(Self.seconds(seconds)) (\(cost); more than \(String(format: "%g", itemSecondsPerAccepted)) s is not worth the wait)"
+        return FallbackReason.itemsTooCostly(
+            accepted: accepted, attempts: considered.count, seconds: seconds, limit: itemSecondsPerAccepted).text
     }
 
     /// How many failed items in a row on one document stop the rest of that job on it, from the

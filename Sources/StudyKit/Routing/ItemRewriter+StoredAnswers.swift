@@ -99,15 +99,7 @@ extension RoutingEngine {
             let hit = try? cache.get(key), case let age = clock.now().timeIntervalSince(hit.createdAt), age < capability.skipDuration,
             case .object(let fields)? = try? JSONValue.parse(hit.payload), let reason = fields["reason"]?.stringValue
         else { return nil }
-        return "skipped: it failed this same request \(Self.age(age)) ago (\(reason)); --no-cache asks again"
-    }
-
-    /// `40 s`, `12 min`, `3 h`.
-    static func age(_ seconds: Double) -> String {
-        let seconds = max(0, seconds)
-        if seconds < 60 { return "\(Int(seconds.rounded())) s" }
-        if seconds < 3600 { return "\(Int((seconds / 60).rounded(.down))) min" }
-        return "\(Int((seconds / 3600).rounded(.down))) h"
+        return FallbackReason.failedBefore(age: age, reason: reason).text
     }
 
     /// Keeps the fact that the model failed this part request, when the failure is one a greedy

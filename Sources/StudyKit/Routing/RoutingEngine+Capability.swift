@@ -56,7 +56,7 @@ extension RoutingEngine {
         // Read again: measuring the engine's speed took some of it.
         let remaining = budget.remaining(at: clock.now())
         guard expected > remaining else { return nil }
-        return "skipped: expected to take \(CapabilityPolicy.seconds(expected)), \(CapabilityPolicy.seconds(remaining)) of the \(CapabilityPolicy.seconds(budget.seconds)) budget left"
+        return FallbackReason.expectedOverBudget(expected: expected, remaining: remaining, budget: budget.seconds).text
     }
 
     /// Runs one model call, cancelled when what is left of `budget` runs out: an attempt that
@@ -89,7 +89,7 @@ extension RoutingEngine {
 
     /// Why nothing more is started once `budget` is spent.
     static func budgetUsedUp(_ budget: TimeBudget) -> String {
-        "skipped: the \(CapabilityPolicy.seconds(budget.seconds)) budget is used up"
+        FallbackReason.budgetUsedUp(seconds: budget.seconds).text
     }
 
     /// An engine's availability within what is left of `budget` (unbounded without one): a

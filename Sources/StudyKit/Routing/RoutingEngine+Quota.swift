@@ -54,13 +54,25 @@ extension RoutingEngine {
         do {
             let response = try await SentRequestLog.$current.withValue(sent) { try await withinBudget(deadline, call) }
             settle(reservation, engine: engine, key: key, sent: sent.requests, answer: response.usage, estimate: estimate)
+            traceRequests(sent.requests, engine: engine.kind)
             return response
         } catch {
             settle(reservation, engine: engine, key: key, sent: sent.requests, answer: nil, estimate: estimate)
+            traceRequests(sent.requests, engine: engine.kind)
             if engine.kind == .remote, case EngineError.quotaExceeded = error {
                 _ = remoteQuota.refuse("the remote engine refused with a quota error earlier in this run")
             }
             throw error
+        }
+    }
+
+    /// `--verbose`: each sent request a gateway or provider named, how it ended and, behind a
+    /// gateway, which backend served it, so it can be found in their logs.
+    private func traceRequests(_ requests: [SentRequest], engine: EngineKind) {
+        for request in requests where request.requestID != nil || request.servedBy != nil {
+            let status = request.status.map { " (http \($0))" } ?? ""
+            let served = request.servedBy.map { ", served by \($0)" } ?? ""
+            note("\(engine.rawValue) request \(request.requestID ?? "without an id"): \(request.outcome.rawValue)\(status)\(served)")
         }
     }
 
@@ -145,6 +157,14 @@ extension RoutingEngine {
         }
         return (spent, records)
     }
+}
+
+/// Warnings a router and its copies give once per run (a gateway's assumed window).
+final class OnceWarnings: Sendable {
+    private let given = Mutex<Set<String>>([])
+
+    /// `true` the first time `key` is given only.
+    func first(_ key: String) -> Bool { given.withLock { $0.insert(key).inserted } }
 }
 
 /// What this process knows about the remote quota: the reason remote is closed, once it is.

@@ -172,6 +172,8 @@ public struct RoutingEngine: Sendable {
     /// What this process learnt about the remote quota; shared by every copy of the router, so a
     /// refusal holds for every part of a kit and the rest of the run.
     let remoteQuota = RemoteQuotaState()
+    /// Warnings already given in this run, shared by every copy of the router.
+    let warnings = OnceWarnings()
     /// The item answers models gave in this process, shared by every copy of the router so a
     /// kit's quiz reuses what its flashcards asked (``ItemAnswers``).
     let itemAnswers = ItemAnswers()
@@ -261,7 +263,8 @@ public struct RoutingEngine: Sendable {
             // A model that does not read the document's language would answer in the wrong one.
             let language = request.document.language
             if !engine.languages.supports(language) {
-                let reason = "does not support \(language)"
+                let reason = FallbackReason.unsupportedLanguage(
+                    language: LanguageDetector.displayName(language), declared: engine.languages.displayText).text
                 fallbacks.append(FallbackStep(engine: kind, reason: reason))
                 note("skipping \(kind.rawValue): it \(reason) (it declares \(engine.languages.displayText))")
                 if forced { throw RoutingError.unsupportedLanguage(kind, language: language, supported: engine.languages) }
@@ -341,6 +344,9 @@ public struct RoutingEngine: Sendable {
             try await checkBudget(
                 engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation, part: partLine)
         }
+        if case .assumed(let reason) = budget.window.source, warnings.first("window \(kind.rawValue)") {
+            warn("the \(kind.rawValue) engine's window is assumed to be \(budget.window.tokens) tokens: \(reason)")
+        }
         var prompt = whole
         // What the model is shown of the material, for the grounding checks.
         var sent = document.text
@@ -355,8 +361,7 @@ public struct RoutingEngine: Sendable {
         let target = postItCut ? min(budget.documentBudget, Self.headlineDocumentTokens) : budget.documentBudget
         if !budget.fits || budget.documentTokens > target {
             if !budget.fits, mayEscalate, let larger = try? await withinBudget(bound, floor: 0, { await self.largerWindow(than: budget.window.tokens) }) {
-                throw Escalation(
-                    reason: "needs \(budget.totalTokens) tokens but its window is \(budget.window.tokens); escalated to remote (\(larger) tokens)")
+                throw Escalation(reason: FallbackReason.escalated(budget, largerWindow: larger).text)
             }
             // Under a time budget a fitted whole part is a poor use of it: the builtin engine
             // extracts from the whole material and the model rewrites its items instead (a whole
@@ -364,8 +369,7 @@ public struct RoutingEngine: Sendable {
             // Post-it of the material.
             if !budget.fits, underBudget, !postIt {
                 let rest = Self.rewritableTasks.contains(task) ? "the builtin engine extracts and the model rewrites items" : "the builtin engine extracts it"
-                throw BudgetSkip(
-                    reason: "skipped: the material (\(budget.documentTokens) tokens) does not fit its \(budget.window.tokens)-token window whole; \(rest)")
+                throw BudgetSkip(reason: FallbackReason.doesNotFitWhole(budget, instead: rest).text)
             }
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
                 throw EngineError.contextExceeded(tokens: budget.totalTokens, window: budget.window.tokens)

@@ -37,7 +37,7 @@ struct RoutingIntegrationTests {
         let steps = envelope.fallbacks
         // Remote's step is there only when its answer was rejected and builtin answered.
         #expect(steps.map(\.engine) == (envelope.engine == "remote" ? ["local"] : ["local", "remote"]), "\(steps)")
-        #expect(steps.first?.reason.contains("escalated to remote") == true, "\(steps)")
+        #expect(steps.first?.reason.contains("escalated to the remote engine's") == true, "\(steps)")
         #expect(steps.first?.reason.contains("512") == true, "the reason names the configured window: \(steps)")
     }
 

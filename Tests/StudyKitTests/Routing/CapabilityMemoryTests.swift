@@ -61,7 +61,7 @@ struct CapabilityMemoryTests {
         #expect(third.engine == .remote)
         let reason = try #require(third.fallbacks.first?.reason)
         #expect(third.fallbacks.first?.engine == .local)
-        #expect(reason.hasPrefix("skipped: failed the last 2 attempts"))
+        #expect(reason.hasPrefix("skipped: it failed each of its last 2 attempts"))
         #expect(reason.contains("40 s"))
 
         // 24 hours after the newest failure, the model is tried again (and now answers).
@@ -101,7 +101,7 @@ struct CapabilityMemoryTests {
         #expect(local.calls.respond == 4)
         #expect(fifth.engine == .builtin)
         let reason = try #require(fifth.fallbacks.first { $0.engine == .local }?.reason)
-        #expect(reason.hasPrefix("skipped: failed the last 2 attempts (copied"), "\(reason)")
+        #expect(reason.hasPrefix("skipped: it failed each of its last 2 attempts at this job (answers copied word for word"), "\(reason)")
     }
 
     @Test func aCachedAnswerIsServedThoughTheRecordSkipsTheModel() async throws {
@@ -128,7 +128,7 @@ struct CapabilityMemoryTests {
         let skipped = try await router(silent).run(other)
         #expect(silent.calls.respond == 0)
         #expect(skipped.engine == .builtin)
-        #expect(skipped.fallbacks.contains { $0.engine == .local && $0.reason.hasPrefix("skipped: failed the last 2 attempts") })
+        #expect(skipped.fallbacks.contains { $0.engine == .local && $0.reason.hasPrefix("skipped: it failed each of its last 2 attempts") })
     }
 
     @Test func aNewPromptVersionOrModelIsTriedDespiteTheOldRecord() async throws {
@@ -191,7 +191,7 @@ struct CapabilityMemoryTests {
         #expect(local.calls.respond == 0)
         #expect(routed.engine == .builtin)
         let reason = try #require(routed.fallbacks.first { $0.engine == .local }?.reason)
-        #expect(reason == "skipped: expected to take 40 s, 30 s of the 30 s budget left")
+        #expect(reason == "skipped: expected to take 40 s, with only 30 s of the 30 s budget left")
     }
 
     /// An item's prompt is mostly instructions already in the KV cache: its seconds per token
@@ -232,7 +232,7 @@ struct CapabilityMemoryTests {
         let reason = await router.budgetSkip(local, key: rig.headlineKey(job: .part), promptTokens: 1_800, responseTokens: 600, budget: budget)
         #expect(local.calls.calibrations == 1)
         if skipped {
-            #expect(reason == "skipped: expected to take 53 s, 30 s of the 30 s budget left")
+            #expect(reason == "skipped: expected to take 53 s, with only 30 s of the 30 s budget left")
         } else {
             #expect(reason == nil)
         }

@@ -38,7 +38,7 @@ struct ItemYieldTests {
         #expect((reason != nil) == skipped, "\(reason ?? "nil")")
         if accepted > 0, failed < 10, let reason {
             #expect(reason.contains("\(accepted) of its last \(accepted + failed) attempts accepted"))
-            #expect(reason.contains("not worth the wait"))
+            #expect(reason.contains("s an item is worth)"))
         }
     }
 
@@ -58,11 +58,11 @@ struct ItemYieldTests {
         #expect(policy.skipReason(recent: record(failures: 10, before: earlier), job: .item, now: now) == nil)
         #expect(policy.skipReason(recent: record(failures: 13, before: earlier), job: .item, now: now) == nil)
         let skipped = policy.skipReason(recent: record(failures: 14, before: earlier), job: .item, now: now)
-        #expect(skipped?.hasPrefix("skipped: failed the last 14 attempts") == true, "\(skipped ?? "nil")")
+        #expect(skipped?.hasPrefix("skipped: it failed each of its last 14 attempts") == true, "\(skipped ?? "nil")")
         // Nothing right before the run: 10 in a row skip, as before.
         let none = record(failures: 10, before: Array(repeating: .invalid, count: 5))
         #expect(policy.itemFailuresInARowToSkip(none, now: now) == 10)
-        #expect(policy.skipReason(recent: none, job: .item, now: now)?.hasPrefix("skipped: failed the last 10 attempts") == true)
+        #expect(policy.skipReason(recent: none, job: .item, now: now)?.hasPrefix("skipped: it failed each of its last 10 attempts") == true)
         // Skipping turned off skips nothing.
         #expect(CapabilityPolicy(failuresToSkip: 0).skipReason(recent: none, job: .item, now: now) == nil)
     }
@@ -71,7 +71,7 @@ struct ItemYieldTests {
     /// singular ("failed its last attempt", not "the last 1 attempts").
     @Test func oneFailureThatSkipsIsSaidInTheSingular() {
         let one = CapabilityPolicy(failuresToSkip: 1).skipReason(recent: Self.record(accepted: 0, failed: 1), job: .part, now: Self.start.addingTimeInterval(60))
-        #expect(one?.hasPrefix("skipped: failed its last attempt (invalid; ") == true, "\(one ?? "nil")")
+        #expect(one?.hasPrefix("skipped: it failed its last attempt at this job (answers refused; ") == true, "\(one ?? "nil")")
     }
 
     /// The overview is asked once per document, so its record grows a document at a time: it is
@@ -81,7 +81,7 @@ struct ItemYieldTests {
         let policy = CapabilityPolicy()
         #expect(policy.skipReason(recent: recent, job: .item, now: Self.start) == nil)
         let reason = policy.skipReason(recent: recent, job: .item, now: Self.start, oncePerDocument: true)
-        #expect(reason?.hasPrefix("skipped: failed the last 2 attempts") == true)
+        #expect(reason?.hasPrefix("skipped: it failed each of its last 2 attempts") == true)
         // One quick failure does not: a second is cheap enough to try again (below).
         let quick = Self.record(accepted: 0, failed: 1, seconds: 1)
         #expect(policy.skipReason(recent: quick, job: .item, now: Self.start, oncePerDocument: true) == nil)
@@ -108,7 +108,7 @@ struct ItemYieldTests {
         let reason = policy.skipReason(recent: recent, job: .item, now: now, oncePerDocument: true)
         #expect((reason != nil) == skipped, "\(reason ?? "nil")")
         if skipped {
-            #expect(reason == "skipped: its last attempt failed in \(CapabilityPolicy.seconds(seconds)), none accepted (at those odds \(CapabilityPolicy.seconds(seconds * 3)) of model time an accepted answer; more than 3.75 s is not worth the wait)")
+            #expect(reason == "skipped: its last attempt failed in \(CapabilityPolicy.seconds(seconds)), none accepted; at those odds an accepted answer costs about \(CapabilityPolicy.seconds(seconds * 3)) of model time, more than the 3.75 s it is worth")
             // Over a day later the failure no longer counts; within the run it was made in, not yet.
             #expect(policy.skipReason(recent: recent, job: .item, now: Self.start.addingTimeInterval(86_401), oncePerDocument: true) == nil)
             #expect(policy.skipReason(recent: recent, job: .item, now: now, runStarted: Self.start.addingTimeInterval(-1), oncePerDocument: true) == nil)

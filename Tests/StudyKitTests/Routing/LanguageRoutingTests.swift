@@ -32,7 +32,7 @@ struct LanguageRoutingTests {
         let routed = try await RoutingEngine(local: local, remote: remote).run(RoutingRequest(task: .headline, document: Self.french))
         #expect(routed.decision == .local)
         #expect(routed.engine == .remote)
-        #expect(routed.fallbacks == [FallbackStep(engine: .local, reason: "does not support fr")])
+        #expect(routed.fallbacks == [FallbackStep(engine: .local, reason: "does not support the document's language, French (fr) (it declares English (en))")])
         #expect(local.calls.respond == 0)
         #expect(local.calls.availability == 0)
         #expect(remote.calls.prompts.first?.contains("Answer in French") == true)
@@ -64,7 +64,8 @@ struct LanguageRoutingTests {
         let routed = try await RoutingEngine(local: local, remote: remote).run(RoutingRequest(task: .summary, document: Self.french))
         #expect(routed.engine == .builtin)
         #expect(routed.fallbacks == [
-            FallbackStep(engine: .remote, reason: "does not support fr"), FallbackStep(engine: .local, reason: "does not support fr"),
+            FallbackStep(engine: .remote, reason: "does not support the document's language, French (fr) (it declares German (de), English (en))"),
+            FallbackStep(engine: .local, reason: "does not support the document's language, French (fr) (it declares English (en))"),
         ])
         #expect(local.calls.respond + remote.calls.respond == 0)
     }

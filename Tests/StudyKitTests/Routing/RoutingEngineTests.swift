@@ -331,7 +331,7 @@ struct RoutingEngineTests {
         #expect(routed.fitted.cut == false)
         #expect(local.calls.respond == 0)
         #expect(routed.fallbacks.first?.engine == .local)
-        #expect(routed.fallbacks.first?.reason.contains("escalated to remote") == true)
+        #expect(routed.fallbacks.first?.reason.contains("escalated to the remote engine's") == true)
         #expect(remote.calls.prompts.first?.contains(short.text) == true)
     }
 
@@ -393,7 +393,7 @@ struct RoutingEngineTests {
         #expect(local.calls.prompts.allSatisfy { $0.hasPrefix("Sentence: ") && $0.contains("Missing words: ") })
         #expect(!local.calls.prompts.contains { $0.contains("<document>") })
         let step = try #require(routed.fallbacks.first { $0.engine == .local })
-        #expect(step.reason.contains("does not fit its 1024-token window whole; the builtin engine extracts and the model rewrites items"), "\(step.reason)")
+        #expect(step.reason.contains("more than its 1024-token window; the builtin engine extracts and the model rewrites items"), "\(step.reason)")
     }
 
     @Test func withoutALargerWindowTheContentIsFittedKeepingCoverage() async throws {

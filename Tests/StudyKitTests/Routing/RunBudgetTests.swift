@@ -49,7 +49,7 @@ struct RunBudgetTests {
         // out; after it nothing was started: no availability check, kit probe or item rewrite.
         #expect(local.calls.withLock { $0 } + remote.calls.withLock { $0 } == 1)
         #expect(kit.routed.fallbacks.contains { $0.reason.hasSuffix("budget ran out during the attempt; it was stopped") })
-        #expect(kit.routed.fallbacks.contains { $0.reason.hasSuffix("skipped: the 1.5 s budget is used up") })
+        #expect(kit.routed.fallbacks.contains { $0.reason.hasSuffix("skipped: the 1.5 s budget was used up before its turn") })
     }
 
     // Bounded, not timed (3 min): on a loaded machine the suite starves the cooperative pool for minutes.

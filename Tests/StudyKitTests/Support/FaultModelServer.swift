@@ -4,9 +4,10 @@ import Synchronization
 /// A model server that misbehaves on purpose (`Fixtures/Server/fault_model_server.py`): one
 /// that accepts connections and never answers (`.blackhole`), or one that answers discovery and
 /// holds every generation open (`.slow`), saying when a generation has begun; or a llama-server
-/// that reports two parallel slots and generates nothing (`.slots`).
+/// that reports two parallel slots and generates nothing (`.slots`); or a plain OpenAI server
+/// whose `GET /openapi.json` is 5 MB without a `Content-Length` (`.bigspec`).
 final class FaultModelServer: Sendable {
-    enum Mode: String { case blackhole, slow, slots }
+    enum Mode: String { case blackhole, slow, slots, bigspec }
 
     let port: Int
     private let process: Process

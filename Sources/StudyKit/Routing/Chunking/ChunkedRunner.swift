@@ -324,7 +324,7 @@ public struct ChunkedRunner: Sendable {
             }
             var fallbacks = routed?.fallbacks ?? []
             if chunk.index >= planned.modelChunks {
-                fallbacks.append(FallbackStep(engine: .builtin, reason: "past --max-chunks \(planned.modelChunks): not sent to a model"))
+                fallbacks.append(FallbackStep(engine: .builtin, reason: FallbackReason.pastMaxChunks(planned.modelChunks).text))
             }
             if let failure = outcome.1 { fallbacks.append(FallbackStep(engine: .builtin, reason: failure)) }
             let readByModel = routed.map { $0.engine != .builtin } ?? false

@@ -9,6 +9,9 @@
                   404 to other probes, and holds every POST to /v1/chat/completions open without
                   answering, printing "GENERATING" on stdout when one arrives (a generation
                   in progress), so a test knows when to send its signal.
+--mode bigspec:   a plain OpenAI-compatible server (GET /v1/models, 404 elsewhere) whose
+                  GET /openapi.json is a 5 MB JSON document sent without a Content-Length (as a
+                  gateway's can be: LiteLLM's is 2 MB), so only reading it can tell its size.
 Prints "PORT <n>" on its first line once it listens. Ends when stdin closes.
 """
 import argparse
@@ -51,6 +54,13 @@ class Quiet(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def not_found(self):
+        """Reads the request's body, then answers 404 without one."""
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.send_response(404)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
 
 class Slow(Quiet):
     def do_GET(self):
@@ -71,6 +81,32 @@ class Slow(Quiet):
             return
         print("GENERATING", flush=True)
         time.sleep(3600)
+
+
+class BigSpec(Quiet):
+    def do_GET(self):
+        path = self.path.rstrip("/")
+        if path == "/v1/models":
+            self.answer(200, {"object": "list", "data": [{"id": "bigspec-model", "object": "model"}]})
+        elif path == "/openapi.json":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            filler = json.dumps({"description": "x" * 1000})
+            try:
+                self.wfile.write(b'{"openapi": "3.1.0", "paths": {}, "components": [')
+                for index in range(5 * 1024):
+                    self.wfile.write((("," if index else "") + filler).encode())
+                self.wfile.write(b"]}")
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client stopped reading at its cap
+        else:
+            self.answer(404, {"detail": "Not Found"})
+
+    def do_POST(self):
+        self.not_found()
 
 
 class Slots(Quiet):
@@ -95,12 +131,13 @@ class Slots(Quiet):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", choices=["blackhole", "slow", "slots"], required=True)
+    parser.add_argument("--mode", choices=["blackhole", "slow", "slots", "bigspec"], required=True)
     args = parser.parse_args()
     if args.mode == "blackhole":
         port = blackhole()
     else:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Slots if args.mode == "slots" else Slow)
+        handler = {"slots": Slots, "slow": Slow, "bigspec": BigSpec}[args.mode]
+        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
         port = server.server_address[1]

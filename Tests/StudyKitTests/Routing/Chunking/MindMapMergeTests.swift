@@ -216,8 +216,8 @@ struct ChunkedBudgetTests {
         // and the builtin engine itself make no card of it. It took its 40 s all the same.
         #expect(coverage.chunks[0].engine == nil && coverage.chunks[0].items == 0, "\(coverage.chunks[0])")
         #expect(coverage.chunks.dropFirst().map(\.engine) == [.remote] + Array(repeating: .builtin, count: total - 2))
-        #expect(coverage.chunks[2].fallbacks.first?.reason == "skipped: expected to take 25 s, 20 s of the 100 s budget left")
-        #expect(coverage.chunks[3...].allSatisfy { $0.fallbacks.first?.reason == "skipped: the 100 s budget is used up" })
+        #expect(coverage.chunks[2].fallbacks.first?.reason == "skipped: expected to take 25 s, with only 20 s of the 100 s budget left")
+        #expect(coverage.chunks[3...].allSatisfy { $0.fallbacks.first?.reason == "skipped: the 100 s budget was used up before its turn" })
         #expect(coverage.budget == ChunkCoverage.BudgetUse(seconds: 100, chunksAfter: total - 3))
         guard case .object(let json) = coverage.jsonValue, case .object(let reported)? = json["budget"] else {
             Issue.record("no budget in coverage")
