@@ -163,7 +163,8 @@ extension EvalRun {
     static func dropReason(_ reason: String) -> String {
         var text = reason.split(separator: ";", maxSplits: 1).first.map(String.init) ?? reason
         for pattern in [#""[^"]*""#, "“[^”]*”", #"\([^)]*\)"#, #"\[\d+\]"#] {
-            text = text.replacingOccurrences(of: pattern, with: pattern.hasPrefix("\\[") ? "[]" : "…", options: .regularExpression)
+            let shown = pattern.hasPrefix("\\[") ? "[]" : "…"
+            text = text.replacingOccurrences(of: pattern, with: shown, options: .regularExpression)
         }
         return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
@@ -241,7 +242,8 @@ struct EvalRow: Sendable, Equatable {
                 guard !mine.isEmpty else { return nil }
                 let seconds = mine.map(\.seconds).sorted()
                 let succeeded = mine.filter { $0.outcome != .failed }
-                let reasons = Dictionary(grouping: mine.flatMap(\.dropReasons), by: { $0 }).map { (reason: $0.key, count: $0.value.count) }
+                let reasons = Dictionary(grouping: mine.flatMap(\.dropReasons), by: { $0 })
+                    .map { (reason: $0.key, count: $0.value.count) }
                     .sorted { $0.count != $1.count ? $0.count > $1.count : $0.reason < $1.reason }
                 return EvalRow(
                     task: task, engine: engine, runs: mine.count,
@@ -251,7 +253,8 @@ struct EvalRow: Sendable, Equatable {
                     failed: mine.count - succeeded.count,
                     items: mine.map(\.items).reduce(0, +), groundedItems: mine.map(\.groundedItems).reduce(0, +),
                     droppedItems: mine.map(\.droppedItems).reduce(0, +),
-                    writtenItems: mine.map(\.writtenItems).reduce(0, +), repairedItems: mine.map(\.repairedItems).reduce(0, +),
+                    writtenItems: mine.map(\.writtenItems).reduce(0, +),
+                    repairedItems: mine.map(\.repairedItems).reduce(0, +),
                     extractedItems: mine.map(\.extractedItems).reduce(0, +),
                     dropReasons: reasons.prefix(3).map { "\($0.reason) (\($0.count))" },
                     sections: succeeded.map(\.sections).reduce(0, +), coveredSections: succeeded.map(\.coveredSections).reduce(0, +),

@@ -214,7 +214,9 @@ private struct Page {
         for task in tasks {
             guard let part = provenance.part(task) else { continue }
             let counts = Dictionary(grouping: part.items.values, by: \.kind).mapValues(\.count)
-            let items = ["written", "repaired", "rewritten", "extracted"].compactMap { kind in counts[kind].map { "\($0) \(kind)" } }
+            let items = ["written", "repaired", "rewritten", "extracted"].compactMap { kind in
+                counts[kind].map { "\($0) \(kind)" }
+            }
             rows.append("<tr><th scope=\"row\">\(esc(task.name))</th><td>\(esc(part.madeBy))\(part.cached ? " (from the cache)" : "")</td>"
                 + "<td>\(esc(part.fitText))</td><td>\(esc(items.isEmpty ? "—" : items.joined(separator: ", ")))</td></tr>")
         }

@@ -46,7 +46,8 @@ extension RoutingEngine {
             while start > 0, !places(asked[(start - 1)...pivot]).isEmpty { start -= 1 }
             var end = pivot + 1
             while end + 1 < asked.count, !places(asked[pivot...(end + 1)]).isEmpty { end += 1 }
-            guard start >= 0, end < asked.count, !places(asked[start...pivot]).isEmpty, !places(asked[pivot...end]).isEmpty,
+            guard start >= 0, end < asked.count, !places(asked[start...pivot]).isEmpty,
+                !places(asked[pivot...end]).isEmpty,
                 !sentence.contains(" " + asked[start...end].joined(separator: " ") + " ")
             else { continue }
             // The two runs stand at different mentions of the pivot.

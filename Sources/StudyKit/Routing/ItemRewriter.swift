@@ -598,7 +598,8 @@ extension RoutingEngine {
             // energy in the photosystems?" — Chlorophyll) asks what the card asks, in its own place.
             // So does a question that ends on the words right before the blank, its place in the
             // sentence ("What is the lagging strand made away from?" — fork, #53).
-            let byItsClause = Self.asksForTheEntryByItsClause(question, of: card) || Self.endsWhereTheBlankStands(question, of: card)
+            let byItsClause = Self.asksForTheEntryByItsClause(question, of: card)
+                || Self.endsWhereTheBlankStands(question, of: card)
             guard kept >= min(3, (cardStems.count + 1) / 2) || onlyCardWords || byItsClause else {
                 return .failure(ItemRejection(reason: "the question did not ask what the card asks"))
             }
@@ -687,11 +688,15 @@ extension RoutingEngine {
     static func endsWhereTheBlankStands(_ question: String, of card: Flashcards.Card) -> Bool {
         guard let blank = card.question.range(of: "_____"), question.hasSuffix("?") else { return false }
         var before = Grounding.normalizedWords(String(card.question[..<blank.lowerBound]))
-        while let last = before.last, ["the", "a", "an", "its", "their", "his", "her"].contains(last) { before.removeLast() }
+        while let last = before.last, ["the", "a", "an", "its", "their", "his", "her"].contains(last) {
+            before.removeLast()
+        }
         let asked = Grounding.normalizedWords(question)
         guard asked.count >= 4, before.count >= 2 else { return false }
         // The words the question ends on, 2 to 4 of them, as the sentence has them before the blank.
-        let ending = (2...min(4, before.count)).contains { length in Array(asked.suffix(length)) == Array(before.suffix(length)) }
+        let ending = (2...min(4, before.count)).contains { length in
+            Array(asked.suffix(length)) == Array(before.suffix(length))
+        }
         guard ending else { return false }
         // Its content words are the clause's before the blank (from its last comma or semicolon).
         let head = String(card.question[..<blank.lowerBound])
@@ -803,7 +808,9 @@ extension RoutingEngine {
             // The actor's next word of content is the verb, and the blank follows the verb; an
             // actor may be a phrase with "of" ("the shortage of labour weakened the _____", #53).
             var next = words[(index + 1)..<blankStart].firstIndex(where: Grounding.isContent)
-            if let found = next, words[found].stem != verb, found >= 1, words[found - 1].lowercased == "of", !words[found].followsBreak {
+            if let found = next, words[found].stem != verb, found >= 1, words[found - 1].lowercased == "of",
+                !words[found].followsBreak
+            {
                 next = words[(found + 1)..<blankStart].firstIndex(where: Grounding.isContent)
             }
             guard let next, words[next].stem == verb, !words[next].followsBreak else { continue }
@@ -824,15 +831,20 @@ extension RoutingEngine {
         let words = BuiltinTerms.words(in: card.quote)
         let blankEnd = blankStart + BuiltinTerms.words(in: card.answer).count
         // "_____ are caused (mainly) by …": a form of "be", a participle, at most one word, "by".
-        guard blankEnd + 2 < words.count, ["is", "are", "was", "were", "be", "been"].contains(words[blankEnd].lowercased) else { return false }
+        let copulas: Set<String> = ["is", "are", "was", "were", "be", "been"]
+        guard blankEnd + 2 < words.count, copulas.contains(words[blankEnd].lowercased) else { return false }
         let participle = words[blankEnd + 1]
-        guard let by = words[(blankEnd + 2)...].prefix(2).firstIndex(where: { $0.lowercased == "by" }) else { return false }
+        guard let by = words[(blankEnd + 2)...].prefix(2).firstIndex(where: { $0.lowercased == "by" }) else {
+            return false
+        }
         let agent = Set(words[(by + 1)...].prefix(4).filter(Grounding.isContent).map(\.stem))
         // The question's verb is the participle's, and the agent's words follow it as its object.
         let verb = questionWords[1]
-        guard FeynmanCheck.key(verb) == FeynmanCheck.key(participle) || verb.stem == participle.stem else { return false }
+        guard FeynmanCheck.key(verb) == FeynmanCheck.key(participle) || verb.stem == participle.stem else {
+            return false
+        }
         let object = Set(questionWords.dropFirst(2).filter(Grounding.isContent).map(\.stem))
-        return agent.count >= 1 && !agent.isDisjoint(with: object) && object.intersection(agent).count * 2 >= agent.count
+        return !agent.isEmpty && object.intersection(agent).count * 2 >= agent.count
     }
 
     /// Whether a "What did X verb?" question asks for what the verb acts on while the blank is

@@ -79,10 +79,13 @@ public struct KitAssembler: Sendable {
             partRequest.task = task
             byTask[task] = if let chunker { try await chunker.run(partRequest) } else { try await router.run(partRequest) }
         }
-        var results: [(StudyTask, RoutedResult)] = Self.remoteParts.compactMap { task in byTask[task].map { (task, $0) } }
+        var results: [(StudyTask, RoutedResult)] = Self.remoteParts.compactMap { task in
+            byTask[task].map { (task, $0) }
+        }
         // What the one kit request did before the parts were asked on their own.
         if !kitFallbacks.isEmpty, !results.isEmpty {
-            results[0].1.fallbacks = kitFallbacks.map { FallbackStep(engine: $0.engine, reason: "kit: \($0.reason)") } + results[0].1.fallbacks
+            let kitSteps = kitFallbacks.map { FallbackStep(engine: $0.engine, reason: "kit: \($0.reason)") }
+            results[0].1.fallbacks = kitSteps + results[0].1.fallbacks
         }
         guard case .summary(let summary) = results[0].1.result, case .flashcards(let cards) = results[1].1.result,
             case .quiz(let quiz) = results[2].1.result, case .mindMap(let mindMap) = results[3].1.result
@@ -109,13 +112,7 @@ public struct KitAssembler: Sendable {
             alone[task] = part
             let name = Self.bundleMember(task)
             kit.items.removeAll { $0.path.hasPrefix(name + ".") }
-            switch part.result {
-            case .summary(let value): bundle.summary = value
-            case .flashcards(let value): bundle.flashcards = value
-            case .quiz(let value): bundle.quiz = value
-            case .mindMap(let value): bundle.mindMap = value
-            default: break
-            }
+            bundle.replace(part.result)
         }
         let runs: [(StudyTask, RoutedResult)] = [(.headline, headline), (.studyKit, kit)]
             + Self.remoteParts.compactMap { task in alone[task].map { (task, $0) } }

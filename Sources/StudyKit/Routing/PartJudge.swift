@@ -54,7 +54,8 @@ struct PartJudge {
 
     // MARK: one part
 
-    private func judgePart(_ json: JSONValue, task: StudyTask, skeleton: AnyStudyResult?) throws(SchemaError) -> Judged {
+    private func judgePart(_ json: JSONValue, task: StudyTask, skeleton: AnyStudyResult?) throws(SchemaError) -> Judged
+    {
         guard let (list, requested) = counts.counted(task), json.objectValue != nil else {
             throw .invalid([ValidationIssue(path: "", message: "is not an object with the part's fields")])
         }
@@ -67,7 +68,8 @@ struct PartJudge {
         }
         var value = json
         let repairs = Self.repair(&value, task: task)
-        let relaxed = MergedPart(schema: task.generationSchema.withoutMinimum(at: list), chunks: 1, perChunk: [:]) { json in
+        let relaxed = MergedPart(schema: task.generationSchema.withoutMinimum(at: list), chunks: 1, perChunk: [:]) {
+            json in
             guard let part = try? task.shapeOnly(json) else { return [] }
             return part.value.semanticIssues() + Grounding.issues(in: part, source: material)
                 + ModelAnswerRules.issues(in: part, material: material)
@@ -93,14 +95,22 @@ struct PartJudge {
         guard written.count >= least else {
             let reasons = kept.dropped.prefix(3).map { ValidationIssue(path: $0.path, message: $0.reason) }
             throw .invalid(
-                [ValidationIssue(
-                    path: list, message: "has \(written.count) usable item\(written.count == 1 ? "" : "s") of the \(requested) asked for (at least \(least) must pass)")]
+                [
+                    ValidationIssue(
+                        path: list,
+                        message:
+                            "has \(written.count) usable item\(written.count == 1 ? "" : "s") of the \(requested) "
+                            + "asked for (at least \(least) must pass)"
+                    )
+                ]
                     + reasons)
         }
         // Top up from the skeleton, in its order, with what passes every rule beside the model's
         // items: to the count asked for, and never below what one answer must hold.
         var target = requested
-        if case .array(_, let minimum, _, _)? = task.generationSchema.at([.member(list)]) { target = max(requested, minimum) }
+        if case .array(_, let minimum, _, _)? = task.generationSchema.at([.member(list)]) {
+            target = max(requested, minimum)
+        }
         var items = written
         var toppedUp = 0
         // Checked without the list's minimum: a small count is reached item by item.
@@ -118,7 +128,8 @@ struct PartJudge {
         let ungrounded = Grounding.issues(in: result, source: material)
         guard ungrounded.isEmpty else { throw .invalid(ungrounded) }
         let made = provenance(
-            result, task: task, list: list, modelItems: written.count, requested: requested, original: value[list]?.arrayValue ?? [],
+            result, task: task, list: list, modelItems: written.count, requested: requested,
+            original: value[list]?.arrayValue ?? [],
             repairs: repairs, replaced: replaced)
         return Judged(result: result, items: made, dropped: kept.dropped, repaired: repairs.count, toppedUp: toppedUp)
     }
@@ -151,34 +162,36 @@ struct PartJudge {
         var dropped: [DroppedItem] = []
         var refused: [StudyTask] = []
         var problems: [ValidationIssue] = []
-        var repaired = 0, toppedUp = 0
+        var repaired = 0
+        var toppedUp = 0
         if let headline = object["headline"], let own = try? Headline.decode(json: headline),
             Grounding.issues(in: .headline(own), source: material).isEmpty
         {
             kit.headline = own
             items.append(ItemProvenance(path: "headline", kind: .written, note: "written by \(model)"))
         } else {
-            items.append(ItemProvenance(path: "headline", kind: .extracted, note: "selected from the material by the builtin engine"))
+            items.append(
+                ItemProvenance(
+                    path: "headline", kind: .extracted, note: "selected from the material by the builtin engine"))
         }
         for (name, task, own) in parts {
             do throws(SchemaError) {
                 let judged = try judgePart(object[name] ?? .null, task: task, skeleton: own)
-                switch judged.result {
-                case .summary(let value): kit.summary = value
-                case .flashcards(let value): kit.flashcards = value
-                case .quiz(let value): kit.quiz = value
-                case .mindMap(let value): kit.mindMap = value
-                default: break
-                }
+                kit.replace(judged.result)
                 items += judged.items.map { ItemProvenance(path: "\(name).\($0.path)", kind: $0.kind, note: $0.note) }
                 dropped += judged.dropped.map { DroppedItem(path: "\(name).\($0.path)", reason: $0.reason) }
                 repaired += judged.repaired
                 toppedUp += judged.toppedUp
             } catch {
                 refused.append(task)
-                let issues = if case .invalid(let found) = error { found } else { [ValidationIssue(path: "", message: error.message)] }
+                let issues =
+                    if case .invalid(let found) = error { found } else {
+                        [ValidationIssue(path: "", message: error.message)]
+                    }
                 problems += issues.map { $0.prefixed(name) }
-                let why = issues.first.map { "the model's \(name) was refused (\($0.description)); the builtin engine's part is shown" }
+                let why = issues.first.map {
+                    "the model's \(name) was refused (\($0.description)); the builtin engine's part is shown"
+                }
                 items += ItemProvenance.all(in: own, kind: .extracted, note: why).map {
                     ItemProvenance(path: "\(name).\($0.path)", kind: $0.kind, note: $0.note)
                 }
@@ -187,7 +200,8 @@ struct PartJudge {
         guard refused.count < parts.count else { throw .invalid(problems) }
         try kit.validate()
         return Judged(
-            result: .studyKit(kit), items: items, dropped: dropped, repaired: repaired, toppedUp: toppedUp, refusedParts: refused)
+            result: .studyKit(kit), items: items, dropped: dropped, repaired: repaired, toppedUp: toppedUp,
+            refusedParts: refused)
     }
 
     // MARK: repairs
@@ -208,56 +222,64 @@ struct PartJudge {
             }
         case .flashcards:
             guard let cards = object["cards"]?.arrayValue else { break }
-            object["cards"] = .array(cards.enumerated().map { index, card in
-                guard var fields = card.objectValue, let question = fields["question"]?.stringValue,
-                    let answer = fields["answer"]?.stringValue, let quote = fields["quote"]?.stringValue
-                else { return card }
-                var how: [String] = []
-                // A "cloze" without a blank is a question, as the rule itself says.
-                if fields["kind"]?.stringValue == "cloze", !question.contains(Flashcards.blank) {
-                    fields["kind"] = .string("question")
-                    how.append("its kind made \"question\" (it has no blank)")
-                }
-                // An optional hint that breaks its rule goes; the card stays.
-                if let hint = fields["hint"]?.stringValue, hint.count > 80 || ResultProse.sameText(hint, answer) {
-                    fields["hint"] = nil
-                    how.append("its hint left out")
-                }
-                if let cut = ItemRepairs.sentenceCarrying(answer: answer, question: question, quote: quote, maxLength: 500) {
-                    fields["quote"] = .string(cut)
-                    how.append("the quote cut to its sentence that carries the answer")
-                }
-                let asked = fields["quote"]?.stringValue ?? quote
-                if fields["kind"]?.stringValue != "cloze", !question.contains(Flashcards.blank),
-                    let cut = ItemRepairs.keyWords(answer: answer, question: question, quote: asked)
-                {
-                    fields["answer"] = .string(cut)
-                    how.append("the answer cut to its key words (“\(cut)”)")
-                }
-                guard !how.isEmpty else { return card }
-                repairs["cards[\(index)]"] = how.joined(separator: ", ")
-                return .object(fields)
-            })
+            object["cards"] = .array(
+                cards.enumerated().map { index, card in
+                    guard var fields = card.objectValue, let question = fields["question"]?.stringValue,
+                        let answer = fields["answer"]?.stringValue, let quote = fields["quote"]?.stringValue
+                    else { return card }
+                    var how: [String] = []
+                    // A "cloze" without a blank is a question, as the rule itself says.
+                    if fields["kind"]?.stringValue == "cloze", !question.contains(Flashcards.blank) {
+                        fields["kind"] = .string("question")
+                        how.append("its kind made \"question\" (it has no blank)")
+                    }
+                    // An optional hint that breaks its rule goes; the card stays.
+                    if let hint = fields["hint"]?.stringValue, hint.count > 80 || ResultProse.sameText(hint, answer) {
+                        fields["hint"] = nil
+                        how.append("its hint left out")
+                    }
+                    if let cut = ItemRepairs.sentenceCarrying(
+                        answer: answer, question: question, quote: quote, maxLength: 500)
+                    {
+                        fields["quote"] = .string(cut)
+                        how.append("the quote cut to its sentence that carries the answer")
+                    }
+                    let asked = fields["quote"]?.stringValue ?? quote
+                    if fields["kind"]?.stringValue != "cloze", !question.contains(Flashcards.blank),
+                        let cut = ItemRepairs.keyWords(answer: answer, question: question, quote: asked)
+                    {
+                        fields["answer"] = .string(cut)
+                        how.append("the answer cut to its key words (“\(cut)”)")
+                    }
+                    guard !how.isEmpty else { return card }
+                    repairs["cards[\(index)]"] = how.joined(separator: ", ")
+                    return .object(fields)
+                })
         case .quiz:
             guard let questions = object["questions"]?.arrayValue else { break }
-            object["questions"] = .array(questions.enumerated().map { index, question in
-                guard var fields = question.objectValue else { return question }
-                var how: [String] = []
-                if let explanation = fields["explanation"]?.stringValue, let cut = ItemRepairs.firstSentences(explanation, maxLength: 600) {
-                    fields["explanation"] = .string(cut)
-                    how.append("the explanation cut to its first sentences")
-                }
-                if let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
-                    let right = fields["answerIndex"]?.integerValue, let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue,
-                    let cut = ItemRepairs.sentenceCarrying(answer: answer, question: prompt, quote: quote, maxLength: 500)
-                {
-                    fields["quote"] = .string(cut)
-                    how.append("the quote cut to its sentence that carries the answer")
-                }
-                guard !how.isEmpty else { return question }
-                repairs["questions[\(index)]"] = how.joined(separator: ", ")
-                return .object(fields)
-            })
+            object["questions"] = .array(
+                questions.enumerated().map { index, question in
+                    guard var fields = question.objectValue else { return question }
+                    var how: [String] = []
+                    if let explanation = fields["explanation"]?.stringValue,
+                        let cut = ItemRepairs.firstSentences(explanation, maxLength: 600)
+                    {
+                        fields["explanation"] = .string(cut)
+                        how.append("the explanation cut to its first sentences")
+                    }
+                    if let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
+                        let right = fields["answerIndex"]?.integerValue,
+                        let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue,
+                        let cut = ItemRepairs.sentenceCarrying(
+                            answer: answer, question: prompt, quote: quote, maxLength: 500)
+                    {
+                        fields["quote"] = .string(cut)
+                        how.append("the quote cut to its sentence that carries the answer")
+                    }
+                    guard !how.isEmpty else { return question }
+                    repairs["questions[\(index)]"] = how.joined(separator: ", ")
+                    return .object(fields)
+                })
         default:
             break
         }
@@ -269,18 +291,21 @@ struct PartJudge {
     /// its head phrase, recursively.
     private static func cutLabels(_ nodes: JSONValue, path: String, repairs: inout [String: String]) -> JSONValue {
         guard let list = nodes.arrayValue else { return nodes }
-        return .array(list.enumerated().map { index, node in
-            guard var fields = node.objectValue else { return node }
-            let at = "\(path)[\(index)]"
-            if let label = fields["label"]?.stringValue, let cut = ItemRepairs.headPhrase(label, maxWords: MindMap.labelWords) {
-                fields["label"] = .string(cut)
-                repairs[at + ".label"] = "a label cut to its head phrase (“\(label)” → “\(cut)”)"
-            }
-            if let children = fields["children"] {
-                fields["children"] = cutLabels(children, path: at + ".children", repairs: &repairs)
-            }
-            return .object(fields)
-        })
+        return .array(
+            list.enumerated().map { index, node in
+                guard var fields = node.objectValue else { return node }
+                let at = "\(path)[\(index)]"
+                if let label = fields["label"]?.stringValue,
+                    let cut = ItemRepairs.headPhrase(label, maxWords: MindMap.labelWords)
+                {
+                    fields["label"] = .string(cut)
+                    repairs[at + ".label"] = "a label cut to its head phrase (“\(label)” → “\(cut)”)"
+                }
+                if let children = fields["children"] {
+                    fields["children"] = cutLabels(children, path: at + ".children", repairs: &repairs)
+                }
+                return .object(fields)
+            })
     }
 
     // MARK: provenance
@@ -302,26 +327,33 @@ struct PartJudge {
             if record.path == "centralTopic", let how = repairs["centralTopic"] {
                 return ItemProvenance(path: record.path, kind: .repaired, note: "written by \(model); \(how)")
             }
-            guard record.path.hasPrefix(list + "["), let index = Int(record.path.dropFirst(list.count + 1).prefix { $0.isNumber }),
+            guard record.path.hasPrefix(list + "["),
+                let index = Int(record.path.dropFirst(list.count + 1).prefix { $0.isNumber }),
                 values.indices.contains(index)
             else { return record }
             guard index < modelItems else {
                 return ItemProvenance(
-                    path: record.path, kind: .extracted, note: "added from the builtin engine's \(task.name) to reach the \(requested) asked for")
+                    path: record.path, kind: .extracted,
+                    note: "added from the builtin engine's \(task.name) to reach the \(requested) asked for")
             }
             // The model's item, found where it was in the answer (the items dropped before it shift it).
             let key = Self.itemKey(values[index])
-            guard let at = original.indices.first(where: { !used.contains($0) && Self.itemKey(original[$0]) == key }) else { return record }
+            guard let at = original.indices.first(where: { !used.contains($0) && Self.itemKey(original[$0]) == key })
+            else { return record }
             used.insert(at)
-            let how = repairs.filter { $0.key == "\(list)[\(at)]" || $0.key.hasPrefix("\(list)[\(at)].") }.map(\.value).sorted()
+            let how = repairs.filter { $0.key == "\(list)[\(at)]" || $0.key.hasPrefix("\(list)[\(at)].") }.map(\.value)
+                .sorted()
             guard !how.isEmpty else { return record }
-            return ItemProvenance(path: record.path, kind: .repaired, note: "written by \(model); " + how.joined(separator: "; "))
+            return ItemProvenance(
+                path: record.path, kind: .repaired, note: "written by \(model); " + how.joined(separator: "; "))
         }
     }
 
     /// What tells a list's items apart: a card's question, a question's prompt, a node's label, a key point itself.
     private static func itemKey(_ item: JSONValue) -> String {
-        let text = item.stringValue ?? item["question"]?.stringValue ?? item["prompt"]?.stringValue ?? item["label"]?.stringValue ?? ""
+        let text =
+            item.stringValue ?? item["question"]?.stringValue ?? item["prompt"]?.stringValue ?? item["label"]?
+            .stringValue ?? ""
         return BuiltinProse.duplicateKey(text)
     }
 }
@@ -331,11 +363,16 @@ extension GenerationSchema {
     /// judge may drop every item of it and count what is left itself.
     func withoutMinimum(at path: String) -> GenerationSchema {
         guard case .object(let properties) = self else { return self }
-        return .object(properties.map { property in
-            guard property.name == path, case .array(let items, _, let most, let distinct) = property.schema else { return property }
-            return .init(property.name, description: property.description, .array(items: items, minItems: 0, maxItems: most, distinct: distinct),
-                         optional: property.isOptional)
-        })
+        return .object(
+            properties.map { property in
+                guard property.name == path, case .array(let items, _, let most, let distinct) = property.schema else {
+                    return property
+                }
+                return .init(
+                    property.name, description: property.description,
+                    .array(items: items, minItems: 0, maxItems: most, distinct: distinct),
+                    optional: property.isOptional)
+            })
     }
 }
 

@@ -254,7 +254,9 @@ public struct RoutingEngine: Sendable {
         for (position, kind) in order.enumerated() {
             // Interrupted: no other engine is tried, not even the builtin one.
             try Task.checkCancellation()
-            if request.firstEngineOnly, fallbacks.contains(where: { $0.engine != .builtin }) { throw RoutingError.noEngine(fallbacks) }
+            if request.firstEngineOnly, fallbacks.contains(where: { $0.engine != .builtin }) {
+                throw RoutingError.noEngine(fallbacks)
+            }
             if kind == .builtin {
                 if request.firstEngineOnly { throw RoutingError.noEngine(fallbacks) }
                 return finished(try await builtinResult(request, decision: decision, fallbacks: fallbacks, log: log))
@@ -485,7 +487,8 @@ public struct RoutingEngine: Sendable {
                 task: task, engine: engine, prompt: prompt, material: material, language: document.language, reserve: reserve, key: key,
                 spent: &spent, deadline: deadline, judge: PartJudge.judgedTasks.contains(task) ? judge : nil)
             if generated.items.isEmpty {
-                generated.items = ItemProvenance.written(in: generated.result, model: generated.model, material: document.titleAndText, cached: false)
+                generated.items = ItemProvenance.written(
+                    in: generated.result, model: generated.model, material: document.titleAndText, cached: false)
             }
             outcome = generated.items.allSatisfy { $0.kind == .extracted } ? .copied : .accepted
             return generated
@@ -519,7 +522,8 @@ public struct RoutingEngine: Sendable {
             var stoppedBy: (any Error)?
             do {
                 response = try await metered(engine, sent, key: key, deadline: deadline) {
-                    try await self.respond(engine, to: sent, enumerations: task.repeatingMembers, keepsWhatWasWritten: judge != nil)
+                    try await self.respond(
+                        engine, to: sent, enumerations: task.repeatingMembers, keepsWhatWasWritten: judge != nil)
                 }
             } catch let stopped as StoppedAnswer {
                 stoppedBy = stopped.cause
@@ -539,7 +543,8 @@ public struct RoutingEngine: Sendable {
                 throw RepeatedAnswer(detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; it was stopped early")
             }
             let truncated = EngineError.truncated(
-                "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing its answer; allow more response tokens or shorten the input")
+                "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing "
+                    + "its answer; allow more response tokens or shorten the input")
             // An answer with items cut at its limit keeps the items it finished: the one being
             // written when it stopped is dropped, and the rest are judged like any answer.
             let cut = response.finishReason == "length"
@@ -550,14 +555,17 @@ public struct RoutingEngine: Sendable {
                     guard let salvaged = Self.finishedItems(of: response.text) else { throw SchemaError.truncated }
                     json = salvaged
                 } else {
-                    json = try JSONValue.parse(ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
+                    json = try JSONValue.parse(
+                        ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
                 }
                 var strict: SchemaError?
                 do throws(SchemaError) {
                     if cut { throw SchemaError.truncated }
                     let result = try decodeResult(for: task, json: json)
                     let issues = Self.answerIssues(result, language: language, injected: injected)
-                    if issues.all.isEmpty { return Generated(result: result, model: response.model, usage: usage, reasked: round == 1) }
+                    if issues.all.isEmpty {
+                        return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
+                    }
                     // A part not judged item by item (Feynman gaps, podcast turns) drops what still
                     // fails grounding after the re-ask, when enough is left.
                     if judge == nil, round == 1, issues.wrongLanguage.isEmpty, issues.obeyed.isEmpty,
@@ -570,19 +578,26 @@ public struct RoutingEngine: Sendable {
                 } catch {
                     strict = error
                     // An answer in the wrong language, or one that obeyed the document, is not kept in part.
-                    if case .invalid = error, Self.refusedWhole(json: json, language: language, injected: injected) { throw error }
+                    if case .invalid = error, Self.refusedWhole(json: json, language: language, injected: injected) {
+                        throw error
+                    }
                 }
                 // Repair, not refusal: the answer judged item by item.
                 if let judge {
                     do throws(SchemaError) {
                         let judged = try judge(response.model).judge(json, task: task)
-                        note("\(engine.kind.rawValue): kept the answer's usable items (\(judged.dropped.count) dropped, \(judged.repaired) repaired, \(judged.toppedUp) added from the builtin engine)")
+                        note(
+                            "\(engine.kind.rawValue): kept the answer's usable items (\(judged.dropped.count) dropped, "
+                                + "\(judged.repaired) repaired, \(judged.toppedUp) added from the builtin engine)")
                         return Generated(
-                            result: judged.result, model: response.model, usage: usage, reasked: round == 1, dropped: judged.dropped,
+                            result: judged.result, model: response.model, usage: usage, reasked: round == 1,
+                            dropped: judged.dropped,
                             items: judged.items, refusedParts: judged.refusedParts, judged: true)
                     } catch {
                         // What is wrong with each item, then how few passed (the judge's first issue).
-                        if case .invalid(let own) = error, case .invalid(let whole)? = strict { strict = .invalid(whole + own.prefix(1)) }
+                        if case .invalid(let own) = error, case .invalid(let whole)? = strict {
+                            strict = .invalid(whole + own.prefix(1))
+                        }
                     }
                 }
                 throw strict ?? SchemaError.invalid([])
@@ -616,7 +631,8 @@ public struct RoutingEngine: Sendable {
     /// the material (checked on its JSON, as it may not even read as its type).
     static func refusedWhole(json: JSONValue, language: String, injected: InjectedInstructions) -> Bool {
         !LanguageRule.issues(in: json, language: language).isEmpty
-            || !LanguageRule.scriptIssues(in: json, material: injected.stripped).isEmpty || !injected.issues(in: json).isEmpty
+            || !LanguageRule.scriptIssues(in: json, material: injected.stripped).isEmpty
+            || !injected.issues(in: json).isEmpty
     }
 
     /// What a model finished of an answer cut at its response limit: the JSON read as far as it
@@ -675,14 +691,17 @@ public struct RoutingEngine: Sendable {
     /// (the server's deadline, a connection lost) throws ``StoppedAnswer`` with that text, so
     /// the items the model finished can still be judged.
     private func respond(
-        _ engine: any LanguageModel, to request: GenerationRequest, enumerations: Set<String>, keepsWhatWasWritten: Bool = false
+        _ engine: any LanguageModel, to request: GenerationRequest, enumerations: Set<String>,
+        keepsWhatWasWritten: Bool = false
     ) async throws -> RawResponse {
         guard onPartial != nil || engine.streamsCheaply else { return try await engine.respond(to: request) }
         // A card's `kind` or a turn's `role` repeats by design: only free text counts.
         var repetition = RepetitionGuard(exempt: enumerations)
         var written = ""
         do {
-            return try await streamed(engine, to: request, finishReason: RepetitionGuard.finishReason, showing: true) { text in
+            return try await streamed(
+                engine, to: request, finishReason: RepetitionGuard.finishReason, showing: true
+            ) { text in
                 written = text
                 return repetition.feed(snapshot: text)
             }

@@ -21,8 +21,10 @@ enum ItemRepairs {
     /// Words that open what a label's head phrase does not need: a verb, a clause, a detail.
     private static let breakWords: Set<String> = [
         "is", "are", "was", "were", "be", "been", "has", "have", "had", "can", "could", "will", "would", "may", "might",
-        "must", "should", "does", "do", "did", "that", "which", "who", "whom", "whose", "where", "when", "while", "because",
-        "so", "by", "in", "on", "at", "for", "with", "from", "into", "onto", "to", "towards", "toward", "during", "between",
+        "must", "should", "does", "do", "did", "that", "which", "who", "whom", "whose", "where", "when", "while",
+        "because",
+        "so", "by", "in", "on", "at", "for", "with", "from", "into", "onto", "to", "towards", "toward", "during",
+        "between",
         "through", "via", "using", "against", "after", "before", "until", "within", "without", "as", "like", "than",
     ]
 
@@ -53,7 +55,8 @@ enum ItemRepairs {
                 break
             }
             // "Helicase unwinds the double helix": a verb in "-s" before its object's article.
-            if index > 0, word == word.lowercased(), bare.hasSuffix("s"), !["ss", "us", "is"].contains(where: bare.hasSuffix),
+            if index > 0, word == word.lowercased(), bare.hasSuffix("s"),
+                !["ss", "us", "is"].contains(where: bare.hasSuffix),
                 ["the", "a", "an", "its", "their", "this", "these"].contains(next)
             {
                 break
@@ -89,10 +92,14 @@ enum ItemRepairs {
         for start in words.indices {
             for end in stride(from: words.count, to: start, by: -1) where end - start > best.count {
                 var run = Array(words[start..<end])
-                while let first = run.first, edgeWords.contains(first.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+                while let first = run.first,
+                    edgeWords.contains(first.lowercased().trimmingCharacters(in: .punctuationCharacters))
+                {
                     run.removeFirst()
                 }
-                while let last = run.last, edgeWords.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters)) {
+                while let last = run.last,
+                    edgeWords.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters))
+                {
                     run.removeLast()
                 }
                 guard !run.isEmpty, run.count <= 8, run.count > best.count else { continue }
@@ -116,7 +123,9 @@ enum ItemRepairs {
         guard quote.count > maxLength else { return nil }
         let sentences = SentenceSplitter().split(quote).map(\.text)
         guard sentences.count > 1 else { return nil }
-        return sentences.first { $0.count <= maxLength && Grounding.supportProblem(question: question, answer: answer, quote: $0) == nil }
+        return sentences.first {
+            $0.count <= maxLength && Grounding.supportProblem(question: question, answer: answer, quote: $0) == nil
+        }
     }
 
     /// `text`'s first whole sentences that fit `maxLength`, when it is longer; `nil` when it fits

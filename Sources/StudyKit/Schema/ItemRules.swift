@@ -481,15 +481,17 @@ enum ItemRules {
     ]
     private static let fillerVerbs: Set<String> = [
         "covers", "cover", "is", "describes", "discusses", "explains", "provides", "presents", "contains", "gives",
-        "summarizes", "summarises", "introduces", "outlines", "explores", "talks", "looks", "offers", "shows", "describe",
-        "discuss", "explain", "provide", "present", "introduce", "outline", "explore", "examines", "examine", "reviews",
-        "review", "focuses", "focus", "deals", "addresses", "highlights", "teaches",
+        "summarizes", "summarises", "introduces", "outlines", "explores", "talks", "looks", "offers", "shows",
+        "describe", "discuss", "explain", "provide", "present", "introduce", "outline", "explore", "examines",
+        "examine", "reviews", "review", "focuses", "focus", "deals", "addresses", "highlights", "teaches",
     ]
     /// A label the document gives itself, in `words`: a numbered part of a course ("week 7",
     /// "unit 3", "lecture 5", "revision sheet 3"), a kind of document ("lecture notes", "revision
     /// sheet", "club handout"), or notes "on" a subject; `nil` when there is none.
     static func documentLabel(_ words: [String]) -> String? {
-        let numbered: Set<String> = ["week", "unit", "lecture", "session", "sheet", "lesson", "module", "chapter", "handout", "worksheet"]
+        let numbered: Set<String> = [
+            "week", "unit", "lecture", "session", "sheet", "lesson", "module", "chapter", "handout", "worksheet",
+        ]
         let kinds: Set<String> = ["notes", "sheet", "handout", "slides", "worksheet"]
         let courses: Set<String> = ["lecture", "revision", "study", "class", "course", "club", "seminar", "tutorial"]
         for (index, word) in words.enumerated() {
@@ -502,7 +504,9 @@ enum ItemRules {
     }
 
     /// Words that name the document itself wherever they stand: "in the notes", "in the handout".
-    private static let documentNouns: Set<String> = ["notes", "document", "handout", "article", "passage", "slides", "lecture"]
+    private static let documentNouns: Set<String> = [
+        "notes", "document", "handout", "article", "passage", "slides", "lecture",
+    ]
     /// What a writer says they do in the text rather than what the material says: "we discuss",
     /// "we will look at" (#53: the 0.5B's blurb "In the lecture notes, we discuss …").
     private static let discourseVerbs: Set<String> = [
@@ -519,14 +523,16 @@ enum ItemRules {
         // "in these notes", "in this text", "in the lecture notes": where, not what. After "the",
         // only a word that is always the document ("in the text" may be a string searched, "in
         // the module" a program's).
-        for index in words.indices.dropLast(2) where words[index] == "in" && ["this", "these", "the"].contains(words[index + 1]) {
+        for index in words.indices.dropLast(2)
+        where words[index] == "in" && ["this", "these", "the"].contains(words[index + 1]) {
             let noun = words[index + 2]
             let compound = words.indices.contains(index + 3) ? words[index + 3] : ""
             if ["lecture", "revision", "study", "class", "course"].contains(noun), fillerSubjects.contains(compound) {
                 return words[index...(index + 3)].joined(separator: " ")
             }
             let named = words[index + 1] == "the" ? documentNouns.contains(noun)
-                : fillerSubjects.contains(noun) && !["summary", "study", "content", "overview", "section", "course"].contains(noun)
+                : fillerSubjects.contains(noun)
+                    && !["summary", "study", "content", "overview", "section", "course"].contains(noun)
             if named { return words[index...(index + 2)].joined(separator: " ") }
         }
         // "This document covers …", "The text is about …", "These notes explain …", "This
@@ -535,7 +541,8 @@ enum ItemRules {
             if fillerSubjects.contains(words[index + 1]), fillerVerbs.contains(words[index + 2]) {
                 return words[index...(index + 2)].joined(separator: " ")
             }
-            if words.indices.contains(index + 3), fillerSubjects.contains(words[index + 2]), fillerVerbs.contains(words[index + 3]),
+            if words.indices.contains(index + 3), fillerSubjects.contains(words[index + 2]),
+                fillerVerbs.contains(words[index + 3]),
                 ["lecture", "revision", "study", "class", "course", "short", "brief"].contains(words[index + 1])
             {
                 return words[index...(index + 3)].joined(separator: " ")
@@ -554,10 +561,12 @@ enum ItemRules {
         // document's own label (its course, week, sheet), not what it says.
         if let label = documentLabel(words) { return label }
         // "we discuss", "we will look at", "we'll explore": the writer, not the material.
-        for index in words.indices.dropLast() where words[index] == "we" || words[index] == "let" && words[index + 1] == "us" {
-            let next = words[index] == "let" ? (words.indices.contains(index + 2) ? words[index + 2] : "") : words[index + 1]
+        for index in words.indices.dropLast()
+        where words[index] == "we" || words[index] == "let" && words[index + 1] == "us" {
+            let letUs = words[index] == "let"
+            let next = letUs ? (words.indices.contains(index + 2) ? words[index + 2] : "") : words[index + 1]
             if discourseVerbs.contains(next) || next == "ll" {
-                return words[index...min(index + (words[index] == "let" ? 2 : 1), words.count - 1)].joined(separator: " ")
+                return words[index...min(index + (letUs ? 2 : 1), words.count - 1)].joined(separator: " ")
             }
         }
         return nil

@@ -6,7 +6,8 @@ extension Grounding {
     /// Words that say what kind of answer a question wants, not what it is about: a quote need
     /// not hold them ("What year …", "How many …", "What is the name of …").
     static let askingWords: Set<String> = [
-        "year", "years", "date", "day", "month", "century", "number", "amount", "percent", "percentage", "many", "much", "name",
+        "year", "years", "date", "day", "month", "century", "number", "amount", "percent", "percentage", "many", "much",
+        "name",
         "names", "called", "term", "kind", "type", "word", "words", "example", "examples",
     ]
 
@@ -18,19 +19,24 @@ extension Grounding {
     /// energy reported?" — "2016" needs a sentence that reports the energy in 2016, not a list of
     /// sources with a date in it. A cloze's question is its quote with a blank, so it always passes.
     static func supportProblem(question: String, answer: String, quote: String) -> String? {
-        guard supports(quote: quote, answer) else { return "does not hold the answer; quote the sentence of the material that says it" }
+        guard supports(quote: quote, answer) else {
+            return "does not hold the answer; quote the sentence of the material that says it"
+        }
         let asked = Set(contentWords(question.replacingOccurrences(of: "_", with: " "))).subtracting(askingWords)
         guard !asked.isEmpty else { return nil }
         let needed = min(2, asked.count)
         let bareNumber = answer.contains(where: \.isNumber) && !answer.contains(where: \.isLetter)
         let places = bareNumber ? sentences(of: quote).filter { holds($0, number: answer) } : [quote]
-        let best = places.map { place in
-            let said = contentWords(place)
-            return asked.filter { word in said.contains { sameWord(word, $0) } }.count
-        }.max() ?? 0
+        let best =
+            places.map { place in
+                let said = contentWords(place)
+                return asked.filter { word in said.contains { sameWord(word, $0) } }.count
+            }.max() ?? 0
         guard best < needed else { return nil }
         if bareNumber {
-            return "holds the number, but not in a sentence about what the question asks (\(best) of its words there); quote the sentence that says it"
+            return
+                "holds the number, but not in a sentence about what the question asks (\(best) of its words "
+                + "there); quote the sentence that says it"
         }
         return "has \(best) of the question's words; quote the sentence of the material that answers it"
     }
@@ -57,6 +63,7 @@ extension Grounding {
     /// Whether `sentence` holds `number` as written.
     private static func holds(_ sentence: String, number: String) -> Bool {
         let words = normalizedWords(number)
-        return containsRun(words, in: normalizedWords(sentence)) || sentence.contains(number.trimmingCharacters(in: .whitespaces))
+        return containsRun(words, in: normalizedWords(sentence))
+            || sentence.contains(number.trimmingCharacters(in: .whitespaces))
     }
 }

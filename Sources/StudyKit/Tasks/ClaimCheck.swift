@@ -58,7 +58,9 @@ struct ClaimCheck {
                 let words = BuiltinTerms.words(in: part)
                 let shared = claimKeys.intersection(words.map(FeynmanCheck.key))
                 let sharedWeight = shared.reduce(0) { $0 + weight($1) }
-                if shared.count >= 2, sharedWeight >= total * 0.5 { sources.append((index, words, shared, sharedWeight)) }
+                if shared.count >= 2, sharedWeight >= total * 0.5 {
+                    sources.append((index, words, shared, sharedWeight))
+                }
             }
         }
         guard let best = sources.map(\.weight).max() else { return nil }
@@ -66,8 +68,12 @@ struct ClaimCheck {
         // clause that says it as it is ("Binary search only works when the array is sorted")
         // outweighs one that shares its words and another camp ("… by repeatedly halving …").
         let closest = sources.filter { $0.weight >= best - 1e-9 }
-        guard !closest.isEmpty, closest.allSatisfy({ Self.opposes(claimWords, $0.words, shared: $0.shared) }) else { return nil }
-        return "says the opposite of the material (“\(BuiltinProse.shortened(sentences[closest[0].index], maxLength: 120))”); state what it says"
+        guard !closest.isEmpty, closest.allSatisfy({ Self.opposes(claimWords, $0.words, shared: $0.shared) }) else {
+            return nil
+        }
+        return
+            "says the opposite of the material "
+            + "(“\(BuiltinProse.shortened(sentences[closest[0].index], maxLength: 120))”); state what it says"
     }
 
     /// Whether a claim says the opposite of its source clause: how often the other way, a word
@@ -81,7 +87,9 @@ struct ClaimCheck {
             for (position, word) in words.enumerated() where shared.contains(FeynmanCheck.key(word)) {
                 var before = position - 1
                 while before >= 0, FeynmanCheck.carriers.contains(words[before].lowercased) { before -= 1 }
-                if before >= 0, FeynmanCheck.isNegator(words[before].lowercased) { result.insert(FeynmanCheck.key(word)) }
+                if before >= 0, FeynmanCheck.isNegator(words[before].lowercased) {
+                    result.insert(FeynmanCheck.key(word))
+                }
             }
             return result
         }
@@ -104,17 +112,24 @@ struct ClaimCheck {
         guard let named = sayers.first(where: { !subject.isDisjoint(with: copulas[$0]?.subject ?? []) }),
             !sayers.contains(where: { subject.isSubset(of: copulas[$0]?.subject ?? []) })
         else { return nil }
-        return "says of other things what the material says of one (“\(BuiltinProse.shortened(sentences[named], maxLength: 120))”); state what it says"
+        return
+            "says of other things what the material says of one "
+            + "(“\(BuiltinProse.shortened(sentences[named], maxLength: 120))”); state what it says"
     }
 
     /// The content keys of `text` before and after its first "is", "are", "was" or "were"; `nil`
     /// without one.
     private static func copula(_ text: String) -> (subject: Set<String>, predicate: Set<String>)? {
         let words = BuiltinTerms.words(in: text)
-        guard let at = words.firstIndex(where: { ["is", "are", "was", "were"].contains($0.lowercased) }) else { return nil }
+        guard let at = words.firstIndex(where: { ["is", "are", "was", "were"].contains($0.lowercased) }) else {
+            return nil
+        }
         let characters = Array(text)
         let cut = words[at].offsets.lowerBound
         guard cut <= characters.count else { return nil }
-        return (Set(FeynmanCheck.contentKeys(String(characters[..<cut]))), Set(FeynmanCheck.contentKeys(String(characters[cut...]))))
+        return (
+            Set(FeynmanCheck.contentKeys(String(characters[..<cut]))),
+            Set(FeynmanCheck.contentKeys(String(characters[cut...])))
+        )
     }
 }

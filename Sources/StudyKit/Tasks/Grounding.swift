@@ -221,13 +221,16 @@ enum Grounding {
             }
             switch named(summary.overview) {
             case 0:
-                return [ValidationIssue(path: "overview", message: "names nothing from the material; sum up what this material says")] + misstated
+                let issue = ValidationIssue(
+                    path: "overview", message: "names nothing from the material; sum up what this material says")
+                return [issue] + misstated
             case 1:
                 return [ValidationIssue(
                     path: "overview", message: "names only one word of the material; sum up what this material says, in its own terms")]
                     + misstated
             default:
-                return claims.misstatement(summary.overview).map { [ValidationIssue(path: "overview", message: $0)] + misstated } ?? misstated
+                guard let reason = claims.misstatement(summary.overview) else { return misstated }
+                return [ValidationIssue(path: "overview", message: reason)] + misstated
             }
         }
 
@@ -278,7 +281,9 @@ enum Grounding {
         func cardIssues(_ card: Flashcards.Card, at path: String) -> [ValidationIssue] {
             guard contains(quote: card.quote) else {
                 return [ValidationIssue(
-                    path: path + ".quote", message: "is not in the material; copy the sentence that supports the answer from it word for word")]
+                    path: path + ".quote",
+                    message: "is not in the material; copy the sentence that supports the answer from it word for word"
+                )]
             }
             // The quote carries the answer and what the question asks about (#53).
             return Grounding.supportProblem(question: card.question, answer: card.answer, quote: card.quote).map {

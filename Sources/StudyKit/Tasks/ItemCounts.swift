@@ -65,7 +65,8 @@ public struct ItemCounts: Sendable, Equatable, Hashable {
         case .flashcards: return "Write \(cards) flashcards, each on a different fact."
         case .quiz: return "Write \(questions) questions, each on a different fact."
         case .studyKit:
-            return "Write \(keyPoints) key points, \(cards) flashcards and \(questions) quiz questions, each on a different fact."
+            return "Write \(keyPoints) key points, \(cards) flashcards and \(questions) quiz questions, "
+                + "each on a different fact."
         default: return nil
         }
     }

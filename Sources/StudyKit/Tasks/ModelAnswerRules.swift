@@ -15,8 +15,10 @@ import Foundation
 enum ModelAnswerRules {
     /// The words a label never ends on.
     static let danglingLabelEnds: Set<String> = [
-        "a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "than",
-        "that", "which", "who", "whose", "when", "where", "while", "because", "into", "between", "its", "their", "his", "her",
+        "a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as",
+        "than",
+        "that", "which", "who", "whose", "when", "where", "while", "because", "into", "between", "its", "their", "his",
+        "her",
         "may", "can", "will", "would", "is", "are", "was", "were",
     ]
 
@@ -26,7 +28,8 @@ enum ModelAnswerRules {
         case .summary(let summary): return issues(summary, material: material)
         case .mindMap(let map): return issues(map)
         case .studyKit(let kit):
-            return issues(kit.summary, material: material).map { $0.prefixed("summary") } + issues(kit.mindMap).map { $0.prefixed("mindMap") }
+            return issues(kit.summary, material: material).map { $0.prefixed("summary") }
+                + issues(kit.mindMap).map { $0.prefixed("mindMap") }
         default: return []
         }
     }
@@ -36,11 +39,18 @@ enum ModelAnswerRules {
             if !BuiltinEngine.readsOnItsOwn(point) {
                 return ValidationIssue(
                     path: "keyPoints[\(index)]",
-                    message: "is \(ItemRules.quoted(point)), which leans on the sentence before it; write a point that stands on its own")
+                    message:
+                        "is \(ItemRules.quoted(point)), which leans on the sentence before it; "
+                        + "write a point that stands on its own"
+                )
             }
             if let number = cutInsideANumber(point, material: material) {
                 return ValidationIssue(
-                    path: "keyPoints[\(index)]", message: "is \(ItemRules.quoted(point)), cut inside the material's number \(number); write the whole number")
+                    path: "keyPoints[\(index)]",
+                    message:
+                        "is \(ItemRules.quoted(point)), cut inside the material's number \(number); "
+                        + "write the whole number"
+                )
             }
             return nil
         }
@@ -48,9 +58,14 @@ enum ModelAnswerRules {
 
     private static func issues(_ map: MindMap) -> [ValidationIssue] {
         Grounding.nodes(of: map).compactMap { node, path in
-            guard let last = Grounding.normalizedWords(node.label).last, danglingLabelEnds.contains(last) else { return nil }
+            guard let last = Grounding.normalizedWords(node.label).last, danglingLabelEnds.contains(last) else {
+                return nil
+            }
             return ValidationIssue(
-                path: path + ".label", message: "is \(ItemRules.quoted(node.label)), a phrase cut off after “\(last)”; name an idea in a few words")
+                path: path + ".label",
+                message:
+                    "is \(ItemRules.quoted(node.label)), a phrase cut off after “\(last)”; "
+                    + "name an idea in a few words")
         }
     }
 
@@ -65,23 +80,38 @@ enum ModelAnswerRules {
         var found: [(number: String, whole: String, fraction: String, before: [String], after: String)] = []
         var index = 0
         while index < characters.count {
-            guard characters[index].isNumber, index == 0 || !characters[index - 1].isNumber && characters[index - 1] != "." else {
+            guard characters[index].isNumber,
+                index == 0 || !characters[index - 1].isNumber && characters[index - 1] != "."
+            else {
                 index += 1
                 continue
             }
             var end = index
             while end < characters.count, characters[end].isNumber { end += 1 }
-            guard end + 1 < characters.count, characters[end] == ".", characters[end + 1].isNumber else { index = end; continue }
+            guard end + 1 < characters.count, characters[end] == ".", characters[end + 1].isNumber else {
+                index = end
+                continue
+            }
             var fractionEnd = end + 1
             while fractionEnd < characters.count, characters[fractionEnd].isNumber { fractionEnd += 1 }
             let before = Array(Grounding.normalizedWords(String(characters[max(0, index - 40)..<index])).suffix(2))
-            let after = Grounding.normalizedWords(String(characters[fractionEnd..<min(characters.count, fractionEnd + 30)])).first ?? ""
-            found.append((String(characters[index..<fractionEnd]), String(characters[index..<end]), String(characters[(end + 1)..<fractionEnd]), before, after))
+            let after =
+                Grounding.normalizedWords(String(characters[fractionEnd..<min(characters.count, fractionEnd + 30)]))
+                .first ?? ""
+            found.append(
+                (
+                    String(characters[index..<fractionEnd]), String(characters[index..<end]),
+                    String(characters[(end + 1)..<fractionEnd]), before, after
+                ))
             index = fractionEnd
         }
         if last.hasSuffix("."), !last.dropLast().isEmpty, last.dropLast().allSatisfy(\.isNumber) {
             let said = Array(Grounding.normalizedWords(words.dropLast().joined(separator: " ")).suffix(2))
-            if let hit = found.first(where: { $0.whole == String(last.dropLast()) && !said.isEmpty && $0.before == said }) { return hit.number }
+            if let hit = found.first(where: {
+                $0.whole == String(last.dropLast()) && !said.isEmpty && $0.before == said
+            }) {
+                return hit.number
+            }
         }
         if first.allSatisfy(\.isNumber), words.count > 1 {
             let said = Grounding.normalizedWords(words[1]).first ?? ""

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StudyKit
 
 /// The judge calibrated against a student's verdict (#53): `benchmarks/verdicts.tsv` holds a
@@ -44,8 +45,10 @@ struct CalibrationTests {
                 return Flashcards.Card(question: question, answer: answer, quote: quote)
             }
             let answer = Answer(
-                id: json["id"]?.stringValue ?? "", model: json["model"]?.stringValue ?? "", document: json["document"]?.stringValue ?? "",
-                half: json["half"]?.stringValue ?? "", task: json["task"]?.stringValue ?? "", finish: json["finish"]?.stringValue,
+                id: json["id"]?.stringValue ?? "", model: json["model"]?.stringValue ?? "",
+                document: json["document"]?.stringValue ?? "",
+                half: json["half"]?.stringValue ?? "", task: json["task"]?.stringValue ?? "",
+                finish: json["finish"]?.stringValue,
                 text: json["answer"]?.stringValue ?? "", card: card)
             answers[answer.id] = answer
         }
@@ -57,7 +60,8 @@ struct CalibrationTests {
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard cells.count >= 6 else { return nil }
-            return Verdict(item: cells[0], model: cells[1], half: cells[2], verdict: cells[4], shippedBefore: cells[5] == "yes")
+            return Verdict(
+                item: cells[0], model: cells[1], half: cells[2], verdict: cells[4], shippedBefore: cells[5] == "yes")
         }
     }
 
@@ -75,7 +79,8 @@ struct CalibrationTests {
         case "card", "quizQuestion":
             guard let card = answer.card, let json = try? JSONValue.parse(answer.text) else { return [] }
             let job = RoutingEngine.cardJob(
-                card, path: "item", materialStems: Set(Grounding.contentStems(material)), subjectAnswers: answer.task == "card")
+                card, path: "item", materialStems: Set(Grounding.contentStems(material)),
+                subjectAnswers: answer.task == "card")
             if case .success = job.verdict(json) { return ["item"] }
             return []
         case "headline":
@@ -93,7 +98,10 @@ struct CalibrationTests {
             var guardian = RepetitionGuard(exempt: task.repeatingMembers)
             if guardian.feed(snapshot: answer.text) { return [] }
             let complete = answer.finish == "stop"
-            guard let json = complete ? try? JSONValue.parse(ModelOutputText.unfenced(answer.text)) : RoutingEngine.finishedItems(of: answer.text)
+            guard
+                let json = complete
+                    ? try? JSONValue.parse(ModelOutputText.unfenced(answer.text))
+                    : RoutingEngine.finishedItems(of: answer.text)
             else { return [] }
             let judge = PartJudge(
                 material: material, counts: .standard, model: answer.model,
@@ -102,7 +110,9 @@ struct CalibrationTests {
             do {
                 judged = try judge.judge(json, task: task)
             } catch {
-                if ProcessInfo.processInfo.environment["STUDYKIT_CALIBRATION_DEBUG"] == answer.id { print("\(answer.id) refused: \(error)") }
+                if ProcessInfo.processInfo.environment["STUDYKIT_CALIBRATION_DEBUG"] == answer.id {
+                    print("\(answer.id) refused: \(error)")
+                }
                 return []
             }
             if ProcessInfo.processInfo.environment["STUDYKIT_CALIBRATION_DEBUG"] == answer.id {
@@ -111,7 +121,9 @@ struct CalibrationTests {
             var paths = Set(Self.itemPaths(json, task: task))
             paths.subtract(judged.dropped.map { Self.itemPath($0.path) })
             // An overview or a central topic the builtin engine's stood in for.
-            for record in judged.items where record.note?.contains("the builtin engine's is shown") == true { paths.remove(record.path) }
+            for record in judged.items where record.note?.contains("the builtin engine's is shown") == true {
+                paths.remove(record.path)
+            }
             for part in judged.refusedParts {
                 let name = KitAssembler.bundleMember(part)
                 paths = paths.filter { !$0.hasPrefix(name + ".") }
@@ -130,14 +142,18 @@ struct CalibrationTests {
     static func itemPaths(_ json: JSONValue, task: StudyTask) -> [String] {
         func lists(_ value: JSONValue, prefix: String) -> [String] {
             var paths: [String] = []
-            for (list, single) in [("cards", nil), ("questions", nil), ("keyPoints", "overview"), ("branches", "centralTopic")] as [(String, String?)] {
+            for (list, single) in [
+                ("cards", nil), ("questions", nil), ("keyPoints", "overview"), ("branches", "centralTopic"),
+            ] as [(String, String?)] {
                 if let items = value[list]?.arrayValue { paths += items.indices.map { "\(prefix)\(list)[\($0)]" } }
                 if let single, value[single] != nil { paths.append(prefix + single) }
             }
             return paths
         }
         guard task == .studyKit else { return lists(json, prefix: "") }
-        return ["summary", "flashcards", "quiz", "mindMap"].flatMap { name in json[name].map { lists($0, prefix: name + ".") } ?? [] }
+        return ["summary", "flashcards", "quiz", "mindMap"].flatMap { name in
+            json[name].map { lists($0, prefix: name + ".") } ?? []
+        }
     }
 
     @Test func theJudgeIsMeasuredAgainstTheVerdicts() async throws {
@@ -147,7 +163,9 @@ struct CalibrationTests {
         var documents: [String: Document] = [:]
         var acceptedPaths: [String: Set<String>] = [:]
         for answer in answers.values {
-            if documents[answer.document] == nil { documents[answer.document] = try await Self.material(answer.document) }
+            if documents[answer.document] == nil {
+                documents[answer.document] = try await Self.material(answer.document)
+            }
             acceptedPaths[answer.id] = Self.accepted(answer, document: documents[answer.document]!)
         }
         struct Tally {
@@ -176,19 +194,28 @@ struct CalibrationTests {
                 tallies[key] = tally
             }
         }
-        func share(_ part: Int, _ whole: Int) -> String { whole == 0 ? "—" : "\(part)/\(whole) (\(Int((Double(part) * 100 / Double(whole)).rounded()))%)" }
-        var lines = ["| model · half | accepted that are useful | useful that were accepted | before: shipped that are useful | before: useful that shipped | wrong accepted |", "|---|---:|---:|---:|---:|---:|"]
+        func share(_ part: Int, _ whole: Int) -> String {
+            whole == 0 ? "—" : "\(part)/\(whole) (\(Int((Double(part) * 100 / Double(whole)).rounded()))%)"
+        }
+        var lines = [
+            "| model · half | accepted that are useful | useful that were accepted | before: shipped that are useful | before: useful that shipped | wrong accepted |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
         for key in tallies.keys.sorted() {
             let tally = tallies[key]!
-            lines.append("| \(key) | \(share(tally.acceptedUseful, tally.accepted)) | \(share(tally.acceptedUseful, tally.useful)) | "
-                + "\(share(tally.beforeUseful, tally.before)) | \(share(tally.beforeUseful, tally.useful)) | \(tally.wrongAccepted.count) |")
+            lines.append(
+                "| \(key) | \(share(tally.acceptedUseful, tally.accepted)) | \(share(tally.acceptedUseful, tally.useful)) | "
+                    + "\(share(tally.beforeUseful, tally.before)) | \(share(tally.beforeUseful, tally.useful)) | \(tally.wrongAccepted.count) |"
+            )
         }
         // The table RESULTS.md quotes (`swift test --filter CalibrationTests`).
         print(lines.joined(separator: "\n"))
         if ProcessInfo.processInfo.environment["STUDYKIT_CALIBRATION_ITEMS"] == "1" {
             for key in tallies.keys.sorted() where key != "all" {
                 let tally = tallies[key]!
-                print("\(key)\n  wrong accepted: \(tally.wrongAccepted)\n  junk accepted: \(tally.junkAccepted)\n  useful refused: \(tally.usefulRefused)")
+                print(
+                    "\(key)\n  wrong accepted: \(tally.wrongAccepted)\n  junk accepted: \(tally.junkAccepted)\n  useful refused: \(tally.usefulRefused)"
+                )
             }
         }
         // The default model's wrong items never ship on the held-out half.

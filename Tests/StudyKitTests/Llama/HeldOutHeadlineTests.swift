@@ -11,30 +11,36 @@ import Testing
 struct HeldOutHeadlineTests {
     /// The held-out half, as `samples/eval/README.md` names it.
     static let heldOut = [
-        "en-chemistry-acids-bases.md", "en-astronomy-moon.txt", "en-computing-binary-search.md", "en-history-black-death.txt",
+        "en-chemistry-acids-bases.md", "en-astronomy-moon.txt", "en-computing-binary-search.md",
+        "en-history-black-death.txt",
         "en-geography-plate-tectonics.html", "fr-tectonique.txt", "ja-kazan.txt", "ja-kazan.pdf",
     ]
 
     @Test func theHeldOutHalfIsTheOneTheReadmeNames() throws {
-        let readme = try String(contentsOf: TestPaths.samples.appendingPathComponent("eval/README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: TestPaths.samples.appendingPathComponent("eval/README.md"), encoding: .utf8)
         let section = try #require(readme.range(of: "**Held-out half**")).upperBound
         let named = String(readme[section...])
         for file in Self.heldOut { #expect(named.contains("`\(file)`"), "\(file)") }
         // Every document of the set is in one half.
-        let files = try FileManager.default.contentsOfDirectory(atPath: TestPaths.samples.appendingPathComponent("eval").path)
+        let files = try FileManager.default
+            .contentsOfDirectory(atPath: TestPaths.samples.appendingPathComponent("eval").path)
             .filter { !$0.hasPrefix("README") }
         for file in files { #expect(readme.contains("`\(file)`"), "\(file) is in neither half") }
     }
 
     @Test func noHeldOutHeadlineTalksAboutTheDocument() async throws {
         let path = try #require(
-            LlamaEngine.defaultModelPath(models: [.qwenCoder05B]).path, "run scripts/setup (it installs the default model)")
+            LlamaEngine.defaultModelPath(models: [.qwenCoder05B]).path,
+            "run scripts/setup (it installs the default model)")
         let router = RoutingEngine(
-            local: LlamaEngine(settings: LlamaEngine.Settings(modelPath: path)), remote: UnconfiguredEngine(kind: .remote, reason: "none"))
+            local: LlamaEngine(settings: LlamaEngine.Settings(modelPath: path)),
+            remote: UnconfiguredEngine(kind: .remote, reason: "none"))
         var written = 0
         var why: [String] = []
         for file in Self.heldOut {
-            let document = try await Importer().load(SourceReference(argument: TestPaths.samples.appendingPathComponent("eval/" + file).path))
+            let document = try await Importer().load(
+                SourceReference(argument: TestPaths.samples.appendingPathComponent("eval/" + file).path))
             // Without a budget, so the model writes every English note's headline (with the default
             // budget and no record yet, a fresh machine's estimate leaves it to the builtin engine).
             let routed = try await router.run(RoutingRequest(task: .headline, document: document, useCache: false))
@@ -44,8 +50,14 @@ struct HeldOutHeadlineTests {
             }
             #expect(ItemRules.stockFiller(in: headline.blurb) == nil, "\(file): \(headline.blurb)")
             #expect(headline.validationIssues().isEmpty, "\(file)")
-            #expect(Grounding.issues(in: routed.result, source: document.titleAndText).isEmpty, "\(file): \(headline.blurb)")
-            if routed.engine == .local { written += 1 } else { why.append("\(file): " + routed.fallbacks.map(\.reason).joined(separator: "; ")) }
+            #expect(
+                Grounding.issues(in: routed.result, source: document.titleAndText).isEmpty,
+                "\(file): \(headline.blurb)")
+            if routed.engine == .local {
+                written += 1
+            } else {
+                why.append("\(file): " + routed.fallbacks.map(\.reason).joined(separator: "; "))
+            }
         }
         // The English notes go to the model; French and Japanese, which it does not declare, do not.
         #expect(written >= 1, "\(why)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import StudyKit
 
 /// Judging by meaning (#53): a quote carries its answer, a blurb says what the material says
@@ -24,13 +25,21 @@ struct JudgeByMeaningTests {
     ])
     func aQuoteCarriesTheAnswerAndTheQuestion(question: String, answer: String, problem: String?) {
         let found = Grounding.supportProblem(question: question, answer: answer, quote: Self.quote)
-        if let problem { #expect(found?.contains(problem) == true, "\(found ?? "nil")") } else { #expect(found == nil, "\(found ?? "")") }
+        if let problem {
+            #expect(found?.contains(problem) == true, "\(found ?? "nil")")
+        } else {
+            #expect(found == nil, "\(found ?? "")")
+        }
     }
 
     @Test func aYearInAnotherSentenceOfTheQuoteDoesNotCarryTheQuestion() {
         let quote = "Energy in New Zealand was reviewed by the ministry. Sources: Statistics report, 2016."
-        #expect(Grounding.supportProblem(question: "What year was energy in New Zealand reviewed?", answer: "2016", quote: quote) != nil)
-        #expect(Grounding.supportProblem(question: "What year is the Statistics report from?", answer: "2016", quote: quote) == nil)
+        #expect(
+            Grounding.supportProblem(
+                question: "What year was energy in New Zealand reviewed?", answer: "2016", quote: quote) != nil)
+        #expect(
+            Grounding.supportProblem(question: "What year is the Statistics report from?", answer: "2016", quote: quote)
+                == nil)
     }
 
     // MARK: filler
@@ -97,14 +106,19 @@ struct JudgeByMeaningTests {
     }
 
     @Test func aFalseHeadlineIsNotGrounded() {
-        let headline = Headline(title: "Supply and Demand", blurb: "Supply and demand are the quantity of a good that buyers are willing and able to purchase.")
+        let headline = Headline(
+            title: "Supply and Demand",
+            blurb: "Supply and demand are the quantity of a good that buyers are willing and able to purchase.")
         #expect(Grounding.issues(in: .headline(headline), source: Self.economics).first?.path == "blurb")
     }
 
     // MARK: the skeleton blanks terms
 
     @Test func theSkeletonBlanksNoVerbAndNoWordThatNamesAKind() throws {
-        guard case .flashcards(let deck) = try BuiltinEngine().generate(.flashcards, text: PartJudgeTests.material, title: nil) else {
+        guard
+            case .flashcards(let deck) = try BuiltinEngine().generate(
+                .flashcards, text: PartJudgeTests.material, title: nil)
+        else {
             throw BuiltinError.emptyText
         }
         let answers = deck.cards.map(\.answer)
@@ -128,9 +142,11 @@ struct JudgeByMeaningTests {
     func aBlankThatEndsOnTheSentencesVerbIsNoTerm(sentence: String, blank: String, verb: Bool) throws {
         let words = BuiltinTerms.words(in: sentence)
         let blankWords = BuiltinTerms.words(in: blank).map(\.lowercased)
-        let start = try #require(words.indices.first { index in
-            index + blankWords.count <= words.count && words[index..<(index + blankWords.count)].map(\.lowercased) == blankWords
-        })
+        let start = try #require(
+            words.indices.first { index in
+                index + blankWords.count <= words.count
+                    && words[index..<(index + blankWords.count)].map(\.lowercased) == blankWords
+            })
         #expect(ClozeBuilder.endsOnAVerb(words, start: start, length: blankWords.count) == verb)
     }
 
@@ -138,26 +154,39 @@ struct JudgeByMeaningTests {
 
     @Test func aQuestionThatTurnsTheSentenceAroundIsRefused() {
         // A passive sentence's agent made the verb's object.
-        let tides = JudgeByMeaningTests.cloze("Tides are caused mainly by the Moon's gravity pulling on the Earth's oceans.", "Tides")
-        #expect(RoutingEngine.swapsSubjectAndObject("What causes the Moon's gravity pulling on the Earth's oceans?", of: tides))
+        let tides = JudgeByMeaningTests.cloze(
+            "Tides are caused mainly by the Moon's gravity pulling on the Earth's oceans.", "Tides")
+        #expect(
+            RoutingEngine.swapsSubjectAndObject(
+                "What causes the Moon's gravity pulling on the Earth's oceans?", of: tides))
         #expect(!RoutingEngine.swapsSubjectAndObject("What is caused mainly by the Moon's gravity?", of: tides))
         // A subject with "of" made the verb's object.
-        let feudal = JudgeByMeaningTests.cloze("In the long run, the shortage of labour weakened the feudal system in western Europe.", "feudal system")
-        #expect(RoutingEngine.swapsSubjectAndObject("What weakened the shortage of labour in western Europe?", of: feudal))
-        #expect(!RoutingEngine.swapsSubjectAndObject("What did the shortage of labour weaken in western Europe?", of: feudal))
+        let feudal = JudgeByMeaningTests.cloze(
+            "In the long run, the shortage of labour weakened the feudal system in western Europe.", "feudal system")
+        #expect(
+            RoutingEngine.swapsSubjectAndObject("What weakened the shortage of labour in western Europe?", of: feudal))
+        #expect(
+            !RoutingEngine.swapsSubjectAndObject(
+                "What did the shortage of labour weaken in western Europe?", of: feudal))
     }
 
     @Test func aQuestionThatJoinsTwoMentionsOfAWordIsRefused() {
         let tilt = Self.cloze(
             "Eclipses do not happen every month because the Moon's orbit is tilted by about 5 degrees to the Earth's orbit around the Sun.",
             "5 degrees")
-        #expect(RoutingEngine.splicesTwoMentions("What is the tilt of the Moon's orbit around the Sun?", of: tilt) != nil)
-        #expect(RoutingEngine.splicesTwoMentions("By how much is the Moon's orbit tilted to the Earth's orbit?", of: tilt) == nil)
-        #expect(RoutingEngine.splicesTwoMentions("What is the lagging strand made away from?", of: PartJudgeTestsCard.lagging) == nil)
+        #expect(
+            RoutingEngine.splicesTwoMentions("What is the tilt of the Moon's orbit around the Sun?", of: tilt) != nil)
+        #expect(
+            RoutingEngine.splicesTwoMentions("By how much is the Moon's orbit tilted to the Earth's orbit?", of: tilt)
+                == nil)
+        #expect(
+            RoutingEngine.splicesTwoMentions(
+                "What is the lagging strand made away from?", of: PartJudgeTestsCard.lagging) == nil)
     }
 
     enum PartJudgeTestsCard {
-        static let lagging = JudgeByMeaningTests.cloze("The lagging strand is made away from the fork, in short pieces called Okazaki fragments.", "fork")
+        static let lagging = JudgeByMeaningTests.cloze(
+            "The lagging strand is made away from the fork, in short pieces called Okazaki fragments.", "fork")
     }
 
     static func cloze(_ quote: String, _ blank: String) -> Flashcards.Card {
@@ -165,24 +194,41 @@ struct JudgeByMeaningTests {
     }
 
     @Test func aModelsKeyPointStandsOnItsOwnAndKeepsItsNumbersWhole() {
-        let material = "A full cycle of phases takes about 29.5 days. Pure water has a pH of 7. Blood stays close to 7.4."
-        #expect(ModelAnswerRules.cutInsideANumber("A full cycle of phases takes about 29.", material: material) == "29.5")
-        #expect(ModelAnswerRules.cutInsideANumber("5 days, and the Moon turns on its axis.", material: material) == "29.5")
+        let material =
+            "A full cycle of phases takes about 29.5 days. Pure water has a pH of 7. Blood stays close to 7.4."
+        #expect(
+            ModelAnswerRules.cutInsideANumber("A full cycle of phases takes about 29.", material: material) == "29.5")
+        #expect(
+            ModelAnswerRules.cutInsideANumber("5 days, and the Moon turns on its axis.", material: material) == "29.5")
         #expect(ModelAnswerRules.cutInsideANumber("Pure water has a pH of 7.", material: material) == nil)
         let summary = Summary(
             overview: "The Moon has phases. It reflects sunlight.",
-            keyPoints: ["A full cycle of phases takes about 29.", "It then shrinks through the last quarter.", "Pure water has a pH of 7."])
-        #expect(ModelAnswerRules.issues(in: .summary(summary), material: material).map(\.path) == ["keyPoints[0]", "keyPoints[1]"])
-        let map = MindMap(centralTopic: "Moon", branches: [
-            MindMap.Node(label: "Phases", children: [MindMap.Node(label: "Labour became scarce and")]), MindMap.Node(label: "Tides"),
-        ])
-        #expect(ModelAnswerRules.issues(in: .mindMap(map), material: material).map(\.path) == ["branches[0].children[0].label"])
+            keyPoints: [
+                "A full cycle of phases takes about 29.", "It then shrinks through the last quarter.",
+                "Pure water has a pH of 7.",
+            ])
+        #expect(
+            ModelAnswerRules.issues(in: .summary(summary), material: material).map(\.path) == [
+                "keyPoints[0]", "keyPoints[1]",
+            ])
+        let map = MindMap(
+            centralTopic: "Moon",
+            branches: [
+                MindMap.Node(label: "Phases", children: [MindMap.Node(label: "Labour became scarce and")]),
+                MindMap.Node(label: "Tides"),
+            ])
+        #expect(
+            ModelAnswerRules.issues(in: .mindMap(map), material: material).map(\.path) == [
+                "branches[0].children[0].label"
+            ])
     }
 
     @Test func aQuestionThatEndsWhereTheBlankStandsIsAccepted() {
         let quote = "The lagging strand is made away from the fork, in short pieces called Okazaki fragments."
-        let card = Flashcards.Card(question: quote.replacingOccurrences(of: "fork", with: "_____"), answer: "fork", quote: quote)
-        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(PartJudgeTests.material)))
+        let card = Flashcards.Card(
+            question: quote.replacingOccurrences(of: "fork", with: "_____"), answer: "fork", quote: quote)
+        let job = RoutingEngine.cardJob(
+            card, path: "cards[0]", materialStems: Set(Grounding.contentStems(PartJudgeTests.material)))
         let verdict = job.accept(["question": "What is the lagging strand made away from?", "answer": "fork"])
         guard case .success = verdict else {
             Issue.record("refused: \(verdict)")
@@ -193,9 +239,11 @@ struct JudgeByMeaningTests {
         #expect(!RoutingEngine.endsWhereTheBlankStands("What are Okazaki fragments made away from?", of: card))
         #expect(!RoutingEngine.endsWhereTheBlankStands("What is the lagging strand?", of: card))
         let shorter = Flashcards.Card(
-            question: "The lagging strand is made away from the _____ in short pieces called Okazaki fragments.", answer: "fork",
+            question: "The lagging strand is made away from the _____ in short pieces called Okazaki fragments.",
+            answer: "fork",
             quote: "The lagging strand is made away from the fork in short pieces called Okazaki fragments.")
-        let second = RoutingEngine.cardJob(shorter, path: "cards[0]", materialStems: Set(Grounding.contentStems(shorter.quote)))
+        let second = RoutingEngine.cardJob(
+            shorter, path: "cards[0]", materialStems: Set(Grounding.contentStems(shorter.quote)))
         let third = second.accept(["question": "What is the lagging strand made away from?", "answer": "fork"])
         guard case .success = third else {
             Issue.record("refused without the comma: \(third)")

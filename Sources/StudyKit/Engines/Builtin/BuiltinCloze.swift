@@ -67,7 +67,9 @@ extension BuiltinEngine {
                 // nor one that leans on the sentence before ("This is useful when …").
                 // Nor the document's own label ("Astronomy club handout, session 4", "Unit 3 notes"),
                 // which says what the document is, not what it teaches (#53).
-                let labelled = analysis.ranked.filter { ItemRules.documentLabel(Grounding.normalizedWords($0.sentence.text)) == nil }
+                let labelled = analysis.ranked.filter {
+                    ItemRules.documentLabel(Grounding.normalizedWords($0.sentence.text)) == nil
+                }
                 let ranked = pass.reuseSentences
                     ? labelled
                     : labelled.filter {
@@ -81,7 +83,8 @@ extension BuiltinEngine {
                         && (pass.reuseSentences || !usedTerms.contains { ClozeBuilder.overlaps($0, phrase.key) })
                 }
                 let fresh = pass.builder.items(
-                    from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds, genericHeads: genericHeads)
+                    from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds,
+                    genericHeads: genericHeads)
                 guard !fresh.isEmpty else { break }
                 for item in fresh where !accept(item) {
                     usedTerms.insert(item.answerKey)

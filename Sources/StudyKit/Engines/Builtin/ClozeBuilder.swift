@@ -76,7 +76,9 @@ struct ClozeBuilder: Sendable {
         var items: [ClozeItem] = []
         let phraseStems = keyphrases.map { $0.key.split(separator: " ").map(String.init) }
         // Every term of two words or more the text has, as stem keys ("hydrogen ion").
-        let knownTerms = Set(phraseStems.filter { $0.count >= 2 }.map { $0.joined(separator: " ") } + compounds.map { $0.joined(separator: " ") })
+        let knownTerms = Set(
+            phraseStems.filter { $0.count >= 2 }.map { $0.joined(separator: " ") }
+                + compounds.map { $0.joined(separator: " ") })
         for entry in ranked where items.count < limit {
             let sentence = entry.sentence
             guard !sentence.isHeading else { continue }
@@ -165,11 +167,14 @@ struct ClozeBuilder: Sendable {
                 }
                 // "DNA polymerase I _____ the RNA primers" (removes), "Replication _____ at sites"
                 // (starts): a blank that is, or ends in, the sentence's verb asks for no term (#53).
-                if screensCommonWords, Self.endsOnAVerb(words, start: first, length: length, terms: knownTerms) { continue }
+                if screensCommonWords, Self.endsOnAVerb(words, start: first, length: length, terms: knownTerms) {
+                    continue
+                }
                 // "DNA polymerase cannot start a _____ on its own" (strand, of the leading and the
                 // lagging strand): a word the text names several things with says none of them.
                 if screensCommonWords, length == 1, words[first].surface.first?.isLowercase == true,
-                    genericHeads.contains(words[first].stem), KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
+                    genericHeads.contains(words[first].stem),
+                    KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
                 {
                     continue
                 }
@@ -292,21 +297,24 @@ struct ClozeBuilder: Sendable {
     /// Words that follow a verb and never a plural noun: a determiner, a particle that opens the
     /// verb's complement, a pronoun object, a verb in the singular ("where the helix opens is").
     private static let afterAVerb: Set<String> = [
-        "the", "a", "an", "its", "their", "his", "her", "this", "these", "those", "that", "some", "most", "all", "each", "every",
-        "up", "down", "downwards", "upwards", "into", "onto", "away", "out", "off", "back", "towards", "toward", "across",
+        "the", "a", "an", "its", "their", "his", "her", "this", "these", "those", "that", "some", "most", "all",
+        "each", "every", "up", "down", "downwards", "upwards", "into", "onto", "away", "out", "off", "back",
+        "towards", "toward", "across",
         "it", "them", "themselves", "itself", "him", "us", "is", "was", "has",
     ]
 
     /// Prepositions that follow a verb as often as a noun ("starts at", "ions in water"): a sign
     /// of a verb only where the word before and the blank are no term of the text.
-    private static let afterAVerbOrANoun: Set<String> = ["at", "on", "in", "from", "to", "with", "by", "for", "through", "over"]
+    private static let afterAVerbOrANoun: Set<String> = [
+        "at", "on", "in", "from", "to", "with", "by", "for", "through", "over",
+    ]
 
     /// Words that stand before a noun, never before its verb: articles, determiners, numbers'
     /// words, prepositions.
     private static let beforeANoun: Set<String> = [
-        "a", "an", "the", "its", "their", "his", "her", "our", "your", "my", "this", "these", "those", "some", "many", "most",
-        "all", "each", "every", "no", "any", "of", "in", "on", "at", "to", "for", "with", "from", "by", "about", "two", "three",
-        "several", "few", "both", "such",
+        "a", "an", "the", "its", "their", "his", "her", "our", "your", "my", "this", "these", "those", "some", "many",
+        "most", "all", "each", "every", "no", "any", "of", "in", "on", "at", "to", "for", "with", "from", "by", "about",
+        "two", "three", "several", "few", "both", "such",
     ]
 
     /// Whether the words `start..<start + length` of a sentence end on its verb (#53): a
@@ -319,7 +327,9 @@ struct ClozeBuilder: Sendable {
     /// the text with it (`terms`, stem keys): "hydrogen ions in water" is a term and a noun.
     static func endsOnAVerb(_ words: [BuiltinWord], start: Int, length: Int, terms: Set<String> = []) -> Bool {
         let lastIndex = start + length - 1
-        guard words.indices.contains(lastIndex), words.indices.contains(lastIndex + 1), !words[lastIndex + 1].followsBreak else {
+        guard words.indices.contains(lastIndex), words.indices.contains(lastIndex + 1),
+            !words[lastIndex + 1].followsBreak
+        else {
             return false
         }
         let last = words[lastIndex]
@@ -344,9 +354,12 @@ struct ClozeBuilder: Sendable {
         }
         guard length == 1, let before, !pairIsATerm else { return false }
         // A bare verb after "to", or after a plural subject (the sentence's first word may be capitalised).
-        if before.lowercased == "to" { return ["the", "a", "an", "its", "their", "this", "these", "that"].contains(next) }
+        if before.lowercased == "to" {
+            return ["the", "a", "an", "its", "their", "this", "these", "that"].contains(next)
+        }
         let lower = before.lowercased
-        let plural = (before.surface == lower || lastIndex == 1) && lower.hasSuffix("s") && !lower.hasSuffix("ss") && !before.isStopword
+        let plural = (before.surface == lower || lastIndex == 1) && lower.hasSuffix("s") && !lower.hasSuffix("ss")
+            && !before.isStopword
         return plural && !["is", "was", "has", "a", "an"].contains(next)
     }
 
