@@ -26,7 +26,7 @@ struct ItemRewriteTests {
 
         // The whole part was not attempted: the window says it does not fit; builtin extracted it.
         #expect(routed.engine == .builtin)
-        #expect(routed.fallbacks.contains { $0.engine == .local && $0.reason.contains("does not fit") })
+        #expect(routed.fallbacks.contains { $0.engine == .local && $0.reason.contains("-token window; the builtin engine extracts") })
         #expect(!routed.items.isEmpty)
         let extracted = try BuiltinEngine().generate(task, text: document.text, title: document.title)
         let material = [document.title, document.text].compactMap { $0 }.joined(separator: "\n")
