@@ -227,27 +227,24 @@ struct JudgeByMeaningTests {
         let quote = "The lagging strand is made away from the fork, in short pieces called Okazaki fragments."
         let card = Flashcards.Card(
             question: quote.replacingOccurrences(of: "fork", with: "_____"), answer: "fork", quote: quote)
-        let job = RoutingEngine.cardJob(
-            card, path: "cards[0]", materialStems: Set(Grounding.contentStems(PartJudgeTests.material)))
-        let verdict = job.accept(["question": "What is the lagging strand made away from?", "answer": "fork"])
-        guard case .success = verdict else {
-            Issue.record("refused: \(verdict)")
-            return
+        // The lagging strand's question, accepted as the rewrite of `card` against `material`.
+        func accepted(_ card: Flashcards.Card, material: String) -> Bool {
+            let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(material)))
+            if case .success = job.accept(["question": "What is the lagging strand made away from?", "answer": "fork"]) {
+                return true
+            }
+            return false
         }
+        #expect(accepted(card, material: PartJudgeTests.material))
         // Not any question that ends on "from": the clause before the blank is the lagging strand's.
         #expect(RoutingEngine.endsWhereTheBlankStands("What is the lagging strand made away from?", of: card))
         #expect(!RoutingEngine.endsWhereTheBlankStands("What are Okazaki fragments made away from?", of: card))
         #expect(!RoutingEngine.endsWhereTheBlankStands("What is the lagging strand?", of: card))
+        // Without the comma too.
         let shorter = Flashcards.Card(
             question: "The lagging strand is made away from the _____ in short pieces called Okazaki fragments.",
             answer: "fork",
             quote: "The lagging strand is made away from the fork in short pieces called Okazaki fragments.")
-        let second = RoutingEngine.cardJob(
-            shorter, path: "cards[0]", materialStems: Set(Grounding.contentStems(shorter.quote)))
-        let third = second.accept(["question": "What is the lagging strand made away from?", "answer": "fork"])
-        guard case .success = third else {
-            Issue.record("refused without the comma: \(third)")
-            return
-        }
+        #expect(accepted(shorter, material: shorter.quote))
     }
 }
