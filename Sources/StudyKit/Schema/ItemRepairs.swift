@@ -28,23 +28,31 @@ enum ItemRepairs {
         "through", "via", "using", "against", "after", "before", "until", "within", "without", "as", "like", "than",
     ]
 
+    /// A subject pronoun starts a clause of its own: "Lagging strand it grows away from the fork".
+    private static let pronouns: Set<String> = ["it", "they", "he", "she", "we", "you", "i"]
+
     /// Words a label neither opens nor ends on.
     private static let edgeWords: Set<String> = [
         "a", "an", "the", "and", "or", "of", "its", "their", "this", "these", "those", "his", "her", "our", "your",
     ]
 
     /// `label` cut to its head phrase of at most `maxWords` words: its words up to the first
-    /// break (punctuation inside it, a word of ``breakWords``, or a past participle or "-ing"
-    /// form right after a noun), without a leading article or a dangling last word; `nil` when
-    /// `label` already fits, or when what is left is empty, still too long, or holds no content
-    /// word.
+    /// break (punctuation inside it, a word of ``breakWords``, a subject pronoun, or a past
+    /// participle or "-ing" form right after a noun), without a leading article or a dangling last
+    /// word; `nil` when `label` already fits, opens on a break word, or when what is left is empty,
+    /// still too long, or holds no content word.
     static func headPhrase(_ label: String, maxWords: Int) -> String? {
         let words = label.split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.count > maxWords else { return nil }
+        // A label that opens on a preposition or a clause word ("In England the government tried
+        // to …", "From the ports it followed …") is a piece of a sentence, not a noun phrase: no cut
+        // of it names an idea.
+        let opening = words[0].lowercased().trimmingCharacters(in: .punctuationCharacters)
+        guard !breakWords.contains(opening) else { return nil }
         var head: [String] = []
         for (index, word) in words.enumerated() {
             let bare = word.lowercased().trimmingCharacters(in: .punctuationCharacters)
-            if index > 0, breakWords.contains(bare) { break }
+            if index > 0, breakWords.contains(bare) || pronouns.contains(bare) { break }
             let previous = index > 0 ? words[index - 1].lowercased() : ""
             let next = index + 1 < words.count ? words[index + 1].lowercased() : ""
             // "fragments joined …", "bonds holding …": a participle after the noun starts a detail

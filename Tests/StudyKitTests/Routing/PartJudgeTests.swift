@@ -118,6 +118,8 @@ struct PartJudgeTests {
         ("Role of primase in laying down the RNA primers", "Role of primase"),
         ("Proofreading: one error in a billion bases copied", "Proofreading"),
         ("Hydrogen bonds holding the two strands together", "Hydrogen bonds"),
+        // A subject pronoun opens a clause of its own.
+        ("Lagging strand it grows away from the fork", "Lagging strand"),
     ])
     func aLabelOverItsLimitIsCutToItsHeadPhrase(label: String, head: String) {
         #expect(ItemRepairs.headPhrase(label, maxWords: MindMap.labelWords) == head)
@@ -130,6 +132,9 @@ struct PartJudgeTests {
         "The of and the is what the material says",
         // A head phrase still over the limit.
         "Mitochondrial DNA polymerase gamma subunit B structure overview",
+        // A piece of a sentence that opens on a preposition names no idea.
+        "During replication the enzyme helicase unwinds the helix",
+        "From the origin it moves along in both directions",
     ])
     func aLabelWithNoHeadPhraseIsNotRepaired(label: String) {
         #expect(ItemRepairs.headPhrase(label, maxWords: MindMap.labelWords) == nil)
