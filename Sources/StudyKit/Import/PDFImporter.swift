@@ -253,6 +253,7 @@ enum PDFImporter {
                 if usable, let glyph = firstGlyph, glyph < Int(count), let rectangles {
                     line.x = rectangles[glyph].x1
                     line.top = rectangles[glyph].y1
+                    line.height = rectangles[glyph].y2 - rectangles[glyph].y1
                 }
                 result.append(line)
                 firstGlyph = nil

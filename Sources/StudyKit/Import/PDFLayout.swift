@@ -39,6 +39,8 @@ enum PDFLayout {
         var x: Double? = nil
         /// Top of the line.
         var top: Double? = nil
+        /// Height of the line's first glyph box: its type size, which tells footnotes (``PDFFootnotes``).
+        var height: Double? = nil
         /// Set during normalization: a blank line came before this one.
         var breakBefore = false
         /// Set during normalization: the line ran on to the right (a label on its baseline was
