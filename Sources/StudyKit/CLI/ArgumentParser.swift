@@ -99,7 +99,7 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
     switch spec.kind {
     case .text:
         let source = try required(raw, argument: "<source>", command: name)
-        return .text(source: source, try sourceSettings(raw))
+        return .text(source: source, try sourceSettings(raw), bodyOnly: raw.flags.contains("body"))
     case .route:
         return try parseRoute(raw)
     case .engines:

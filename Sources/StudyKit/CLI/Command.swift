@@ -2,8 +2,8 @@
 
 /// Everything the CLI can be asked to do, after parsing and validation.
 enum Command: Sendable, Equatable {
-    /// `studykit text <source>`.
-    case text(source: String, SourceSettings)
+    /// `studykit text <source> [--body]`: with `bodyOnly`, the body alone, as the kit reads it.
+    case text(source: String, SourceSettings, bodyOnly: Bool = false)
     /// A generating command (`headline`, `feynman`, `summary`, `flashcards`, `quiz`, `mindmap`, `import`).
     case generate(GenerateSettings)
     /// `studykit route <task> --chars N` or `studykit route <task> <source> --explain`.

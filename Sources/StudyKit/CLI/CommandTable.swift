@@ -86,8 +86,18 @@ struct CommandSpec: Sendable {
 
     static let all: [CommandSpec] = [
         CommandSpec(
-            name: "text", kind: .text, usage: "studykit text <source>", summary: "print the normalized text of a source (no model)",
-            options: sourceOptions, example: "studykit text samples/notes.pdf"),
+            name: "text", kind: .text, usage: "studykit text <source> [--body]",
+            summary: "print the normalized text of a source (no model): the body, then its apparatus",
+            options: sourceOptions + [
+                OptionSpec("body", "only the body: exactly what the kit reads, without the apparatus")
+            ],
+            example: "studykit text samples/notes.pdf",
+            details: [
+                "The body is what a kit studies. The apparatus (references, notes, citations, further reading, "
+                    + "external links, navigation, captions, credits, bylines, share lines) follows it under the line "
+                    + "'\(Document.apparatusRule)', and is never studied. Formulas are TeX: $…$ inline, $$…$$ on a "
+                    + "line of their own.",
+            ]),
         CommandSpec(
             name: "headline", kind: .generate(.headline), usage: "studykit headline [<source>]",
             summary: "a title of at most six words and a one-line blurb; reads stdin without a source",

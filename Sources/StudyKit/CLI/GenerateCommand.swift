@@ -139,6 +139,7 @@ extension Runner {
             digest: { (try? SHA256Digest.hex(of: $0)) ?? $0 })
         context.envelope = envelope
         context.language = RenderContext.language(of: document)
+        context.formulas = RenderContext.formulaMarkup(of: document)
         // One index of the document gives the Anki notes their pages and sections and the HTML
         // page and the podcast's script their quotes' pages; the other formats never look a quote up.
         if settings.outputDirectory != nil || [.anki, .apkg, .html].contains(settings.format) || podcastScript != nil {
@@ -340,6 +341,10 @@ struct Envelope {
             "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
             "title": document.title.map { .string(TerminalSafety.clean($0)) } ?? .null,
             "characterCount": .integer(document.characterCount), "language": .string(document.language),
+            // What the kit read and what it left: the body (the routing measure above) and the apparatus.
+            "bodyCharacterCount": .integer(document.characterCount),
+            "apparatusCharacterCount": .integer(document.apparatusCharacterCount),
+            "formulas": .integer(document.formulas.count),
         ]
         if !parts.isEmpty {
             object["parts"] = .array(parts.map { task, run in

@@ -99,9 +99,10 @@ public struct Runner: Sendable {
             }
         case .route(let task, .characterCount(let count), _, _, _, _):
             output.line(backend(for: task, characterCount: count).rawValue)
-        case .text(let source, let settings):
+        case .text(let source, let settings, let bodyOnly):
             let document = try await loadDocument(source, settings: settings)
-            output.write(document.text.hasSuffix("\n") ? document.text : document.text + "\n")
+            let text = bodyOnly ? document.text : document.readableText
+            output.write(text.hasSuffix("\n") ? text : text + "\n")
         case .route(let task, .explain(let source), let json, let settings, let maxChunks, let jobs):
             try await explainRoute(task: task, source: source, settings: settings, json: json, maxChunks: maxChunks, jobs: jobs)
         case .engines(let json, let refresh):

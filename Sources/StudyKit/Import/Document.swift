@@ -26,10 +26,42 @@ public struct PageSpan: Sendable, Equatable, Hashable {
     }
 }
 
+/// A formula of the source: the TeX its text carries (`$…$` inline, `$$…$$` on a line of its
+/// own) and, for a web page's MathML, the markup it came from, which kit.html writes back.
+public struct Formula: Sendable, Equatable, Hashable {
+    /// The TeX between the dollars, as it stands in ``Document/text``.
+    public let tex: String
+    /// The page's own MathML (elements and attributes of MathML only), or `nil` for TeX the source
+    /// wrote itself (a Markdown note).
+    public let mathML: String?
+    /// Whether the formula is displayed on a line of its own (`$$…$$`).
+    public let isDisplay: Bool
+
+    /// Creates a formula.
+    public init(tex: String, mathML: String?, isDisplay: Bool) {
+        self.tex = tex
+        self.mathML = mathML
+        self.isDisplay = isDisplay
+    }
+
+    /// The formula as the text shows it: `$tex$` or `$$tex$$`.
+    public var span: String { FormulaText.span(tex, display: isDisplay) }
+}
+
 /// An imported source: normalized text plus what is known about where it came from.
+///
+/// The text is the source's **body**, what a student studies and the kit reads: every engine,
+/// the routing policy, fitting, chunking, grounding and the cache key see it alone. The source's
+/// **apparatus** — references, notes, citations, further reading, external links, navigation
+/// boxes, captions and credits, hatnotes, bylines, share lines (see ``Apparatus``) — is kept
+/// beside it for `studykit text`, and never studied.
 public struct Document: Sendable, Equatable {
-    /// The normalized text: NFC, no control or invisible characters, paragraphs separated by one blank line.
+    /// The normalized body text: NFC, no control or invisible characters, paragraphs separated by one blank line.
     public let text: String
+    /// The apparatus the import set apart from the body, blocks separated by one blank line; empty when there was none.
+    public let apparatus: String
+    /// The formulas of the text, each once, in the order they first appear.
+    public let formulas: [Formula]
     /// The title if the source has one (HTML `og:title`/`<title>`/`<h1>`, PDF metadata, markdown `# ` heading).
     public let title: String?
     /// The kind of content the source held.
@@ -40,6 +72,8 @@ public struct Document: Sendable, Equatable {
     public let pages: [PageSpan]
     /// Exactly `text.count`: the routing policy's measure of size, stored because counting is O(n).
     public let characterCount: Int
+    /// Exactly `apparatus.count`.
+    public let apparatusCharacterCount: Int
     /// The language of ``text``: a BCP-47 primary subtag (`en`, `fr`, `ja`, `zh`, `ko` …), or
     /// `und` when the text is too short or too mixed to tell. Detected at import by script
     /// counting for Chinese, Japanese and Korean and by libexttextcat for the rest (see the README).
@@ -50,15 +84,34 @@ public struct Document: Sendable, Equatable {
     public var titleAndText: String { [title, text].compactMap { $0 }.joined(separator: "\n") }
 
     /// Creates a document; ``characterCount`` is computed here so it can never disagree with `text`.
-    /// - Parameter language: the language when the caller knows it; `nil` detects it from `text`.
-    public init(text: String, title: String?, kind: SourceKind, origin: String, pages: [PageSpan] = [], language: String? = nil) {
+    /// - Parameters:
+    ///   - text: the body.
+    ///   - language: the language when the caller knows it; `nil` detects it from `text`.
+    ///   - apparatus: what the import set apart from the body (``apparatus``).
+    ///   - formulas: the formulas `text` carries as TeX.
+    public init(
+        text: String, title: String?, kind: SourceKind, origin: String, pages: [PageSpan] = [], language: String? = nil,
+        apparatus: String = "", formulas: [Formula] = []
+    ) {
         self.text = text
         self.title = title
         self.kind = kind
         self.origin = origin
         self.pages = pages
         self.characterCount = text.count
+        self.apparatus = apparatus
+        self.apparatusCharacterCount = apparatus.count
+        self.formulas = formulas
         self.language = language ?? LanguageDetector.detect(text)
+    }
+
+    /// The line `studykit text` sets between the body and the apparatus.
+    public static let apparatusRule = "--- apparatus (not studied) ---"
+
+    /// The whole text as `studykit text` shows it: the body, then, when there is any, the
+    /// apparatus under ``apparatusRule``.
+    public var readableText: String {
+        apparatus.isEmpty ? text : text + "\n\n" + Self.apparatusRule + "\n\n" + apparatus
     }
 
     /// Whether the language is known: not `und`.

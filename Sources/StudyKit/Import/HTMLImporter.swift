@@ -7,12 +7,17 @@ internal import CLibXML2
 /// box freed in `deinit`; the libxml2 tree is copied once into a small Swift tree (``Node``),
 /// and the content extraction (``ReadableContent``, in its own file) works on that.
 enum HTMLImporter {
-    /// What an HTML page yields: its main content as Markdown-like text, and its title.
+    /// What an HTML page yields: its main content as Markdown-like blocks, its title and its formulas.
     struct Extraction: Sendable, Equatable {
-        /// Headings as `#` lines, list items as `- ` lines, blocks separated by a blank line.
-        var text: String
+        /// Headings as `#` lines, list items as `- ` lines; each block flagged when its markup is apparatus.
+        var blocks: [Apparatus.Block]
         /// `og:title`, else `<title>`, else the first `<h1>`.
         var title: String?
+        /// The page's formulas, which the blocks carry as TeX.
+        var formulas: [Formula] = []
+
+        /// The blocks separated by a blank line.
+        var text: String { blocks.map(\.text).joined(separator: "\n\n") }
     }
 
     /// Parses `data` and extracts its main content.
@@ -67,7 +72,7 @@ enum HTMLImporter {
             while let current = attribute {
                 if let rawName = current.pointee.name {
                     let key = String(cString: rawName).lowercased()
-                    if Node.keptAttributes.contains(key) {
+                    if Node.keptAttributes.contains(key) || node.inMath && MathML.attributes.contains(key) {
                         let value = current.pointee.children?.pointee.content.map { String(cString: $0) } ?? ""
                         node.attributes[key] = value
                     }
@@ -101,10 +106,12 @@ extension HTMLImporter {
     /// A class because extraction walks up to ancestors and keeps per-node scores; it never
     /// leaves the function that built it.
     final class Node {
-        /// Attributes worth keeping: content hints, visibility, meta title fields, and a link's
-        /// target (a heading's permalink points into the page).
+        /// Attributes worth keeping: content hints, visibility, meta title fields, a link's
+        /// target (a heading's permalink points into the page), and what tells a formula (an
+        /// image's `alt`, a script's `type`, `display`); inside `math`, MathML's own (``MathML``).
         static let keptAttributes: Set<String> = [
             "class", "id", "role", "style", "hidden", "aria-hidden", "property", "name", "content", "itemprop", "href",
+            "alt", "type", "display",
         ]
 
         /// Lower-cased tag name, or `#text`.
@@ -112,6 +119,8 @@ extension HTMLImporter {
         let isText: Bool
         /// Whether the tag is one of ``ReadableContent/blockTags`` (asked for every node, so kept).
         let isBlock: Bool
+        /// Whether the node is a `math` element or inside one.
+        let inMath: Bool
         /// The text of a `#text` node.
         var text = ""
         var attributes: [String: String] = [:]
@@ -136,6 +145,7 @@ extension HTMLImporter {
             self.parent = parent
             isText = name == "#text"
             isBlock = ReadableContent.blockTags.contains(name)
+            inMath = name == "math" || parent?.inMath == true
         }
 
         func attribute(_ key: String) -> String? { attributes[key] }

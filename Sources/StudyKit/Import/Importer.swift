@@ -186,10 +186,23 @@ public struct Importer: Sendable {
     private func pdf(_ data: Data, origin: String, options: ImportOptions) throws(ImportError) -> Document {
         guard Self.hasPDFMagic(data) else { throw .corruptPDF(origin, reason: "it does not start with %PDF-") }
         let extraction = try PDFImporter.extract(data, source: origin, password: options.password)
-        let (text, pages) = PDFLayout.normalizePDF(lines: extraction.pages)
+        let (bodyLines, footnotes) = PDFFootnotes.separate(extraction.pages)
+        let (text, pages) = PDFLayout.normalizePDF(lines: bodyLines)
         guard !text.isEmpty else { throw .empty(origin) }
         let title = Self.meaningfulTitle(extraction.title) ?? extraction.displayedTitle.map { SourceNormalizer.normalizeText($0) }
-        return Document(text: text, title: title, kind: .pdf, origin: origin, pages: pages)
+        let (blocks, ranges) = Apparatus.blocksAndRanges(of: text)
+        let split = Apparatus.split(blocks)
+        let notes = footnotes.map { SourceNormalizer.normalizeText($0) }.filter { !$0.isEmpty }
+        guard !split.body.isEmpty else {
+            return Document(
+                text: text, title: title, kind: .pdf, origin: origin, pages: pages,
+                apparatus: notes.joined(separator: "\n\n"))
+        }
+        let unchanged = split.apparatus.isEmpty && split.body.allSatisfy { !$0.changed }
+        return Document(
+            text: split.bodyText, title: title, kind: .pdf, origin: origin,
+            pages: unchanged ? pages : Apparatus.pageSpans(pages, oldRanges: ranges, split: split),
+            apparatus: (split.apparatus + notes).joined(separator: "\n\n"))
     }
 
     /// A PDF's `Title` metadata when it names the document: not empty, not a file name
@@ -208,20 +221,49 @@ public struct Importer: Sendable {
 
     private func html(_ data: Data, encoding: String?, origin: String) throws(ImportError) -> Document {
         let extraction = try HTMLImporter.extract(data, encoding: encoding, source: origin)
-        let text = ReferenceMarkers.removed(from: SourceNormalizer.normalizeText(extraction.text))
-        guard !text.isEmpty else { throw .empty(origin) }
+        // Each block is normalized on its own, so it keeps its apparatus flag; which reference
+        // marks go is decided over all of them.
+        var blocks = extraction.blocks.flatMap { block in
+            // A block of running text may hold paragraphs of its own (`<br><br>`).
+            Apparatus.blocks(of: FormulaText.displaysOnOwnLines(SourceNormalizer.normalizeText(block.text))).map {
+                Apparatus.Block(text: $0.text, isApparatus: block.isApparatus)
+            }
+        }
+        for (index, text) in ReferenceMarkers.removed(fromLines: blocks.map(\.text)).enumerated() {
+            blocks[index].text = text
+        }
         let title = extraction.title.map { SourceNormalizer.normalizeText($0) }.flatMap { $0.isEmpty ? nil : $0 }
-        return Document(text: text, title: title, kind: .html, origin: origin)
+        return try document(of: blocks, kind: .html, origin: origin, title: title, formulas: extraction.formulas)
     }
 
     private func textDocument(_ raw: String, kind: SourceKind, origin: String) throws(ImportError) -> Document {
-        let text = ReferenceMarkers.removed(from: SourceNormalizer.normalizeText(kind == .markdown ? MarkdownText.readable(raw) : raw))
-        guard !text.isEmpty else { throw .empty(origin) }
-        var title: String? = nil
-        if kind == .markdown, let heading = Self.firstTitleLine(text) {
-            title = String(heading.dropFirst(2)).trimmingCharacters(in: .whitespaces)
+        let readable = kind == .markdown ? MarkdownText.readableParts(raw) : (text: raw, footnotes: [])
+        let text = ReferenceMarkers.removed(from: SourceNormalizer.normalizeText(readable.text))
+        let notes = readable.footnotes.map { SourceNormalizer.normalizeText($0) }.filter { !$0.isEmpty }
+        var blocks = Apparatus.blocks(of: text)
+        blocks += notes.map { Apparatus.Block(text: $0, isApparatus: true) }
+        var document = try document(of: blocks, kind: kind, origin: origin, title: nil, formulas: [])
+        if kind == .markdown, let heading = Self.firstTitleLine(document.text) {
+            let title = String(heading.dropFirst(2)).trimmingCharacters(in: .whitespaces)
+            document = Document(
+                text: document.text, title: title, kind: kind, origin: origin, apparatus: document.apparatus,
+                formulas: document.formulas)
         }
-        return Document(text: text, title: title, kind: kind, origin: origin)
+        return document
+    }
+
+    /// The document of a source's blocks: the body and the apparatus apart (``Apparatus``), the
+    /// page's formulas, or those the body writes itself. A source that is all apparatus (a
+    /// reference list on its own) is studied whole: it is what the student gave.
+    private func document(
+        of blocks: [Apparatus.Block], kind: SourceKind, origin: String, title: String?, formulas: [Formula]
+    ) throws(ImportError) -> Document {
+        let split = Apparatus.split(blocks)
+        let body = split.body.isEmpty ? blocks.map(\.text).joined(separator: "\n\n") : split.bodyText
+        guard !body.isEmpty else { throw .empty(origin) }
+        let apparatus = split.body.isEmpty ? "" : split.apparatusText
+        let written = formulas.isEmpty ? FormulaText.formulas(in: body) : formulas
+        return Document(text: body, title: title, kind: kind, origin: origin, apparatus: apparatus, formulas: written)
     }
 
     /// The first `# ` line outside fenced code (a shell comment in a code block is no title).

@@ -24,8 +24,17 @@ import Foundation
 enum MarkdownText {
     /// The readable text of Markdown `source` (line breaks kept; the normalizer runs after).
     static func readable(_ source: String) -> String {
+        readableParts(source).text
+    }
+
+    /// The readable text of Markdown `source` and, apart from it, its footnote definitions
+    /// (`[^1]: …` and their indented lines), which are apparatus (``Apparatus``); the marks
+    /// (`[^1]`) go from the text.
+    static func readableParts(_ source: String) -> (text: String, footnotes: [String]) {
         var lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines = withoutFrontMatter(lines)
+        var footnotes: [String] = []
+        var inFootnote = false
         var out: [String] = []
         var fence: (mark: Character, count: Int)?
         var inComment = false
@@ -67,6 +76,19 @@ enum MarkdownText {
                 }
                 flushIndentedCode()
                 out.append("")
+            }
+            // A footnote's definition, and the indented lines that go on with it.
+            if let match = line.firstMatch(of: footnoteDefinition) {
+                footnotes.append(inlineText(String(line[match.range.upperBound...])))
+                inFootnote = true
+                continue
+            }
+            if inFootnote {
+                if line.hasPrefix("    "), !footnotes.isEmpty {
+                    footnotes[footnotes.count - 1] += " " + inlineText(line.trimmingCharacters(in: .whitespaces))
+                    continue
+                }
+                if !line.trimmingCharacters(in: .whitespaces).isEmpty { inFootnote = false }
             }
             var text = line
             // HTML comments, over several lines too.
@@ -133,8 +155,10 @@ enum MarkdownText {
             previousBlank = false
         }
         flushIndentedCode()
-        return out.joined(separator: "\n")
+        return (out.joined(separator: "\n"), footnotes)
     }
+
+    nonisolated(unsafe) private static let footnoteDefinition = /^ {0,3}\[\^[^\]\s]+\]:\s*/
 
     // MARK: Blocks
 
@@ -239,6 +263,18 @@ enum MarkdownText {
             rest = rest[close.upperBound...]
         }
         marked += rest
+        // Formulas are TeX, whose `_`, `*` and `\` are no markup: set aside the same way.
+        if marked.contains("$") {
+            var withFormulas = ""
+            var start = marked.startIndex
+            for range in FormulaText.spans(in: marked) where spans.count < 256 {
+                withFormulas += marked[start..<range.lowerBound]
+                withFormulas.unicodeScalars.append(Unicode.Scalar(spanBase + UInt32(spans.count))!)
+                spans.append(String(marked[range]))
+                start = range.upperBound
+            }
+            marked = withFormulas + marked[start...]
+        }
         let unwrappedText = unwrapped(marked)
         guard !spans.isEmpty else { return unwrappedText }
         var result = ""
@@ -265,6 +301,7 @@ enum MarkdownText {
     /// callout's type mark goes, highlights are unwrapped), then images, links and autolinks,
     /// in this order.
     private static let linkRules: [(expression: NSRegularExpression, template: String)] = [
+        (expression(#"\[\^[^\]\s]+\]"#), ""),
         (expression(#"!\[\[[^\]]*\]\]"#), ""),
         (expression(#"\[\[(?:[^\]|]*\|)?([^\]|]+)\]\]"#), "$1"),
         (expression(#"^\[![A-Za-z-]+\][+-]?\s*"#), ""),

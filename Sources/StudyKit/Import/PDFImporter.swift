@@ -66,12 +66,11 @@ enum PDFImporter {
 
         let count = Int(poppler_document_get_n_pages(document.pointer))
         guard count > 0 else { throw .corruptPDF(source, reason: "it has no pages") }
-        let pages = readPages(count, of: document, reopening: bytes)
+        let (pages, displayedTitle) = readPages(count, of: document, reopening: bytes)
         if !pages.contains(where: \.hasText) { throw .imageOnlyPDF(source) }
         let title = takeString(poppler_document_get_title(document.pointer))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return Extraction(
-            pages: pages.map(\.lines), title: title?.isEmpty == false ? title : nil, displayedTitle: displayedTitle(of: document))
+        return Extraction(pages: pages.map(\.lines), title: title?.isEmpty == false ? title : nil, displayedTitle: displayedTitle)
     }
 
     // MARK: - The title on page 1
@@ -79,11 +78,9 @@ enum PDFImporter {
     /// The title as a reader sees it: the lines near the top of page 1 set in the page's largest
     /// font, when that font is clearly larger than the body text (×1.2) — a LaTeX title, a
     /// report's cover line. Front matter (authors, e-mail, URLs, dates) is never the title.
-    private static func displayedTitle(of document: GObjectReference) -> String? {
-        guard let pagePointer = poppler_document_get_page(document.pointer, 0) else { return nil }
-        let page = GObjectReference(pagePointer)
-        guard let text = takeString(poppler_page_get_text(page.pointer)), let list = poppler_page_get_text_attributes(page.pointer)
-        else { return nil }
+    /// `page` is page 1 and `text` its text: poppler lays out a page's text once per page object.
+    private static func displayedTitle(of page: GObjectReference, text: String) -> String? {
+        guard let list = poppler_page_get_text_attributes(page.pointer) else { return nil }
         defer { poppler_page_free_text_attributes(list) }
         // Font size of every scalar of the page text (attribute ranges are scalar positions, inclusive).
         let scalars = Array(text.unicodeScalars)
@@ -134,7 +131,8 @@ enum PDFImporter {
         var hasText = false
     }
 
-    /// Reads every page, on several threads when the document is long enough to repay it.
+    /// Reads every page, on several threads when the document is long enough to repay it, and
+    /// the title page 1 shows (``displayedTitle(of:text:)``) from the page 1 it read.
     ///
     /// Laying out a page's text is most of the cost of a PDF import, and pages are independent.
     /// A poppler document must not be read from two threads at once, so each extra worker opens
@@ -145,10 +143,13 @@ enum PDFImporter {
     /// so no worker reads a page before this thread has read the first one; opening a document
     /// does not touch that state, so the workers open theirs meanwhile, which also hides the time
     /// a new thread takes to get a core.
-    private static func readPages(_ count: Int, of document: GObjectReference, reopening bytes: GBytesReference?) -> [PageText] {
+    private static func readPages(
+        _ count: Int, of document: GObjectReference, reopening bytes: GBytesReference?
+    ) -> (pages: [PageText], displayedTitle: String?) {
         let workers = bytes == nil ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, maximumWorkers, count / minimumPagesPerWorker)
         guard workers > 1, let bytes else {
-            return (0..<count).map { pageText(of: document, at: $0) }
+            let first = firstPage(of: document)
+            return ([first.text] + (1..<count).map { pageText(of: document, at: $0) }, first.displayedTitle())
         }
         let reading = PageReading(count: count)
         // GBytes is immutable and its reference count atomic; each worker opens its own document on it.
@@ -164,12 +165,21 @@ enum PDFImporter {
                 reading.finished.signal()
             }.start()
         }
-        let first = pageText(of: document, at: 0)
-        reading.results.withLock { $0[0] = first }
+        let first = firstPage(of: document)
+        reading.results.withLock { $0[0] = first.text }
         for _ in 1..<workers { reading.firstPageRead.signal() }
+        let displayedTitle = first.displayedTitle()
         readRemainingPages(of: document, into: reading)
         for _ in 1..<workers { reading.finished.wait() }
-        return reading.results.withLock { $0 }
+        return (reading.results.withLock { $0 }, displayedTitle)
+    }
+
+    /// Page 1's text, and how to find the title it shows from the same page object.
+    private static func firstPage(of document: GObjectReference) -> (text: PageText, displayedTitle: () -> String?) {
+        guard let pagePointer = poppler_document_get_page(document.pointer, 0) else { return (PageText(), { nil }) }
+        let page = GObjectReference(pagePointer)
+        let text = takeString(poppler_page_get_text(page.pointer))
+        return (pageText(of: page, text: text ?? ""), { text.flatMap { displayedTitle(of: page, text: $0) } })
     }
 
     /// What the page workers share: the pages read so far, the next page to read, and two signals.
@@ -205,8 +215,11 @@ enum PDFImporter {
     private static func pageText(of document: GObjectReference, at index: Int) -> PageText {
         guard let pagePointer = poppler_document_get_page(document.pointer, Int32(index)) else { return PageText() }
         let page = GObjectReference(pagePointer)
-        let text = takeString(poppler_page_get_text(page.pointer)) ?? ""
-        return PageText(lines: lines(of: text, page: page), hasText: containsNonWhitespace(text))
+        return pageText(of: page, text: takeString(poppler_page_get_text(page.pointer)) ?? "")
+    }
+
+    private static func pageText(of page: GObjectReference, text: String) -> PageText {
+        PageText(lines: lines(of: text, page: page), hasText: containsNonWhitespace(text))
     }
 
     /// Whether any `Character` of `text` is not whitespace. A printable ASCII byte always starts
@@ -240,6 +253,7 @@ enum PDFImporter {
                 if usable, let glyph = firstGlyph, glyph < Int(count), let rectangles {
                     line.x = rectangles[glyph].x1
                     line.top = rectangles[glyph].y1
+                    line.height = rectangles[glyph].y2 - rectangles[glyph].y1
                 }
                 result.append(line)
                 firstGlyph = nil

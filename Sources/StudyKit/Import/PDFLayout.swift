@@ -39,6 +39,8 @@ enum PDFLayout {
         var x: Double? = nil
         /// Top of the line.
         var top: Double? = nil
+        /// Height of the line's first glyph box: its type size, which tells footnotes (``PDFFootnotes``).
+        var height: Double? = nil
         /// Set during normalization: a blank line came before this one.
         var breakBefore = false
         /// Set during normalization: the line ran on to the right (a label on its baseline was
@@ -229,9 +231,14 @@ enum PDFLayout {
 
     /// Whether a line ends in a word that cannot end a sentence or a title ("… the output of").
     private static func endsInFunctionWord(_ line: String) -> Bool {
-        guard let word = line.split(separator: " ").last else { return false }
-        return ["of", "the", "a", "an", "to", "for", "with", "by", "and", "or", "from", "into", "is", "are", "as"].contains(String(word))
+        // The last word, as `split(separator: " ").last` gives it, without splitting the whole line.
+        let trimmed = line[..<(line.lastIndex { $0 != " " }.map(line.index(after:)) ?? line.startIndex)]
+        guard !trimmed.isEmpty else { return false }
+        let word = trimmed[(trimmed.lastIndex(of: " ").map(trimmed.index(after:)) ?? trimmed.startIndex)...]
+        return functionWords.contains(String(word))
     }
+
+    private static let functionWords: Set<String> = ["of", "the", "a", "an", "to", "for", "with", "by", "and", "or", "from", "into", "is", "are", "as"]
 
     /// Whether a line ends as a sentence, clause or list entry does (`.`, `:`, `;`, `,`, `!`, `?`, a closing parenthesis, bracket or quote; not a brace, which ends code).
     private static func endsClause(_ line: String) -> Bool {
@@ -273,7 +280,7 @@ enum PDFLayout {
 
     /// `# text`, `## text`, `#`: how a Markdown heading opens, which the text of a PDF never means.
     static func isATXHeadingLike(_ text: String) -> Bool {
-        text.wholeMatch(of: /#{1,6}(?: .*)?/) != nil
+        PDFLinePatterns.isATXHeadingLike(text)
     }
 
     /// `1.Photosystem` (poppler drops the gap after a list number) becomes `1. Photosystem`, and
@@ -295,16 +302,19 @@ enum PDFLayout {
     }
 
     private static func isListMarker(_ text: String) -> Bool {
-        if ["•", "◦", "▪", "‣", "-", "–", "—", "*", "·"].contains(text) { return true }
-        let scalars = Array(text.unicodeScalars)
+        if listMarkers.contains(text) { return true }
+        // Five scalars at most are read: a marker has four (a paragraph of a book is tested here).
+        let scalars = Array(text.unicodeScalars.prefix(5))
         guard scalars.count >= 2, scalars.count <= 4, let last = scalars.last, last == "." || last == ")" else { return false }
         return scalars.dropLast().allSatisfy { ("0"..."9").contains($0) } || (scalars.count == 2 && ("a"..."z").contains(scalars[0]))
     }
 
+    private static let listMarkers: Set<String> = ["•", "◦", "▪", "‣", "-", "–", "—", "*", "·"]
+
     /// `str: BIT string.`, `bit len: number of …`: one or two lower-case words (a parameter's
     /// name) and a colon, then its description.
     private static func startsDefinition(_ line: String) -> Bool {
-        line.range(of: #"^[a-z][A-Za-z0-9_]*( [a-z][A-Za-z0-9_]*)?: \S"#, options: .regularExpression) != nil
+        PDFLinePatterns.startsDefinition(line)
     }
 
     private static func startsListItem(_ line: String) -> Bool {
@@ -400,6 +410,11 @@ enum PDFLayout {
     /// Gathers ``HyphenationEvidence`` from the words inside lines (a line's last word may be a fragment).
     private static func hyphenationEvidence(_ pages: [[PDFLine]]) -> HyphenationEvidence {
         var evidence = HyphenationEvidence()
+        // `joint` reads the evidence only after a letter and a hyphen that end a line: a document
+        // without such a line needs none, and gathering it reads every word of the document.
+        guard pages.joined().contains(where: { line in
+            line.text.unicodeScalars.last == "-" && line.text.unicodeScalars.dropLast(1).last?.properties.isAlphabetic == true
+        }) else { return evidence }
         var scratch: [UInt8] = []
         for line in pages.joined() {
             // Most PDF lines are printable ASCII, where a Character is one byte: read those as bytes
@@ -408,9 +423,12 @@ enum PDFLayout {
             let tokens = line.text.lowercased().split(separator: " ")
             for token in tokens.dropLast() {
                 // Trim punctuation except hyphens by hand: CharacterSet trimming per token is slow.
-                let word = String(token.drop { !$0.isLetter && !$0.isNumber && $0 != "-" }.reversed()
-                    .drop { !$0.isLetter && !$0.isNumber && $0 != "-" }.reversed())
-                if !word.contains("-") {
+                let isWordCharacter = { (c: Character) in c.isLetter || c.isNumber || c == "-" }
+                let word = token.firstIndex(where: isWordCharacter).map { first in
+                    String(token[first...token.lastIndex(where: isWordCharacter)!])
+                } ?? ""
+                // (A word without a hyphen's byte has no hyphen: the byte check spares a search.)
+                if !word.utf8.contains(0x2D) || !word.contains("-") {
                     if word.count > 3 { evidence.words.insert(word) }
                     continue
                 }
@@ -497,7 +515,7 @@ enum PDFLayout {
         guard !closing.contains(end), !startsListItem(first), !isListMarker(String(first.prefix(3))) else { return false }
         // A numbered heading set at the foot of a page ("4.2 ASN.1 field functions") heads the
         // next page; it never runs on into it, though the next page opens in lower case.
-        if isTitleLine(last), last.contains(/^\d{1,2}(?:\.\d{1,2})* \p{Lu}/) { return false }
+        if isTitleLine(last), PDFLinePatterns.startsNumberedTitle(last) { return false }
         return start.properties.isLowercase || fullLastLine
     }
 
@@ -612,18 +630,23 @@ enum PDFLayout {
         var k = 0
         while k < paragraphs.count {
             let paragraph = paragraphs[k]
-            let next = paragraph.contains(".") ? nil : Int(paragraph)
+            // Asked only of a bare number: every paragraph of a book is tested here.
+            var next: Int? { paragraph.contains(".") ? nil : Int(paragraph) }
             // A title in lower case names a command ("5", "tlmgr: Managing your installation"):
             // only as the next chapter, never after a dotted number, which a table's cell can be.
-            let capitalised = k + 1 < paragraphs.count && paragraphs[k + 1].contains(/^\p{Lu}[\p{Ll}\s]/)
-            let command = k + 1 < paragraphs.count && next == chapter + 1 && paragraphs[k + 1].contains(/^\p{Ll}[\p{Ll}\d]*: \p{Lu}/)
+            func capitalised() -> Bool { k + 1 < paragraphs.count && paragraphs[k + 1].contains(PDFLinePatterns.capitalisedRegex) }
+            func command() -> Bool {
+                k + 1 < paragraphs.count && next == chapter + 1 && paragraphs[k + 1].contains(PDFLinePatterns.commandTitleRegex)
+            }
             // Below a chapter, a dotted number's title may open in capitals, lower case or a
             // symbol ("5.1" "GUI interfaces for tlmgr", "7.2.2" "kpsewhich: Standalone path
             // searching", "7.4" "$TEXMFDOTDIR").
-            let subsection = k + 1 < paragraphs.count && paragraph.contains(".") && chapter > 0
-                && paragraphs[k + 1].contains(/^(?:\p{L}|\$\p{Lu})/)
+            func subsection() -> Bool {
+                k + 1 < paragraphs.count && paragraph.contains(".") && chapter > 0
+                    && paragraphs[k + 1].contains(PDFLinePatterns.subsectionTitleRegex)
+            }
             if isBareNumber(paragraph), k + 1 < paragraphs.count, isTitleLine(paragraphs[k + 1]),
-                capitalised || command || subsection, k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
+                capitalised() || command() || subsection(), k + 2 == paragraphs.count || !isBareNumber(paragraphs[k + 2])
             {
                 if let next {
                     guard next == chapter + 1 || next == chapter + 2 else {
@@ -637,9 +660,9 @@ enum PDFLayout {
                 k += 2
                 continue
             }
-            if isTitleLine(paragraph), let glued = paragraph.firstMatch(of: /^(\d{1,2}(?:\.\d{1,2})*)(\p{Lu}\p{L})/) {
-                if let number = Int(glued.1) { chapter = number }
-                result.append(String(glued.1) + " " + paragraph.dropFirst(glued.1.count))
+            if isTitleLine(paragraph), let glued = PDFLinePatterns.gluedNumber(paragraph) {
+                if let number = Int(glued) { chapter = number }
+                result.append(String(glued) + " " + paragraph.dropFirst(glued.count))
             } else {
                 result.append(paragraph)
             }
@@ -673,13 +696,13 @@ enum PDFLayout {
 
     /// A section number alone ("2", "1.2"), or a table's number cell.
     private static func isBareNumber(_ text: String) -> Bool {
-        text.wholeMatch(of: /\d{1,2}(?:\.\d{1,2})*/) != nil
+        PDFLinePatterns.isBareNumber(text)
     }
 
     /// A line that can be a section's title: one line of at most ten words and 80 characters,
     /// with a letter, not ending as a sentence or clause does.
     private static func isTitleLine(_ text: String) -> Bool {
-        guard text.count <= 80, !text.contains("\n"), text.contains(where: \.isLetter), let last = text.last,
+        guard text.prefix(81).count <= 80, !(text.utf8.contains(0x0A) && text.contains("\n")), text.contains(where: \.isLetter), let last = text.last,
             !".:;,!?".contains(last)
         else { return false }
         return text.split(separator: " ").count <= 10
@@ -728,8 +751,8 @@ enum PDFLayout {
             let leaders = pages[p].count { isLeaderEntry($0.text) }
             return pages[p].indices.filter { i in
                 let text = pages[p][i].text
-                let repeatedLater = isNumberedHeading(text) && (later[entryKey(text)] ?? p) > p
-                return !dropped.contains([p, i]) && !isLeaderEntry(text)
+                var repeatedLater: Bool { isNumberedHeading(text) && (later[entryKey(text)] ?? p) > p }
+                return (dropped.isEmpty || !dropped.contains([p, i])) && !isLeaderEntry(text)
                     && (leaders < 3 || !(isContentsFurniture(text) || repeatedLater))
             }.map { pages[p][$0] }
         }
@@ -738,7 +761,9 @@ enum PDFLayout {
     /// A run of at least four leader dots (`. . . .` or `....`) followed by a page number, or
     /// ending the line (the page number set apart, as the TeX Live guide's contents have it).
     static func isLeaderEntry(_ line: String) -> Bool {
-        line.contains("....") || line.contains(". . . .") ? line.range(of: #"(\.\s?){4,}\s*(([0-9]+|[ivxlc]+)\b|$)"#, options: .regularExpression) != nil : false
+        // Most lines have no run of dots at all: their bytes say so without a character-by-character search.
+        guard PDFLinePatterns.mayHaveLeaderDots(line), line.contains("....") || line.contains(". . . .") else { return false }
+        return PDFLinePatterns.leaderEntry.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil
     }
 
     /// A contents entry's words, for finding the heading it lists: letters only, lower-cased.
@@ -749,22 +774,17 @@ enum PDFLayout {
     /// `Contents`, `Table of Contents`; `CONTENTS 2` (a running head with its page number, which
     /// extraction may glue on: `CONTENTS2`).
     private static func isContentsHeading(_ line: String) -> Bool {
-        let words = line.lowercased().trimmingCharacters(in: .whitespaces)
-        return ["contents", "table of contents"].contains(words) || words.wholeMatch(of: /(?:table of )?contents\s*\d{1,3}/) != nil
+        PDFLinePatterns.isContentsHeading(line)
     }
 
     /// A line of a contents list: `2.`, `2.1`, `2.1. NAME`, `3.3.1. BZ2_bzCompressInit`, `A.1 Licence`.
     private static func isNumberedHeading(_ line: String) -> Bool {
-        let words = line.split(separator: " ")
-        guard let first = words.first, words.count <= 10, !line.hasSuffix("."), first.contains(where: \.isNumber) || first.count <= 2 else {
-            return false
-        }
-        return first.range(of: #"^([0-9]+|[A-Z])(\.[0-9]+)*\.?$"#, options: .regularExpression) != nil
+        PDFLinePatterns.isNumberedHeading(line)
     }
 
     /// `2`, `2.1`, `4.5.`, `A.1`, `Appendix A`: a section number alone on its line.
     private static func isSectionNumber(_ line: String) -> Bool {
-        line.range(of: #"^(((Chapter|Appendix|Part) )?([0-9]+|[A-Z])(\.[0-9]+)*\.?)$"#, options: .regularExpression) != nil
+        PDFLinePatterns.isSectionNumber(line)
     }
 
     /// Between the entries of a contents or index page: a bare section number, an index's
@@ -812,18 +832,30 @@ enum PDFLayout {
 
     /// `[Function]`, `[Data Type]`, `[Special Form]`: one to three capitalised words in brackets.
     private static func isCategoryLabel(_ line: String) -> Bool {
-        line.range(of: #"^\[[A-Z][a-z]+( [A-Z]?[a-z]+){0,2}\]$"#, options: .regularExpression) != nil
+        PDFLinePatterns.isCategoryLabel(line)
     }
 
     /// The line with every digit replaced by `#`, so `Page 3` and `Page 4` have one shape.
     private static func shape(_ line: String) -> String {
-        String(String.UnicodeScalarView(line.unicodeScalars.map { ("0"..."9").contains($0) ? "#" : $0 }))
+        // Byte by byte: in UTF-8 a digit's byte is never part of another character.
+        String(decoding: line.utf8.map { $0 >= 0x30 && $0 <= 0x39 ? 0x23 : $0 }, as: UTF8.self)
+    }
+
+    private static let pageNumberDashes = CharacterSet(charactersIn: "-–—[]()|· ")
+
+    /// The bytes of the ASCII letters, either case, that no word of a page number line has: only
+    /// `page`, `pg`, `p`, `seite`, `página`, `pagina`, `of` and Roman numerals have letters.
+    private static let pageNumberRuledOut: [Bool] = (0..<256).map { byte in
+        guard let scalar = Unicode.Scalar(UInt32(byte)), scalar.isASCII, scalar.properties.isAlphabetic else { return false }
+        return !"acefgilnopstvx".unicodeScalars.contains(Unicode.Scalar(UInt8(byte) | 0x20))
     }
 
     /// Whether a line is nothing but a page number: `3`, `- 3 -`, `— 3 —`, `[3]`, `Page 3`, `Page 3 of 12`, `p. 3`, `3 / 12`, `3 of 12`, `xiv`.
     static func isPageNumberLine(_ line: String) -> Bool {
-        let dashes = CharacterSet(charactersIn: "-–—[]()|· ")
-        var core = line.lowercased().trimmingCharacters(in: dashes)
+        // An ASCII letter that no number, "of" or "page" word spells ("Chapter", "Summary") rules a
+        // line out at once: lines of text are tested here by the thousand.
+        guard !line.utf8.contains(where: { pageNumberRuledOut[Int($0)] }) else { return false }
+        var core = line.lowercased().trimmingCharacters(in: pageNumberDashes)
         for prefix in ["page ", "pg. ", "pg ", "p. ", "seite ", "página ", "pagina "] where core.hasPrefix(prefix) {
             core = String(core.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
             break

@@ -66,41 +66,50 @@ enum ReadableContent {
     static func extract(from root: Node) -> HTMLImporter.Extraction {
         let title = findTitle(root)
         let body = first(in: root) { $0.name == "body" } ?? root
+        // Formulas become their TeX before anything is hidden or scored: MediaWiki hides its
+        // MathML. Edit links and reference marks go before anything is measured.
+        let formulas = MathML.replaceFormulas(in: body, removing: isDroppedMark)
         let visible = body.copy()
         prune(visible, insideArticle: false, rules: .relaxed)
         measure(visible)
         let prose = Prose(visible)
 
-        var best = ""
+        var best = Rendered()
         for rules in Rules.attempts {
-            let text = attempt(body.copy(), rules: rules)
-            if prose.isEnough(text) {
-                best = text
+            let rendered = attempt(body.copy(), rules: rules)
+            if prose.isEnough(rendered.text) {
+                best = rendered
                 break
             }
-            if text.count > best.count { best = text }
+            if rendered.text.count > best.text.count { best = rendered }
         }
-        if !prose.isEnough(best), let dense = prose.densestBlock() {
-            let text = render([dense], rules: Rules())
-            if text.count > best.count { best = text }
+        if !prose.isEnough(best.text), let dense = prose.densestBlock() {
+            let rendered = render([dense], rules: Rules())
+            if rendered.text.count > best.text.count { best = rendered }
         }
         // A page without prose (tables of links, a download index) is its visible text, not a stray line.
-        let littleProse = prose.all < 200 && best.count < minimumLength && best.count * 2 < visible.textLength
-        if best.isEmpty || littleProse {
-            let text = render([visible], rules: .relaxed)
-            if text.count > best.count { best = text }
+        let littleProse = prose.all < 200 && best.text.count < minimumLength && best.text.count * 2 < visible.textLength
+        if best.text.isEmpty || littleProse {
+            let rendered = render([visible], rules: .relaxed)
+            if rendered.text.count > best.text.count { best = rendered }
         }
-        return HTMLImporter.Extraction(text: best, title: title)
+        return HTMLImporter.Extraction(blocks: best.blocks, title: title, formulas: formulas)
+    }
+
+    /// The blocks an attempt rendered (each flagged when its markup is apparatus) and their text.
+    struct Rendered {
+        var blocks: [Apparatus.Block] = []
+        var text = ""
     }
 
     /// One pass of pruning, scoring and rendering under `rules`.
-    static func attempt(_ body: Node, rules: Rules) -> String {
+    static func attempt(_ body: Node, rules: Rules) -> Rendered {
         prune(body, insideArticle: false, rules: rules)
         measure(body)
         return render(selectContent(body, rules: rules), rules: rules)
     }
 
-    private static func render(_ nodes: [Node], rules: Rules) -> String {
+    private static func render(_ nodes: [Node], rules: Rules) -> Rendered {
         var renderer = Renderer(cleanConditionally: rules.cleanConditionally)
         for node in nodes { renderer.render(node, isTop: true) }
         renderer.flush()
@@ -109,7 +118,10 @@ enum ReadableContent {
         while let last = renderer.blocks.indices.last, renderer.headings.contains(last) {
             renderer.blocks.removeLast()
         }
-        return renderer.blocks.joined(separator: "\n\n")
+        let blocks = renderer.blocks.enumerated().map { index, text in
+            Apparatus.Block(text: text, isApparatus: renderer.apparatus.contains(index))
+        }
+        return Rendered(blocks: blocks, text: renderer.blocks.joined(separator: "\n\n"))
     }
 
     // MARK: - Title
@@ -742,6 +754,10 @@ enum ReadableContent {
         var blocks: [String] = []
         /// Indices in `blocks` of the headings.
         var headings = Set<Int>()
+        /// Indices in `blocks` of what the markup says is apparatus (``isApparatusMarkup(_:)``).
+        var apparatus = Set<Int>()
+        /// Whether the node being rendered lies inside apparatus markup.
+        var inApparatus = false
         var current = ""
 
         mutating func flush() {
@@ -763,6 +779,20 @@ enum ReadableContent {
             {
                 return  // link farms inside the article: tag lists, "read more" lists
             }
+            if !inApparatus, ReadableContent.isApparatusMarkup(node) {
+                flush()
+                let start = blocks.count
+                inApparatus = true
+                renderElement(node)
+                flush()
+                inApparatus = false
+                apparatus.formUnion(start..<blocks.count)
+                return
+            }
+            renderElement(node)
+        }
+
+        private mutating func renderElement(_ node: Node) {
             switch node.name {
             case "h1", "h2", "h3", "h4", "h5", "h6":
                 flush()

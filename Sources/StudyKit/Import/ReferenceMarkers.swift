@@ -12,18 +12,34 @@ import Foundation
 /// glued to the end of a sentence or clause (`.[1]`, `,[2]`, `”[3]`), where no code or formula
 /// puts an index. Glued to a word (`plants[4] make`) it goes only in text that has at least two
 /// marks of the first kind, the sign of an encyclopedia article: notes on a program keep
-/// `argv[1]`.
+/// `argv[1]`. A science article's numbered marks stand after a space ("at 37 °C [1].",
+/// "flexible [2, 3]", "[4–6]"): they go in text with at least three of them, outside code.
 enum ReferenceMarkers {
+    /// Reference numbers: one, or a list or range of them (`2,3`, `4–6`).
+    private static let numbers = #"\d{1,3}(?:\s?[,–-]\s?\d{1,3})*"#
+
     /// One mark's inside, without its brackets.
     private static let mark =
-        #"(?:\d{1,3}|[a-z]|(?:note|nb|n) \d{1,3}|citation needed|[a-z][a-z ]{2,30} needed|failed verification|[a-z][a-z ]{0,20}\?)"#
+        #"(?:"# + numbers + #"|[a-z]|(?:note|nb|n) \d{1,3}|citation needed|[a-z][a-z ]{2,30} needed"#
+        + #"|failed verification|[a-z][a-z ]{0,20}\?)"#
 
-    /// Marks glued to a sentence's or clause's punctuation.
-    private static let afterPunctuation = try! NSRegularExpression(pattern: #"(?<=[.,;:!?"”’])(?:\["# + mark + #"\])+"#)
+    /// A numbered mark after a space, before a space, punctuation or the end of the line; a
+    /// reference is never number 0 (`ider [0]` is an index).
+    private static let spaced = try! NSRegularExpression(
+        pattern: #"(?<=[\p{L}\p{N}.,;:)”"’»%°])\s\[(?!0)"# + numbers + #"\](?=[\s.,;:!?)]|$)"#,
+        options: [.anchorsMatchLines])
 
-    /// Marks glued to a word, before a space, punctuation or the end of the line.
+    /// The least spaced marks that make text read as a science article.
+    static let spacedEvidence = 3
+
+    /// Marks glued to a sentence's or clause's punctuation, or to a closing quote.
+    private static let afterPunctuation = try! NSRegularExpression(
+        pattern: #"(?<=[.,;:!?"”’»」』。、])(?:\["# + mark + #"\])+"#)
+
+    /// Marks glued to a word or a closing bracket (`(1905)[17]`), before a space, punctuation or
+    /// the end of the line: in code a bracket after a call is an index (`shape(a)[0]`), so only in articles.
     private static let afterWord = try! NSRegularExpression(
-        pattern: #"(?<=[\p{L}\p{N}])(?:\["# + mark + #"\])+(?=[\s.,;:!?)]|$)"#, options: [.anchorsMatchLines])
+        pattern: #"(?<=[\p{L}\p{N})\]])(?:\["# + mark + #"\])+(?=[\s.,;:!?)]|$)"#, options: [.anchorsMatchLines])
 
     /// The least marks after punctuation that make text read as an encyclopedia article.
     static let articleEvidence = 2
@@ -35,19 +51,50 @@ enum ReferenceMarkers {
 
     /// `lines` (one document's) without their marks; which marks go is decided over all of them.
     static func removed(fromLines lines: [String]) -> [String] {
-        guard lines.contains(where: { $0.contains("[") }) else { return lines }
+        // A mark needs a `[`: a line without one in its bytes is passed over without a character
+        // search or a regular-expression match (a PDF has thousands of lines).
+        func mayHoldMark(_ line: String) -> Bool { line.utf8.contains(0x5B) }
+        guard lines.contains(where: { mayHoldMark($0) && $0.contains("[") }) else { return lines }
         let count = lines.reduce(0) { total, line in
-            total + afterPunctuation.numberOfMatches(in: line, range: NSRange(line.startIndex..., in: line))
+            guard mayHoldMark(line) else { return total }
+            return total + afterPunctuation.numberOfMatches(in: line, range: NSRange(line.startIndex..., in: line))
         }
-        guard count > 0 else { return lines }
+        let spacedCount = lines.reduce(0) { total, line in
+            total + proseLines(of: line).reduce(0) { count, prose in
+                count + spaced.numberOfMatches(in: String(prose), range: NSRange(prose.startIndex..., in: prose))
+            }
+        }
+        guard count > 0 || spacedCount >= spacedEvidence else { return lines }
         return lines.map { line in
-            guard line.contains("[") else { return line }
+            guard mayHoldMark(line), line.contains("[") else { return line }
             var result = afterPunctuation.stringByReplacingMatches(
                 in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "")
             if count >= articleEvidence {
                 result = afterWord.stringByReplacingMatches(in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "")
             }
+            if spacedCount >= spacedEvidence { result = withoutSpacedMarks(result) }
             return result
         }
+    }
+
+    /// The lines of `text` outside fenced code, where a spaced `[1]` is an index or a list.
+    private static func proseLines(of text: String) -> [Substring] {
+        guard text.contains("[") else { return [] }
+        var inFence = false
+        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            if CodeText.isFence(line) { inFence.toggle() }
+            return !inFence && !CodeText.isFence(line) && line.contains("[")
+        }
+    }
+
+    private static func withoutSpacedMarks(_ text: String) -> String {
+        var inFence = false
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            if CodeText.isFence(line) { inFence.toggle() }
+            guard !inFence, line.contains("[") else { return String(line) }
+            let string = String(line)
+            return spaced.stringByReplacingMatches(
+                in: string, range: NSRange(string.startIndex..., in: string), withTemplate: "")
+        }.joined(separator: "\n")
     }
 }

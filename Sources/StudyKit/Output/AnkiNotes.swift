@@ -22,6 +22,27 @@ struct AnkiNote: Equatable {
     let fields: [String]
     /// Tags, each without spaces.
     let tags: [String]
+
+    /// A note whose fields' formulas (`$…$`, `$$…$$`) are written as Anki's MathJax reads them:
+    /// `\(…\)` inline, `\[…\]` displayed.
+    init(guid: String, type: NoteType, fields: [String], tags: [String]) {
+        self.guid = guid
+        self.type = type
+        self.fields = fields.map(Self.withMathJax)
+        self.tags = tags
+    }
+
+    static func withMathJax(_ text: String) -> String {
+        guard text.contains("$") else { return text }
+        var out = ""
+        var start = text.startIndex
+        for range in FormulaText.spans(in: text) {
+            let (tex, display) = FormulaText.tex(of: text[range])
+            out += text[start..<range.lowerBound] + (display ? "\\[" + tex + "\\]" : "\\(" + tex + "\\)")
+            start = range.upperBound
+        }
+        return out + text[start...]
+    }
 }
 
 /// Turns flashcards and quizzes into ``AnkiNote``s: one place decides fields, GUIDs and tags,

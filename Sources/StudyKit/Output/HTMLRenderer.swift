@@ -173,7 +173,22 @@ private struct Page {
         provenance = PageProvenance(context.envelope)
     }
 
-    private func esc(_ text: String) -> String { OutputText.markupEscaped(text) }
+    /// Text of the page, escaped; a formula the material had as MathML (``RenderContext/formulas``)
+    /// is that MathML, which the browser sets itself, offline. A formula a model wrote stays TeX.
+    private func esc(_ text: String) -> String {
+        guard !context.formulas.isEmpty, text.contains("$") else { return OutputText.markupEscaped(text) }
+        var out = ""
+        var start = text.startIndex
+        for range in FormulaText.spans(in: text) {
+            guard let mathML = context.formulas[String(text[range])] else { continue }
+            out += OutputText.markupEscaped(String(text[start..<range.lowerBound])) + mathML
+            start = range.upperBound
+        }
+        return out + OutputText.markupEscaped(String(text[start...]))
+    }
+
+    /// Text for an attribute or the page's title, where markup cannot go.
+    private func plain(_ text: String) -> String { OutputText.markupEscaped(text) }
 
     // MARK: Header
 
@@ -241,7 +256,7 @@ private struct Page {
     private func itemBadge(_ task: StudyTask, path: String) -> String {
         guard sharedItemStory(task) == nil, let item = provenance.part(task)?.items[path] else { return "" }
         let note = item.note.map { " — " + $0 } ?? ""
-        return "<p class=\"prov prov-\(esc(item.kind))\">\(esc(item.kind))\(esc(note))</p>"
+        return "<p class=\"prov prov-\(plain(item.kind))\">\(esc(item.kind))\(esc(note))</p>"
     }
 
     /// The one story all of a part's items share (kind and note), said once instead of on each item.
@@ -331,10 +346,11 @@ private struct Page {
     /// The audio player: the file beside the page, by its relative path, with a download link
     /// that also stands in for a browser that cannot play it.
     private func player(_ file: String, title: String, seconds: Double?) -> String {
-        let href = esc(file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file)
+        let href = plain(file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? file)
         let name = esc((file as NSString).lastPathComponent)
         let length = seconds.map { " (" + HTMLRenderer.clockText($0) + ")" } ?? ""
-        return "<figure class=\"player\"><audio controls preload=\"metadata\" src=\"\(href)\" aria-label=\"Listen to the podcast: \(esc(title))\">"
+        return "<figure class=\"player\"><audio controls preload=\"metadata\" src=\"\(href)\" "
+            + "aria-label=\"Listen to the podcast: \(plain(title))\">"
             + "<a href=\"\(href)\">\(name)</a></audio>"
             + "<figcaption>Listen\(length), or <a href=\"\(href)\" download>download \(name)</a>. Two synthetic voices read the transcript below.</figcaption></figure>"
     }
@@ -367,7 +383,7 @@ private struct Page {
         ]
         for (index, card) in deck.cards.enumerated() {
             let key = String(context.digest(card.question).prefix(16))
-            var item = "<li class=\"card\" id=\"card-\(index)\" data-key=\"\(esc(key))\">"
+            var item = "<li class=\"card\" id=\"card-\(index)\" data-key=\"\(plain(key))\">"
             item += "<div class=\"face\" role=\"button\" tabindex=\"0\" aria-pressed=\"false\" aria-label=\"Card \(index + 1) of \(count); press Space to flip\">"
             item += "<div class=\"side q\"><span class=\"side-label\">Question</span><p>\(esc(card.question))</p></div>"
             // The back repeats the question, small, so the answer is read in its context.
@@ -455,13 +471,13 @@ private struct Page {
         let media = playsAudio ? "; media-src 'self'" : ""
         return """
             <!DOCTYPE html>
-            <html lang="\(esc(context.language))">
+            <html lang="\(plain(context.language))">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\(media)">
             <meta name="color-scheme" content="light dark">
-            <title>\(esc(title))</title>
+            <title>\(plain(title))</title>
             <style>
             \(HTMLPageAssets.css)
             \(SVGRenderer.style)

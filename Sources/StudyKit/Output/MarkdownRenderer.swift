@@ -204,7 +204,18 @@ enum MarkdownEscaping {
     private static func escaped(_ text: String, startsLine: Bool) -> String {
         let characters = Array(OutputText.singleLine(text))
         var out = ""
+        var formulaEnd = 0
         for (index, character) in characters.enumerated() {
+            // A formula stays TeX as the material wrote it (`$p_{ij}$`), which Markdown's math reads.
+            if index < formulaEnd {
+                out.append(character)
+                continue
+            }
+            if character == "$", let end = FormulaText.spanEnd(in: characters, from: index) {
+                formulaEnd = end
+                out.append(character)
+                continue
+            }
             let previous: Character? = index > 0 ? characters[index - 1] : nil
             let next: Character? = index + 1 < characters.count ? characters[index + 1] : nil
             if needsEscape(character, at: index, startsLine: startsLine, previous: previous, next: next, in: characters) {

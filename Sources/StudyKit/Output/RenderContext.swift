@@ -35,6 +35,10 @@ public struct RenderContext: Sendable {
     /// The kit's optional podcast part (`import --with-podcast`), which the kit's page shows after
     /// the mind map; `nil` for a kit without one. (A `podcast` result carries its own script.)
     public var podcast: PodcastScript?
+    /// The source's formulas as the page's MathML, by their span in the text (`$tex$`, `$$tex$$`):
+    /// kit.html writes a formula the material had as its own MathML; a formula a model wrote
+    /// stays TeX. Empty when the source had no MathML.
+    public var formulas: [String: String] = [:]
     /// The podcast's audio as the page refers to it: a path relative to the page (`podcast.wav`
     /// beside `kit.html`), set only when the file was written there. The page then plays it with
     /// an `<audio controls>` element; the sound itself is never inlined.
@@ -62,6 +66,15 @@ public struct RenderContext: Sendable {
     /// "undetermined", which `lang` accepts) when the text was too short to tell.
     public static func language(of document: Document) -> String {
         document.language
+    }
+
+    /// The MathML of `document`'s formulas by their span, for ``formulas``.
+    public static func formulaMarkup(of document: Document) -> [String: String] {
+        var markup: [String: String] = [:]
+        for formula in document.formulas {
+            if let mathML = formula.mathML, markup[formula.span] == nil { markup[formula.span] = mathML }
+        }
+        return markup
     }
 
     /// The title cleaned and on one line, or `nil` when there is none worth showing.

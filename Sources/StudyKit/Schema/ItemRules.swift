@@ -293,6 +293,10 @@ enum ItemRules {
     /// a negator ("not", "never", "don't"), or a lone letter or roman numeral that makes a
     /// name another one ("Prophase I" from "Prophase: …" is meiosis, not mitosis). The
     /// content-word rule cannot see these: they are stopwords.
+    // Compiled once (a regex literal is parsed each time it runs); `Regex` is not `Sendable`, but
+    // a compiled one is immutable apart from its lazily lowered program, stored atomically.
+    nonisolated(unsafe) private static let romanNumeral = /x{0,3}(ix|iv|v?i{0,3})/
+
     static func addedMarker(_ shortened: String, from sentence: String) -> String? {
         let own = Set(Grounding.normalizedWords(sentence))
         let surface = shortened.split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’") }.map(String.init)
@@ -302,7 +306,7 @@ enum ItemRules {
             guard !parts.allSatisfy(own.contains) else { continue }
             if FeynmanCheck.isNegator(lower) { return word }
             // "a" is an article; any other lone letter or roman numeral is a label.
-            if lower.count == 1 && lower != "a" || lower.wholeMatch(of: /x{0,3}(ix|iv|v?i{0,3})/) != nil { return word }
+            if lower.count == 1 && lower != "a" || lower.wholeMatch(of: romanNumeral) != nil { return word }
         }
         return nil
     }
@@ -436,8 +440,12 @@ enum ItemRules {
 
     static func nearCopy(_ first: Set<String>, _ second: Set<String>) -> Bool {
         guard !first.isEmpty, !second.isEmpty else { return false }
-        let shared = Double(first.intersection(second).count)
-        if shared / Double(first.union(second).count) >= 0.8 { return true }
+        // The sizes of the intersection and the union, counted without building either set:
+        // every new item is weighed against every kept one.
+        let (few, many) = first.count <= second.count ? (first, second) : (second, first)
+        let sharedCount = few.count(where: many.contains)
+        let shared = Double(sharedCount)
+        if shared / Double(first.count + second.count - sharedCount) >= 0.8 { return true }
         let smaller = min(first.count, second.count)
         return smaller >= 3 && shared / Double(smaller) >= 0.9
     }

@@ -344,6 +344,10 @@ enum Grounding {
         }
 
         func contains(quote: String) -> Bool {
+            // A formula is never "lightly edited": each one must stand in the material as written.
+            if quote.contains("$"), !FormulaText.spans(in: quote).allSatisfy({ source.contains(quote[$0]) }) {
+                return false
+            }
             let pieces = quote.replacingOccurrences(of: "...", with: "…").split(separator: "…")
                 .map { Grounding.normalizedWords(String($0)) }.filter { !$0.isEmpty }
             guard !pieces.isEmpty else { return false }
@@ -434,8 +438,23 @@ enum Grounding {
         word.surface.count == 1 && (word.surface.unicodeScalars.first.map { $0.value >= 0x2E80 } ?? false)
     }
 
-    /// Lower-cased runs of letters and digits; everything else separates them.
+    /// Lower-cased runs of letters and digits; everything else separates them. A formula
+    /// (`$…$`, ``FormulaText``) is one word, exactly as written: a quote's formula must stand in
+    /// the material verbatim.
     static func normalizedWords(_ text: String) -> [String] {
+        let formulas = text.contains("$") ? FormulaText.spans(in: text) : []
+        guard !formulas.isEmpty else { return plainWords(text[...]) }
+        var words: [String] = []
+        var start = text.startIndex
+        for range in formulas {
+            words += plainWords(text[start..<range.lowerBound])
+            words.append(String(text[range]))
+            start = range.upperBound
+        }
+        return words + plainWords(text[start...])
+    }
+
+    private static func plainWords(_ text: Substring) -> [String] {
         text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 

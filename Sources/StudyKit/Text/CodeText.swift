@@ -32,15 +32,19 @@ enum CodeText {
 
     /// Whether one line reads as code (two signs or more; see the type's description).
     static func isCodeLine(_ raw: String) -> Bool {
-        let line = raw.trimmingCharacters(in: .whitespaces)
-        guard line.count >= 2 else { return false }
+        // Most lines have nothing to trim: Foundation's trimming bridges the string.
+        let untrimmed = { (s: Unicode.Scalar?) in s.map { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } ?? false }
+        let line = untrimmed(raw.unicodeScalars.first) || untrimmed(raw.unicodeScalars.last) ? raw.trimmingCharacters(in: .whitespaces) : raw
+        guard line.index(line.startIndex, offsetBy: 2, limitedBy: line.endIndex) != nil else { return false }
         var signs = 0
         if let last = line.last, ";{}([".contains(last) { signs += 1 }
         if startsAsCode(line) { signs += 1 }
-        if operators.contains(where: { line.contains($0) }) { signs += 1 }
-        let visible = line.unicodeScalars.count { !$0.properties.isWhitespace }
+        if operators.contains(where: { line.includes($0) }) { signs += 1 }
         let brackets = line.unicodeScalars.count { "{}[]()<>".unicodeScalars.contains($0) }
-        if visible > 0, brackets * 10 >= visible, brackets >= 2 { signs += 1 }
+        if brackets >= 2 {
+            let visible = line.unicodeScalars.count { !$0.properties.isWhitespace }
+            if visible > 0, brackets * 10 >= visible { signs += 1 }
+        }
         if startsWithKeyword(line) { signs += 1 }
         // Prose ends as a sentence does: a word, then its point ("for (i) and (ii) see below.").
         let ending = Array(line.suffix(2))

@@ -13,14 +13,14 @@ enum FrontMatter {
         if containsEmail(lower) || containsURL(lower) { return true }
         if isDate(lower) { return true }
         // A copyright holder: "© 1999-2021, Software in the Public Interest", "2009-2024, The Foo Project".
-        if lower.contains("©") || lower.contains("copyright")
-            || matches(copyrightYears, lower)
+        if says(lower, "©") || says(lower, "copyright")
+            || (startsWithDigit(lower) && matches(copyrightYears, lower))
         {
             return true
         }
         if isLicenceNotice(lower) || isEditionStatement(lower) { return true }
         // A reading time: "6 min read", "Reading time: 4 minutes".
-        if matches(readingTime, lower)
+        if (says(lower, "min") && says(lower, "read") && matches(readingTime, lower))
             || lower.hasPrefix("reading time")
         {
             return true
@@ -43,9 +43,9 @@ enum FrontMatter {
     /// reserved." A licence named in the material's own sentences ("The GPL lets users share
     /// changed code") is content: a notice also speaks to the reader about this very work.
     static func isLicenceNotice(_ lower: String) -> Bool {
-        if standalonePhrases.contains(where: lower.contains) { return true }
-        guard licencePhrases.contains(where: lower.contains) else { return false }
-        return noticeWording.contains(where: lower.contains)
+        if standalonePhrases.contains(where: { says(lower, $0) }) { return true }
+        guard licencePhrases.contains(where: { says(lower, $0) }) else { return false }
+        return noticeWording.contains(where: { says(lower, $0) })
     }
 
     /// The document saying which edition it is, at any length: "This is version 0.21 of the
@@ -55,7 +55,9 @@ enum FrontMatter {
     /// sentences ("Python 3.0, released in December 2008, broke compatibility") is content: an
     /// edition statement names the version the document is for, and dates it.
     static func isEditionStatement(_ lower: String) -> Bool {
-        guard editionWording.contains(where: lower.contains), matches(versionNumber, lower) || lower.contains("last updated") else { return false }
+        guard editionWording.contains(where: { says(lower, $0) }), matches(versionNumber, lower) || says(lower, "last updated") else {
+            return false
+        }
         return matches(datedYear, lower)
     }
 
@@ -104,24 +106,43 @@ enum FrontMatter {
 
     /// `x@y.z`, or the obfuscated `x at y.z` / `x [at] y dot z`.
     static func containsEmail(_ lower: String) -> Bool {
-        matches(email, lower) || matches(spelledEmail, lower)
+        // Each expression needs a literal the bytes are searched for first: "@", or "[at]", "(at)", " at ".
+        (says(lower, "@") && matches(email, lower))
+            || ((says(lower, " at ") || says(lower, "[at]") || says(lower, "(at)")) && matches(spelledEmail, lower))
     }
 
     /// `http://`, `https://`, `www.` or a bare `example.org/path`.
     static func containsURL(_ lower: String) -> Bool {
-        lower.contains("http://") || lower.contains("https://") || lower.contains("www.")
-            || matches(bareDomain, lower)
+        says(lower, "http://") || says(lower, "https://") || says(lower, "www.")
+            || (domainEndings.contains { says(lower, $0) } && matches(bareDomain, lower))
     }
 
     /// A line that is only a date: "2 October 2018", "October 2, 2018", "2018-10-02", "10/02/2018", "March 2019".
     static func isDate(_ lower: String) -> Bool {
-        dates.contains { matches($0, lower) }
+        // Every form is the whole line, opens with a digit (`\d`, a decimal digit of any script) or
+        // a month's first letter, and ends with a digit (or ICU's `$` before a final line break):
+        // most lines are ruled out without an expression.
+        guard let first = lower.unicodeScalars.first, let last = lower.unicodeScalars.last,
+            first.properties.generalCategory == .decimalNumber || "jfmasond".unicodeScalars.contains(first),
+            last.properties.generalCategory == .decimalNumber || "\n\r\u{0B}\u{0C}\u{85}\u{2028}\u{2029}".unicodeScalars.contains(last)
+        else { return false }
+        return dates.contains { matches($0, lower) }
+    }
+
+    /// `text.contains(phrase)`, read from the bytes first (``Swift/String/includes(_:)``): a line is
+    /// checked for some thirty phrases.
+    static func says(_ text: String, _ phrase: String) -> Bool { text.includes(phrase) }
+
+    /// Whether `text` opens with a decimal digit of any script (ICU's `\d`).
+    private static func startsWithDigit(_ text: String) -> Bool {
+        text.unicodeScalars.first?.properties.generalCategory == .decimalNumber
     }
 
     // MARK: Expressions, compiled once (a line is checked against several of them)
 
     private static let email = expression(#"[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}"#)
     private static let spelledEmail = expression(#"\b[a-z0-9._%+-]+\s*(\[at\]|\(at\)| at )\s*[a-z0-9-]+(\.| dot )[a-z0-9.-]*[a-z]{2,}\b"#)
+    private static let domainEndings = [".org", ".com", ".net", ".edu", ".gov", ".io"]
     private static let bareDomain = expression(#"\b[a-z0-9-]+\.(org|com|net|edu|gov|io)(/|\b)"#)
     private static let copyrightYears = expression(#"^\d{4}\s*[-–]\s*\d{4},\s"#)
     private static let versionNumber = expression(#"\bversion v?\d+(\.\d+)+"#)
@@ -144,3 +165,4 @@ enum FrontMatter {
         expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 }
+

@@ -54,7 +54,7 @@ enum LanguageDetector {
         guard words.count >= minimumWords else { return Guess(code: undetermined, candidates: []) }
         // English prose is about half function words ("the", "of", "is"); French, German or
         // Spanish prose has few of ours. Such text is English without loading the classifier.
-        let english = words.count { BuiltinStopwords.english.contains($0.lowercased().trimmingCharacters(in: .letters.inverted)) }
+        let english = words.count { BuiltinStopwords.english.contains(lettersOnly($0.lowercased())) }
         if Double(english) >= englishFunctionWordShare * Double(words.count) {
             return Guess(code: "en", candidates: ["en"])
         }
@@ -65,6 +65,19 @@ enum LanguageDetector {
             if !code.isEmpty, !candidates.contains(code) { candidates.append(code) }
         }
         return Guess(code: candidates.count == 1 ? candidates[0] : undetermined, candidates: candidates)
+    }
+
+    /// `word` trimmed of what is not a letter at either end (`trimmingCharacters(in:
+    /// .letters.inverted)`); for ASCII, where a letter is `A`–`Z` or `a`–`z`, without Foundation.
+    private static func lettersOnly(_ word: String) -> String {
+        let ascii = word.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let isLetter = { (b: UInt8) in (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
+            guard let first = bytes.firstIndex(where: isLetter), let last = bytes.lastIndex(where: isLetter) else { return "" }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first...last]), as: UTF8.self)
+        }
+        if let ascii, let ascii { return ascii }
+        return word.trimmingCharacters(in: .letters.inverted)
     }
 
     /// `ja`, `ko` or `zh` when the CJK scripts decide (step 1 of the rule), else `nil`.

@@ -143,20 +143,29 @@ struct SentenceRanker: Sendable {
     @inline(__always)
     private static func forEachSimilarPair(_ terms: [[Int]], inOrder: Bool, _ body: (Int, Int, Double) -> Void) {
         let n = terms.count
-        var postings: [Int: [Int]] = [:]
+        // Term ids are 0, 1, 2 …: the postings are an array, each list in increasing unit order.
+        var postings: [[Int]] = []
         for (i, set) in terms.enumerated() {
-            for t in set { postings[t, default: []].append(i) }
+            for t in set {
+                while postings.count <= t { postings.append([]) }
+                postings[t].append(i)
+            }
         }
+        // Where unit i sits in each of its terms' lists when its turn comes: the units before it
+        // that have the term. The later units are the rest of the list, read without a test.
+        var passed = Array(repeating: 0, count: postings.count)
         let logSize = terms.map { log(1 + Double($0.count)) }
         var shared = Array(repeating: 0, count: n)
         var touched: [Int] = []
         for i in 0..<n {
             // Count shared terms with every later sentence j > i.
             for t in terms[i] {
-                guard let list = postings[t] else { continue }
-                for j in list where j > i {
-                    if shared[j] == 0 { touched.append(j) }
-                    shared[j] += 1
+                passed[t] += 1
+                postings[t].withUnsafeBufferPointer { list in
+                    for j in list[passed[t]...] {
+                        if shared[j] == 0 { touched.append(j) }
+                        shared[j] += 1
+                    }
                 }
             }
             if inOrder { touched.sort() }
@@ -187,12 +196,13 @@ struct SentenceRanker: Sendable {
     static func nearestNeighbourGraph(_ terms: [[Int]], limit: Int) -> [[(Int, Double)]] {
         let n = terms.count
         var strongest = Array(repeating: NeighbourHeap(limit: limit), count: n)
-        // The weakest weight each full heap keeps: most offers are below it and are dropped
-        // here, without touching the heap (an equal weight still goes in, for the tie rule).
-        var floor = Array(repeating: -Double.infinity, count: n)
+        // The weakest entry each full heap keeps: an offer that does not beat it (a lower
+        // weight, or the same weight from a later neighbour) is dropped here, without touching
+        // the heap. On a book's dense graph most offers are such, many of them ties.
+        var floor = Array(repeating: NeighbourHeap.Floor.open, count: n)
         forEachSimilarPair(terms, inOrder: false) { i, j, w in
-            if w >= floor[i] { floor[i] = strongest[i].offer(j, weight: w) }
-            if w >= floor[j] { floor[j] = strongest[j].offer(i, weight: w) }
+            if floor[i].admits(j, weight: w) { floor[i] = strongest[i].offer(j, weight: w) }
+            if floor[j].admits(i, weight: w) { floor[j] = strongest[j].offer(i, weight: w) }
         }
         // Each undirected edge is counted once, by the end that keeps it (the lower one when
         // both do), so edges ≤ n · limit.
@@ -221,12 +231,25 @@ struct SentenceRanker: Sendable {
             a.weight != b.weight ? a.weight < b.weight : a.neighbour > b.neighbour
         }
 
-        /// Keeps the offer if it is among the `limit` best so far; returns the weakest weight
-        /// kept once the heap is full (below it no offer can enter), else -infinity.
+        /// The weakest entry of a full heap, which an offer must beat to enter.
+        struct Floor: Sendable {
+            var weight: Double
+            var neighbour: Int
+            /// A heap that is not full: every offer enters.
+            static let open = Floor(weight: -Double.infinity, neighbour: .max)
+
+            /// Whether an offer beats it: more weight, or the same from an earlier neighbour.
+            func admits(_ neighbour: Int, weight: Double) -> Bool {
+                weight > self.weight || (weight == self.weight && neighbour < self.neighbour)
+            }
+        }
+
+        /// Keeps the offer if it is among the `limit` best so far; returns the weakest entry
+        /// kept once the heap is full (only what beats it can enter), else ``Floor/open``.
         @discardableResult
-        mutating func offer(_ neighbour: Int, weight: Double) -> Double {
+        mutating func offer(_ neighbour: Int, weight: Double) -> Floor {
             insert((neighbour: neighbour, weight: weight))
-            return entries.count < limit ? -Double.infinity : entries[0].weight
+            return entries.count < limit ? .open : Floor(weight: entries[0].weight, neighbour: entries[0].neighbour)
         }
 
         private mutating func insert(_ entry: (neighbour: Int, weight: Double)) {

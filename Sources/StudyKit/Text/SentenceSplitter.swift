@@ -181,7 +181,9 @@ private struct Scan {
     // MARK: Paragraphs and blocks
 
     private mutating func scanParagraph(lines: [Range<Int>], number: Int, isLast: Bool) {
-        if guessesHeadings, lines.count == 1, !isLast, atxHeading(lines[0]) == nil,
+        // A last line is no heading (a signature, a fragment), unless it is a numbered section
+        // ("3. Contributors") whose content went to the apparatus, or was never there.
+        if guessesHeadings, lines.count == 1, !isLast || hasDottedSectionNumber(lines[0]), atxHeading(lines[0]) == nil,
             let level = shortLineHeadingLevel(lines[0], isFirstParagraph: number == 0)
         {
             emitHeading(lines[0], title: lines[0], level: level, paragraph: number)
@@ -270,6 +272,8 @@ private struct Scan {
         guard let firstLetter = slice.first(where: { $0.isLetter }), !firstLetter.isLowercase else {
             return nil
         }
+        // A displayed formula on its line says "$$KL(P||Q) = …$$": an equation, no title.
+        if slice.first == "$", FormulaText.isOnlyFormula(Substring(String(slice))) { return nil }
         if listMarkerLength(line) != nil, !chars[line.lowerBound].isNumber { return nil }
         let level = sectionNumberLevel(line)
         var end = line.upperBound
@@ -301,6 +305,17 @@ private struct Scan {
         if sawDigit { components += 1 }
         let numbered = components > 0 && i < line.upperBound && chars[i].isWhitespace
         return numbered ? min(6, components + 1) : nil
+    }
+
+    /// Whether a line opens with a dotted section number: "3. ", "2.1 ", "4.2. ".
+    private func hasDottedSectionNumber(_ line: Range<Int>) -> Bool {
+        var i = line.lowerBound
+        var sawDot = false
+        while i < line.upperBound, chars[i].isASCII, chars[i].isNumber || (chars[i] == "." && i > line.lowerBound) {
+            if chars[i] == "." { sawDot = true }
+            i += 1
+        }
+        return sawDot && i < line.upperBound && chars[i] == " " && chars[line.lowerBound].isNumber
     }
 
     /// Length of a list marker plus its space at the start of a line ("- ", "• ", "12. ", "3) ").

@@ -35,7 +35,7 @@ enum BuiltinTerms {
     /// and across a point before a lower-case letter or a digit ("Node.js", "sources.list",
     /// "e.g"). Ideographs, kana and hangul have no spaces between words, so each such character
     /// is a word of its own; that keeps overlap measures meaningful on CJK text without a
-    /// dictionary. Emoji and symbols are breaks.
+    /// dictionary. Emoji and symbols are breaks, and so is a formula (``FormulaText``) whole.
     static func words(in text: String) -> [BuiltinWord] {
         let chars = Array(text)
         var result: [BuiltinWord] = []
@@ -43,6 +43,12 @@ enum BuiltinTerms {
         var i = 0
         while i < chars.count {
             let c = chars[i]
+            // A formula's TeX is no words: no keyphrase, blank or label is made of `\frac` or `mathbf`.
+            if c == "$", let end = FormulaText.spanEnd(in: chars, from: i) {
+                sawBreak = true
+                i = end
+                continue
+            }
             guard isLetterOrNumber(c) else {
                 if !isWhitespace(c) { sawBreak = true }
                 i += 1

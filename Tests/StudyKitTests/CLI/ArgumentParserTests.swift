@@ -18,6 +18,9 @@ struct ArgumentParserTests {
         Accepted(argv: ["text", "notes.pdf"], expected: .text(source: "notes.pdf", SourceSettings())),
         Accepted(argv: ["text", "-"], expected: .text(source: "-", SourceSettings())),
         Accepted(
+            argv: ["text", "page.html", "--body"],
+            expected: .text(source: "page.html", SourceSettings(), bodyOnly: true)),
+        Accepted(
             argv: ["text", "locked.pdf", "--password", "s3cret"],
             expected: .text(source: "locked.pdf", SourceSettings(password: "s3cret"))),
         Accepted(

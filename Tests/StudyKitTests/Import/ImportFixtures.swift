@@ -21,6 +21,20 @@ enum ImportFixtures {
         SourceNormalizer.normalizeText(try extractHTML(html).text)
     }
 
+    /// The document import makes of `bytes` read as a file called `name` (its kind sniffed as
+    /// for a file on disk).
+    static func document(_ bytes: String, name: String) throws -> Document {
+        try Importer().document(from: Data(bytes.utf8), origin: name, name: name, options: ImportOptions())
+    }
+
+    /// The document of an article page whose body is `prose`, `inner` and `prose` again, under
+    /// an `h1` of `title`: enough text that extraction keeps the article and what `inner` holds.
+    static func articleDocument(title: String, prose: String, inner: String) throws -> Document {
+        try document(
+            "<html><head><title>\(title)</title></head><body><article><h1>\(title)</h1>"
+                + "\(prose)\(inner)\(prose)</article></body></html>", name: "page.html")
+    }
+
     /// The character offset of `phrase` in `text`.
     static func offset(of phrase: String, in text: String) -> Int? {
         text.range(of: phrase).map { text.distance(from: text.startIndex, to: $0.lowerBound) }

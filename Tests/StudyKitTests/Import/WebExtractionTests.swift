@@ -11,7 +11,10 @@ struct WebExtractionTests {
     ]
 
     static func extracted(_ name: String) async throws -> String {
-        try await Importer().load(.file(ImportFixtures.path("web/\(name).html"))).text
+        // What `studykit text` shows: the body, then the apparatus; the rule between them is
+        // studykit's line, not the page's text, and is not scored.
+        try await Importer().load(.file(ImportFixtures.path("web/\(name).html"))).readableText
+            .replacingOccurrences(of: "\n\n" + Document.apparatusRule, with: "")
     }
 
     static func reference(_ name: String) throws -> String {

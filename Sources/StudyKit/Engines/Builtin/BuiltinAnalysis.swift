@@ -23,6 +23,9 @@ struct BuiltinAnalysis: Sendable {
     static let compoundLimit = 200
     /// The stems of each prose unit, aligned with `prose`.
     let proseStems: [Set<String>]
+    /// The words of each prose unit (``BuiltinTerms/words(in:)``), aligned with `prose`: a part
+    /// that reads every word again need not tokenize the book again.
+    let proseWords: [[BuiltinWord]]
     /// The source's title as given by the caller, if any.
     let givenTitle: String?
     /// Prose units that are long enough to say something (three words or more), for messages.
@@ -92,7 +95,8 @@ struct BuiltinAnalysis: Sendable {
         outline = DocumentOutline(units: units)
         let proseIndices = units.indices.filter { !units[$0].isHeading && !unitWords[$0].isEmpty }
         prose = proseIndices.map { units[$0] }
-        proseStems = proseIndices.map { Set(unitWords[$0].map(\.stem)) }
+        proseWords = proseIndices.map { unitWords[$0] }
+        proseStems = proseWords.map { Set($0.map(\.stem)) }
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose, words: proseIndices.map { unitWords[$0] })
         let functionWords = Self.functionWords(unitWords)

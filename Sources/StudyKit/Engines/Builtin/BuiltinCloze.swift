@@ -59,23 +59,32 @@ extension BuiltinEngine {
             (ClozeBuilder(minWords: 4, screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
             (ClozeBuilder(minWords: 4), true),
         ]
+        // A card stands alone: never a sentence that stops before the list or code that finishes
+        // it ("… the following function accumulates the arguments passed to it:"), nor one that
+        // leans on the sentence before ("This is useful when …"). Asked only of the sentences the
+        // builder reaches, once each: it stops at the cards it needs, and a book has thousands.
+        // Nor the document's own label ("Astronomy club handout, session 4", "Unit 3 notes"), which
+        // says what the document is, not what it teaches (#53): not even the pass that reuses sentences.
+        func isLabel(_ sentence: Sentence) -> Bool {
+            ItemRules.documentLabel(Grounding.normalizedWords(sentence.text)) != nil
+        }
+        var standsAlone = [Bool?](repeating: nil, count: analysis.ranked.count)
+        func isStandalone(_ position: Int) -> Bool {
+            if let known = standsAlone[position] { return known }
+            let sentence = analysis.ranked[position].sentence
+            let answer = !BuiltinProse.isUnfinished(sentence.text) && Self.readsOnItsOwn(sentence.text)
+                && !Self.isPieceOfLongerSentence(sentence, in: analysis) && !isLabel(sentence)
+            standsAlone[position] = answer
+            return answer
+        }
         for pass in passes {
             let target = pass.reuseSentences ? min(3, limit) : limit
             while items.count < target {
-                // A card stands alone: never a sentence that stops before the list or code that
-                // finishes it ("… the following function accumulates the arguments passed to it:"),
-                // nor one that leans on the sentence before ("This is useful when …").
-                // Nor the document's own label ("Astronomy club handout, session 4", "Unit 3 notes"),
-                // which says what the document is, not what it teaches (#53).
-                let labelled = analysis.ranked.filter {
-                    ItemRules.documentLabel(Grounding.normalizedWords($0.sentence.text)) == nil
-                }
-                let ranked = pass.reuseSentences
-                    ? labelled
-                    : labelled.filter {
-                        !usedSentences.contains($0.sentence.range.lowerBound) && !BuiltinProse.isUnfinished($0.sentence.text)
-                            && Self.readsOnItsOwn($0.sentence.text) && !Self.isPieceOfLongerSentence($0.sentence, in: analysis)
-                    }
+                let ranked: any Sequence<RankedSentence> = pass.reuseSentences
+                    ? analysis.ranked.lazy.filter { !isLabel($0.sentence) }
+                    : analysis.ranked.indices.lazy.filter {
+                        !usedSentences.contains(analysis.ranked[$0].sentence.range.lowerBound) && isStandalone($0)
+                    }.map { analysis.ranked[$0] }
                 // One card per notion: "optional" is no new term after "optional fields", nor
                 // "entry" after "entry type" (only the pass that tops a thin text up allows it).
                 let terms = analysis.keyphrases.filter { phrase in
@@ -296,8 +305,8 @@ extension BuiltinEngine {
     private static func frequentWords(_ analysis: BuiltinAnalysis) -> [(text: String, stem: String)] {
         var counts: [String: (count: Int, first: Int, surface: String)] = [:]
         var position = 0
-        for unit in analysis.prose {
-            for word in BuiltinTerms.words(in: unit.text)
+        for words in analysis.proseWords {
+            for word in words
             where !word.isStopword && !word.isNumber && word.surface.count >= 3
                 && !(analysis.isEnglish && KeyphraseExtractor.isVerbOrAdjective(word.lowercased))
             {

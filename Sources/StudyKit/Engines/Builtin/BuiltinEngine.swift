@@ -59,7 +59,8 @@ public struct BuiltinEngine: Sendable {
     public func generate(
         _ task: StudyTask, text: String, title: String?, concept: String? = nil, explanation: String? = nil
     ) throws(BuiltinError) -> AnyStudyResult {
-        guard !BuiltinTerms.words(in: text).isEmpty else { throw .emptyText }
+        // A text has a word exactly when it has a letter or a digit: no need to tokenize a book to know.
+        guard text.contains(where: BuiltinTerms.isLetterOrNumber) else { throw .emptyText }
         let analysis = memo.analysis(of: text, title: title)
         guard !analysis.prose.isEmpty else { throw .tooShort(task: task, usableSentences: 0) }
         let result: AnyStudyResult

@@ -43,7 +43,7 @@ extension BuiltinEngine {
             !ResultProse.sameText(analysis.givenTitle.map(BuiltinProse.oneLine) ?? "", centre)
         else { return nil }
         let title = BuiltinProse.oneLine(opening.text)
-            .replacing(/^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.?\s+)/, with: "")
+            .replacing(MindMapPatterns.chapterLabel, with: "")
         guard BuiltinProse.wordCount(title) <= Self.centreWords, BuiltinProse.length(title) <= Self.labelLength,
             ItemRules.problem(title, .label) == nil
         else { return nil }
@@ -131,14 +131,14 @@ extension BuiltinEngine {
             }
             // Without its number, a label can read as a copy of a sibling's ("4.2. for Statements"
             // beside "4.1. if Statements": "for" and "if" are no content words): that one keeps its number.
+            // (`meaningful` over the kept labels and one more keeps them all exactly when it admits
+            // the one more: each label is weighed once against those kept, not the list again.)
             var kept: [Item] = []
+            var admitted = MeaningfulLabels(under: parent)
             for item in named {
-                for label in [item.label, Self.label(item.tree.section.heading ?? "")] {
-                    let nodes = (kept.map(\.label) + [label]).map { MindMap.Node(label: $0) }
-                    if Self.meaningful(nodes, under: parent).count == nodes.count {
-                        kept.append((label, item.tree))
-                        break
-                    }
+                for label in [item.label, Self.label(item.tree.section.heading ?? "")] where admitted.admit(label) {
+                    kept.append((label, item.tree))
+                    break
                 }
             }
             return kept
@@ -270,7 +270,7 @@ extension BuiltinEngine {
     /// The numbers of a heading's section number ("2.1 ASN.1 syntax" → [2, 1], "4. Overview" →
     /// [4]); `nil` when it has none.
     static func sectionNumber(_ heading: String) -> [Int]? {
-        guard let match = heading.firstMatch(of: /^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S/) else { return nil }
+        guard let match = heading.firstMatch(of: MindMapPatterns.sectionNumber) else { return nil }
         return match.1.split(separator: ".").compactMap { Int($0) }
     }
 
@@ -282,8 +282,8 @@ extension BuiltinEngine {
     static func readsAsCode(_ heading: String) -> Bool {
         let text = heading.trimmingCharacters(in: .whitespaces)
         if text.contains("::=") || text.contains(where: { "{};".contains($0) }) { return true }
-        if text.contains(/[\w)\]]\s*=\s*[\w("'\\]/), !text.contains("==") { return true }
-        if text.contains(/^(?:\\[A-Za-z@]|--|\/\/|#|\$ |Usage:)/) { return true }
+        if text.contains(MindMapPatterns.assignment), !text.contains("==") { return true }
+        if text.contains(MindMapPatterns.codeOpening) { return true }
         return false
     }
 
@@ -423,19 +423,31 @@ extension BuiltinEngine {
     /// `nodes` without the labels the validator rejects (``ItemMeaning/label``), nor those that
     /// repeat their parent or an earlier sibling, as near-copies or exactly; children likewise.
     static func meaningful(_ nodes: [MindMap.Node], under parent: String) -> [MindMap.Node] {
-        var kept: [MindMap.Node] = []
-        var keys = Set<String>()
-        var stems: [Set<String>] = []
-        for node in nodes {
-            let own = ItemRules.overlapKeys(node.label)
-            guard ItemRules.problem(node.label, .label) == nil, !ItemRules.nearCopy(node.label, parent),
-                !stems.contains(where: { ItemRules.nearCopy(own, $0) }),
-                keys.insert(BuiltinProse.duplicateKey(node.label)).inserted
-            else { continue }
-            kept.append(MindMap.Node(label: node.label, children: meaningful(node.children, under: node.label)))
-            stems.append(own)
+        var admitted = MeaningfulLabels(under: parent)
+        return nodes.compactMap { node in
+            admitted.admit(node.label) ? MindMap.Node(label: node.label, children: meaningful(node.children, under: node.label)) : nil
         }
-        return kept
+    }
+
+    /// The labels ``meaningful(_:under:)`` has kept under one parent so far.
+    struct MeaningfulLabels {
+        private let parentKeys: Set<String>
+        private var keys = Set<String>()
+        private var stems: [Set<String>] = []
+
+        init(under parent: String) { parentKeys = ItemRules.overlapKeys(parent) }
+
+        /// Whether `label` may follow the labels kept so far: a label the validator accepts, no
+        /// near-copy of the parent or of a kept label, no duplicate. If so, it is kept.
+        mutating func admit(_ label: String) -> Bool {
+            let own = ItemRules.overlapKeys(label)
+            guard ItemRules.problem(label, .label) == nil, !ItemRules.nearCopy(own, parentKeys),
+                !stems.contains(where: { ItemRules.nearCopy(own, $0) }),
+                keys.insert(BuiltinProse.duplicateKey(label)).inserted
+            else { return false }
+            stems.append(own)
+            return true
+        }
     }
 
     /// A node label: one line, at most eight words and 80 characters.
@@ -463,7 +475,7 @@ extension BuiltinEngine {
     /// the title itself when its words alone are no label or it has no such number ("1984").
     static func unnumberedTitle(_ title: String) -> String {
         let text = BuiltinProse.oneLine(title)
-        let words = text.replacing(/^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.\s+|\d{1,3}(?:\.\d{1,3})+\s+)/, with: "")
+        let words = text.replacing(MindMapPatterns.titleNumber, with: "")
         guard words != text, words.contains(where: \.isLetter), ItemRules.problem(words, .label) == nil else { return text }
         return words
     }
@@ -472,7 +484,7 @@ extension BuiltinEngine {
     /// "1984", stays), and any leading number when `chapters` says the document numbers its
     /// chapters so ("1 Introduction").
     private static func headingNumber(chapters: Bool) -> Regex<Substring> {
-        chapters ? /^\d{1,3}(?:\.\d{1,3})*\.?\s+/ : /^\d{1,3}(?:\.\d{1,3})*[.)]\s+|^\d{1,3}(?:\.\d{1,3})+\s+/
+        chapters ? MindMapPatterns.chapterHeadingNumber : MindMapPatterns.sectionHeadingNumber
     }
 
     /// A heading line without the section number a label could have dropped from it, in either
@@ -494,7 +506,7 @@ extension BuiltinEngine {
         guard !["summary", "key points", "keypoints", "recap"].contains(words.lowercased()) else { return nil }
         // The parent's topic, without its subtitle: "Photosynthesis: Study Notes" → "Photosynthesis".
         let topic = parent.split(separator: ":", maxSplits: 1).first.map(String.init) ?? parent
-        let owner = label(topic.replacing(number, with: "")).replacing(/^The\s/, with: "the ")
+        let owner = label(topic.replacing(number, with: "")).replacing(MindMapPatterns.leadingThe, with: "the ")
         guard words.contains(where: \.isLetter), owner.contains(where: \.isLetter) else { return nil }
         let qualified = "\(words) of \(owner)"
         guard BuiltinProse.wordCount(qualified) <= labelWords, BuiltinProse.length(qualified) <= labelLength,
@@ -535,7 +547,7 @@ extension BuiltinEngine {
         var positions: [Int] = []
         var last: Int?
         for (index, section) in sections.enumerated() {
-            guard let heading = section.heading, let match = heading.firstMatch(of: /^(\d{1,3})\.?\s+\S/), let number = Int(match.1) else { continue }
+            guard let heading = section.heading, let match = heading.firstMatch(of: MindMapPatterns.chapterNumber), let number = Int(match.1) else { continue }
             if last.map({ number == $0 + 1 || number == $0 + 2 }) ?? (number <= 2) {
                 positions.append(index)
                 last = number
@@ -561,7 +573,7 @@ extension BuiltinEngine {
         let chapters = chapterSections(sections)
         var result = sections
         for (before, after) in zip(chapters, chapters.dropFirst()).reversed() {
-            guard let first = sections[before].heading.flatMap({ $0.firstMatch(of: /^(\d{1,3})/) }).flatMap({ Int($0.1) }),
+            guard let first = sections[before].heading.flatMap({ $0.firstMatch(of: MindMapPatterns.leadingNumber) }).flatMap({ Int($0.1) }),
                 let start = sections[before].headingSentence?.index, let end = sections[after].headingSentence?.index
             else { continue }
             let pattern = try? Regex("^\(first + 1)\\.?\\s+\\S")

@@ -16,12 +16,31 @@ enum BuiltinProse {
 
     /// `text` on one line: every run of whitespace (line breaks included) becomes one space.
     static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        // Most units are already one line of ASCII words between single spaces: nothing to redo.
+        let asIs = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20 else { return false }
+            var previous: UInt8 = 0
+            for byte in bytes {
+                guard byte < 0x80, byte > 0x20 || (byte == 0x20 && previous != 0x20) else { return false }
+                previous = byte
+            }
+            return true
+        }
+        if asIs == true { return text }
+        return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    /// Number of whitespace-separated words.
+    /// Number of whitespace-separated words (the runs that `split(whereSeparator: \.isWhitespace)`
+    /// gives, counted without making them).
     static func wordCount(_ text: String) -> Int {
-        text.split(whereSeparator: \.isWhitespace).count
+        var count = 0
+        var inWord = false
+        for character in text {
+            let space = BuiltinTerms.isWhitespace(character)
+            if !space && !inWord { count += 1 }
+            inWord = !space
+        }
+        return count
     }
 
     /// Length as the validator measures it.

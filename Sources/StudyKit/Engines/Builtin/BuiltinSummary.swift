@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - Summary
 
 extension BuiltinEngine {
@@ -28,8 +30,8 @@ extension BuiltinEngine {
         // As the reader sees it: a list item's "1." or "- " is no word of the sentence.
         let text = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(unit))
         let lower = text.lowercased()
-        func matches(_ patterns: [String]) -> Bool { patterns.contains { lower.range(of: $0, options: .regularExpression) != nil } }
-        let leans = (BuiltinProse.leansOnContext(text) || matches(leaningOpenings) || matches(backReferringPhrases)) && !matches(selfContainedOpenings)
+        func matches(_ expression: NSRegularExpression) -> Bool { expression.firstMatch(in: lower, range: NSRange(lower.startIndex..., in: lower)) != nil }
+        let leans = (BuiltinProse.leansOnContext(text) || matches(leaningExpression)) && !matches(selfContainedExpression)
         // A bracket left open ("[This document will be expanded …" of an editor's note) is a
         // piece of an aside, not a statement.
         return !leans && !pointsElsewhere(text) && text.count(where: { $0 == "(" }) == text.count(where: { $0 == ")" })
@@ -46,9 +48,23 @@ extension BuiltinEngine {
         // Up to the first semicolon: after it, "this task" may point at the clause before it in the
         // same sentence ("To use Debian, you need to install it on a computer; this task is …").
         let lower = String(BuiltinProse.oneLine(unit).lowercased().prefix { $0 != ";" })
-        let pointing = #"\b(this|these|those|such)\b(?! (as|that|chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook|part|package|library|program|tool)s?\b)"#
-        return lower.range(of: pointing, options: .regularExpression) == nil
+        return pointing.firstMatch(in: lower, range: NSRange(lower.startIndex..., in: lower)) == nil
     }
+
+    private static let pointing = try! NSRegularExpression(
+        pattern: #"\b(this|these|those|such)\b(?! (as|that|chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook|part|package|library|program|tool)s?\b)"#)
+
+    /// The patterns of a list as one expression, compiled once: it matches where any of them does.
+    /// (`range(of:options: .regularExpression)` compiled each pattern anew for every sentence of
+    /// a book; one pass of one expression also reads each sentence once.)
+    private static func anyOf(_ patterns: [String]) -> NSRegularExpression {
+        try! NSRegularExpression(pattern: patterns.map { "(?:\($0))" }.joined(separator: "|"))
+    }
+
+    /// ``leaningOpenings`` and ``backReferringPhrases``: what makes a sentence lean on the one before.
+    private static let leaningExpression = anyOf(leaningOpenings + backReferringPhrases)
+    private static let selfContainedExpression = anyOf(selfContainedOpenings)
+    private static let referenceExpression = anyOf(referencePatterns)
 
     /// Whether a unit is a piece of a longer sentence cut for length (by the splitter, or by
     /// ``BuiltinAnalysis``'s run-on chunks): the unit before it in its paragraph, right beside it,
@@ -123,7 +139,7 @@ extension BuiltinEngine {
     /// …"): an instruction to the reader, not a point of the subject.
     static func pointsElsewhere(_ text: String) -> Bool {
         let lower = text.lowercased()
-        return referencePatterns.contains { lower.range(of: $0, options: .regularExpression) != nil }
+        return referenceExpression.firstMatch(in: lower, range: NSRange(lower.startIndex..., in: lower)) != nil
     }
 
     private static let referencePatterns = [

@@ -69,8 +69,8 @@ struct ClozeBuilder: Sendable {
     ///     strand" and "lagging strand": ``genericHeads(keyphrases:compounds:)``): such a word alone
     ///     is no answer, except where the sentence defines it.
     func items(
-        from ranked: [RankedSentence], keyphrases: [Keyphrase], limit: Int = 10, compounds: [[String]] = [],
-        genericHeads: Set<String> = []
+        from ranked: some Sequence<RankedSentence>, keyphrases: [Keyphrase], limit: Int = 10,
+        compounds: [[String]] = [], genericHeads: Set<String> = []
     ) -> [ClozeItem] {
         var used = Set<String>()
         var items: [ClozeItem] = []
@@ -79,7 +79,9 @@ struct ClozeBuilder: Sendable {
         let knownTerms = Set(
             phraseStems.filter { $0.count >= 2 }.map { $0.joined(separator: " ") }
                 + compounds.map { $0.joined(separator: " ") })
-        for entry in ranked where items.count < limit {
+        // The sentences are read only until the items are found: a caller may filter them lazily.
+        for entry in ranked {
+            guard items.count < limit else { break }
             let sentence = entry.sentence
             guard !sentence.isHeading else { continue }
             let words = BuiltinTerms.words(in: sentence.text)

@@ -124,16 +124,14 @@ struct KeyphraseExtractor: Sendable {
                     let stems = piece.map(\.stem)
                     let key = stems.joined(separator: " ")
                     let surface = piece.map(\.surface).joined(separator: " ")
-                    var group = groups[key] ?? Group(first: position, count: 0, surfaces: [:], stems: stems)
-                    group.count += 1
-                    let seen = group.surfaces[surface] ?? (0, position)
-                    group.surfaces[surface] = (seen.count + 1, seen.first)
-                    groups[key] = group
+                    // In place: a copy of the group taken out and stored back copied its spellings each time.
+                    let first = position
+                    Self.count(surface, at: first, in: &groups[key, default: Group(first: first, count: 0, surfaces: [:], stems: stems)])
                     position += 1
                 }
             }
         }
-        var scored: [(phrase: Keyphrase, first: Int, stems: [String])] = groups.compactMap { key, group in
+        let unsorted: [(phrase: Keyphrase, first: Int, stems: [String])] = groups.compactMap { key, group in
             let extra = Double(group.stems.count - 1)
             var weight = group.count >= 2 ? 1 + extra : 1 + 0.1 * extra
             var surfaces = group.surfaces
@@ -191,7 +189,12 @@ struct KeyphraseExtractor: Sendable {
                 text: text, score: Double(group.count) * weight, occurrences: group.count, key: key, lowerCaseText: lowerCase)
             return (phrase, group.first, group.stems)
         }
-        scored.sort { a, b in a.phrase.score != b.phrase.score ? a.phrase.score > b.phrase.score : a.first < b.first }
+        // By the score, then the first occurrence, which no two phrases share: the order is the same
+        // whatever the algorithm. Positions are sorted, on their own keys: moving (and copying, to
+        // compare) a book's tens of thousands of entries was what cost.
+        let scores = unsorted.map(\.phrase.score), firsts = unsorted.map(\.first)
+        let scored = unsorted.indices.sorted { a, b in scores[a] != scores[b] ? scores[a] > scores[b] : firsts[a] < firsts[b] }
+            .map { unsorted[$0] }
         // Drop phrases that mostly live inside a longer phrase that scored higher or equal.
         // Longer phrases indexed by each of their stems, so each check looks at a few phrases only.
         var longerByStem: [String: [Int]] = [:]
@@ -199,7 +202,8 @@ struct KeyphraseExtractor: Sendable {
             for stem in Set(entry.stems) { longerByStem[stem, default: []].append(i) }
         }
         var kept: [Keyphrase] = []
-        for candidate in scored where kept.count < max(0, limit) {
+        for candidate in scored {
+            guard kept.count < max(0, limit) else { break }
             let others = longerByStem[candidate.stems[0]] ?? []
             let subsumed = others.contains { o in
                 let other = scored[o]
@@ -217,6 +221,13 @@ struct KeyphraseExtractor: Sendable {
         var count: Int
         var surfaces: [String: (count: Int, first: Int)]
         var stems: [String]
+    }
+
+    /// One more occurrence of a group's phrase, written `surface` at `position`.
+    private static func count(_ surface: String, at position: Int, in group: inout Group) {
+        group.count += 1
+        let seen = group.surfaces[surface] ?? (0, position)
+        group.surfaces[surface] = (seen.count + 1, seen.first)
     }
 
     /// Runs of content words in one unit, broken by stopwords and punctuation — but for a name's
