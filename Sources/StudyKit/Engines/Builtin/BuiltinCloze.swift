@@ -53,6 +53,7 @@ extension BuiltinEngine {
             _ = accept(Self.definitionItem(entry, among: analysis.definitions))
         }
         for entry in analysis.definitions { usedSentences.insert(entry.description.range.lowerBound) }
+        let genericHeads = ClozeBuilder.genericHeads(keyphrases: analysis.keyphrases, compounds: analysis.compounds)
         let passes: [(builder: ClozeBuilder, reuseSentences: Bool)] = [
             (ClozeBuilder(screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
             (ClozeBuilder(minWords: 4, screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
@@ -62,12 +63,17 @@ extension BuiltinEngine {
         // it ("… the following function accumulates the arguments passed to it:"), nor one that
         // leans on the sentence before ("This is useful when …"). Asked only of the sentences the
         // builder reaches, once each: it stops at the cards it needs, and a book has thousands.
+        // Nor the document's own label ("Astronomy club handout, session 4", "Unit 3 notes"), which
+        // says what the document is, not what it teaches (#53): not even the pass that reuses sentences.
+        func isLabel(_ sentence: Sentence) -> Bool {
+            ItemRules.documentLabel(Grounding.normalizedWords(sentence.text)) != nil
+        }
         var standsAlone = [Bool?](repeating: nil, count: analysis.ranked.count)
         func isStandalone(_ position: Int) -> Bool {
             if let known = standsAlone[position] { return known }
             let sentence = analysis.ranked[position].sentence
             let answer = !BuiltinProse.isUnfinished(sentence.text) && Self.readsOnItsOwn(sentence.text)
-                && !Self.isPieceOfLongerSentence(sentence, in: analysis)
+                && !Self.isPieceOfLongerSentence(sentence, in: analysis) && !isLabel(sentence)
             standsAlone[position] = answer
             return answer
         }
@@ -75,7 +81,7 @@ extension BuiltinEngine {
             let target = pass.reuseSentences ? min(3, limit) : limit
             while items.count < target {
                 let ranked: any Sequence<RankedSentence> = pass.reuseSentences
-                    ? analysis.ranked
+                    ? analysis.ranked.lazy.filter { !isLabel($0.sentence) }
                     : analysis.ranked.indices.lazy.filter {
                         !usedSentences.contains(analysis.ranked[$0].sentence.range.lowerBound) && isStandalone($0)
                     }.map { analysis.ranked[$0] }
@@ -85,7 +91,9 @@ extension BuiltinEngine {
                     !usedTerms.contains(phrase.key)
                         && (pass.reuseSentences || !usedTerms.contains { ClozeBuilder.overlaps($0, phrase.key) })
                 }
-                let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds)
+                let fresh = pass.builder.items(
+                    from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds,
+                    genericHeads: genericHeads)
                 guard !fresh.isEmpty else { break }
                 for item in fresh where !accept(item) {
                     usedTerms.insert(item.answerKey)

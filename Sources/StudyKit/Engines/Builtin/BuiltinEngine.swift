@@ -17,7 +17,7 @@ import Synchronization
 /// feedback measures how many of the material's key terms an explanation covers.
 public struct BuiltinEngine: Sendable {
     /// Bump when any output changes for the same input, so cached results are not reused.
-    static let algorithmVersion = 12
+    static let algorithmVersion = 13
 
     /// Flashcards per deck: enough to study from, well under the 20-card bound.
     static let flashcardLimit = 12
