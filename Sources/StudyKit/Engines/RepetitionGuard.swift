@@ -4,10 +4,13 @@
 ///
 /// Fed growing snapshots (or any prefix-extending text); only the new suffix is scanned.
 /// Object keys are ignored; a string *value* repeats when, compared without case, spacing
-/// and final punctuation:
-/// - a value of 4 words or more appears a second time (a repeated key point or card), except
-///   a `quote`, which two cards may share;
-/// - any value of at least 2 characters appears a third time (a label loop);
+/// and final punctuation, it appears a third time in the same member (a key point, a card's
+/// question, a label written three times: a loop). A value written twice is no loop: the
+/// router drops the second one and keeps the rest of the answer (#53: a stronger model that
+/// wrote one card twice lost its whole deck). Values are counted per member, so a term that is
+/// a card's answer, a quiz choice and a mind-map label is three different things; a `quote`
+/// (several cards may rest on one sentence) and a quiz's `choices` (a wrong answer may be
+/// offered in several questions) never count. Also:
 /// - within one value still being written, a run of 4 words or more is written a third time
 ///   ("…, 1789: the year of revolutions, 1789: the year of revolutions, 1789: the year of
 ///   revolutions"), checked as each word ends: a sentence that loops, which no closing quote
@@ -34,6 +37,11 @@ public struct RepetitionGuard: Sendable {
     /// Members whose values are a fixed list of strings (a card's `kind`, a podcast turn's
     /// `role`): repeating one of those is the schema at work, not a loop.
     private let exempt: Set<String>
+    /// Members whose values repeat in a good answer: cards resting on one sentence, a wrong
+    /// answer offered in several questions.
+    private static let neverCounted: Set<String> = ["quote", "choices"]
+    /// For each array open on the stack, the member that holds it.
+    private var arrayOwners: [String] = []
 
     /// Creates a guard for one answer; the values of the members named in `exempt` never count.
     public init(exempt: Set<String> = []) {
@@ -77,9 +85,10 @@ public struct RepetitionGuard: Sendable {
             stack.append(.object)
             expectingKey = true
         case "[":
+            arrayOwners.append(stack.last == .array ? arrayOwners.last ?? "" : lastKey)
             stack.append(.array)
         case "}", "]":
-            _ = stack.popLast()
+            if stack.popLast() == .array { _ = arrayOwners.popLast() }
             expectingKey = false
         case ",":
             expectingKey = stack.last == .object
@@ -101,15 +110,17 @@ public struct RepetitionGuard: Sendable {
             expectingKey = false
             return false
         }
-        let key = Self.normalized(current)
-        guard key.count >= 2 else { return false }
+        let value = Self.normalized(current)
+        guard value.count >= 2 else { return false }
+        // A string in an array belongs to the member that holds the array (`keyPoints`,
+        // `choices`); the key read last is that member's until an object opens inside it.
         let inArray = stack.last == .array
-        let owner = inArray ? "" : lastKey
-        if !inArray, exempt.contains(owner) { return false }
+        let owner = inArray ? arrayOwners.last ?? "" : lastKey
+        if exempt.contains(owner) || Self.neverCounted.contains(owner) { return false }
+        let key = owner + "\u{1F}" + value
         let count = (counts[key] ?? 0) + 1
         counts[key] = count
-        let words = key.split(separator: " ").count
-        if count >= 3 || (count >= 2 && words >= 4 && owner != "quote") {
+        if count >= 3 {
             repeatedEntry = current
             return true
         }

@@ -36,8 +36,11 @@ struct EvalPlan: Sendable {
 /// One run: a task on a document by one engine, and what came of it.
 struct EvalRun: Sendable, Equatable {
     enum Outcome: String, Sendable, Equatable {
-        /// The first answer was valid and grounded.
+        /// The first answer was valid and grounded whole.
         case firstTry = "first try"
+        /// The first answer was judged item by item (#53): some items repaired, dropped, or added
+        /// from the builtin engine, and the part kept.
+        case repaired = "kept after repair"
         /// The answer needed the re-ask.
         case afterReask = "after re-ask"
         /// No valid answer: the engine failed, or its answers were invalid twice.
@@ -53,8 +56,16 @@ struct EvalRun: Sendable, Equatable {
     /// Items shipped, and how many of them eval finds grounded in the material.
     var items: Int
     var groundedItems: Int
-    /// Items the router dropped after the re-ask (they were not shipped).
+    /// Items the router dropped (they were not shipped): those a judged answer lost, or that
+    /// failed grounding again after the re-ask.
     var droppedItems: Int
+    /// Shipped items by provenance: written (or rewritten) by the model, repaired, extracted by
+    /// the builtin engine (a top-up, or the builtin engine's whole part).
+    var writtenItems = 0
+    var repairedItems = 0
+    var extractedItems = 0
+    /// Why each dropped item was dropped, worded without its quoted text (``EvalRun/dropReason(_:)``).
+    var dropReasons: [String] = []
     /// The document's sections with body text, and how many of them the items come from.
     var sections: Int
     var coveredSections: Int
@@ -114,12 +125,20 @@ struct Evaluator: Sendable {
         do {
             let routed = try await router.run(request)
             run.seconds = now() - started
-            run.outcome = routed.reasked ? .afterReask : .firstTry
+            run.outcome = routed.reasked ? .afterReask : routed.judged ? .repaired : .firstTry
             let material = document.titleAndText
             let audited = Grounding.audit(routed.result, source: material)
             run.items = audited.count
             run.groundedItems = audited.filter(\.grounded).count
             run.droppedItems = routed.dropped.count
+            run.dropReasons = routed.dropped.map { EvalRun.dropReason($0.reason) }
+            for item in routed.items {
+                switch item.kind {
+                case .written, .rewritten: run.writtenItems += 1
+                case .repaired: run.repairedItems += 1
+                case .extracted: run.extractedItems += 1
+                }
+            }
             run.coveredSections = sections.covered(by: audited.map(\.anchor))
             run.fallbacks = routed.fallbacks.count
         } catch RoutingError.forcedEngineFailed(_, let reason) {
@@ -134,6 +153,20 @@ struct Evaluator: Sendable {
         run.tokensOut = after.tokensOut - before.tokensOut
         run.requests = after.requests - before.requests
         return run
+    }
+}
+
+extension EvalRun {
+    /// A drop's reason as a kind of reason: its own words without what it quotes, the paths
+    /// it names or the advice after its semicolon ("quote is not in the material",
+    /// "question repeats cards[].question").
+    static func dropReason(_ reason: String) -> String {
+        var text = reason.split(separator: ";", maxSplits: 1).first.map(String.init) ?? reason
+        for pattern in [#""[^"]*""#, "“[^”]*”", #"\([^)]*\)"#, #"\[\d+\]"#] {
+            let shown = pattern.hasPrefix("\\[") ? "[]" : "…"
+            text = text.replacingOccurrences(of: pattern, with: shown, options: .regularExpression)
+        }
+        return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }
 
@@ -179,11 +212,19 @@ struct EvalRow: Sendable, Equatable {
     var engine: EngineKind
     var runs: Int
     var firstTry: Int
+    /// Runs whose first answer was kept after repair (judged item by item).
+    var repaired: Int = 0
     var afterReask: Int
     var failed: Int
     var items: Int
     var groundedItems: Int
     var droppedItems: Int
+    var writtenItems: Int = 0
+    var repairedItems: Int = 0
+    var extractedItems: Int = 0
+    /// The most frequent reasons items were dropped, each with its count ("quote is not in the
+    /// material (3)"), most frequent first.
+    var dropReasons: [String] = []
     var sections: Int
     var coveredSections: Int
     var p50Seconds: Double
@@ -201,13 +242,21 @@ struct EvalRow: Sendable, Equatable {
                 guard !mine.isEmpty else { return nil }
                 let seconds = mine.map(\.seconds).sorted()
                 let succeeded = mine.filter { $0.outcome != .failed }
+                let reasons = Dictionary(grouping: mine.flatMap(\.dropReasons), by: { $0 })
+                    .map { (reason: $0.key, count: $0.value.count) }
+                    .sorted { $0.count != $1.count ? $0.count > $1.count : $0.reason < $1.reason }
                 return EvalRow(
                     task: task, engine: engine, runs: mine.count,
                     firstTry: mine.filter { $0.outcome == .firstTry }.count,
+                    repaired: mine.filter { $0.outcome == .repaired }.count,
                     afterReask: succeeded.count,
                     failed: mine.count - succeeded.count,
                     items: mine.map(\.items).reduce(0, +), groundedItems: mine.map(\.groundedItems).reduce(0, +),
                     droppedItems: mine.map(\.droppedItems).reduce(0, +),
+                    writtenItems: mine.map(\.writtenItems).reduce(0, +),
+                    repairedItems: mine.map(\.repairedItems).reduce(0, +),
+                    extractedItems: mine.map(\.extractedItems).reduce(0, +),
+                    dropReasons: reasons.prefix(3).map { "\($0.reason) (\($0.count))" },
                     sections: succeeded.map(\.sections).reduce(0, +), coveredSections: succeeded.map(\.coveredSections).reduce(0, +),
                     p50Seconds: median(seconds), maxSeconds: seconds.last ?? 0,
                     tokensIn: mine.map(\.tokensIn).reduce(0, +), tokensOut: mine.map(\.tokensOut).reduce(0, +),

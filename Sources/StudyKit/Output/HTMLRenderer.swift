@@ -99,7 +99,7 @@ struct PageProvenance {
         var totalCharacters: Int?
         var cached: Bool
         var fallbacks: [String]
-        /// Per-item provenance by path (`cards[3]`): `written`, `rewritten` or `extracted`, and its note.
+        /// Per-item provenance by path (`cards[3]`): `written`, `repaired`, `rewritten` or `extracted`, and its note.
         var items: [String: (kind: String, note: String?)]
 
         init?(_ json: JSONValue?) {
@@ -229,7 +229,9 @@ private struct Page {
         for task in tasks {
             guard let part = provenance.part(task) else { continue }
             let counts = Dictionary(grouping: part.items.values, by: \.kind).mapValues(\.count)
-            let items = ["written", "rewritten", "extracted"].compactMap { kind in counts[kind].map { "\($0) \(kind)" } }
+            let items = ["written", "repaired", "rewritten", "extracted"].compactMap { kind in
+                counts[kind].map { "\($0) \(kind)" }
+            }
             rows.append("<tr><th scope=\"row\">\(esc(task.name))</th><td>\(esc(part.madeBy))\(part.cached ? " (from the cache)" : "")</td>"
                 + "<td>\(esc(part.fitText))</td><td>\(esc(items.isEmpty ? "—" : items.joined(separator: ", ")))</td></tr>")
         }

@@ -25,6 +25,41 @@ extension RoutingEngine {
         return "the question said “\(repeated.joined(separator: " "))” twice"
     }
 
+    /// Why a question joins two phrases of the card's sentence that name one word twice, or
+    /// `nil`: "What is the tilt of the Moon's orbit around the Sun?" of "… the Moon's orbit is
+    /// tilted by about _____ to the Earth's orbit around the Sun" (5 degrees) puts "around the
+    /// Sun" on the Moon's orbit, where the sentence puts it on the Earth's. A run of the question
+    /// that is not the sentence's, made of two runs of it (two words or more each) that meet on a
+    /// content word the sentence says twice, at two places, is such a join.
+    static func splicesTwoMentions(_ question: String, of card: Flashcards.Card) -> String? {
+        let asked = Grounding.normalizedWords(question)
+        let said = Grounding.normalizedWords(card.quote)
+        let sentence = " " + said.joined(separator: " ") + " "
+        func places(_ run: ArraySlice<String>) -> [Int] { Grounding.runStarts(Array(run), in: said) }
+        for pivot in asked.indices.dropFirst().dropLast() {
+            let word = asked[pivot]
+            guard said.filter({ $0 == word }).count >= 2,
+                BuiltinTerms.words(in: word).first.map(Grounding.isContent) == true
+            else { continue }
+            // The longest runs of the question ending and starting on the pivot that the sentence says.
+            var start = pivot - 1
+            while start > 0, !places(asked[(start - 1)...pivot]).isEmpty { start -= 1 }
+            var end = pivot + 1
+            while end + 1 < asked.count, !places(asked[pivot...(end + 1)]).isEmpty { end += 1 }
+            guard start >= 0, end < asked.count, !places(asked[start...pivot]).isEmpty,
+                !places(asked[pivot...end]).isEmpty,
+                !sentence.contains(" " + asked[start...end].joined(separator: " ") + " ")
+            else { continue }
+            // The two runs stand at different mentions of the pivot.
+            let left = Set(places(asked[start...pivot]).map { $0 + (pivot - start) })
+            let right = Set(places(asked[pivot...end]))
+            if left.isDisjoint(with: right) {
+                return "the question joined two phrases of the sentence on “\(word)”, which it says of two things"
+            }
+        }
+        return nil
+    }
+
     /// Why the question's opening asks for another kind of answer than the card's missing words,
     /// or `nil`: "What month …?" for "5", "What year …?" or "How many …?" for words without a
     /// number, "Who …?" or "Where …?" for a bare number. Only the opening is read, after a

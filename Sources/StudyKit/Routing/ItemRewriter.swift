@@ -544,7 +544,9 @@ extension RoutingEngine {
             let questionWords = Grounding.normalizedWords(question).joined(separator: " ")
             let answerWords = Grounding.normalizedWords(answer).joined(separator: " ")
             guard !answerWords.isEmpty, !(" " + questionWords + " ").contains(" " + answerWords + " ") else {
-                if subjectAnswers, let subject = Self.subjectAnswer(question, quote: card.quote) {
+                if subjectAnswers, let subject = Self.subjectAnswer(question, quote: card.quote),
+                    Grounding.supportProblem(question: question, answer: subject, quote: card.quote) == nil
+                {
                     return .success(question + "\u{1F}" + subject)
                 }
                 return .failure(ItemRejection(reason: "the question gave its answer away"))
@@ -595,7 +597,10 @@ extension RoutingEngine {
             let onlyCardWords = questionSet.count >= 2 && questionSet.isSubset(of: cardStems) && keepsPlace
             // A glossary entry asked for by its description's relative clause ("What absorbs light
             // energy in the photosystems?" — Chlorophyll) asks what the card asks, in its own place.
+            // So does a question that ends on the words right before the blank, its place in the
+            // sentence ("What is the lagging strand made away from?" — fork, #53).
             let byItsClause = Self.asksForTheEntryByItsClause(question, of: card)
+                || Self.endsWhereTheBlankStands(question, of: card)
             guard kept >= min(3, (cardStems.count + 1) / 2) || onlyCardWords || byItsClause else {
                 return .failure(ItemRejection(reason: "the question did not ask what the card asks"))
             }
@@ -618,12 +623,17 @@ extension RoutingEngine {
             }
             // Judges that say their own reason, each asked only when the one before found nothing.
             if let other = Self.otherQuantity(question, of: card) ?? Self.otherKind(question, answer: answer)
+                ?? Self.splicesTwoMentions(question, of: card)
                 ?? Self.verbFromAnotherClause(question, of: card) ?? (byItsClause ? nil : Self.dropsTheDescriptionsHead(question, of: card))
             {
                 return .failure(ItemRejection(reason: other))
             }
             if let verb = Self.sharedVerb(question, answer: answer) {
                 return .failure(ItemRejection(reason: "the question used the answer's own verb (“\(verb)”): the missing words run into the sentence's verb"))
+            }
+            // The card's sentence carries the answer and what the question asks (#53).
+            if let problem = Grounding.supportProblem(question: question, answer: answer, quote: card.quote) {
+                return .failure(ItemRejection(reason: "the card's sentence \(problem)"))
             }
             return .success(question + "\u{1F}" + answer)
         }
@@ -669,6 +679,32 @@ extension RoutingEngine {
         // One common word ("The idea was not new …") names nothing a student could recall.
         if !subject.contains(" "), subject.first?.isLowercase == true, EnglishFrequency.isCommon(subject) { return nil }
         return subject
+    }
+
+    /// Whether `question` ends on the words that stand right before the card's blank (at least
+    /// two, after any article), and every content word it has stands in the blank's clause before
+    /// it: "What is the lagging strand made away from?" of "The lagging strand is made away from
+    /// the _____ in short pieces called Okazaki fragments." (fork). The question asks for what
+    /// comes next in the sentence, which is the blank — whatever the words after the blank are.
+    static func endsWhereTheBlankStands(_ question: String, of card: Flashcards.Card) -> Bool {
+        guard let blank = card.question.range(of: "_____"), question.hasSuffix("?") else { return false }
+        var before = Grounding.normalizedWords(String(card.question[..<blank.lowerBound]))
+        while let last = before.last, ["the", "a", "an", "its", "their", "his", "her"].contains(last) {
+            before.removeLast()
+        }
+        let asked = Grounding.normalizedWords(question)
+        guard asked.count >= 4, before.count >= 2 else { return false }
+        // The words the question ends on, 2 to 4 of them, as the sentence has them before the blank.
+        let ending = (2...min(4, before.count)).contains { length in
+            Array(asked.suffix(length)) == Array(before.suffix(length))
+        }
+        guard ending else { return false }
+        // Its content words are the clause's before the blank (from its last comma or semicolon).
+        let head = String(card.question[..<blank.lowerBound])
+        let clause = head.split(whereSeparator: { ",;:".contains($0) }).last.map(String.init) ?? head
+        let clauseStems = Set(Grounding.contentStems(clause))
+        let questionStems = Grounding.contentStems(question)
+        return !questionStems.isEmpty && questionStems.allSatisfy(clauseStems.contains)
     }
 
     /// Where a cloze card's first blank stands among its sentence's words: the cloze's words
@@ -770,11 +806,46 @@ extension RoutingEngine {
         guard blankStart <= words.count else { return false }
         let articles: Set<String> = ["a", "an", "the", "his", "her", "its", "their"]
         for index in words.indices where words[index].stem == actor && index + 1 < blankStart {
-            // The actor's next word of content is the verb, and the blank follows the verb.
-            guard let next = words[(index + 1)..<blankStart].firstIndex(where: Grounding.isContent), words[next].stem == verb else { continue }
+            // The actor's next word of content is the verb, and the blank follows the verb; an
+            // actor may be a phrase with "of" ("the shortage of labour weakened the _____", #53).
+            var next = words[(index + 1)..<blankStart].firstIndex(where: Grounding.isContent)
+            if let found = next, words[found].stem != verb, found >= 1, words[found - 1].lowercased == "of",
+                !words[found].followsBreak
+            {
+                next = words[(found + 1)..<blankStart].firstIndex(where: Grounding.isContent)
+            }
+            guard let next, words[next].stem == verb, !words[next].followsBreak else { continue }
             if words[(next + 1)..<blankStart].allSatisfy({ articles.contains($0.lowercased) }) { return true }
         }
-        return false
+        return asksTheAgentAsTheObject(question, of: card)
+    }
+
+    /// Whether a "What" or "Who" question makes a passive sentence's agent the object of its
+    /// verb: "What causes the Moon's gravity pulling on the Earth's oceans?" of "_____ are caused
+    /// mainly by the Moon's gravity pulling on the Earth's oceans" (Tides) asks what causes the
+    /// gravity, where the gravity causes the blank.
+    static func asksTheAgentAsTheObject(_ question: String, of card: Flashcards.Card) -> Bool {
+        let questionWords = BuiltinTerms.words(in: question)
+        guard questionWords.count >= 3, ["what", "who"].contains(questionWords[0].lowercased),
+            let blankStart = blankStart(in: card.question)
+        else { return false }
+        let words = BuiltinTerms.words(in: card.quote)
+        let blankEnd = blankStart + BuiltinTerms.words(in: card.answer).count
+        // "_____ are caused (mainly) by …": a form of "be", a participle, at most one word, "by".
+        let copulas: Set<String> = ["is", "are", "was", "were", "be", "been"]
+        guard blankEnd + 2 < words.count, copulas.contains(words[blankEnd].lowercased) else { return false }
+        let participle = words[blankEnd + 1]
+        guard let by = words[(blankEnd + 2)...].prefix(2).firstIndex(where: { $0.lowercased == "by" }) else {
+            return false
+        }
+        let agent = Set(words[(by + 1)...].prefix(4).filter(Grounding.isContent).map(\.stem))
+        // The question's verb is the participle's, and the agent's words follow it as its object.
+        let verb = questionWords[1]
+        guard FeynmanCheck.key(verb) == FeynmanCheck.key(participle) || verb.stem == participle.stem else {
+            return false
+        }
+        let object = Set(questionWords.dropFirst(2).filter(Grounding.isContent).map(\.stem))
+        return !agent.isEmpty && object.intersection(agent).count * 2 >= agent.count
     }
 
     /// Whether a "What did X verb?" question asks for what the verb acts on while the blank is

@@ -46,21 +46,30 @@ public struct KitAssembler: Sendable {
     static let executionOrder: [StudyTask] = [.mindmap, .flashcards, .quiz, .summary]
 
     /// Runs every part and assembles the kit. Throws what the router throws for a part.
+    ///
+    /// The one kit request goes to the kit engine only: when it fails (a loop, an answer with
+    /// too few usable items in every part, the budget), the kit is asked again one request per
+    /// part, on the same engine first, before the builtin floor (#53). A kit whose answer had too
+    /// few usable items in some parts keeps the others and asks those parts again on their own.
     public func run(_ request: RoutingRequest) async throws -> AssembledKit {
         var headlineRequest = request
         headlineRequest.task = .headline
         let headline = try await router.run(headlineRequest)
 
+        var kitFallbacks: [FallbackStep] = []
         if request.engine != .builtin, request.engine != .local, let kitEngine, await kitFitsWhole(kitEngine, request: request) {
             var kitRequest = request
             kitRequest.task = .studyKit
-            let kit = try await router.run(kitRequest)
-            if case .studyKit(let bundle) = kit.result {
-                let assembled = try assemble(
-                    headline: headline, summary: bundle.summary, flashcards: bundle.flashcards, quiz: bundle.quiz,
-                    mindMap: bundle.mindMap, runs: [(.headline, headline), (.studyKit, kit)], size: request.size)
-                let parts = [(StudyTask.headline, headline)] + Self.remoteParts.map { ($0, kit) }
-                return AssembledKit(routed: assembled, parts: parts, singleRequest: true)
+            kitRequest.firstEngineOnly = true
+            do {
+                let kit = try await router.run(kitRequest)
+                if case .studyKit(let bundle) = kit.result {
+                    return try await completed(kit, bundle: bundle, headline: headline, request: request)
+                }
+            } catch RoutingError.noEngine(let steps) {
+                kitFallbacks = steps
+            } catch RoutingError.forcedEngineFailed(let engine, let reason) {
+                kitFallbacks = [FallbackStep(engine: engine, reason: reason)]
             }
         }
 
@@ -70,7 +79,14 @@ public struct KitAssembler: Sendable {
             partRequest.task = task
             byTask[task] = if let chunker { try await chunker.run(partRequest) } else { try await router.run(partRequest) }
         }
-        let results: [(StudyTask, RoutedResult)] = Self.remoteParts.compactMap { task in byTask[task].map { (task, $0) } }
+        var results: [(StudyTask, RoutedResult)] = Self.remoteParts.compactMap { task in
+            byTask[task].map { (task, $0) }
+        }
+        // What the one kit request did before the parts were asked on their own.
+        if !kitFallbacks.isEmpty, !results.isEmpty {
+            let kitSteps = kitFallbacks.map { FallbackStep(engine: $0.engine, reason: "kit: \($0.reason)") }
+            results[0].1.fallbacks = kitSteps + results[0].1.fallbacks
+        }
         guard case .summary(let summary) = results[0].1.result, case .flashcards(let cards) = results[1].1.result,
             case .quiz(let quiz) = results[2].1.result, case .mindMap(let mindMap) = results[3].1.result
         else { throw EngineError.invalidOutput(["a kit part came back as the wrong type"]) }
@@ -78,6 +94,38 @@ public struct KitAssembler: Sendable {
             headline: headline, summary: summary, flashcards: cards, quiz: quiz, mindMap: mindMap,
             runs: [(.headline, headline)] + results, size: request.size)
         return AssembledKit(routed: assembled, parts: [(StudyTask.headline, headline)] + results, singleRequest: false)
+    }
+
+    /// The kit of one request, with each part whose model answer was refused asked again on its
+    /// own (``RoutedResult/refusedParts``); a part asked alone replaces the builtin engine's
+    /// stand-in and its items.
+    private func completed(
+        _ kit: RoutedResult, bundle: StudyKitBundle, headline: RoutedResult, request: RoutingRequest
+    ) async throws -> AssembledKit {
+        var bundle = bundle
+        var kit = kit
+        var alone: [StudyTask: RoutedResult] = [:]
+        for task in Self.executionOrder where kit.refusedParts.contains(task) {
+            var partRequest = request
+            partRequest.task = task
+            let part = try await router.run(partRequest)
+            alone[task] = part
+            let name = Self.bundleMember(task)
+            kit.items.removeAll { $0.path.hasPrefix(name + ".") }
+            bundle.replace(part.result)
+        }
+        let runs: [(StudyTask, RoutedResult)] = [(.headline, headline), (.studyKit, kit)]
+            + Self.remoteParts.compactMap { task in alone[task].map { (task, $0) } }
+        let assembled = try assemble(
+            headline: headline, summary: bundle.summary, flashcards: bundle.flashcards, quiz: bundle.quiz,
+            mindMap: bundle.mindMap, runs: runs, size: request.size)
+        let parts = [(StudyTask.headline, headline)] + Self.remoteParts.map { ($0, alone[$0] ?? kit) }
+        return AssembledKit(routed: assembled, parts: parts, singleRequest: alone.isEmpty)
+    }
+
+    /// The member of ``StudyKitBundle`` that holds `task`'s part.
+    static func bundleMember(_ task: StudyTask) -> String {
+        task == .mindmap ? "mindMap" : task.name
     }
 
     /// Whether the kit engine can serve and the whole document plus the kit's reserve fits its window.

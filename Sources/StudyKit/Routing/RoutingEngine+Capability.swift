@@ -216,6 +216,9 @@ public struct ItemProvenance: Sendable, Equatable {
         case written
         /// Selected by the builtin engine, then rephrased by a model, validated and grounded.
         case rewritten
+        /// Written by a model as part of a whole answer, then cut where a rule says how (a label
+        /// to its head phrase, a card's answer to its key words), never reworded (#53).
+        case repaired
         /// Selected from the material by the builtin engine and shipped as it is.
         case extracted
     }

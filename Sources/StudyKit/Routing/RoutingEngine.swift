@@ -25,6 +25,13 @@ public struct RoutingRequest: Sendable {
     public var part: DocumentPart? = nil
     /// How many cards and questions (`--cards`, `--questions`); by default they follow the material (#54).
     public var size: KitSize = .followsMaterial
+    /// How many items a whole part asks for (a line of the prompt), and what a model's answer is
+    /// judged against: kept when half of them pass, topped up to them (#53).
+    public var counts: ItemCounts = .standard
+    /// Whether only the first model engine of the plan may answer: its failure is thrown instead
+    /// of falling back to the next engine or the builtin one. A kit's single request uses it, so
+    /// a kit the remote model fails is asked again part by part on the same engine (#53).
+    public var firstEngineOnly = false
 
     /// Creates a request; by default the policy decides, remote is allowed and the cache is used.
     public init(
@@ -88,6 +95,13 @@ public struct RoutedResult: Sendable, Equatable {
     /// What a model read of a document that was read in chunks (``ChunkedRunner``); `nil` when
     /// the document went in one request.
     public var coverage: ChunkCoverage? = nil
+    /// The parts of a kit answered in one request whose model answer had too few usable items
+    /// and were replaced by the builtin engine's (``PartJudge``): ``KitAssembler`` asks each of
+    /// them again on its own.
+    var refusedParts: [StudyTask] = []
+    /// Whether the model's answer was judged item by item (``PartJudge``) rather than passing
+    /// whole: items were repaired, dropped or added from the builtin engine.
+    var judged = false
 
     /// The tokens of several results added up (a kit's parts, a document's chunks); `nil` when
     /// none of them spent any (all from the cache or the builtin engine).
@@ -242,7 +256,11 @@ public struct RoutingEngine: Sendable {
         for (position, kind) in order.enumerated() {
             // Interrupted: no other engine is tried, not even the builtin one.
             try Task.checkCancellation()
+            if request.firstEngineOnly, fallbacks.contains(where: { $0.engine != .builtin }) {
+                throw RoutingError.noEngine(fallbacks)
+            }
             if kind == .builtin {
+                if request.firstEngineOnly { throw RoutingError.noEngine(fallbacks) }
                 return finished(try await builtinResult(request, decision: decision, fallbacks: fallbacks, log: log))
             }
             let engine = kind == .local ? local : remote
@@ -311,7 +329,7 @@ public struct RoutingEngine: Sendable {
         let kind = engine.kind
         let task = request.task
         let document = request.document
-        let partLine = request.part?.promptLine(for: task)
+        let partLine = Self.requestLine(request)
         let whole = Self.wholePrompt(request)
 
         // The cache comes first: a hit makes no engine call at all, not even a window lookup.
@@ -396,7 +414,8 @@ public struct RoutingEngine: Sendable {
         do {
             generated = try await generateValidated(
                 task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
-                document: document, reserve: budget.reserve, key: key, log: log, deadline: request.budget)
+                document: document, reserve: budget.reserve, key: key, log: log, deadline: request.budget,
+                counts: request.part?.items.map { request.counts.asking($0, for: task) } ?? request.counts)
         } catch {
             storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
             throw error
@@ -404,10 +423,13 @@ public struct RoutingEngine: Sendable {
         if request.useCache {
             store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
         }
-        return RoutedResult(
+        var routed = RoutedResult(
             result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted, cached: false,
             fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked,
             items: generated.items, dropped: generated.dropped)
+        routed.refusedParts = generated.refusedParts
+        routed.judged = generated.judged
+        return routed
     }
 
     /// Below this many tokens for the document, fitting would send a meaningless scrap.
@@ -436,8 +458,13 @@ public struct RoutingEngine: Sendable {
         var usage: Usage
         var reasked: Bool
         var dropped: [DroppedItem] = []
-        /// How each item was made (``ItemProvenance/written(in:model:material:cached:)``).
+        /// How each item was made (``ItemProvenance/written(in:model:material:cached:)``, or the
+        /// judge's record when the answer was judged item by item).
         var items: [ItemProvenance] = []
+        /// A kit's parts whose model answer was refused and replaced by the builtin engine's.
+        var refusedParts: [StudyTask] = []
+        /// Whether the answer was judged item by item.
+        var judged = false
     }
 
     /// Generates, validates (the schema, the type's own rules, ``Grounding`` in `material`, and
@@ -446,17 +473,25 @@ public struct RoutingEngine: Sendable {
     /// is recorded as `copied`.
     private func generateValidated(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, document: Document, reserve: Int, key: AttemptKey,
-        log: AttemptLog, deadline: TimeBudget? = nil
+        log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard
     ) async throws -> Generated {
         let started = clock.now()
         var spent = Usage(promptTokens: 0, completionTokens: 0)
         var outcome: AttemptOutcome? = nil
         defer { recordAttempt(key, outcome: outcome, started: started, usage: spent, log: log) }
         do {
+            let judge = { @Sendable (model: String) -> PartJudge in
+                PartJudge(
+                    material: InjectedInstructions(material).stripped, counts: counts, model: model,
+                    skeleton: self.skeleton(task, document: document))
+            }
             var generated = try await generateValidatedOnce(
                 task: task, engine: engine, prompt: prompt, material: material, language: document.language, reserve: reserve, key: key,
-                spent: &spent, deadline: deadline)
-            generated.items = ItemProvenance.written(in: generated.result, model: generated.model, material: document.titleAndText, cached: false)
+                spent: &spent, deadline: deadline, judge: PartJudge.judgedTasks.contains(task) ? judge : nil)
+            if generated.items.isEmpty {
+                generated.items = ItemProvenance.written(
+                    in: generated.result, model: generated.model, material: document.titleAndText, cached: false)
+            }
             outcome = generated.items.allSatisfy { $0.kind == .extracted } ? .copied : .accepted
             return generated
         } catch {
@@ -467,7 +502,7 @@ public struct RoutingEngine: Sendable {
 
     private func generateValidatedOnce(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
-        spent: inout Usage, deadline: TimeBudget? = nil
+        spent: inout Usage, deadline: TimeBudget? = nil, judge: (@Sendable (String) -> PartJudge)? = nil
     ) async throws -> Generated {
         // An answer about material without Chinese, Japanese or Korean is refused for them, so
         // its grammar has none to offer.
@@ -484,38 +519,94 @@ public struct RoutingEngine: Sendable {
             let sent = request
             // Metered: reserved against the quota before, counted in the ledger after (a request
             // sent and then interrupted counts its estimate).
-            let response = try await metered(engine, sent, key: key, deadline: deadline) {
-                try await self.respond(engine, to: sent, enumerations: task.repeatingMembers)
+            var response: RawResponse
+            // A stream the server stopped mid-way (its deadline): what was finished is judged.
+            var stoppedBy: (any Error)?
+            do {
+                response = try await metered(engine, sent, key: key, deadline: deadline) {
+                    try await self.respond(
+                        engine, to: sent, enumerations: task.repeatingMembers, keepsWhatWasWritten: judge != nil)
+                }
+            } catch let stopped as StoppedAnswer {
+                stoppedBy = stopped.cause
+                note("\(engine.kind.rawValue): \(Self.reason(for: stopped.cause)); judging what it finished")
+                let written = TokenCount.estimate(for: stopped.text).count
+                response = RawResponse(
+                    text: stopped.text, usage: Usage(promptTokens: 0, completionTokens: written, method: .estimated),
+                    model: engine.modelName, finishReason: "length")
             }
             usage.promptTokens += response.usage.promptTokens
             usage.completionTokens += response.usage.completionTokens
             usage.method = response.usage.method
             spent = usage
-            // Counted above, rejected here: a cut answer cost its tokens all the same.
+            // Counted above, rejected here: a cut answer cost its tokens all the same. A loop is
+            // refused whole: what it wrote before it looped is no answer to judge.
             if response.finishReason == RepetitionGuard.finishReason {
                 throw RepeatedAnswer(detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; it was stopped early")
             }
-            if response.finishReason == "length" {
-                throw EngineError.truncated(
-                    "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing its answer; allow more response tokens or shorten the input")
-            }
+            let truncated = EngineError.truncated(
+                "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing "
+                    + "its answer; allow more response tokens or shorten the input")
+            // An answer with items cut at its limit keeps the items it finished: the one being
+            // written when it stopped is dropped, and the rest are judged like any answer.
+            let cut = response.finishReason == "length"
+            if cut, judge == nil { throw truncated }
             do throws(SchemaError) {
-                let result = try decodeResult(for: task, modelOutput: response.text)
-                let issues = Self.answerIssues(result, language: language, injected: injected)
-                if !issues.all.isEmpty {
-                    // After the re-ask, the items that still fail grounding are dropped when enough
-                    // are left; an answer in the wrong language, or one that obeyed the document, is
-                    // not kept in part.
-                    if round == 1, issues.wrongLanguage.isEmpty, issues.obeyed.isEmpty,
+                let json: JSONValue
+                if cut {
+                    guard let salvaged = Self.finishedItems(of: response.text) else { throw SchemaError.truncated }
+                    json = salvaged
+                } else {
+                    json = try JSONValue.parse(
+                        ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
+                }
+                var strict: SchemaError?
+                do throws(SchemaError) {
+                    if cut { throw SchemaError.truncated }
+                    let result = try decodeResult(for: task, json: json)
+                    let issues = Self.answerIssues(result, language: language, injected: injected)
+                    if issues.all.isEmpty {
+                        return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
+                    }
+                    // A part not judged item by item (Feynman gaps, podcast turns) drops what still
+                    // fails grounding after the re-ask, when enough is left.
+                    if judge == nil, round == 1, issues.wrongLanguage.isEmpty, issues.obeyed.isEmpty,
                         let kept = Grounding.dropUngrounded(result, source: injected.stripped)
                     {
                         note("\(engine.kind.rawValue): dropped \(kept.dropped.count) ungrounded item\(kept.dropped.count == 1 ? "" : "s") after the re-ask")
                         return Generated(result: kept.result, model: response.model, usage: usage, reasked: true, dropped: kept.dropped)
                     }
                     throw SchemaError.invalid(issues.all)
+                } catch {
+                    strict = error
+                    // An answer in the wrong language, or one that obeyed the document, is not kept in part.
+                    if case .invalid = error, Self.refusedWhole(json: json, language: language, injected: injected) {
+                        throw error
+                    }
                 }
-                return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
+                // Repair, not refusal: the answer judged item by item.
+                if let judge {
+                    do throws(SchemaError) {
+                        let judged = try judge(response.model).judge(json, task: task)
+                        note(
+                            "\(engine.kind.rawValue): kept the answer's usable items (\(judged.dropped.count) dropped, "
+                                + "\(judged.repaired) repaired, \(judged.toppedUp) added from the builtin engine)")
+                        return Generated(
+                            result: judged.result, model: response.model, usage: usage, reasked: round == 1,
+                            dropped: judged.dropped,
+                            items: judged.items, refusedParts: judged.refusedParts, judged: true)
+                    } catch {
+                        // What is wrong with each item, then how few passed (the judge's first issue).
+                        if case .invalid(let own) = error, case .invalid(let whole)? = strict {
+                            strict = .invalid(whole + own.prefix(1))
+                        }
+                    }
+                }
+                throw strict ?? SchemaError.invalid([])
             } catch {
+                // A cut answer with too few finished items is what it was before: cut, or stopped.
+                if let stoppedBy { throw stoppedBy }
+                if cut { throw truncated }
                 if case .truncated = error { throw EngineError.truncated("the answer's JSON ended mid-way") }
                 let problems: [String]
                 if case .invalid(let issues) = error { problems = issues.map(\.description) } else { problems = [error.message] }
@@ -537,6 +628,41 @@ public struct RoutingEngine: Sendable {
         throw EngineError.invalidOutput(["no valid answer"])
     }
 
+    /// Whether an answer that did not validate whole must be refused whole rather than judged
+    /// item by item: it is in the wrong language or script, or it obeyed instructions written in
+    /// the material (checked on its JSON, as it may not even read as its type).
+    static func refusedWhole(json: JSONValue, language: String, injected: InjectedInstructions) -> Bool {
+        !LanguageRule.issues(in: json, language: language).isEmpty
+            || !LanguageRule.scriptIssues(in: json, material: injected.stripped).isEmpty
+            || !injected.issues(in: json).isEmpty
+    }
+
+    /// What a model finished of an answer cut at its response limit: the JSON read as far as it
+    /// goes (``JSONValue/partial(_:)``), without the item it was writing — the last element of the
+    /// innermost list on the way to where it stopped (a card whose quote is cut, a label). `nil`
+    /// when nothing is readable.
+    static func finishedItems(of text: String) -> JSONValue? {
+        guard let value = JSONValue.partial(ModelOutputText.unfenced(text)) else { return nil }
+        // The path to the last value written, and the deepest list on it.
+        var steps: [PathStep] = []
+        var cursor = value
+        var deepestList: Int?
+        while true {
+            if let object = cursor.objectValue, let last = object.keys.last, let member = object[last] {
+                steps.append(.member(last))
+                cursor = member
+            } else if let items = cursor.arrayValue, let last = items.last {
+                deepestList = steps.count
+                steps.append(.index(items.count - 1))
+                cursor = last
+            } else {
+                break
+            }
+        }
+        guard let at = deepestList else { return value }
+        return value.removing([Array(steps[...at])], at: [])
+    }
+
     /// What is wrong with a valid answer beyond its shape, in the order it is reported: its
     /// language first (an answer in the wrong language is also ungrounded, and that is why), what
     /// it obeyed of the instructions written inside the material, then what is not grounded in it.
@@ -555,18 +681,35 @@ public struct RoutingEngine: Sendable {
             wrongLanguage: LanguageRule.issues(in: result.jsonValue, language: language)
                 + LanguageRule.scriptIssues(in: result.jsonValue, material: injected.stripped),
             obeyed: injected.issues(in: result.jsonValue),
-            ungrounded: Grounding.issues(in: result, source: injected.stripped))
+            ungrounded: Grounding.issues(in: result, source: injected.stripped)
+                + ModelAnswerRules.issues(in: result, material: injected.stripped))
     }
 
     /// One model call, streamed when someone is watching or when the engine streams cheaply (in
     /// process), so that an answer that starts repeating itself is stopped there
     /// (``RepetitionGuard``) and comes back with `finishReason` `"repeated"`.
-    private func respond(_ engine: any LanguageModel, to request: GenerationRequest, enumerations: Set<String>) async throws -> RawResponse {
+    ///
+    /// With `keepsWhatWasWritten`, a stream that fails with a transport error after text came
+    /// (the server's deadline, a connection lost) throws ``StoppedAnswer`` with that text, so
+    /// the items the model finished can still be judged.
+    private func respond(
+        _ engine: any LanguageModel, to request: GenerationRequest, enumerations: Set<String>,
+        keepsWhatWasWritten: Bool = false
+    ) async throws -> RawResponse {
         guard onPartial != nil || engine.streamsCheaply else { return try await engine.respond(to: request) }
         // A card's `kind` or a turn's `role` repeats by design: only free text counts.
         var repetition = RepetitionGuard(exempt: enumerations)
-        return try await streamed(engine, to: request, finishReason: RepetitionGuard.finishReason, showing: true) { text in
-            repetition.feed(snapshot: text)
+        var written = ""
+        do {
+            return try await streamed(
+                engine, to: request, finishReason: RepetitionGuard.finishReason, showing: true
+            ) { text in
+                written = text
+                return repetition.feed(snapshot: text)
+            }
+        } catch let error as EngineError {
+            guard keepsWhatWasWritten, case .transport = error, !written.isEmpty else { throw error }
+            throw StoppedAnswer(text: written, cause: error)
         }
     }
 
@@ -603,12 +746,18 @@ public struct RoutingEngine: Sendable {
         return final
     }
 
+    /// The line a request adds before its prompt's last line: a chunk's part and its items
+    /// (``DocumentPart/promptLine(for:)``), else the counts a whole part asks for.
+    static func requestLine(_ request: RoutingRequest) -> String? {
+        request.part?.promptLine(for: request.task) ?? request.counts.promptLine(for: request.task)
+    }
+
     /// The prompt of `request` with the whole material, as a model that reads it whole is sent it.
     static func wholePrompt(_ request: RoutingRequest) -> String {
         let document = request.document
         return request.task.prompt(
             document: document.text, title: document.title, concept: request.concept, explanation: request.explanation,
-            language: document.language, part: request.part?.promptLine(for: request.task))
+            language: document.language, part: requestLine(request))
     }
 
     /// The answer `engine` gave before to `request` sent as `prompt` (whole, or `fitted`), from
@@ -626,6 +775,19 @@ public struct RoutingEngine: Sendable {
     }
 
     // MARK: builtin
+
+    /// The builtin engine's `task` on the whole of `document`: the skeleton a model's part is
+    /// topped up from (``PartJudge``); `nil` when the text is too short for one. Sized as a page
+    /// of notes' (12 cards, 8 questions), what one model answer may hold: a model's part is
+    /// still asked for one answer's items (#54 sizes the builtin engine's own parts only).
+    func skeleton(_ task: StudyTask, document: Document) -> AnyStudyResult? {
+        let title = document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
+        return try? builtin.generate(
+            task, text: builtin.withoutInstructions(document.text), title: title, size: Self.skeletonSize)
+    }
+
+    /// The size of the skeleton a model's part is topped up from.
+    static let skeletonSize = KitSize(cards: KitSize.minimumCards, questions: KitSize.minimumQuestions)
 
     private func builtinResult(
         _ request: RoutingRequest, decision: Backend, fallbacks: [FallbackStep], log: AttemptLog
@@ -690,6 +852,13 @@ public struct RoutingEngine: Sendable {
         if let error = error as? any StudyKitError { return error.message }
         return String(describing: error)
     }
+}
+
+/// Thrown inside the router when a whole answer's stream failed after some of it was written:
+/// the text so far, and why it stopped.
+struct StoppedAnswer: Error {
+    let text: String
+    let cause: any Error
 }
 
 /// Thrown inside the router when the local window is too small and remote can take the whole content.

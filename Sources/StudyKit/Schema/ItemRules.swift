@@ -484,22 +484,76 @@ enum ItemRules {
     ]
     private static let fillerSubjects: Set<String> = [
         "document", "text", "article", "material", "passage", "page", "note", "notes", "summary", "lecture", "study", "paper",
-        "content", "overview", "headline", "blurb", "guide",
+        "content", "overview", "headline", "blurb", "guide", "handout", "sheet", "unit", "chapter", "section", "slides",
+        "lesson", "module", "session", "course", "reading",
     ]
     private static let fillerVerbs: Set<String> = [
         "covers", "cover", "is", "describes", "discusses", "explains", "provides", "presents", "contains", "gives",
         "summarizes", "summarises", "introduces", "outlines", "explores", "talks", "looks", "offers", "shows",
+        "describe", "discuss", "explain", "provide", "present", "introduce", "outline", "explore", "examines",
+        "examine", "reviews", "review", "focuses", "focus", "deals", "addresses", "highlights", "teaches",
+    ]
+    /// A label the document gives itself, in `words`: a numbered part of a course ("week 7",
+    /// "unit 3", "lecture 5", "revision sheet 3"), a kind of document ("lecture notes", "revision
+    /// sheet", "club handout"), or notes "on" a subject; `nil` when there is none.
+    static func documentLabel(_ words: [String]) -> String? {
+        let numbered: Set<String> = [
+            "week", "unit", "lecture", "session", "sheet", "lesson", "module", "chapter", "handout", "worksheet",
+        ]
+        let kinds: Set<String> = ["notes", "sheet", "handout", "slides", "worksheet"]
+        let courses: Set<String> = ["lecture", "revision", "study", "class", "course", "club", "seminar", "tutorial"]
+        for (index, word) in words.enumerated() {
+            let next = words.indices.contains(index + 1) ? words[index + 1] : ""
+            if numbered.contains(word), !next.isEmpty, next.allSatisfy(\.isNumber) { return word + " " + next }
+            if courses.contains(word), kinds.contains(next) { return word + " " + next }
+            if word == "notes", ["on", "about", "for", "covering"].contains(next) { return word + " " + next }
+        }
+        return nil
+    }
+
+    /// Words that name the document itself wherever they stand: "in the notes", "in the handout".
+    private static let documentNouns: Set<String> = [
+        "notes", "document", "handout", "article", "passage", "slides", "lecture",
+    ]
+    /// What a writer says they do in the text rather than what the material says: "we discuss",
+    /// "we will look at" (#53: the 0.5B's blurb "In the lecture notes, we discuss …").
+    private static let discourseVerbs: Set<String> = [
+        "discuss", "explore", "examine", "cover", "describe", "introduce", "present", "review", "outline", "explain",
+        "consider", "summarize", "summarise", "look", "learn", "study", "focus", "will", "shall", "begin", "start",
     ]
 
-    /// The stock filler phrase in `text`, if any ("must read", "this document covers").
+    /// The stock filler phrase in `text`, if any ("must read", "this document covers", "we
+    /// discuss", "in these notes"): praise, or talk about the document instead of its material.
     static func stockFiller(in text: String) -> String? {
         let words = text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
         let joined = " " + words.joined(separator: " ") + " "
         for phrase in fillerPatterns where joined.contains(" " + phrase + " ") { return phrase }
-        // "This document covers …", "The text is about …", "These notes explain …" anywhere.
+        // "in these notes", "in this text", "in the lecture notes": where, not what. After "the",
+        // only a word that is always the document ("in the text" may be a string searched, "in
+        // the module" a program's).
+        for index in words.indices.dropLast(2)
+        where words[index] == "in" && ["this", "these", "the"].contains(words[index + 1]) {
+            let noun = words[index + 2]
+            let compound = words.indices.contains(index + 3) ? words[index + 3] : ""
+            if ["lecture", "revision", "study", "class", "course"].contains(noun), fillerSubjects.contains(compound) {
+                return words[index...(index + 3)].joined(separator: " ")
+            }
+            let named = words[index + 1] == "the" ? documentNouns.contains(noun)
+                : fillerSubjects.contains(noun)
+                    && !["summary", "study", "content", "overview", "section", "course"].contains(noun)
+            if named { return words[index...(index + 2)].joined(separator: " ") }
+        }
+        // "This document covers …", "The text is about …", "These notes explain …", "This
+        // revision sheet covers …" anywhere.
         for index in words.indices.dropLast(2) where ["this", "the", "these"].contains(words[index]) {
             if fillerSubjects.contains(words[index + 1]), fillerVerbs.contains(words[index + 2]) {
                 return words[index...(index + 2)].joined(separator: " ")
+            }
+            if words.indices.contains(index + 3), fillerSubjects.contains(words[index + 2]),
+                fillerVerbs.contains(words[index + 3]),
+                ["lecture", "revision", "study", "class", "course", "short", "brief"].contains(words[index + 1])
+            {
+                return words[index...(index + 3)].joined(separator: " ")
             }
         }
         // "…, this is a summary of the study on …", "It is an overview of …": the text announcing
@@ -509,6 +563,18 @@ enum ItemRules {
                 fillerSubjects.contains(words[index + 3])
             {
                 return words[index...(index + 3)].joined(separator: " ")
+            }
+        }
+        // "Lecture notes, week 7", "Unit 3 notes: how markets set prices", "notes on …": the
+        // document's own label (its course, week, sheet), not what it says.
+        if let label = documentLabel(words) { return label }
+        // "we discuss", "we will look at", "we'll explore": the writer, not the material.
+        for index in words.indices.dropLast()
+        where words[index] == "we" || words[index] == "let" && words[index + 1] == "us" {
+            let letUs = words[index] == "let"
+            let next = letUs ? (words.indices.contains(index + 2) ? words[index + 2] : "") : words[index + 1]
+            if discourseVerbs.contains(next) || next == "ll" {
+                return words[index...min(index + (letUs ? 2 : 1), words.count - 1)].joined(separator: " ")
             }
         }
         return nil

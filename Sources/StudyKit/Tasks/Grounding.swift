@@ -186,6 +186,9 @@ enum Grounding {
             return Set(Grounding.contentStems(firstLine)).union(frequent.map(\.key))
         }()
 
+        /// The material's sentences, to compare a reworded statement with (#53).
+        private lazy var claims = ClaimCheck(material: source)
+
         init(_ source: String) {
             self.source = source
         }
@@ -196,6 +199,9 @@ enum Grounding {
         }
 
         func issues(_ headline: Headline) -> [ValidationIssue] {
+            if named(headline.blurb) >= 2, let reason = claims.misstatement(headline.blurb) {
+                return [ValidationIssue(path: "blurb", message: reason)]
+            }
             switch named(headline.blurb) {
             case 0:
                 return [ValidationIssue(
@@ -209,13 +215,22 @@ enum Grounding {
         }
 
         func issues(_ summary: Summary) -> [ValidationIssue] {
+            // A key point or a sentence of the overview that rewords the material into something false.
+            let misstated = summary.keyPoints.enumerated().compactMap { index, point in
+                claims.misstatement(point).map { ValidationIssue(path: "keyPoints[\(index)]", message: $0) }
+            }
             switch named(summary.overview) {
             case 0:
-                return [ValidationIssue(path: "overview", message: "names nothing from the material; sum up what this material says")]
+                let issue = ValidationIssue(
+                    path: "overview", message: "names nothing from the material; sum up what this material says")
+                return [issue] + misstated
             case 1:
                 return [ValidationIssue(
                     path: "overview", message: "names only one word of the material; sum up what this material says, in its own terms")]
-            default: return []
+                    + misstated
+            default:
+                guard let reason = claims.misstatement(summary.overview) else { return misstated }
+                return [ValidationIssue(path: "overview", message: reason)] + misstated
             }
         }
 
@@ -264,8 +279,16 @@ enum Grounding {
         }
 
         func cardIssues(_ card: Flashcards.Card, at path: String) -> [ValidationIssue] {
-            contains(quote: card.quote) ? [] : [ValidationIssue(
-                path: path + ".quote", message: "is not in the material; copy the sentence that supports the answer from it word for word")]
+            guard contains(quote: card.quote) else {
+                return [ValidationIssue(
+                    path: path + ".quote",
+                    message: "is not in the material; copy the sentence that supports the answer from it word for word"
+                )]
+            }
+            // The quote carries the answer and what the question asks about (#53).
+            return Grounding.supportProblem(question: card.question, answer: card.answer, quote: card.quote).map {
+                [ValidationIssue(path: path + ".quote", message: $0)]
+            } ?? []
         }
 
         func questionIssues(_ question: Quiz.Question, at path: String) -> [ValidationIssue] {
@@ -279,6 +302,10 @@ enum Grounding {
                 issues.append(ValidationIssue(
                     path: "\(path).choices[\(question.answerIndex)]",
                     message: "is the right answer, but the quote does not say it; quote the sentence of the material that does"))
+            } else if let answer = question.answer,
+                let problem = Grounding.supportProblem(question: question.prompt, answer: answer, quote: question.quote)
+            {
+                issues.append(ValidationIssue(path: path + ".quote", message: problem))
             }
             let quoteWords = Grounding.normalizedWords(question.quote)
             for (index, choice) in question.choices.enumerated() where index != question.answerIndex {

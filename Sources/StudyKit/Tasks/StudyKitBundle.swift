@@ -52,6 +52,18 @@ public struct StudyKitBundle: Generable, Codable, Equatable, Hashable {
         ]
     }
 
+    /// This kit with `part` in place of its part of the same kind (a summary, a deck, a quiz or a
+    /// mind map); any other result leaves it as it is.
+    mutating func replace(_ part: AnyStudyResult) {
+        switch part {
+        case .summary(let value): summary = value
+        case .flashcards(let value): flashcards = value
+        case .quiz(let value): quiz = value
+        case .mindMap(let value): mindMap = value
+        default: break
+        }
+    }
+
     /// Every part's semantic issues, each under the part's name.
     public func semanticIssues() -> [ValidationIssue] {
         headline.semanticIssues().map { $0.prefixed("headline") }

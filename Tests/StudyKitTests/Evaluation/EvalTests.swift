@@ -19,28 +19,33 @@ struct EvalTests {
         EvalPlan(documents: [("mitosis.txt", document)], tasks: [.flashcards], engines: engines, repeats: repeats)
     }
 
-    @Test func eachRunSaysWhetherItWasValidFirstAfterTheReaskOrNotAtAll() async {
-        // Run 1: valid at once. Run 2: an invented card twice, dropped after the re-ask. Run 3: garbage twice.
+    @Test func eachRunSaysWhetherItWasValidFirstKeptAfterRepairAfterTheReaskOrNotAtAll() async {
+        // Run 1: valid at once. Run 2: an invented card, dropped at once and the deck topped up
+        // from the builtin engine (#53). Run 3: garbage twice.
         let remote = ScriptedModel(.remote, steps: [
             .answer(Self.deck),
-            .answer(Self.deckWithInventedCard), .answer(Self.deckWithInventedCard),
+            .answer(Self.deckWithInventedCard),
             .answer("not JSON"), .answer("still not JSON"),
         ])
         let meter = EvalMeter(ledger: nil)
         let router = RoutingEngine(local: ScriptedModel(.local), remote: remote, ledger: meter)
         let runs = await Evaluator(router: router, meter: meter).run(Self.plan([.remote], repeats: 3))
-        #expect(runs.map(\.outcome) == [.firstTry, .afterReask, .failed])
-        #expect(runs.map(\.items) == [3, 3, 0])
-        #expect(runs.map(\.groundedItems) == [3, 3, 0])
+        #expect(runs.map(\.outcome) == [.firstTry, .repaired, .failed])
+        #expect(runs.map(\.writtenItems) == [3, 3, 0])
+        #expect(runs[1].items > 3 && runs[1].extractedItems == runs[1].items - 3, "topped up: \(runs[1])")
+        #expect(runs.map { $0.groundedItems == $0.items } == [true, true, true])
         #expect(runs.map(\.droppedItems) == [0, 1, 0])
-        #expect(runs.map(\.requests) == [1, 2, 2])
+        #expect(runs[1].dropReasons == ["quote is not in the material"])
+        #expect(runs.map(\.requests) == [1, 1, 2])
         // A failed run still cost what it sent: its tokens are counted.
         #expect(runs[2].tokensIn > 0 && runs[2].tokensOut > 0)
         #expect(runs[2].failure?.contains("not usable") == true || runs[2].failure?.contains("JSON") == true, "\(runs[2].failure ?? "")")
         #expect(runs[2].failure?.contains("drop --engine") == false)
 
         let row = try! #require(EvalRow.rows(runs, plan: Self.plan([.remote], repeats: 3)).first)
-        #expect((row.runs, row.firstTry, row.afterReask, row.failed, row.droppedItems, row.requests) == (3, 1, 2, 1, 1, 5))
+        let counts: [Int] = [row.runs, row.firstTry, row.repaired, row.afterReask, row.failed, row.droppedItems, row.requests]
+        #expect(counts == [3, 1, 1, 2, 1, 1, 4])
+        #expect(row.dropReasons == ["quote is not in the material (1)"])
     }
 
     @Test func theBuiltinEngineIsGroundedByConstructionAndCostsNothing() async {
@@ -59,10 +64,13 @@ struct EvalTests {
 
     @Test func theTableHasARowPerTaskAndEngineWithMedianAndMaximum() {
         func run(_ seconds: Double, _ outcome: EvalRun.Outcome) -> EvalRun {
-            EvalRun(
+            var run = EvalRun(
                 document: "a", task: .quiz, engine: .local, outcome: outcome, failure: outcome == .failed ? "the model's answer | was cut" : nil,
                 items: 4, groundedItems: 3, droppedItems: 1, sections: 5, coveredSections: 2, seconds: seconds, tokensIn: 100,
                 tokensOut: 10, requests: 1, fallbacks: 0)
+            (run.writtenItems, run.repairedItems, run.extractedItems) = (2, 1, 1)
+            run.dropReasons = ["questions[].quote is not in the material"]
+            return run
         }
         let plan = EvalPlan(documents: [("a", Self.document)], tasks: [.quiz], engines: [.local], repeats: 4)
         let report = EvalReport(plan: plan, runs: [run(4, .firstTry), run(1, .afterReask), run(3, .failed), run(2, .firstTry)], models: [.local: "tiny"])
@@ -70,7 +78,8 @@ struct EvalTests {
         #expect(row.p50Seconds == 2.5)
         #expect(row.maxSeconds == 4)
         let table = report.markdown
-        #expect(table.contains("| quiz | local | tiny | 4 | 2 (50%) | 3 (75%) | 1 | 12/16 (75%) | 4 | 6/15 (40%) | 2.50 | 4.00 | 4 | 400 / 40 | 0 |"), "\(table)")
+        #expect(table.contains("| quiz | local | tiny | 4 | 2 (50%) | 0 (0%) | 3 (75%) | 1 | 8 / 4 / 4 | 75% | 4 | 12/16 (75%) | 6/15 (40%) | 2.50 | 4.00 | 4 | 400 / 40 |"), "\(table)")
+        #expect(table.contains("- quiz on local: questions[].quote is not in the material (4)"))
         // A failure's reason is one line with its pipe escaped, so the table stays a table.
         #expect(table.contains("- quiz on local, a: the model's answer | was cut"))
         #expect(report.jsonValue["rows"]?.arrayValue?.first?["validAfterReask"] == .integer(3))

@@ -37,7 +37,7 @@ struct ItemRewriteTests {
             switch item.kind {
             case .rewritten: #expect(item.note?.isEmpty == false)
             case .extracted: #expect(item.note?.isEmpty == false, "\(item.path) has no reason")
-            case .written: Issue.record("\(item.path) claims to be written whole")
+            case .written, .repaired: Issue.record("\(item.path) claims to be written whole")
             }
         }
         // Every model attempt was an item job, and each is in the ledger.

@@ -87,22 +87,8 @@ struct LlamaBuildTests {
 
     // MARK: support
 
-    struct Run { var status: Int32; var stderr: String }
-
-    static func check(venv: String) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script]
-        var environment = ProcessInfo.processInfo.environment
-        environment["STUDYKIT_VENV"] = venv
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stderr: String(decoding: data, as: UTF8.self))
+    static func check(venv: String) throws -> ScriptRun.Outcome {
+        try ScriptRun.run("/bin/bash", [script], environment: ["STUDYKIT_VENV": venv])
     }
 
     /// A venv laid out like the real one, holding one shared library assembled from `assembly`

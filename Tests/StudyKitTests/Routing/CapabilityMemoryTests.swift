@@ -342,8 +342,9 @@ struct CapabilityMemoryTests {
         let document = RoutingEngineTests.document()
         let routed = try await rig.router(local: local, remote: remote).run(
             RoutingRequest(task: .headline, document: document, useCache: false))
-        // The second copy of the point ends the stream: 2 of 31 snapshots were read.
-        #expect(local.calls.snapshots == 2)
+        // The third copy of the point ends the stream (a second is dropped, not a loop: #53):
+        // 3 of 31 snapshots were read.
+        #expect(local.calls.snapshots == 3)
         #expect(routed.engine == .builtin)
         #expect(routed.attempts.map(\.outcome) == [.repeated])
         #expect(routed.fallbacks.first?.reason.contains("repeating") == true)
@@ -452,7 +453,11 @@ struct CapabilityMemoryTests {
     @Test(arguments: [
         (#"{"branches":[{"label":"Cells"},{"label":"Cells"},{"label":"Cells"}]}"#, true),
         (#"{"branches":[{"label":"Cells"},{"label":"Cells"}]}"#, false),
-        (#"{"keyPoints":["One two three four.","one two three four"]}"#, true),
+        // One entry written twice is no loop (#53): the judge drops the second; a third is one.
+        (#"{"keyPoints":["One two three four.","one two three four"]}"#, false),
+        (#"{"keyPoints":["One two three four.","one two three four","One two three four"]}"#, true),
+        // Counted per member: a card's answer, a quiz choice and a label may be the same term.
+        (#"{"cards":[{"answer":"DNA ligase"}],"questions":[{"choices":["DNA ligase"]},{"choices":["DNA ligase"]}],"branches":[{"label":"DNA ligase"}]}"#, false),
         (#"{"cards":[{"quote":"One two three four five."},{"quote":"One two three four five."}]}"#, false),
         (#"{"Cells":"a","Cells":"b","Cells":"c"}"#, false),
         // A card's kind is one of two values: three cloze cards are no loop.

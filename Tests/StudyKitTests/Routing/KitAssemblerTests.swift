@@ -6,15 +6,15 @@ import Testing
 struct KitAssemblerTests {
     static let summary = RoutingEngineTests.summary
     static let flashcards = #"""
-        {"cards":[{"question":"What does mitosis make?","answer":"Two identical nuclei.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
-        {"question":"What is divided in mitosis?","answer":"The cell nucleus.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
-        {"question":"Are the new nuclei identical?","answer":"Yes.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."}]}
+        {"cards":[{"question":"What does mitosis divide one cell nucleus into?","answer":"Two identical nuclei.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
+        {"question":"What does prophase condense into visible threads?","answer":"The chromosomes","quote":"Prophase condenses the chromosomes into visible threads."},
+        {"question":"Where does metaphase line the chromosomes up?","answer":"Along the spindle equator","quote":"Metaphase lines the chromosomes up along the spindle equator."}]}
         """#
     static let quiz = #"""
         {"questions":[
-        {"prompt":"What does mitosis divide?","choices":["The nucleus","The cell wall","The ribosome","The membrane"],"answerIndex":0,"explanation":"Mitosis divides one cell nucleus.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
-        {"prompt":"How many nuclei result?","choices":["One","Two","Three","Four"],"answerIndex":1,"explanation":"One nucleus becomes two.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
-        {"prompt":"What are the new nuclei like?","choices":["Identical","Different","Smaller","Larger"],"answerIndex":0,"explanation":"They are identical.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."}]}
+        {"prompt":"What does mitosis divide?","choices":["The cell nucleus","The cell wall","The ribosome","The membrane"],"answerIndex":0,"explanation":"Mitosis divides one cell nucleus.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
+        {"prompt":"How many nuclei does mitosis make from one nucleus?","choices":["One","Two","Three","Four"],"answerIndex":1,"explanation":"One nucleus becomes two.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
+        {"prompt":"What are the nuclei that mitosis makes like?","choices":["Identical","Different","Smaller","Larger"],"answerIndex":0,"explanation":"They are identical.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."}]}
         """#
     static let mindMap = #"""
         {"centralTopic":"Mitosis","branches":[{"label":"Division","children":[{"label":"Nucleus","children":[]}]},{"label":"Daughter cells","children":[{"label":"Two identical nuclei","children":[]}]}]}

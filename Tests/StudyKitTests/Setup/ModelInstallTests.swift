@@ -115,21 +115,10 @@ struct ModelInstallTests {
         ])
     }
 
+    /// A machine's own wheel folder must not answer, nor pip's cache.
     static func process(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["PIP_FIND_LINKS"] = nil  // a machine's own wheel folder must not answer
-        environment["PIP_NO_CACHE_DIR"] = "1"
-        process.environment = environment
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try ScriptRun.run(executable, arguments, environment: ["PIP_FIND_LINKS": nil, "PIP_NO_CACHE_DIR": "1"])
+        return (run.status, run.stderr)
     }
 }
 

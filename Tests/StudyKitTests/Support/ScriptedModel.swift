@@ -13,6 +13,8 @@ final class ScriptedModel: LanguageModel {
         case fail(EngineError)
         /// Streamed snapshots, then the last one as the answer.
         case stream([String])
+        /// Streamed snapshots, then the stream fails (a server's deadline, a connection lost).
+        case streamThenFail([String], EngineError)
         /// Never answers: waits until the call is cancelled (a server that hangs).
         case hang
     }
@@ -131,6 +133,8 @@ final class ScriptedModel: LanguageModel {
         log?.append(kind)
         clock?.advance(by: secondsPerCall)
         switch step {
+        case .streamThenFail(_, let error):
+            throw error
         case .stream(let snapshots):
             return RawResponse(
                 text: snapshots.last ?? "", usage: Usage(promptTokens: Self.tokens(request.prompt), completionTokens: 1),
@@ -159,7 +163,12 @@ extension ScriptedModel {
     /// stops as soon as the consumer does; other steps answer as ``respond(to:)`` does.
     func streamResponse(to request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
         let next = state.withLock { $0.steps.first }
-        guard case .stream(let snapshots) = next else {
+        let (streamed, failure): ([String]?, EngineError?) = switch next {
+        case .stream(let snapshots): (snapshots, nil)
+        case .streamThenFail(let snapshots, let error): (snapshots, error)
+        default: (nil, nil)
+        }
+        guard let snapshots = streamed else {
             return AsyncThrowingStream { continuation in
                 let task = Task {
                     do {
@@ -186,6 +195,7 @@ extension ScriptedModel {
         let name = self.name
         return AsyncThrowingStream(unfolding: { [self] in
             guard index < snapshots.count else {
+                if let failure, index == snapshots.count { throw failure }
                 if index == snapshots.count {
                     index += 1
                     let text = snapshots.last ?? ""

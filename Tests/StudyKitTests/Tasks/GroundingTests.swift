@@ -51,7 +51,16 @@ struct GroundingTests {
     }
 
     static func cards(_ quotes: [String]) -> AnyStudyResult {
-        .flashcards(Flashcards(cards: quotes.enumerated().map { Flashcards.Card(question: "Question \($0.offset)?", answer: "Answer", quote: $0.element) }))
+        .flashcards(Flashcards(cards: quotes.enumerated().map { Self.card($0.offset, quote: $0.element) }))
+    }
+
+    /// A card whose question and answer its quote carries (#53), so that only the quote's own
+    /// place in the material is judged: the quote's first two content words asked about, its last one the answer.
+    static func card(_ index: Int, quote: String) -> Flashcards.Card {
+        let words = BuiltinTerms.words(in: quote).filter(Grounding.isContent).map(\.lowercased)
+        return Flashcards.Card(
+            question: "Question \(index) on \(words.first ?? "this") and \(words.dropFirst().first ?? "that")?", answer: words.last ?? "Answer",
+            quote: quote)
     }
 
     @Test(arguments: [
@@ -174,10 +183,7 @@ struct GroundingTests {
 
     /// A deck whose cards would pass validation, with these quotes.
     static func deck(_ quotes: [String]) -> AnyStudyResult {
-        let answers = ["cell division", "sister chromatids", "DNA copying", "chromosome pairs", "spindle fibres"]
-        return .flashcards(Flashcards(cards: quotes.enumerated().map { index, quote in
-            Flashcards.Card(question: "Which idea does note \(index + 1) explain?", answer: answers[index], quote: quote)
-        }))
+        .flashcards(Flashcards(cards: quotes.enumerated().map { index, quote in Self.card(index, quote: quote) }))
     }
 
     @Test func ungroundedItemsAreDroppedAndNamed() throws {

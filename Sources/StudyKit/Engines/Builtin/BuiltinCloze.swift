@@ -74,6 +74,7 @@ extension BuiltinEngine {
             _ = accept(Self.definitionItem(entry, among: analysis.definitions))
         }
         for entry in analysis.definitions { usedSentences.insert(entry.description.range.lowerBound) }
+        let genericHeads = ClozeBuilder.genericHeads(keyphrases: analysis.keyphrases, compounds: analysis.compounds)
         let passes: [(builder: ClozeBuilder, reuseSentences: Bool)] = [
             (ClozeBuilder(screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
             (ClozeBuilder(minWords: 4, screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true), false),
@@ -83,6 +84,11 @@ extension BuiltinEngine {
         // it ("… the following function accumulates the arguments passed to it:"), nor one that
         // leans on the sentence before ("This is useful when …"). Asked only of the sentences the
         // builder reaches, once each: it stops at the cards it needs, and a book has thousands.
+        // Nor the document's own label ("Astronomy club handout, session 4", "Unit 3 notes"), which
+        // says what the document is, not what it teaches (#53): not even the pass that reuses sentences.
+        func isLabel(_ sentence: Sentence) -> Bool {
+            ItemRules.documentLabel(Grounding.normalizedWords(sentence.text)) != nil
+        }
         var standsAlone = [Bool?](repeating: nil, count: analysis.ranked.count)
         // Each ranked sentence's text on one line, found when first asked (a copy may break its lines elsewhere).
         var lineOf = [String?](repeating: nil, count: analysis.ranked.count)
@@ -97,7 +103,7 @@ extension BuiltinEngine {
             if let known = standsAlone[position] { return known }
             let sentence = analysis.ranked[position].sentence
             let answer = !BuiltinProse.isUnfinished(sentence.text) && Self.readsOnItsOwn(sentence.text)
-                && !Self.isPieceOfLongerSentence(sentence, in: analysis)
+                && !Self.isPieceOfLongerSentence(sentence, in: analysis) && !isLabel(sentence)
             standsAlone[position] = answer
             return answer
         }
@@ -106,7 +112,7 @@ extension BuiltinEngine {
                 let target = pass.reuseSentences ? min(3, limit) : limit
                 while items.count < target {
                     let ranked: any Sequence<RankedSentence> = pass.reuseSentences
-                        ? analysis.ranked
+                        ? analysis.ranked.lazy.filter { !isLabel($0.sentence) }
                         : analysis.ranked.indices.lazy.filter {
                             !usedSentences.contains(analysis.ranked[$0].sentence.range.lowerBound)
                                 && !isAskedAlready($0) && isStandalone($0)
@@ -117,7 +123,9 @@ extension BuiltinEngine {
                         !usedTerms.contains(phrase.key)
                             && (pass.reuseSentences || !usedTerms.contains { ClozeBuilder.overlaps($0, phrase.key) })
                     }
-                    let fresh = pass.builder.items(from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds)
+                    let fresh = pass.builder.items(
+                        from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds,
+                        genericHeads: genericHeads)
                     guard !fresh.isEmpty else { break }
                     // A copy of a sentence asked about in this same batch is skipped, its term kept
                     // (the pass that tops a thin text up asks a sentence again by design).
@@ -145,7 +153,8 @@ extension BuiltinEngine {
                     // No term left to blank: reading the section's sentences again finds nothing.
                     guard !fresh.isEmpty else { break }
                     let made = pass.builder.items(
-                        from: ranked, keyphrases: fresh, limit: count - (items.count - before), compounds: analysis.compounds)
+                        from: ranked, keyphrases: fresh, limit: count - (items.count - before), compounds: analysis.compounds,
+                        genericHeads: genericHeads)
                     guard !made.isEmpty else { break }
                     // A copy of a sentence asked about in this same batch is skipped, its term kept.
                     for item in made where !usedTexts.contains(BuiltinProse.oneLine(item.sentence)) && !accept(item) {

@@ -65,12 +65,20 @@ struct ClozeBuilder: Sendable {
     ///   - keyphrases: candidate answers, best first (`KeyphraseExtractor`).
     ///   - compounds: stems of longer terms the text repeats (``BuiltinAnalysis/compounds``): a
     ///     blank takes no part of one.
+    ///   - genericHeads: stems of words the text names several things with ("strand" of "leading
+    ///     strand" and "lagging strand": ``genericHeads(keyphrases:compounds:)``): such a word alone
+    ///     is no answer, except where the sentence defines it.
     func items(
-        from ranked: some Sequence<RankedSentence>, keyphrases: [Keyphrase], limit: Int = 10, compounds: [[String]] = []
+        from ranked: some Sequence<RankedSentence>, keyphrases: [Keyphrase], limit: Int = 10,
+        compounds: [[String]] = [], genericHeads: Set<String> = []
     ) -> [ClozeItem] {
         var used = Set<String>()
         var items: [ClozeItem] = []
         let phraseStems = keyphrases.map { $0.key.split(separator: " ").map(String.init) }
+        // Every term of two words or more the text has, as stem keys ("hydrogen ion").
+        let knownTerms = Set(
+            phraseStems.filter { $0.count >= 2 }.map { $0.joined(separator: " ") }
+                + compounds.map { $0.joined(separator: " ") })
         // The sentences are read only until the items are found: a caller may filter them lazily.
         for entry in ranked {
             guard items.count < limit else { break }
@@ -155,6 +163,19 @@ struct ClozeBuilder: Sendable {
                     continue
                 }
                 if screensCommonWords, length == 1, EnglishFrequency.isCommon(phrase.text),
+                    KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
+                {
+                    continue
+                }
+                // "DNA polymerase I _____ the RNA primers" (removes), "Replication _____ at sites"
+                // (starts): a blank that is, or ends in, the sentence's verb asks for no term (#53).
+                if screensCommonWords, Self.endsOnAVerb(words, start: first, length: length, terms: knownTerms) {
+                    continue
+                }
+                // "DNA polymerase cannot start a _____ on its own" (strand, of the leading and the
+                // lagging strand): a word the text names several things with says none of them.
+                if screensCommonWords, length == 1, words[first].surface.first?.isLowercase == true,
+                    genericHeads.contains(words[first].stem),
                     KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
                 {
                     continue
@@ -260,6 +281,88 @@ struct ClozeBuilder: Sendable {
             sentence: sentence.text, answer: String(chars[answerRange]), clozeText: cloze,
             sourceRange: sentence.range,
             answerOffsets: (base + answerRange.lowerBound)..<(base + answerRange.upperBound), answerKey: key)
+    }
+
+    /// The stems the text's terms of two words or more end on after at least two different
+    /// words ("strand" of "leading strand" and "lagging strand", "cell" of "B cells" and "memory
+    /// cells"): a word that names a kind of thing, not one thing.
+    static func genericHeads(keyphrases: [Keyphrase], compounds: [[String]]) -> Set<String> {
+        var modifiers: [String: Set<String>] = [:]
+        let terms = keyphrases.map { $0.key.split(separator: " ").map(String.init) } + compounds
+        for term in terms where term.count >= 2 {
+            guard let head = term.last else { continue }
+            modifiers[head, default: []].insert(term.dropLast().joined(separator: " "))
+        }
+        return Set(modifiers.filter { $0.value.count >= 2 }.keys)
+    }
+
+    /// Words that follow a verb and never a plural noun: a determiner, a particle that opens the
+    /// verb's complement, a pronoun object, a verb in the singular ("where the helix opens is").
+    private static let afterAVerb: Set<String> = [
+        "the", "a", "an", "its", "their", "his", "her", "this", "these", "those", "that", "some", "most", "all",
+        "each", "every", "up", "down", "downwards", "upwards", "into", "onto", "away", "out", "off", "back",
+        "towards", "toward", "across",
+        "it", "them", "themselves", "itself", "him", "us", "is", "was", "has",
+    ]
+
+    /// Prepositions that follow a verb as often as a noun ("starts at", "ions in water"): a sign
+    /// of a verb only where the word before and the blank are no term of the text.
+    private static let afterAVerbOrANoun: Set<String> = [
+        "at", "on", "in", "from", "to", "with", "by", "for", "through", "over",
+    ]
+
+    /// Words that stand before a noun, never before its verb: articles, determiners, numbers'
+    /// words, prepositions.
+    private static let beforeANoun: Set<String> = [
+        "a", "an", "the", "its", "their", "his", "her", "our", "your", "my", "this", "these", "those", "some", "many",
+        "most", "all", "each", "every", "no", "any", "of", "in", "on", "at", "to", "for", "with", "from", "by", "about",
+        "two", "three", "several", "few", "both", "such",
+    ]
+
+    /// Whether the words `start..<start + length` of a sentence end on its verb (#53): a
+    /// lower-case word in "-s" after a word that is no determiner ("DNA polymerase I removes
+    /// the …", "the good rises the …", "it normally slopes downwards", "Replication starts at"), a
+    /// word in "-ing" closing a longer blank ("forces acting on"), a bare form after a plural
+    /// subject ("keys hash to", "buyers want to") or after "to" ("to find the first …"), each
+    /// followed by what follows a verb (``afterAVerb``: "the", "into", "is"). A preposition
+    /// (``afterAVerbOrANoun``) says so only for one word whose neighbour before it is no term of
+    /// the text with it (`terms`, stem keys): "hydrogen ions in water" is a term and a noun.
+    static func endsOnAVerb(_ words: [BuiltinWord], start: Int, length: Int, terms: Set<String> = []) -> Bool {
+        let lastIndex = start + length - 1
+        guard words.indices.contains(lastIndex), words.indices.contains(lastIndex + 1),
+            !words[lastIndex + 1].followsBreak
+        else {
+            return false
+        }
+        let last = words[lastIndex]
+        let form = last.surface
+        guard form == form.lowercased(), form.count >= 3, form.allSatisfy(\.isLetter) else { return false }
+        let next = words[lastIndex + 1].lowercased
+        let before = lastIndex > 0 && !last.followsBreak ? words[lastIndex - 1] : nil
+        let pairIsATerm = before.map { terms.contains($0.stem + " " + last.stem) } ?? false
+        let strong = afterAVerb.contains(next)
+        let preposition = afterAVerbOrANoun.contains(next)
+        guard strong || preposition else { return false }
+        // "a", "an" follow a verb only after a subject in the singular ("a child pushes a sled";
+        // not "two high tides a day").
+        if next == "a" || next == "an", let before, before.lowercased.hasSuffix("s") { return false }
+        if form.hasSuffix("ing") { return length > 1 && !["is", "was", "has"].contains(next) }
+        // A preposition says nothing after "and" ("ATP and electrons from NADPH").
+        let joined = before.map { ["and", "or", "but", "nor"].contains($0.lowercased) } ?? true
+        guard strong || length == 1 && !pairIsATerm && !joined else { return false }
+        if form.hasSuffix("s"), !["ss", "us", "is"].contains(where: form.hasSuffix) {
+            guard let before else { return false }
+            return !beforeANoun.contains(before.lowercased) && !before.isNumber
+        }
+        guard length == 1, let before, !pairIsATerm else { return false }
+        // A bare verb after "to", or after a plural subject (the sentence's first word may be capitalised).
+        if before.lowercased == "to" {
+            return ["the", "a", "an", "its", "their", "this", "these", "that"].contains(next)
+        }
+        let lower = before.lowercased
+        let plural = (before.surface == lower || lastIndex == 1) && lower.hasSuffix("s") && !lower.hasSuffix("ss")
+            && !before.isStopword
+        return plural && !["is", "was", "has", "a", "an"].contains(next)
     }
 
     /// Whether `range` of `chars` starts or ends inside a token joined by `.`, `-`, `_`, `/` or

@@ -1,0 +1,382 @@
+// MARK: - Repair, not refusal
+
+/// Judges a model's whole answer for a part with items (a summary's key points, a deck, a quiz,
+/// a mind map, or all four in a kit) item by item, instead of refusing it whole for one bad
+/// item (#53): a model that wrote seven good cards and one duplicate keeps seven cards.
+///
+/// 1. What a rule says how to mend is mended (``ItemRepairs``): a label over its word limit is cut
+///    to its head phrase, a card's answer its quote does not hold is cut to its key words.
+/// 2. Every item that still breaks a rule — of its schema, of its type, or of ``Grounding`` — is
+///    dropped, with the reason (``MergedPart`` under the schema with no list minimum).
+/// 3. The part is kept when at least half the requested count of its items pass
+///    (``ItemCounts/minimumKept(_:)``); else it is refused, as an invalid answer always was.
+/// 4. A kept part is topped up to the requested count from the builtin engine's skeleton of the
+///    same part (items that are no duplicate or near-copy of the model's), and must then pass every
+///    rule of one answer. A summary whose overview breaks a rule gets the skeleton's overview; a
+///    mind map whose central topic does, the skeleton's.
+///
+/// Each item keeps its provenance: `written` by the model, `repaired` (written, then cut), or
+/// `extracted` (the skeleton's). Pure and deterministic for a given skeleton.
+struct PartJudge {
+    /// The material the answer is grounded in (as sent, without its injected instructions).
+    let material: String
+    /// The counts the part was asked for.
+    let counts: ItemCounts
+    /// The model that wrote the answer, for the items' notes.
+    let model: String
+    /// The builtin engine's result for the same task on the whole material, or `nil` when it
+    /// has none (a text too short): then nothing is topped up.
+    let skeleton: AnyStudyResult?
+
+    /// A part as judged: what ships and how each item was made.
+    struct Judged {
+        var result: AnyStudyResult
+        var items: [ItemProvenance]
+        /// The model's items that were dropped, with their paths in its answer.
+        var dropped: [DroppedItem]
+        /// How many of the model's items were repaired, and how many skeleton items were added.
+        var repaired: Int
+        var toppedUp: Int
+        /// The parts of a kit whose model answer was refused and replaced by the skeleton's.
+        var refusedParts: [StudyTask] = []
+    }
+
+    /// The tasks whose answers are judged item by item.
+    static let judgedTasks: Set<StudyTask> = [.summary, .flashcards, .quiz, .mindmap, .studyKit]
+
+    /// `json`, a model's answer for `task`, judged item by item.
+    /// - Throws: ``SchemaError/invalid(_:)`` when the answer has too few usable items, or
+    ///   something no repair or drop can mend (its shape).
+    func judge(_ json: JSONValue, task: StudyTask) throws(SchemaError) -> Judged {
+        if task == .studyKit { return try judgeKit(json) }
+        return try judgePart(json, task: task, skeleton: skeleton)
+    }
+
+    // MARK: one part
+
+    private func judgePart(_ json: JSONValue, task: StudyTask, skeleton: AnyStudyResult?) throws(SchemaError) -> Judged
+    {
+        guard let (list, requested) = counts.counted(task), json.objectValue != nil else {
+            throw .invalid([ValidationIssue(path: "", message: "is not an object with the part's fields")])
+        }
+        // A part that passes whole ships as the model wrote it, as any valid answer does.
+        if let whole = try? decodeResult(for: task, json: json), Grounding.issues(in: whole, source: material).isEmpty,
+            ModelAnswerRules.issues(in: whole, material: material).isEmpty
+        {
+            let items = ItemProvenance.written(in: whole, model: model, material: material, cached: false)
+            return Judged(result: whole, items: items, dropped: [], repaired: 0, toppedUp: 0)
+        }
+        var value = json
+        let repairs = Self.repair(&value, task: task)
+        let relaxed = MergedPart(schema: task.generationSchema.withoutMinimum(at: list), chunks: 1, perChunk: [:]) {
+            json in
+            guard let part = try? task.shapeOnly(json) else { return [] }
+            return part.value.semanticIssues() + Grounding.issues(in: part, source: material)
+                + ModelAnswerRules.issues(in: part, material: material)
+        }
+        var replaced: [String: String] = [:]
+        var kept: (value: JSONValue, dropped: [DroppedItem])
+        do {
+            kept = try relaxed.repaired(value)
+        } catch {
+            // A summary's overview or a map's central topic that breaks a rule is one field, not
+            // an item: the skeleton's takes its place, and the items are judged again.
+            guard case .invalid(let issues) = error, let field = Self.singleField(of: task), let skeleton,
+                issues.allSatisfy({ $0.path == field || $0.path.hasPrefix(field + ".") }),
+                let own = skeleton.jsonValue[field], var object = value.objectValue
+            else { throw error }
+            object[field] = own
+            value = .object(object)
+            replaced[field] = "the model's \(field) \(issues[0].message); the builtin engine's is shown"
+            kept = try relaxed.repaired(value)
+        }
+        let written = kept.value[list]?.arrayValue ?? []
+        let least = ItemCounts.minimumKept(requested)
+        guard written.count >= least else {
+            let reasons = kept.dropped.prefix(3).map { ValidationIssue(path: $0.path, message: $0.reason) }
+            throw .invalid(
+                [
+                    ValidationIssue(
+                        path: list,
+                        message:
+                            "has \(written.count) usable item\(written.count == 1 ? "" : "s") of the \(requested) "
+                            + "asked for (at least \(least) must pass)"
+                    )
+                ]
+                    + reasons)
+        }
+        // Top up from the skeleton, in its order, with what passes every rule beside the model's
+        // items: to the count asked for, and never below what one answer must hold.
+        var target = requested
+        if case .array(_, let minimum, _, _)? = task.generationSchema.at([.member(list)]) {
+            target = max(requested, minimum)
+        }
+        var items = written
+        var toppedUp = 0
+        // Checked without the list's minimum: a small count is reached item by item.
+        for extra in skeleton?.jsonValue[list]?.arrayValue ?? [] where items.count < target {
+            guard var object = kept.value.objectValue else { break }
+            object[list] = .array(items + [extra])
+            if relaxed.issues(in: .object(object)).isEmpty {
+                items.append(extra)
+                toppedUp += 1
+            }
+        }
+        guard var object = kept.value.objectValue else { throw .invalid([]) }
+        object[list] = .array(items)
+        let result = try decodeResult(for: task, json: .object(object))
+        let ungrounded = Grounding.issues(in: result, source: material)
+        guard ungrounded.isEmpty else { throw .invalid(ungrounded) }
+        let made = provenance(
+            result, task: task, list: list, modelItems: written.count, requested: requested,
+            original: value[list]?.arrayValue ?? [],
+            repairs: repairs, replaced: replaced)
+        return Judged(result: result, items: made, dropped: kept.dropped, repaired: repairs.count, toppedUp: toppedUp)
+    }
+
+    /// The one field of `task`'s result that is no item of a list, and that the skeleton may stand in for.
+    private static func singleField(of task: StudyTask) -> String? {
+        switch task {
+        case .summary: return "overview"
+        case .mindmap: return "centralTopic"
+        default: return nil
+        }
+    }
+
+    // MARK: a whole kit
+
+    /// A kit: the headline as the kit's headline would be shown (the skeleton's when the model's
+    /// breaks a rule: `import` shows the headline of its own request), then each part judged
+    /// alone; a part with too few usable items is replaced by the skeleton's and named in
+    /// ``Judged/refusedParts``. Refused when every part is.
+    private func judgeKit(_ json: JSONValue) throws(SchemaError) -> Judged {
+        guard case .studyKit(let floor)? = skeleton, let object = json.objectValue else {
+            throw .invalid([ValidationIssue(path: "", message: "is not an object with the kit's parts")])
+        }
+        let parts: [(name: String, task: StudyTask, own: AnyStudyResult)] = [
+            ("summary", .summary, .summary(floor.summary)), ("flashcards", .flashcards, .flashcards(floor.flashcards)),
+            ("quiz", .quiz, .quiz(floor.quiz)), ("mindMap", .mindmap, .mindMap(floor.mindMap)),
+        ]
+        var kit = floor
+        var items: [ItemProvenance] = []
+        var dropped: [DroppedItem] = []
+        var refused: [StudyTask] = []
+        var problems: [ValidationIssue] = []
+        var repaired = 0
+        var toppedUp = 0
+        if let headline = object["headline"], let own = try? Headline.decode(json: headline),
+            Grounding.issues(in: .headline(own), source: material).isEmpty
+        {
+            kit.headline = own
+            items.append(ItemProvenance(path: "headline", kind: .written, note: "written by \(model)"))
+        } else {
+            items.append(
+                ItemProvenance(
+                    path: "headline", kind: .extracted, note: "selected from the material by the builtin engine"))
+        }
+        for (name, task, own) in parts {
+            do throws(SchemaError) {
+                let judged = try judgePart(object[name] ?? .null, task: task, skeleton: own)
+                kit.replace(judged.result)
+                items += judged.items.map { ItemProvenance(path: "\(name).\($0.path)", kind: $0.kind, note: $0.note) }
+                dropped += judged.dropped.map { DroppedItem(path: "\(name).\($0.path)", reason: $0.reason) }
+                repaired += judged.repaired
+                toppedUp += judged.toppedUp
+            } catch {
+                refused.append(task)
+                let issues =
+                    if case .invalid(let found) = error { found } else {
+                        [ValidationIssue(path: "", message: error.message)]
+                    }
+                problems += issues.map { $0.prefixed(name) }
+                let why = issues.first.map {
+                    "the model's \(name) was refused (\($0.description)); the builtin engine's part is shown"
+                }
+                items += ItemProvenance.all(in: own, kind: .extracted, note: why).map {
+                    ItemProvenance(path: "\(name).\($0.path)", kind: $0.kind, note: $0.note)
+                }
+            }
+        }
+        guard refused.count < parts.count else { throw .invalid(problems) }
+        try kit.validate()
+        return Judged(
+            result: .studyKit(kit), items: items, dropped: dropped, repaired: repaired, toppedUp: toppedUp,
+            refusedParts: refused)
+    }
+
+    // MARK: repairs
+
+    /// Mends in place what ``ItemRepairs`` can, and says what, by the item's path in the answer:
+    /// labels over their word limit (a map's), answers their quote does not hold (a deck's).
+    static func repair(_ value: inout JSONValue, task: StudyTask) -> [String: String] {
+        guard var object = value.objectValue else { return [:] }
+        var repairs: [String: String] = [:]
+        switch task {
+        case .mindmap:
+            if let topic = object["centralTopic"]?.stringValue, let cut = ItemRepairs.headPhrase(topic, maxWords: 8) {
+                object["centralTopic"] = .string(cut)
+                repairs["centralTopic"] = "the central topic cut to its head phrase (“\(cut)”)"
+            }
+            if let branches = object["branches"] {
+                object["branches"] = cutLabels(branches, path: "branches", repairs: &repairs)
+            }
+        case .flashcards:
+            guard let cards = object["cards"]?.arrayValue else { break }
+            object["cards"] = .array(
+                cards.enumerated().map { index, card in
+                    guard var fields = card.objectValue, let question = fields["question"]?.stringValue,
+                        let answer = fields["answer"]?.stringValue, let quote = fields["quote"]?.stringValue
+                    else { return card }
+                    var how: [String] = []
+                    // A "cloze" without a blank is a question, as the rule itself says.
+                    if fields["kind"]?.stringValue == "cloze", !question.contains(Flashcards.blank) {
+                        fields["kind"] = .string("question")
+                        how.append("its kind made \"question\" (it has no blank)")
+                    }
+                    // An optional hint that breaks its rule goes; the card stays.
+                    if let hint = fields["hint"]?.stringValue, hint.count > 80 || ResultProse.sameText(hint, answer) {
+                        fields["hint"] = nil
+                        how.append("its hint left out")
+                    }
+                    if let cut = ItemRepairs.sentenceCarrying(
+                        answer: answer, question: question, quote: quote, maxLength: 500)
+                    {
+                        fields["quote"] = .string(cut)
+                        how.append("the quote cut to its sentence that carries the answer")
+                    }
+                    let asked = fields["quote"]?.stringValue ?? quote
+                    if fields["kind"]?.stringValue != "cloze", !question.contains(Flashcards.blank),
+                        let cut = ItemRepairs.keyWords(answer: answer, question: question, quote: asked)
+                    {
+                        fields["answer"] = .string(cut)
+                        how.append("the answer cut to its key words (“\(cut)”)")
+                    }
+                    guard !how.isEmpty else { return card }
+                    repairs["cards[\(index)]"] = how.joined(separator: ", ")
+                    return .object(fields)
+                })
+        case .quiz:
+            guard let questions = object["questions"]?.arrayValue else { break }
+            object["questions"] = .array(
+                questions.enumerated().map { index, question in
+                    guard var fields = question.objectValue else { return question }
+                    var how: [String] = []
+                    if let explanation = fields["explanation"]?.stringValue,
+                        let cut = ItemRepairs.firstSentences(explanation, maxLength: 600)
+                    {
+                        fields["explanation"] = .string(cut)
+                        how.append("the explanation cut to its first sentences")
+                    }
+                    if let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
+                        let right = fields["answerIndex"]?.integerValue,
+                        let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue,
+                        let cut = ItemRepairs.sentenceCarrying(
+                            answer: answer, question: prompt, quote: quote, maxLength: 500)
+                    {
+                        fields["quote"] = .string(cut)
+                        how.append("the quote cut to its sentence that carries the answer")
+                    }
+                    guard !how.isEmpty else { return question }
+                    repairs["questions[\(index)]"] = how.joined(separator: ", ")
+                    return .object(fields)
+                })
+        default:
+            break
+        }
+        value = .object(object)
+        return repairs
+    }
+
+    /// `nodes` (a map's branches, or a node's children) with every label over the limit cut to
+    /// its head phrase, recursively.
+    private static func cutLabels(_ nodes: JSONValue, path: String, repairs: inout [String: String]) -> JSONValue {
+        guard let list = nodes.arrayValue else { return nodes }
+        return .array(
+            list.enumerated().map { index, node in
+                guard var fields = node.objectValue else { return node }
+                let at = "\(path)[\(index)]"
+                if let label = fields["label"]?.stringValue,
+                    let cut = ItemRepairs.headPhrase(label, maxWords: MindMap.labelWords)
+                {
+                    fields["label"] = .string(cut)
+                    repairs[at + ".label"] = "a label cut to its head phrase (“\(label)” → “\(cut)”)"
+                }
+                if let children = fields["children"] {
+                    fields["children"] = cutLabels(children, path: at + ".children", repairs: &repairs)
+                }
+                return .object(fields)
+            })
+    }
+
+    // MARK: provenance
+
+    /// Each item of `result`: the first `modelItems` of its list are the model's (`written`, or
+    /// `repaired` when a repair touched the item, found in the `original` list by its key), the
+    /// rest the skeleton's; the overview or central topic is the skeleton's when `replaced` says so.
+    private func provenance(
+        _ result: AnyStudyResult, task: StudyTask, list: String, modelItems: Int, requested: Int, original: [JSONValue],
+        repairs: [String: String], replaced: [String: String]
+    ) -> [ItemProvenance] {
+        let written = ItemProvenance.written(in: result, model: model, material: material, cached: false)
+        let values = result.jsonValue[list]?.arrayValue ?? []
+        var used = Set<Int>()
+        return written.map { record in
+            if let why = replaced[record.path] {
+                return ItemProvenance(path: record.path, kind: .extracted, note: why)
+            }
+            if record.path == "centralTopic", let how = repairs["centralTopic"] {
+                return ItemProvenance(path: record.path, kind: .repaired, note: "written by \(model); \(how)")
+            }
+            guard record.path.hasPrefix(list + "["),
+                let index = Int(record.path.dropFirst(list.count + 1).prefix { $0.isNumber }),
+                values.indices.contains(index)
+            else { return record }
+            guard index < modelItems else {
+                return ItemProvenance(
+                    path: record.path, kind: .extracted,
+                    note: "added from the builtin engine's \(task.name) to reach the \(requested) asked for")
+            }
+            // The model's item, found where it was in the answer (the items dropped before it shift it).
+            let key = Self.itemKey(values[index])
+            guard let at = original.indices.first(where: { !used.contains($0) && Self.itemKey(original[$0]) == key })
+            else { return record }
+            used.insert(at)
+            let how = repairs.filter { $0.key == "\(list)[\(at)]" || $0.key.hasPrefix("\(list)[\(at)].") }.map(\.value)
+                .sorted()
+            guard !how.isEmpty else { return record }
+            return ItemProvenance(
+                path: record.path, kind: .repaired, note: "written by \(model); " + how.joined(separator: "; "))
+        }
+    }
+
+    /// What tells a list's items apart: a card's question, a question's prompt, a node's label, a key point itself.
+    private static func itemKey(_ item: JSONValue) -> String {
+        let text =
+            item.stringValue ?? item["question"]?.stringValue ?? item["prompt"]?.stringValue ?? item["label"]?
+            .stringValue ?? ""
+        return BuiltinProse.duplicateKey(text)
+    }
+}
+
+extension GenerationSchema {
+    /// This schema with no minimum on the list at `path` (a root member: `cards`), so that a
+    /// judge may drop every item of it and count what is left itself.
+    func withoutMinimum(at path: String) -> GenerationSchema {
+        guard case .object(let properties) = self else { return self }
+        return .object(
+            properties.map { property in
+                guard property.name == path, case .array(let items, _, let most, let distinct) = property.schema else {
+                    return property
+                }
+                return .init(
+                    property.name, description: property.description,
+                    .array(items: items, minItems: 0, maxItems: most, distinct: distinct),
+                    optional: property.isOptional)
+            })
+    }
+}
+
+extension Array {
+    /// The element at `index`, or `nil` when there is none.
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+// MARK: - Repairs a rule says how to make
+
+/// The repairs of a model's item that break a rule but can be mended without writing anything
+/// new (#53, "repair, not refusal"): the item is cut, never reworded, so what is left is still
+/// the model's own words and still grounded where the whole was.
+///
+/// - A mind-map label over its word limit is cut to its head phrase: the noun phrase it opens
+///   with, before the verb, clause or preposition that adds a detail ("Okazaki fragments joined
+///   by DNA ligase" → "Okazaki fragments").
+/// - A card's answer that its quote does not hold, or that runs on past a short answer, is cut to
+///   its key words: the longest run of its words that the quote says too and that adds something
+///   the question does not ("They are joined into one strand by DNA ligase" → "DNA ligase").
+/// - A card's quote over its length limit is cut to its one sentence that carries the answer
+///   (``Grounding/supportProblem(question:answer:quote:)``); a quiz's explanation over its limit to
+///   its first sentences that fit; a card's optional hint that breaks its rule (too long, or the
+///   answer itself) is left out.
+/// Each returns `nil` when no cut leaves an item worth keeping; the item is then dropped.
+enum ItemRepairs {
+    /// Words that open what a label's head phrase does not need: a verb, a clause, a detail.
+    private static let breakWords: Set<String> = [
+        "is", "are", "was", "were", "be", "been", "has", "have", "had", "can", "could", "will", "would", "may", "might",
+        "must", "should", "does", "do", "did", "that", "which", "who", "whom", "whose", "where", "when", "while",
+        "because",
+        "so", "by", "in", "on", "at", "for", "with", "from", "into", "onto", "to", "towards", "toward", "during",
+        "between",
+        "through", "via", "using", "against", "after", "before", "until", "within", "without", "as", "like", "than",
+    ]
+
+    /// A subject pronoun starts a clause of its own: "Lagging strand it grows away from the fork".
+    private static let pronouns: Set<String> = ["it", "they", "he", "she", "we", "you", "i"]
+
+    /// Words a label neither opens nor ends on.
+    private static let edgeWords: Set<String> = [
+        "a", "an", "the", "and", "or", "of", "its", "their", "this", "these", "those", "his", "her", "our", "your",
+    ]
+
+    /// `label` cut to its head phrase of at most `maxWords` words: its words up to the first
+    /// break (punctuation inside it, a word of ``breakWords``, a subject pronoun, or a past
+    /// participle or "-ing" form right after a noun), without a leading article or a dangling last
+    /// word; `nil` when `label` already fits, opens on a break word, or when what is left is empty,
+    /// still too long, or holds no content word.
+    static func headPhrase(_ label: String, maxWords: Int) -> String? {
+        let words = label.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard words.count > maxWords else { return nil }
+        // A label that opens on a preposition or a clause word ("In England the government tried
+        // to …", "From the ports it followed …") is a piece of a sentence, not a noun phrase: no cut
+        // of it names an idea.
+        let opening = words[0].lowercased().trimmingCharacters(in: .punctuationCharacters)
+        guard !breakWords.contains(opening) else { return nil }
+        var head: [String] = []
+        for (index, word) in words.enumerated() {
+            let bare = word.lowercased().trimmingCharacters(in: .punctuationCharacters)
+            if index > 0, breakWords.contains(bare) || pronouns.contains(bare) { break }
+            let previous = index > 0 ? words[index - 1].lowercased() : ""
+            let next = index + 1 < words.count ? words[index + 1].lowercased() : ""
+            // "fragments joined …", "bonds holding …": a participle after the noun starts a detail
+            // ("leading and lagging strands" is one phrase).
+            if index > 1, word == word.lowercased(), bare.count > 4, bare.hasSuffix("ed") || bare.hasSuffix("ing"),
+                !edgeWords.contains(previous)
+            {
+                break
+            }
+            // "Helicase unwinds the double helix": a verb in "-s" before its object's article.
+            if index > 0, word == word.lowercased(), bare.hasSuffix("s"),
+                !["ss", "us", "is"].contains(where: bare.hasSuffix),
+                ["the", "a", "an", "its", "their", "this", "these"].contains(next)
+            {
+                break
+            }
+            head.append(word)
+            if let last = word.last, ",;:(—–".contains(last) || word.hasPrefix("(") { break }
+        }
+        head = head.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",;:()—–")) }.filter { !$0.isEmpty }
+        while let first = head.first, edgeWords.contains(first.lowercased()), head.count > 1 { head.removeFirst() }
+        while let last = head.last, edgeWords.contains(last.lowercased()) { head.removeLast() }
+        guard (1...maxWords).contains(head.count) else { return nil }
+        let phrase = head.joined(separator: " ")
+        guard ItemRules.contentWordCount(BuiltinTerms.words(in: phrase)) >= 1 else { return nil }
+        // A lower-case first word that began a sentence label ("the lagging strand …") keeps its case.
+        return phrase
+    }
+
+    /// The most words a card's answer may have before it is cut to its key words: a short answer
+    /// is a term or a phrase; a long one is a sentence the quote already says.
+    static let answerWords = 20
+
+    /// `answer` cut to its key words, when the quote does not hold it or it is longer than
+    /// ``answerWords``: the longest run of its words that `quote` says in the same order, that
+    /// holds a content word the question does not, and that is at most 8 words once its edge
+    /// words are trimmed. `nil` when the answer needs no cut or no run will do.
+    static func keyWords(answer: String, question: String, quote: String) -> String? {
+        let long = answer.split(whereSeparator: \.isWhitespace).count > answerWords
+        guard long || !Grounding.supports(quote: quote, answer) else { return nil }
+        let words = answer.split(whereSeparator: \.isWhitespace).map(String.init)
+        let quoteWords = Grounding.normalizedWords(quote)
+        let asked = Set(Grounding.contentStems(question))
+        var best: [String] = []
+        for start in words.indices {
+            for end in stride(from: words.count, to: start, by: -1) where end - start > best.count {
+                var run = Array(words[start..<end])
+                while let first = run.first,
+                    edgeWords.contains(first.lowercased().trimmingCharacters(in: .punctuationCharacters))
+                {
+                    run.removeFirst()
+                }
+                while let last = run.last,
+                    edgeWords.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters))
+                {
+                    run.removeLast()
+                }
+                guard !run.isEmpty, run.count <= 8, run.count > best.count else { continue }
+                let text = run.joined(separator: " ")
+                let normalized = Grounding.normalizedWords(text)
+                guard !normalized.isEmpty, Grounding.containsRun(normalized, in: quoteWords) else { continue }
+                let stems = Grounding.contentStems(text)
+                guard stems.contains(where: { !asked.contains($0) }) else { continue }
+                best = run
+            }
+        }
+        guard !best.isEmpty else { return nil }
+        var text = best.joined(separator: " ")
+        while let last = text.last, ",;:.".contains(last) { text.removeLast() }
+        return text
+    }
+
+    /// The one sentence of `quote` that carries `answer` for `question`, when `quote` is longer
+    /// than `maxLength` and has several sentences; `nil` when none does alone.
+    static func sentenceCarrying(answer: String, question: String, quote: String, maxLength: Int) -> String? {
+        guard quote.count > maxLength else { return nil }
+        let sentences = SentenceSplitter().split(quote).map(\.text)
+        guard sentences.count > 1 else { return nil }
+        return sentences.first {
+            $0.count <= maxLength && Grounding.supportProblem(question: question, answer: answer, quote: $0) == nil
+        }
+    }
+
+    /// `text`'s first whole sentences that fit `maxLength`, when it is longer; `nil` when it fits
+    /// or its first sentence alone does not.
+    static func firstSentences(_ text: String, maxLength: Int) -> String? {
+        guard text.count > maxLength else { return nil }
+        var kept = ""
+        for sentence in SentenceSplitter().split(text).map(\.text) {
+            let next = kept.isEmpty ? sentence : kept + " " + sentence
+            guard next.count <= maxLength else { break }
+            kept = next
+        }
+        return kept.isEmpty ? nil : kept
+    }
+}

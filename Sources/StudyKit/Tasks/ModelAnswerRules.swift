@@ -1,0 +1,122 @@
+import Foundation
+
+// MARK: - What a model's pieces of prose must be on their own
+
+/// Rules a model's whole answer answers to beyond those every result does (#53), item by item,
+/// so a judged part drops the items that break them: the builtin engine picks its key points and
+/// labels so that they hold by construction, and is not held to them.
+///
+/// - A key point stands on its own: it does not lean on a sentence before it ("It then shrinks
+///   …", "If they are equal, …": ``BuiltinEngine/readsOnItsOwn(_:)``, the rule the builtin
+///   engine's own key points follow), and it is not cut inside a number of the material ("A full
+///   cycle of phases takes about 29." where the material says 29.5; "5 days, and …").
+/// - A mind-map label is a phrase, not a piece of a sentence cut where it ran over the word limit:
+///   it does not end on an article, a conjunction or a preposition ("… labour became scarce and").
+enum ModelAnswerRules {
+    /// The words a label never ends on.
+    static let danglingLabelEnds: Set<String> = [
+        "a", "an", "the", "and", "or", "but", "nor", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as",
+        "than",
+        "that", "which", "who", "whose", "when", "where", "while", "because", "into", "between", "its", "their", "his",
+        "her",
+        "may", "can", "will", "would", "is", "are", "was", "were",
+    ]
+
+    /// What in `result`, a model's answer, breaks these rules, against `material`.
+    static func issues(in result: AnyStudyResult, material: String) -> [ValidationIssue] {
+        switch result {
+        case .summary(let summary): return issues(summary, material: material)
+        case .mindMap(let map): return issues(map)
+        case .studyKit(let kit):
+            return issues(kit.summary, material: material).map { $0.prefixed("summary") }
+                + issues(kit.mindMap).map { $0.prefixed("mindMap") }
+        default: return []
+        }
+    }
+
+    private static func issues(_ summary: Summary, material: String) -> [ValidationIssue] {
+        summary.keyPoints.enumerated().compactMap { index, point in
+            if !BuiltinEngine.readsOnItsOwn(point) {
+                return ValidationIssue(
+                    path: "keyPoints[\(index)]",
+                    message:
+                        "is \(ItemRules.quoted(point)), which leans on the sentence before it; "
+                        + "write a point that stands on its own"
+                )
+            }
+            if let number = cutInsideANumber(point, material: material) {
+                return ValidationIssue(
+                    path: "keyPoints[\(index)]",
+                    message:
+                        "is \(ItemRules.quoted(point)), cut inside the material's number \(number); "
+                        + "write the whole number"
+                )
+            }
+            return nil
+        }
+    }
+
+    private static func issues(_ map: MindMap) -> [ValidationIssue] {
+        Grounding.nodes(of: map).compactMap { node, path in
+            guard let last = Grounding.normalizedWords(node.label).last, danglingLabelEnds.contains(last) else {
+                return nil
+            }
+            return ValidationIssue(
+                path: path + ".label",
+                message:
+                    "is \(ItemRules.quoted(node.label)), a phrase cut off after “\(last)”; "
+                    + "name an idea in a few words")
+        }
+    }
+
+    /// The material's number that `text` ends or starts inside of, or `nil`: it ends on "about 29."
+    /// where the material writes "about 29.5", or starts with "5 days" where it writes "29.5 days"
+    /// (the words beside the number are the material's too, so "a pH of 7." is not cut from "close to 7.4").
+    static func cutInsideANumber(_ text: String, material: String) -> String? {
+        let words = text.trimmingCharacters(in: .whitespaces).split(separator: " ").map(String.init)
+        guard let first = words.first, let last = words.last else { return nil }
+        let characters = Array(material)
+        /// The material's decimals, each with the two words before it and the word after it.
+        var found: [(number: String, whole: String, fraction: String, before: [String], after: String)] = []
+        var index = 0
+        while index < characters.count {
+            guard characters[index].isNumber,
+                index == 0 || !characters[index - 1].isNumber && characters[index - 1] != "."
+            else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < characters.count, characters[end].isNumber { end += 1 }
+            guard end + 1 < characters.count, characters[end] == ".", characters[end + 1].isNumber else {
+                index = end
+                continue
+            }
+            var fractionEnd = end + 1
+            while fractionEnd < characters.count, characters[fractionEnd].isNumber { fractionEnd += 1 }
+            let before = Array(Grounding.normalizedWords(String(characters[max(0, index - 40)..<index])).suffix(2))
+            let after =
+                Grounding.normalizedWords(String(characters[fractionEnd..<min(characters.count, fractionEnd + 30)]))
+                .first ?? ""
+            found.append(
+                (
+                    String(characters[index..<fractionEnd]), String(characters[index..<end]),
+                    String(characters[(end + 1)..<fractionEnd]), before, after
+                ))
+            index = fractionEnd
+        }
+        if last.hasSuffix("."), !last.dropLast().isEmpty, last.dropLast().allSatisfy(\.isNumber) {
+            let said = Array(Grounding.normalizedWords(words.dropLast().joined(separator: " ")).suffix(2))
+            if let hit = found.first(where: {
+                $0.whole == String(last.dropLast()) && !said.isEmpty && $0.before == said
+            }) {
+                return hit.number
+            }
+        }
+        if first.allSatisfy(\.isNumber), words.count > 1 {
+            let said = Grounding.normalizedWords(words[1]).first ?? ""
+            if let hit = found.first(where: { $0.fraction == first && $0.after == said }) { return hit.number }
+        }
+        return nil
+    }
+}

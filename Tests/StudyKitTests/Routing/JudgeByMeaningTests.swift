@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+
+@testable import StudyKit
+
+/// Judging by meaning (#53): a quote carries its answer, a blurb says what the material says
+/// rather than what the document does, a reworded statement stays true to its source, and the
+/// builtin skeleton blanks terms, not verbs or words that name a kind of thing.
+@Suite("Items are judged by what they mean")
+struct JudgeByMeaningTests {
+    // MARK: the quote carries the answer
+
+    static let quote = "In 1455 Fust sued Gutenberg to recover his money and took over much of the workshop."
+
+    @Test(arguments: [
+        ("Whom did Fust sue in 1455?", "Gutenberg", nil as String?),
+        ("Who took over much of the workshop?", "Fust", nil),
+        // The answer is not in the quote.
+        ("Whom did Fust sue in 1455?", "Peter Schöffer", "does not hold the answer"),
+        // The question's words are not there: a quote that happens to hold the answer.
+        ("Who printed the first Bible in Mainz?", "Gutenberg", "of the question's words"),
+        // A bare year, and the sentence that holds it says what the question asks.
+        ("In what year did Fust sue Gutenberg?", "1455", nil),
+        ("What year was the energy of New Zealand reported?", "1455", "not in a sentence about what the question asks"),
+    ])
+    func aQuoteCarriesTheAnswerAndTheQuestion(question: String, answer: String, problem: String?) {
+        let found = Grounding.supportProblem(question: question, answer: answer, quote: Self.quote)
+        if let problem {
+            #expect(found?.contains(problem) == true, "\(found ?? "nil")")
+        } else {
+            #expect(found == nil, "\(found ?? "")")
+        }
+    }
+
+    @Test func aYearInAnotherSentenceOfTheQuoteDoesNotCarryTheQuestion() {
+        let quote = "Energy in New Zealand was reviewed by the ministry. Sources: Statistics report, 2016."
+        #expect(
+            Grounding.supportProblem(
+                question: "What year was energy in New Zealand reviewed?", answer: "2016", quote: quote) != nil)
+        #expect(
+            Grounding.supportProblem(question: "What year is the Statistics report from?", answer: "2016", quote: quote)
+                == nil)
+    }
+
+    // MARK: filler
+
+    @Test(arguments: [
+        ("In the lecture notes, we discuss the process of DNA replication.", "in the lecture notes"),
+        ("This text explains how acids and bases react.", "this text explains"),
+        ("In these notes, the Moon's phases, tides and eclipses are described.", "in these notes"),
+        ("We will look at how binary search halves a sorted array.", "we will"),
+        ("This revision sheet covers the causes and consequences of the Black Death.", "this revision sheet covers"),
+        ("These notes explain the pH scale.", "these notes explain"),
+        // The document's own label: the tuning half's "Unit 3 notes", the issue's "Lecture notes, week 7".
+        ("Unit 3 notes: how markets set prices.", "unit 3"),
+        ("Lecture notes, week 7.", "lecture notes"),
+        ("Notes on the replication of DNA before a cell divides.", "notes on"),
+    ])
+    func aBlurbAboutTheDocumentIsFiller(blurb: String, phrase: String) {
+        #expect(ItemRules.stockFiller(in: blurb) == phrase)
+        #expect(!Headline(title: "Notes", blurb: blurb).semanticIssues().isEmpty)
+    }
+
+    @Test(arguments: [
+        "We see the Moon because it reflects sunlight.",
+        "Binary search finds a word in the text by halving a sorted array.",
+        "Functions defined in the module run when it is imported.",
+        "In the course of a day most coasts have two high tides.",
+        "Acids release hydrogen ions in water, and bases accept them.",
+        "Musical notes are written on a staff of five lines.",
+        "One unit of demand costs 3 dollars more each week.",
+    ])
+    func aBlurbThatSaysWhatTheMaterialSaysIsNoFiller(blurb: String) {
+        #expect(ItemRules.stockFiller(in: blurb) == nil)
+    }
+
+    // MARK: a reworded statement that is false
+
+    static let economics = """
+        Demand is the quantity of a good that buyers are willing and able to purchase at each possible price, over a given period. \
+        Supply is the quantity of a good that sellers are willing and able to offer for sale at each possible price, over a given period. \
+        The equilibrium price is the price at which the quantity demanded equals the quantity supplied. \
+        If the price is above equilibrium, there is a surplus. A demand curve normally slopes downwards from left to right.
+        """
+
+    @Test(arguments: [
+        // The issue's own example: what the material says of demand, said of both.
+        "Supply and demand are the quantity of a good that buyers are willing and able to purchase.",
+        // The opposite of its source.
+        "A demand curve does not slope downwards from left to right.",
+        "If the price is above equilibrium, there is no surplus.",
+    ])
+    func aRewordingThatSaysSomethingFalseIsRefused(statement: String) {
+        #expect(ClaimCheck(material: Self.economics).misstatement(statement) != nil)
+    }
+
+    @Test(arguments: [
+        "Demand is the quantity of a good that buyers are willing and able to buy at each price.",
+        "The equilibrium price is where the quantity demanded equals the quantity supplied.",
+        "Supply and demand set the equilibrium price, where the quantity demanded equals the quantity supplied.",
+        "Above the equilibrium price there is a surplus.",
+        "The demand curve normally slopes downwards.",
+    ])
+    func aTrueRewordingPasses(statement: String) {
+        #expect(ClaimCheck(material: Self.economics).misstatement(statement) == nil)
+    }
+
+    @Test func aFalseHeadlineIsNotGrounded() {
+        let headline = Headline(
+            title: "Supply and Demand",
+            blurb: "Supply and demand are the quantity of a good that buyers are willing and able to purchase.")
+        #expect(Grounding.issues(in: .headline(headline), source: Self.economics).first?.path == "blurb")
+    }
+
+    // MARK: the skeleton blanks terms
+
+    @Test func theSkeletonBlanksNoVerbAndNoWordThatNamesAKind() throws {
+        guard
+            case .flashcards(let deck) = try BuiltinEngine().generate(
+                .flashcards, text: PartJudgeTests.material, title: nil)
+        else {
+            throw BuiltinError.emptyText
+        }
+        let answers = deck.cards.map(\.answer)
+        for verb in ["removes", "starts", "helix opens", "strand"] { #expect(!answers.contains(verb), "\(answers)") }
+        #expect(deck.cards.count >= 6)
+    }
+
+    @Test(arguments: [
+        ("DNA polymerase I removes the RNA primers and fills the gaps with DNA.", "removes", true),
+        ("Replication starts at sites called origins of replication.", "starts", true),
+        ("The point where the helix opens is the replication fork.", "helix opens", true),
+        ("Net forces acting on an object add up.", "forces acting", true),
+        ("Sellers want to sell more than buyers want to buy.", "want", true),
+        ("Binary search is used to find the first version of a program.", "find", true),
+        // Nouns where a verb could stand.
+        ("DNA ligase then joins the fragments into one continuous strand.", "fragments", false),
+        ("Most coasts have two high tides and two low tides a day.", "tides", false),
+        ("The hydrogen ions of the acid and the hydroxide ions of the alkali join to form water.", "ions", false),
+        ("Spring tides are the largest.", "Spring tides", false),
+    ])
+    func aBlankThatEndsOnTheSentencesVerbIsNoTerm(sentence: String, blank: String, verb: Bool) throws {
+        let words = BuiltinTerms.words(in: sentence)
+        let blankWords = BuiltinTerms.words(in: blank).map(\.lowercased)
+        let start = try #require(
+            words.indices.first { index in
+                index + blankWords.count <= words.count
+                    && words[index..<(index + blankWords.count)].map(\.lowercased) == blankWords
+            })
+        #expect(ClozeBuilder.endsOnAVerb(words, start: start, length: blankWords.count) == verb)
+    }
+
+    // MARK: the card judge
+
+    @Test func aQuestionThatTurnsTheSentenceAroundIsRefused() {
+        // A passive sentence's agent made the verb's object.
+        let tides = JudgeByMeaningTests.cloze(
+            "Tides are caused mainly by the Moon's gravity pulling on the Earth's oceans.", "Tides")
+        #expect(
+            RoutingEngine.swapsSubjectAndObject(
+                "What causes the Moon's gravity pulling on the Earth's oceans?", of: tides))
+        #expect(!RoutingEngine.swapsSubjectAndObject("What is caused mainly by the Moon's gravity?", of: tides))
+        // A subject with "of" made the verb's object.
+        let feudal = JudgeByMeaningTests.cloze(
+            "In the long run, the shortage of labour weakened the feudal system in western Europe.", "feudal system")
+        #expect(
+            RoutingEngine.swapsSubjectAndObject("What weakened the shortage of labour in western Europe?", of: feudal))
+        #expect(
+            !RoutingEngine.swapsSubjectAndObject(
+                "What did the shortage of labour weaken in western Europe?", of: feudal))
+    }
+
+    @Test func aQuestionThatJoinsTwoMentionsOfAWordIsRefused() {
+        let tilt = Self.cloze(
+            "Eclipses do not happen every month because the Moon's orbit is tilted by about 5 degrees to the Earth's orbit around the Sun.",
+            "5 degrees")
+        #expect(
+            RoutingEngine.splicesTwoMentions("What is the tilt of the Moon's orbit around the Sun?", of: tilt) != nil)
+        #expect(
+            RoutingEngine.splicesTwoMentions("By how much is the Moon's orbit tilted to the Earth's orbit?", of: tilt)
+                == nil)
+        #expect(
+            RoutingEngine.splicesTwoMentions(
+                "What is the lagging strand made away from?", of: PartJudgeTestsCard.lagging) == nil)
+    }
+
+    enum PartJudgeTestsCard {
+        static let lagging = JudgeByMeaningTests.cloze(
+            "The lagging strand is made away from the fork, in short pieces called Okazaki fragments.", "fork")
+    }
+
+    static func cloze(_ quote: String, _ blank: String) -> Flashcards.Card {
+        Flashcards.Card(question: quote.replacingOccurrences(of: blank, with: "_____"), answer: blank, quote: quote)
+    }
+
+    @Test func aModelsKeyPointStandsOnItsOwnAndKeepsItsNumbersWhole() {
+        let material =
+            "A full cycle of phases takes about 29.5 days. Pure water has a pH of 7. Blood stays close to 7.4."
+        #expect(
+            ModelAnswerRules.cutInsideANumber("A full cycle of phases takes about 29.", material: material) == "29.5")
+        #expect(
+            ModelAnswerRules.cutInsideANumber("5 days, and the Moon turns on its axis.", material: material) == "29.5")
+        #expect(ModelAnswerRules.cutInsideANumber("Pure water has a pH of 7.", material: material) == nil)
+        let summary = Summary(
+            overview: "The Moon has phases. It reflects sunlight.",
+            keyPoints: [
+                "A full cycle of phases takes about 29.", "It then shrinks through the last quarter.",
+                "Pure water has a pH of 7.",
+            ])
+        #expect(
+            ModelAnswerRules.issues(in: .summary(summary), material: material).map(\.path) == [
+                "keyPoints[0]", "keyPoints[1]",
+            ])
+        let map = MindMap(
+            centralTopic: "Moon",
+            branches: [
+                MindMap.Node(label: "Phases", children: [MindMap.Node(label: "Labour became scarce and")]),
+                MindMap.Node(label: "Tides"),
+            ])
+        #expect(
+            ModelAnswerRules.issues(in: .mindMap(map), material: material).map(\.path) == [
+                "branches[0].children[0].label"
+            ])
+    }
+
+    @Test func aQuestionThatEndsWhereTheBlankStandsIsAccepted() {
+        let quote = "The lagging strand is made away from the fork, in short pieces called Okazaki fragments."
+        let card = Flashcards.Card(
+            question: quote.replacingOccurrences(of: "fork", with: "_____"), answer: "fork", quote: quote)
+        // The lagging strand's question, accepted as the rewrite of `card` against `material`.
+        func accepted(_ card: Flashcards.Card, material: String) -> Bool {
+            let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(material)))
+            if case .success = job.accept(["question": "What is the lagging strand made away from?", "answer": "fork"]) {
+                return true
+            }
+            return false
+        }
+        #expect(accepted(card, material: PartJudgeTests.material))
+        // Not any question that ends on "from": the clause before the blank is the lagging strand's.
+        #expect(RoutingEngine.endsWhereTheBlankStands("What is the lagging strand made away from?", of: card))
+        #expect(!RoutingEngine.endsWhereTheBlankStands("What are Okazaki fragments made away from?", of: card))
+        #expect(!RoutingEngine.endsWhereTheBlankStands("What is the lagging strand?", of: card))
+        // Without the comma too.
+        let shorter = Flashcards.Card(
+            question: "The lagging strand is made away from the _____ in short pieces called Okazaki fragments.",
+            answer: "fork",
+            quote: "The lagging strand is made away from the fork in short pieces called Okazaki fragments.")
+        #expect(accepted(shorter, material: shorter.quote))
+    }
+}
