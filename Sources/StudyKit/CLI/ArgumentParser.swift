@@ -247,6 +247,7 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
     settings.verbose = raw.flags.contains("verbose")
     settings.jobs = try positiveCount(raw, "jobs")
     settings.maxChunks = try positiveCount(raw, "max-chunks")
+    settings.size = KitSize(cards: try itemCount(raw, "cards"), questions: try itemCount(raw, "questions"))
     settings.outputDirectory = raw.values["out"]
     if settings.outputDirectory != nil && task != .studyKit {
         throw .unknownOption("--out", command: spec.name, suggestion: nil)
@@ -301,6 +302,15 @@ private func positiveCount(_ raw: RawArguments, _ name: String) throws(UsageErro
     guard let text = raw.values[name] else { return nil }
     guard let count = Int(text), count >= 1 else {
         throw .invalidValue(option: "--\(name)", value: text, expected: "a whole number, 1 or more")
+    }
+    return count
+}
+
+/// `--cards` or `--questions`: from 3 (the fewest a deck or quiz holds) to 5,000; `nil` when absent.
+private func itemCount(_ raw: RawArguments, _ name: String) throws(UsageError) -> Int? {
+    guard let text = raw.values[name] else { return nil }
+    guard let count = Int(text), (3...KitSize.largestRequest).contains(count) else {
+        throw .invalidValue(option: "--\(name)", value: text, expected: "a whole number from 3 to \(KitSize.largestRequest)")
     }
     return count
 }

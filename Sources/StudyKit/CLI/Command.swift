@@ -101,6 +101,8 @@ struct GenerateSettings: Sendable, Equatable {
     var jobs: Int? = nil
     /// `--max-chunks`: chunks sent to a model at most; `nil` for no cap.
     var maxChunks: Int? = nil
+    /// `--cards` and `--questions`; by default the counts follow the material (#54).
+    var size = KitSize.followsMaterial
 
     /// Creates settings with the defaults of the CLI.
     public init(

@@ -44,6 +44,12 @@ let chunkOptions: [OptionSpec] = [
     OptionSpec("max-chunks", value: "n", "send at most n chunks to a model; the builtin engine takes the rest (default: no cap)"),
 ]
 
+/// `--cards`: the deck's size (#54).
+let cardsOption = OptionSpec(
+    "cards", value: "n", "flashcards to make (default: about one per 700 characters of distinct body text and one per section, 12 to 400)")
+/// `--questions`: the quiz's size (#54).
+let questionsOption = OptionSpec("questions", value: "n", "quiz questions to make (default: half the cards, 8 to 200)")
+
 /// Options that shape how a source is read.
 let sourceOptions: [OptionSpec] = [
     OptionSpec("password", value: "password", "password of an encrypted PDF"),
@@ -115,11 +121,13 @@ struct CommandSpec: Sendable {
             options: generationOptions + chunkOptions + sourceOptions, example: "studykit summary samples/article.html"),
         CommandSpec(
             name: "flashcards", kind: .generate(.flashcards), usage: "studykit flashcards <source>",
-            summary: "question/answer cards with a supporting quote", options: generationOptions + chunkOptions + sourceOptions,
+            summary: "question/answer cards with a supporting quote",
+            options: generationOptions + chunkOptions + sourceOptions + [cardsOption],
             example: "studykit flashcards samples/notes.pdf --format anki > cards.tsv"),
         CommandSpec(
             name: "quiz", kind: .generate(.quiz), usage: "studykit quiz <source>", summary: "multiple-choice questions",
-            options: generationOptions + chunkOptions + sourceOptions, example: "studykit quiz samples/notes.pdf"),
+            options: generationOptions + chunkOptions + sourceOptions + [questionsOption],
+            example: "studykit quiz samples/notes.pdf"),
         CommandSpec(
             name: "mindmap", kind: .generate(.mindmap), usage: "studykit mindmap <source>", summary: "a mind map of the material",
             options: generationOptions + chunkOptions + sourceOptions, example: "studykit mindmap samples/notes.pdf --format mermaid"),
@@ -132,7 +140,7 @@ struct CommandSpec: Sendable {
             example: "studykit podcast samples/notes.pdf --audio notes.wav"),
         CommandSpec(
             name: "import", kind: .generate(.studyKit), usage: "studykit import <source> [--out <dir>] [--with-podcast]", summary: "the whole study kit",
-            options: generationOptions + chunkOptions + sourceOptions + [
+            options: generationOptions + chunkOptions + sourceOptions + [cardsOption, questionsOption] + [
                 OptionSpec("with-podcast", "add the podcast part (with --out: podcast.md, podcast.wav when espeak-ng and sox are installed; kit.html shows it)"),
                 OptionSpec("audio-format", value: "wav|ogg", "the kit's podcast sound: podcast.wav (default) or podcast.ogg (Ogg Vorbis)"),
             ],

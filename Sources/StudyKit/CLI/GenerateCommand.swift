@@ -73,16 +73,17 @@ extension Runner {
 
         let decision = backend(for: settings.task, characterCount: document.characterCount)
         progress.show("\(settings.task.commandName): \(document.characterCount) characters, routed \(decision.rawValue)")
-        let request = RoutingRequest(
+        var request = RoutingRequest(
             task: settings.task, document: document, concept: settings.concept, explanation: explanation,
             engine: settings.engine, offline: settings.offline, useCache: !settings.noCache,
             budget: budgetSeconds.map { TimeBudget(seconds: $0, start: runStarted) })
+        request.size = settings.size
         // The preview draws where the cursor is: take the progress line away first.
         if streamer != nil { progress.clear() }
         // An explicit --budget is the whole job's: every chunk shares the request's deadline.
         let chunker = chunkedRunner(
             router: router, settings: settings, budget: settings.budget == nil ? nil : request.budget, progress: progress, clock: clock)
-        let routed: RoutedResult
+        var routed: RoutedResult
         var parts: [(task: StudyTask, routed: RoutedResult)] = []
         var podcastScript: PodcastScript?
         if settings.task == .studyKit {
@@ -98,6 +99,16 @@ extension Runner {
             }
         } else {
             routed = try await chunker.run(request)
+        }
+        // Every run that makes cards, questions or key points says which body sections they come from (#54).
+        if SectionItems.quotes(of: routed.result) != nil {
+            let sectionItems = SectionItems(document: document)
+            routed.coverage = sectionItems.adding(to: routed.coverage, of: routed.result)
+            parts = parts.map { task, run in
+                var run = run
+                run.coverage = sectionItems.adding(to: run.coverage, of: run.result)
+                return (task, run)
+            }
         }
         streamer?.finish()
         progress.clear()
@@ -178,7 +189,8 @@ extension Runner {
                 var text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
                 // The kit's optional podcast part follows the kit in Markdown.
                 if settings.task == .studyKit, let script = podcastScript { text += "\n" + MarkdownRenderer.render(script, context: context) }
-                // A document read in chunks says what a model read of it, and what it did not.
+                // Which body sections the items come from; a document read in chunks also says
+                // what a model read of it, and what it did not.
                 if let coverage = routed.coverage { text += (text.hasSuffix("\n") ? "\n" : "\n\n") + TerminalSafety.clean(coverage.markdownFooter) }
                 output.write(text.hasSuffix("\n") ? text : text + "\n")
             } else {

@@ -272,7 +272,8 @@ extension RoutingEngine {
     func checked(
         _ result: AnyStudyResult, provenance: [ItemProvenance], fallback: AnyStudyResult, extracted: [ItemProvenance], material: String
     ) -> (result: AnyStudyResult, items: [ItemProvenance]) {
-        let issues = result.value.validationIssues() + Grounding.issues(in: result, source: material)
+        // The rewritten part holds as many items as the extracted one, which its size allowed (#54).
+        let issues = result.validationIssues(size: fallback.heldSize) + Grounding.issues(in: result, source: material)
         guard issues.isEmpty else {
             note("the rewritten \(result.task.name) did not validate (\(issues[0].description)); kept the extracted one")
             return (fallback, extracted.map { ItemProvenance(path: $0.path, kind: .extracted, note: "the rewritten part did not validate") })

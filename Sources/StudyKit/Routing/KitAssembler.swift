@@ -92,7 +92,7 @@ public struct KitAssembler: Sendable {
         else { throw EngineError.invalidOutput(["a kit part came back as the wrong type"]) }
         let assembled = try assemble(
             headline: headline, summary: summary, flashcards: cards, quiz: quiz, mindMap: mindMap,
-            runs: [(.headline, headline)] + results)
+            runs: [(.headline, headline)] + results, size: request.size)
         return AssembledKit(routed: assembled, parts: [(StudyTask.headline, headline)] + results, singleRequest: false)
     }
 
@@ -118,7 +118,7 @@ public struct KitAssembler: Sendable {
             + Self.remoteParts.compactMap { task in alone[task].map { (task, $0) } }
         let assembled = try assemble(
             headline: headline, summary: bundle.summary, flashcards: bundle.flashcards, quiz: bundle.quiz,
-            mindMap: bundle.mindMap, runs: runs)
+            mindMap: bundle.mindMap, runs: runs, size: request.size)
         let parts = [(StudyTask.headline, headline)] + Self.remoteParts.map { ($0, alone[$0] ?? kit) }
         return AssembledKit(routed: assembled, parts: parts, singleRequest: alone.isEmpty)
     }
@@ -146,7 +146,7 @@ public struct KitAssembler: Sendable {
     /// `runs` starts with the headline; the next run is the main part.
     private func assemble(
         headline: RoutedResult, summary: Summary, flashcards: Flashcards, quiz: Quiz, mindMap: MindMap,
-        runs: [(StudyTask, RoutedResult)]
+        runs: [(StudyTask, RoutedResult)], size: KitSize
     ) throws -> RoutedResult {
         guard case .headline(let title) = headline.result else {
             throw EngineError.invalidOutput(["the headline part came back as the wrong type"])
@@ -162,7 +162,12 @@ public struct KitAssembler: Sendable {
                 return labelled
             }
         }
-        if chunked.isEmpty { try bundle.validate() }
+        // A deck the builtin engine sized for the document may hold more than one answer: the
+        // kit's lists are checked against what the request allows (#54).
+        if chunked.isEmpty {
+            let issues = AnyStudyResult.studyKit(bundle).validationIssues(size: size)
+            guard issues.isEmpty else { throw SchemaError.invalid(issues) }
+        }
         let main = runs[1].1
         let usage = RoutedResult.summedUsage(runs.map(\.1))
         let fallbacks = runs.flatMap { task, run in

@@ -23,6 +23,8 @@ public struct RoutingRequest: Sendable {
     /// Set when ``document`` is one chunk of a longer document (``ChunkedRunner``): which part
     /// it is and how many items it should give; it adds one line to the prompt.
     public var part: DocumentPart? = nil
+    /// How many cards and questions (`--cards`, `--questions`); by default they follow the material (#54).
+    public var size: KitSize = .followsMaterial
     /// How many items a whole part asks for (a line of the prompt), and what a model's answer is
     /// judged against: kept when half of them pass, topped up to them (#53).
     public var counts: ItemCounts = .standard
@@ -775,11 +777,17 @@ public struct RoutingEngine: Sendable {
     // MARK: builtin
 
     /// The builtin engine's `task` on the whole of `document`: the skeleton a model's part is
-    /// topped up from (``PartJudge``); `nil` when the text is too short for one.
+    /// topped up from (``PartJudge``); `nil` when the text is too short for one. Sized as a page
+    /// of notes' (12 cards, 8 questions), what one model answer may hold: a model's part is
+    /// still asked for one answer's items (#54 sizes the builtin engine's own parts only).
     func skeleton(_ task: StudyTask, document: Document) -> AnyStudyResult? {
         let title = document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
-        return try? builtin.generate(task, text: builtin.withoutInstructions(document.text), title: title)
+        return try? builtin.generate(
+            task, text: builtin.withoutInstructions(document.text), title: title, size: Self.skeletonSize)
     }
+
+    /// The size of the skeleton a model's part is topped up from.
+    static let skeletonSize = KitSize(cards: KitSize.minimumCards, questions: KitSize.minimumQuestions)
 
     private func builtinResult(
         _ request: RoutingRequest, decision: Backend, fallbacks: [FallbackStep], log: AttemptLog
@@ -790,7 +798,8 @@ public struct RoutingEngine: Sendable {
         let text = builtin.withoutInstructions(document.text)
         let title = document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
         let extracted = try builtin.generate(
-            request.task, text: text, title: title, concept: request.concept, explanation: request.explanation)
+            request.task, text: text, title: title, concept: request.concept, explanation: request.explanation,
+            size: request.size)
         let (result, items) = await rewriteItems(
             extracted, request: request, material: [title, text].compactMap { $0 }.joined(separator: "\n"),
             modelWasSkipped: fallbacks.contains { $0.engine != .builtin && $0.reason.hasPrefix("skipped:") }, log: log)

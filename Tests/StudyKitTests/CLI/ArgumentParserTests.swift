@@ -60,6 +60,16 @@ struct ArgumentParserTests {
             settings.maxChunks = 5
             return settings
         }())),
+        Accepted(argv: ["import", "book.pdf", "--cards", "60", "--questions=20"], expected: .generate({
+            var settings = GenerateSettings(task: .studyKit, source: "book.pdf")
+            settings.size = KitSize(cards: 60, questions: 20)
+            return settings
+        }())),
+        Accepted(argv: ["flashcards", "book.pdf", "--cards", "3"], expected: .generate({
+            var settings = GenerateSettings(task: .flashcards, source: "book.pdf")
+            settings.size = KitSize(cards: 3)
+            return settings
+        }())),
         Accepted(argv: ["engines", "--json"], expected: .engines(json: true)),
         Accepted(argv: ["schema", "mindmap"], expected: .schema(task: .mindmap, strict: false)),
         Accepted(argv: ["schema", "import", "--strict"], expected: .schema(task: .studyKit, strict: true)),
@@ -130,6 +140,10 @@ struct ArgumentParserTests {
         Rejected(argv: ["route", "quiz", "x.pdf", "--explain", "--jobs", "0"], message: "Invalid value '0' for '--jobs': expected a whole number, 1 or more."),
         Rejected(argv: ["import", "x", "--max-chunks", "many"], message: "Invalid value 'many' for '--max-chunks': expected a whole number, 1 or more."),
         Rejected(argv: ["headline", "x", "--jobs", "2"], message: "Unknown option '--jobs'. See 'studykit headline --help'."),
+        Rejected(argv: ["flashcards", "x", "--cards", "2"], message: "Invalid value '2' for '--cards': expected a whole number from 3 to 5000."),
+        Rejected(argv: ["import", "x", "--questions", "lots"], message: "Invalid value 'lots' for '--questions': expected a whole number from 3 to 5000."),
+        Rejected(argv: ["quiz", "x", "--cards", "10"], message: "Unknown option '--cards'. See 'studykit quiz --help'."),
+        Rejected(argv: ["summary", "x", "--questions", "10"], message: "Unknown option '--questions'. See 'studykit summary --help'."),
     ]
 
     @Test(arguments: rejected)

@@ -13,6 +13,8 @@ struct StudyKitImportIntegrationTests {
     static let envelopeFields: Set<String> = [
         "task", "engine", "model", "decision", "result", "source", "fitted", "cached", "reasked", "fallbacks", "usage", "parts",
         "seconds", "attempts", "items", "dropped",
+        // Every kit says which body sections its items come from (#54).
+        "coverage",
     ]
 
     /// The kit is remote work. The model server is our own, with the shared remote's 8,192-token

@@ -26,6 +26,14 @@ struct BuiltinAnalysis: Sendable {
     /// The words of each prose unit (``BuiltinTerms/words(in:)``), aligned with `prose`: a part
     /// that reads every word again need not tokenize the book again.
     let proseWords: [[BuiltinWord]]
+    /// For each unit, its position in `prose`, or -1 for a heading or a unit without words.
+    private let prosePositionOfUnit: [Int]
+    /// The sections of the outline, the body sections among them, and the distinct characters
+    /// of the text (#54): what the deck is sized and spread by.
+    let sections: BodySections
+    /// The last deck of cloze items built from this analysis, by its size: a kit's deck and quiz
+    /// draw on the same items, and a book's deck is worth building once.
+    let decks = LastValue<ClozeDeckKey, [ClozeItem]>()
     /// The source's title as given by the caller, if any.
     let givenTitle: String?
     /// Prose units that are long enough to say something (three words or more), for messages.
@@ -97,6 +105,10 @@ struct BuiltinAnalysis: Sendable {
         prose = proseIndices.map { units[$0] }
         proseWords = proseIndices.map { unitWords[$0] }
         proseStems = proseWords.map { Set($0.map(\.stem)) }
+        var prosePositionOfUnit = [Int](repeating: -1, count: units.count)
+        for (position, unit) in proseIndices.enumerated() { prosePositionOfUnit[unit] = position }
+        self.prosePositionOfUnit = prosePositionOfUnit
+        sections = BodySections(outline: outline)
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose, words: proseIndices.map { unitWords[$0] })
         let functionWords = Self.functionWords(unitWords)
@@ -137,7 +149,7 @@ struct BuiltinAnalysis: Sendable {
     /// word that is likely a function word of that language ("der", "und", "ist"; acronyms such
     /// as "DNA" are kept) and, in CJK, no hiragana (particles and endings are hiragana; Japanese
     /// terms come out of the extractor as whole runs of kanji or katakana).
-    private static func isContentTerm(_ phrase: Keyphrase) -> Bool {
+    static func isContentTerm(_ phrase: Keyphrase) -> Bool {
         let words = BuiltinTerms.words(in: phrase.text)
         guard !words.isEmpty else { return false }
         return words.allSatisfy { word in
@@ -163,6 +175,12 @@ struct BuiltinAnalysis: Sendable {
             let name = core.dropFirst().dropLast()
             return name.first?.isLetter == true && name.allSatisfy { $0.isLetter || $0.isNumber || "_.-".contains($0) }
         }
+    }
+
+    /// The words of the unit at `index` of `units` when it is prose, tokenized once by the analysis.
+    func proseWords(ofUnit index: Int) -> [BuiltinWord]? {
+        guard prosePositionOfUnit.indices.contains(index), prosePositionOfUnit[index] >= 0 else { return nil }
+        return proseWords[prosePositionOfUnit[index]]
     }
 
     /// Whether a keyphrase (by its stem key) occurs in the prose unit at `proseIndex`.
@@ -252,4 +270,10 @@ extension BuiltinAnalysis {
         let stem = word.hasSuffix("e") ? String(word.dropLast()) : word
         return [word + "s", word + "es", stem + "ed", stem + "ing"].contains(where: vocabulary.contains)
     }
+}
+
+/// What a deck of cloze items is built for: its size, and whether no section may take it past.
+struct ClozeDeckKey: Equatable, Sendable {
+    let limit: Int
+    let exact: Bool
 }

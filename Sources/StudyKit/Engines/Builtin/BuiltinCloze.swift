@@ -7,7 +7,13 @@ extension BuiltinEngine {
     private static let choiceLength = 200
     private static let explanationLength = 600
 
-    /// Up to `limit` cloze items with distinct one-line questions that fit every bound.
+    /// Up to `limit` cloze items with distinct one-line questions that fit every bound (a few
+    /// more when a body section would otherwise have none, unless `exact`).
+    ///
+    /// The document's best items come first, up to what a page of notes gets
+    /// (``flashcardLimit``); then every body section gets its share (``SectionSpread``: one card
+    /// at least, the rest by its share of the distinct text, from its own sentences and terms);
+    /// then the document's terms top the deck up. A deck sized past a page's is in document order.
     ///
     /// Passes, each only while more are needed: the builder's defaults (one per sentence of 6–40
     /// words, one per term); then shorter sentences and terms not used yet; then, only to reach
@@ -15,12 +21,23 @@ extension BuiltinEngine {
     /// The first two take only sentences that stand alone, as the summary's do: finished, reading
     /// on their own (``readsOnItsOwn(_:)``: not leaning on the one before, not sending the reader
     /// elsewhere) and whole (``isPieceOfLongerSentence(_:in:)``).
-    func clozeItems(_ analysis: BuiltinAnalysis, limit: Int) -> [ClozeItem] {
+    func clozeItems(_ analysis: BuiltinAnalysis, limit: Int, exact: Bool = false) -> [ClozeItem] {
+        analysis.decks.value(for: ClozeDeckKey(limit: limit, exact: exact)) { key in
+            buildClozeItems(analysis, limit: key.limit, exact: key.exact)
+        }
+    }
+
+    private func buildClozeItems(_ analysis: BuiltinAnalysis, limit: Int, exact: Bool) -> [ClozeItem] {
         var items: [ClozeItem] = []
         var questionKeys = Set<String>()
         var questionStems: [Set<String>] = []
         var usedTerms = Set<String>()
         var usedSentences = Set<String.Index>()
+        // Every run of words of an accepted answer's key: what a term overlapping one asks again.
+        var usedRuns = Set<String>()
+        // The sentences asked about, by their text: a sentence the document says again (a
+        // section repeated word for word) is no new card (#54).
+        var usedTexts = Set<String>()
         func accept(_ item: ClozeItem) -> Bool {
             let question = item.shownQuestion
             let key = BuiltinProse.duplicateKey(question)
@@ -34,6 +51,8 @@ extension BuiltinEngine {
                 !questionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
             else { return false }
             usedTerms.insert(item.answerKey)
+            usedRuns.formUnion(SectionSpread.runs(of: item.answerKey))
+            usedTexts.insert(BuiltinProse.oneLine(item.sentence))
             usedSentences.insert(item.sourceRange.lowerBound)
             questionKeys.insert(key)
             questionStems.append(stems)
@@ -45,7 +64,9 @@ extension BuiltinEngine {
         // descriptions, which name no one on their own ("King of _____ from 1774 to 1792").
         let rankOfUnit = Dictionary(
             analysis.ranked.enumerated().map { ($1.sentence.range.lowerBound, $0) }, uniquingKeysWith: { min($0, $1) })
-        let definitionCards = min(limit, max(Self.minimumDefinitionCards, limit / 3))
+        // What a page of notes gets comes first, the document's best items; the rest is spread.
+        let base = min(limit, Self.flashcardLimit)
+        let definitionCards = min(base, max(Self.minimumDefinitionCards, base / 3))
         let entries = analysis.definitions.sorted {
             (rankOfUnit[$0.description.range.lowerBound] ?? .max) < (rankOfUnit[$1.description.range.lowerBound] ?? .max)
         }
@@ -69,6 +90,15 @@ extension BuiltinEngine {
             ItemRules.documentLabel(Grounding.normalizedWords(sentence.text)) != nil
         }
         var standsAlone = [Bool?](repeating: nil, count: analysis.ranked.count)
+        // Each ranked sentence's text on one line, found when first asked (a copy may break its lines elsewhere).
+        var lineOf = [String?](repeating: nil, count: analysis.ranked.count)
+        func isAskedAlready(_ position: Int) -> Bool {
+            guard !usedTexts.isEmpty else { return false }
+            if let known = lineOf[position] { return usedTexts.contains(known) }
+            let line = BuiltinProse.oneLine(analysis.ranked[position].sentence.text)
+            lineOf[position] = line
+            return usedTexts.contains(line)
+        }
         func isStandalone(_ position: Int) -> Bool {
             if let known = standsAlone[position] { return known }
             let sentence = analysis.ranked[position].sentence
@@ -77,30 +107,66 @@ extension BuiltinEngine {
             standsAlone[position] = answer
             return answer
         }
-        for pass in passes {
-            let target = pass.reuseSentences ? min(3, limit) : limit
-            while items.count < target {
-                let ranked: any Sequence<RankedSentence> = pass.reuseSentences
-                    ? analysis.ranked.lazy.filter { !isLabel($0.sentence) }
-                    : analysis.ranked.indices.lazy.filter {
-                        !usedSentences.contains(analysis.ranked[$0].sentence.range.lowerBound) && isStandalone($0)
-                    }.map { analysis.ranked[$0] }
-                // One card per notion: "optional" is no new term after "optional fields", nor
-                // "entry" after "entry type" (only the pass that tops a thin text up allows it).
-                let terms = analysis.keyphrases.filter { phrase in
-                    !usedTerms.contains(phrase.key)
-                        && (pass.reuseSentences || !usedTerms.contains { ClozeBuilder.overlaps($0, phrase.key) })
-                }
-                let fresh = pass.builder.items(
-                    from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds,
-                    genericHeads: genericHeads)
-                guard !fresh.isEmpty else { break }
-                for item in fresh where !accept(item) {
-                    usedTerms.insert(item.answerKey)
+        func runPasses(upTo limit: Int) {
+            for pass in passes {
+                let target = pass.reuseSentences ? min(3, limit) : limit
+                while items.count < target {
+                    let ranked: any Sequence<RankedSentence> = pass.reuseSentences
+                        ? analysis.ranked.lazy.filter { !isLabel($0.sentence) }
+                        : analysis.ranked.indices.lazy.filter {
+                            !usedSentences.contains(analysis.ranked[$0].sentence.range.lowerBound)
+                                && !isAskedAlready($0) && isStandalone($0)
+                        }.map { analysis.ranked[$0] }
+                    // One card per notion: "optional" is no new term after "optional fields", nor
+                    // "entry" after "entry type" (only the pass that tops a thin text up allows it).
+                    let terms = analysis.keyphrases.filter { phrase in
+                        !usedTerms.contains(phrase.key)
+                            && (pass.reuseSentences || !usedTerms.contains { ClozeBuilder.overlaps($0, phrase.key) })
+                    }
+                    let fresh = pass.builder.items(
+                        from: ranked, keyphrases: terms, limit: target - items.count, compounds: analysis.compounds,
+                        genericHeads: genericHeads)
+                    guard !fresh.isEmpty else { break }
+                    // A copy of a sentence asked about in this same batch is skipped, its term kept
+                    // (the pass that tops a thin text up asks a sentence again by design).
+                    for item in fresh
+                    where (pass.reuseSentences || !usedTexts.contains(BuiltinProse.oneLine(item.sentence))) && !accept(item) {
+                        usedTerms.insert(item.answerKey)
+                    }
                 }
             }
         }
-        return items
+        runPasses(upTo: base)
+        let spread = SectionSpread(analysis: analysis, limit: limit, givesEverySectionACard: !exact)
+        spread.fill(items: items) { _, positions, terms, count in
+            let before = items.count
+            for pass in passes where !pass.reuseSentences {
+                while items.count - before < count {
+                    let ranked = positions.lazy.filter {
+                        !usedSentences.contains(analysis.ranked[$0].sentence.range.lowerBound)
+                            && !isAskedAlready($0) && isStandalone($0)
+                    }.map { analysis.ranked[$0] }
+                    let fresh = terms.filter { phrase in
+                        !usedTerms.contains(phrase.key) && !usedRuns.contains(phrase.key)
+                            && !SectionSpread.runs(of: phrase.key).contains(where: usedTerms.contains)
+                    }
+                    // No term left to blank: reading the section's sentences again finds nothing.
+                    guard !fresh.isEmpty else { break }
+                    let made = pass.builder.items(
+                        from: ranked, keyphrases: fresh, limit: count - (items.count - before), compounds: analysis.compounds,
+                        genericHeads: genericHeads)
+                    guard !made.isEmpty else { break }
+                    // A copy of a sentence asked about in this same batch is skipped, its term kept.
+                    for item in made where !usedTexts.contains(BuiltinProse.oneLine(item.sentence)) && !accept(item) {
+                        usedTerms.insert(item.answerKey)
+                    }
+                }
+            }
+            return items.count - before
+        }
+        runPasses(upTo: limit)
+        guard limit > base else { return items }
+        return items.sorted { $0.answerOffsets.lowerBound < $1.answerOffsets.lowerBound }
     }
 
     /// A deck's definition cards when the document has a definition list: at least this many,
@@ -129,8 +195,16 @@ extension BuiltinEngine {
             siblings: siblings)
     }
 
-    func flashcards(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Flashcards {
-        let cards = clozeItems(analysis, limit: Self.flashcardLimit).map { item in
+    /// The deck's size for `analysis` (#54): `--cards`, else one card per 700 distinct characters
+    /// and one per body section, 12 to 400 (``KitSize``).
+    static func cardCount(_ analysis: BuiltinAnalysis, size: KitSize) -> Int {
+        size.cardCount(
+            distinctCharacters: analysis.sections.distinctCharacters, bodySections: analysis.sections.distinctBody.count)
+    }
+
+    func flashcards(_ analysis: BuiltinAnalysis, size: KitSize = .followsMaterial) throws(BuiltinError) -> Flashcards {
+        let limit = Self.cardCount(analysis, size: size)
+        let cards = clozeItems(analysis, limit: limit, exact: size.cards != nil).map { item in
             Flashcards.Card(
                 question: item.shownQuestion, answer: BuiltinProse.oneLine(item.answer),
                 quote: item.shownSentence, kind: .cloze)
@@ -139,13 +213,20 @@ extension BuiltinEngine {
         return Flashcards(cards: cards)
     }
 
-    func quiz(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> Quiz {
-        let items = clozeItems(analysis, limit: Self.flashcardLimit)
+    /// A quiz of `--questions`, else half the deck's cards, 8 to 200 (``KitSize``); a quiz past a
+    /// page's asks from every section in turn and is in document order.
+    func quiz(_ analysis: BuiltinAnalysis, size: KitSize = .followsMaterial) throws(BuiltinError) -> Quiz {
+        let cards = Self.cardCount(analysis, size: size)
+        let wanted = size.questionCount(cards: cards)
+        let spread = SectionSpread(analysis: analysis, limit: cards)
+        let deck = clozeItems(analysis, limit: max(cards, wanted), exact: size.cards != nil)
+        let items = wanted > Self.quizLimit ? spread.inTurn(deck) : deck
         let fallbackTerms = Self.frequentWords(analysis)
         let quoted = Self.quotedPhrases(analysis)
         var questions: [Quiz.Question] = []
+        var places: [Int] = []
         var distractorUse: [String: Int] = [:]
-        for item in items where questions.count < Self.quizLimit {
+        for item in items where questions.count < wanted {
             let prompt = item.shownQuestion
             let answer = Self.usualSpelling(of: item, among: analysis.keyphrases)
             guard BuiltinProse.length(prompt) <= Self.promptLength, BuiltinProse.length(answer) <= Self.choiceLength,
@@ -166,6 +247,10 @@ extension BuiltinEngine {
                 Quiz.Question(
                     prompt: prompt, choices: choices, answerIndex: position,
                     explanation: "The material says: “\(quote)”", quote: BuiltinEngine.cited(item.shownSentence)))
+            places.append(item.answerOffsets.lowerBound)
+        }
+        if wanted > Self.quizLimit {
+            questions = zip(places, questions).sorted { $0.0 < $1.0 }.map(\.1)
         }
         // Never every answer in the same place: a student would learn the letter, not the matter.
         if questions.count > 1, Set(questions.map(\.answerIndex)).count == 1, var last = questions.popLast() {

@@ -17,12 +17,13 @@ import Synchronization
 /// feedback measures how many of the material's key terms an explanation covers.
 public struct BuiltinEngine: Sendable {
     /// Bump when any output changes for the same input, so cached results are not reused.
-    static let algorithmVersion = 13
+    static let algorithmVersion = 14
 
-    /// Flashcards per deck: enough to study from, well under the 20-card bound.
-    static let flashcardLimit = 12
-    /// Questions per quiz (bound 3–10).
-    static let quizLimit = 8
+    /// The cards of a page of notes, the document's best: a deck sized for more spreads the rest
+    /// over the sections (#54, ``KitSize``).
+    static let flashcardLimit = KitSize.minimumCards
+    /// The questions of a page of notes' quiz.
+    static let quizLimit = KitSize.minimumQuestions
 
     /// The last document analysed: `import` asks for the headline and four parts of one
     /// document in turn, and splitting, ranking and extracting a book five times over cost
@@ -51,13 +52,15 @@ public struct BuiltinEngine: Sendable {
     ///   - title: the source's title, preferred as headline and mind-map centre when it is short.
     ///   - concept: Feynman only: the concept the student explains; the document's main topic when `nil`.
     ///   - explanation: Feynman only: the student's explanation; a missing one is reported in the feedback.
-    /// - Returns: a result that has passed `validate()`.
+    ///   - size: how many cards and questions (``KitSize``): by default they follow the text's length and sections.
+    /// - Returns: a result that has passed validation, its lists within what `size` allows.
     /// - Throws: ``BuiltinError/emptyText`` for text without words,
     ///   ``BuiltinError/tooShort(task:usableSentences:)`` when the text cannot meet the task's
     ///   minimum, ``BuiltinError/invalidResult(task:issues:)`` if a result failed validation
     ///   (a defect; the value is never returned).
     public func generate(
-        _ task: StudyTask, text: String, title: String?, concept: String? = nil, explanation: String? = nil
+        _ task: StudyTask, text: String, title: String?, concept: String? = nil, explanation: String? = nil,
+        size: KitSize = .followsMaterial
     ) throws(BuiltinError) -> AnyStudyResult {
         // A text has a word exactly when it has a letter or a digit: no need to tokenize a book to know.
         guard text.contains(where: BuiltinTerms.isLetterOrNumber) else { throw .emptyText }
@@ -68,8 +71,8 @@ public struct BuiltinEngine: Sendable {
         case .headline: result = .headline(try headline(analysis))
         case .feynman: result = .feynman(feynmanFeedback(analysis, concept: concept, explanation: explanation))
         case .summary: result = .summary(try summary(analysis))
-        case .flashcards: result = .flashcards(try flashcards(analysis))
-        case .quiz: result = .quiz(try quiz(analysis))
+        case .flashcards: result = .flashcards(try flashcards(analysis, size: size))
+        case .quiz: result = .quiz(try quiz(analysis, size: size))
         case .mindmap: result = .mindMap(try mindMap(analysis))
         case .podcast: result = .podcast(try podcast(analysis))
         case .studyKit:
@@ -77,7 +80,8 @@ public struct BuiltinEngine: Sendable {
                 result = .studyKit(
                     StudyKitBundle(
                         headline: try headline(analysis), summary: try summary(analysis),
-                        flashcards: try flashcards(analysis), quiz: try quiz(analysis), mindMap: try mindMap(analysis)))
+                        flashcards: try flashcards(analysis, size: size), quiz: try quiz(analysis, size: size),
+                        mindMap: try mindMap(analysis)))
             } catch .tooShort(_, let count) {
                 // The kit needs every part; name the kit, which is what was asked for.
                 throw .tooShort(task: .studyKit, usableSentences: count)
@@ -85,7 +89,7 @@ public struct BuiltinEngine: Sendable {
                 throw error
             }
         }
-        let issues = result.value.validationIssues()
+        let issues = result.validationIssues(size: size)
         guard issues.isEmpty else { throw .invalidResult(task: task, issues: issues) }
         return result
     }
@@ -115,7 +119,7 @@ private final class AnalysisMemo: Sendable {
 }
 
 /// The value computed for the last key asked, recomputed for any other key.
-private final class LastValue<Key: Equatable & Sendable, Value: Sendable>: Sendable {
+final class LastValue<Key: Equatable & Sendable, Value: Sendable>: Sendable {
     private let last = Mutex<(key: Key, value: Value)?>(nil)
 
     func value(for key: Key, _ compute: (Key) -> Value) -> Value {

@@ -1,7 +1,12 @@
 import Foundation
 
-/// What a chunked run read of its document, chunk by chunk and section by section: `coverage`
-/// in `--json` and the footer of the Markdown.
+/// What a run drew its items from, body section by body section, and for a chunked run what a
+/// model read of the document, chunk by chunk and section by section: `coverage` in `--json`
+/// and the footer of the Markdown.
+///
+/// Every run that makes cards, questions or key points reports its body sections (#54,
+/// ``BodySections``): a body section is covered when at least one item's quote lies in it
+/// (``bodySections``, ``SectionItems``). A run that was not chunked has no chunks.
 ///
 /// A chunk counts as read only when a model's answer for it was accepted (from the server or
 /// from the cache) and the chunk was sent whole; a section counts as covered only when every
@@ -39,18 +44,33 @@ public struct ChunkCoverage: Sendable, Equatable {
         public var readWhole: Bool { engine.map { $0 != .builtin } == true && !fitted }
     }
 
-    /// One section of the document's outline.
+    /// One section of the document's outline, as a chunked run read it.
     public struct SectionRow: Sendable, Equatable {
         /// Its heading; `nil` for text before the first heading.
         public var heading: String?
         /// Whether a model read all of it.
-        public var covered: Bool
-        /// Items (cards, questions, key points, mind-map branches) that came from it.
+        public var read: Bool
+        /// Items (cards, questions, key points, mind-map branches) that came from its chunks.
         public var items: Int
     }
 
-    /// The sections, in document order.
+    /// One body section (``BodySections``) and the items whose quotes lie in it.
+    public struct BodySectionRow: Sendable, Equatable {
+        /// Its heading; `nil` for the opening text.
+        public var heading: String?
+        /// Characters of its own text.
+        public var characters: Int
+        /// Cards, questions and key points whose quote (or, for a key point, text) lies in it.
+        public var items: Int
+        /// Whether an item's quote lies in it.
+        public var covered: Bool { items > 0 }
+    }
+
+    /// The outline's sections as a chunked run read them, in document order; empty for a run
+    /// that was not chunked.
     public var sections: [SectionRow]
+    /// The body sections and the items from each, in document order (#54).
+    public var bodySections: [BodySectionRow] = []
     /// The chunks, in document order (for `import`, part by part).
     public var chunks: [ChunkRun]
     /// The document's `characterCount`.
@@ -75,7 +95,23 @@ public struct ChunkCoverage: Sendable, Equatable {
     }
 
     /// Sections a model read all of.
-    public var sectionsCovered: Int { sections.filter(\.covered).count }
+    public var sectionsRead: Int { sections.filter(\.read).count }
+    /// Body sections an item's quote lies in.
+    public var bodySectionsCovered: Int { bodySections.filter(\.covered).count }
+
+    /// The coverage of a run that was not chunked: its body sections only.
+    public init(bodySections: [BodySectionRow], characterCount: Int) {
+        self.init(sections: [], chunks: [], characterCount: characterCount, charactersRead: 0)
+        self.bodySections = bodySections
+    }
+
+    /// A chunked run's coverage.
+    init(sections: [SectionRow], chunks: [ChunkRun], characterCount: Int, charactersRead: Int) {
+        self.sections = sections
+        self.chunks = chunks
+        self.characterCount = characterCount
+        self.charactersRead = charactersRead
+    }
     /// Chunks whose answer came from the cache.
     public var chunksFromCache: Int { chunks.filter(\.cached).count }
 
@@ -86,7 +122,7 @@ public struct ChunkCoverage: Sendable, Equatable {
             for section in run.sections { covered[section] = false }
         }
         let sections = plan.sectionHeadings.indices.map {
-            SectionRow(heading: plan.sectionHeadings[$0], covered: covered[$0], items: itemsPerSection[$0])
+            SectionRow(heading: plan.sectionHeadings[$0], read: covered[$0], items: itemsPerSection[$0])
         }
         return ChunkCoverage(
             sections: sections, chunks: runs, characterCount: plan.characterCount, charactersRead: runs.reduce(0) { $0 + $1.read })
@@ -98,7 +134,7 @@ public struct ChunkCoverage: Sendable, Equatable {
         guard var combined = parts.first else { return nil }
         for part in parts.dropFirst() where part.sections.count == combined.sections.count {
             for index in combined.sections.indices {
-                combined.sections[index].covered = combined.sections[index].covered && part.sections[index].covered
+                combined.sections[index].read = combined.sections[index].read && part.sections[index].read
                 combined.sections[index].items += part.sections[index].items
             }
             combined.chunks += part.chunks
@@ -113,10 +149,28 @@ public struct ChunkCoverage: Sendable, Equatable {
 
     // MARK: reports
 
-    /// `coverage` in `--json`.
+    /// `coverage` in `--json`: `sections` counts the body sections an item's quote lies in;
+    /// `read` what a model read of a chunked run's outline (`null` when not chunked).
     public var jsonValue: JSONValue {
         [
-            "sections": ["covered": .integer(sectionsCovered), "total": .integer(sections.count)],
+            "sections": ["covered": .integer(bodySectionsCovered), "total": .integer(bodySections.count)],
+            "perSection": .array(bodySections.map { row in
+                [
+                    "heading": row.heading.map { .string(TerminalSafety.clean($0)) } ?? .null,
+                    "characters": .integer(row.characters), "items": .integer(row.items), "covered": .bool(row.covered),
+                ]
+            }),
+            "notCovered": .array(bodySections.filter { !$0.covered }.map { .string(TerminalSafety.clean($0.heading ?? Self.preamble)) }),
+            "read": chunks.isEmpty ? .null : [
+                "sections": ["read": .integer(sectionsRead), "total": .integer(sections.count)],
+                "perSection": .array(sections.map { row in
+                    [
+                        "heading": row.heading.map { .string(TerminalSafety.clean($0)) } ?? .null,
+                        "read": .bool(row.read), "items": .integer(row.items),
+                    ]
+                }),
+                "notRead": .array(sections.filter { !$0.read }.map { .string(TerminalSafety.clean($0.heading ?? Self.preamble)) }),
+            ],
             "characters": ["read": .integer(charactersRead), "total": .integer(characterCount)],
             "chunks": .integer(chunks.count),
             "chunksFromCache": .integer(chunksFromCache),
@@ -141,28 +195,38 @@ public struct ChunkCoverage: Sendable, Equatable {
                 object["fallbacks"] = .array(run.fallbacks.map { ["engine": .string($0.engine.rawValue), "reason": .string($0.reason)] })
                 return .object(object)
             }),
-            "perSection": .array(sections.map { row in
-                [
-                    "heading": row.heading.map { .string(TerminalSafety.clean($0)) } ?? .null,
-                    "covered": .bool(row.covered), "items": .integer(row.items),
-                ]
-            }),
-            "notCovered": .array(sections.filter { !$0.covered }.map { .string(TerminalSafety.clean($0.heading ?? Self.preamble)) }),
         ]
     }
 
     /// The name of the text before the first heading.
     static let preamble = "(opening text)"
 
-    /// The Markdown footer: what was read, what was not and why, chunk by chunk.
+    /// Body sections the footer names when no item comes from them, at most.
+    static let namedSections = 20
+
+    /// The Markdown footer: the body sections the items come from and those they do not; for a
+    /// chunked run, what was read, what was not and why, chunk by chunk.
     public var markdownFooter: String {
         func percent(_ part: Int, _ whole: Int) -> String { "\(whole == 0 ? 100 : Int((Double(part) * 100 / Double(whole)).rounded(.down)))%" }
-        var lines = [
-            "---", "",
-            "## Coverage", "",
+        var lines = ["---", "", "## Coverage", ""]
+        let total = bodySections.count
+        lines.append(
+            total == 0
+                ? "The document has no body section (a heading with 500 characters of its own text)."
+                : "Items come from \(bodySectionsCovered) of \(total) body section\(total == 1 ? "" : "s") "
+                    + "(\(percent(bodySectionsCovered, total))): sections with 500 characters or more of their own text.")
+        let empty = bodySections.filter { !$0.covered }
+        if !empty.isEmpty {
+            lines += ["", "**No item from** (\(empty.count) section\(empty.count == 1 ? "" : "s")):", ""]
+            lines += empty.prefix(Self.namedSections).map { "- " + ($0.heading ?? Self.preamble) }
+            if empty.count > Self.namedSections { lines.append("- … and \(empty.count - Self.namedSections) more") }
+        }
+        guard !chunks.isEmpty else { return lines.joined(separator: "\n") + "\n" }
+        lines += [
+            "",
             "This document was too long for one request: it was read in \(chunks.count) chunks"
                 + (chunksFromCache > 0 ? " (\(chunksFromCache) from the cache)" : "") + ". "
-                + "A model read \(sectionsCovered) of \(sections.count) sections (\(percent(sectionsCovered, sections.count))) and "
+                + "A model read \(sectionsRead) of \(sections.count) sections (\(percent(sectionsRead, sections.count))) and "
                 + "\(charactersRead) of \(characterCount) characters (\(percent(charactersRead, characterCount))).",
         ]
         if let budget, budget.chunksAfter > 0 {
@@ -171,7 +235,7 @@ public struct ChunkCoverage: Sendable, Equatable {
                     + "the last \(budget.chunksAfter) chunk\(budget.chunksAfter == 1 ? "" : "s") without asking a model.",
             ]
         }
-        let missing = sections.filter { !$0.covered }
+        let missing = sections.filter { !$0.read }
         if missing.isEmpty {
             lines += ["", "Every section was read by a model."]
         } else {

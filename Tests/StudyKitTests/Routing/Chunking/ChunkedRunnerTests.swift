@@ -7,6 +7,7 @@ import Testing
 /// document in the prompt, so every answer is valid and grounded), counts its calls and how many
 /// ran at once, and fails or waits as a test scripts it.
 final class ChunkEchoModel: LanguageModel {
+    static let oneAnswer = KitSize(cards: KitSize.minimumCards, questions: KitSize.minimumQuestions)
     struct State {
         var calls = 0
         var inFlight = 0
@@ -86,7 +87,8 @@ final class ChunkEchoModel: LanguageModel {
         let task = StudyTask.allCases.first { $0.schemaName == request.schemaName } ?? .flashcards
         // The model sees the title line too, as a real one does.
         let title = request.prompt.split(separator: "\n").first { $0.hasPrefix("Title: ") }.map { String($0.dropFirst(7)) }
-        let result = try BuiltinEngine().generate(task, text: document, title: title)
+        // A model writes what one answer may hold: the page-sized deck and quiz.
+        let result = try BuiltinEngine().generate(task, text: document, title: title, size: Self.oneAnswer)
         let text = result.jsonValue.compactText
         return RawResponse(
             text: text, usage: Usage(promptTokens: ScriptedModel.tokens(request.prompt), completionTokens: ScriptedModel.tokens(text)),
@@ -171,7 +173,7 @@ struct ChunkedRunnerTests {
         // One request per chunk, every chunk read whole by the model.
         #expect(remote.calls == planned.plan.chunks.count)
         #expect(coverage.chunks.count == planned.plan.chunks.count)
-        #expect(coverage.sectionsCovered == coverage.sections.count)
+        #expect(coverage.sectionsRead == coverage.sections.count)
         #expect(coverage.charactersRead == Self.document.characterCount)
         #expect(routed.engine == .remote)
         #expect(!routed.fitted.cut)
@@ -268,7 +270,7 @@ struct ChunkedRunnerTests {
         #expect(coverage.chunksFromCache == failing - 1)
         #expect(healthy.calls == coverage.chunks.count - (failing - 1))
         #expect(Array(coverage.chunks.prefix(failing - 1).map(\.cached)) == Array(repeating: true, count: failing - 1))
-        #expect(coverage.sectionsCovered == coverage.sections.count)
+        #expect(coverage.sectionsRead == coverage.sections.count)
     }
 
     @Test func quotaExhaustedAtChunkKSendsTheRestDownTheFallbackChain() async throws {
@@ -287,7 +289,7 @@ struct ChunkedRunnerTests {
         #expect(rest.allSatisfy { $0.engine == .builtin && $0.read == 0 })
         #expect(rest.allSatisfy { $0.fallbacks.contains { $0.engine == .remote && $0.reason.contains("quota") } })
         // The report says so: sections of those chunks are not covered, nor their characters read.
-        #expect(coverage.sectionsCovered < coverage.sections.count)
+        #expect(coverage.sectionsRead < coverage.sections.count)
         #expect(coverage.charactersRead == coverage.chunks.prefix(2).reduce(0) { $0 + $1.offsets.count })
         #expect(coverage.markdownFooter.contains("Not covered by a model"))
         #expect(coverage.markdownFooter.contains("quota"))
@@ -304,12 +306,12 @@ struct ChunkedRunnerTests {
         #expect(early.count + routed.items.filter { $0.kind == .extracted }.count == deck.cards.count)
         // --json's coverage object carries the same counts.
         let json = coverage.jsonValue
-        #expect(json["sections"]?["covered"] == .integer(coverage.sectionsCovered))
-        #expect(json["sections"]?["total"] == .integer(coverage.sections.count))
+        #expect(json["read"]?["sections"]?["read"] == .integer(coverage.sectionsRead))
+        #expect(json["read"]?["sections"]?["total"] == .integer(coverage.sections.count))
         #expect(json["characters"]?["read"] == .integer(coverage.charactersRead))
         #expect(json["characters"]?["total"] == .integer(Self.document.characterCount))
-        guard case .array(let notCovered)? = json["notCovered"] else { Issue.record("no notCovered"); return }
-        #expect(notCovered.count == coverage.sections.count - coverage.sectionsCovered)
+        guard case .array(let notRead)? = json["read"]?["notRead"] else { Issue.record("no notRead"); return }
+        #expect(notRead.count == coverage.sections.count - coverage.sectionsRead)
     }
 
     @Test func maxChunksCapsTheRequests() async throws {
@@ -365,12 +367,12 @@ struct ChunkedRunnerTests {
         #expect(kit.parts[0].routed.coverage == nil)
         for (task, routed) in kit.parts.dropFirst() {
             let coverage = try #require(routed.coverage, "\(task) was not chunked")
-            #expect(coverage.sectionsCovered == coverage.sections.count, "\(task)")
+            #expect(coverage.sectionsRead == coverage.sections.count, "\(task)")
         }
         // The kit's report: every part's chunks, labelled with their part, and every section covered.
         let coverage = try #require(kit.routed.coverage)
         #expect(Set(coverage.chunks.compactMap(\.part)) == ["summary", "flashcards", "quiz", "mindmap"])
-        #expect(coverage.sectionsCovered == coverage.sections.count)
+        #expect(coverage.sectionsRead == coverage.sections.count)
         #expect(coverage.charactersRead == Self.document.characterCount)
         guard case .studyKit(let bundle) = kit.routed.result else { Issue.record("not a kit"); return }
         #expect(bundle.flashcards.cards.count >= 3)
