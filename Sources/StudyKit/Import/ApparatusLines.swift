@@ -63,7 +63,7 @@ enum ApparatusLines {
         let entry = withoutListMarker(line)
         if let first = entry.first, first == "^" || first == "↑" { return true }
         guard words <= 80 else { return false }
-        if entry.contains(where: { $0 == ":" || $0.isNumber || $0 == "閲" }), entry.firstMatch(of: identifier) != nil {
+        if mayHaveIdentifier(entry), entry.firstMatch(of: identifier) != nil {
             return true
         }
         if hasAccessWord(entry), entry.firstMatch(of: access) != nil { return true }
@@ -205,6 +205,29 @@ enum ApparatusLines {
         guard digits.count == 4 else { return false }
         return (digits[0] == "1" && "56789".contains(digits[1])) || (digits[0] == "2" && digits[1] == "0")
     }
+
+    /// Whether `identifier` can match `line`: every one of its alternatives spells one of
+    /// `identifierNames` (ASCII, matched without regard to case) after a colon or a digit is there.
+    /// A line with a byte outside ASCII always goes to the expression, whose case-insensitive
+    /// matching may fold such a character to an ASCII letter (the long s to "s").
+    private static func mayHaveIdentifier(_ line: Substring) -> Bool {
+        guard line.contains(where: { $0 == ":" || $0.isNumber || $0 == "閲" }) else { return false }
+        var lowered: [UInt8] = []
+        lowered.reserveCapacity(line.utf8.count)
+        for byte in line.utf8 {
+            if byte >= 0x80 { return true }
+            lowered.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        }
+        return identifierNames.contains { name in
+            lowered.indices.contains { start in lowered[start...].starts(with: name) }
+        }
+    }
+
+    /// The names `identifier` is written with, lowercased: ISBN, DOI (and doi.org), arXiv, ISSN,
+    /// PMID, PMC, OCLC, JSTOR, S2CID, Bibcode, hdl, LCCN.
+    private static let identifierNames: [[UInt8]] = [
+        "isbn", "doi", "arxiv", "issn", "pmid", "pmc", "oclc", "jstor", "s2cid", "bibcode", "hdl", "lccn",
+    ].map { Array($0.utf8) }
 
     private static func hasAccessWord(_ line: Substring) -> Bool {
         line.contains("Retrieved") || line.contains("Archived") || line.contains("Accessed")
