@@ -83,10 +83,25 @@ enum Apparatus {
     /// A heading as the table keys it.
     static func key(ofHeading title: Substring) -> String {
         var text = ApparatusLines.withoutEditLink(String(title.drop { $0 == "#" }))
-        text = text.trimmingCharacters(in: .whitespaces)
+        text = trimmingSpaces(text)
         if let numbering = text.firstMatch(of: sectionNumber) { text = String(text[numbering.range.upperBound...]) }
         while let last = text.last, ":：.".contains(last) { text.removeLast() }
-        return text.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmingSpaces(text).lowercased()
+    }
+
+    /// `text.trimmingCharacters(in: .whitespaces)` without Foundation's bridging: the tab and the
+    /// space separators (Unicode's Zs), taken off both ends scalar by scalar.
+    static func trimmingSpaces(_ text: String) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last, isSpace(first) || isSpace(last) else { return text }
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, isSpace(scalars[start]) { start = scalars.index(after: start) }
+        while end > start, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        return String(scalars[start..<end])
     }
 
     /// "7 ", "7. ", "7.1 ", "VII. ", "A. ", "§ 3 " before a heading's title.
@@ -135,10 +150,10 @@ enum Apparatus {
             guard !current.isEmpty else { return }
             let block = current.joined(separator: "\n")
             blocks.append(Block(text: block))
-            ranges.append(start..<(start + block.count))
+            ranges.append(start..<(start + block.characterCount))
             current = []
         }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.lineSlices(omittingEmptySubsequences: false) {
             if CodeText.isFence(line) { inFence.toggle() }
             if line.isEmpty, !inFence {
                 close()
@@ -146,7 +161,7 @@ enum Apparatus {
                 if current.isEmpty { start = offset }
                 current.append(line)
             }
-            offset += line.count + 1
+            offset += line.characterCount + 1
         }
         close()
         return (blocks, ranges)
@@ -164,7 +179,7 @@ enum Apparatus {
         var moved: [[Substring]] = Array(repeating: [], count: blocks.count)
         for index in blocks.indices
         where !apparatus[index] && headingOf[index] == nil && !CodeText.isFence(firstLine(blocks[index].text)) {
-            let lines = blocks[index].text.split(separator: "\n")
+            let lines = blocks[index].text.lineSlices()
             guard lines.contains(where: ApparatusLines.mayBeApparatus) else { continue }
             let listLike = lines.count > 1
             var body: [Substring] = []
@@ -193,7 +208,7 @@ enum Apparatus {
             if !moved[index].isEmpty {
                 split.apparatus.append(ApparatusLines.cleanedApparatus(moved[index].joined(separator: "\n")))
             }
-            let lines = kept[index] ?? blocks[index].text.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = kept[index] ?? blocks[index].text.lineSlices(omittingEmptySubsequences: false)
             let isCode = CodeText.isFence(firstLine(block.text))
             let text =
                 isCode
@@ -216,12 +231,14 @@ enum Apparatus {
     }
 
     static func heading(of block: String) -> Heading? {
-        guard !block.contains("\n") else { return nil }
+        guard !block.utf8.containsByte(0x0A) else { return nil }
         let marks = block.prefix { $0 == "#" }
         if (1...6).contains(marks.count), block.dropFirst(marks.count).first == " " {
             return Heading(title: block.dropFirst(marks.count + 1), level: marks.count)
         }
-        guard block.count <= 60, block.split(separator: " ").count <= 6, strength(ofHeading: block[...]) != nil else {
+        guard block.dropFirst(60).isEmpty, block.split(separator: " ").count <= 6,
+            strength(ofHeading: block[...]) != nil
+        else {
             return nil
         }
         return Heading(title: block[...], level: nil)
@@ -306,7 +323,7 @@ enum Apparatus {
     }
 
     private static func firstLine(_ text: String) -> Substring {
-        text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        text.firstLineSlice
     }
 
     // MARK: - Page spans

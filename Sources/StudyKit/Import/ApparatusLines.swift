@@ -20,16 +20,23 @@ enum ApparatusLines {
 
     /// Whether a line might be apparatus at all: the cheap filter before ``isApparatus(_:inList:)``.
     static func mayBeApparatus(_ line: Substring) -> Bool {
-        line.contains {
-            $0 == "^" || $0 == "↑" || $0 == ":" || $0 == "(" || $0 == "°" || $0 == "|" || $0 == "/" || $0.isNumber
-        }
+        // The bytes answer for a line in ASCII; a character outside it may be a number or an arrow.
+        if line.utf8.contains(where: { isMarkByte[Int($0)] }) { return true }
+        let outsideASCII = line.utf8.contains { $0 >= 0x80 }
+        return outsideASCII
+            && line.contains {
+                $0 == "^" || $0 == "↑" || $0 == ":" || $0 == "(" || $0 == "°" || $0 == "|" || $0 == "/" || $0.isNumber
+            }
             || firstWords.contains(firstWord(of: line))
     }
+
+    /// `^`, `:`, `(`, `|`, `/` and the digits, by the byte's value.
+    private static let isMarkByte: [Bool] = (0..<256).map { "^:(|/0123456789".utf8.contains(UInt8($0)) }
 
     /// Whether `line` of the body is apparatus by its shape. `inList`: the line is an item of a
     /// list (or one line of several in its block), where a bare author-and-year entry is a citation.
     static func isApparatus(_ line: Substring, inList: Bool) -> Bool {
-        let words = line.split(separator: " ").count
+        let words = wordCount(line)
         if isCitation(line, inList: inList, words: words) { return true }
         guard words <= 40 else { return false }
         let first = firstWord(of: line)
@@ -39,15 +46,25 @@ enum ApparatusLines {
             if words <= 14, line.firstMatch(of: share) != nil { return true }
             if words <= 25, line.firstMatch(of: credit) != nil { return true }
         }
-        if words <= 40, line.firstMatch(of: hatnote) != nil { return true }
-        if words <= 14, isSocialOnly(line) { return true }
-        if words <= 8, line.firstMatch(of: readingTime) != nil { return true }
-        if words <= 30, line.contains("/") || line.contains("("), line.firstMatch(of: agencyCredit) != nil {
+        if words <= 40, let first = line.first, hatnoteFirsts.contains(first),
+            mayBeHatnote(line), line.firstMatch(of: hatnote) != nil
+        {
             return true
         }
-        if words <= 25, line.contains("°"), line.firstMatch(of: coordinates) != nil { return true }
-        if words <= 12, line.contains("Wikipedia") || line.contains("Wikipédia") || line.contains("ウィキペディア"),
-            line.firstMatch(of: encyclopediaLine) != nil
+        if words <= 14, isSocialOnly(line) { return true }
+        if words <= 8, let first = line.first, first.isNumber || "RLT".contains(first),
+            readingTimeWords.contains(where: { line.utf8.mayContainBytes(of: $0) }),
+            line.firstMatch(of: readingTime) != nil
+        {
+            return true
+        }
+        if words <= 30, mayBeAgencyCredit(line), line.firstMatch(of: agencyCredit) != nil {
+            return true
+        }
+        if words <= 25, line.utf8.mayContainBytes(of: "°"), line.contains("°"), line.firstMatch(of: coordinates) != nil {
+            return true
+        }
+        if words <= 12, namesTheEncyclopedia(line), line.firstMatch(of: encyclopediaLine) != nil
         {
             return true
         }
@@ -56,7 +73,7 @@ enum ApparatusLines {
 
     /// Whether `line` is a citation (see the type's notes).
     static func isCitation(_ line: Substring) -> Bool {
-        isCitation(line, inList: true, words: line.split(separator: " ").count)
+        isCitation(line, inList: true, words: wordCount(line))
     }
 
     private static func isCitation(_ line: Substring, inList: Bool, words: Int) -> Bool {
@@ -68,13 +85,13 @@ enum ApparatusLines {
         }
         if hasAccessWord(entry), entry.firstMatch(of: access) != nil { return true }
         guard words <= 60, hasYear(entry) else { return false }
-        if entry.firstMatch(of: pdfMark) != nil { return true }
-        if entry.firstMatch(of: numberedReference) != nil { return true }
+        if mayHavePDFMark(entry), entry.firstMatch(of: pdfMark) != nil { return true }
+        if entry.first == "[", entry.firstMatch(of: numberedReference) != nil { return true }
         let authors =
-            entry.firstMatch(of: authorLed) != nil
+            entry.utf8.contains(0x2C) && entry.firstMatch(of: authorLed) != nil
             && (entry.firstMatch(of: initials) != nil || entry.contains(";") || entry.contains("et al.")
                 || entry.firstMatch(of: yearThenStop) != nil)
-        let initialsFirst = entry.firstMatch(of: initialsLed) != nil
+        let initialsFirst = entry.dropFirst().first == "." && entry.firstMatch(of: initialsLed) != nil
         guard authors || initialsFirst else { return false }
         return inList || entry.firstMatch(of: venue) != nil
     }
@@ -113,15 +130,17 @@ enum ApparatusLines {
     /// parentheses a removed pronunciation left empty.
     static func cleanedBody(_ line: Substring, isHeading: Bool) -> String {
         var text = String(line)
-        guard text.contains("[") || text.contains("(") || text.hasPrefix("^") || text.hasSuffix("¶") else {
+        guard text.utf8.containsByte(0x5B) || text.utf8.containsByte(0x28) || text.hasPrefix("^") || text.hasSuffix("¶")
+        else {
             return text
         }
         text = withoutEditLink(text)
-        if text.contains("(") {
-            text = text.replacing(pdfMark, with: "").replacing(identifierAside, with: "").replacing(
-                emptyAside, with: ""
-            )
-            .replacing(emptyLead, with: "(")
+        if text.utf8.containsByte(0x28) {
+            if mayHavePDFMark(text[...]) { text = text.replacing(pdfMark, with: "") }
+            if identifierAsideOpenings.contains(where: { text.utf8.mayContainBytes(of: $0) }) {
+                text = text.replacing(identifierAside, with: "")
+            }
+            if mayHaveEmptyAside(text) { text = text.replacing(emptyAside, with: "").replacing(emptyLead, with: "(") }
         }
         if text.hasPrefix("^ ") { text = String(text.dropFirst(2)) }
         if isHeading { while text.last == "¶" || text.last == " " { text.removeLast() } }
@@ -141,7 +160,7 @@ enum ApparatusLines {
     /// `text` without MediaWiki's edit links in any of the table's languages ("[edit]", "[modifier |
     /// modifier le code]", "[Bearbeiten | Quelltext bearbeiten]", "[editar]", "[編集]").
     static func withoutEditLink(_ text: String) -> String {
-        guard text.contains("[") else { return text }
+        guard text.utf8.containsByte(0x5B), mayHaveEditLink(text) else { return text }
         return text.replacing(editLink, with: "")
     }
 
@@ -154,6 +173,8 @@ enum ApparatusLines {
 
     private static func firstWord(of line: Substring) -> Substring {
         let start = withoutListMarker(line)
+        // Every first word of the table opens with a capital in ASCII or a character outside it.
+        guard let byte = start.utf8.first, (0x41...0x5A).contains(byte) || byte >= 0x80 else { return "" }
         return start.prefix { !$0.isWhitespace && $0 != ":" && $0 != "：" }
     }
 
@@ -184,6 +205,7 @@ enum ApparatusLines {
 
     /// A year from 1500 to 2099 as a word of its own.
     private static func hasYear(_ line: Substring) -> Bool {
+        if case .some(.some(let answer)) = line.utf8.withContiguousStorageIfAvailable(hasYearInASCII) { return answer }
         var run = 0
         var digits: [Character] = []
         var previous: Character = " "
@@ -201,6 +223,31 @@ enum ApparatusLines {
         return run == 4 && isYear(digits)
     }
 
+    /// ``hasYear(_:)`` read from the bytes of a line in ASCII, step for step; `nil` for a line
+    /// with other bytes.
+    private static func hasYearInASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func startsAYear(_ first: UInt8, _ second: UInt8) -> Bool {
+            (first == 0x31 && second >= 0x35) || (first == 0x32 && second == 0x30)
+        }
+        var run = 0
+        var (first, second): (UInt8, UInt8) = (0, 0)
+        var previous: UInt8 = 0x20
+        for byte in bytes {
+            if isDigit(byte) {
+                run += 1
+                if run == 1 { first = byte } else if run == 2 { second = byte }
+            } else {
+                let letter = (previous | 0x20) >= 0x61 && (previous | 0x20) <= 0x7A
+                if run == 4, !letter, startsAYear(first, second) { return true }
+                if run == 0 { previous = byte }
+                run = 0
+            }
+        }
+        return run == 4 && startsAYear(first, second)
+    }
+
     private static func isYear(_ digits: [Character]) -> Bool {
         guard digits.count == 4 else { return false }
         return (digits[0] == "1" && "56789".contains(digits[1])) || (digits[0] == "2" && digits[1] == "0")
@@ -208,18 +255,25 @@ enum ApparatusLines {
 
     /// Whether `identifier` can match `line`: every one of its alternatives spells one of
     /// `identifierNames` (ASCII, matched without regard to case) after a colon or a digit is there.
-    /// A line with a byte outside ASCII always goes to the expression, whose case-insensitive
-    /// matching may fold such a character to an ASCII letter (the long s to "s").
+    /// A line with a character outside ASCII that a change of case turns into an ASCII letter (the
+    /// long s, the Kelvin sign, the dotless i) always goes to the expression, whose
+    /// case-insensitive matching may fold it. (A ligature such as "ﬁ" changes case to two letters,
+    /// which no one letter of a name equals.)
     private static func mayHaveIdentifier(_ line: Substring) -> Bool {
-        guard line.contains(where: { $0 == ":" || $0.isNumber || $0 == "閲" }) else { return false }
-        var lowered: [UInt8] = []
-        lowered.reserveCapacity(line.utf8.count)
-        for byte in line.utf8 {
-            if byte >= 0x80 { return true }
-            lowered.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-        }
-        return identifierNames.contains { name in
-            lowered.indices.contains { start in lowered[start...].starts(with: name) }
+        let colonOrDigit = line.utf8.contains { $0 == 0x3A || (0x30...0x39).contains($0) }
+        guard
+            colonOrDigit
+                || line.utf8.contains(where: { $0 >= 0x80 })
+                    && line.contains(where: { $0 == ":" || $0.isNumber || $0 == "閲" })
+        else { return false }
+        let outsideASCII = line.utf8.contains { $0 >= 0x80 }
+        let spellsAName = line.utf8.withContiguousStorageIfAvailable(spellsIdentifierName) ?? true
+        if spellsAName || !outsideASCII { return spellsAName }
+        return line.unicodeScalars.contains { scalar in
+            !scalar.isASCII && [
+                scalar.properties.lowercaseMapping, scalar.properties.uppercaseMapping,
+                scalar.properties.titlecaseMapping, String(Character(scalar)).lowercased(),
+            ].contains { $0.unicodeScalars.count == 1 && $0.unicodeScalars.first!.isASCII }
         }
     }
 
@@ -229,17 +283,169 @@ enum ApparatusLines {
         "isbn", "doi", "arxiv", "issn", "pmid", "pmc", "oclc", "jstor", "s2cid", "bibcode", "hdl", "lccn",
     ].map { Array($0.utf8) }
 
+    /// Whether the bytes spell one of `identifierNames` in either case, each after a word boundary
+    /// (`\b`), except "doi" before ".org/10.".
+    private static func spellsIdentifierName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        func spells(_ name: [UInt8], at start: Int) -> Bool {
+            guard start + name.count <= bytes.count else { return false }
+            for offset in 1..<name.count where lowered(bytes[start + offset]) != name[offset] { return false }
+            return true
+        }
+        let doiSite = Array(".org/10.".utf8)
+        for start in bytes.indices where isIdentifierInitial[Int(lowered(bytes[start]))] {
+            for name in identifierNames where name[0] == lowered(bytes[start]) && spells(name, at: start) {
+                if start == 0 || !isWordByte(lowered(bytes[start - 1])) { return true }
+                let after = start + name.count
+                if after + doiSite.count <= bytes.count,
+                    (0..<doiSite.count).allSatisfy({ lowered(bytes[after + $0]) == doiSite[$0] })
+                {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    /// Whether a byte is the first of one of `identifierNames`, by the byte's value.
+    private static let isIdentifierInitial: [Bool] = (0..<256).map { value in
+        identifierNames.contains { Int($0[0]) == value }
+    }
+
+    /// An ASCII letter, digit or underscore: a byte that makes no word boundary before the next
+    /// (a byte outside ASCII may, so it counts as none of these).
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F
+    }
+
+    /// Whether the line spells a word `access` needs, each looked for in the bytes first.
     private static func hasAccessWord(_ line: Substring) -> Bool {
-        line.contains("Retrieved") || line.contains("Archived") || line.contains("Accessed")
-            || line.contains("Abgerufen")
-            || line.contains("Archiviert") || line.contains("Consulté") || line.contains("Consultado")
-            || line.contains("Archivado")
-            || line.contains("閲覧") || line.contains("consulté")
+        accessWords.contains { line.includes($0) }
+            || line.utf8.mayContainBytes(of: "onsult")
+                && (line.contains("Consulté") || line.contains("Consultado") || line.contains("consulté"))
+            || line.utf8.mayContainBytes(of: "閲覧") && line.contains("閲覧")
+    }
+
+    private static let accessWords = ["Retrieved", "Archived", "Accessed", "Abgerufen", "Archiviert", "Archivado"]
+
+    // MARK: - Cheap tests before an expression
+
+    private static func namesTheEncyclopedia(_ line: Substring) -> Bool {
+        line.utf8.mayContainBytes(of: "Wikip") && (line.contains("Wikipedia") || line.contains("Wikipédia"))
+            || line.utf8.mayContainBytes(of: "ウィキペディア") && line.contains("ウィキペディア")
+    }
+
+    /// The words a hatnote opens with, as `hatnote` spells them.
+    private static let hatnoteOpenings = [
+        "This article is about", "This page is about", "For other uses", "For the ", "\"", "“",
+        "Not to be confused with", "Main article", "Further information:", "See also:", "For more information, see",
+        "Article", "Pour les articles homonymes", "Pour l’article homonyme", "Ne doit pas être confondu",
+        "Hauptartikel:", "Siehe auch:", "Dieser Artikel behandelt", "Zu weiteren Bedeutungen", "Artículo principal:",
+        "Artículos principales:", "Véase también:", "Para otros usos", "Este artículo trata", "No debe confundirse",
+        "詳細は「", "「", "この項目では",
+    ]
+
+    /// Words `readingTime` needs, one of them in each of its alternatives.
+    private static let readingTimeWords = ["min", "Reading time", "Lesezeit", "Temps de lecture", "Tiempo de lectura"]
+
+    /// Whether `hatnote` can match: the line opens with one of its openings, and a quoted title,
+    /// "For the …" and 「…」 go on to the words that close them.
+    private static func mayBeHatnote(_ line: Substring) -> Bool {
+        guard let opening = hatnoteOpenings.first(where: { line.hasPrefix($0) }) else { return false }
+        switch opening {
+        case "\"", "“": return line.utf8.mayContainBytes(of: "redirects here")
+        case "For the ": return line.utf8.mayContainBytes(of: ", see")
+        case "「": return line.utf8.mayContainBytes(of: "はこの項目へ")
+        default: return true
+        }
+    }
+
+    /// The number of words `split(separator: " ")` makes of `line`, without making them.
+    private static func wordCount(_ line: Substring) -> Int {
+        let ascii = line.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var (count, inWord) = (0, false)
+            for byte in bytes {
+                if byte == 0x20 { inWord = false } else if !inWord { (count, inWord) = (count + 1, true) }
+            }
+            return count
+        }
+        if case .some(.some(let count)) = ascii { return count }
+        var count = 0
+        var inWord = false
+        for character in line {
+            if character == " " { inWord = false } else if !inWord { inWord = true; count += 1 }
+        }
+        return count
+    }
+
+    /// The characters a hatnote (`hatnote`) can open with.
+    private static let hatnoteFirsts: Set<Character> = [
+        "T", "F", "\"", "“", "N", "M", "S", "A", "P", "H", "D", "Z", "V", "E", "詳", "「", "こ",
+    ]
+
+    /// Whether `agencyCredit` can match: the line (without a closing stop) ends with a parenthesis
+    /// or with an agency's name after a slash.
+    private static func mayBeAgencyCredit(_ line: Substring) -> Bool {
+        guard line.utf8.contains(0x2F) || line.utf8.contains(0x28) else { return false }
+        var tail = line
+        if tail.last == "." { tail = tail.dropLast() }
+        if tail.last == ")" {
+            if creditOpenings.contains(where: { line.utf8.mayContainBytes(of: $0) }) { return true }
+            tail = tail.dropLast()
+        }
+        return line.utf8.containsByte(0x2F) && agencies.contains { tail.hasSuffix($0) }
+    }
+
+    private static let creditOpenings = ["(Photo", "(Image", "(Picture", "(Illustration"]
+
+    private static let agencies = [
+        "Getty Images", "Reuters", "AFP", "AP", "Associated Press", "Shutterstock", "Alamy", "EPA", "Bloomberg",
+        "iStock", "Unsplash", "Wikimedia Commons", "dpa", "picture alliance",
+    ]
+
+    /// Whether `pdfMark` can match: "(PDF" or "(pdf" is spelled.
+    private static func mayHavePDFMark(_ line: Substring) -> Bool {
+        line.utf8.mayContainBytes(of: "(PDF") || line.utf8.mayContainBytes(of: "(pdf")
+    }
+
+    /// Whether `editLink` can match: a "[" followed by the first letter of one of its words in
+    /// either case, or by a byte outside ASCII.
+    private static func mayHaveEditLink(_ text: String) -> Bool {
+        var afterBracket = false
+        for byte in text.utf8 {
+            if afterBracket, byte >= 0x80 || "eEmMbBqQ".utf8.contains(byte) { return true }
+            afterBracket = byte == 0x5B
+        }
+        return false
+    }
+
+    /// How `identifierAside` opens.
+    private static let identifierAsideOpenings = ["(doi:", "(DOI", "(arXiv:", "(ISBN", "(ISSN", "(PMID"]
+
+    /// Whether `emptyAside` or `emptyLead` can match: an opening parenthesis followed by a space,
+    /// a semicolon or a comma.
+    private static func mayHaveEmptyAside(_ text: String) -> Bool {
+        // Read from the bytes: after "(" a space, a control, ";", "," or a byte outside ASCII (which
+        // may begin a wider space or the Greek question mark) — more than the expressions need.
+        var afterParenthesis = false
+        for byte in text.utf8 {
+            if afterParenthesis, byte <= 0x20 || byte == 0x3B || byte == 0x2C || byte >= 0x80 { return true }
+            afterParenthesis = byte == 0x28
+        }
+        return false
     }
 
     private static func isSocialOnly(_ line: Substring) -> Bool {
+        let first = line.drop(while: isSocialSeparator).prefix { !isSocialSeparator($0) }
+        guard socialWords.contains(first.lowercased()) else { return false }
         let tokens = line.split { $0 == " " || $0 == "," || $0 == "|" || $0 == "·" || $0 == "•" || $0 == "/" }
         return tokens.count >= 2 && tokens.allSatisfy { socialWords.contains($0.lowercased()) }
+    }
+
+    private static func isSocialSeparator(_ character: Character) -> Bool {
+        character == " " || character == "," || character == "|" || character == "·" || character == "•"
+            || character == "/"
     }
 
     private static let socialWords: Set<String> = [

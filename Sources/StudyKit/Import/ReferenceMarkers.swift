@@ -79,19 +79,19 @@ enum ReferenceMarkers {
 
     /// The lines of `text` outside fenced code, where a spaced `[1]` is an index or a list.
     private static func proseLines(of text: String) -> [Substring] {
-        guard text.contains("[") else { return [] }
+        guard text.utf8.contains(0x5B), text.contains("[") else { return [] }
         var inFence = false
-        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+        return text.lineSlices(omittingEmptySubsequences: false).filter { line in
             if CodeText.isFence(line) { inFence.toggle() }
-            return !inFence && !CodeText.isFence(line) && line.contains("[")
+            return !inFence && !CodeText.isFence(line) && line.utf8.contains(0x5B) && line.contains("[")
         }
     }
 
     private static func withoutSpacedMarks(_ text: String) -> String {
         var inFence = false
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        return text.lineSlices(omittingEmptySubsequences: false).map { line -> String in
             if CodeText.isFence(line) { inFence.toggle() }
-            guard !inFence, line.contains("[") else { return String(line) }
+            guard !inFence, line.utf8.contains(0x5B), line.contains("[") else { return String(line) }
             let string = String(line)
             return spaced.stringByReplacingMatches(
                 in: string, range: NSRange(string.startIndex..., in: string), withTemplate: "")

@@ -1,6 +1,6 @@
 import Foundation
 
-extension String {
+extension StringProtocol {
     /// `contains(phrase)` as Foundation answers it, for an ASCII `phrase`, answered from the
     /// UTF-8 bytes when they do not hold it — most lines of a book, checked for dozens of phrases
     /// each, where Foundation's search bridges the string every time.
@@ -16,21 +16,119 @@ extension String {
     }
 }
 
-extension String.UTF8View {
+extension Collection<UInt8> {
     /// Whether the UTF-8 of `other` occurs in these bytes; `true` when they are not contiguous
     /// (a string bridged from Foundation), which the bytes cannot tell.
     func mayContainBytes(of other: String) -> Bool {
-        let needle = Array(other.utf8)
-        guard let first = needle.first else { return true }
-        let answer = withContiguousStorageIfAvailable { bytes -> Bool in
-            guard bytes.count >= needle.count else { return false }
-            var start = 0
-            while start <= bytes.count - needle.count {
-                if bytes[start] == first, (1..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
-                start += 1
+        var other = other
+        return other.withUTF8 { needle in
+            guard let needleStart = needle.baseAddress, !needle.isEmpty else { return true }
+            let answer = withContiguousStorageIfAvailable { bytes -> Bool in
+                guard let start = bytes.baseAddress, bytes.count >= needle.count else { return false }
+                let last = bytes.count - needle.count
+                var from = 0
+                while from <= last, let found = memchr(start + from, Int32(needle[0]), last - from + 1) {
+                    let offset = start.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(start + offset, needleStart, needle.count) == 0 { return true }
+                    from = offset + 1
+                }
+                return false
             }
-            return false
+            return answer ?? true
         }
-        return answer ?? true
     }
+
+    /// Whether `byte` is one of these bytes (`memchr` over contiguous bytes).
+    func containsByte(_ byte: UInt8) -> Bool {
+        let answer = withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let start = bytes.baseAddress else { return false }
+            return memchr(start, Int32(byte), bytes.count) != nil
+        }
+        return answer ?? contains(byte)
+    }
+
+    /// Whether every byte is ASCII and none is a carriage return.
+    var isPlainASCII: Bool {
+        let answer = withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
+        return answer ?? allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    }
+}
+
+extension String {
+    /// `split(separator: "\n", omittingEmptySubsequences:)`, found in the bytes: a line feed is a
+    /// character of its own, except after a carriage return, where the two are one character and
+    /// no separator — so the pieces are the same, without walking the text character by character.
+    func lineSlices(omittingEmptySubsequences omitting: Bool = true) -> [Substring] {
+        let feeds = utf8.withContiguousStorageIfAvailable { bytes -> [Int] in
+            var offsets: [Int] = []
+            var from = 0
+            while from < bytes.count, let found = memchr(bytes.baseAddress! + from, 0x0A, bytes.count - from) {
+                let offset = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if offset == 0 || bytes[offset - 1] != 0x0D { offsets.append(offset) }
+                from = offset + 1
+            }
+            return offsets
+        }
+        if let feeds {
+            var lines: [Substring] = []
+            lines.reserveCapacity(feeds.count + 1)
+            var start = 0
+            for end in feeds + [utf8.count] {
+                if !omitting || start != end {
+                    lines.append(self[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
+                }
+                start = end + 1
+            }
+            return lines
+        }
+        var lines: [Substring] = []
+        var start = utf8.startIndex
+        var previous: UInt8 = 0
+        var index = start
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == 0x0A, previous != 0x0D {
+                if !omitting || start != index { lines.append(self[start..<index]) }
+                start = utf8.index(after: index)
+            }
+            previous = byte
+            index = utf8.index(after: index)
+        }
+        if !omitting || start != endIndex { lines.append(self[start..<endIndex]) }
+        return lines
+    }
+
+    /// The text up to its first line feed (the whole text when it has none), as `lineSlices`
+    /// reads a line.
+    var firstLineSlice: Substring {
+        let firstFeed = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            var from = 0
+            while from < bytes.count, let found = memchr(bytes.baseAddress! + from, 0x0A, bytes.count - from) {
+                let offset = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if offset == 0 || bytes[offset - 1] != 0x0D { return offset }
+                from = offset + 1
+            }
+            return nil
+        }
+        if let firstFeed {
+            guard let offset = firstFeed else { return self[...] }
+            return self[..<utf8.index(utf8.startIndex, offsetBy: offset)]
+        }
+        var previous: UInt8 = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            if byte == 0x0A, previous != 0x0D { return self[..<index] }
+            previous = byte
+        }
+        return self[...]
+    }
+
+    /// `count`, read from the bytes when every one is ASCII and none is a carriage return (the
+    /// only pair of ASCII characters that makes one character, "\r\n").
+    var characterCount: Int { utf8.isPlainASCII ? utf8.count : count }
+}
+
+extension Substring {
+    /// `count`, read from the bytes when every one is ASCII and none is a carriage return.
+    var characterCount: Int { utf8.isPlainASCII ? utf8.count : count }
 }

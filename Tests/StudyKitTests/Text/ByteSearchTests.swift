@@ -28,6 +28,35 @@ import Testing
         }
     }
 
+    static let multiline = [
+        "", "\n", "\n\n", "a", "a\n", "\na", "a\nb", "a\n\nb\n", "a\r\nb", "a\r\n\r\nb", "a\r\n", "\r", "a\rb\nc",
+        "é\n\u{301}x", "👍🏽\n👍🏽\n", "x\u{A0}\ny", "\r\n\n", "line one\n\nline two\nline three",
+    ]
+
+    /// PDF import's line split, read from the bytes, makes the pieces `split(separator: "\n")` makes.
+    @Test(arguments: [true, false]) func lineSlicesAsSplitting(omitting: Bool) {
+        for text in Self.multiline + Self.texts {
+            let expected = text.split(separator: "\n", omittingEmptySubsequences: omitting)
+            #expect(text.lineSlices(omittingEmptySubsequences: omitting) == expected, "\(text.debugDescription)")
+            #expect(
+                text.firstLineSlice == text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first,
+                "\(text.debugDescription)")
+        }
+    }
+
+    @Test func characterCountAsCount() {
+        for text in Self.multiline + Self.texts {
+            #expect(text.characterCount == text.count, "\(text.debugDescription)")
+            #expect(text.dropFirst().characterCount == text.dropFirst().count, "\(text.debugDescription)")
+        }
+    }
+
+    @Test func trimmingSpacesAsFoundation() {
+        for text in Self.texts + ["\t x \t", "\u{A0}x\u{2003}", " \u{301}x", "x \u{301}", "\u{3000}見出し\u{3000}", " \n x", "  "] {
+            #expect(Apparatus.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+        }
+    }
+
     /// The near-copy rule counts the shared keys and the union without building either set.
     @Test func nearCopyAsTheSetFormula() {
         let keys: [Set<String>] = [[], ["a"], ["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d"], ["b", "c", "d", "e"],
