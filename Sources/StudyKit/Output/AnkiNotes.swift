@@ -22,14 +22,17 @@ struct AnkiNote: Equatable {
     let fields: [String]
     /// Tags, each without spaces.
     let tags: [String]
+    /// The deck's full name: the document's deck, or its subdeck for the note's section (`Deck::Section`).
+    let deck: String
 
     /// A note whose fields' formulas (`$…$`, `$$…$$`) are written as Anki's MathJax reads them:
     /// `\(…\)` inline, `\[…\]` displayed.
-    init(guid: String, type: NoteType, fields: [String], tags: [String]) {
+    init(guid: String, type: NoteType, fields: [String], tags: [String], deck: String) {
         self.guid = guid
         self.type = type
         self.fields = fields.map(Self.withMathJax)
         self.tags = tags
+        self.deck = deck
     }
 
     static func withMathJax(_ text: String) -> String {
@@ -56,15 +59,17 @@ enum AnkiNotes {
             let location = context.quoteLocator?.locate(quote)
             let guid = AnkiRenderer.guid(kind: "card", question: card.question, context: context)
             let tags = tags(task: .flashcards, location: location, context: context)
+            let deck = deck(location, context: context)
             let extra = supportingQuote(quote, location: location, context: context)
             if card.kind == .cloze, let text = clozeText(question, answer: answer, hint: card.hint.map(trimmed)) {
                 // A cloze cut from the quote itself shows the quote once revealed: name only its source.
                 let whole = clozeText(question, answer: answer, hint: nil, marked: false) ?? ""
                 let sameSentence = OutputText.singleLine(whole).lowercased() == OutputText.singleLine(quote).lowercased()
                 let back = sameSentence ? supportingQuote("", location: location, context: context) : extra
-                return AnkiNote(guid: guid, type: .cloze, fields: [text, back], tags: tags)
+                return AnkiNote(guid: guid, type: .cloze, fields: [text, back], tags: tags, deck: deck)
             }
-            return AnkiNote(guid: guid, type: .basic, fields: [question, extra.isEmpty ? answer : answer + "\n\n" + extra], tags: tags)
+            let back = extra.isEmpty ? answer : answer + "\n\n" + extra
+            return AnkiNote(guid: guid, type: .basic, fields: [question, back], tags: tags, deck: deck)
         }
     }
 
@@ -82,7 +87,7 @@ enum AnkiNotes {
             return AnkiNote(
                 guid: AnkiRenderer.guid(kind: "quiz", question: question.prompt, context: context), type: .multipleChoice,
                 fields: [prompt, choices.joined(separator: "\n"), answer, [explanation, support].filter { !$0.isEmpty }.joined(separator: "\n\n")],
-                tags: tags(task: .quiz, location: location, context: context))
+                tags: tags(task: .quiz, location: location, context: context), deck: deck(location, context: context))
         }
     }
 
@@ -97,6 +102,25 @@ enum AnkiNotes {
     static func deckName(_ context: RenderContext) -> String {
         let deck = OutputText.singleLine(TerminalSafety.clean(context.deckName))
         return deck.isEmpty ? "studykit" : deck
+    }
+
+    /// A note's deck: the subdeck of its quote's top-level section (``SectionGroups``), else the document's deck.
+    static func deck(_ location: QuoteLocation?, context: RenderContext) -> String {
+        let names = subdecks(context)
+        guard let group = location?.group, names.indices.contains(group) else { return deckName(context) }
+        return names[group]
+    }
+
+    /// Every deck `notes` go to, the document's first, then its subdecks in document order.
+    static func decks(_ notes: [AnkiNote], context: RenderContext) -> [String] {
+        let used = Set(notes.map(\.deck))
+        return [deckName(context)] + subdecks(context).filter(used.contains)
+    }
+
+    /// The full names of the document's subdecks, by group (`Deck::Section`).
+    private static func subdecks(_ context: RenderContext) -> [String] {
+        let deck = deckName(context)
+        return (context.quoteLocator?.subdeckNames ?? []).map { deck + "::" + OutputText.singleLine(TerminalSafety.clean($0)) }
     }
 
     // MARK: - Cloze
@@ -156,10 +180,12 @@ enum AnkiNotes {
         return URL(fileURLWithPath: identity).lastPathComponent
     }
 
-    /// The context's tags, the task's (`studykit::flashcards`) and the section's (`section::…`).
+    /// The context's tags, the task's (`studykit::flashcards`) and the section path's
+    /// (`section::2_The_Old_Regime::Society_of_orders`, ``SectionGroups/tag(path:)``).
     static func tags(task: StudyTask, location: QuoteLocation?, context: RenderContext) -> [String] {
         var tags = context.tags + ["studykit::" + task.commandName]
-        if let section = location?.section { tags.append("section::" + section) }
+        let path = location?.sectionPath.map { TerminalSafety.clean($0) } ?? []
+        if let section = SectionGroups.tag(path: path) { tags.append(section) }
         var seen = Set<String>()
         return tags.map(tag).filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
     }

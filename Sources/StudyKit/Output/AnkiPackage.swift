@@ -7,7 +7,8 @@ import Foundation
 /// collection in the legacy schema (version 11) that every Anki since 2.1 imports, and `media`,
 /// the media map (`{}`: studykit notes have no media). The collection holds:
 /// - `col`: one row whose `models`, `decks` and `dconf` columns are JSON (note types, the deck
-///   named after the document, default options);
+///   named after the document and its subdecks, one per top-level section that has notes
+///   (`Document::Section`, ``SectionGroups``), default options);
 /// - `notes` and `cards`: one note per card or question with its GUID (the TSV's), fields joined
 ///   by U+001F and escaped as HTML, tags; one new card per note (a Cloze note's card is `c1`);
 /// - empty `revlog` and `graves`.
@@ -69,6 +70,8 @@ public enum AnkiPackage {
         let seconds = Int64(now.timeIntervalSince1970)
         let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let deck = deckID(context)
+        let decks = AnkiNotes.decks(notes, context: context)
+        let ids = Dictionary(decks.map { ($0, deckID(name: $0, context: context)) }, uniquingKeysWith: { a, _ in a })
         // A scratch file read back at once: no journal and no fsync (they cost a loaded disk
         // hundreds of milliseconds and protect nothing here).
         try database.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF")
@@ -79,7 +82,7 @@ public enum AnkiPackage {
                 [.integer(seconds - seconds % 86_400), .integer(milliseconds), .integer(milliseconds),
                  .text(configuration(deck: deck).compactText),
                  .text(models(deck: deck, modified: seconds).compactText),
-                 .text(decks(deck: deck, name: AnkiNotes.deckName(context), modified: seconds).compactText),
+                 .text(Self.decks(decks.map { (ids[$0] ?? deck, $0) }, modified: seconds).compactText),
                  .text(deckOptions.compactText)])
             for (index, note) in notes.enumerated() {
                 let id = milliseconds + Int64(index)
@@ -92,7 +95,8 @@ public enum AnkiPackage {
                 // One new card, ord 0 (a Basic note's only template, a Cloze note's c1), due in note order.
                 try database.run(
                     "INSERT INTO cards VALUES (?, ?, ?, 0, ?, -1, 0, 0, ?, 0, 0, 0, 0, 0, 0, 0, 0, '')",
-                    [.integer(id), .integer(id), .integer(deck), .integer(seconds), .integer(Int64(index + 1))])
+                    [.integer(id), .integer(id), .integer(ids[note.deck] ?? deck), .integer(seconds),
+                     .integer(Int64(index + 1))])
             }
         }
     }
@@ -191,13 +195,20 @@ public enum AnkiPackage {
 
     /// The deck's id: from a hash of its name, so the same document's packages share one deck.
     static func deckID(_ context: RenderContext) -> Int64 {
-        let digest = context.digest("studykit-deck/1\n" + AnkiNotes.deckName(context))
+        deckID(name: AnkiNotes.deckName(context), context: context)
+    }
+
+    /// A deck's id from a hash of its full name (`Deck::Section` for a subdeck), so the same
+    /// document's packages share their decks.
+    static func deckID(name: String, context: RenderContext) -> Int64 {
+        let digest = context.digest("studykit-deck/1\n" + name)
         // 44 bits of the digest, kept clear of the small ids Anki gives its own decks.
         if digest.count >= 11, let value = Int64(digest.prefix(11), radix: 16) { return 1 << 44 + value }
         return 1 << 44
     }
 
-    static func decks(deck: Int64, name: String, modified: Int64) -> JSONValue {
+    /// The `decks` JSON: Anki's Default deck and `decks` (the document's, then its subdecks), by id.
+    static func decks(_ decks: [(id: Int64, name: String)], modified: Int64) -> JSONValue {
         func entry(_ id: Int64, _ name: String) -> JSONValue {
             [
                 "id": .integer(Int(id)), "name": .string(name), "desc": "", "mod": .integer(Int(modified)), "usn": -1,
@@ -207,7 +218,7 @@ public enum AnkiPackage {
         }
         var object = JSONObject()
         object["1"] = entry(1, "Default")
-        object[String(deck)] = entry(deck, name)
+        for deck in decks { object[String(deck.id)] = entry(deck.id, deck.name) }
         return .object(object)
     }
 

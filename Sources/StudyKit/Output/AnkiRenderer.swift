@@ -16,6 +16,9 @@ import Foundation
 /// #columns:GUID<TAB>Front<TAB>Back<TAB>Tags      (Cloze: GUID, Text, Back Extra, Tags)
 /// ```
 ///
+/// A deck whose notes go to subdecks of the document's deck (one per top-level section,
+/// ``SectionGroups``) has a `Deck` column before `Tags` (`#deck column:4`, `#tags column:5`).
+///
 /// Then one row per note. Question/answer cards are `Basic` notes; cloze cards are `Cloze`
 /// notes whose Text holds `{{c1::answer}}` (or `{{c1::answer::hint}}`) and whose Back Extra holds
 /// the supporting quote and its source. A deck of both kinds is one file with a note type column
@@ -73,7 +76,8 @@ public enum AnkiRenderer {
     /// choice and the explanation on the back.
     public static func render(_ quiz: Quiz, context: RenderContext) -> String {
         let notes = AnkiNotes.notes(quiz, context: context).map { note in
-            AnkiNote(guid: note.guid, type: .basic, fields: AnkiNotes.basicFields(multipleChoice: note.fields), tags: note.tags)
+            let fields = AnkiNotes.basicFields(multipleChoice: note.fields)
+            return AnkiNote(guid: note.guid, type: .basic, fields: fields, tags: note.tags, deck: note.deck)
         }
         return file(notes: notes, type: .basic, context: context)
     }
@@ -81,9 +85,11 @@ public enum AnkiRenderer {
     // MARK: - File
 
     /// The file for `notes`; `type` `nil` writes a note type column (notes of several types).
+    /// Notes in subdecks (``SectionGroups``) get a deck column, the document's deck's notes first:
+    /// Anki (26.9) names a deck `Deck+` when a row names it after a row named one of its subdecks.
     private static func file(notes: [AnkiNote], type: AnkiNote.NoteType?, context: RenderContext) -> String {
         var lines = ["#separator:tab", "#html:false"]
-        let columns: [String]
+        var columns: [String]
         switch type {
         case .cloze?:
             lines.append("#notetype:Cloze")
@@ -95,15 +101,21 @@ public enum AnkiRenderer {
             lines.append("#notetype:Basic")
             columns = Self.columns
         }
+        let document = AnkiNotes.deckName(context)
+        let subdecks = notes.contains { $0.deck != document }
+        if subdecks { columns.insert("Deck", at: columns.count - 1) }
+        lines += ["#deck:" + document, "#guid column:1"]
+        if subdecks { lines.append("#deck column:\(columns.count - 1)") }
         lines += [
-            "#deck:" + AnkiNotes.deckName(context),
-            "#guid column:1",
             "#tags column:\(columns.count)",
             "#columns:" + columns.joined(separator: "\t"),
         ]
-        lines += notes.map { note in
+        let ordered = subdecks ? notes.filter { $0.deck == document } + notes.filter { $0.deck != document } : notes
+        lines += ordered.map { note in
             let typeColumn = type == nil ? [note.type == .cloze ? "Cloze" : "Basic"] : []
-            return ([note.guid] + typeColumn + note.fields + [note.tags.joined(separator: " ")]).map(field).joined(separator: "\t")
+            let deckColumn = subdecks ? [note.deck] : []
+            return ([note.guid] + typeColumn + note.fields + deckColumn + [note.tags.joined(separator: " ")]).map(field)
+                .joined(separator: "\t")
         }
         return lines.joined(separator: "\n") + "\n"
     }

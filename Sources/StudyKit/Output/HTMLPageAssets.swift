@@ -45,6 +45,13 @@ enum HTMLPageAssets {
         .js-only{display:none}
         .deck{max-width:720px}
         .cards{list-style:none;padding:0;margin:0}
+        [hidden]{display:none!important}
+        .section-filter{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:8px 12px;margin:10px 0}
+        .section-filter select{font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:6px;
+        padding:2px 6px;max-width:100%}
+        .group-head{font-size:1rem;color:var(--muted);margin:1em 0 .4em}
+        .js .deck .group{display:none}
+        .js .deck .group.current{display:block}
         .card{margin:0 0 16px}
         .js .card{display:none}
         .js .card.current{display:block}
@@ -137,6 +144,7 @@ enum HTMLPageAssets {
         main{max-width:none;padding:0}
         section{break-inside:auto}
         .js .card,.card{display:block!important;margin:0;break-inside:avoid}
+        .js .deck .group:not([hidden]){display:block!important}
         .face{grid-template-columns:1fr 1fr;perspective:none;cursor:auto}
         .side,.js .side.a,.js .side.q,.js .flipped .side.q,.js .flipped .side.a{grid-area:auto;transform:none!important;min-height:0;
         border-radius:0;box-shadow:none;padding:6px 10px;backface-visibility:visible;border-width:0 0 1px 0}
@@ -173,7 +181,9 @@ enum HTMLPageAssets {
 
           // Flashcards: one at a time, flip, previous/next, again/good.
           var deck = doc.querySelector('.deck');
-          var cards = deck ? Array.prototype.slice.call(deck.querySelectorAll('.card')) : [];
+          // `cards` are those the section filter shows (all of them without one), `allCards` every card.
+          var allCards = deck ? Array.prototype.slice.call(deck.querySelectorAll('.card')) : [];
+          var cards = allCards;
           var current = 0;
           function face(index) { return cards[index].querySelector('.face'); }
           function markOf(card) { return store.get(storageKey + ':' + card.getAttribute('data-key')); }
@@ -190,12 +200,22 @@ enum HTMLPageAssets {
             deck.querySelector('.card-tally').textContent = (good || again) ? '· ' + good + ' good, ' + again + ' again' : '';
           }
           function showCard(index, keepFocus) {
-            if (!cards.length) { return; }
+            allCards.forEach(function (card) {
+              if (cards.indexOf(card) < 0) { card.classList.remove('current', 'flipped'); }
+            });
+            if (!cards.length) {
+              if (deck) { deck.querySelector('.card-pos').textContent = 'No card in this section'; }
+              return;
+            }
             var hadFocus = deck.contains(doc.activeElement) && doc.activeElement.classList.contains('face');
             current = (index + cards.length) % cards.length;
             cards.forEach(function (card, i) {
               card.classList.toggle('current', i === current);
               if (i !== current) { card.classList.remove('flipped'); face(i).setAttribute('aria-pressed', 'false'); }
+            });
+            // A deck grouped by section shows the current card's section heading above it.
+            Array.prototype.forEach.call(deck.querySelectorAll('.group'), function (group) {
+              group.classList.toggle('current', group.contains(cards[current]));
             });
             tally();
             if (hadFocus || keepFocus) { face(current).focus(); }
@@ -210,8 +230,8 @@ enum HTMLPageAssets {
             showMark(cards[current]);
             tally();
           }
-          if (cards.length) {
-            cards.forEach(function (card) {
+          if (allCards.length) {
+            allCards.forEach(function (card) {
               showMark(card);
               card.querySelector('.face').addEventListener('click', flip);
             });
@@ -236,14 +256,14 @@ enum HTMLPageAssets {
           var answers = Array.isArray(data.answers) ? data.answers : [];
           var scoreText = doc.querySelector('.score-text');
           function updateScore() {
-            var answered = 0, right = 0;
-            questions.forEach(function (question) {
+            var answered = 0, right = 0, shown = questions.filter(shownBySectionFilter);
+            shown.forEach(function (question) {
               if (question.classList.contains('answered')) { answered++; }
               if (question.classList.contains('got-right')) { right++; }
             });
-            scoreText.textContent = answered === questions.length
-              ? 'You scored ' + right + ' of ' + questions.length + '.'
-              : 'Answered ' + answered + ' of ' + questions.length + ' · ' + right + ' right so far.';
+            scoreText.textContent = answered === shown.length
+              ? 'You scored ' + right + ' of ' + shown.length + '.'
+              : 'Answered ' + answered + ' of ' + shown.length + ' · ' + right + ' right so far.';
           }
           function answer(question, index, chosen) {
             if (question.classList.contains('answered')) { return; }
@@ -284,6 +304,22 @@ enum HTMLPageAssets {
               if (questions.length) { questions[0].querySelector('.choice').focus(); }
             });
           }
+
+          // Section filter: only one top-level section's cards and questions (every section's by default).
+          var filter = doc.getElementById('section-filter');
+          function shownBySectionFilter(element) {
+            var group = element.closest('.group');
+            return !group || !group.hidden;
+          }
+          function applyFilter() {
+            Array.prototype.forEach.call(doc.querySelectorAll('.group[data-group]'), function (group) {
+              group.hidden = filter.value !== '' && group.getAttribute('data-group') !== filter.value;
+            });
+            cards = allCards.filter(shownBySectionFilter);
+            if (deck) { showCard(0); }
+            if (scoreText) { updateScore(); }
+          }
+          if (filter) { filter.addEventListener('change', applyFilter); }
 
           // Mind map: fold and unfold branches.
           var map = doc.querySelector('svg.mindmap');
@@ -363,6 +399,32 @@ enum HTMLPageAssets {
                 press(foldable, 'Enter');
                 report.foldedAfterEnter = map.querySelectorAll('.node.folded').length;
               }
+            }
+            if (filter && filter.options.length > 2) {
+              // The second section alone: the deck steps through its cards only, no other card or question shows.
+              var option = filter.options[2];
+              filter.value = option.value;
+              filter.dispatchEvent(new Event('change'));
+              var inGroup = function (element) {
+                var group = element.closest('.group');
+                return !!group && group.getAttribute('data-group') === option.value;
+              };
+              var visible = function (element) { return element.offsetParent !== null; };
+              var shownOutside = function (element) { return visible(element) && !inGroup(element); };
+              report.filter = { value: option.value, heading: option.textContent, sections: filter.options.length - 1,
+                cardsShown: cards.length, cardsInSection: allCards.filter(inGroup).length,
+                cardsVisibleOutside: allCards.filter(shownOutside).length,
+                questionsVisible: questions.filter(visible).length, questionsInSection: questions.filter(inGroup).length,
+                questionsVisibleOutside: questions.filter(shownOutside).length,
+                scoreText: scoreText ? scoreText.textContent : null, stepped: [] };
+              for (var step = 0; step <= cards.length && cards.length; step++) {
+                press(face(current), 'ArrowRight');
+                report.filter.stepped.push(inGroup(cards[current]) && visible(cards[current]));
+              }
+              filter.value = '';
+              filter.dispatchEvent(new Event('change'));
+              report.filter.cardsAfterReset = cards.length;
+              report.filter.questionsVisibleAfterReset = questions.filter(visible).length;
             }
             report.sections = Array.prototype.map.call(doc.querySelectorAll('header.top, main > section'), function (section) {
               return { id: section.id, box: box(section) };

@@ -167,6 +167,8 @@ private struct Page {
     var title = "Study kit"
     /// Whether the page has the podcast's player (its CSP then lets it load the file).
     var playsAudio = false
+    /// The section groups the cards and questions are shown in (their index, heading), for the filter.
+    var filterGroups: [(group: Int, heading: String)] = []
 
     init(context: RenderContext) {
         self.context = context
@@ -379,21 +381,26 @@ private struct Page {
             "<p class=\"hint js-only\">Click the card or press <kbd>Space</kbd> to flip it; <kbd>←</kbd> <kbd>→</kbd> for the previous and next card. Mark each card <em>again</em> or <em>good</em>: this browser remembers.</p>",
             "<div class=\"deck\" data-count=\"\(count)\">",
             "<p class=\"deck-status js-only\" aria-live=\"polite\"><span class=\"card-pos\">Card 1 of \(count)</span> <span class=\"card-tally\"></span></p>",
-            "<ol class=\"cards\">",
         ]
-        for (index, card) in deck.cards.enumerated() {
-            let key = String(context.digest(card.question).prefix(16))
-            var item = "<li class=\"card\" id=\"card-\(index)\" data-key=\"\(plain(key))\">"
-            item += "<div class=\"face\" role=\"button\" tabindex=\"0\" aria-pressed=\"false\" aria-label=\"Card \(index + 1) of \(count); press Space to flip\">"
-            item += "<div class=\"side q\"><span class=\"side-label\">Question</span><p>\(esc(card.question))</p></div>"
-            // The back repeats the question, small, so the answer is read in its context.
-            item += "<div class=\"side a\"><p class=\"recall\">\(esc(card.question))</p><span class=\"side-label\">Answer</span><p>\(esc(card.answer))</p></div></div>"
-            item += sourceDetails(card.quote)
-            item += itemBadge(task, path: "cards[\(index)]")
-            item += "<p class=\"mark js-only\" aria-live=\"polite\"></p></li>"
-            lines.append(item)
+        var position = 0
+        for group in grouped(deck.cards.map(\.quote)) {
+            lines.append(group.open + "<ol class=\"cards\">")
+            for index in group.items {
+                let card = deck.cards[index]
+                position += 1
+                let key = String(context.digest(card.question).prefix(16))
+                var item = "<li class=\"card\" id=\"card-\(index)\" data-key=\"\(plain(key))\">"
+                item += "<div class=\"face\" role=\"button\" tabindex=\"0\" aria-pressed=\"false\" aria-label=\"Card \(position) of \(count); press Space to flip\">"
+                item += "<div class=\"side q\"><span class=\"side-label\">Question</span><p>\(esc(card.question))</p></div>"
+                // The back repeats the question, small, so the answer is read in its context.
+                item += "<div class=\"side a\"><p class=\"recall\">\(esc(card.question))</p><span class=\"side-label\">Answer</span><p>\(esc(card.answer))</p></div></div>"
+                item += sourceDetails(card.quote)
+                item += itemBadge(task, path: "cards[\(index)]")
+                item += "<p class=\"mark js-only\" aria-live=\"polite\"></p></li>"
+                lines.append(item)
+            }
+            lines.append("</ol>" + group.close)
         }
-        lines.append("</ol>")
         lines.append("""
             <div class="controls js-only" role="group" aria-label="Flashcard controls">
             <button type="button" data-act="prev">← Previous</button><button type="button" data-act="flip">Flip</button><button type="button" data-act="next">Next →</button>
@@ -402,6 +409,26 @@ private struct Page {
             </div>
             """)
         section("cards", "Flashcards", lines)
+    }
+
+    /// Items (by their quotes) in the groups the page shows them in: by top-level section
+    /// (``SectionGroups``, #54) in document order, each group's items in the part's order, then
+    /// those in no section; one group without a heading when the document has no such sections.
+    private mutating func grouped(_ quotes: [String]) -> [(open: String, close: String, items: [Int])] {
+        let headings = context.quoteLocator?.sectionGroups ?? []
+        guard headings.count >= 2, let locator = context.quoteLocator else { return [("", "", Array(quotes.indices))] }
+        var members = [[Int]](repeating: [], count: headings.count + 1)
+        for (index, quote) in quotes.enumerated() {
+            let group = locator.locate(quote.trimmingCharacters(in: .whitespacesAndNewlines))?.group ?? headings.count
+            members[min(group, headings.count)].append(index)
+        }
+        return members.indices.compactMap { group in
+            guard !members[group].isEmpty else { return nil }
+            let heading = group < headings.count ? headings[group] : "Not in a section"
+            if !filterGroups.contains(where: { $0.group == group }) { filterGroups.append((group, heading)) }
+            let open = "<div class=\"group\" data-group=\"g\(group)\"><h3 class=\"group-head\">\(esc(heading))</h3>"
+            return (open, "</div>", members[group])
+        }
     }
 
     /// "Show source": the supporting quote and, for a PDF, the page it is on.
@@ -415,31 +442,40 @@ private struct Page {
 
     mutating func quiz(_ quiz: Quiz, task: StudyTask) {
         let count = quiz.questions.count
-        var lines = [partNote(task), "<p class=\"hint js-only\">Pick an answer to check it. Your score shows when every question is answered.</p>", "<ol class=\"questions\">"]
+        var lines = [partNote(task), "<p class=\"hint js-only\">Pick an answer to check it. Your score shows when every question is answered.</p>"]
         let letters = ["A", "B", "C", "D", "E", "F"]
-        for (index, question) in quiz.questions.enumerated() {
-            var item = "<li class=\"question\" id=\"q-\(index)\"><fieldset><legend><span class=\"qn\">Question \(index + 1) of \(count)</span> \(esc(question.prompt))</legend>"
-            item += "<div class=\"choices\">"
-            for (choiceIndex, choice) in question.choices.enumerated() {
-                let letter = choiceIndex < letters.count ? letters[choiceIndex] : String(choiceIndex + 1)
-                item += "<button type=\"button\" class=\"choice\" data-i=\"\(choiceIndex)\"><span class=\"letter\">\(letter)</span> <span class=\"choice-text\">\(esc(choice))</span></button>"
+        var position = 0
+        var answers: [JSONValue] = []
+        for group in grouped(quiz.questions.map(\.quote)) {
+            lines.append(group.open + "<ol class=\"questions\">")
+            for index in group.items {
+                let question = quiz.questions[index]
+                position += 1
+                answers.append(.integer(question.answerIndex))
+                var item = "<li class=\"question\" id=\"q-\(index)\"><fieldset><legend><span class=\"qn\">Question \(position) of \(count)</span> \(esc(question.prompt))</legend>"
+                item += "<div class=\"choices\">"
+                for (choiceIndex, choice) in question.choices.enumerated() {
+                    let letter = choiceIndex < letters.count ? letters[choiceIndex] : String(choiceIndex + 1)
+                    item += "<button type=\"button\" class=\"choice\" data-i=\"\(choiceIndex)\"><span class=\"letter\">\(letter)</span> <span class=\"choice-text\">\(esc(choice))</span></button>"
+                }
+                item += "</div><div class=\"feedback\" role=\"status\" aria-live=\"polite\"><p class=\"verdict\"></p>"
+                item += "<p class=\"explanation\">\(esc(question.explanation))</p>"
+                let quote = question.quote.trimmingCharacters(in: .whitespacesAndNewlines)
+                // The builtin explanation already quotes the sentence; a page shows it once.
+                if !quote.isEmpty, !Grounding.alreadyQuotes(question.explanation, quote) {
+                    item += "<blockquote>\(esc(quote))</blockquote>"
+                    if let page = context.pageOfQuote?(quote) { item += "<p class=\"page\">Page \(page) of the PDF</p>" }
+                }
+                let answer = question.choices.indices.contains(question.answerIndex) ? question.choices[question.answerIndex] : ""
+                item += "<p class=\"print-answer\">Answer: \(letters[min(question.answerIndex, letters.count - 1)]) \(esc(answer))</p>"
+                item += "</div>\(itemBadge(task, path: "questions[\(index)]"))</fieldset></li>"
+                lines.append(item)
             }
-            item += "</div><div class=\"feedback\" role=\"status\" aria-live=\"polite\"><p class=\"verdict\"></p>"
-            item += "<p class=\"explanation\">\(esc(question.explanation))</p>"
-            let quote = question.quote.trimmingCharacters(in: .whitespacesAndNewlines)
-            // The builtin explanation already quotes the sentence; a page shows it once.
-            if !quote.isEmpty, !Grounding.alreadyQuotes(question.explanation, quote) {
-                item += "<blockquote>\(esc(quote))</blockquote>"
-                if let page = context.pageOfQuote?(quote) { item += "<p class=\"page\">Page \(page) of the PDF</p>" }
-            }
-            let answer = question.choices.indices.contains(question.answerIndex) ? question.choices[question.answerIndex] : ""
-            item += "<p class=\"print-answer\">Answer: \(letters[min(question.answerIndex, letters.count - 1)]) \(esc(answer))</p>"
-            item += "</div>\(itemBadge(task, path: "questions[\(index)]"))</fieldset></li>"
-            lines.append(item)
+            lines.append("</ol>" + group.close)
         }
-        lines.append("</ol>")
         lines.append("<div class=\"score js-only\"><p class=\"score-text\" role=\"status\" aria-live=\"polite\">Answered 0 of \(count).</p><button type=\"button\" class=\"retry\">Retry the quiz</button></div>")
-        data["answers"] = .array(quiz.questions.map { .integer($0.answerIndex) })
+        // In the page's order, which the script reads the questions in.
+        data["answers"] = .array(answers)
         section("quiz", "Quiz", lines)
     }
 
@@ -460,6 +496,17 @@ private struct Page {
 
     // MARK: Document
 
+    /// The section filter under the header: one `<select>` that shows one section's cards and
+    /// questions (the script's; without it every group shows), when they are grouped.
+    private func sectionFilter() -> String? {
+        guard filterGroups.count >= 2 else { return nil }
+        let options = filterGroups.sorted { $0.group < $1.group }.map { group in
+            "<option value=\"g\(group.group)\">\(esc(group.heading))</option>"
+        }
+        return "<div class=\"section-filter js-only\"><label for=\"section-filter\">Show the cards and questions of</label> "
+            + "<select id=\"section-filter\"><option value=\"\">every section</option>" + options.joined() + "</select></div>"
+    }
+
     func document() -> String {
         var pageData = data
         // Progress is kept per source, under a key that does not reveal the path.
@@ -469,6 +516,8 @@ private struct Page {
             : ""
         // The podcast's audio beside the page is the one thing it loads; nothing else may be.
         let media = playsAudio ? "; media-src 'self'" : ""
+        var body = body
+        if let filter = sectionFilter() { body.insert(filter, at: min(1, body.count)) }
         return """
             <!DOCTYPE html>
             <html lang="\(plain(context.language))">

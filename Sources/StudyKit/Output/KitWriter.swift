@@ -6,7 +6,9 @@ import Foundation
 /// and the drawn mind map) and `mindmap.svg`. A deck with both question and cloze cards also
 /// gets `cloze.tsv`: then `cards.tsv` holds the Basic notes and `cloze.tsv` the Cloze notes (see
 /// ``AnkiRenderer/files(_:context:)``); a `cloze.tsv` left by an earlier kit is removed when the
-/// new deck needs none, so the directory never mixes two kits.
+/// new deck needs none, so the directory never mixes two kits. With the context's
+/// ``QuoteLocator``, `cards.tsv`, `cards.apkg` and `kit.html` are grouped the same way: by the
+/// document's top-level sections (``SectionGroups``: Anki subdecks, the page's groups).
 ///
 /// Every file is rendered before anything is written, then each is written to a hidden
 /// temporary file in the same directory and renamed over its final name, so a reader never

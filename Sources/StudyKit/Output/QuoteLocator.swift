@@ -2,8 +2,14 @@
 public struct QuoteLocation: Sendable, Equatable {
     /// The 1-based PDF page the quote starts on; `nil` for sources without pages.
     public var page: Int?
-    /// The heading of the section the quote starts in; `nil` before the first heading.
+    /// The heading of the section the quote lies in; `nil` before the first heading.
     public var section: String?
+    /// The headings from the quote's top-level section down to its own (empty when it lies in no
+    /// headed section): what its Anki tag is made of.
+    public var sectionPath: [String] = []
+    /// The top-level section the kit's exports group the quote's item under (an index of
+    /// ``QuoteLocator/sectionGroups``), `nil` for the document's own deck.
+    public var group: Int?
 
     /// Creates a location.
     public init(page: Int? = nil, section: String? = nil) {
@@ -19,13 +25,16 @@ public struct QuoteLocation: Sendable, Equatable {
 /// sentence on one line; the document may break it); a quote that is not found whole is looked
 /// for by its first words (60, then 30 characters), because models trim, re-space or end a quote
 /// early more often than they change its start. Not found means no location, never a guess.
+///
+/// The section is the coverage report's (``SectionItems``: where the quote first occurs), and
+/// its group the top-level section the exports file it under (``SectionGroups``, #54).
 public struct QuoteLocator: Sendable {
     /// The folded document (lower case, each run of whitespace one space).
     private let folded: [Character]
     /// For each folded character, the `Character` offset in the document's text it came from.
     private let offsets: [Int]
     private let pages: [PageSpan]
-    private let sections: [(heading: String?, offsets: Range<Int>)]
+    private let groups: SectionGroups
 
     /// How many folded characters of a quote's start are tried, in turn, when the whole quote is not found.
     static let prefixLengths = [60, 30]
@@ -37,8 +46,14 @@ public struct QuoteLocator: Sendable {
     public init(document: Document) {
         (folded, offsets) = Self.folded(document)
         self.pages = document.pages
-        self.sections = DocumentOutline(text: document.text).sections.map { ($0.heading, $0.offsets) }
+        self.groups = SectionGroups(document: document)
     }
+
+    /// The top-level sections the exports group items by, in document order (empty when the
+    /// document has fewer than two with a body section).
+    public var sectionGroups: [String] { groups.groups.map(\.heading) }
+    /// The same sections as Anki subdeck names (``SectionGroups/Group/deckName``).
+    var subdeckNames: [String] { groups.groups.map(\.deckName) }
 
     /// The quote's page and section, or `nil` when the quote is not in the document.
     public func locate(_ quote: String) -> QuoteLocation? {
@@ -51,9 +66,11 @@ public struct QuoteLocator: Sendable {
         guard let start else { return nil }
         let offset = offsets[start]
         let page = pages.first { $0.range.contains(offset) }?.page
-        let heading = sections.first { $0.offsets.contains(offset) }?.heading
-        let section = heading.map(OutputText.singleLine).flatMap { $0.isEmpty ? nil : $0 }
-        return QuoteLocation(page: page, section: section)
+        let place = groups.place(of: quote)
+        var location = QuoteLocation(page: page, section: place.path.last.flatMap { $0.isEmpty ? nil : $0 })
+        location.sectionPath = place.path
+        location.group = place.group
+        return location
     }
 
     /// The 1-based PDF page of `quote`, or `nil` when the document has no pages or the quote is not found.

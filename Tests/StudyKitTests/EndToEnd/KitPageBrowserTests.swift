@@ -60,6 +60,23 @@ struct KitPageBrowserTests {
             let audio: Audio?
         }
         let podcast: Podcast?
+        /// The section filter (#54): the second section chosen alone, then every section again.
+        struct Filter: Decodable {
+            let value: String
+            let heading: String
+            let sections: Int
+            let cardsShown: Int
+            let cardsInSection: Int
+            let cardsVisibleOutside: Int
+            let questionsVisible: Int
+            let questionsInSection: Int
+            let questionsVisibleOutside: Int
+            let scoreText: String?
+            let stepped: [Bool]
+            let cardsAfterReset: Int
+            let questionsVisibleAfterReset: Int
+        }
+        let filter: Filter?
         let sections: [Section]
         let scripts: Int
         let resources: Int
@@ -151,6 +168,17 @@ struct KitPageBrowserTests {
         // Folding a branch hides its nodes; Enter unfolds it.
         #expect((report.foldedAfterClick ?? 0) > 0)
         #expect(report.foldedAfterEnter == 0)
+
+        // Cards and questions grouped by chapter; the filter shows one chapter's alone (#54).
+        let filter = try #require(report.filter, "long.pdf's page has no section filter")
+        #expect(filter.sections >= 10, "\(filter.sections) sections in the filter")
+        #expect(filter.heading == "2. The Old Regime and its problems")
+        #expect(filter.cardsInSection > 1 && filter.cardsShown == filter.cardsInSection)
+        #expect(filter.cardsVisibleOutside == 0 && filter.questionsVisibleOutside == 0)
+        #expect(filter.questionsInSection > 0 && filter.questionsVisible == filter.questionsInSection)
+        #expect(filter.scoreText?.hasPrefix("Answered 0 of \(filter.questionsInSection)") == true, "\(filter.scoreText ?? "")")
+        #expect(filter.stepped.count == filter.cardsShown + 1 && filter.stepped.allSatisfy { $0 }, "Next stays in the section")
+        #expect(filter.cardsAfterReset == cardCount && filter.questionsVisibleAfterReset == questionCount)
     }
 
     @Test func everySectionOfTheNotesPageIsDrawnInLightAndDark() async throws {

@@ -51,6 +51,41 @@ struct AnkiClientIntegrationTests {
         #expect(check.output.hasSuffix("all checks passed\n"), "\(check.output)")
     }
 
+    /// A deck per document, a subdeck per top-level section (#54): long.pdf's package and TSV
+    /// land in its chapters' subdecks with section tags, and a second import adds nothing; the
+    /// kit directory's `cards.apkg` of notes.pdf (cards and quiz) too; paste.txt (one section)
+    /// has no subdeck.
+    @Test(.timeLimit(.minutes(8)))
+    func ankiImportsSubdecksPerSectionAndAReimportAddsNothing() async throws {
+        let scratch = try ScratchDirectory("anki")
+        let cache = scratch.url.appendingPathComponent("cache")
+        let package = scratch.url.appendingPathComponent("long.apkg"), tsv = scratch.url.appendingPathComponent("long.tsv")
+        try await Self.export(["flashcards", "samples/long.pdf", "--format", "apkg"], to: package, cache: cache)
+        try await Self.export(["flashcards", "samples/long.pdf", "--format", "anki"], to: tsv, cache: cache)
+        let long = try Self.checkApkg([package.path, "--tsv", tsv.path])
+        #expect(long.status == 0, "\(long.output)")
+        let deck = "The French Revolution, 1789-1799: Revision Notes"
+        #expect(long.output.contains("subdecks: 10 ['\(deck)::01. Why study the Revolution?', '\(deck)::02. The Old Regime"), "\(long.output)")
+        #expect(long.output.contains("'section::3_1789_the_year_of_revolutions::The_fall_of_the_Bastille'"), "\(long.output)")
+        #expect(long.output.contains("ok    every card arrives in the deck the package names"), "\(long.output)")
+        #expect(long.output.contains("ok    re-import adds 0 notes") && long.output.contains("ok    re-import adds no deck"), "\(long.output)")
+        #expect(long.output.contains("long.tsv: the same decks as the package (10 decks)"), "\(long.output)")
+
+        let kit = scratch.url.appendingPathComponent("kit")
+        let run = try await StudykitBinary.run(
+            ["import", "samples/notes.pdf", "--engine", "builtin", "--out", kit.path], environment: ["STUDYKIT_CACHE_DIR": cache.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let notes = try Self.checkApkg([kit.appendingPathComponent("cards.apkg").path, "--tsv", kit.appendingPathComponent("cards.tsv").path])
+        #expect(notes.status == 0, "\(notes.output)")
+        #expect(notes.output.contains("subdecks: 7 ['Photosynthesis: Study Notes::1. Overview'"), "\(notes.output)")
+        #expect(notes.output.contains("note types: ['studykit Cloze', 'studykit Multiple choice']"), "\(notes.output)")
+
+        let paste = scratch.url.appendingPathComponent("paste.apkg")
+        try await Self.export(["flashcards", "samples/paste.txt", "--format", "apkg"], to: paste, cache: cache)
+        let one = try Self.checkApkg([paste.path])
+        #expect(one.status == 0 && one.output.contains("subdecks: 0 []"), "\(one.output)")
+    }
+
     /// A deck of question and cloze cards (what a model writes): one package, the one-file TSV
     /// with a note type column, and the two files of a kit directory all import as Basic and
     /// Cloze notes with the same GUIDs.

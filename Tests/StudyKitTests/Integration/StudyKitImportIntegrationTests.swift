@@ -150,7 +150,9 @@ struct StudyKitImportIntegrationTests {
     private static func checkAnki(_ text: String) throws -> Int {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let headers = lines.prefix { $0.hasPrefix("#") }.map(String.init)
-        #expect(headers.count == 7)
+        // Notes in subdecks (one per top-level section, #54) add a Deck column before Tags.
+        let subdecks = headers.contains { $0.hasPrefix("#deck column:") }
+        #expect(headers.count == (subdecks ? 8 : 7))
         #expect(headers.first == "#separator:tab")
         #expect(headers.contains("#html:false"))
         let cloze = headers.contains("#notetype:Cloze")
@@ -159,8 +161,10 @@ struct StudyKitImportIntegrationTests {
         #expect(headers.contains("#guid column:1"))
         let columnsLine = try #require(headers.first { $0.hasPrefix("#columns:") })
         let declared = columnsLine.dropFirst("#columns:".count).split(separator: "\t", omittingEmptySubsequences: false)
-        #expect(declared == (cloze ? ["GUID", "Text", "Back Extra", "Tags"] : ["GUID", "Front", "Back", "Tags"]))
+        let fields: [Substring] = cloze ? ["GUID", "Text", "Back Extra"] : ["GUID", "Front", "Back"]
+        #expect(declared == fields + (subdecks ? ["Deck", "Tags"] : ["Tags"]))
         #expect(headers.contains("#tags column:\(declared.count)"))
+        if subdecks { #expect(headers.contains("#deck column:\(declared.count - 1)")) }
 
         let body = lines.dropFirst(headers.count).joined(separator: "\n")
         let rows = try AnkiRows.parse(body)

@@ -11,7 +11,10 @@
 /// once, by the 12 characters after each word start, so a book's hundreds of quotes cost a
 /// lookup each, not a scan of the book.
 public struct SectionItems: Sendable {
-    private let sections: BodySections
+    /// The outline the sections come from (the exports group by it, ``SectionGroups``).
+    let outline: DocumentOutline
+    /// The document's body sections.
+    let sections: BodySections
     private let folded: [Character]
     /// For each folded character, its `Character` offset in the document's text.
     private let offsets: [Int]
@@ -26,7 +29,8 @@ public struct SectionItems: Sendable {
 
     /// Indexes `document`'s body: its outline's sections and its folded text.
     public init(document: Document) {
-        sections = BodySections(outline: DocumentOutline(text: document.text))
+        outline = DocumentOutline(text: document.text)
+        sections = BodySections(outline: outline)
         characterCount = document.characterCount
         let (folded, offsets) = QuoteLocator.folded(document)
         var starts: [String: [Int]] = [:]
