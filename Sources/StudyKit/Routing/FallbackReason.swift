@@ -29,6 +29,9 @@ enum FallbackReason: Sendable, Equatable {
     case failedBefore(age: TimeInterval, reason: String)
     /// A chunk past `--max-chunks`, left to the builtin engine.
     case pastMaxChunks(Int)
+    /// The answer failed, and a second ask as long as the first (`took` seconds) would not fit
+    /// what is left of the `--budget`: it is not asked again (#53).
+    case noTimeToAskAgain(took: Double, remaining: Double, budget: Double)
 
     /// The line shown.
     var text: String {
@@ -65,6 +68,9 @@ enum FallbackReason: Sendable, Equatable {
             return "skipped: it failed this same request \(Self.age(age)) ago (\(reason)); --no-cache asks again"
         case .pastMaxChunks(let limit):
             return "past --max-chunks \(limit): not sent to a model"
+        case .noTimeToAskAgain(let took, let remaining, let budget):
+            return "not asked again: the answer took \(CapabilityPolicy.seconds(took)), with only "
+                + "\(CapabilityPolicy.seconds(remaining)) of the \(CapabilityPolicy.seconds(budget)) budget left"
         }
     }
 

@@ -45,6 +45,14 @@ public struct KitAssembler: Sendable {
     /// summary's overview three to four (Qwen2.5-Coder-0.5B on 2 cores). The kit is in kit order.
     static let executionOrder: [StudyTask] = [.mindmap, .flashcards, .quiz, .summary]
 
+    /// The order whole parts are asked in on a remote model: the shortest expected answer first
+    /// (``ItemCounts/expectedResponseTokens(for:)``), so a time budget that runs out leaves out
+    /// the longest part, not two shorter ones after it (#53: on Qwen2.5-Coder-1.5B a summary
+    /// takes 30–36 s and a quiz 40–75 s; asked last, the summary was skipped with 17 s left).
+    static func remoteOrder(_ counts: ItemCounts) -> [StudyTask] {
+        remoteParts.sorted { (counts.expectedResponseTokens(for: $0) ?? 0) < (counts.expectedResponseTokens(for: $1) ?? 0) }
+    }
+
     /// Runs every part and assembles the kit. Throws what the router throws for a part.
     ///
     /// The one kit request goes to the kit engine only: when it fails (a loop, an answer with
@@ -57,14 +65,19 @@ public struct KitAssembler: Sendable {
         let headline = try await router.run(headlineRequest)
 
         var kitFallbacks: [FallbackStep] = []
+        // The seconds a failed kit request took: the kit's own, beside its parts' (#53).
+        var kitSeconds = 0.0
+        let order = await remoteServes(request) ? Self.remoteOrder(request.counts) : Self.executionOrder
         if request.engine != .builtin, request.engine != .local, let kitEngine, await kitFitsWhole(kitEngine, request: request) {
             var kitRequest = request
             kitRequest.task = .studyKit
             kitRequest.firstEngineOnly = true
+            let kitStarted = router.clock.now()
+            defer { kitSeconds = router.clock.now().timeIntervalSince(kitStarted) }
             do {
                 let kit = try await router.run(kitRequest)
                 if case .studyKit(let bundle) = kit.result {
-                    return try await completed(kit, bundle: bundle, headline: headline, request: request)
+                    return try await completed(kit, bundle: bundle, headline: headline, request: request, order: order)
                 }
             } catch RoutingError.noEngine(let steps) {
                 kitFallbacks = steps
@@ -74,7 +87,7 @@ public struct KitAssembler: Sendable {
         }
 
         var byTask: [StudyTask: RoutedResult] = [:]
-        for task in Self.executionOrder {
+        for task in order {
             var partRequest = request
             partRequest.task = task
             byTask[task] = if let chunker { try await chunker.run(partRequest) } else { try await router.run(partRequest) }
@@ -90,9 +103,10 @@ public struct KitAssembler: Sendable {
         guard case .summary(let summary) = results[0].1.result, case .flashcards(let cards) = results[1].1.result,
             case .quiz(let quiz) = results[2].1.result, case .mindMap(let mindMap) = results[3].1.result
         else { throw EngineError.invalidOutput(["a kit part came back as the wrong type"]) }
-        let assembled = try assemble(
+        var assembled = try assemble(
             headline: headline, summary: summary, flashcards: cards, quiz: quiz, mindMap: mindMap,
             runs: [(.headline, headline)] + results, size: request.size)
+        assembled.seconds += kitSeconds
         return AssembledKit(routed: assembled, parts: [(StudyTask.headline, headline)] + results, singleRequest: false)
     }
 
@@ -100,12 +114,12 @@ public struct KitAssembler: Sendable {
     /// own (``RoutedResult/refusedParts``); a part asked alone replaces the builtin engine's
     /// stand-in and its items.
     private func completed(
-        _ kit: RoutedResult, bundle: StudyKitBundle, headline: RoutedResult, request: RoutingRequest
+        _ kit: RoutedResult, bundle: StudyKitBundle, headline: RoutedResult, request: RoutingRequest, order: [StudyTask]
     ) async throws -> AssembledKit {
         var bundle = bundle
         var kit = kit
         var alone: [StudyTask: RoutedResult] = [:]
-        for task in Self.executionOrder where kit.refusedParts.contains(task) {
+        for task in order where kit.refusedParts.contains(task) {
             var partRequest = request
             partRequest.task = task
             let part = try await router.run(partRequest)
@@ -126,6 +140,14 @@ public struct KitAssembler: Sendable {
     /// The member of ``StudyKitBundle`` that holds `task`'s part.
     static func bundleMember(_ task: StudyTask) -> String {
         task == .mindmap ? "mindMap" : task.name
+    }
+
+    /// Whether the parts go to a remote kit engine that can serve (asked within the budget).
+    private func remoteServes(_ request: RoutingRequest) async -> Bool {
+        guard request.engine == .auto || request.engine == .remote, !request.offline, let kitEngine, kitEngine.kind == .remote,
+            router.remoteBlocker() == nil
+        else { return false }
+        return await router.availability(of: kitEngine, within: request.budget) == .available
     }
 
     /// Whether the kit engine can serve and the whole document plus the kit's reserve fits its window.

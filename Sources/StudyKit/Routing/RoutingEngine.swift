@@ -404,9 +404,14 @@ public struct RoutingEngine: Sendable {
             throw BudgetSkip(reason: refused)
         }
         let key = Self.partKey(engine, task: task)
+        let counts = request.part?.items.map { request.counts.asking($0, for: task) } ?? request.counts
+        // Sent with a limit sized from the items asked for, and estimated at what such an
+        // answer takes, not at the most it may take (#53).
+        let limit = counts.responseLimit(for: task, reserve: budget.reserve)
         if request.engine == .auto, let timeBudget = request.budget {
             let promptTokens = budget.overheadTokens + min(budget.documentTokens, target) + budget.allowance
-            if let skip = await budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: budget.reserve, budget: timeBudget) {
+            let expected = min(limit, counts.expectedResponseTokens(for: task) ?? limit)
+            if let skip = await budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: expected, budget: timeBudget) {
                 throw BudgetSkip(reason: skip)
             }
         }
@@ -414,8 +419,7 @@ public struct RoutingEngine: Sendable {
         do {
             generated = try await generateValidated(
                 task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
-                document: document, reserve: budget.reserve, key: key, log: log, deadline: request.budget,
-                counts: request.part?.items.map { request.counts.asking($0, for: task) } ?? request.counts)
+                document: document, reserve: limit, key: key, log: log, deadline: request.budget, counts: counts)
         } catch {
             storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
             throw error
@@ -517,6 +521,7 @@ public struct RoutingEngine: Sendable {
         let injected = InjectedInstructions(material)
         for round in 0..<2 {
             let sent = request
+            let roundStarted = clock.now()
             // Metered: reserved against the quota before, counted in the ledger after (a request
             // sent and then interrupted counts its estimate).
             var response: RawResponse
@@ -621,6 +626,17 @@ public struct RoutingEngine: Sendable {
                     return Generated(result: shortened, model: response.model, usage: usage, reasked: true)
                 }
                 spent = usage
+                // A second ask takes about as long as the first: when what is left of the budget
+                // cannot hold it, it would only be stopped at the end, with the rest of a kit's
+                // parts still waiting (a 1.5B quiz asked twice took 144 s of 300, #53).
+                if let deadline {
+                    let took = clock.now().timeIntervalSince(roundStarted)
+                    let remaining = deadline.remaining(at: clock.now())
+                    if took > remaining {
+                        let reason = FallbackReason.noTimeToAskAgain(took: took, remaining: remaining, budget: deadline.seconds)
+                        throw EngineError.invalidOutput(problems + [reason.text])
+                    }
+                }
                 note("\(engine.kind.rawValue): the answer failed validation (\(problems.count) problem\(problems.count == 1 ? "" : "s")); asking once more")
                 request.prompt = prompt + "\n\n" + error.feedback(maximumTokens: reaskFeedbackTokens)
             }

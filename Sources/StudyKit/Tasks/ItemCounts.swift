@@ -54,6 +54,34 @@ public struct ItemCounts: Sendable, Equatable, Hashable {
         return counts
     }
 
+    /// The tokens an answer holding these counts of `task`'s items is expected to take; `nil` for
+    /// a task that counts nothing. Per item, about what Qwen2.5-Coder-1.5B wrote on the tuning
+    /// half (`benchmarks/calibration/answers.jsonl`): a card with its quote 100, a key point 45
+    /// (with 60 for the overview), a question with its choices and quote 180, a branch with its
+    /// children 80. The task's response reserve is the most an answer may take, not what it
+    /// takes: estimated at its reserve, a quiz of 5 questions was expected to take 116 s on the
+    /// 1.5B and skipped with 112 s left, where its answers take 40–75 s (#53).
+    func expectedResponseTokens(for task: StudyTask) -> Int? {
+        switch task {
+        case .summary: return 60 + 45 * keyPoints
+        case .flashcards: return 20 + 100 * cards
+        case .quiz: return 20 + 180 * questions
+        case .mindmap: return 20 + 80 * branches
+        case .studyKit:
+            return [StudyTask.summary, .flashcards, .quiz, .mindmap].reduce(60) { $0 + (expectedResponseTokens(for: $1) ?? 0) }
+        default: return nil
+        }
+    }
+
+    /// The response limit a whole part of `task` is sent with: twice the tokens it is expected to
+    /// take, at most `reserve`. An answer that runs past it writes more items than were asked
+    /// for, and is cut: the items it finished are judged (#53), and the part costs no more than
+    /// twice its estimate (a mind map asked for 4 branches took 1,133 tokens and 100 s).
+    func responseLimit(for task: StudyTask, reserve: Int) -> Int {
+        guard let expected = expectedResponseTokens(for: task) else { return reserve }
+        return min(reserve, 2 * expected)
+    }
+
     /// The fewest of `count` asked-for items that keep a part: half, rounded up.
     static func minimumKept(_ count: Int) -> Int { (count + 1) / 2 }
 

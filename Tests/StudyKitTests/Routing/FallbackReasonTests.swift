@@ -51,6 +51,8 @@ struct FallbackReasonTests {
             text: "skipped: it failed this same request 10 min ago (the model's answer is not usable: cards repeat); "
                 + "--no-cache asks again"),
         Row(reason: .pastMaxChunks(4), text: "past --max-chunks 4: not sent to a model"),
+        Row(reason: .noTimeToAskAgain(took: 72, remaining: 60, budget: 300),
+            text: "not asked again: the answer took 72 s, with only 60 s of the 300 s budget left"),
     ]
 
     @Test(arguments: rows)
@@ -63,7 +65,7 @@ struct FallbackReasonTests {
     @Test func everyCaseHasARow() {
         var seen = Set<String>()
         for row in Self.rows { seen.insert(Self.name(row.reason)) }
-        #expect(seen.count == 10, "\(seen.sorted())")
+        #expect(seen.count == 11, "\(seen.sorted())")
     }
 
     /// The reason that misled before: it names the material's tokens and the room kept for the
@@ -136,6 +138,7 @@ struct FallbackReasonTests {
         case .itemsTooCostly: return "itemsTooCostly"
         case .failedBefore: return "failedBefore"
         case .pastMaxChunks: return "pastMaxChunks"
+        case .noTimeToAskAgain: return "noTimeToAskAgain"
         }
     }
 }

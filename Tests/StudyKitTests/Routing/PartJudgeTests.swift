@@ -358,8 +358,9 @@ struct PartJudgeTests {
         let remote = ScriptedModel(
             .remote, window: 16_384,
             steps: [
-                .stream([Self.headline]), .stream([loop]), .stream([Self.mindMap]), .stream([Self.deck(Self.good)]),
-                .stream([Self.quiz]), .stream([Self.summary]),
+                // Then the parts alone, the shortest expected answer first (KitAssembler.remoteOrder).
+                .stream([Self.headline]), .stream([loop]), .stream([Self.summary]), .stream([Self.mindMap]),
+                .stream([Self.deck(Self.good)]), .stream([Self.quiz]),
             ],
             streamsCheaply: true)
         let router = RoutingEngine(
