@@ -175,3 +175,17 @@ import Testing
         #expect(reused == 0)
     }
 }
+
+extension SectionSummaryTests {
+    @Test func aRepeatedPartGivesNoPointsOfItsOwn() throws {
+        // The five subjects three times over under three part headings, as the textbook is.
+        let subjects = "## " + Self.long.dropFirst(2).replacing("\n# ", with: "\n## ")
+        let parts = ["Ancient", "Modern", "Future"].map { "# \($0) copy\n\n" + subjects }.joined(separator: "\n\n")
+        let once = try Self.summary(subjects.replacing("\n## ", with: "\n# ").replacing("## ", with: "# "))
+        let thrice = try Self.summary(parts)
+        // Only the first copy has points: the parts are the top level, and the later ones say nothing new.
+        #expect(once.sections.count == KitSizeTests.sections.count)
+        #expect(thrice.sections.allSatisfy { !$0.section.hasPrefix("Modern") && !$0.section.hasPrefix("Future") })
+        #expect(Set(thrice.allKeyPoints).count == thrice.allKeyPoints.count)
+    }
+}

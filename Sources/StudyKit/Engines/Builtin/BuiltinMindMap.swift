@@ -483,9 +483,16 @@ extension BuiltinEngine {
         }
     }
 
-    /// A node label: one line, at most eight words and 80 characters.
+    /// A node label: one line, at most six words and 80 characters; a longer one cut to its head
+    /// phrase where it has one ("The Legislative Assembly and the road to war" → "Legislative
+    /// Assembly and the road"; ``ItemRepairs/headPhrase(_:maxWords:)``, the cut a model's label
+    /// gets too), else to its first words.
     private static func label(_ text: String) -> String {
-        BuiltinProse.shortened(BuiltinProse.termText(text), maxWords: labelWords, maxLength: labelLength, ending: "")
+        let line = BuiltinProse.termText(text)
+        if let head = ItemRepairs.headPhrase(BuiltinProse.oneLine(line), maxWords: labelWords), BuiltinProse.length(head) <= labelLength {
+            return head
+        }
+        return BuiltinProse.shortened(line, maxWords: labelWords, maxLength: labelLength, ending: "")
     }
 
     /// A heading as a node label, without its section number: "2. Where it happens" and

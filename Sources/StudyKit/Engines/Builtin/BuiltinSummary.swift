@@ -311,17 +311,28 @@ extension BuiltinEngine {
     /// title, code and front matter left out, numbered chapters as the top level), each with
     /// its subsections; a section's points are its most central sentences that pass the
     /// key-point rules and repeat no point or overview sentence (`avoiding`, `keys`), one per
-    /// 2,500 of its distinct characters, from as many of its subsections as they can be. A section repeated word for word (a textbook's copy)
-    /// has no point left to give and no group. None when the document is not long
-    /// (``sectionSummaryCharacters``) or has fewer than three such sections.
+    /// 2,500 of its distinct characters, from as many of its subsections as they can be. A
+    /// section repeated word for word (a textbook's copy) has no distinct characters and no
+    /// group. None when the document is not long (``sectionSummaryCharacters``) or has fewer than
+    /// three such sections.
     private func sectionPoints(
-        _ analysis: BuiltinAnalysis, avoiding: [Set<String>], keys: Set<String>, said: (Sentence) -> String
+        _ analysis: BuiltinAnalysis, avoiding: [Set<String>], keys: Set<String>, said named: (Sentence) -> String
     ) -> [Summary.SectionPoints] {
         guard analysis.sections.distinctCharacters >= Self.sectionSummaryCharacters,
             let outline = Self.outlineTrees(analysis, centre: mapCentre(analysis))
         else { return [] }
-        // Each tree's outline sections, and its distinct characters (a copy adds none).
-        let own = Dictionary(analysis.sections.all.map { ($0.outlineIndex, $0.copyOf == nil ? $0.characters : 0) }, uniquingKeysWith: +)
+        // Each section's distinct characters: its prose units said there first (a textbook's
+        // second copy adds none, however its sections are cut), and those units, the only ones
+        // a point is taken from.
+        var said = Set<String>()
+        var firstSaid = Set<Int>()
+        var own = [Int: Int]()
+        for section in analysis.outline.sections {
+            for unit in section.sentences where !unit.isCode && said.insert(unit.text).inserted {
+                firstSaid.insert(unit.index)
+                own[section.index, default: 0] += unit.text.count
+            }
+        }
         var treeOfSection: [Int: Int] = [:]
         var weights: [Int] = []
         for (position, tree) in outline.trees.enumerated() {
@@ -337,7 +348,7 @@ extension BuiltinEngine {
         let wanted = Set(kept)
         for entry in analysis.ranked {
             let unit = entry.sentence.index
-            guard analysis.outline.sectionOfUnit.indices.contains(unit),
+            guard firstSaid.contains(unit), analysis.outline.sectionOfUnit.indices.contains(unit),
                 let tree = treeOfSection[analysis.outline.sectionOfUnit[unit]], wanted.contains(tree)
             else { continue }
             candidates[tree, default: []].append(entry.sentence)
@@ -357,7 +368,7 @@ extension BuiltinEngine {
             for spread in [true, false] {
                 for sentence in pool where points.count < count {
                     let subsection = analysis.outline.sectionOfUnit[sentence.index]
-                    guard !spread || !subsections.contains(subsection), let point = Self.keyPoint(said(sentence)),
+                    guard !spread || !subsections.contains(subsection), let point = Self.keyPoint(named(sentence)),
                         !Self.isPieceOfLongerSentence(sentence, in: analysis)
                     else { continue }
                     let key = BuiltinProse.duplicateKey(point)
