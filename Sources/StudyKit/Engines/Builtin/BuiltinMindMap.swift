@@ -421,9 +421,12 @@ extension BuiltinEngine {
         var children = Array(repeating: [Int](), count: seeds.count)
         var placed: [[String]] = []
         for (index, term) in terms.enumerated() where !seeds.contains(index) {
-            // A term inside a theme or a term already on the map, or holding one ("helix" beside
-            // "double helix", "fork" beside "replication fork"), says it again.
-            if (seeds.map { terms[$0].stems } + placed).contains(where: { Self.nested($0, term.stems) }) { continue }
+            // A term inside a theme or inside a term already on the map ("helix" beside "double
+            // helix", "fork" beside "replication fork") says it again; one that holds a theme
+            // ("lagging strand" of "strand") names something narrower.
+            if (seeds.map { terms[$0].stems } + placed).contains(where: { $0.count > term.stems.count && Self.nested($0, term.stems) }) {
+                continue
+            }
             var best: (seed: Int, affinity: Int)?
             for (s, seedIndex) in seeds.enumerated() where children[s].count < Self.termChildren {
                 let seed = terms[seedIndex]
