@@ -78,7 +78,9 @@ struct SectionSpread {
             _ = addTo(entry.outlineIndex, wanted)
         }
         // A body section whose own terms were all asked elsewhere: one card that asks one again.
+        // Never past the most cards a deck may hold by default (the 500-page book has 501 sections).
         for entry in sections where entry.isBody && have[entry.outlineIndex, default: 0] == 0 && (total < limit || givesEverySectionACard) {
+            guard total < max(limit, KitSize.cardCap) else { break }
             _ = addTo(entry.outlineIndex, 1, reusing: true)
         }
         // The rest, one card a section in turn, the sections with the most text first.
