@@ -15,7 +15,9 @@ enum CleanResult {
     }
 
     static func summary(_ value: Summary) -> Summary {
-        Summary(overview: text(value.overview), keyPoints: value.keyPoints.map(text))
+        Summary(
+            overview: text(value.overview), keyPoints: value.keyPoints.map(text),
+            sections: value.sections.map { .init(section: text($0.section), keyPoints: $0.keyPoints.map(text)) })
     }
 
     static func flashcards(_ value: Flashcards) -> Flashcards {

@@ -89,8 +89,14 @@ public enum MarkdownRenderer {
     // MARK: - Sections (values already cleaned)
 
     static func summaryBlocks(_ summary: Summary, level: Int, title: String) -> [String] {
-        [heading(level, title), MarkdownEscaping.inline(summary.overview), heading(level + 1, "Key points"),
-         bullets(summary.keyPoints)]
+        var blocks = [heading(level, title), MarkdownEscaping.inline(summary.overview), heading(level + 1, "Key points"),
+                      bullets(summary.keyPoints)]
+        // A long document's points by top-level section (#54), each under its section's heading.
+        if !summary.sections.isEmpty { blocks.append(heading(level + 1, "Key points by section")) }
+        for group in summary.sections {
+            blocks += [heading(level + 2, group.section), bullets(group.keyPoints)]
+        }
+        return blocks
     }
 
     static func flashcardBlocks(_ flashcards: Flashcards, level: Int, title: String) -> [String] {

@@ -35,13 +35,25 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         /// Whether the member may be left out (or be `null`); the reader then supplies a default.
         /// Grammar-constrained models still write it (see ``GrammarConverter``).
         public let isOptional: Bool
+        /// Whether a model is asked for the member. One that only studykit's own engine writes (a
+        /// long document's key points by section, ``Summary/sections``) is optional, left out of
+        /// the JSON Schema a model is given (``jsonSchema(strict:)``, its grammar) and of the
+        /// ``fingerprint``, so the models' requests and cache keys are what they were; a result
+        /// that holds it is still validated against it.
+        public let isAsked: Bool
 
-        /// Creates a property.
-        public init(_ name: String, description: String, _ schema: GenerationSchema, optional: Bool = false) {
+        /// Creates a property; `asked: false` makes it optional too.
+        public init(_ name: String, description: String, _ schema: GenerationSchema, optional: Bool = false, asked: Bool = true) {
             self.name = name
             self.description = description
             self.schema = schema
-            self.isOptional = optional
+            self.isOptional = optional || !asked
+            self.isAsked = asked
+        }
+
+        /// This property with `schema` in place of its own, its other traits kept.
+        public func with(_ schema: GenerationSchema) -> Property {
+            Property(name, description: description, schema, optional: isOptional, asked: isAsked)
         }
     }
 
@@ -113,9 +125,7 @@ public indirect enum GenerationSchema: Sendable, Hashable {
     public func withoutIdeographs() -> GenerationSchema {
         switch self {
         case .object(let properties):
-            return .object(properties.map {
-                Property($0.name, description: $0.description, $0.schema.withoutIdeographs(), optional: $0.isOptional)
-            })
+            return .object(properties.map { $0.with($0.schema.withoutIdeographs()) })
         case .array(let items, let minItems, let maxItems, let distinct):
             return .array(items: items.withoutIdeographs(), minItems: minItems, maxItems: maxItems, distinct: distinct)
         case .string(var constraints):
@@ -153,7 +163,9 @@ extension GenerationSchema {
     /// Word limits and forbidden characters become a `pattern` (llama.cpp turns it into grammar).
     public func jsonSchema(strict: Bool) -> JSONValue {
         switch self {
-        case .object(let properties):
+        case .object(let allProperties):
+            // What a model is never asked for is no part of the schema it is given.
+            let properties = allProperties.filter(\.isAsked)
             var members = JSONObject()
             for property in properties {
                 var child = property.schema.jsonSchema(strict: strict).objectValue ?? JSONObject()
@@ -220,7 +232,7 @@ extension GenerationSchema {
         switch self {
         case .object(let properties):
             return [
-                "object": .array(properties.map { property in
+                "object": .array(properties.filter(\.isAsked).map { property in
                     var member: JSONObject = [
                         "name": .string(property.name), "description": .string(property.description),
                         "schema": property.schema.canonicalValue,

@@ -14,10 +14,7 @@ extension GenerationSchema {
         switch self {
         case .object(let properties):
             return .object(properties.map { property in
-                .init(
-                    property.name, description: property.description,
-                    property.schema.scaled(at: JSONPath.member(pattern, property.name), chunks: chunks, perChunk: perChunk),
-                    optional: property.isOptional)
+                property.with(property.schema.scaled(at: JSONPath.member(pattern, property.name), chunks: chunks, perChunk: perChunk))
             })
         case .array(let items, let minItems, let maxItems, let distinct):
             var most = maxItems

@@ -64,6 +64,10 @@ public struct KitSize: Sendable, Equatable, Hashable {
         max(Self.singleAnswerQuestions, questions ?? cards.map { max(Self.questionCap, $0 / 2) } ?? Self.questionCap)
     }
 
+    /// The most groups of a summary's key points by section (``Summary/sections``) a result of
+    /// any size may hold: a long document's top-level sections, the longest first past it.
+    static let summarySections = 40
+
     static let singleAnswerCards = 20
     static let singleAnswerQuestions = 10
 
@@ -73,7 +77,9 @@ public struct KitSize: Sendable, Equatable, Hashable {
         switch task {
         case .flashcards: return ["cards": maximumCards]
         case .quiz: return ["questions": maximumQuestions]
-        case .studyKit: return ["flashcards.cards": maximumCards, "quiz.questions": maximumQuestions]
+        case .summary: return ["sections": Self.summarySections]
+        case .studyKit:
+            return ["flashcards.cards": maximumCards, "quiz.questions": maximumQuestions, "summary.sections": Self.summarySections]
         default: return [:]
         }
     }

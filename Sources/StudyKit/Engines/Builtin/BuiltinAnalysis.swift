@@ -52,6 +52,10 @@ struct BuiltinAnalysis: Sendable {
     /// Every word the text writes, lower-cased: what tells a verb the text inflects ("reduces",
     /// "reduced") from a modifier it never does ("new", "cheap", "civil").
     let vocabulary: Set<String>
+    /// The lower-case words the text uses as verbs and never as nouns (``verbsByUse(_:)``:
+    /// "removes" of "DNA polymerase I later removes the RNA primers"): never a term of the mind
+    /// map, alone or ending one ("shadow falls").
+    let verbs: Set<String>
 
     /// Lines of at most this many words that are front matter (``FrontMatter``: authors,
     /// addresses, URLs, dates) are left out: never a branch, key point or card. A licence
@@ -118,6 +122,7 @@ struct BuiltinAnalysis: Sendable {
         let fieldNames = KeyphraseExtractor.fieldNames(in: all, words: allWords)
         self.fieldNames = fieldNames
         vocabulary = Set(allWords.joined().map(\.lowercased))
+        verbs = usesEnglishWords ? Self.verbsByUse(proseWords) : []
         let extracted = KeyphraseExtractor(weighsGeneralEnglish: isEnglish)
             .keyphrases(in: units, words: unitWords, limit: Self.compoundLimit, fieldNames: fieldNames)
         let top = Array(extracted.prefix(Self.keyphraseLimit))
@@ -125,6 +130,42 @@ struct BuiltinAnalysis: Sendable {
         compounds = extracted.filter { $0.occurrences >= 2 }.map { $0.key.split(separator: " ").map(String.init) }.filter { $0.count >= 2 }
         givenTitle = title
     }
+
+    /// The lower-case words that `unitWords` (each unit's words) use as a verb at least once
+    /// and never as a noun (English). A verb's use: right after a subject pronoun, "to", a modal
+    /// or an adverb of time ("it removes", "which joins", "can bind", "later removes"), or right
+    /// before an object pronoun or an article ("removes the", "shortens it"). A noun's use: right
+    /// after an article, a possessive, a quantifier or a preposition ("the fragments", "of
+    /// replication"). Read from the text, not from a dictionary: "pulls" and "removes" are nouns
+    /// somewhere, but not in "the Moon pulls the oceans".
+    static func verbsByUse(_ unitWords: [[BuiltinWord]]) -> Set<String> {
+        var verbUse = Set<String>()
+        var nounUse = Set<String>()
+        for words in unitWords {
+            for (index, word) in words.enumerated() where !word.isStopword && !word.isNumber && word.surface == word.lowercased {
+                let before = index > 0 && !word.followsBreak ? words[index - 1].lowercased : nil
+                let after = index + 1 < words.count && !words[index + 1].followsBreak ? words[index + 1].lowercased : nil
+                if let before, nounBefore.contains(before) {
+                    nounUse.insert(word.lowercased)
+                } else if before.map(verbBefore.contains) == true || after.map(objectAfter.contains) == true {
+                    verbUse.insert(word.lowercased)
+                }
+            }
+        }
+        return verbUse.subtracting(nounUse)
+    }
+
+    private static let nounBefore: Set<String> = [
+        "the", "a", "an", "these", "those", "its", "their", "his", "her", "our", "your", "my", "each", "every", "some",
+        "many", "few", "several", "no", "of", "two", "three", "four", "five", "all", "both", "any", "such", "more", "most",
+    ]
+    private static let verbBefore: Set<String> = [
+        "it", "they", "he", "she", "we", "which", "who", "can", "cannot", "could", "may", "might", "must", "should",
+        "would", "will", "later", "also", "often", "always", "never", "usually",
+    ]
+    /// Object pronouns only: an article after a word may open the next clause ("In mesophyll
+    /// cells the enzyme …").
+    private static let objectAfter: Set<String> = ["it", "them", "him", "us", "itself", "themselves"]
 
     /// Whether the stopword list fits the text (in English prose roughly every third word is a
     /// function word; in languages other than English and French almost none of ours are), and

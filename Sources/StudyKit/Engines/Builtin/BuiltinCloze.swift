@@ -138,17 +138,21 @@ extension BuiltinEngine {
         }
         runPasses(upTo: base)
         let spread = SectionSpread(analysis: analysis, limit: limit, givesEverySectionACard: !exact)
-        spread.fill(items: items) { _, positions, terms, count in
+        spread.fill(items: items) { _, positions, terms, count, reusing in
             let before = items.count
+            var sectionTerms = Set<String>()
             for pass in passes where !pass.reuseSentences {
                 while items.count - before < count {
                     let ranked = positions.lazy.filter {
                         !usedSentences.contains(analysis.ranked[$0].sentence.range.lowerBound)
                             && !isAskedAlready($0) && isStandalone($0)
                     }.map { analysis.ranked[$0] }
+                    // A term asked in another section may be asked again only where the section has
+                    // no card (`reusing`), and never twice in one section.
                     let fresh = terms.filter { phrase in
-                        !usedTerms.contains(phrase.key) && !usedRuns.contains(phrase.key)
-                            && !SectionSpread.runs(of: phrase.key).contains(where: usedTerms.contains)
+                        reusing ? !sectionTerms.contains(phrase.key)
+                            : !usedTerms.contains(phrase.key) && !usedRuns.contains(phrase.key)
+                                && !SectionSpread.runs(of: phrase.key).contains(where: usedTerms.contains)
                     }
                     // No term left to blank: reading the section's sentences again finds nothing.
                     guard !fresh.isEmpty else { break }
@@ -157,8 +161,9 @@ extension BuiltinEngine {
                         genericHeads: genericHeads)
                     guard !made.isEmpty else { break }
                     // A copy of a sentence asked about in this same batch is skipped, its term kept.
-                    for item in made where !usedTexts.contains(BuiltinProse.oneLine(item.sentence)) && !accept(item) {
-                        usedTerms.insert(item.answerKey)
+                    for item in made where !usedTexts.contains(BuiltinProse.oneLine(item.sentence)) {
+                        sectionTerms.insert(item.answerKey)
+                        if !accept(item) { usedTerms.insert(item.answerKey) }
                     }
                 }
             }

@@ -13,13 +13,7 @@ extension BuiltinEngine {
     /// (besides a title heading), else from clusters of key terms; padded from central
     /// sentences when the text has too few terms.
     func mindMap(_ analysis: BuiltinAnalysis) throws(BuiltinError) -> MindMap {
-        var centre = documentTitle(analysis)
-        // A title such as "Summary" or "Quiz" is a field name to the validator: name the topic instead.
-        if ItemRules.problem(centre, .label) != nil {
-            centre = [composedTitle(analysis), "Study Notes"].compactMap { $0 }.first { ItemRules.problem($0, .label) == nil } ?? "Study Notes"
-        }
-        if let chapter = chapterTitle(analysis, besides: centre) { centre = chapter }
-        centre = Self.unnumberedTitle(centre)
+        let centre = mapCentre(analysis)
         let centreStems = Self.stems(of: centre)
         var branches = headingBranches(analysis, centre: centre, centreStems: centreStems)
         if branches.count < 2 { branches = clusterBranches(analysis, centre: centre, centreStems: centreStems) }
@@ -31,6 +25,18 @@ extension BuiltinEngine {
         }
         guard branches.count >= 2 else { throw .tooShort(task: .mindmap, usableSentences: analysis.usableSentenceCount) }
         return MindMap(centralTopic: centre, branches: branches)
+    }
+
+    /// The map's central topic: the document's title, else its opening chapter's, without a
+    /// chapter number; "Study Notes" when neither is a label.
+    func mapCentre(_ analysis: BuiltinAnalysis) -> String {
+        var centre = documentTitle(analysis)
+        // A title such as "Summary" or "Quiz" is a field name to the validator: name the topic instead.
+        if ItemRules.problem(centre, .label) != nil {
+            centre = [composedTitle(analysis), "Study Notes"].compactMap { $0 }.first { ItemRules.problem($0, .label) == nil } ?? "Study Notes"
+        }
+        if let chapter = chapterTitle(analysis, besides: centre) { centre = chapter }
+        return Self.unnumberedTitle(centre)
     }
 
     /// The chapter's title when the document opens with it but the headline's title is
@@ -53,7 +59,7 @@ extension BuiltinEngine {
     // MARK: From headings
 
     /// A section with the sections under it, as the map draws them: branch → child → grandchild.
-    private struct SectionTree {
+    struct SectionTree {
         let section: Section
         var subsections: [SectionTree]
         /// Words of the section's own text and of every section under it: how much it has to say.
@@ -69,53 +75,9 @@ extension BuiltinEngine {
     /// Past a level's limit, the nodes are the first section and those with the most words, in
     /// document order (`chosen`): the map always starts where the document does.
     private func headingBranches(_ analysis: BuiltinAnalysis, centre: String, centreStems: Set<String>) -> [MindMap.Node] {
-        var sections = analysis.outline.sections.filter { $0.heading != nil }
-        sections.removeAll { section in
-            let heading = section.heading ?? ""
-            return section.headingSentence?.index != analysis.units.first?.index && ResultProse.sameText(Self.unnumberedTitle(heading), centre)
-                || Self.readsAsCode(heading) || Self.readsAsNoTopic(heading)
-        }
-        if let first = sections.first, analysis.units.first?.isHeading == true,
-            first.headingSentence?.index == analysis.units.first?.index,
-            !sections.dropFirst().contains(where: { $0.level <= first.level }) || ResultProse.sameText(Self.unnumberedTitle(first.heading ?? ""), centre)
-        {
-            sections.removeFirst()
-        }
-        // A document whose chapters are numbered in order ("1. Introduction", "2 ASN.1 structure
-        // handling", …) has them as its branches: any other line taken for a heading is inside a
-        // chapter (a subsection, a table cell such as "Size", a listed constant such as
-        // "BZ_OUTBUFF_FULL", a numbered question) and nothing before the first chapter is a branch.
-        sections = Self.withLostChapters(sections, outline: analysis.outline)
-        let chapters = Self.chapterSections(sections)
-        var chapterSet: Set<Int>? = nil
-        if chapters.count >= 3, let first = chapters.first {
-            sections = Array(sections[first...])
-            let last = chapters[chapters.count - 1] - first
-            // Back matter after the last chapter ("References") is a branch, not the chapter's;
-            // so is each chapter of an appendix that numbers its own from 1 again.
-            let backMatter = sections.indices.filter { $0 > last && Self.isBackMatter(sections[$0].heading ?? "") }
-            var appendix = Self.chapterSections(Array(sections[(last + 1)...])).map { $0 + last + 1 }
-            if appendix.count < 2 { appendix = [] }
-            chapterSet = Set(chapters.map { $0 - first } + backMatter + appendix)
-        } else {
-            // A page that is one section of a chapter: the section's subsections are the branches.
-            while let top = sections.first?.level, sections.count >= 3,
-                !sections.dropFirst().contains(where: { $0.level <= top })
-            {
-                sections.removeFirst()
-            }
-        }
-        guard sections.count >= 2 else { return [] }
-        let trees = Self.sectionTrees(sections, startsBranch: chapterSet.map { set in { set.contains($0) } })
-
-        // A section number never shows in a label: the map is in document order already. A heading
-        // whose words alone are no label ("1 Overview": "Overview" is a field name; "3.2 Fields")
-        // is named with its parent ("Overview of BibTeXing"), else keeps its number.
-        let chaptered = chapterSet != nil
-        let headingLabel = { (heading: String, parent: String) in
-            Self.unnumberedLabel(heading, chapters: chaptered) ?? Self.qualifiedLabel(heading, chapters: chaptered, under: parent)
-                ?? Self.label(heading)
-        }
+        guard let outline = Self.outlineTrees(analysis, centre: centre) else { return [] }
+        let trees = outline.trees
+        let headingLabel = { (heading: String, parent: String) in Self.headingLabel(heading, chapters: outline.chaptered, under: parent) }
         typealias Item = (label: String, tree: SectionTree)
         // A heading with nothing under it ("Biology 101, Unit 4" below the title) is a subtitle or
         // a running line, not a node of the subject; a heading that is front matter ("1.1
@@ -176,6 +138,57 @@ extension BuiltinEngine {
             if children.isEmpty { children = terms(Self.flattened(branch.tree), label: branch.label, limit: Self.termChildren) }
             return MindMap.Node(label: branch.label, children: children)
         }
+    }
+
+    /// The document's outline as the map draws it (#54): its top-level sections as trees, the
+    /// title heading, code and sections that name no topic left out, numbered chapters as the
+    /// top level; `chaptered` says whether the chapters are numbered. `nil` when fewer than two
+    /// sections are left. The summary's key points by section follow the same trees.
+    static func outlineTrees(_ analysis: BuiltinAnalysis, centre: String) -> (trees: [SectionTree], chaptered: Bool)? {
+        var sections = analysis.outline.sections.filter { $0.heading != nil }
+        sections.removeAll { section in
+            let heading = section.heading ?? ""
+            return section.headingSentence?.index != analysis.units.first?.index && ResultProse.sameText(unnumberedTitle(heading), centre)
+                || readsAsCode(heading) || readsAsNoTopic(heading)
+        }
+        if let first = sections.first, analysis.units.first?.isHeading == true,
+            first.headingSentence?.index == analysis.units.first?.index,
+            !sections.dropFirst().contains(where: { $0.level <= first.level }) || ResultProse.sameText(unnumberedTitle(first.heading ?? ""), centre)
+        {
+            sections.removeFirst()
+        }
+        // A document whose chapters are numbered in order ("1. Introduction", "2 ASN.1 structure
+        // handling", …) has them as its branches: any other line taken for a heading is inside a
+        // chapter (a subsection, a table cell such as "Size", a listed constant such as
+        // "BZ_OUTBUFF_FULL", a numbered question) and nothing before the first chapter is a branch.
+        sections = withLostChapters(sections, outline: analysis.outline)
+        let chapters = chapterSections(sections)
+        var chapterSet: Set<Int>? = nil
+        if chapters.count >= 3, let first = chapters.first {
+            sections = Array(sections[first...])
+            let last = chapters[chapters.count - 1] - first
+            // Back matter after the last chapter ("References") is a branch, not the chapter's;
+            // so is each chapter of an appendix that numbers its own from 1 again.
+            let backMatter = sections.indices.filter { $0 > last && isBackMatter(sections[$0].heading ?? "") }
+            var appendix = chapterSections(Array(sections[(last + 1)...])).map { $0 + last + 1 }
+            if appendix.count < 2 { appendix = [] }
+            chapterSet = Set(chapters.map { $0 - first } + backMatter + appendix)
+        } else {
+            // A page that is one section of a chapter: the section's subsections are the branches.
+            while let top = sections.first?.level, sections.count >= 3,
+                !sections.dropFirst().contains(where: { $0.level <= top })
+            {
+                sections.removeFirst()
+            }
+        }
+        guard sections.count >= 2 else { return nil }
+        return (sectionTrees(sections, startsBranch: chapterSet.map { set in { set.contains($0) } }), chapterSet != nil)
+    }
+
+    /// A heading as a node label under `parent` (``unnumberedLabel(_:chapters:)``, else
+    /// ``qualifiedLabel(_:chapters:under:)``, else the heading cut to a label).
+    static func headingLabel(_ heading: String, chapters: Bool, under parent: String) -> String {
+        unnumberedLabel(heading, chapters: chapters) ?? qualifiedLabel(heading, chapters: chapters, under: parent) ?? label(heading)
     }
 
     /// The names of the definition-list entries (``DefinitionEntry``) in `sections`, in order, as
@@ -251,7 +264,7 @@ extension BuiltinEngine {
     }
 
     /// A tree's sections in document order: the section, then everything under it.
-    private static func flattened(_ tree: SectionTree) -> [Section] {
+    static func flattened(_ tree: SectionTree) -> [Section] {
         [tree.section] + tree.subsections.flatMap(flattened)
     }
 
@@ -307,7 +320,7 @@ extension BuiltinEngine {
         // qualifies a term and names nothing of its own.
         let modifiers = analysis.usesEnglishWords ? Self.onlyModifiers(in: unitWords) : []
         let pieces: ((String) -> Bool)? = analysis.usesEnglishWords
-            ? { modifiers.contains($0) || Self.isPlainlyNoTerm($0, inflectedAsAVerb: analysis.inflectsAsAVerb) } : nil
+            ? { modifiers.contains($0) || Self.endsOnAVerb($0, in: analysis) || Self.isPlainlyNoTerm($0, inflectedAsAVerb: analysis.inflectsAsAVerb) } : nil
         let picked = Self.pickTerms(strong, avoiding: avoiding, limit: limit, clausePiece: pieces)
         guard picked.count < 2 else { return picked }
         let all = strong + local.filter { !strong.contains($0) }
@@ -384,6 +397,12 @@ extension BuiltinEngine {
                 phrase.occurrences >= 2 || stems.count == 1
             else { continue }
             let label = Self.label(phrase.text)
+            // A verb ("removes") or a piece of a clause ("shadow falls") names no theme (English).
+            if analysis.usesEnglishWords,
+                Self.endsOnAVerb(label, in: analysis) || Self.isPlainlyNoTerm(label, inflectedAsAVerb: analysis.inflectsAsAVerb)
+            {
+                continue
+            }
             guard !label.isEmpty, keys.insert(BuiltinProse.duplicateKey(label)).inserted else { continue }
             let sentences = Set(analysis.prose.indices.filter { analysis.mentions(phrase.key, inProse: $0) })
             terms.append(Term(label: label, stems: stems, sentences: sentences))
@@ -400,7 +419,14 @@ extension BuiltinEngine {
             seedStems.formUnion(term.stems)
         }
         var children = Array(repeating: [Int](), count: seeds.count)
+        var placed: [[String]] = []
         for (index, term) in terms.enumerated() where !seeds.contains(index) {
+            // A term inside a theme or inside a term already on the map ("helix" beside "double
+            // helix", "fork" beside "replication fork") says it again; one that holds a theme
+            // ("lagging strand" of "strand") names something narrower.
+            if (seeds.map { terms[$0].stems } + placed).contains(where: { $0.count > term.stems.count && Self.nested($0, term.stems) }) {
+                continue
+            }
             var best: (seed: Int, affinity: Int)?
             for (s, seedIndex) in seeds.enumerated() where children[s].count < Self.termChildren {
                 let seed = terms[seedIndex]
@@ -411,7 +437,10 @@ extension BuiltinEngine {
                 let affinity = 10 * shared + seed.sentences.intersection(term.sentences).count
                 if affinity > 0, affinity > (best?.affinity ?? 0) { best = (s, affinity) }
             }
-            if let best { children[best.seed].append(index) }
+            if let best {
+                children[best.seed].append(index)
+                placed.append(term.stems)
+            }
         }
         return seeds.enumerated().map { s, seedIndex in
             MindMap.Node(label: terms[seedIndex].label, children: children[s].map { MindMap.Node(label: terms[$0].label) })
@@ -419,6 +448,13 @@ extension BuiltinEngine {
     }
 
     // MARK: Helpers
+
+    /// Whether a label's last word is one the text uses only as a verb (``BuiltinAnalysis/verbs``):
+    /// "removes", "shadow falls".
+    static func endsOnAVerb(_ label: String, in analysis: BuiltinAnalysis) -> Bool {
+        guard let last = label.split(separator: " ").last, last == last.lowercased() else { return false }
+        return analysis.verbs.contains(String(last))
+    }
 
     /// `nodes` without the labels the validator rejects (``ItemMeaning/label``), nor those that
     /// repeat their parent or an earlier sibling, as near-copies or exactly; children likewise.
@@ -450,9 +486,16 @@ extension BuiltinEngine {
         }
     }
 
-    /// A node label: one line, at most eight words and 80 characters.
+    /// A node label: one line, at most six words and 80 characters; a longer one cut to its head
+    /// phrase where it has one ("The Legislative Assembly and the road to war" → "Legislative
+    /// Assembly and the road"; ``ItemRepairs/headPhrase(_:maxWords:)``, the cut a model's label
+    /// gets too), else to its first words.
     private static func label(_ text: String) -> String {
-        BuiltinProse.shortened(BuiltinProse.termText(text), maxWords: labelWords, maxLength: labelLength, ending: "")
+        let line = BuiltinProse.termText(text)
+        if let head = ItemRepairs.headPhrase(BuiltinProse.oneLine(line), maxWords: labelWords), BuiltinProse.length(head) <= labelLength {
+            return head
+        }
+        return BuiltinProse.shortened(line, maxWords: labelWords, maxLength: labelLength, ending: "")
     }
 
     /// A heading as a node label, without its section number: "2. Where it happens" and

@@ -37,12 +37,16 @@ struct SectionSpread {
     }
 
     /// Adds cards section by section to a deck that has `items`, through `add(section, ranked,
-    /// terms, count)`, which makes up to `count` cards from the ranked positions given, blanking
-    /// the terms given, and says how many it made.
+    /// terms, count, reusing)`, which makes up to `count` cards from the ranked positions given,
+    /// blanking the terms given (when `reusing`, terms the deck has asked elsewhere too), and says
+    /// how many it made.
     ///
     /// First each section gets its share (a body section at least one, even past `limit` unless
-    /// `--cards` set it), counting the cards it has; then, while the deck is short, one more card per section in turn, the largest first.
-    func fill(items: [ClozeItem], add: (_ section: Int, _ ranked: [Int], _ terms: [Keyphrase], _ count: Int) -> Int) {
+    /// `--cards` set it), counting the cards it has; a body section still without a card then
+    /// gets one that may blank a term asked in another section (#54: a manual names its macros in
+    /// section after section, and a term asked once per deck left "TITLE" without a card of its
+    /// own); then, while the deck is short, one more card per section in turn, the largest first.
+    func fill(items: [ClozeItem], add: (_ section: Int, _ ranked: [Int], _ terms: [Keyphrase], _ count: Int, _ reusing: Bool) -> Int) {
         let sections = analysis.sections.all.filter { $0.copyOf == nil && $0.characters > 0 }
         guard !sections.isEmpty else { return }
         var have = [Int: Int]()
@@ -56,9 +60,9 @@ struct SectionSpread {
             terms[section] = found
             return found
         }
-        func addTo(_ section: Int, _ count: Int) -> Int {
+        func addTo(_ section: Int, _ count: Int, reusing: Bool = false) -> Int {
             guard count > 0, !rankedBySection[section].isEmpty else { return 0 }
-            let made = add(section, rankedBySection[section], termsOf(section), count)
+            let made = add(section, rankedBySection[section], termsOf(section), count, reusing)
             have[section, default: 0] += made
             total += made
             return made
@@ -72,6 +76,12 @@ struct SectionSpread {
             guard has < owed, total < limit || (givesEverySectionACard && entry.isBody && has == 0) else { continue }
             let wanted = total < limit ? min(owed - has, limit - total) : 1
             _ = addTo(entry.outlineIndex, wanted)
+        }
+        // A body section whose own terms were all asked elsewhere: one card that asks one again.
+        // Never past the most cards a deck may hold by default (the 500-page book has 501 sections).
+        for entry in sections where entry.isBody && have[entry.outlineIndex, default: 0] == 0 && (total < limit || givesEverySectionACard) {
+            guard total < max(limit, KitSize.cardCap) else { break }
+            _ = addTo(entry.outlineIndex, 1, reusing: true)
         }
         // The rest, one card a section in turn, the sections with the most text first.
         var turn = sections.sorted { $0.characters > $1.characters }.map(\.outlineIndex)

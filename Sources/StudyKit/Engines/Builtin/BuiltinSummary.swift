@@ -287,6 +287,110 @@ extension BuiltinEngine {
             }
         }
         guard points.count >= 3 else { throw .tooShort(task: .summary, usableSentences: usable) }
-        return Summary(overview: overview, keyPoints: points)
+        // A long document's points by section (#54); a thin text's summary has none to give.
+        let groups = standalone ? sectionPoints(analysis, avoiding: overviewKeys + taken, keys: pointKeys, said: said) : []
+        return Summary(overview: overview, keyPoints: points, sections: groups)
+    }
+
+    // MARK: Key points by section
+
+    /// Distinct characters from which a document with an outline is long enough for key points
+    /// by section: more than a page of notes (samples/notes.pdf has 8,190 in 7 sections and keeps
+    /// its summary of one list), less than the 33,000 of samples/long.pdf.
+    static let sectionSummaryCharacters = 15_000
+    /// The fewest top-level sections with text that make an outline worth following.
+    static let sectionSummarySections = 3
+    /// Distinct characters of a section per key point of its own: one point per 2,500, 1 to
+    /// ``Summary/pointsPerSection``.
+    static let charactersPerSectionPoint = 2_500
+    /// The most groups one summary has: past that, the opening section and the longest others.
+    static let sectionGroupLimit = 40
+
+    /// The key points of each top-level section of a long document, in document order: the
+    /// sections are the mind map's branches before their limit (``outlineTrees(_:centre:)``: the
+    /// title, code and front matter left out, numbered chapters as the top level), each with
+    /// its subsections; a section's points are its most central sentences that pass the
+    /// key-point rules and repeat no point or overview sentence (`avoiding`, `keys`), one per
+    /// 2,500 of its distinct characters, from as many of its subsections as they can be. A
+    /// section repeated word for word (a textbook's copy) has no distinct characters and no
+    /// group. None when the document is not long (``sectionSummaryCharacters``) or has fewer than
+    /// three such sections.
+    private func sectionPoints(
+        _ analysis: BuiltinAnalysis, avoiding: [Set<String>], keys: Set<String>, said named: (Sentence) -> String
+    ) -> [Summary.SectionPoints] {
+        guard analysis.sections.distinctCharacters >= Self.sectionSummaryCharacters,
+            let outline = Self.outlineTrees(analysis, centre: mapCentre(analysis))
+        else { return [] }
+        // Each section's distinct characters: its prose units said there first (a textbook's
+        // second copy adds none, however its sections are cut), and those units, the only ones
+        // a point is taken from.
+        var said = Set<String>()
+        var firstSaid = Set<Int>()
+        var own = [Int: Int]()
+        for section in analysis.outline.sections {
+            for unit in section.sentences where !unit.isCode && said.insert(unit.text).inserted {
+                firstSaid.insert(unit.index)
+                own[section.index, default: 0] += unit.text.count
+            }
+        }
+        var treeOfSection: [Int: Int] = [:]
+        var weights: [Int] = []
+        for (position, tree) in outline.trees.enumerated() {
+            let members = Self.flattened(tree).map(\.index)
+            for member in members { treeOfSection[member] = position }
+            weights.append(members.reduce(0) { $0 + (own[$1] ?? 0) })
+        }
+        let withText = weights.indices.filter { weights[$0] >= BodySections.minimumCharacters }
+        guard withText.count >= Self.sectionSummarySections else { return [] }
+        let kept = Self.chosen(withText, weight: { weights[$0] }, limit: Self.sectionGroupLimit)
+        // The candidates of each kept tree, most central first: one pass over the ranking.
+        var candidates = [Int: [Sentence]]()
+        let wanted = Set(kept)
+        for entry in analysis.ranked {
+            let unit = entry.sentence.index
+            guard firstSaid.contains(unit), analysis.outline.sectionOfUnit.indices.contains(unit),
+                let tree = treeOfSection[analysis.outline.sectionOfUnit[unit]], wanted.contains(tree)
+            else { continue }
+            candidates[tree, default: []].append(entry.sentence)
+        }
+        var taken = avoiding
+        var seen = keys
+        var headings = Set<String>()
+        var groups: [Summary.SectionPoints] = []
+        for tree in kept {
+            let count = min(Summary.pointsPerSection, max(1, weights[tree] / Self.charactersPerSectionPoint))
+            var points: [String] = []
+            var subsections = Set<Int>()
+            // A few candidates past the points wanted: a section whose best sentences all lean on
+            // the one before is not read to its end (a book has thousands of sentences). First
+            // one point per subsection, then the next most central of any.
+            let pool = (candidates[tree] ?? []).prefix(4 * count + 12)
+            for spread in [true, false] {
+                for sentence in pool where points.count < count {
+                    let subsection = analysis.outline.sectionOfUnit[sentence.index]
+                    guard !spread || !subsections.contains(subsection), let point = Self.keyPoint(named(sentence)),
+                        !Self.isPieceOfLongerSentence(sentence, in: analysis)
+                    else { continue }
+                    let key = BuiltinProse.duplicateKey(point)
+                    let stems = ItemRules.overlapKeys(point)
+                    guard !seen.contains(key), !taken.contains(where: { ItemRules.nearCopy(stems, $0) }) else { continue }
+                    points.append(point)
+                    subsections.insert(subsection)
+                    seen.insert(key)
+                    taken.append(stems)
+                }
+            }
+            let heading = Self.sectionHeading(outline.trees[tree].section.heading ?? "")
+            guard !points.isEmpty, !heading.isEmpty, headings.insert(BuiltinProse.duplicateKey(heading)).inserted else { continue }
+            groups.append(Summary.SectionPoints(section: heading, keyPoints: points))
+        }
+        return groups.count >= Self.sectionSummarySections ? groups : []
+    }
+
+    /// A section's heading as its group names it: one line, without its section number, at most
+    /// 120 characters (cut at a word).
+    private static func sectionHeading(_ heading: String) -> String {
+        let line = BuiltinProse.oneLine(withoutHeadingNumber(heading)).trimmingCharacters(in: .whitespaces)
+        return BuiltinProse.shortened(line, maxWords: 30, maxLength: 120, ending: "")
     }
 }

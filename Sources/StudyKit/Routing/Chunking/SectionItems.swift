@@ -93,9 +93,9 @@ public struct SectionItems: Sendable {
         switch result {
         case .flashcards(let deck): return deck.cards.map(\.quote)
         case .quiz(let quiz): return quiz.questions.map(\.quote)
-        case .summary(let summary): return summary.keyPoints
+        case .summary(let summary): return summary.allKeyPoints
         case .studyKit(let kit):
-            return kit.summary.keyPoints + kit.flashcards.cards.map(\.quote) + kit.quiz.questions.map(\.quote)
+            return kit.summary.allKeyPoints + kit.flashcards.cards.map(\.quote) + kit.quiz.questions.map(\.quote)
         case .headline, .feynman, .mindMap, .podcast: return nil
         }
     }
