@@ -83,26 +83,12 @@ enum Apparatus {
     /// A heading as the table keys it.
     static func key(ofHeading title: Substring) -> String {
         var text = ApparatusLines.withoutEditLink(String(title.drop { $0 == "#" }))
-        text = trimmingSpaces(text)
+        text = text.trimmingTabsAndSpaces()
         if let numbering = text.firstMatch(of: sectionNumber) { text = String(text[numbering.range.upperBound...]) }
         while let last = text.last, ":：.".contains(last) { text.removeLast() }
-        return trimmingSpaces(text).lowercased()
+        return text.trimmingTabsAndSpaces().lowercased()
     }
 
-    /// `text.trimmingCharacters(in: .whitespaces)` without Foundation's bridging: the tab and the
-    /// space separators (Unicode's Zs), taken off both ends scalar by scalar.
-    static func trimmingSpaces(_ text: String) -> String {
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
-        }
-        let scalars = text.unicodeScalars
-        guard let first = scalars.first, let last = scalars.last, isSpace(first) || isSpace(last) else { return text }
-        var start = scalars.startIndex
-        var end = scalars.endIndex
-        while start < end, isSpace(scalars[start]) { start = scalars.index(after: start) }
-        while end > start, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
-        return String(scalars[start..<end])
-    }
 
     /// "7 ", "7. ", "7.1 ", "VII. ", "A. ", "§ 3 " before a heading's title.
     nonisolated(unsafe) private static let sectionNumber =

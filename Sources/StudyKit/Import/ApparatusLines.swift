@@ -261,12 +261,10 @@ enum ApparatusLines {
     /// which no one letter of a name equals.)
     private static func mayHaveIdentifier(_ line: Substring) -> Bool {
         let colonOrDigit = line.utf8.contains { $0 == 0x3A || (0x30...0x39).contains($0) }
-        guard
-            colonOrDigit
-                || line.utf8.contains(where: { $0 >= 0x80 })
-                    && line.contains(where: { $0 == ":" || $0.isNumber || $0 == "閲" })
-        else { return false }
         let outsideASCII = line.utf8.contains { $0 >= 0x80 }
+        guard colonOrDigit || outsideASCII && line.contains(where: { $0 == ":" || $0.isNumber || $0 == "閲" }) else {
+            return false
+        }
         let spellsAName = line.utf8.withContiguousStorageIfAvailable(spellsIdentifierName) ?? true
         if spellsAName || !outsideASCII { return spellsAName }
         return line.unicodeScalars.contains { scalar in
@@ -380,21 +378,20 @@ enum ApparatusLines {
     }
 
     /// The characters a hatnote (`hatnote`) can open with.
-    private static let hatnoteFirsts: Set<Character> = [
-        "T", "F", "\"", "“", "N", "M", "S", "A", "P", "H", "D", "Z", "V", "E", "詳", "「", "こ",
-    ]
+    private static let hatnoteFirsts = Set(hatnoteOpenings.compactMap(\.first))
 
     /// Whether `agencyCredit` can match: the line (without a closing stop) ends with a parenthesis
     /// or with an agency's name after a slash.
     private static func mayBeAgencyCredit(_ line: Substring) -> Bool {
-        guard line.utf8.contains(0x2F) || line.utf8.contains(0x28) else { return false }
+        let slash = line.utf8.containsByte(0x2F)
+        guard slash || line.utf8.containsByte(0x28) else { return false }
         var tail = line
         if tail.last == "." { tail = tail.dropLast() }
         if tail.last == ")" {
             if creditOpenings.contains(where: { line.utf8.mayContainBytes(of: $0) }) { return true }
             tail = tail.dropLast()
         }
-        return line.utf8.containsByte(0x2F) && agencies.contains { tail.hasSuffix($0) }
+        return slash && agencies.contains { tail.hasSuffix($0) }
     }
 
     private static let creditOpenings = ["(Photo", "(Image", "(Picture", "(Illustration"]

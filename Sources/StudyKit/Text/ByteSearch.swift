@@ -59,76 +59,64 @@ extension String {
     /// character of its own, except after a carriage return, where the two are one character and
     /// no separator — so the pieces are the same, without walking the text character by character.
     func lineSlices(omittingEmptySubsequences omitting: Bool = true) -> [Substring] {
-        let feeds = utf8.withContiguousStorageIfAvailable { bytes -> [Int] in
-            var offsets: [Int] = []
-            var from = 0
-            while from < bytes.count, let found = memchr(bytes.baseAddress! + from, 0x0A, bytes.count - from) {
-                let offset = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if offset == 0 || bytes[offset - 1] != 0x0D { offsets.append(offset) }
-                from = offset + 1
-            }
-            return offsets
-        }
-        if let feeds {
-            var lines: [Substring] = []
-            lines.reserveCapacity(feeds.count + 1)
-            var start = 0
-            for end in feeds + [utf8.count] {
-                if !omitting || start != end {
-                    lines.append(self[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
-                }
-                start = end + 1
-            }
-            return lines
-        }
+        let feeds = lineFeedOffsets(limit: .max)
         var lines: [Substring] = []
-        var start = utf8.startIndex
-        var previous: UInt8 = 0
-        var index = start
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == 0x0A, previous != 0x0D {
-                if !omitting || start != index { lines.append(self[start..<index]) }
-                start = utf8.index(after: index)
-            }
-            previous = byte
-            index = utf8.index(after: index)
+        lines.reserveCapacity(feeds.count + 1)
+        var start = 0
+        for end in feeds + [utf8.count] {
+            if !omitting || start != end { lines.append(self[utf8Index(start)..<utf8Index(end)]) }
+            start = end + 1
         }
-        if !omitting || start != endIndex { lines.append(self[start..<endIndex]) }
         return lines
     }
 
     /// The text up to its first line feed (the whole text when it has none), as `lineSlices`
     /// reads a line.
     var firstLineSlice: Substring {
-        let firstFeed = utf8.withContiguousStorageIfAvailable { bytes -> Int? in
-            var from = 0
-            while from < bytes.count, let found = memchr(bytes.baseAddress! + from, 0x0A, bytes.count - from) {
-                let offset = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if offset == 0 || bytes[offset - 1] != 0x0D { return offset }
-                from = offset + 1
-            }
-            return nil
-        }
-        if let firstFeed {
-            guard let offset = firstFeed else { return self[...] }
-            return self[..<utf8.index(utf8.startIndex, offsetBy: offset)]
-        }
-        var previous: UInt8 = 0
-        for index in utf8.indices {
-            let byte = utf8[index]
-            if byte == 0x0A, previous != 0x0D { return self[..<index] }
-            previous = byte
-        }
-        return self[...]
+        guard let offset = lineFeedOffsets(limit: 1).first else { return self[...] }
+        return self[..<utf8Index(offset)]
     }
 
-    /// `count`, read from the bytes when every one is ASCII and none is a carriage return (the
-    /// only pair of ASCII characters that makes one character, "\r\n").
-    var characterCount: Int { utf8.isPlainASCII ? utf8.count : count }
+    /// `text.trimmingCharacters(in: .whitespaces)` without Foundation's bridging: the tab and the
+    /// space separators (Unicode's Zs), taken off both ends scalar by scalar.
+    func trimmingTabsAndSpaces() -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = unicodeScalars
+        guard let first = scalars.first, let last = scalars.last, isSpace(first) || isSpace(last) else { return self }
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, isSpace(scalars[start]) { start = scalars.index(after: start) }
+        while end > start, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        return String(scalars[start..<end])
+    }
+
+    private func utf8Index(_ offset: Int) -> Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+
+    /// The byte offsets of the first `limit` line feeds that end a line (`memchr`; one after a
+    /// carriage return is part of "\r\n" and ends none).
+    private func lineFeedOffsets(limit: Int) -> [Int] {
+        let offsets = utf8.withContiguousStorageIfAvailable { bytes -> [Int] in
+            var offsets: [Int] = []
+            guard let base = bytes.baseAddress else { return offsets }
+            var from = 0
+            while offsets.count < limit, from < bytes.count, let found = memchr(base + from, 0x0A, bytes.count - from) {
+                let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if offset == 0 || bytes[offset - 1] != 0x0D { offsets.append(offset) }
+                from = offset + 1
+            }
+            return offsets
+        }
+        if let offsets { return offsets }
+        var contiguous = self
+        contiguous.makeContiguousUTF8()
+        return contiguous.lineFeedOffsets(limit: limit)
+    }
 }
 
-extension Substring {
-    /// `count`, read from the bytes when every one is ASCII and none is a carriage return.
+extension StringProtocol {
+    /// `count`, read from the bytes when every one is ASCII and none is a carriage return (the
+    /// only pair of ASCII characters that makes one character, "\r\n").
     var characterCount: Int { utf8.isPlainASCII ? utf8.count : count }
 }

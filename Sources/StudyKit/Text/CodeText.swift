@@ -32,9 +32,7 @@ enum CodeText {
 
     /// Whether one line reads as code (two signs or more; see the type's description).
     static func isCodeLine(_ raw: String) -> Bool {
-        // Most lines have nothing to trim: Foundation's trimming bridges the string.
-        let untrimmed = { (s: Unicode.Scalar?) in s.map { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator } ?? false }
-        let line = untrimmed(raw.unicodeScalars.first) || untrimmed(raw.unicodeScalars.last) ? raw.trimmingCharacters(in: .whitespaces) : raw
+        let line = raw.trimmingTabsAndSpaces()
         guard line.index(line.startIndex, offsetBy: 2, limitedBy: line.endIndex) != nil else { return false }
         var signs = 0
         if let last = line.last, ";{}([".contains(last) { signs += 1 }

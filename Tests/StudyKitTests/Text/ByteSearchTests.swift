@@ -53,7 +53,7 @@ import Testing
 
     @Test func trimmingSpacesAsFoundation() {
         for text in Self.texts + ["\t x \t", "\u{A0}x\u{2003}", " \u{301}x", "x \u{301}", "\u{3000}見出し\u{3000}", " \n x", "  "] {
-            #expect(Apparatus.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
+            #expect(text.trimmingTabsAndSpaces() == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
         }
     }
 
