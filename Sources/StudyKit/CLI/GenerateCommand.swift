@@ -81,8 +81,19 @@ extension Runner {
         // The preview draws where the cursor is: take the progress line away first.
         if streamer != nil { progress.clear() }
         // An explicit --budget is the whole job's: every chunk shares the request's deadline.
-        let chunker = chunkedRunner(
+        var chunker = chunkedRunner(
             router: router, settings: settings, budget: settings.budget == nil ? nil : request.budget, progress: progress, clock: clock)
+        // With a remote and no --budget, a document that does not fit the serving window is read in
+        // chunks by default, under a whole-job budget sized for its chunks at the engine's measured
+        // speed; the fixed default is sized for one request (#54).
+        if settings.budget == nil, settings.engine == .auto, remoteConfigured, let fixed = budgetSeconds,
+            let sized = await chunker.sizedBudget(
+                request, tasks: settings.task == .studyKit ? KitAssembler.remoteParts : [settings.task], floor: fixed)
+        {
+            request.budget = TimeBudget(seconds: sized, start: runStarted)
+            chunker.budget = request.budget
+            if verbose { errorOutput.line("studykit: read in chunks by a remote engine: a \(Int(sized)) s budget for the whole job") }
+        }
         var routed: RoutedResult
         var parts: [(task: StudyTask, routed: RoutedResult)] = []
         var podcastScript: PodcastScript?

@@ -242,6 +242,9 @@ public struct TimeBudget: Sendable, Equatable {
     /// commands 30 s; with a remote model configured, 300 s for `import` and 120 s for the rest.
     /// `feynman` gets 5 s (15 s with a remote model): a whole answer that cannot fit is left to
     /// the builtin claim check, whose corrections the model phrases one at a time.
+    /// The remote cases are sized for a document that fits the remote window: one that does not
+    /// is read in chunks under ``ChunkedRunner/sizedBudget(_:tasks:floor:)``, this plus what its
+    /// chunks are expected to take at the remote model's measured speed (#54).
     public static func defaultSeconds(for task: StudyTask, remoteConfigured: Bool) -> Double {
         switch (task, remoteConfigured) {
         // Feedback on an explanation is a Post-it job: seconds, or the builtin check answers.

@@ -81,10 +81,11 @@ public struct ChunkCoverage: Sendable, Equatable {
     public var duplicatesDropped: Int = 0
     /// Chunk requests that were in flight at once, and why that many; `nil` when not known.
     public var jobs: JobsChoice?
-    /// The run's explicit `--budget`; `nil` without one.
+    /// The whole job's budget: the explicit `--budget`, or the default a remote engine's chunked
+    /// run is given (``ChunkedRunner/sizedBudget(_:tasks:floor:)``); `nil` without either.
     public var budget: BudgetUse?
 
-    /// An explicit `--budget` on a chunked run: the time the whole job may take, shared by every
+    /// The budget of a chunked run (`--budget`, or the remote's sized default): the time the whole job may take, shared by every
     /// chunk (and a summary's overview), not a budget per chunk. Once it is spent no model is
     /// asked again and the builtin engine answers the chunks left.
     public struct BudgetUse: Sendable, Equatable {

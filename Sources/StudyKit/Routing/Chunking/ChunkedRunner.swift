@@ -57,9 +57,10 @@ public struct ChunkedRunner: Sendable {
     /// The explicit `--budget`: the time the whole job may take, the same deadline as the
     /// request's (counted from when the source was read), shared by every chunk and a summary's
     /// overview — not a budget per chunk. Chunks that start once it is spent go to the builtin
-    /// engine without asking a model (``ChunkCoverage/BudgetUse``). `nil` for none: a command's
-    /// default budget is sized for a document that fits, so under it a long document is not
-    /// chunked (the router extracts, then rewrites).
+    /// engine without asking a model (``ChunkCoverage/BudgetUse``). With a remote engine and no
+    /// `--budget`, the command's default sized for the document (``sizedBudget(_:tasks:floor:)``).
+    /// `nil` for none: a command's default budget for local models alone is sized for a document
+    /// that fits, so under it a long document is not chunked (the router extracts, then rewrites).
     public var budget: TimeBudget?
     /// Receives the line said before a run of more than ``announceAbove`` chunks.
     public var announce: @Sendable (String) -> Void
@@ -110,15 +111,70 @@ public struct ChunkedRunner: Sendable {
         /// Chunks that go to a model (the rest, past `--max-chunks`, to the builtin engine).
         public var modelChunks: Int
         let outline: DocumentOutline
+        /// The serving engine's count of one request: its prompt's overhead and response reserve.
+        let check: BudgetCheck
     }
 
     /// Plans without generating: the engines are asked for their windows and token counts only.
     public func plan(_ request: RoutingRequest) async -> Planned? {
-        guard Self.chunkedTasks.contains(request.task), request.engine != .builtin else { return nil }
         // A command's default time budget (import with local models alone) keeps the main job
         // fast: the router then has the builtin engine extract a part that does not fit whole and
-        // the model rewrite its items. Chunks are for a run without a budget, or with `--budget`.
+        // the model rewrite its items. Chunks are for a run without a budget, with `--budget`, or
+        // under the default a remote engine's run is given for its chunks (#54).
         if request.engine == .auto, request.budget != nil, budget == nil { return nil }
+        return await planIgnoringBudget(request)
+    }
+
+    /// The most seconds ``sizedBudget(_:tasks:floor:)`` gives a job: a book's chunks past it go to
+    /// the builtin engine, as under an explicit `--budget` that runs out.
+    public static let sizedBudgetCap = 3_600.0
+
+    /// The whole job's default time budget when a remote engine reads the document in chunks
+    /// (#54): `floor` (the command's default, for what is not chunked: the headline, a summary's
+    /// overview, item rewrites) plus what each of `tasks`' chunks is expected to take on that
+    /// engine at its measured speed (the ledger's record of the model, else the kind's default),
+    /// ``jobs`` at a time, at most ``sizedBudgetCap``. `nil` when no task would be read in chunks
+    /// by a remote engine: the command's default budget stands, and a local engine's parts are
+    /// extracted and rewritten under it as before.
+    public func sizedBudget(_ request: RoutingRequest, tasks: [StudyTask], floor: Double) async -> Double? {
+        var chunkSeconds = 0.0
+        var chunked = false
+        for task in tasks where Self.chunkedTasks.contains(task) {
+            var asked = request
+            asked.task = task
+            guard let planned = await planIgnoringBudget(asked), planned.engine == .remote else { continue }
+            chunked = true
+            chunkSeconds += await expectedSeconds(planned, request: asked)
+        }
+        guard chunked else { return nil }
+        return min(Self.sizedBudgetCap, max(floor, (floor + chunkSeconds).rounded(.up)))
+    }
+
+    /// The seconds the model chunks of a plan are expected to take, `jobs` at a time: their sum
+    /// over the jobs, or the longest chunk when that is more.
+    func expectedSeconds(_ planned: Planned, request: RoutingRequest) async -> Double {
+        let engine = planned.engine == .remote ? router.remote : router.local
+        let task = request.task
+        let key = RoutingEngine.partKey(engine, task: task)
+        let shares = Self.itemShares(planned.plan, task: task)
+        var total = 0.0
+        var longest = 0.0
+        for (chunk, share) in zip(planned.plan.chunks.prefix(planned.modelChunks), shares) {
+            // Priced as the router prices the chunk's request before it starts it.
+            let counts = share.map { request.counts.asking($0, for: task) } ?? request.counts
+            let limit = counts.responseLimit(for: task, reserve: planned.check.reserve)
+            let response = min(limit, counts.expectedResponseTokens(for: task) ?? limit)
+            let prompt = planned.check.overheadTokens + planned.check.allowance + chunk.estimatedTokens + Self.partLineTokens
+            let seconds = await router.expectedSeconds(engine, key: key, promptTokens: prompt, responseTokens: response)
+            total += seconds
+            longest = max(longest, seconds)
+        }
+        return max(longest, total / Double(max(1, planned.jobs)))
+    }
+
+    /// ``plan(_:)`` whatever the request's budget.
+    private func planIgnoringBudget(_ request: RoutingRequest) async -> Planned? {
+        guard Self.chunkedTasks.contains(request.task), request.engine != .builtin else { return nil }
         let document = request.document
         let decision = backend(for: request.task, characterCount: document.characterCount)
         let order = RoutingEngine.plan(decision: decision, choice: request.engine, offline: request.offline)
@@ -165,7 +221,7 @@ public struct ChunkedRunner: Sendable {
             let jobs = JobsChoice.choose(explicit: self.jobs, concurrency: await engine.concurrency(), kind: kind)
             return Planned(
                 engine: kind, window: budget.window.tokens, plan: plan, jobs: jobs.jobs, jobsFrom: jobs.source,
-                modelChunks: min(plan.chunks.count, maxChunks ?? plan.chunks.count), outline: outline)
+                modelChunks: min(plan.chunks.count, maxChunks ?? plan.chunks.count), outline: outline, check: budget)
         }
         return nil
     }
