@@ -176,4 +176,17 @@ import Testing
         // A result without quotes has no coverage to report.
         #expect(items.coverage(of: .headline(Headline(title: "Notes", blurb: "Two subjects in brief."))) == nil)
     }
+
+    /// A quote that opens where the text has punctuation before it (a manual's ".PAGE 11i 17i",
+    /// quoted from "PAGE") lies in its section: the coverage finds it where the deck's spread
+    /// put it, as on groff's typesetting page, where such cards were found nowhere.
+    @Test func aQuoteOpeningAfterPunctuationIsFound() throws {
+        let text = Self.markdown(Array(Self.sections.prefix(2)))
+            + "\n\n.PAGE 11i 17i 1i Now suppose you also want to set the top margin as well."
+        let document = Document(text: text, title: nil, kind: .text, origin: "test")
+        let coverage = try #require(SectionItems(document: document).coverage(of: .flashcards(Flashcards(cards: [
+            Flashcards.Card(question: "What sets the page?", answer: "PAGE", quote: "PAGE 11i 17i 1i Now suppose you also want to set"),
+        ]))))
+        #expect(coverage.bodySections.map(\.items) == [0, 1])
+    }
 }

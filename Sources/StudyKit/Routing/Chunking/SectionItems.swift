@@ -8,7 +8,7 @@
 /// is covered by the cards of its first copy. The match folds case and whitespace, as
 /// ``QuoteLocator`` does, and a quote not found whole is looked for by its first 60 characters:
 /// models trim or re-space a quote's end more often than its start. The document is indexed
-/// once, by the 12 characters after each word start, so a book's hundreds of quotes cost a
+/// once, by the 12 characters after each word start (after a space or punctuation), so a book's hundreds of quotes cost a
 /// lookup each, not a scan of the book.
 public struct SectionItems: Sendable {
     /// The outline the sections come from (the exports group by it, ``SectionGroups``).
@@ -36,7 +36,10 @@ public struct SectionItems: Sendable {
         var starts: [String: [Int]] = [:]
         var position = 0
         while position + Self.keyLength <= folded.count {
-            if position == 0 || folded[position - 1] == " " {
+            // A word starts after a space, and after punctuation too: a quote may open at a
+            // command's name the text writes after a dot (".PAGE 11i 17i": the sentence the
+            // builtin engine quotes starts at "PAGE"), which a space-only index never found.
+            if position == 0 || !Self.isWordCharacter(folded[position - 1]) {
                 starts[String(folded[position..<(position + Self.keyLength)]), default: []].append(position)
             }
             position += 1
@@ -44,6 +47,11 @@ public struct SectionItems: Sendable {
         self.folded = folded
         self.offsets = offsets
         self.starts = starts
+    }
+
+    /// Whether `character` continues a word: a letter or a digit.
+    static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber
     }
 
     /// `result`'s body coverage: each body section with the items whose quote lies in it; `nil`
