@@ -545,16 +545,18 @@ public struct RoutingEngine: Sendable {
             usage.method = response.usage.method
             spent = usage
             // Counted above, rejected here: a cut answer cost its tokens all the same. A loop is
-            // refused whole: what it wrote before it looped is no answer to judge.
-            if response.finishReason == RepetitionGuard.finishReason {
-                throw RepeatedAnswer(detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; it was stopped early")
-            }
+            // stopped; a part judged item by item keeps the items finished before it, as an
+            // answer cut at its limit does (#53: a deck that looped at its ninth card lost eight).
+            let looped = response.finishReason == RepetitionGuard.finishReason
+            let repeated = RepeatedAnswer(
+                detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; it was stopped early")
+            if looped, judge == nil { throw repeated }
             let truncated = EngineError.truncated(
                 "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing "
                     + "its answer; allow more response tokens or shorten the input")
             // An answer with items cut at its limit keeps the items it finished: the one being
             // written when it stopped is dropped, and the rest are judged like any answer.
-            let cut = response.finishReason == "length"
+            let cut = response.finishReason == "length" || looped
             if cut, judge == nil { throw truncated }
             do throws(SchemaError) {
                 let json: JSONValue
@@ -593,6 +595,7 @@ public struct RoutingEngine: Sendable {
                 if let judge {
                     do throws(SchemaError) {
                         let judged = try judge(response.model).judge(json, task: task)
+                        if looped { note("\(engine.kind.rawValue): \(repeated.detail); judging the items it finished") }
                         note(
                             "\(engine.kind.rawValue): kept the answer's usable items (\(judged.dropped.count) dropped, "
                                 + "\(judged.repaired) repaired, \(judged.toppedUp) added from the builtin engine)")
@@ -601,9 +604,13 @@ public struct RoutingEngine: Sendable {
                             dropped: judged.dropped,
                             items: judged.items, refusedParts: judged.refusedParts, judged: true)
                     } catch {
-                        // What is wrong with each item, then how few passed (the judge's first issue).
+                        // How few passed and why each was dropped first, then the rest of what is
+                        // wrong with the answer whole: the first problem of the whole answer alone
+                        // read as if one bad item had refused the part (#53: a summary refused
+                        // "for" one short key point had lost all five).
                         if case .invalid(let own) = error, case .invalid(let whole)? = strict {
-                            strict = .invalid(whole + own.prefix(1))
+                            let named = Set(own.map(\.description))
+                            strict = .invalid(own + whole.filter { !named.contains($0.description) })
                         }
                     }
                 }
@@ -611,10 +618,30 @@ public struct RoutingEngine: Sendable {
             } catch {
                 // A cut answer with too few finished items is what it was before: cut, or stopped.
                 if let stoppedBy { throw stoppedBy }
+                if looped { throw repeated }
                 if cut { throw truncated }
                 if case .truncated = error { throw EngineError.truncated("the answer's JSON ended mid-way") }
                 let problems: [String]
                 if case .invalid(let issues) = error { problems = issues.map(\.description) } else { problems = [error.message] }
+                // A headline whose only fault is a long title keeps its blurb and its title's head
+                // (a subtitle dropped), with no model call: `repaired` (#53).
+                if task == .headline, case .invalid(let issues) = error, Self.onlyTitleTooLong(issues),
+                    let repaired = Self.titleCutHeadline(json: try? JSONValue.parse(ModelOutputText.unfenced(response.text))) {
+                    if Self.answerIssues(repaired.result, language: language, injected: injected).all.isEmpty {
+                        note("\(engine.kind.rawValue): the title was too long; cut to its head “\(repaired.title)”")
+                        spent = usage
+                        var generated = Generated(result: repaired.result, model: response.model, usage: usage, reasked: round == 1)
+                        generated.items = ItemProvenance.written(
+                            in: repaired.result, model: response.model, material: injected.stripped, cached: false
+                        ).map {
+                            guard $0.path == "title" else { return $0 }
+                            return ItemProvenance(
+                                path: "title", kind: .repaired,
+                                note: "written by \(response.model); cut to its head (“\(repaired.original)”)")
+                        }
+                        return generated
+                    }
+                }
                 if round == 1 { throw EngineError.invalidOutput(problems) }
                 // A headline that fails only on its title's length: the model shortens its own
                 // title, a smaller question than the whole headline again.
@@ -653,7 +680,14 @@ public struct RoutingEngine: Sendable {
             || !injected.issues(in: json).isEmpty
     }
 
-    /// What a model finished of an answer cut at its response limit: the JSON read as far as it
+    /// The first `bytes` UTF-8 bytes of `text` (all of it when it is shorter), on a character boundary.
+    static func prefix(of text: String, bytes: Int) -> String {
+        let utf8 = text.utf8
+        guard bytes < utf8.count else { return text }
+        return String(decoding: utf8.prefix(bytes), as: UTF8.self)
+    }
+
+    /// What a model finished of an answer cut at its response limit (or stopped in a loop): the JSON read as far as it
     /// goes (``JSONValue/partial(_:)``), without the item it was writing — the last element of the
     /// innermost list on the way to where it stopped (a card whose quote is cut, a label). `nil`
     /// when nothing is readable.
@@ -717,12 +751,17 @@ public struct RoutingEngine: Sendable {
         var repetition = RepetitionGuard(exempt: enumerations)
         var written = ""
         do {
-            return try await streamed(
+            var response = try await streamed(
                 engine, to: request, finishReason: RepetitionGuard.finishReason, showing: true
             ) { text in
                 written = text
                 return repetition.feed(snapshot: text)
             }
+            // A loop's answer ends where it was last whole: its looping value is no text to judge.
+            if response.finishReason == RepetitionGuard.finishReason, let kept = repetition.keptBytes {
+                response.text = Self.prefix(of: response.text, bytes: kept)
+            }
+            return response
         } catch let error as EngineError {
             guard keepsWhatWasWritten, case .transport = error, !written.isEmpty else { throw error }
             throw StoppedAnswer(text: written, cause: error)
