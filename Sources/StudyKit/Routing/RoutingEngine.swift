@@ -558,11 +558,14 @@ public struct RoutingEngine: Sendable {
             // written when it stopped is dropped, and the rest are judged like any answer.
             let cut = response.finishReason == "length" || looped
             if cut, judge == nil { throw truncated }
+            // The item a loop was writing when it was stopped, shown as dropped.
+            var loopedAt: String?
             do throws(SchemaError) {
                 let json: JSONValue
                 if cut {
-                    guard let salvaged = Self.finishedItems(of: response.text) else { throw SchemaError.truncated }
-                    json = salvaged
+                    guard let salvaged = Self.finishedItemsAndCut(of: response.text) else { throw SchemaError.truncated }
+                    json = salvaged.value
+                    loopedAt = looped ? salvaged.cut : nil
                 } else {
                     json = try JSONValue.parse(
                         ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
@@ -594,8 +597,13 @@ public struct RoutingEngine: Sendable {
                 // Repair, not refusal: the answer judged item by item.
                 if let judge {
                     do throws(SchemaError) {
-                        let judged = try judge(response.model).judge(json, task: task)
-                        if looped { note("\(engine.kind.rawValue): \(repeated.detail); judging the items it finished") }
+                        var judged = try judge(response.model).judge(json, task: task)
+                        if looped {
+                            note("\(engine.kind.rawValue): \(repeated.detail); judging the items it finished")
+                            judged.dropped.append(
+                                DroppedItem(
+                                    path: loopedAt ?? "", reason: "\(RepeatedAnswer.loopReason); the items before it were kept"))
+                        }
                         note(
                             "\(engine.kind.rawValue): kept the answer's usable items (\(judged.dropped.count) dropped, "
                                 + "\(judged.repaired) repaired, \(judged.toppedUp) added from the builtin engine)")
@@ -692,6 +700,11 @@ public struct RoutingEngine: Sendable {
     /// innermost list on the way to where it stopped (a card whose quote is cut, a label). `nil`
     /// when nothing is readable.
     static func finishedItems(of text: String) -> JSONValue? {
+        finishedItemsAndCut(of: text)?.value
+    }
+
+    /// ``finishedItems(of:)``, and the path of the item it left out (`nil` when none was).
+    static func finishedItemsAndCut(of text: String) -> (value: JSONValue, cut: String?)? {
         guard let value = JSONValue.partial(ModelOutputText.unfenced(text)) else { return nil }
         // The path to the last value written, and the deepest list on it.
         var steps: [PathStep] = []
@@ -709,8 +722,9 @@ public struct RoutingEngine: Sendable {
                 break
             }
         }
-        guard let at = deepestList else { return value }
-        return value.removing([Array(steps[...at])], at: [])
+        guard let at = deepestList else { return (value, nil) }
+        let item = Array(steps[...at])
+        return (value.removing([item], at: []), PathStep.text(item))
     }
 
     /// What is wrong with a valid answer beyond its shape, in the order it is reported: its
