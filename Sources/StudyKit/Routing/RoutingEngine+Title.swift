@@ -32,8 +32,9 @@ extension RoutingEngine {
         !issues.isEmpty && issues.allSatisfy { $0.path == "title" && ($0.message.contains("words, but at most") || $0.message.contains("characters, but at most")) }
     }
 
-    /// The headline of `json` with its title cut to its head by rule (``ItemRepairs/titleHead(_:maxWords:maxLength:)``),
-    /// when it then decodes; with the title as written. `nil` when no cut fits.
+    /// The headline of `json` with its title cut to its head by rule
+    /// (``ItemRepairs/titleHead(_:maxWords:maxLength:)``), when it then decodes; with the title as
+    /// written. `nil` when no cut fits.
     static func titleCutHeadline(json: JSONValue?) -> (result: AnyStudyResult, title: String, original: String)? {
         guard let json, let long = json["title"]?.stringValue, let blurb = json["blurb"]?.stringValue,
             let head = ItemRepairs.titleHead(long, maxWords: 6, maxLength: 60),

@@ -549,7 +549,8 @@ public struct RoutingEngine: Sendable {
             // answer cut at its limit does (#53: a deck that looped at its ninth card lost eight).
             let looped = response.finishReason == RepetitionGuard.finishReason
             let repeated = RepeatedAnswer(
-                detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; it was stopped early")
+                detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; "
+                    + "it was stopped early")
             if looped, judge == nil { throw repeated }
             let truncated = EngineError.truncated(
                 "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing "
@@ -560,10 +561,14 @@ public struct RoutingEngine: Sendable {
             if cut, judge == nil { throw truncated }
             // The item a loop was writing when it was stopped, shown as dropped.
             var loopedAt: String?
+            // Why an answer judged item by item was refused, as its message gives it.
+            var judgedProblems: [String]?
             do throws(SchemaError) {
                 let json: JSONValue
                 if cut {
-                    guard let salvaged = Self.finishedItemsAndCut(of: response.text) else { throw SchemaError.truncated }
+                    guard let salvaged = Self.finishedItemsAndCut(of: response.text) else {
+                        throw SchemaError.truncated
+                    }
                     json = salvaged.value
                     loopedAt = looped ? salvaged.cut : nil
                 } else {
@@ -602,7 +607,8 @@ public struct RoutingEngine: Sendable {
                             note("\(engine.kind.rawValue): \(repeated.detail); judging the items it finished")
                             judged.dropped.append(
                                 DroppedItem(
-                                    path: loopedAt ?? "", reason: "\(RepeatedAnswer.loopReason); the items before it were kept"))
+                                    path: loopedAt ?? "",
+                                    reason: "\(RepeatedAnswer.loopReason); the items before it were kept"))
                         }
                         note(
                             "\(engine.kind.rawValue): kept the answer's usable items (\(judged.dropped.count) dropped, "
@@ -612,13 +618,15 @@ public struct RoutingEngine: Sendable {
                             dropped: judged.dropped,
                             items: judged.items, refusedParts: judged.refusedParts, judged: true)
                     } catch {
-                        // How few passed and why each was dropped first, then the rest of what is
-                        // wrong with the answer whole: the first problem of the whole answer alone
-                        // read as if one bad item had refused the part (#53: a summary refused
-                        // "for" one short key point had lost all five).
+                        // What is wrong with each item, then how few passed (the judge's first
+                        // issue): the re-ask's feedback. The message says how few passed and why
+                        // each was dropped first: the whole answer's first problem alone read as if
+                        // one bad item had refused the part (#53: a summary refused "for" one short
+                        // key point had lost all five).
                         if case .invalid(let own) = error, case .invalid(let whole)? = strict {
+                            strict = .invalid(whole + own.prefix(1))
                             let named = Set(own.map(\.description))
-                            strict = .invalid(own + whole.filter { !named.contains($0.description) })
+                            judgedProblems = (own + whole.filter { !named.contains($0.description) }).map(\.description)
                         }
                     }
                 }
@@ -630,15 +638,24 @@ public struct RoutingEngine: Sendable {
                 if cut { throw truncated }
                 if case .truncated = error { throw EngineError.truncated("the answer's JSON ended mid-way") }
                 let problems: [String]
-                if case .invalid(let issues) = error { problems = issues.map(\.description) } else { problems = [error.message] }
+                if let judgedProblems {
+                    problems = judgedProblems
+                } else if case .invalid(let issues) = error {
+                    problems = issues.map(\.description)
+                } else {
+                    problems = [error.message]
+                }
                 // A headline whose only fault is a long title keeps its blurb and its title's head
                 // (a subtitle dropped), with no model call: `repaired` (#53).
                 if task == .headline, case .invalid(let issues) = error, Self.onlyTitleTooLong(issues),
-                    let repaired = Self.titleCutHeadline(json: try? JSONValue.parse(ModelOutputText.unfenced(response.text))) {
+                    let repaired = Self.titleCutHeadline(
+                        json: try? JSONValue.parse(ModelOutputText.unfenced(response.text)))
+                {
                     if Self.answerIssues(repaired.result, language: language, injected: injected).all.isEmpty {
                         note("\(engine.kind.rawValue): the title was too long; cut to its head “\(repaired.title)”")
                         spent = usage
-                        var generated = Generated(result: repaired.result, model: response.model, usage: usage, reasked: round == 1)
+                        var generated = Generated(
+                            result: repaired.result, model: response.model, usage: usage, reasked: round == 1)
                         generated.items = ItemProvenance.written(
                             in: repaired.result, model: response.model, material: injected.stripped, cached: false
                         ).map {

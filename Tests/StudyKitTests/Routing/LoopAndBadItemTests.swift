@@ -13,7 +13,8 @@ struct LoopAndBadItemTests {
 
     static func remoteOnly(_ steps: [ScriptedModel.Step]) -> (RoutingEngine, ScriptedModel) {
         let remote = ScriptedModel(.remote, window: 16_384, steps: steps, streamsCheaply: true)
-        let router = RoutingEngine(local: ScriptedModel(.local, available: .unavailable(reason: "none")), remote: remote)
+        let local = ScriptedModel(.local, available: .unavailable(reason: "none"))
+        let router = RoutingEngine(local: local, remote: remote)
         return (router, remote)
     }
 
@@ -24,7 +25,8 @@ struct LoopAndBadItemTests {
         (#"{"keyPoints":["Helicase unwinds it.","Ligase joins it.","Ligase joins it.","Ligase joins it.","More"#,
          #"{"keyPoints":["Helicase unwinds it.","Ligase joins it.","Ligase joins it.","Ligase joins it.""#),
         // A value that loops within itself: kept up to its opening quote.
-        (#"{"keyPoints":["Helicase unwinds it.","the moon pulls water, the moon pulls water, the moon pulls water, the"#,
+        (#"{"keyPoints":["Helicase unwinds it.","the moon pulls water, the moon pulls water, "#
+            + #"the moon pulls water, the"#,
          #"{"keyPoints":["Helicase unwinds it.","#),
     ])
     func aLoopsAnswerEndsWhereItWasLastWhole(text: String, kept: String) throws {
@@ -55,7 +57,8 @@ struct LoopAndBadItemTests {
     @Test func aDeckThatLoopsAfterEnoughCardsKeepsTheCardsWrittenBeforeIt() async throws {
         // Five good cards, then the fifth twice more: the loop is stopped at its third copy, the
         // second copy dropped as a duplicate, and the five judged; the builtin skeleton tops up to six.
-        let looping = Fixture.deck(Array(Fixture.good.prefix(5)) + [Fixture.good[4], Fixture.good[4]] + [Fixture.good[5]])
+        let cards = Array(Fixture.good.prefix(5)) + [Fixture.good[4], Fixture.good[4]] + [Fixture.good[5]]
+        let looping = Fixture.deck(cards)
         let (router, remote) = Self.remoteOnly([.stream([looping])])
         let routed = try await router.run(
             RoutingRequest(task: .flashcards, document: Fixture.document(), engine: .remote, useCache: false))
@@ -74,7 +77,8 @@ struct LoopAndBadItemTests {
     @Test func aKitThatLoopsInItsQuizKeepsTheFinishedPartsAndAsksOnlyTheRestAlone() async throws {
         let question = try #require(JSONValue.parse(Fixture.quiz)["questions"]?.arrayValue?.first?.compactText)
         let looping =
-            #"{"headline":\#(Fixture.headline),"summary":\#(Fixture.summary),"flashcards":\#(Fixture.deck(Fixture.good)),"#
+            #"{"headline":\#(Fixture.headline),"summary":\#(Fixture.summary),"#
+            + #""flashcards":\#(Fixture.deck(Fixture.good)),"#
             + #""quiz":{"questions":["# + [question, question, question].joined(separator: ",") + "]}"
         let (router, remote) = Self.remoteOnly([
             // Then only the parts the kit did not finish, the shortest expected answer first.
@@ -116,9 +120,11 @@ struct LoopAndBadItemTests {
         cards["cards"] = .array(list)
         let nearCopyChoices =
             #"{"prompt":"What keeps the separated strands apart?","choices":["Single-strand binding proteins","#
-            + #""single-strand binding protein","helicase","primase"],"answerIndex":0,"explanation":"They keep them apart.","#
+            + #""single-strand binding protein","helicase","primase"],"answerIndex":0,"#
+            + #""explanation":"They keep them apart.","#
             + #""quote":"Single-strand binding proteins keep the separated strands apart."}"#
-        let quiz = Fixture.quiz.replacingOccurrences(of: #"{"questions":["#, with: #"{"questions":["# + nearCopyChoices + ",")
+        let quiz = Fixture.quiz.replacingOccurrences(
+            of: #"{"questions":["#, with: #"{"questions":["# + nearCopyChoices + ",")
         let summary = Fixture.summary.replacingOccurrences(
             of: #""keyPoints":["#, with: #""keyPoints":["Primase lays the primers.","#)
         return [
@@ -163,7 +169,8 @@ struct LoopAndBadItemTests {
 
     @Test func aHeadlineWhoseOnlyFaultIsALongTitleIsRepairedWithoutAnotherCall() async throws {
         let long =
-            #"{"title":"DNA Replication: Lecture Notes for Week Seven","blurb":"Helicase unwinds the double helix and DNA polymerase builds each new strand."}"#
+            #"{"title":"DNA Replication: Lecture Notes for Week Seven","#
+            + #""blurb":"Helicase unwinds the double helix and DNA polymerase builds each new strand."}"#
         let (router, remote) = Self.remoteOnly([.answer(long)])
         let routed = try await router.run(
             RoutingRequest(task: .headline, document: Fixture.document(), engine: .remote, useCache: false))
