@@ -33,6 +33,15 @@ public struct RepetitionGuard: Sendable {
     private var counts: [String: Int] = [:]
     /// The entry that repeated, once one has.
     public private(set) var repeatedEntry: String?
+    /// Once an entry has repeated, how many UTF-8 bytes of the answer to keep so that what is
+    /// left holds no part of the loop's last value: up to the opening quote of a value that
+    /// loops within itself, or through the closing quote of a value written a third time (the
+    /// item that holds it is then dropped as unfinished, ``RoutingEngine/finishedItems(of:)``).
+    /// The items finished before the loop are judged like those of an answer cut at its limit (#53).
+    public private(set) var keptBytes: Int?
+    /// The UTF-8 offset of the character being scanned, and of the opening quote of the string being read.
+    private var position = 0
+    private var stringStart = 0
 
     /// Members whose values are a fixed list of strings (a card's `kind`, a podcast turn's
     /// `role`): repeating one of those is the schema at work, not a loop.
@@ -55,8 +64,14 @@ public struct RepetitionGuard: Sendable {
         guard utf8.count > scanned else { return false }
         let start = utf8.index(utf8.startIndex, offsetBy: scanned)
         scanned = utf8.count
+        position = scanned - utf8.distance(from: start, to: utf8.endIndex)
         for character in String(decoding: utf8[start...], as: UTF8.self) {
-            if scan(character) { return true }
+            let next = position + character.utf8.count
+            defer { position = next }
+            if scan(character) {
+                keptBytes = inString ? stringStart : next
+                return true
+            }
         }
         return false
     }
@@ -96,6 +111,7 @@ public struct RepetitionGuard: Sendable {
             expectingKey = false
         case "\"":
             inString = true
+            stringStart = position
             current = ""
             stringIsKey = stack.last == .object && expectingKey
         default:

@@ -93,7 +93,8 @@ struct PartJudge {
         let written = kept.value[list]?.arrayValue ?? []
         let least = ItemCounts.minimumKept(requested)
         guard written.count >= least else {
-            let reasons = kept.dropped.prefix(3).map { ValidationIssue(path: $0.path, message: $0.reason) }
+            // Every reason: the first few alone read as if one item had refused the part.
+            let reasons = kept.dropped.map { ValidationIssue(path: $0.path, message: $0.reason) }
             throw .invalid(
                 [
                     ValidationIssue(

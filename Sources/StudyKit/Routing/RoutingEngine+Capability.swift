@@ -201,6 +201,8 @@ struct BudgetSkip: Error {
 
 /// An answer stopped because it began repeating itself; reported like a cut answer.
 struct RepeatedAnswer: StudyKitError, Equatable {
+    /// Why the item a loop was writing is dropped when the items before it are kept (#53).
+    static let loopReason = "the answer started repeating itself here (a loop) and was stopped"
     let detail: String
     var message: String { detail }
     var exitCode: ExitCode { .unavailable }

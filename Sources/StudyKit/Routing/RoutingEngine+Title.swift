@@ -32,6 +32,17 @@ extension RoutingEngine {
         !issues.isEmpty && issues.allSatisfy { $0.path == "title" && ($0.message.contains("words, but at most") || $0.message.contains("characters, but at most")) }
     }
 
+    /// The headline of `json` with its title cut to its head by rule
+    /// (``ItemRepairs/titleHead(_:maxWords:maxLength:)``), when it then decodes; with the title as
+    /// written. `nil` when no cut fits.
+    static func titleCutHeadline(json: JSONValue?) -> (result: AnyStudyResult, title: String, original: String)? {
+        guard let json, let long = json["title"]?.stringValue, let blurb = json["blurb"]?.stringValue,
+            let head = ItemRepairs.titleHead(long, maxWords: 6, maxLength: 60),
+            let result = try? decodeResult(for: .headline, json: ["title": .string(head), "blurb": .string(blurb)])
+        else { return nil }
+        return (result, head, long)
+    }
+
     /// The job that shortens `title`: the answer must be shorter and take every content word
     /// from it (shortening adds nothing).
     static func titleJob(_ title: String) -> ItemJob {

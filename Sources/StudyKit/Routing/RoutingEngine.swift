@@ -545,22 +545,32 @@ public struct RoutingEngine: Sendable {
             usage.method = response.usage.method
             spent = usage
             // Counted above, rejected here: a cut answer cost its tokens all the same. A loop is
-            // refused whole: what it wrote before it looped is no answer to judge.
-            if response.finishReason == RepetitionGuard.finishReason {
-                throw RepeatedAnswer(detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; it was stopped early")
-            }
+            // stopped; a part judged item by item keeps the items finished before it, as an
+            // answer cut at its limit does (#53: a deck that looped at its ninth card lost eight).
+            let looped = response.finishReason == RepetitionGuard.finishReason
+            let repeated = RepeatedAnswer(
+                detail: "the \(engine.kind.rawValue) model started repeating entries it had already written; "
+                    + "it was stopped early")
+            if looped, judge == nil { throw repeated }
             let truncated = EngineError.truncated(
                 "the \(engine.kind.rawValue) model stopped at its \(reserve)-token response limit before finishing "
                     + "its answer; allow more response tokens or shorten the input")
             // An answer with items cut at its limit keeps the items it finished: the one being
             // written when it stopped is dropped, and the rest are judged like any answer.
-            let cut = response.finishReason == "length"
+            let cut = response.finishReason == "length" || looped
             if cut, judge == nil { throw truncated }
+            // The item a loop was writing when it was stopped, shown as dropped.
+            var loopedAt: String?
+            // Why an answer judged item by item was refused, as its message gives it.
+            var judgedProblems: [String]?
             do throws(SchemaError) {
                 let json: JSONValue
                 if cut {
-                    guard let salvaged = Self.finishedItems(of: response.text) else { throw SchemaError.truncated }
-                    json = salvaged
+                    guard let salvaged = Self.finishedItemsAndCut(of: response.text) else {
+                        throw SchemaError.truncated
+                    }
+                    json = salvaged.value
+                    loopedAt = looped ? salvaged.cut : nil
                 } else {
                     json = try JSONValue.parse(
                         ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
@@ -592,7 +602,14 @@ public struct RoutingEngine: Sendable {
                 // Repair, not refusal: the answer judged item by item.
                 if let judge {
                     do throws(SchemaError) {
-                        let judged = try judge(response.model).judge(json, task: task)
+                        var judged = try judge(response.model).judge(json, task: task)
+                        if looped {
+                            note("\(engine.kind.rawValue): \(repeated.detail); judging the items it finished")
+                            judged.dropped.append(
+                                DroppedItem(
+                                    path: loopedAt ?? "",
+                                    reason: "\(RepeatedAnswer.loopReason); the items before it were kept"))
+                        }
                         note(
                             "\(engine.kind.rawValue): kept the answer's usable items (\(judged.dropped.count) dropped, "
                                 + "\(judged.repaired) repaired, \(judged.toppedUp) added from the builtin engine)")
@@ -601,9 +618,15 @@ public struct RoutingEngine: Sendable {
                             dropped: judged.dropped,
                             items: judged.items, refusedParts: judged.refusedParts, judged: true)
                     } catch {
-                        // What is wrong with each item, then how few passed (the judge's first issue).
+                        // What is wrong with each item, then how few passed (the judge's first
+                        // issue): the re-ask's feedback. The message says how few passed and why
+                        // each was dropped first: the whole answer's first problem alone read as if
+                        // one bad item had refused the part (#53: a summary refused "for" one short
+                        // key point had lost all five).
                         if case .invalid(let own) = error, case .invalid(let whole)? = strict {
                             strict = .invalid(whole + own.prefix(1))
+                            let named = Set(own.map(\.description))
+                            judgedProblems = (own + whole.filter { !named.contains($0.description) }).map(\.description)
                         }
                     }
                 }
@@ -611,10 +634,39 @@ public struct RoutingEngine: Sendable {
             } catch {
                 // A cut answer with too few finished items is what it was before: cut, or stopped.
                 if let stoppedBy { throw stoppedBy }
+                if looped { throw repeated }
                 if cut { throw truncated }
                 if case .truncated = error { throw EngineError.truncated("the answer's JSON ended mid-way") }
                 let problems: [String]
-                if case .invalid(let issues) = error { problems = issues.map(\.description) } else { problems = [error.message] }
+                if let judgedProblems {
+                    problems = judgedProblems
+                } else if case .invalid(let issues) = error {
+                    problems = issues.map(\.description)
+                } else {
+                    problems = [error.message]
+                }
+                // A headline whose only fault is a long title keeps its blurb and its title's head
+                // (a subtitle dropped), with no model call: `repaired` (#53).
+                if task == .headline, case .invalid(let issues) = error, Self.onlyTitleTooLong(issues),
+                    let repaired = Self.titleCutHeadline(
+                        json: try? JSONValue.parse(ModelOutputText.unfenced(response.text)))
+                {
+                    if Self.answerIssues(repaired.result, language: language, injected: injected).all.isEmpty {
+                        note("\(engine.kind.rawValue): the title was too long; cut to its head “\(repaired.title)”")
+                        spent = usage
+                        var generated = Generated(
+                            result: repaired.result, model: response.model, usage: usage, reasked: round == 1)
+                        generated.items = ItemProvenance.written(
+                            in: repaired.result, model: response.model, material: injected.stripped, cached: false
+                        ).map {
+                            guard $0.path == "title" else { return $0 }
+                            return ItemProvenance(
+                                path: "title", kind: .repaired,
+                                note: "written by \(response.model); cut to its head (“\(repaired.original)”)")
+                        }
+                        return generated
+                    }
+                }
                 if round == 1 { throw EngineError.invalidOutput(problems) }
                 // A headline that fails only on its title's length: the model shortens its own
                 // title, a smaller question than the whole headline again.
@@ -653,11 +705,23 @@ public struct RoutingEngine: Sendable {
             || !injected.issues(in: json).isEmpty
     }
 
-    /// What a model finished of an answer cut at its response limit: the JSON read as far as it
+    /// The first `bytes` UTF-8 bytes of `text` (all of it when it is shorter), on a character boundary.
+    static func prefix(of text: String, bytes: Int) -> String {
+        let utf8 = text.utf8
+        guard bytes < utf8.count else { return text }
+        return String(decoding: utf8.prefix(bytes), as: UTF8.self)
+    }
+
+    /// What a model finished of an answer cut at its response limit (or stopped in a loop): the JSON read as far as it
     /// goes (``JSONValue/partial(_:)``), without the item it was writing — the last element of the
     /// innermost list on the way to where it stopped (a card whose quote is cut, a label). `nil`
     /// when nothing is readable.
     static func finishedItems(of text: String) -> JSONValue? {
+        finishedItemsAndCut(of: text)?.value
+    }
+
+    /// ``finishedItems(of:)``, and the path of the item it left out (`nil` when none was).
+    static func finishedItemsAndCut(of text: String) -> (value: JSONValue, cut: String?)? {
         guard let value = JSONValue.partial(ModelOutputText.unfenced(text)) else { return nil }
         // The path to the last value written, and the deepest list on it.
         var steps: [PathStep] = []
@@ -675,8 +739,9 @@ public struct RoutingEngine: Sendable {
                 break
             }
         }
-        guard let at = deepestList else { return value }
-        return value.removing([Array(steps[...at])], at: [])
+        guard let at = deepestList else { return (value, nil) }
+        let item = Array(steps[...at])
+        return (value.removing([item], at: []), PathStep.text(item))
     }
 
     /// What is wrong with a valid answer beyond its shape, in the order it is reported: its
@@ -717,12 +782,17 @@ public struct RoutingEngine: Sendable {
         var repetition = RepetitionGuard(exempt: enumerations)
         var written = ""
         do {
-            return try await streamed(
+            var response = try await streamed(
                 engine, to: request, finishReason: RepetitionGuard.finishReason, showing: true
             ) { text in
                 written = text
                 return repetition.feed(snapshot: text)
             }
+            // A loop's answer ends where it was last whole: its looping value is no text to judge.
+            if response.finishReason == RepetitionGuard.finishReason, let kept = repetition.keptBytes {
+                response.text = Self.prefix(of: response.text, bytes: kept)
+            }
+            return response
         } catch let error as EngineError {
             guard keepsWhatWasWritten, case .transport = error, !written.isEmpty else { throw error }
             throw StoppedAnswer(text: written, cause: error)

@@ -82,6 +82,27 @@ enum ItemRepairs {
         return phrase
     }
 
+    /// `title` (over `maxWords` words or `maxLength` characters) cut to its head: the part before
+    /// a subtitle's colon, dash or parenthesis when that fits ("Moon Phases, Tides, and Eclipses:
+    /// A Comprehensive Guide" → "Moon Phases, Tides, and Eclipses"), else its head phrase
+    /// (``headPhrase(_:maxWords:)``). `nil` when it already fits or no cut fits. A title is a
+    /// name, so its list of topics is kept whole where a label's would be cut at its first comma.
+    static func titleHead(_ title: String, maxWords: Int, maxLength: Int) -> String? {
+        let trimmed = title.trimmingCharacters(in: .whitespaces)
+        func fits(_ text: String) -> Bool {
+            let words = text.split(whereSeparator: \.isWhitespace).count
+            return (1...maxWords).contains(words) && text.count <= maxLength
+        }
+        guard !fits(trimmed) else { return nil }
+        for separator in [": ", " - ", " – ", " — ", " ("] {
+            guard let range = trimmed.range(of: separator) else { continue }
+            let head = trimmed[..<range.lowerBound].trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
+            if fits(head), ItemRules.contentWordCount(BuiltinTerms.words(in: head)) >= 1 { return head }
+        }
+        guard let phrase = headPhrase(trimmed, maxWords: maxWords), fits(phrase) else { return nil }
+        return phrase
+    }
+
     /// The most words a card's answer may have before it is cut to its key words: a short answer
     /// is a term or a phrase; a long one is a sentence the quote already says.
     static let answerWords = 20

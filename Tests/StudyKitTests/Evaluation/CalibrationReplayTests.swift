@@ -23,17 +23,15 @@ struct CalibrationReplayTests {
     static func replay(_ answer: CalibrationTests.Answer, document: Document, into replay: inout Replay) {
         guard parts.contains(answer.task), let task = StudyTask(rawValue: answer.task) else { return }
         replay.answers += 1
-        var guardian = RepetitionGuard(exempt: task.repeatingMembers)
-        if guardian.feed(snapshot: answer.text) {
-            replay.loops += 1
-            replay.refused += 1
-            return
-        }
-        let complete = answer.finish == "stop"
+        // A loop is stopped where the guard stops it, and the items finished before it are
+        // judged, as the router does (#53).
+        let (text, looped) = stopped(answer.text, task: task)
+        if looped { replay.loops += 1 }
+        let complete = answer.finish == "stop" && !looped
         guard
             let json = complete
-                ? try? JSONValue.parse(ModelOutputText.unfenced(answer.text))
-                : RoutingEngine.finishedItems(of: answer.text)
+                ? try? JSONValue.parse(ModelOutputText.unfenced(text))
+                : RoutingEngine.finishedItems(of: text)
         else {
             replay.refused += 1
             return
@@ -63,6 +61,14 @@ struct CalibrationReplayTests {
         for dropped in judged.dropped { replay.reasons[EvalRun.dropReason(dropped.reason), default: 0] += 1 }
     }
 
+    /// `text` as the router would have it: cut where the repetition guard stops it (fed in one
+    /// snapshot), and whether it stopped it.
+    static func stopped(_ text: String, task: StudyTask) -> (text: String, looped: Bool) {
+        var guardian = RepetitionGuard(exempt: task.repeatingMembers)
+        guard guardian.feed(snapshot: text), let kept = guardian.keptBytes else { return (text, false) }
+        return (RoutingEngine.prefix(of: text, bytes: kept), true)
+    }
+
     @Test func theRecordedPartsAreKeptAfterRepairMoreOftenThanTheyShippedBefore() async throws {
         let answers = try CalibrationTests.answers()
         let shipped = Set(
@@ -84,15 +90,15 @@ struct CalibrationReplayTests {
             }
         }
         var lines = [
-            "| half · part | answers | before: shipped | valid whole | kept after repair | refused (loops) "
+            "| half · part | answers | before: shipped | valid whole | kept after repair | refused | loops "
                 + "| model items kept / written | repaired | dropped | topped up from the skeleton |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for key in replays.keys.sorted() {
             let r = replays[key]!
             lines.append(
                 "| \(key) | \(r.answers) | \(r.shippedBefore) | \(r.whole) | \(r.keptAfterRepair) "
-                    + "| \(r.refused) (\(r.loops)) | \(r.keptItems) / \(r.modelItems) | \(r.repairedItems) "
+                    + "| \(r.refused) | \(r.loops) | \(r.keptItems) / \(r.modelItems) | \(r.repairedItems) "
                     + "| \(r.droppedItems) | \(r.toppedUp) |")
         }
         for key in replays.keys.sorted() where key.hasSuffix("all") {

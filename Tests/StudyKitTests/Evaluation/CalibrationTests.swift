@@ -94,14 +94,13 @@ struct CalibrationTests {
             return ["blurb"]
         default:
             guard let task = StudyTask(rawValue: answer.task) else { return [] }
-            // A loop is refused whole, as the router's guard stops it.
-            var guardian = RepetitionGuard(exempt: task.repeatingMembers)
-            if guardian.feed(snapshot: answer.text) { return [] }
-            let complete = answer.finish == "stop"
+            // A loop is stopped where the router's guard stops it; the items before it are judged.
+            let (text, looped) = CalibrationReplayTests.stopped(answer.text, task: task)
+            let complete = answer.finish == "stop" && !looped
             guard
                 let json = complete
-                    ? try? JSONValue.parse(ModelOutputText.unfenced(answer.text))
-                    : RoutingEngine.finishedItems(of: answer.text)
+                    ? try? JSONValue.parse(ModelOutputText.unfenced(text))
+                    : RoutingEngine.finishedItems(of: text)
             else { return [] }
             let judge = PartJudge(
                 material: material, counts: .standard, model: answer.model,

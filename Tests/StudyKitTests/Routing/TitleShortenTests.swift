@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import StudyKit
 
-/// A headline whose only fault is a long title: the model is asked to shorten its own title (a
-/// Post-it job Qwen2.5-Coder-0.5B finishes: "Mitosis - quick notes (pasted from my lecture
-/// slides)" → "Mitosis"), instead of the whole headline again.
+/// A headline whose only fault is a long title that no rule can cut to its head (a subtitle, a
+/// head phrase: ``ItemRepairs/titleHead(_:maxWords:maxLength:)``, #53): the model is asked to
+/// shorten its own title (a Post-it job Qwen2.5-Coder-0.5B finishes: "During mitosis one
+/// eukaryotic cell divides into two daughter cells" → "Mitosis"), instead of the whole headline again.
 @Suite("A long title is shortened by the model")
 struct TitleShortenTests {
     static let text = """
@@ -13,7 +14,7 @@ struct TitleShortenTests {
         Mitosis is how one eukaryotic cell divides into two genetically identical daughter cells. \
         It is used for growth, repair and asexual reproduction.
         """
-    static let longAnswer = #"{"title": "Mitosis - quick notes (pasted from my lecture slides)", "blurb": "Mitosis is how one eukaryotic cell divides into two genetically identical daughter cells."}"#
+    static let longAnswer = #"{"title": "During mitosis one eukaryotic cell divides into two daughter cells", "blurb": "Mitosis is how one eukaryotic cell divides into two genetically identical daughter cells."}"#
 
     static func run(_ steps: [ScriptedModel.Step]) async throws -> (RoutedResult, ScriptedModel) {
         let local = ScriptedModel(.local, steps: steps)
@@ -32,7 +33,7 @@ struct TitleShortenTests {
         #expect(local.calls.respond == 2)
         // The second request is the small one: the long title alone, fenced as material, not
         // the document again.
-        #expect(local.calls.prompts.last == "<document>\nMitosis - quick notes (pasted from my lecture slides)\n</document>\nShorten this title.")
+        #expect(local.calls.prompts.last == "<document>\nDuring mitosis one eukaryotic cell divides into two daughter cells\n</document>\nShorten this title.")
         #expect(routed.attempts.map(\.outcome) == [.accepted])
     }
 
