@@ -45,6 +45,8 @@ let package = Package(
                 "CPoppler", "CLibXML2", "CSQLite", "CCrypto", "CZlib", "CCurl", "CTextCat",
                 .target(name: "CLlama", condition: .when(traits: ["LlamaCpp"])),
             ],
+            // The builtin engine's word tables (frequencies, word classes), read through Bundle.module.
+            resources: [.process("Resources")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "studykit",

@@ -3,7 +3,7 @@ import Testing
 @testable import StudyKit
 
 /// `studykit batch` with several documents at a time against a real OpenAI-compatible server on
-/// loopback as the remote engine: the scale-out path (README, "Scale-out") in small. The server
+/// loopback as the remote engine: the scale-out path (docs/scale-out.md) in small. The server
 /// is our own (a batch holds a server for minutes: not the shared ones), it answers one request
 /// at a time like a single llama-cpp-python process; local is down, so every model part goes to it.
 @Suite("Integration: batch against the loopback remote server")
@@ -45,7 +45,7 @@ struct BatchIntegrationTests {
         // Every document talked to the server, and each kit says honestly which of its parts it
         // answered. (Whether a part is answered by the model is not a property of the batch: on a
         // loaded machine a single-request server's availability probes time out while it serves
-        // another document, and those parts fall back, as README's "Scale-out" says.)
+        // another document, and those parts fall back, as docs/scale-out.md says.)
         for name in names.map({ ($0 as NSString).deletingPathExtension }) {
             let kitJSON = scratch.url.appendingPathComponent("kits/\(name)/kit.json")
             let kit = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: kitJSON)) as? [String: Any])

@@ -13,9 +13,10 @@ import Testing
 struct FeynmanRewriteTests {
     @Test func theModelPhrasesCorrectionsOfTheClaimsTheCheckFound() async throws {
         let row = try #require(try FeynmanCase.all().first { $0.id == "prophase-copy-split" })
-        // 12 s rather than the default 5 s: the whole answer (about 17 s here, more on a loaded
-        // machine) is still ruled out, while a model load slowed by the tests running beside
-        // this one leaves room for at least one correction.
+        // 12 s rather than the default 5 s. The whole answer is ruled out on every machine: with a
+        // fresh cache there is no measured speed, so its duration is the default estimate (17 s),
+        // not what this machine would take. What the model then writes, item by item, is judged
+        // whatever it is: a correction grounded in the material, or the claim kept with a reason.
         let run = try await row.run(["--budget", "12"])
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONValue.parse(run.stdout)
@@ -26,7 +27,9 @@ struct FeynmanRewriteTests {
         }
         // The whole answer was skipped for the budget, and --json says why.
         let fallbacks = json["fallbacks"]?.arrayValue ?? []
-        #expect(fallbacks.contains { $0["engine"]?.stringValue == "local" && ($0["reason"]?.stringValue ?? "").hasPrefix("skipped:") })
+        #expect(fallbacks.contains {
+            $0["engine"]?.stringValue == "local" && ($0["reason"]?.stringValue ?? "").hasPrefix("skipped: expected to take")
+        })
         // Every item says how it was made; every gap is rewritten by the model or extracted with a reason.
         let items = try #require(json["items"]?.arrayValue)
         let gaps = items.filter { ($0["path"]?.stringValue ?? "").hasPrefix("gaps[") }
