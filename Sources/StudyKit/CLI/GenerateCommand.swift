@@ -62,7 +62,8 @@ extension Runner {
         // A forced engine runs to the end unless the user bounds it with --budget: the default
         // budget is automatic routing's, which has the builtin engine to fill in.
         let budgetSeconds = settings.engine != .auto ? settings.budget
-            : settings.budget ?? TimeBudget.defaultSeconds(for: settings.task, remoteConfigured: remoteConfigured)
+            : settings.budget ?? TimeBudget.defaultSeconds(
+                for: settings.task, remoteConfigured: remoteConfigured, characterCount: document.characterCount)
         let router = RoutingEngine(
             local: local, remote: remote,
             cache: stores.cache, ledger: stores.meter, quota: quota,

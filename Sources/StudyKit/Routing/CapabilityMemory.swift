@@ -16,10 +16,16 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// How long a skip lasts after the newest failure.
     public var skipDuration: TimeInterval
 
+    /// Whether a local model's item rewrites in one run are bounded by their part's allowance
+    /// and stopped on their own refusals (``ItemAllowance``); off, every item is asked while the
+    /// budget and the record allow (tests that script many refused answers to follow each one).
+    public var boundsItemRewrites: Bool
+
     /// The default: skip after 2 failures in a row, for 24 hours.
-    public init(failuresToSkip: Int = 2, skipDuration: TimeInterval = 86_400) {
+    public init(failuresToSkip: Int = 2, skipDuration: TimeInterval = 86_400, boundsItemRewrites: Bool = true) {
         self.failuresToSkip = max(0, failuresToSkip)
         self.skipDuration = skipDuration
+        self.boundsItemRewrites = boundsItemRewrites
     }
 
     /// The policy configured by `STUDYKIT_SKIP_AFTER_FAILURES` (a whole number, 0 to never skip).
@@ -242,20 +248,32 @@ public struct TimeBudget: Sendable, Equatable {
     /// commands 30 s; with a remote model configured, 300 s for `import` and 120 s for the rest.
     /// `feynman` gets 5 s (15 s with a remote model): a whole answer that cannot fit is left to
     /// the builtin claim check, whose corrections the model phrases one at a time.
+    ///
+    /// `import` on local models alone grows with the material (#54): 30 s up to
+    /// ``inProcessKitCharacters`` characters, then a second per 2,000 more, at most
+    /// ``inProcessKitCap`` — the small model's item rewrites spread over a textbook's sections
+    /// in the time a student waits for a book (105 pages, 100,000 characters: 74 s).
     /// The remote cases are sized for a document that fits the remote window: one that does not
     /// is read in chunks under ``ChunkedRunner/sizedBudget(_:tasks:floor:)``, this plus what its
     /// chunks are expected to take at the remote model's measured speed (#54).
-    public static func defaultSeconds(for task: StudyTask, remoteConfigured: Bool) -> Double {
+    public static func defaultSeconds(for task: StudyTask, remoteConfigured: Bool, characterCount: Int = 0) -> Double {
         switch (task, remoteConfigured) {
         // Feedback on an explanation is a Post-it job: seconds, or the builtin check answers.
         case (.feynman, false): return 5
         case (.feynman, true): return 15
-        case (.studyKit, false): return 30
+        case (.studyKit, false):
+            let more = Double(max(0, characterCount - inProcessKitCharacters)) / 2_000
+            return min(inProcessKitCap, 30 + more.rounded(.down))
         case (.studyKit, true): return 300
         case (_, false): return 30
         case (_, true): return 120
         }
     }
+
+    /// The characters an in-process `import` reads in its first 30 s.
+    static let inProcessKitCharacters = 10_000
+    /// The longest default in-process `import`: under #54's 90 s for a textbook.
+    static let inProcessKitCap = 80.0
 }
 
 // MARK: - What --json shows of each attempt

@@ -125,7 +125,8 @@ extension RoutingEngine {
                     && Self.keyPointHasASideDetail($0.element)
             }.map { index, point in
                 (index, Self.keyPointJob(point, path: "keyPoints[\(index)]"))
-            }, engine: engine, task: .summary, spec: Self.keyPointSpec, request: request, log: log)
+            }, engine: engine, task: .summary, spec: Self.keyPointSpec, request: request, log: log,
+                allowance: .forEngine(engine.kind))
         var points = summary.keyPoints
         var seen = Set(points.map { BuiltinProse.duplicateKey($0) })
         var provenance: [ItemProvenance] = []

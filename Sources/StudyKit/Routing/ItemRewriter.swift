@@ -122,10 +122,20 @@ extension RoutingEngine {
 
         switch result {
         case .flashcards(let deck):
-            let jobs = deck.cards.enumerated().map { index, card in
-                Self.cardJob(card, path: "cards[\(index)]", materialStems: materialStems, subjectAnswers: true)
-            }
-            let outcomes = await runItems(jobs, engine: engine, task: .flashcards, spec: Self.cardSpec, request: request, log: log)
+            // The small model's answers are spent where they pay most (``RewriteOrder``); the
+            // outcomes are then read in the deck's order.
+            let allowance = clozeAllowance(engine, request: request)
+            let order = allowance.reorders(deck.cards.count)
+                ? rewriteOrder(deck.cards, request: request, shared: quizPrompts(deck, request: request))
+                : Array(deck.cards.indices)
+            let byIndex = await runItems(
+                order.map { index in
+                    let card = deck.cards[index]
+                    let path = "cards[\(index)]"
+                    return (index, Self.cardJob(card, path: path, materialStems: materialStems, subjectAnswers: true))
+                }, engine: engine, task: .flashcards, spec: Self.cardSpec, request: request, log: log,
+                allowance: allowance.items)
+            let outcomes = deck.cards.indices.map { byIndex[$0] ?? .kept("not rewritten") }
             var cards = deck.cards
             var provenance: [ItemProvenance] = []
             var questions = Set(cards.map { BuiltinProse.duplicateKey($0.question) })
@@ -154,12 +164,19 @@ extension RoutingEngine {
             // A fill-in-the-blank question becomes a natural one, asked the way a card is (same
             // instructions and judge); its four choices and its answer stay as extracted.
             let clozes = quiz.questions.enumerated().filter { $0.element.prompt.contains("_____") && $0.element.answer != nil }
+                .map { index, question in
+                    (index, Flashcards.Card(
+                        question: question.prompt, answer: question.answer ?? "", quote: question.quote))
+                }
+            let allowance = clozeAllowance(engine, request: request)
+            let order = allowance.reorders(clozes.count)
+                ? rewriteOrder(clozes.map(\.1), request: request) : Array(clozes.indices)
             let outcomes = await runItems(
-                clozes.map { index, question in
-                    (index, Self.cardJob(
-                        Flashcards.Card(question: question.prompt, answer: question.answer ?? "", quote: question.quote),
-                        path: "questions[\(index)]", materialStems: materialStems))
-                }, engine: engine, task: .quiz, spec: Self.cardSpec, request: request, log: log)
+                order.map { position in
+                    let (index, card) = clozes[position]
+                    return (index, Self.cardJob(card, path: "questions[\(index)]", materialStems: materialStems))
+                }, engine: engine, task: .quiz, spec: Self.cardSpec, request: request, log: log,
+                allowance: allowance.items)
             var questions = quiz.questions
             var asked = Set(questions.map { BuiltinProse.duplicateKey($0.prompt) })
             var provenance: [ItemProvenance] = []
@@ -209,7 +226,8 @@ extension RoutingEngine {
             let outcomes = await runItems(
                 map.branches.enumerated().filter { Self.branchNeedsName($0.element, headings: headings) }.map { index, branch in
                     (index, Self.branchJob(branch, centre: map.centralTopic, path: "branches[\(index)].label", materialStems: materialStems))
-                }, engine: engine, task: .mindmap, spec: Self.branchSpec, request: request, log: log)
+                }, engine: engine, task: .mindmap, spec: Self.branchSpec, request: request, log: log,
+                allowance: .forEngine(engine.kind))
             var branches = map.branches
             var labels = Set(branches.map { BuiltinProse.duplicateKey($0.label) })
             var provenance = [ItemProvenance(path: "centralTopic", kind: .extracted, note: "the material's title")]
@@ -313,9 +331,10 @@ extension RoutingEngine {
     /// outcome by its item's index; an index without a job has no outcome.
     func runItems(
         _ jobs: [(index: Int, job: ItemJob)], engine: any LanguageModel, task: StudyTask, spec: ItemSpec, request: RoutingRequest,
-        log: AttemptLog
+        log: AttemptLog, allowance: ItemAllowance = .open
     ) async -> [Int: ItemOutcome] {
-        let answers = await runItems(jobs.map(\.job), engine: engine, task: task, spec: spec, request: request, log: log)
+        let answers = await runItems(
+            jobs.map(\.job), engine: engine, task: task, spec: spec, request: request, log: log, allowance: allowance)
         return Dictionary(uniqueKeysWithValues: zip(jobs.map(\.index), answers))
     }
 
@@ -326,7 +345,8 @@ extension RoutingEngine {
     /// judged by its own job, without a second call: items are decoded greedily, so asking
     /// again would only spend the budget on the same answer.
     func runItems(
-        _ jobs: [ItemJob], engine: any LanguageModel, task: StudyTask, spec: ItemSpec, request: RoutingRequest, log: AttemptLog
+        _ jobs: [ItemJob], engine: any LanguageModel, task: StudyTask, spec: ItemSpec, request: RoutingRequest,
+        log: AttemptLog, allowance: ItemAllowance = .open
     ) async -> [ItemOutcome] {
         let key = AttemptKey(
             engine: engine.kind, model: engine.identity, task: (spec.recordedUnder ?? task).name, job: .item,
@@ -342,6 +362,9 @@ extension RoutingEngine {
             }
         }
         var failuresInARow = 0
+        // This run's own answers of this part: what ``ItemAllowance`` judges.
+        var answered = 0
+        var acceptedHere = 0
         for job in jobs {
             if let failuresToStop, failuresInARow >= failuresToStop {
                 outcomes.append(.kept("not rewritten: \(engine.modelName) failed this material's last \(failuresInARow) items of this kind, more than its record makes likely; the rest keep their extracted form"))
@@ -360,6 +383,10 @@ extension RoutingEngine {
                 itemAnswers.keepStored(answer, for: asked)
                 log.answeredFromCache(job.path)
                 outcomes.append(Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK).item)
+                continue
+            }
+            if capability.boundsItemRewrites, let stop = allowance.stop(asked: answered, accepted: acceptedHere) {
+                outcomes.append(.kept(stop))
                 continue
             }
             if let skip = capabilitySkip(engine, key: key, runStarted: request.budget?.start, oncePerDocument: spec.oncePerDocument) {
@@ -403,7 +430,11 @@ extension RoutingEngine {
                 outcomes.append(.kept("not rewritten: \(Self.reason(for: error))"))
             }
             recordAttempt(key, outcome: outcome, started: started, usage: usage, log: log)
-            if let outcome { failuresInARow = outcome == .accepted ? 0 : failuresInARow + 1 }
+            if let outcome {
+                failuresInARow = outcome == .accepted ? 0 : failuresInARow + 1
+                answered += 1
+                if outcome == .accepted { acceptedHere += 1 }
+            }
         }
         return outcomes
     }

@@ -16,7 +16,9 @@ struct ItemAnswerReuseTests {
         let answer = #"{"question": "What does the manual say about it?", "answer": "nothing"}"#
         // A window too small for the material: the parts are extracted, their items rewritten.
         let local = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(answer), count: 40))
-        let router = RoutingEngine(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")))
+        let router = RoutingEngine(
+            local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")),
+            capability: CapabilityPolicy(boundsItemRewrites: false))
         let cards = try await router.run(Self.request(.flashcards))
         let asked = local.calls.respond
         #expect(asked > 0)
@@ -45,7 +47,9 @@ struct ItemAnswerReuseTests {
 
     @Test func aCutAnswerIsNotAskedAgainEither() async throws {
         let local = ScriptedModel(.local, window: 256, steps: Array(repeating: .cut(#"{"question": "What"#), count: 40))
-        let router = RoutingEngine(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")))
+        let router = RoutingEngine(
+            local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")),
+            capability: CapabilityPolicy(boundsItemRewrites: false))
         let first = try await router.run(Self.request(.flashcards))
         let asked = local.calls.respond
         let second = try await router.run(Self.request(.flashcards))
@@ -59,9 +63,10 @@ struct ItemAnswerReuseTests {
         let answer = #"{"question": "What does the manual say about it?", "answer": "nothing"}"#
         let local = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(answer), count: 40))
         let remote = ScriptedModel(.remote, available: .unavailable(reason: "none"))
-        _ = try await RoutingEngine(local: local, remote: remote).run(Self.request(.flashcards))
+        let unbounded = CapabilityPolicy(boundsItemRewrites: false)
+        _ = try await RoutingEngine(local: local, remote: remote, capability: unbounded).run(Self.request(.flashcards))
         let asked = local.calls.respond
-        _ = try await RoutingEngine(local: local, remote: remote).run(Self.request(.flashcards))
+        _ = try await RoutingEngine(local: local, remote: remote, capability: unbounded).run(Self.request(.flashcards))
         #expect(local.calls.respond == 2 * asked)
     }
 }
@@ -80,7 +85,8 @@ struct StoredItemAnswerTests {
 
     static func router(_ local: ScriptedModel, cache: ResultCache?, memory: UsageLedger? = nil, clock: any DayClock = SystemDayClock()) -> RoutingEngine {
         RoutingEngine(
-            local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")), cache: cache, memory: memory, clock: clock)
+            local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")), cache: cache,
+            memory: memory, capability: CapabilityPolicy(boundsItemRewrites: false), clock: clock)
     }
 
     @Test func aSecondRunJudgesTheKeptAnswersAndAsksNothing() async throws {

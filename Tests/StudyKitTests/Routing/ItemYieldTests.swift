@@ -180,7 +180,8 @@ struct ItemYieldTests {
 
         func cards(_ local: ScriptedModel) async throws -> RoutedResult {
             let router = RoutingEngine(
-                local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")), memory: ledger, clock: clock)
+                local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")), memory: ledger,
+                capability: CapabilityPolicy(boundsItemRewrites: false), clock: clock)
             let document = Document(text: FeynmanCheckTests.manual, title: nil, kind: .text, origin: "test")
             return try await router.run(
                 RoutingRequest(task: .flashcards, document: document, useCache: false, budget: TimeBudget(seconds: 3600, start: clock.now())))

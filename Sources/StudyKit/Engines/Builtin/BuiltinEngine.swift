@@ -40,6 +40,12 @@ public struct BuiltinEngine: Sendable {
         memo.stripped(material)
     }
 
+    /// The analysis of `text` (as ``generate(_:text:title:concept:explanation:size:)`` was given
+    /// it): the one the last part computed, so the item rewriter reads the ranker's order for free.
+    func analysis(of text: String, title: String?) -> BuiltinAnalysis {
+        memo.analysis(of: text, title: title)
+    }
+
     /// The name reported as the model in results and in cache keys; versioned so that a change
     /// of algorithm changes the key.
     public var modelName: String { "builtin-extractive/\(Self.algorithmVersion)" }

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+/// The small model's rewrites are asked where they pay most, and a part stops asking once its
+/// own answers say the rest would be refused (#53, #54).
+@Suite("Rewrite order and allowance")
+struct RewriteOrderTests {
+    typealias Item = RewriteOrder.Item
+
+    @Test(arguments: [
+        // One section: shared first, then a blank that opens its sentence, then by rank.
+        ([Item(section: 1, rank: 0), Item(section: 1, rank: 5, opensItsSentence: true),
+          Item(section: 1, rank: 9, shared: true)],
+         [2, 1, 0]),
+        // Three sections: one item of each in turn (the better first), then the second of each.
+        ([Item(section: 1, rank: 3), Item(section: 1, rank: 1), Item(section: 2, rank: 7), Item(section: 3, rank: 0),
+          Item(section: 3, rank: 8)],
+         [3, 1, 2, 0, 4]),
+        // The quiz's cards first, though two share a section, then the others spread.
+        ([Item(section: 1, rank: 0, shared: true), Item(section: 1, rank: 1, shared: true), Item(section: 2, rank: 2),
+          Item(section: 3, rank: 3)],
+         [0, 1, 2, 3]),
+        // No rank and no section: deck order, each its own section.
+        ([Item(), Item(), Item()], [0, 1, 2]),
+    ])
+    func itemsAreAskedSpreadOverSectionsBestFirst(items: [Item], expected: [Int]) {
+        let order = RewriteOrder.order(items)
+        #expect(order == expected)
+        #expect(order.sorted() == Array(items.indices))
+    }
+
+    @Test(arguments: [
+        ("_____: the enzyme that fixes carbon dioxide onto RuBP.", true),
+        ("The _____ stay closed during the day.", true),
+        ("Cyclic flow makes extra _____ but no NADPH.", false),
+        ("During the day the _____ stay closed to save water.", false),
+        ("No blank at all.", false),
+    ])
+    func aBlankOpensItsSentenceOnlyAfterNothingButAnArticle(cloze: String, opens: Bool) {
+        #expect(RewriteOrder.opensItsSentence(cloze) == opens)
+    }
+
+    @Test(arguments: [
+        // (attempts allowed, refusal rule, asked, accepted, stops)
+        (8, true, 7, 7, false),
+        (8, true, 8, 7, true),
+        (nil, true, 2, 0, false),
+        (nil, true, 3, 0, true),
+        (nil, true, 3, 1, false),
+        (nil, true, 5, 1, false),
+        (nil, true, 9, 1, false),
+        (nil, true, 10, 2, false),
+        (nil, true, 13, 2, true),
+        (nil, false, 30, 0, false),
+    ] as [(Int?, Bool, Int, Int, Bool)])
+    func aPartStopsAtItsAllowanceOrOnItsRefusals(
+        attempts: Int?, refusals: Bool, asked: Int, accepted: Int, stops: Bool
+    ) {
+        let allowance = ItemAllowance(attempts: attempts, stopsOnRefusals: refusals)
+        let reason = allowance.stop(asked: asked, accepted: accepted)
+        #expect((reason != nil) == stops, "\(reason ?? "nil")")
+        if let reason { #expect(reason.hasPrefix("not rewritten: ")) }
+    }
+
+    @Test func aDeckIsAllowedOneAnswerPerBodySectionAndAPagesQuizWorth() {
+        #expect(ItemAllowance.clozes(bodySections: 0).attempts == KitSize.minimumQuestions)
+        #expect(ItemAllowance.clozes(bodySections: 7).attempts == 8)
+        #expect(ItemAllowance.clozes(bodySections: 30).attempts == 30)
+        #expect(ItemAllowance.forEngine(.remote) == .open)
+        #expect(ItemAllowance.forEngine(.local).stopsOnRefusals)
+    }
+
+    @Test(arguments: [
+        // A page of notes (samples/notes.pdf: 8,231 characters): 30 s as before.
+        (StudyTask.studyKit, false, 8_231, 30.0),
+        (.studyKit, false, 10_000, 30),
+        (.studyKit, false, 30_000, 40),
+        // The 105-page textbook: 75 s, under #54's 90 s.
+        (.studyKit, false, 99_929, 74),
+        (.studyKit, false, 600_000, 80),
+        // A remote model or another command: unchanged.
+        (.studyKit, true, 99_929, 300),
+        (.flashcards, false, 99_929, 30),
+        (.feynman, false, 99_929, 5),
+    ])
+    func theInProcessKitsBudgetGrowsWithTheMaterial(task: StudyTask, remote: Bool, characters: Int, seconds: Double) {
+        #expect(TimeBudget.defaultSeconds(for: task, remoteConfigured: remote, characterCount: characters) == seconds)
+    }
+
+    /// A model that gets none of a part's first three items right is not asked the rest: the
+    /// fourth and later cards keep their extracted form, and say why.
+    @Test func aLocalModelThatGetsTheFirstThreeCardsWrongIsNotAskedTheRest() async throws {
+        let material = """
+            # Cells
+
+            The nucleus holds the genetic material of the cell and controls its activities.
+
+            Ribosomes build proteins from amino acids, reading the code carried by messenger RNA.
+
+            Mitochondria release energy from glucose in a process called cellular respiration.
+
+            Chloroplasts capture light energy and turn it into chemical energy in green plants.
+
+            The cell membrane controls which substances enter and leave the cell by diffusion.
+            """
+        let document = Document(text: material, title: nil, kind: .markdown, origin: "test")
+        let refusal = #"{"answer": "x", "question": "Is this a question?"}"#
+        let local = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(refusal), count: 12))
+        let router = RoutingEngine(
+            local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "not configured")))
+        let routed = try await router.run(RoutingRequest(
+            task: .flashcards, document: document, useCache: false, budget: TimeBudget(seconds: 3600, start: Date())))
+        guard case .flashcards(let deck) = routed.result else { throw CancellationError() }
+        #expect(deck.cards.count > ItemAllowance.refusalEvidence)
+        #expect(local.calls.respond == ItemAllowance.refusalEvidence)
+        let stopped = routed.items.filter {
+            ($0.note ?? "").contains("of this document's first 3 rewrites of this kind were accepted")
+        }
+        #expect(stopped.count == deck.cards.count - ItemAllowance.refusalEvidence)
+    }
+}
