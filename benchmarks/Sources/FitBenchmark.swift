@@ -261,7 +261,7 @@ extension FitBenchmark {
             "Input: `\(source)`'s normalized text (the library's `Importer`), \(copies) \(copies == 1 ? "copy" : "copies joined by a blank line"), "
                 + "headings kept: \(number(document.characterCount)) characters, \(number(documentTokens)) tokens, "
                 + "\(ours.coverage.totalSections) sections (`DocumentOutline`).",
-            "Task `\(task.commandName)` against the real local server's tokenizer (\(model), \(number(window))-token window): "
+            "Task `\(task.name)` against the real local server's tokenizer (\(model), \(number(window))-token window): "
                 + "instructions + prompt must fit \(number(window)) − \(task.responseReserve) response reserve − "
                 + "\(routerAllowance) template/re-ask allowance = \(number(budget)) tokens.",
             "Ours runs `RoutingEngine` with the local engine forced, stopped just before generation "

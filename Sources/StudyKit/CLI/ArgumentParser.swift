@@ -187,10 +187,10 @@ private func parseEval(_ raw: RawArguments) throws(UsageError) -> EvalSettings {
     }
     if let names = list("tasks") {
         let accepted = EvalPlan.measurableTasks + EvalPlan.optionalTasks
-        let expected = accepted.map(\.commandName).joined(separator: ", ")
+        let expected = accepted.map(\.name).joined(separator: ", ")
         var tasks: [StudyTask] = []
         for name in names {
-            guard let task = accepted.first(where: { $0.commandName == name }) else {
+            guard let task = accepted.first(where: { $0.name == name }) else {
                 throw .invalidValue(option: "--tasks", value: name, expected: expected)
             }
             if !tasks.contains(task) { tasks.append(task) }
@@ -371,7 +371,7 @@ private func noPositionals(_ raw: RawArguments, command: String) throws(UsageErr
 private func task(named name: String, option: String) throws(UsageError) -> StudyTask {
     guard let task = StudyTask(rawValue: name) else {
         throw .invalidValue(
-            option: option, value: name, expected: StudyTask.allCases.map(\.commandName).joined(separator: ", "))
+            option: option, value: name, expected: StudyTask.allCases.map(\.name).joined(separator: ", "))
     }
     return task
 }

@@ -28,11 +28,6 @@ enum Command: Sendable, Equatable {
     case version
 }
 
-extension StudyTask {
-    /// How the task is spelled on the command line (`import` for the whole kit) and in `--json`.
-    public var commandName: String { rawValue }
-}
-
 /// How a source is read.
 struct SourceSettings: Sendable, Equatable {
     /// The password of an encrypted PDF.

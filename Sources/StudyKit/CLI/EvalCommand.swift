@@ -40,7 +40,7 @@ extension Runner {
             guard !quiet else { return }
             let what = run.outcome == .failed ? "failed" : "valid \(run.outcome.rawValue), \(run.groundedItems)/\(run.items) grounded"
             errors.line(
-                "studykit eval: [\(index)/\(total)] \(run.task.commandName) · \(run.engine.rawValue) · \(TerminalSafety.clean(run.document)): "
+                "studykit eval: [\(index)/\(total)] \(run.task.name) · \(run.engine.rawValue) · \(TerminalSafety.clean(run.document)): "
                     + "\(what) (\(String(format: "%.2f", run.seconds)) s)")
         })
         let runs = await evaluator.run(plan)

@@ -73,7 +73,7 @@ extension Runner {
             memory: stores.ledger, capability: capability, clock: clock)
 
         let decision = backend(for: settings.task, characterCount: document.characterCount)
-        progress.show("\(settings.task.commandName): \(document.characterCount) characters, routed \(decision.rawValue)")
+        progress.show("\(settings.task.name): \(document.characterCount) characters, routed \(decision.rawValue)")
         var request = RoutingRequest(
             task: settings.task, document: document, concept: settings.concept, explanation: explanation,
             engine: settings.engine, offline: settings.offline, useCache: !settings.noCache,
@@ -220,7 +220,7 @@ extension Runner {
     ) -> ChunkedRunner {
         let errors = errorOutput
         let started = clock.now()
-        let task = settings.task.commandName
+        let task = settings.task.name
         return ChunkedRunner(
             router: router, jobs: settings.jobs, maxChunks: settings.maxChunks,
             budget: budget,
@@ -359,7 +359,7 @@ struct Envelope {
             usage["discovery"] = .object(discovery)
             object["usage"] = .object(usage)
         }
-        object["task"] = .string(routed.result.task.commandName)
+        object["task"] = .string(routed.result.task.name)
         object["result"] = TerminalSafety.clean(routed.result.jsonValue)
         object["source"] = [
             "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
@@ -373,7 +373,7 @@ struct Envelope {
         if !parts.isEmpty {
             object["parts"] = .array(parts.map { task, run in
                 var part = Self.story(run)
-                part["task"] = .string(task.commandName)
+                part["task"] = .string(task.name)
                 part["result"] = nil
                 part["source"] = nil
                 if let coverage = run.coverage { part["coverage"] = coverage.jsonValue }

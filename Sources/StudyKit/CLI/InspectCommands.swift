@@ -187,7 +187,7 @@ extension Runner {
             "source:     \(document.origin) (\(document.kind.rawValue)\(document.title.map { ", “\($0)”" } ?? ""))",
             "characters: \(document.characterCount)",
             "language:   \(LanguageDetector.displayName(document.language))",
-            "policy:     \(task.commandName) → \(decision.rawValue)"
+            "policy:     \(task.name) → \(decision.rawValue)"
                 + (task == .headline || task == .feynman ? " (local up to \(localCharacterLimit) characters)" : " (remote at any size)"),
             "order:      " + plan.map(\.rawValue).joined(separator: " → "),
             "reserve:    \(task.responseReserve) response tokens",
@@ -284,7 +284,7 @@ extension Runner {
 
         if json {
             let value: JSONValue = [
-                "task": .string(task.commandName),
+                "task": .string(task.name),
                 "source": [
                     "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
                     "title": document.title.map(JSONValue.string) ?? .null, "characterCount": .integer(document.characterCount),

@@ -149,7 +149,7 @@ extension Runner {
         let (removed, kept) = try ResultCache(path: path).clearCounts(task: task)
         let answers = "\(kept) kept model answer\(kept == 1 ? "" : "s")"
         if let task {
-            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : " and " + answers) for \(task.commandName)")
+            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : " and " + answers) for \(task.name)")
             return
         }
         let servers = try DiscoveryRecords(path: path).forgetAll()

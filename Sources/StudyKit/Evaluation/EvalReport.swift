@@ -31,7 +31,7 @@ struct EvalReport {
             let grounded = row.items == 0 ? "—" : "\(row.groundedItems)/\(row.items) (\(Self.percent(row.groundedItems, row.items)))"
             let made = row.writtenItems + row.repairedItems + row.extractedItems
             let cells = [
-                row.task.commandName, row.engine.rawValue, models[row.engine] ?? "—", "\(row.runs)",
+                row.task.name, row.engine.rawValue, models[row.engine] ?? "—", "\(row.runs)",
                 "\(row.firstTry) (\(Self.percent(row.firstTry, row.runs)))",
                 "\(row.repaired) (\(Self.percent(row.repaired, row.runs)))",
                 "\(row.afterReask) (\(Self.percent(row.afterReask, row.runs)))", "\(row.failed)",
@@ -43,7 +43,7 @@ struct EvalReport {
             lines.append("| " + cells.map(Self.cell).joined(separator: " | ") + " |")
         }
         let drops = rows.filter { !$0.dropReasons.isEmpty }.map { row in
-            "- \(row.task.commandName) on \(row.engine.rawValue): " + row.dropReasons.joined(separator: "; ")
+            "- \(row.task.name) on \(row.engine.rawValue): " + row.dropReasons.joined(separator: "; ")
         }
         if !drops.isEmpty {
             lines += ["", "Why items were dropped (the 3 most frequent reasons per row, with their counts):", ""]
@@ -51,7 +51,7 @@ struct EvalReport {
         }
         let failures = rows.flatMap { row in
             runs.filter { $0.engine == row.engine && $0.task == row.task && $0.outcome == .failed }.prefix(3).map { run in
-                "- \(row.task.commandName) on \(row.engine.rawValue), \(run.document): \(run.failure ?? "failed")"
+                "- \(row.task.name) on \(row.engine.rawValue), \(run.document): \(run.failure ?? "failed")"
             }
         }
         if !failures.isEmpty {
@@ -63,12 +63,12 @@ struct EvalReport {
     var jsonValue: JSONValue {
         [
             "documents": .array(plan.documents.map { .string($0.name) }),
-            "tasks": .array(plan.tasks.map { .string($0.commandName) }),
+            "tasks": .array(plan.tasks.map { .string($0.name) }),
             "engines": .array(plan.engines.map { .string($0.rawValue) }),
             "repeats": .integer(plan.repeats),
             "rows": .array(rows.map { row in
                 [
-                    "task": .string(row.task.commandName), "engine": .string(row.engine.rawValue),
+                    "task": .string(row.task.name), "engine": .string(row.engine.rawValue),
                     "model": models[row.engine].map(JSONValue.string) ?? .null,
                     "runs": .integer(row.runs), "validFirstTry": .integer(row.firstTry),
                     "keptAfterRepair": .integer(row.repaired),
@@ -86,7 +86,7 @@ struct EvalReport {
             }),
             "runs": .array(runs.map { run in
                 [
-                    "document": .string(run.document), "task": .string(run.task.commandName), "engine": .string(run.engine.rawValue),
+                    "document": .string(run.document), "task": .string(run.task.name), "engine": .string(run.engine.rawValue),
                     "outcome": .string(run.outcome.rawValue), "failure": run.failure.map(JSONValue.string) ?? .null,
                     "items": .integer(run.items), "groundedItems": .integer(run.groundedItems), "droppedItems": .integer(run.droppedItems),
                     "writtenItems": .integer(run.writtenItems), "repairedItems": .integer(run.repairedItems),

@@ -183,7 +183,7 @@ enum AnkiNotes {
     /// The context's tags, the task's (`studykit::flashcards`) and the section path's
     /// (`section::2_The_Old_Regime::Society_of_orders`, ``SectionGroups/tag(path:)``).
     static func tags(task: StudyTask, location: QuoteLocation?, context: RenderContext) -> [String] {
-        var tags = context.tags + ["studykit::" + task.commandName]
+        var tags = context.tags + ["studykit::" + task.name]
         let path = location?.sectionPath.map { TerminalSafety.clean($0) } ?? []
         if let section = SectionGroups.tag(path: path) { tags.append(section) }
         var seen = Set<String>()

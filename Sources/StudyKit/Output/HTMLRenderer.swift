@@ -153,7 +153,7 @@ struct PageProvenance {
     }
 
     /// How `task`'s part was made: its own record in a kit, else the whole result's.
-    func part(_ task: StudyTask) -> Part? { parts[task.commandName] ?? whole }
+    func part(_ task: StudyTask) -> Part? { parts[task.name] ?? whole }
 }
 
 // MARK: - Building the page
@@ -226,8 +226,8 @@ private struct Page {
         guard provenance.whole != nil else { return "" }
         var rows: [String] = []
         let tasks: [StudyTask] = provenance.parts.isEmpty
-            ? [StudyTask.allCases.first { $0.commandName == context.envelope?["task"]?.stringValue } ?? .studyKit]
-            : [.headline, .summary, .flashcards, .quiz, .mindmap, .podcast].filter { provenance.parts[$0.commandName] != nil }
+            ? [StudyTask.allCases.first { $0.name == context.envelope?["task"]?.stringValue } ?? .studyKit]
+            : [.headline, .summary, .flashcards, .quiz, .mindmap, .podcast].filter { provenance.parts[$0.name] != nil }
         for task in tasks {
             guard let part = provenance.part(task) else { continue }
             let counts = Dictionary(grouping: part.items.values, by: \.kind).mapValues(\.count)

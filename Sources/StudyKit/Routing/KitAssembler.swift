@@ -180,7 +180,7 @@ public struct KitAssembler: Sendable {
         let chunked = runs.compactMap { task, run in
             run.coverage.map { coverage in
                 var labelled = coverage
-                for index in labelled.chunks.indices { labelled.chunks[index].part = task.commandName }
+                for index in labelled.chunks.indices { labelled.chunks[index].part = task.name }
                 return labelled
             }
         }

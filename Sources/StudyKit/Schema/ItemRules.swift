@@ -304,7 +304,7 @@ enum ItemRules {
             let lower = word.lowercased()
             let parts = Grounding.normalizedWords(lower)
             guard !parts.allSatisfy(own.contains) else { continue }
-            if FeynmanCheck.isNegator(lower) { return word }
+            if Negation.isNegator(lower) { return word }
             // "a" is an article; any other lone letter or roman numeral is a label.
             if lower.count == 1 && lower != "a" || lower.wholeMatch(of: romanNumeral) != nil { return word }
         }

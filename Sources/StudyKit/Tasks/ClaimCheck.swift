@@ -87,7 +87,7 @@ struct ClaimCheck {
             for (position, word) in words.enumerated() where shared.contains(FeynmanCheck.key(word)) {
                 var before = position - 1
                 while before >= 0, FeynmanCheck.carriers.contains(words[before].lowercased) { before -= 1 }
-                if before >= 0, FeynmanCheck.isNegator(words[before].lowercased) {
+                if before >= 0, Negation.isNegator(words[before].lowercased) {
                     result.insert(FeynmanCheck.key(word))
                 }
             }

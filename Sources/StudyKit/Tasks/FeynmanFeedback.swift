@@ -232,7 +232,7 @@ extension FeynmanFeedback {
         var denying = false
         for word in words {
             if word.followsBreak { denying = false }
-            if FeynmanCheck.isNegator(word.lowercased) {
+            if Negation.isNegator(word.lowercased) {
                 denying = true
                 continue
             }

@@ -17,7 +17,8 @@ public enum StudyTask: String, Sendable, Codable, CaseIterable, Hashable {
     /// The whole study kit (command `import`).
     case studyKit = "import"
 
-    /// The task's stable name: in results, cache entries, the usage ledger and messages.
+    /// The task's stable name: in results, cache entries, the usage ledger and messages, on the
+    /// command line (`import` for the whole kit) and in `--json`.
     public var name: String { rawValue }
 
     /// Whether the task makes the whole study kit (every part) rather than one part.

@@ -1,5 +1,16 @@
 import Foundation
 
+// MARK: - Negation
+
+/// Words that turn a statement into its opposite ("not", "never", "can't"): the Feynman claim
+/// check, the item rules and the claim check of a model's key point all ask the same question.
+enum Negation {
+    /// Words that negate what follows them.
+    static func isNegator(_ word: String) -> Bool {
+        ["not", "never", "no", "without", "cannot", "nor", "neither"].contains(word) || word.hasSuffix("n't") || word.hasSuffix("n’t")
+    }
+}
+
 // MARK: - Stopwords
 
 /// English function words that carry no topic on their own, and French ones (``french``).

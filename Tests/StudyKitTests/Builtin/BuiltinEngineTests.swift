@@ -54,7 +54,7 @@ struct BuiltinEngineSample: Sendable, CustomTestStringConvertible {
 struct BuiltinEngineCase: Sendable, CustomTestStringConvertible {
     let sample: BuiltinEngineSample
     let task: StudyTask
-    var testDescription: String { "\(sample.name) \(task.commandName)" }
+    var testDescription: String { "\(sample.name) \(task.name)" }
 
     static let all = BuiltinEngineSample.all.flatMap { sample in StudyTask.allCases.map { BuiltinEngineCase(sample: sample, task: $0) } }
 }
@@ -93,7 +93,7 @@ private func oneLine(_ text: String) -> String {
         let sample = BuiltinEngineSample.photosynthesis
         let result = try run(task, try sample.text(), concept: sample.concept, explanation: sample.explanation)
         let emitted = result.jsonValue.prettyText + "\n"
-        let name = "photosynthesis." + task.commandName
+        let name = "photosynthesis." + task.name
         if ProcessInfo.processInfo.environment["STUDYKIT_UPDATE_GOLDENS"] == "1" {
             try emitted.write(
                 to: BuiltinEngineFixtures.sourceFolder.appendingPathComponent(name + ".json"), atomically: true,

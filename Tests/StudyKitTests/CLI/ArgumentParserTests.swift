@@ -183,6 +183,6 @@ struct ArgumentParserTests {
 
     @Test(arguments: StudyTask.allCases)
     func everyTaskHasItsGeneratingCommand(task: StudyTask) {
-        #expect(CommandSpec.named(task.commandName)?.kind == .generate(task))
+        #expect(CommandSpec.named(task.name)?.kind == .generate(task))
     }
 }

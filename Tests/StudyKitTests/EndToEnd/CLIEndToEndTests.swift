@@ -25,7 +25,7 @@ struct CLIEndToEndTests {
     @Test(arguments: StudyTask.allCases)
     func schemaPrintsValidJSONSchema(task: StudyTask) async throws {
         for strict in [false, true] {
-            let result = try await StudykitBinary.run(["schema", task.commandName] + (strict ? ["--strict"] : []))
+            let result = try await StudykitBinary.run(["schema", task.name] + (strict ? ["--strict"] : []))
             #expect(result.status == 0)
             let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
             #expect(object["type"] as? String == "object")

@@ -32,7 +32,7 @@ enum LlamaFixtures {
             prompt: task.prompt(
                 document: document, title: nil, concept: task == .feynman ? "photosynthesis" : nil,
                 explanation: task == .feynman ? "Plants use sunlight to turn water and carbon dioxide into sugar and oxygen." : nil),
-            schemaName: task.commandName, jsonSchema: schema.jsonSchema(strict: false).compactText,
+            schemaName: task.name, jsonSchema: schema.jsonSchema(strict: false).compactText,
             strictJSONSchema: schema.jsonSchema(strict: true).compactText,
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: maximumResponseTokens ?? task.responseReserve))
     }

@@ -25,7 +25,7 @@ import Testing
     @Test(arguments: RenderFormat.allCases)
     func rendersExactlyTheSupportedTasks(_ format: RenderFormat) {
         for result in Self.results {
-            let key = "\(format.rawValue)/\(result.task.commandName)"
+            let key = "\(format.rawValue)/\(result.task.name)"
             do throws(OutputError) {
                 let output = try OutputRenderer.render(result, as: format, context: OutputFixtures.context())
                 #expect(Self.supported.contains(key), "\(key) rendered but should not")

@@ -7,7 +7,7 @@ struct GenerationSchemaTests {
     struct Variant: Sendable, CustomTestStringConvertible {
         let task: StudyTask
         let strict: Bool
-        var fileName: String { task.commandName + (strict ? ".strict" : "") }
+        var fileName: String { task.name + (strict ? ".strict" : "") }
         var testDescription: String { fileName }
         static let all = StudyTask.allCases.flatMap { [Variant(task: $0, strict: false), Variant(task: $0, strict: true)] }
     }

@@ -10,7 +10,7 @@ struct JunkAnswer: Sendable, CustomTestStringConvertible {
     let output: String
     let rejected: [(path: String, shown: String)]
 
-    var testDescription: String { "\(task.commandName): \(name)" }
+    var testDescription: String { "\(task.name): \(name)" }
 }
 
 /// A whole answer that carries meaning and must stay accepted.
@@ -19,7 +19,7 @@ struct GoodAnswer: Sendable, CustomTestStringConvertible {
     let task: StudyTask
     let output: String
 
-    var testDescription: String { "\(task.commandName): \(name)" }
+    var testDescription: String { "\(task.name): \(name)" }
 }
 
 @Suite("Item rules: every list item carries meaning")

@@ -14,7 +14,7 @@ enum SchemaFixtures {
 
     /// A valid model output for `task` (`Fixtures/Schema/outputs/<command>.json`).
     static func validOutput(_ task: StudyTask) throws -> String {
-        try text(task.commandName, subdirectory: "outputs")
+        try text(task.name, subdirectory: "outputs")
     }
 
     /// The source-tree folder of the fixtures, for regenerating goldens.

@@ -12,7 +12,7 @@ struct BadOutputCase: Sendable, CustomTestStringConvertible {
     var raw: String? = nil
     let expected: [String]
 
-    var testDescription: String { "\(task.commandName): \(name)" }
+    var testDescription: String { "\(task.name): \(name)" }
 
     func output() throws -> String {
         if let raw { return raw }

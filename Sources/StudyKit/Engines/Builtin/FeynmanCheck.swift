@@ -414,10 +414,6 @@ struct FeynmanCheck: Sendable {
         "actually", "even", "necessarily", "at", "all",
     ]
 
-    /// Words that negate what follows them.
-    static func isNegator(_ word: String) -> Bool {
-        ["not", "never", "no", "without", "cannot", "nor", "neither"].contains(word) || word.hasSuffix("n't") || word.hasSuffix("n’t")
-    }
 
     /// The concept's sentence (an index of `candidates`) with a clause that says the opposite of
     /// `claim`: it shares two of the claim's words, weighing at least 40% of it, and then says
@@ -470,7 +466,7 @@ struct FeynmanCheck: Sendable {
             for (position, word) in words.enumerated() where shared.contains(key(word)) {
                 var before = position - 1
                 while before >= 0, carriers.contains(words[before].lowercased) { before -= 1 }
-                if before >= 0, isNegator(words[before].lowercased) { result.insert(key(word)) }
+                if before >= 0, Negation.isNegator(words[before].lowercased) { result.insert(key(word)) }
             }
             return result
         }

@@ -240,7 +240,7 @@ public struct ChunkedRunner: Sendable {
         if total > Self.announceAbove {
             announce(
                 "\(document.origin) is too long for the \(planned.engine.rawValue) engine's \(planned.window)-token window: "
-                    + "\(request.task.commandName) will make \(planned.modelChunks) chunk request\(planned.modelChunks == 1 ? "" : "s")"
+                    + "\(request.task.name) will make \(planned.modelChunks) chunk request\(planned.modelChunks == 1 ? "" : "s")"
                     + (planned.modelChunks < total ? " (\(total) chunks; the builtin engine takes the \(total - planned.modelChunks) past --max-chunks)" : "")
                     + ", \(planned.jobs) at a time (\(planned.jobsFrom.rawValue))")
         }
@@ -414,7 +414,7 @@ public struct ChunkedRunner: Sendable {
             let topic = document.title ?? maps.first?.part.map.centralTopic ?? "Document"
             result = .mindMap(ChunkReduce.merge(maps.map(\.part), centralTopic: topic, branchLimit: ChunkReduce.branchLimit(chunks: plan.chunks.count)))
         default:
-            throw EngineError.invalidOutput(["\(request.task.commandName) is not chunked"])
+            throw EngineError.invalidOutput(["\(request.task.name) is not chunked"])
         }
         let list = Self.mergedList[request.task]
         var dropped = Self.duplicates(of: origins, kept: kept, list: list)
@@ -432,7 +432,7 @@ public struct ChunkedRunner: Sendable {
             dropped += byRule
             origins = origins.indices.filter { !gone.contains($0) }.map { origins[$0] }
         } catch {
-            let reason = "the merged \(request.task.commandName) failed validation: \(RoutingEngine.reason(for: error))"
+            let reason = "the merged \(request.task.name) failed validation: \(RoutingEngine.reason(for: error))"
             if request.engine != .auto { throw RoutingError.forcedEngineFailed(planned.engine, reason: reason) }
             return try await mergedFallback(request, planned: planned, runs: runs, reason: reason, started: started)
         }
