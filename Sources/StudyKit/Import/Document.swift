@@ -26,28 +26,6 @@ public struct PageSpan: Sendable, Equatable, Hashable {
     }
 }
 
-/// A formula of the source: the TeX its text carries (`$…$` inline, `$$…$$` on a line of its
-/// own) and, for a web page's MathML, the markup it came from, which kit.html writes back.
-public struct Formula: Sendable, Equatable, Hashable {
-    /// The TeX between the dollars, as it stands in ``Document/text``.
-    public let tex: String
-    /// The page's own MathML (elements and attributes of MathML only), or `nil` for TeX the source
-    /// wrote itself (a Markdown note).
-    public let mathML: String?
-    /// Whether the formula is displayed on a line of its own (`$$…$$`).
-    public let isDisplay: Bool
-
-    /// Creates a formula.
-    public init(tex: String, mathML: String?, isDisplay: Bool) {
-        self.tex = tex
-        self.mathML = mathML
-        self.isDisplay = isDisplay
-    }
-
-    /// The formula as the text shows it: `$tex$` or `$$tex$$`.
-    public var span: String { FormulaText.span(tex, display: isDisplay) }
-}
-
 /// An imported source: normalized text plus what is known about where it came from.
 ///
 /// The text is the source's **body**, what a student studies and the kit reads: every engine,

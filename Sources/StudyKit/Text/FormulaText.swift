@@ -1,3 +1,25 @@
+/// A formula of the source: the TeX its text carries (`$…$` inline, `$$…$$` on a line of its
+/// own) and, for a web page's MathML, the markup it came from, which kit.html writes back.
+public struct Formula: Sendable, Equatable, Hashable {
+    /// The TeX between the dollars, as it stands in ``Document/text``.
+    public let tex: String
+    /// The page's own MathML (elements and attributes of MathML only), or `nil` for TeX the source
+    /// wrote itself (a Markdown note).
+    public let mathML: String?
+    /// Whether the formula is displayed on a line of its own (`$$…$$`).
+    public let isDisplay: Bool
+
+    /// Creates a formula.
+    public init(tex: String, mathML: String?, isDisplay: Bool) {
+        self.tex = tex
+        self.mathML = mathML
+        self.isDisplay = isDisplay
+    }
+
+    /// The formula as the text shows it: `$tex$` or `$$tex$$`.
+    public var span: String { FormulaText.span(tex, display: isDisplay) }
+}
+
 /// Formulas in imported text, written as TeX between dollars (issue 52): `$…$` inside a line,
 /// `$$…$$` on a line of its own. HTML import writes them from a page's MathML; Markdown notes
 /// carry them as written.
