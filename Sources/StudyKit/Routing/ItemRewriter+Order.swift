@@ -116,8 +116,8 @@ extension RoutingEngine {
     /// (``RewriteOrder``); `shared` holds the prompts another part asks too.
     func rewriteOrder(_ cards: [Flashcards.Card], request: RoutingRequest, shared: Set<String> = []) -> [Int] {
         let sections = SectionItems(document: request.document)
-        let title = request.document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
-        let analysis = builtin.analysis(of: builtin.withoutInstructions(request.document.text), title: title)
+        let material = builtinMaterial(request.document)
+        let analysis = builtin.analysis(of: material.text, title: material.title)
         var ranks: [String: Int] = [:]
         for entry in analysis.ranked {
             let shown = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(entry.sentence.text))
@@ -139,9 +139,9 @@ extension RoutingEngine {
     /// for a longer document, whose quiz is spread as its deck is.
     func quizPrompts(_ deck: Flashcards, request: RoutingRequest) -> Set<String> {
         guard deck.cards.count <= KitSize.minimumCards else { return [] }
-        let title = request.document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
+        let material = builtinMaterial(request.document)
         guard case .quiz(let quiz)? = try? builtin.generate(
-            .quiz, text: builtin.withoutInstructions(request.document.text), title: title, size: request.size)
+            .quiz, text: material.text, title: material.title, size: request.size)
         else { return [] }
         return Set(quiz.questions.map(\.prompt))
     }

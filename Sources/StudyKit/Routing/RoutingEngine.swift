@@ -867,9 +867,15 @@ public struct RoutingEngine: Sendable {
     /// of notes' (12 cards, 8 questions), what one model answer may hold: a model's part is
     /// still asked for one answer's items (#54 sizes the builtin engine's own parts only).
     func skeleton(_ task: StudyTask, document: Document) -> AnyStudyResult? {
-        let title = document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
-        return try? builtin.generate(
-            task, text: builtin.withoutInstructions(document.text), title: title, size: Self.skeletonSize)
+        let material = builtinMaterial(document)
+        return try? builtin.generate(task, text: material.text, title: material.title, size: Self.skeletonSize)
+    }
+
+    /// What the builtin engine reads of `document`: its text and title without the sentences that
+    /// speak to a model (an injected instruction is never a summary sentence, a card or a title).
+    func builtinMaterial(_ document: Document) -> (text: String, title: String?) {
+        (builtin.withoutInstructions(document.text),
+         document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 })
     }
 
     /// The size of the skeleton a model's part is topped up from.
@@ -879,10 +885,7 @@ public struct RoutingEngine: Sendable {
         _ request: RoutingRequest, decision: Backend, fallbacks: [FallbackStep], log: AttemptLog
     ) async throws -> RoutedResult {
         let document = request.document
-        // The builtin engine extracts from the material without the sentences that speak to a
-        // model: an injected instruction is never a summary sentence or a card.
-        let text = builtin.withoutInstructions(document.text)
-        let title = document.title.flatMap { InjectedInstructions.isInstruction($0) ? nil : $0 }
+        let (text, title) = builtinMaterial(document)
         let extracted = try builtin.generate(
             request.task, text: text, title: title, concept: request.concept, explanation: request.explanation,
             size: request.size)
