@@ -390,7 +390,9 @@ extension RoutingEngine {
                 outcomes.append(Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK).item)
                 continue
             }
-            if capability.boundsItemRewrites, let stop = allowance.stop(asked: answered, accepted: acceptedHere, passedOver: passedOver) {
+            if capability.boundsItemRewrites,
+                let stop = allowance.stop(asked: answered, accepted: acceptedHere, passedOver: passedOver)
+            {
                 outcomes.append(.kept(stop))
                 continue
             }

@@ -11,7 +11,9 @@ extension RoutingEngine {
     /// and on samples/notes.pdf it cost 2.4 s of the default import's 12.2. Once its blurb has
     /// copied ``copiedBlurbWords`` words of `material` in a row from its start, the rest would
     /// be copied too; the model is stopped there and the builtin headline is used.
-    static func copyStop(task: StudyTask, engine: any LanguageModel, material: String) -> (@Sendable (String) -> String?)? {
+    static func copyStop(
+        task: StudyTask, engine: any LanguageModel, material: String
+    ) -> (@Sendable (String) -> String?)? {
         guard task == .headline, engine.kind == .local else { return nil }
         let materialWords = Grounding.normalizedWords(material)
         return { text in copiedBlurb(AnswerSoFar(partial: text), materialWords: materialWords) }
@@ -27,7 +29,8 @@ extension RoutingEngine {
     }
 }
 
-/// Thrown inside the router when a headline being written copies the material (``RoutingEngine/copyStop(task:engine:material:)``).
+/// Thrown inside the router when a headline being written copies the material
+/// (``RoutingEngine/copyStop(task:engine:material:)``).
 struct CopiedAnswer: StudyKitError, Equatable {
     let detail: String
     var message: String { detail }

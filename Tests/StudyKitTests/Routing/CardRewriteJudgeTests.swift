@@ -455,7 +455,8 @@ struct DefinitionCardJudgeTests {
         ("Chlorophyll", "the green pigment that absorbs light energy in the photosystems.", "What absorbs light energy in the photosystems?", "accepted"),
         ("Stroma", "the fluid around the thylakoids where the Calvin cycle occurs.", "Where does the Calvin cycle occur?", "accepted"),
         // Another clause's verb is another question.
-        ("Stroma", "the fluid around the thylakoids where the Calvin cycle occurs.", "Where does the Calvin cycle begin?",
+        ("Stroma", "the fluid around the thylakoids where the Calvin cycle occurs.",
+         "Where does the Calvin cycle begin?",
          "the question did not ask what the card asks"),
         ("RuBisCO", "the enzyme that fixes carbon dioxide onto RuBP.", "What fixes carbon dioxide onto RuBP?", "accepted"),
     ])
@@ -474,8 +475,11 @@ struct DefinitionCardJudgeTests {
     func theVerbsOfOccurringAreOne(question: String, verdict: String) {
         let description = "the fluid around the thylakoids where the Calvin cycle occurs."
         let card = Flashcards.Card(question: "_____: " + description, answer: "Stroma", quote: "Stroma: " + description)
-        let material = "In plants, photosynthesis takes place in chloroplasts; what happened there shaped the shape of life."
+        let material = "In plants, photosynthesis takes place in chloroplasts; "
+            + "what happened there shaped the shape of life."
         #expect(CardRewriteJudgeTests.judge(card, question, "Stroma", material: material) == verdict)
-        #expect(RoutingEngine.occurringAsOne("It took place; it Happened; it is occurring") == "It occurs; it occurs; it is occurs")
+        #expect(
+            RoutingEngine.occurringAsOne("It took place; it Happened; it is occurring")
+                == "It occurs; it occurs; it is occurs")
     }
 }

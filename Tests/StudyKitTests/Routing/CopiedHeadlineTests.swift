@@ -8,8 +8,8 @@ import Testing
 /// model-made item).
 @Suite("A headline that copies the material is stopped")
 struct CopiedHeadlineTests {
-    static let opening = "Photosynthesis is the process by which plants, algae and cyanobacteria capture the energy of sunlight "
-        + "and store it as chemical energy in sugar."
+    static let opening = "Photosynthesis is the process by which plants, algae and cyanobacteria capture "
+        + "the energy of sunlight and store it as chemical energy in sugar."
     static let text = """
         # Photosynthesis
 
@@ -20,7 +20,8 @@ struct CopiedHeadlineTests {
 
     static func copied(_ blurbSoFar: String) -> String? {
         RoutingEngine.copiedBlurb(
-            RoutingEngine.AnswerSoFar(partial: #"{"title": "Photosynthesis", "blurb": ""# + blurbSoFar), materialWords: material)
+            RoutingEngine.AnswerSoFar(partial: #"{"title": "Photosynthesis", "blurb": ""# + blurbSoFar),
+            materialWords: material)
     }
 
     @Test(arguments: [
@@ -51,7 +52,9 @@ struct CopiedHeadlineTests {
         let router = RoutingEngine(
             local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")), cache: nil)
         return try await router.run(
-            RoutingRequest(task: .headline, document: document, engine: engine, budget: TimeBudget(seconds: 3600, start: Date())))
+            RoutingRequest(
+                task: .headline, document: document, engine: engine,
+                budget: TimeBudget(seconds: 3600, start: Date())))
     }
 
     @Test func automaticRoutingStopsTheCopyAndUsesTheBuiltinHeadline() async throws {

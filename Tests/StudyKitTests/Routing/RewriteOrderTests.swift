@@ -67,7 +67,7 @@ struct RewriteOrderTests {
     /// two such cards were both refused; the others are asked.
     @Test(arguments: [
         ("The rate of photosynthesis depends on light intensity, _____ concentration and temperature.", true),
-        ("The thylakoid membranes hold the pigments, the _____ and the enzyme ATP synthase; the stroma holds the enzymes.", true),
+        ("The thylakoid membranes hold the pigments, the _____ and the enzyme ATP synthase; the stroma holds.", true),
         ("Plants need water, light or _____.", false),
         ("Plants need water, _____, or light.", false),
         ("In 1789, _____ stormed the Bastille and freed its prisoners.", false),
