@@ -56,7 +56,8 @@ extension PDFLayout {
         }
         var offsets: [Int: Int] = [:]
         for (p, page) in pages.enumerated() {
-            let pageOffsets = Set(edgeNumbers(page).filter { atPageNumberHeight($0.line) }.map { edge in edge.number - p })
+            let pageOffsets = Set(
+                edgeNumbers(page).filter { atPageNumberHeight($0.line) }.map { edge in edge.number - p })
             for offset in pageOffsets {
                 offsets[offset, default: 0] += 1
             }
