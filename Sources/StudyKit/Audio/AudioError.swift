@@ -11,7 +11,8 @@ public enum AudioError: StudyKitError, Equatable {
     public var message: String {
         switch self {
         case .missingProgram(let program, let package):
-            return "\(program) is not installed, and the podcast's audio needs it; install the Debian package \(package) (apt-get install \(package))"
+            return "\(program) is not installed, and the podcast's audio needs it; install the Debian package "
+                + "\(package) (apt-get install \(package))"
         case .failed(let program, let reason):
             return "\(program) failed: \(reason.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").first.map(String.init) ?? "no message")"
         case .unsupportedFormat(let name):

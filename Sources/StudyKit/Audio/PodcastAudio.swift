@@ -10,16 +10,19 @@ struct PodcastVoice: Sendable, Equatable {
     var wordsPerMinute: Int
 
     /// The curious host: a higher voice, a little quicker.
-    static func curious(language: String) -> PodcastVoice { PodcastVoice(voice: language + "+f3", pitch: 62, wordsPerMinute: 170) }
+    static func curious(language: String) -> PodcastVoice { PodcastVoice(voice: language + "+f3", pitch: 62,
+        wordsPerMinute: 170) }
     /// The explainer: a lower voice, a little slower.
-    static func explainer(language: String) -> PodcastVoice { PodcastVoice(voice: language + "+m3", pitch: 38, wordsPerMinute: 150) }
+    static func explainer(language: String) -> PodcastVoice { PodcastVoice(voice: language + "+m3", pitch: 38,
+        wordsPerMinute: 150) }
 
     /// espeak-ng's arguments to speak the text in `textFile` into the WAV `output`.
     func arguments(textFile: String, output: String) -> [String] {
         ["-v", voice, "-p", String(pitch), "-s", String(wordsPerMinute), "-w", output, "-f", textFile]
     }
 
-    var jsonValue: JSONValue { ["voice": .string(voice), "pitch": .integer(pitch), "wordsPerMinute": .integer(wordsPerMinute)] }
+    var jsonValue: JSONValue { ["voice": .string(voice), "pitch": .integer(pitch),
+        "wordsPerMinute": .integer(wordsPerMinute)] }
 }
 
 /// The podcast as sound: what was written and when each turn starts and ends.
@@ -39,7 +42,8 @@ struct PodcastRecording: Sendable, Equatable {
 
     static func == (lhs: PodcastRecording, rhs: PodcastRecording) -> Bool {
         lhs.path == rhs.path && lhs.format == rhs.format && lhs.seconds == rhs.seconds
-            && lhs.turnTimes.map(\.start) == rhs.turnTimes.map(\.start) && lhs.turnTimes.map(\.end) == rhs.turnTimes.map(\.end)
+            && lhs.turnTimes.map(\.start) == rhs.turnTimes.map(\.start)
+            && lhs.turnTimes.map(\.end) == rhs.turnTimes.map(\.end)
             && lhs.voices.map(\.host) == rhs.voices.map(\.host) && lhs.voices.map(\.voice) == rhs.voices.map(\.voice)
             && lhs.commands == rhs.commands
     }
@@ -53,7 +57,8 @@ struct PodcastRecording: Sendable, Equatable {
                 if case .object(let fields) = voice.jsonValue { for (key, value) in fields { object[key] = value } }
                 return .object(object)
             }),
-            "turns": .array(turnTimes.map { ["start": .number(($0.start * 1000).rounded() / 1000), "end": .number(($0.end * 1000).rounded() / 1000)] }),
+            "turns": .array(turnTimes.map { ["start": .number(($0.start * 1000).rounded() / 1000),
+                "end": .number(($0.end * 1000).rounded() / 1000)] }),
         ]
     }
 }
@@ -96,7 +101,8 @@ struct PodcastAudio: Sendable {
     /// Each host's voice: the curious one higher and quicker than the explainer.
     func voices(for script: PodcastScript) -> [(host: String, voice: PodcastVoice)] {
         script.hosts.map { host in
-            (host.name, host.role == .curious ? PodcastVoice.curious(language: language) : PodcastVoice.explainer(language: language))
+            (host.name, host.role == .curious
+                ? PodcastVoice.curious(language: language) : PodcastVoice.explainer(language: language))
         }
     }
 
@@ -115,22 +121,26 @@ struct PodcastAudio: Sendable {
         let turns = script.spokenTurns
         var commands: [[String]] = []
         for (index, turn) in turns.enumerated() {
-            let voice = voices.first { $0.host.lowercased() == turn.speaker.lowercased() }?.voice ?? PodcastVoice.explainer(language: language)
+            let voice = voices.first { $0.host.lowercased() == turn.speaker.lowercased() }?.voice
+                ?? PodcastVoice.explainer(language: language)
             let textFile = work.appendingPathComponent("turn-\(index).txt").path
             do { try Data(turn.line.utf8).write(to: URL(fileURLWithPath: textFile)) } catch {
                 throw .failed(program: "studykit", reason: "cannot write \(textFile): \(error)")
             }
-            commands.append(voice.arguments(textFile: textFile, output: work.appendingPathComponent("turn-\(index).wav").path))
+            commands.append(voice.arguments(textFile: textFile,
+                output: work.appendingPathComponent("turn-\(index).wav").path))
         }
         try await runBounded(commands.map { (programs.espeak, $0) })
 
         // Each turn's length, for the subtitles and --json; then one file, a pause between turns.
         var lengths: [Double] = []
         for index in turns.indices {
-            lengths.append(try await duration(of: work.appendingPathComponent("turn-\(index).wav").path, soxi: programs.soxi))
+            lengths.append(try await duration(of: work.appendingPathComponent("turn-\(index).wav").path,
+                soxi: programs.soxi))
         }
         let silence = work.appendingPathComponent("pause.wav").path
-        try await check(programs.sox, ["-n", "-r", String(Self.sampleRate), "-c", "1", "-b", "16", silence, "trim", "0.0", String(Self.pause)])
+        try await check(programs.sox,
+            ["-n", "-r", String(Self.sampleRate), "-c", "1", "-b", "16", silence, "trim", "0.0", String(Self.pause)])
         var inputs: [String] = []
         for index in turns.indices {
             if index > 0 { inputs.append(silence) }
@@ -145,7 +155,8 @@ struct PodcastAudio: Sendable {
             clock += length + Self.pause
         }
         let seconds = try await duration(of: path, soxi: programs.soxi)
-        return PodcastRecording(path: path, format: format, seconds: seconds, turnTimes: times, voices: voices, commands: commands)
+        return PodcastRecording(path: path, format: format, seconds: seconds, turnTimes: times, voices: voices,
+            commands: commands)
     }
 
     /// Runs the commands at most ``jobs`` at a time; the first failure is thrown.
@@ -176,17 +187,21 @@ struct PodcastAudio: Sendable {
         try await Self.check(runner, program, arguments)
     }
 
-    private static func check(_ runner: any ProcessRunning, _ program: String, _ arguments: [String]) async throws(AudioError) {
+    private static func check(_ runner: any ProcessRunning, _ program: String,
+        _ arguments: [String]) async throws(AudioError) {
         let outcome = try await runner.run(program, arguments)
         guard outcome.status == 0 else {
-            throw .failed(program: URL(fileURLWithPath: program).lastPathComponent, reason: outcome.errorText.isEmpty ? "exit status \(outcome.status)" : outcome.errorText)
+            throw .failed(program: URL(fileURLWithPath: program).lastPathComponent,
+                reason: outcome.errorText.isEmpty ? "exit status \(outcome.status)" : outcome.errorText)
         }
     }
 
     private func duration(of file: String, soxi: String) async throws(AudioError) -> Double {
         let outcome = try await runner.run(soxi, ["-D", file])
-        guard outcome.status == 0, let seconds = Double(outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw .failed(program: "soxi", reason: outcome.errorText.isEmpty ? "no duration for \(file)" : outcome.errorText)
+        guard outcome.status == 0,
+            let seconds = Double(outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw .failed(program: "soxi",
+                reason: outcome.errorText.isEmpty ? "no duration for \(file)" : outcome.errorText)
         }
         return seconds
     }

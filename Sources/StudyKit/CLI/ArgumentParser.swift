@@ -122,7 +122,8 @@ func parseCommand(_ arguments: [String]) throws(UsageError) -> Command {
 private func parseBatch(_ raw: RawArguments) throws(UsageError) -> BatchSettings {
     guard !raw.positionals.isEmpty else { throw .missingArgument("<dirs or files…>", command: "batch") }
     if raw.positionals.contains("-") {
-        throw .invalidValue(option: "<dirs or files…>", value: "-", expected: "files or folders (batch does not read stdin)")
+        throw .invalidValue(option: "<dirs or files…>", value: "-",
+            expected: "files or folders (batch does not read stdin)")
     }
     guard let out = raw.values["out"], !out.isEmpty else { throw .missingArgument("--out <dir>", command: "batch") }
     var settings = BatchSettings(sources: raw.positionals, outputDirectory: out)
@@ -139,7 +140,8 @@ private func parseBatch(_ raw: RawArguments) throws(UsageError) -> BatchSettings
     settings.quiet = raw.flags.contains("quiet")
     settings.verbose = raw.flags.contains("verbose")
     settings.withPodcast = raw.flags.contains("with-podcast")
-    if let format = try audioFormat(raw, withPodcast: settings.withPodcast, writesKits: true) { settings.audioFormat = format }
+    if let format = try audioFormat(raw, withPodcast: settings.withPodcast,
+        writesKits: true) { settings.audioFormat = format }
     settings.sourceSettings = try sourceSettings(raw)
     return settings
 }
@@ -152,7 +154,8 @@ private func audioFormat(_ raw: RawArguments, withPodcast: Bool, writesKits: Boo
         throw .invalidValue(option: "--audio-format", value: format, expected: "wav or ogg")
     }
     guard withPodcast, writesKits else {
-        throw .invalidValue(option: "--audio-format", value: format, expected: "to come with --with-podcast and --out <dir>")
+        throw .invalidValue(option: "--audio-format", value: format,
+            expected: "to come with --with-podcast and --out <dir>")
     }
     return format.lowercased()
 }
@@ -183,7 +186,9 @@ private func parseEval(_ raw: RawArguments) throws(UsageError) -> EvalSettings {
     guard !raw.positionals.isEmpty else { throw .missingArgument("<files or dirs…>", command: "eval") }
     var settings = EvalSettings(sources: raw.positionals)
     func list(_ option: String) -> [String]? {
-        raw.values[option].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty } }
+        raw.values[option].map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        }
     }
     if let names = list("tasks") {
         let accepted = EvalPlan.measurableTasks + EvalPlan.optionalTasks
@@ -206,7 +211,8 @@ private func parseEval(_ raw: RawArguments) throws(UsageError) -> EvalSettings {
             }
             if !engines.contains(engine) { engines.append(engine) }
         }
-        guard !engines.isEmpty else { throw .invalidValue(option: "--engines", value: "", expected: "builtin, local, remote") }
+        guard !engines.isEmpty else { throw .invalidValue(option: "--engines", value: "",
+            expected: "builtin, local, remote") }
         settings.engines = engines
     }
     if let text = raw.values["repeat"] {
@@ -227,7 +233,8 @@ private func parseEval(_ raw: RawArguments) throws(UsageError) -> EvalSettings {
     return settings
 }
 
-private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTask) throws(UsageError) -> GenerateSettings {
+private func parseGenerate(_ raw: RawArguments, spec: CommandSpec,
+    task: StudyTask) throws(UsageError) -> GenerateSettings {
     // headline reads stdin without a source; feynman reads the explanation from stdin, so it needs a source.
     let source = try single(raw, argument: "<source>", command: spec.name, required: task != .headline)
     var settings = GenerateSettings(task: task, source: source)
@@ -241,7 +248,8 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
     settings.stream = raw.flags.contains("stream")
     // The preview goes to stdout, where it would be written into the binary package.
     if settings.stream && settings.format == .apkg && raw.values["out"] == nil {
-        throw .invalidValue(option: "--format", value: "apkg", expected: "a text format with --stream, whose preview would land inside the package")
+        throw .invalidValue(option: "--format", value: "apkg",
+            expected: "a text format with --stream, whose preview would land inside the package")
     }
     settings.quiet = raw.flags.contains("quiet")
     settings.verbose = raw.flags.contains("verbose")
@@ -260,7 +268,8 @@ private func parseGenerate(_ raw: RawArguments, spec: CommandSpec, task: StudyTa
             throw .invalidValue(option: "--audio", value: path, expected: "a file name ending in .wav or .ogg")
         }
     }
-    if let format = try audioFormat(raw, withPodcast: settings.withPodcast, writesKits: settings.outputDirectory != nil) {
+    if let format = try audioFormat(raw, withPodcast: settings.withPodcast,
+        writesKits: settings.outputDirectory != nil) {
         settings.audioFormat = format
     }
     if task == .feynman {
@@ -294,7 +303,8 @@ private func parseRoute(_ raw: RawArguments) throws(UsageError) -> Command {
     guard raw.flags.contains("explain") else { throw .missingArgument("--explain", command: "route") }
     let maxChunks = try positiveCount(raw, "max-chunks")
     let jobs = try positiveCount(raw, "jobs")
-    return .route(task: task, input: .explain(source: source), json: json, try sourceSettings(raw), maxChunks: maxChunks, jobs: jobs)
+    return .route(task: task, input: .explain(source: source), json: json, try sourceSettings(raw),
+        maxChunks: maxChunks, jobs: jobs)
 }
 
 /// A `--name n` option's whole number of 1 or more, or `nil` when it is absent.
@@ -310,7 +320,8 @@ private func positiveCount(_ raw: RawArguments, _ name: String) throws(UsageErro
 private func itemCount(_ raw: RawArguments, _ name: String) throws(UsageError) -> Int? {
     guard let text = raw.values[name] else { return nil }
     guard let count = Int(text), (3...KitSize.largestRequest).contains(count) else {
-        throw .invalidValue(option: "--\(name)", value: text, expected: "a whole number from 3 to \(KitSize.largestRequest)")
+        throw .invalidValue(option: "--\(name)", value: text,
+            expected: "a whole number from 3 to \(KitSize.largestRequest)")
     }
     return count
 }
@@ -324,10 +335,12 @@ private func parseCache(_ raw: RawArguments) throws(UsageError) -> Command {
         return .cacheStats(json: raw.flags.contains("json"))
     case "clear":
         if raw.flags.contains("attempts") {
-            if raw.values["task"] != nil { throw .invalidValue(option: "--attempts", value: "with --task", expected: "--attempts or --task, not both") }
+            if raw.values["task"] != nil { throw .invalidValue(option: "--attempts", value: "with --task",
+                expected: "--attempts or --task, not both") }
             return .forgetAttempts
         }
-        return .cacheClear(task: try raw.values["task"].map { (name: String) throws(UsageError) in try task(named: name, option: "--task") })
+        return .cacheClear(task: try raw.values["task"].map { (name: String) throws(UsageError) in try task(named: name,
+            option: "--task") })
     default:
         throw .invalidValue(option: "cache", value: action, expected: "stats or clear")
     }
@@ -350,7 +363,8 @@ private func sourceSettings(_ raw: RawArguments) throws(UsageError) -> SourceSet
     return settings
 }
 
-private func single(_ raw: RawArguments, argument: String, command: String, required: Bool) throws(UsageError) -> String? {
+private func single(_ raw: RawArguments, argument: String, command: String,
+    required: Bool) throws(UsageError) -> String? {
     if raw.positionals.count > 1 { throw .unexpectedArgument(raw.positionals[1], command: command) }
     if required && raw.positionals.isEmpty { throw .missingArgument(argument, command: command) }
     return raw.positionals.first
@@ -376,7 +390,8 @@ private func task(named name: String, option: String) throws(UsageError) -> Stud
     return task
 }
 
-private func choice<T: RawRepresentable & CaseIterable>(_ value: String, option: String, _ type: T.Type) throws(UsageError) -> T
+private func choice<T: RawRepresentable & CaseIterable>(_ value: String, option: String,
+    _ type: T.Type) throws(UsageError) -> T
 where T.RawValue == String {
     guard let parsed = T(rawValue: value.lowercased()) else {
         throw .invalidValue(option: option, value: value, expected: T.allCases.map(\.rawValue).joined(separator: ", "))

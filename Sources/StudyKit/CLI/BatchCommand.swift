@@ -43,7 +43,8 @@ extension Runner {
 
         var configuration = try EngineConfiguration.load(environment: environment)
         configuration.localEngineLogging = settings.verbose
-        let remoteServes = configuration.remote != nil && !settings.offline && [.auto, .remote].contains(settings.engine)
+        let remoteServes = configuration.remote != nil && !settings.offline
+            && [.auto, .remote].contains(settings.engine)
         let choice: JobsChoice
         if let jobs = settings.jobs {
             choice = JobsChoice(jobs: jobs, source: .option)
@@ -54,7 +55,8 @@ extension Runner {
         let jobs = choice.jobs
         // The in-process model is loaded once for the whole batch; a model server's engine is made
         // per document, so each kit's `usage.requests` counts that document's requests only.
-        let prefixes = settings.noCache ? nil : CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration))
+        let prefixes =
+            settings.noCache ? nil : CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration))
         let sharedLocal: (any LanguageModel)? = configuration.local == nil
             ? configuration.localEngine(transport: transport, prefixDirectory: prefixes) : nil
 
@@ -107,7 +109,8 @@ extension Runner {
 
     /// One document: skipped when its kit is up to date, else generated as `import --out` does.
     /// Never throws: a failure is this document's line, and the others go on.
-    private func makeKit(_ item: BatchItem, into out: URL, settings: BatchSettings, sharedLocal: (any LanguageModel)?) async -> BatchResult {
+    private func makeKit(_ item: BatchItem, into out: URL, settings: BatchSettings,
+        sharedLocal: (any LanguageModel)?) async -> BatchResult {
         let start = Date()
         let directory = out.appendingPathComponent(item.name)
         func result(_ status: BatchStatus) -> BatchResult {
@@ -117,8 +120,10 @@ extension Runner {
         if !settings.noCache, record.isComplete(in: directory) { return result(.skipped) }
 
         var generate = GenerateSettings(
-            task: .studyKit, source: item.source, engine: settings.engine, offline: settings.offline, noCache: settings.noCache,
-            quiet: true, verbose: settings.verbose, outputDirectory: directory.path, sourceSettings: settings.sourceSettings)
+            task: .studyKit, source: item.source, engine: settings.engine, offline: settings.offline,
+            noCache: settings.noCache,
+            quiet: true, verbose: settings.verbose, outputDirectory: directory.path,
+            sourceSettings: settings.sourceSettings)
         generate.budget = settings.budget
         generate.withPodcast = settings.withPodcast
         generate.audioFormat = settings.audioFormat
@@ -175,7 +180,8 @@ extension Runner {
                     let path = resolvedBase.appendingPathComponent(relative).path
                     if path == excluded || path.hasPrefix(excluded + "/") { return false }
                 }
-                return !relative.split(separator: "/").contains { $0.hasPrefix(".") } && !name.uppercased().hasPrefix("README")
+                return !relative.split(separator: "/").contains { $0.hasPrefix(".") }
+                    && !name.uppercased().hasPrefix("README")
                     && Self.documentExtensions.contains((name as NSString).pathExtension.lowercased())
             }
             files += found.sorted().map { base.appendingPathComponent($0).relativePath }
@@ -306,7 +312,8 @@ struct BatchRecord: Sendable, Equatable {
     func isComplete(in directory: URL) -> Bool {
         guard digest != nil,
               let data = FileManager.default.contents(atPath: directory.appendingPathComponent(Self.fileName).path),
-              case .object(var recorded)? = try? JSONValue.parse(String(decoding: data, as: UTF8.self)) else { return false }
+              case .object(var recorded)? = try? JSONValue.parse(String(decoding: data,
+                  as: UTF8.self)) else { return false }
         recorded["source"] = nil
         guard recorded == key else { return false }
         let files = KitWriter.fileNames + (withPodcast ? ["podcast.md"] : [])
@@ -329,7 +336,8 @@ enum BatchReport {
             case .made(let engines, _):
                 return "OK       \(result.item.source) → \(target) (\(engines.map(\.rawValue).joined(separator: ", ")))"
             case .skipped:
-                return "SKIPPED  \(result.item.source) → \(target) (kit complete, file unchanged since the run that wrote it)"
+                return "SKIPPED  \(result.item.source) → \(target) (kit complete, file unchanged since the run that "
+                    + "wrote it)"
             case .failed(let message, let code):
                 return "FAILED   \(result.item.source) (exit \(code.rawValue)): \(message)"
             }
@@ -345,7 +353,8 @@ enum BatchReport {
     static func json(_ results: [BatchResult], jobs: JobsChoice, seconds: Double) -> JSONValue {
         let documents: [JSONValue] = results.map { result in
             var object: JSONObject = [
-                "source": .string(result.item.source), "name": .string(result.item.name), "directory": .string(result.directory),
+                "source": .string(result.item.source), "name": .string(result.item.name),
+                "directory": .string(result.directory),
             ]
             switch result.status {
             case .made(let engines, let usage):
@@ -367,8 +376,10 @@ enum BatchReport {
         return [
             "documents": .array(documents),
             "summary": [
-                "documents": .integer(results.count), "made": .integer(counts.made), "skipped": .integer(counts.skipped),
-                "failed": .integer(counts.failed), "jobs": .integer(jobs.jobs), "jobsFrom": .string(jobs.source.rawValue),
+                "documents": .integer(results.count), "made": .integer(counts.made),
+                "skipped": .integer(counts.skipped),
+                "failed": .integer(counts.failed), "jobs": .integer(jobs.jobs),
+                "jobsFrom": .string(jobs.source.rawValue),
                 "seconds": .number((seconds * 1000).rounded() / 1000),
             ],
         ]

@@ -29,31 +29,39 @@ let commonOptions: [OptionSpec] = [
 /// Options every generating command understands.
 let generationOptions: [OptionSpec] = [
     OptionSpec("json", "print one JSON object: result plus how it was made"),
-    OptionSpec("format", value: "format", "markdown (default), json, anki, apkg, mermaid, markmap, opml, html, svg, srt"),
+    OptionSpec("format", value: "format",
+        "markdown (default), json, anki, apkg, mermaid, markmap, opml, html, svg, srt"),
     OptionSpec("engine", value: "engine", "auto (default), local, remote or builtin; a forced engine never falls back"),
     OptionSpec("offline", "never use the remote engine"),
     OptionSpec("no-cache", "neither read nor write the result cache"),
-    OptionSpec("budget", value: "seconds", "time the whole job may take, all its chunks together; builtin fills what does not fit (default 30 with only local models)"),
+    OptionSpec("budget", value: "seconds",
+        "time the whole job may take, all its chunks together; builtin fills what does not fit (default 30 with only "
+            + "local models)"),
     OptionSpec("stream", "show the result while it is generated"),
     OptionSpec("out", value: "dir", "write the kit's files into this directory"),
 ]
 
 /// Options of the commands that read a document too long for any window in chunks.
 let chunkOptions: [OptionSpec] = [
-    OptionSpec("jobs", value: "n", "chunk requests in flight at once (default: what the serving model server takes at once, at most 4: its slots, 1 for llama-cpp-python; 1 in process)"),
-    OptionSpec("max-chunks", value: "n", "send at most n chunks to a model; the builtin engine takes the rest (default: no cap)"),
+    OptionSpec("jobs", value: "n",
+        "chunk requests in flight at once (default: what the serving model server takes at once, at most 4: its slots, "
+            + "1 for llama-cpp-python; 1 in process)"),
+    OptionSpec("max-chunks", value: "n",
+        "send at most n chunks to a model; the builtin engine takes the rest (default: no cap)"),
 ]
 
 /// `--cards`: the deck's size (#54).
 let cardsOption = OptionSpec(
-    "cards", value: "n", "flashcards to make (default: about one per 700 characters of distinct body text and one per section, 12 to 400)")
+    "cards", value: "n",
+    "flashcards to make (default: about one per 700 characters of distinct body text and one per section, 12 to 400)")
 /// `--questions`: the quiz's size (#54).
 let questionsOption = OptionSpec("questions", value: "n", "quiz questions to make (default: half the cards, 8 to 200)")
 
 /// Options that shape how a source is read.
 let sourceOptions: [OptionSpec] = [
     OptionSpec("password", value: "password", "password of an encrypted PDF"),
-    OptionSpec("max-bytes", value: "n", "largest source accepted (file, stdin or download), in bytes (default 50000000)"),
+    OptionSpec("max-bytes", value: "n",
+        "largest source accepted (file, stdin or download), in bytes (default 50000000)"),
     OptionSpec("deadline", value: "seconds", "total time allowed for a download (default 30)"),
 ]
 
@@ -109,16 +117,20 @@ struct CommandSpec: Sendable {
             summary: "a title of at most six words and a one-line blurb; reads stdin without a source",
             options: generationOptions + sourceOptions, example: "studykit headline < samples/paste.txt"),
         CommandSpec(
-            name: "feynman", kind: .generate(.feynman), usage: "studykit feynman <source> --concept <concept> [--explanation <text>]",
+            name: "feynman", kind: .generate(.feynman),
+            usage: "studykit feynman <source> --concept <concept> [--explanation <text>]",
             summary: "feedback on your own explanation of a concept (explanation from stdin when not given)",
             options: generationOptions + sourceOptions + [
                 OptionSpec("concept", value: "concept", "the concept you are explaining (required)"),
                 OptionSpec("explanation", value: "text", "your explanation; read from stdin when absent"),
             ],
-            example: "studykit feynman samples/notes.pdf --concept 'light reactions' --explanation 'Light splits water…'"),
+            example: "studykit feynman samples/notes.pdf --concept 'light reactions' --explanation 'Light splits "
+                + "water…'"),
         CommandSpec(
-            name: "summary", kind: .generate(.summary), usage: "studykit summary <source>", summary: "an overview and key points",
-            options: generationOptions + chunkOptions + sourceOptions, example: "studykit summary samples/article.html"),
+            name: "summary", kind: .generate(.summary), usage: "studykit summary <source>",
+            summary: "an overview and key points",
+            options: generationOptions + chunkOptions + sourceOptions,
+            example: "studykit summary samples/article.html"),
         CommandSpec(
             name: "flashcards", kind: .generate(.flashcards), usage: "studykit flashcards <source>",
             summary: "question/answer cards with a supporting quote",
@@ -129,32 +141,46 @@ struct CommandSpec: Sendable {
             options: generationOptions + chunkOptions + sourceOptions + [questionsOption],
             example: "studykit quiz samples/notes.pdf"),
         CommandSpec(
-            name: "mindmap", kind: .generate(.mindmap), usage: "studykit mindmap <source>", summary: "a mind map of the material",
-            options: generationOptions + chunkOptions + sourceOptions, example: "studykit mindmap samples/notes.pdf --format mermaid"),
+            name: "mindmap", kind: .generate(.mindmap), usage: "studykit mindmap <source>",
+            summary: "a mind map of the material",
+            options: generationOptions + chunkOptions + sourceOptions,
+            example: "studykit mindmap samples/notes.pdf --format mermaid"),
         CommandSpec(
-            name: "podcast", kind: .generate(.podcast), usage: "studykit podcast <source> [--audio <file.wav|file.ogg>]",
-            summary: "a two-host podcast script, each explainer line quoted from the material; --audio speaks it (espeak-ng, sox)",
+            name: "podcast", kind: .generate(.podcast),
+            usage: "studykit podcast <source> [--audio <file.wav|file.ogg>]",
+            summary: "a two-host podcast script, each explainer line quoted from the material; --audio speaks it "
+                + "(espeak-ng, sox)",
             options: generationOptions + sourceOptions + [
-                OptionSpec("audio", value: "file", "also write the podcast as sound: WAV, or Ogg Vorbis for a .ogg name"),
+                OptionSpec("audio", value: "file",
+                    "also write the podcast as sound: WAV, or Ogg Vorbis for a .ogg name"),
             ],
             example: "studykit podcast samples/notes.pdf --audio notes.wav"),
         CommandSpec(
-            name: "import", kind: .generate(.studyKit), usage: "studykit import <source> [--out <dir>] [--with-podcast]", summary: "the whole study kit",
+            name: "import", kind: .generate(.studyKit),
+            usage: "studykit import <source> [--out <dir>] [--with-podcast]", summary: "the whole study kit",
             options: generationOptions + chunkOptions + sourceOptions + [cardsOption, questionsOption] + [
-                OptionSpec("with-podcast", "add the podcast part (with --out: podcast.md, podcast.wav when espeak-ng and sox are installed; kit.html shows it)"),
-                OptionSpec("audio-format", value: "wav|ogg", "the kit's podcast sound: podcast.wav (default) or podcast.ogg (Ogg Vorbis)"),
+                OptionSpec("with-podcast",
+                    "add the podcast part (with --out: podcast.md, podcast.wav when espeak-ng and sox are installed; "
+                        + "kit.html shows it)"),
+                OptionSpec("audio-format", value: "wav|ogg",
+                    "the kit's podcast sound: podcast.wav (default) or podcast.ogg (Ogg Vorbis)"),
             ],
             example: "studykit import samples/notes.pdf --out kit/"),
         CommandSpec(
             name: "batch", kind: .batch, usage: "studykit batch <dirs or files…> --out <dir> [--jobs <n>]",
             summary: "a study kit for every PDF, HTML, Markdown and text file of folders, each in <dir>/<name>/",
-            options: generationOptions.filter { ["engine", "offline", "no-cache"].contains($0.name) } + sourceOptions + [
+            options: generationOptions.filter { ["engine", "offline",
+                "no-cache"].contains($0.name) } + sourceOptions + [
                 OptionSpec("json", "print one JSON object: each document's outcome, then the totals"),
-                OptionSpec("budget", value: "seconds", "time each document's kit may take; builtin fills what does not fit"),
+                OptionSpec("budget", value: "seconds",
+                    "time each document's kit may take; builtin fills what does not fit"),
                 OptionSpec("out", value: "dir", "the folder that receives one kit folder per document (required)"),
-                OptionSpec("jobs", value: "n", "documents at a time (default 1 when only local engines serve, else what the remote server takes at once, at most 4)"),
+                OptionSpec("jobs", value: "n",
+                    "documents at a time (default 1 when only local engines serve, else what the remote server takes "
+                        + "at once, at most 4)"),
                 OptionSpec("with-podcast", "add the podcast part to every kit"),
-                OptionSpec("audio-format", value: "wav|ogg", "each kit's podcast sound: podcast.wav (default) or podcast.ogg (Ogg Vorbis)"),
+                OptionSpec("audio-format", value: "wav|ogg",
+                    "each kit's podcast sound: podcast.wav (default) or podcast.ogg (Ogg Vorbis)"),
             ],
             example: "studykit batch samples/eval --out kits/ --engine builtin",
             details: [
@@ -168,30 +194,40 @@ struct CommandSpec: Sendable {
                 "first failed document in that order (65 bad data, 66 missing or unreadable, 69 no engine, 1 else).",
             ]),
         CommandSpec(
-            name: "route", kind: .route, usage: "studykit route <task> --chars <n> | studykit route <task> <source> --explain",
+            name: "route", kind: .route,
+            usage: "studykit route <task> --chars <n> | studykit route <task> <source> --explain",
             summary: "where a task would run: the pure policy, or the whole plan without generating",
             options: sourceOptions + [
                 OptionSpec("chars", value: "n", "a normalized character count"),
-                OptionSpec("explain", "plan a real source: windows, token counts, fitting or the chunk plan, cache key"),
+                OptionSpec("explain",
+                    "plan a real source: windows, token counts, fitting or the chunk plan, cache key"),
                 OptionSpec("max-chunks", value: "n", "with --explain: the cap the chunk plan shows"),
-                OptionSpec("jobs", value: "n", "with --explain: the chunk requests in flight at once the plan shows (default: what the server takes at once, as a real run)"),
+                OptionSpec("jobs", value: "n",
+                    "with --explain: the chunk requests in flight at once the plan shows (default: what the server "
+                        + "takes at once, as a real run)"),
                 OptionSpec("json", "print the plan as JSON"),
             ],
             example: "studykit route headline --chars 2001"),
         CommandSpec(
-            name: "engines", kind: .engines, usage: "studykit engines", summary: "each engine's availability, model, window and quota",
+            name: "engines", kind: .engines, usage: "studykit engines",
+            summary: "each engine's availability, model, window and quota",
             options: [
                 OptionSpec("json", "print JSON"),
                 OptionSpec("refresh", "ask each server again instead of using the discovery cached for a day"),
             ], example: "studykit engines --refresh"),
         CommandSpec(
-            name: "eval", kind: .eval, usage: "studykit eval <files or dirs…> [--tasks <list>] [--engines <list>] [--repeat <n>]",
-            summary: "measure each engine: valid answers, grounded items, drops, coverage, time and tokens (no cache, no budget)",
+            name: "eval", kind: .eval,
+            usage: "studykit eval <files or dirs…> [--tasks <list>] [--engines <list>] [--repeat <n>]",
+            summary: "measure each engine: valid answers, grounded items, drops, coverage, time and tokens (no cache, "
+                + "no budget)",
             options: sourceOptions + [
-                OptionSpec("tasks", value: "list", "comma-separated: headline, summary, flashcards, quiz, mindmap (default all five), podcast"),
-                OptionSpec("engines", value: "list", "comma-separated: builtin, local, remote (default builtin,local; remote calls are billed)"),
+                OptionSpec("tasks", value: "list",
+                    "comma-separated: headline, summary, flashcards, quiz, mindmap (default all five), podcast"),
+                OptionSpec("engines", value: "list",
+                    "comma-separated: builtin, local, remote (default builtin,local; remote calls are billed)"),
                 OptionSpec("repeat", value: "n", "runs of each document × task × engine (default 1)"),
-                OptionSpec("max-requests", value: "n", "refuse a plan that could send more requests to remote (default 100)"),
+                OptionSpec("max-requests", value: "n",
+                    "refuse a plan that could send more requests to remote (default 100)"),
                 OptionSpec("json", "print JSON: every row and every run"),
             ],
             example: "studykit eval samples/eval --engines builtin,local"),
@@ -200,11 +236,14 @@ struct CommandSpec: Sendable {
             options: [OptionSpec("strict", "the strict variant (additionalProperties false, all required)")],
             example: "studykit schema quiz"),
         CommandSpec(
-            name: "cache", kind: .cache, usage: "studykit cache stats | studykit cache clear [--task <task> | --attempts]",
-            summary: "inspect the cache file, or clear its results and server discoveries (the ledger and attempts stay)",
+            name: "cache", kind: .cache,
+            usage: "studykit cache stats | studykit cache clear [--task <task> | --attempts]",
+            summary: "inspect the cache file, or clear its results and server discoveries (the ledger and attempts "
+                + "stay)",
             options: [
                 OptionSpec("task", value: "task", "with clear: only this task's results (discoveries stay)"),
-                OptionSpec("attempts", "with clear: forget every model's record of attempts instead (studykit engines shows it)"),
+                OptionSpec("attempts",
+                    "with clear: forget every model's record of attempts instead (studykit engines shows it)"),
                 OptionSpec("json", "print JSON"),
             ],
             example: "studykit cache stats"),

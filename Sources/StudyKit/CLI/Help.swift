@@ -25,7 +25,8 @@ enum HelpText {
     }
 
     static func command(_ spec: CommandSpec) -> String {
-        var lines = ["USAGE: \(spec.usage)", "", spec.summary.prefix(1).uppercased() + spec.summary.dropFirst() + ".", "", "OPTIONS:"]
+        var lines = ["USAGE: \(spec.usage)", "", spec.summary.prefix(1).uppercased() + spec.summary.dropFirst() + ".",
+            "", "OPTIONS:"]
         let rendered = spec.options.map { option -> (String, String) in
             ("--\(option.name)" + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
         }

@@ -14,7 +14,8 @@ extension Runner {
                 discoveries.forget(OpenAICompatibleEngine.discoveryKey(for: endpoint))
             }
         }
-        let reports = await engineReports(configuration: configuration, transport: transport, discoveryStore: discoveries)
+        let reports = await engineReports(configuration: configuration, transport: transport,
+            discoveryStore: discoveries)
         let builtin = BuiltinEngine()
         let summaries = (try? ledger?.attemptSummaries()) ?? []
         let capability = try CapabilityPolicy(environment: environment)
@@ -47,12 +48,15 @@ extension Runner {
             if let tokenizer = report.tokenizer { object["tokenizer"] = .string(tokenizer) }
             if let concurrency = report.concurrency { object["parallelRequests"] = .string(concurrency) }
             if let discovery = report.discovery { object["discovery"] = .string(discovery) }
-            if !report.discoveryNotes.isEmpty { object["discoveryNotes"] = .array(report.discoveryNotes.map(JSONValue.string)) }
+            if !report.discoveryNotes.isEmpty {
+                object["discoveryNotes"] = .array(report.discoveryNotes.map(JSONValue.string))
+            }
             if let build = report.build { object["build"] = .string(build) }
             if let key = report.apiKey { object["apiKey"] = .string(key) }
             if let usage {
                 object["today"] = [
-                    "requests": .integer(usage.requests), "tokensIn": .integer(usage.tokensIn), "tokensOut": .integer(usage.tokensOut),
+                    "requests": .integer(usage.requests), "tokensIn": .integer(usage.tokensIn),
+                    "tokensOut": .integer(usage.tokensOut),
                 ]
             }
             let record = summaries.filter { $0.key.engine == report.kind }
@@ -92,13 +96,15 @@ extension Runner {
                 let text: String
                 switch value {
                 case .string(let string): text = string
-                case .object(let nested): text = nested.map { "\($0.key) \($0.value.compactText)" }.joined(separator: ", ")
+                case .object(let nested): text =
+                    nested.map { "\($0.key) \($0.value.compactText)" }.joined(separator: ", ")
                 case .array(let lines):
                     output.line("  " + key + ":" + (lines.isEmpty ? " none" : ""))
                     for line in lines {
                         let text: String
                         if case .object(let fields) = line {
-                            text = fields.map { "\($0.key) \($0.value.stringValue ?? $0.value.compactText)" }.joined(separator: ", ")
+                            text = fields.map { "\($0.key) \($0.value.stringValue ?? $0.value.compactText)" }
+                                .joined(separator: ", ")
                         } else {
                             text = line.stringValue ?? line.compactText
                         }
@@ -107,7 +113,8 @@ extension Runner {
                     continue
                 default: text = value.compactText
                 }
-                output.line("  " + (key + ":").padding(toLength: max(16, key.count + 2), withPad: " ", startingAt: 0) + TerminalSafety.clean(text))
+                output.line("  " + (key + ":").padding(toLength: max(16, key.count + 2), withPad: " ",
+                    startingAt: 0) + TerminalSafety.clean(text))
             }
         }
     }
@@ -122,13 +129,17 @@ extension Runner {
         ]
     }
 
-    /// One job's record: `flashcards/part (flashcards/2) on SmolLM2…: 2 attempts, 0 accepted, last cut, mean 41 s; skipped: …`.
-    private func attemptLine(_ summary: AttemptSummary, ledger: UsageLedger, capability: CapabilityPolicy) -> JSONValue {
+    /// One job's record: `flashcards/part (flashcards/2) on SmolLM2…: 2 attempts, 0 accepted, last cut, mean 41 s;
+    /// skipped: …`.
+    private func attemptLine(_ summary: AttemptSummary, ledger: UsageLedger,
+        capability: CapabilityPolicy) -> JSONValue {
         let key = summary.key
-        var line = "\(key.task)/\(key.job.rawValue) (\(key.promptVersion)) on \(key.model): \(summary.attempts) attempt\(summary.attempts == 1 ? "" : "s"), \(summary.accepted) accepted, last \(summary.lastOutcome.rawValue), mean \(CapabilityPolicy.seconds(summary.meanDuration))"
+        var line =
+            "\(key.task)/\(key.job.rawValue) (\(key.promptVersion)) on \(key.model): \(summary.attempts) attempt\(summary.attempts == 1 ? "" : "s"), \(summary.accepted) accepted, last \(summary.lastOutcome.rawValue), mean \(CapabilityPolicy.seconds(summary.meanDuration))"
         let once = key.job == .item && RoutingEngine.oncePerDocumentVersions.contains(key.promptVersion)
         if let recent = try? ledger.recentAttempts(key, limit: capability.window(for: key.job)),
-            let skip = capability.skipReason(recent: recent, job: key.job, now: ledger.clock.now(), oncePerDocument: once)
+            let skip = capability.skipReason(recent: recent, job: key.job, now: ledger.clock.now(),
+                oncePerDocument: once)
         {
             let until = capability.skipEnds(recent: recent, job: key.job, oncePerDocument: once) ?? Date()
             line += "; \(skip), until \(ISO8601DateFormatter().string(from: until))"
@@ -145,7 +156,8 @@ extension Runner {
     /// the ledger itself (the capability memory). One that cannot be opened is no ledger, unless
     /// a daily quota is set: then ``UnavailableLedger`` stands in, so the quota fails closed
     /// (remote is treated as over quota, and the router says so once) instead of going uncounted.
-    func openLedger(_ configuration: EngineConfiguration, quota: DailyQuota?) -> (meter: (any UsageMetering)?, ledger: UsageLedger?) {
+    func openLedger(_ configuration: EngineConfiguration, quota: DailyQuota?) -> (meter: (any UsageMetering)?,
+        ledger: UsageLedger?) {
         do {
             let ledger = try UsageLedger(environment: cacheEnvironment(configuration))
             return (ledger, ledger)
@@ -157,7 +169,8 @@ extension Runner {
     /// The environment with the config file's cache directory filled in, for the cache and ledger.
     func cacheEnvironment(_ configuration: EngineConfiguration) -> [String: String] {
         var env = environment
-        if env["STUDYKIT_CACHE_DIR"] == nil, let directory = configuration.cacheDirectory { env["STUDYKIT_CACHE_DIR"] = directory }
+        if env["STUDYKIT_CACHE_DIR"] == nil,
+            let directory = configuration.cacheDirectory { env["STUDYKIT_CACHE_DIR"] = directory }
         return env
     }
 }
@@ -167,7 +180,8 @@ extension Runner {
 extension Runner {
     /// The whole plan for one source, without generating anything; `maxChunks` and `jobs` are
     /// `--max-chunks` and `--jobs`, as a generating command would take them.
-    func explainRoute(task: StudyTask, source: String, settings: SourceSettings, json: Bool, maxChunks: Int? = nil, jobs explicitJobs: Int? = nil) async throws {
+    func explainRoute(task: StudyTask, source: String, settings: SourceSettings, json: Bool, maxChunks: Int? = nil,
+        jobs explicitJobs: Int? = nil) async throws {
         let document = try await loadDocument(source, settings: settings)
         let configuration = try EngineConfiguration.load(environment: environment)
         let quota = try remoteQuota(configuration)
@@ -188,7 +202,8 @@ extension Runner {
             "characters: \(document.characterCount)",
             "language:   \(LanguageDetector.displayName(document.language))",
             "policy:     \(task.name) → \(decision.rawValue)"
-                + (task == .headline || task == .feynman ? " (local up to \(localCharacterLimit) characters)" : " (remote at any size)"),
+                + (task == .headline
+                || task == .feynman ? " (local up to \(localCharacterLimit) characters)" : " (remote at any size)"),
             "order:      " + plan.map(\.rawValue).joined(separator: " → "),
             "reserve:    \(task.responseReserve) response tokens",
         ]
@@ -200,12 +215,16 @@ extension Runner {
             row["languages"] = .string(engine.languages.displayText)
             if !engine.languages.supports(document.language) {
                 row["skipped"] = .string("does not support \(document.language)")
-                lines.append("  languages:  \(engine.languages.displayText): does not support \(document.language), so it would be skipped")
+                lines.append("  languages:  \(engine.languages.displayText): does not support \(document.language), so "
+                    + "it would be skipped")
                 engineRows.append(.object(row))
                 continue
             }
-            if engine.kind == .remote, let quota, let ledger, let standing = try? ledger.standing(quota, engine: .remote), standing.remaining == 0 {
-                let state = standing.reserved > 0 ? "taken: \(standing.used) used and \(standing.reserved) reserved by requests still open" : "used up"
+            if engine.kind == .remote, let quota, let ledger,
+                let standing = try? ledger.standing(quota, engine: .remote), standing.remaining == 0 {
+                let state =
+                    standing.reserved > 0 ? "taken: \(standing.used) used and \(standing.reserved) reserved by "
+                        + "requests still open" : "used up"
                 row["quota"] = .string("\(state) (\(quota))")
                 lines.append("  quota:      \(state) (\(quota)): remote would be skipped")
             }
@@ -218,16 +237,19 @@ extension Runner {
             }
             row["available"] = true
             lines.append("  available:  yes")
-            let jobs = JobsChoice.choose(explicit: explicitJobs, concurrency: await engine.concurrency(), kind: engine.kind)
+            let jobs = JobsChoice.choose(explicit: explicitJobs, concurrency: await engine.concurrency(),
+                kind: engine.kind)
             row["jobs"] = .integer(jobs.jobs)
             row["jobsFrom"] = .string(jobs.source.rawValue)
             lines.append("  jobs:       \(jobs.displayText) when the document is read in chunks")
             do {
-                let budget = try await checkBudget(engine: engine, task: task, document: document, concept: nil, explanation: nil)
+                let budget = try await checkBudget(engine: engine, task: task, document: document, concept: nil,
+                    explanation: nil)
                 fitsSomewhere = fitsSomewhere || budget.fits
                 row["contextSize"] = .integer(budget.window.tokens)
                 row["tokens"] = [
-                    "instructionsAndPrompt": .integer(budget.overheadTokens), "document": .integer(budget.documentTokens),
+                    "instructionsAndPrompt": .integer(budget.overheadTokens),
+                    "document": .integer(budget.documentTokens),
                     "allowance": .integer(budget.allowance), "reserve": .integer(budget.reserve),
                     "total": .integer(budget.totalTokens), "method": .string(budget.method.rawValue),
                 ]
@@ -238,21 +260,29 @@ extension Runner {
                     lines.append("  counting:   \(counting)")
                 }
                 lines.append(
-                    "  tokens:     \(budget.overheadTokens) instructions+prompt + \(budget.documentTokens) document + \(budget.allowance) template/re-ask + \(budget.reserve) reserve = \(budget.totalTokens) (\(budget.method.rawValue))"
+                    "  tokens:     \(budget.overheadTokens) instructions+prompt + \(budget.documentTokens) document + "
+                        + "\(budget.allowance) template/re-ask + \(budget.reserve) reserve = \(budget.totalTokens) "
+                        + "(\(budget.method.rawValue))"
                 )
                 if budget.fits {
                     lines.append("  fits:       yes — the document is sent whole")
                 } else if budget.documentBudget < RoutingEngine.minimumDocumentBudget {
                     row["fit"] = .string("impossible")
                     lines.append(
-                        "  fits:       no — the window cannot hold this task's prompt and \(budget.reserve)-token reserve; this engine would be skipped")
+                        "  fits:       no — the window cannot hold this task's prompt and \(budget.reserve)-token "
+                            + "reserve; this engine would be skipped")
                 } else {
-                    let fitted = try await fitContent(document, budget: budget, target: budget.documentBudget, engine: engine) { fitted in
-                        task.instructions + "\n" + task.prompt(document: fitted, title: document.title, language: document.language)
+                    let fitted = try await fitContent(document, budget: budget, target: budget.documentBudget,
+                        engine: engine) { fitted in
+                        task.instructions + "\n" + task.prompt(document: fitted, title: document.title,
+                            language: document.language)
                     }
                     row["fit"] = fitted.report.jsonValue
                     lines.append(
-                        "  fits:       no — fitted here it would keep \(fitted.report.keptCharacters) of \(fitted.report.totalCharacters) characters, ~\(fitted.report.keptTokens ?? 0) of \(budget.documentTokens) tokens, \(Int(((fitted.report.sectionCoverage ?? 0) * 100).rounded()))% of sections"
+                        "  fits:       no — fitted here it would keep \(fitted.report.keptCharacters) of "
+                            + "\(fitted.report.totalCharacters) characters, ~\(fitted.report.keptTokens ?? 0) of "
+                            + "\(budget.documentTokens) tokens, "
+                            + "\(Int(((fitted.report.sectionCoverage ?? 0) * 100).rounded()))% of sections"
                     )
                 }
                 let prompt = task.prompt(document: document.text, title: document.title, language: document.language)
@@ -267,9 +297,12 @@ extension Runner {
         }
         let escalation: String
         if decision == .local {
-            escalation = "if the local window is too small and remote is available with a larger window, the job escalates to remote whole; otherwise it is fitted to the local window"
+            escalation =
+                "if the local window is too small and remote is available with a larger window, the job escalates to "
+                    + "remote whole; otherwise it is fitted to the local window"
         } else {
-            escalation = "if remote is unavailable, over quota or refuses, the job runs locally, fitted to the local window"
+            escalation =
+                "if remote is unavailable, over quota or refuses, the job runs locally, fitted to the local window"
         }
         lines += ["", "fallback:   \(escalation); with no model engine, the builtin extractive engine answers"]
         // The chunk plan: what a generating command would send, chunk by chunk, without sending it.
@@ -287,11 +320,13 @@ extension Runner {
                 "task": .string(task.name),
                 "source": [
                     "kind": .string(document.kind.rawValue), "origin": .string(document.origin),
-                    "title": document.title.map(JSONValue.string) ?? .null, "characterCount": .integer(document.characterCount),
+                    "title": document.title.map(JSONValue.string) ?? .null,
+                    "characterCount": .integer(document.characterCount),
                     "language": .string(document.language),
                 ],
                 "decision": .string(decision.rawValue), "order": .array(plan.map { .string($0.rawValue) }),
-                "reserve": .integer(task.responseReserve), "engines": .array(engineRows), "fallback": .string(escalation),
+                "reserve": .integer(task.responseReserve), "engines": .array(engineRows),
+                "fallback": .string(escalation),
                 "chunks": planned.map(Self.chunkPlanJSON) ?? .null,
             ]
             output.line(value.prettyText)
@@ -313,8 +348,10 @@ extension Runner {
     /// `nil` when the server counts exactly (or the engine runs in process).
     static func countingNote(_ engine: any LanguageModel) async -> String? {
         guard let count = try? await engine.tokenCount(for: "studykit"), count.method == .estimate else { return nil }
-        let why = await engine.describe().dialect.map { "the \($0) server offers no tokenizer" } ?? "no tokenizer is offered"
-        return "estimated, \(why): one token per 3 UTF-8 bytes, about a third more than English text costs a BPE tokenizer (4 bytes a token), so what is fitted by the estimate fits the real window"
+        let why = await engine.describe().dialect.map { "the \($0) server offers no tokenizer" }
+            ?? "no tokenizer is offered"
+        return "estimated, \(why): one token per 3 UTF-8 bytes, about a third more than English text costs a BPE "
+            + "tokenizer (4 bytes a token), so what is fitted by the estimate fits the real window"
     }
 
     /// `route --explain`'s chunk plan: the engine and window it is sized for, then one line a chunk.
@@ -323,17 +360,24 @@ extension Runner {
         var lines = [
             "",
             "chunks:     the document does not fit the \(planned.engine.rawValue) window even after escalation: "
-                + "\(plan.chunks.count) chunks of at most ~\(plan.budgetTokens) tokens, cut between sections, paragraphs or sentences",
+                + "\(plan.chunks.count) chunks of at most ~\(plan.budgetTokens) tokens, cut between sections, "
+                + "paragraphs or sentences",
             "requests:   \(planned.modelChunks) to a model, \(planned.jobs) at a time (\(planned.jobsFrom.rawValue))"
-                + (planned.modelChunks < plan.chunks.count ? "; the builtin engine takes the \(plan.chunks.count - planned.modelChunks) past --max-chunks" : "")
+                + (planned.modelChunks < plan.chunks.count ? "; the builtin engine takes the "
+                + "\(plan.chunks.count - planned.modelChunks) past --max-chunks" : "")
                 + (task == .summary ? ", plus one for the overview" : ""),
         ]
         let shares = ChunkedRunner.itemShares(plan, task: task)
         for (chunk, share) in zip(plan.chunks, shares) {
-            let headings = chunk.headings.isEmpty ? ChunkCoverage.preamble : chunk.headings.prefix(3).joined(separator: "; ") + (chunk.headings.count > 3 ? "; …" : "")
+            let headings =
+                chunk.headings.isEmpty
+                    ? ChunkCoverage.preamble
+                    : chunk.headings.prefix(3).joined(separator: "; ") + (chunk.headings.count > 3 ? "; …" : "")
             lines.append(
-                "  chunk \(chunk.index + 1): characters \(chunk.offsets.lowerBound)–\(chunk.offsets.upperBound), ~\(chunk.estimatedTokens) tokens"
-                    + (share.map { ", \($0) items" } ?? "") + (chunk.index >= planned.modelChunks ? ", builtin" : "") + " — \(headings)")
+                "  chunk \(chunk.index + 1): characters \(chunk.offsets.lowerBound)–\(chunk.offsets.upperBound), "
+                    + "~\(chunk.estimatedTokens) tokens"
+                    + (share.map { ", \($0) items" }
+                    ?? "") + (chunk.index >= planned.modelChunks ? ", builtin" : "") + " — \(headings)")
         }
         return lines
     }
@@ -348,7 +392,8 @@ extension Runner {
             "chunks": .array(planned.plan.chunks.map { chunk in
                 [
                     "index": .integer(chunk.index),
-                    "characters": ["start": .integer(chunk.offsets.lowerBound), "end": .integer(chunk.offsets.upperBound)],
+                    "characters": ["start": .integer(chunk.offsets.lowerBound),
+                        "end": .integer(chunk.offsets.upperBound)],
                     "estimatedTokens": .integer(chunk.estimatedTokens),
                     "headings": .array(chunk.headings.map { .string(TerminalSafety.clean($0)) }),
                 ]

@@ -59,7 +59,8 @@ public struct Runner: Sendable {
         let result = await work.result
         watch.stop()
         if let signal = watch.firstSignal {
-            errorOutput.line("studykit: interrupted by \(InterruptWatch.name(signal)); the generation was stopped and nothing half-done was written")
+            errorOutput.line("studykit: interrupted by \(InterruptWatch.name(signal)); the generation was stopped and "
+                + "nothing half-done was written")
             return .interrupted
         }
         switch result {
@@ -91,7 +92,8 @@ public struct Runner: Sendable {
         case .help(let name):
             if let name {
                 guard let spec = CommandSpec.named(name) else {
-                    throw UsageError.unknownCommand(name, suggestion: closestMatch(to: name, among: CommandSpec.all.map(\.name)))
+                    throw UsageError.unknownCommand(name,
+                        suggestion: closestMatch(to: name, among: CommandSpec.all.map(\.name)))
                 }
                 output.write(HelpText.command(spec))
             } else {
@@ -104,7 +106,8 @@ public struct Runner: Sendable {
             let text = bodyOnly ? document.text : document.readableText
             output.write(text.hasSuffix("\n") ? text : text + "\n")
         case .route(let task, .explain(let source), let json, let settings, let maxChunks, let jobs):
-            try await explainRoute(task: task, source: source, settings: settings, json: json, maxChunks: maxChunks, jobs: jobs)
+            try await explainRoute(task: task, source: source, settings: settings, json: json, maxChunks: maxChunks,
+                jobs: jobs)
         case .engines(let json, let refresh):
             try await showEngines(json: json, refresh: refresh)
         case .generate(let settings):
@@ -154,10 +157,12 @@ extension Runner {
         }
         let servers = try DiscoveryRecords(path: path).forgetAll()
         // The in-process model's kept instructions go too: they are read again on the next run.
-        try? FileManager.default.removeItem(atPath: CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration)))
+        try? FileManager.default.removeItem(
+            atPath: CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration)))
         output.line(
             "removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : ", " + answers) and \(servers) server discover\(servers == 1 ? "y" : "ies") "
-                + "(each server's window, dialect and tokenizer are asked again); kept the usage ledger and each model's record "
+                + "(each server's window, dialect and tokenizer are asked again); kept the usage ledger and each "
+                + "model's record "
                 + "of attempts (studykit cache clear --attempts forgets the record)")
     }
 
@@ -186,13 +191,19 @@ extension Runner {
             """
             cache:        \(path)
             entries:      \(stats.entries) results
-            kept answers: \(stats.keptAnswers) model answer\(stats.keptAnswers == 1 ? "" : "s") that are no results (item answers, judged again on every use; part requests a model failed, kept a day)
-            size:         \(byteText(stats.payloadBytes)) of results, \(byteText(stats.fileBytes)) on disk (everything below included)
+            kept answers: \(stats.keptAnswers) model answer\(stats.keptAnswers == 1 ? "" : "s") that are no results \
+            (item answers, judged again on every use; part requests a model failed, kept a day)
+            size:         \(byteText(stats.payloadBytes)) of results, \(byteText(stats.fileBytes)) on disk (everything \
+            below included)
             hits:         \(stats.hits)
             misses:       \(stats.misses)
-            discoveries:  \(discoveries) server\(discoveries == 1 ? "" : "s") (window, dialect, tokenizer; kept a day; cache clear removes them)
-            attempts:     \(ledger.attempts) model attempt\(ledger.attempts == 1 ? "" : "s") (studykit engines shows the record; cache clear --attempts forgets it)
-            ledger:       \(ledger.usageDays) day\(ledger.usageDays == 1 ? "" : "s") of usage, \(ledger.requests) sent request\(ledger.requests == 1 ? "" : "s"), \(ledger.openReservations) open quota reservation\(ledger.openReservations == 1 ? "" : "s") (kept: it guards the daily quota)
+            discoveries:  \(discoveries) server\(discoveries == 1 ? "" : "s") (window, dialect, tokenizer; kept a day; \
+            cache clear removes them)
+            attempts:     \(ledger.attempts) model attempt\(ledger.attempts == 1 ? "" : "s") (studykit engines shows \
+            the record; cache clear --attempts forgets it)
+            ledger:       \(ledger.usageDays) day\(ledger.usageDays == 1 ? "" : "s") of usage, \(ledger.requests) sent \
+            request\(ledger.requests == 1 ? "" : "s"), \(ledger.openReservations) open quota \
+            reservation\(ledger.openReservations == 1 ? "" : "s") (kept: it guards the daily quota)
 
             """)
     }

@@ -42,7 +42,8 @@ enum TerminalLayout {
         if isZeroWidth(first) { return 0 }
         if isWide(first) { return 2 }
         // A text-style symbol made an emoji by U+FE0F ("❤️"), a flag, a keycap: two cells.
-        if scalars.count > 1, first.properties.isEmoji, scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x20E3 }) {
+        if scalars.count > 1, first.properties.isEmoji,
+            scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x20E3 }) {
             return 2
         }
         return 1

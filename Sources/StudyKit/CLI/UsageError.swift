@@ -23,7 +23,8 @@ enum UsageError: StudyKitError, Equatable {
         case .missingCommand:
             return "Missing command. See 'studykit --help'."
         case .unknownCommand(let word, let suggestion):
-            return "Unknown command '\(word)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? " See 'studykit --help'.")
+            return "Unknown command '\(word)'." + (suggestion.map { " Did you mean '\($0)'?" }
+                ?? " See 'studykit --help'.")
         case .unknownOption(let option, let command, let suggestion):
             return "Unknown option '\(option)'."
                 + (suggestion.map { " Did you mean '\($0)'?" } ?? " See '\(helpCommand(command))'.")

@@ -82,7 +82,8 @@ public struct Attempt: Sendable, Equatable {
     public var at: Date
 
     /// Creates an attempt.
-    public init(key: AttemptKey, outcome: AttemptOutcome, duration: Double, tokensIn: Int = 0, tokensOut: Int = 0, at: Date) {
+    public init(key: AttemptKey, outcome: AttemptOutcome, duration: Double, tokensIn: Int = 0, tokensOut: Int = 0,
+        at: Date) {
         self.key = key
         self.outcome = outcome
         self.duration = duration
@@ -134,12 +135,14 @@ extension UsageLedger: AttemptRecording {
             try db.immediateTransaction { () throws(CacheError) in
                 try db.run(
                     """
-                    INSERT INTO attempts (engine, model, task, job, prompt_version, outcome, duration, tokens_in, tokens_out, at)
+                    INSERT INTO attempts (engine, model, task, job, prompt_version, outcome, duration, tokens_in, \
+                    tokens_out, at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(attempt.key.engine.rawValue), .text(attempt.key.model), .text(attempt.key.task),
-                        .text(attempt.key.job.rawValue), .text(attempt.key.promptVersion), .text(attempt.outcome.rawValue),
+                        .text(attempt.key.job.rawValue), .text(attempt.key.promptVersion),
+                        .text(attempt.outcome.rawValue),
                         .real(max(0, attempt.duration)), .integer(Int64(max(0, attempt.tokensIn))),
                         .integer(Int64(max(0, attempt.tokensOut))), .real(attempt.at.timeIntervalSince1970),
                     ])
@@ -151,13 +154,15 @@ extension UsageLedger: AttemptRecording {
     public func recentAttempts(_ key: AttemptKey, limit: Int) throws(CacheError) -> [Attempt] {
         try select(
             "WHERE level = 'job' AND engine = ? AND model = ? AND task = ? AND job = ? AND prompt_version = ?",
-            [.text(key.engine.rawValue), .text(key.model), .text(key.task), .text(key.job.rawValue), .text(key.promptVersion)],
+            [.text(key.engine.rawValue), .text(key.model), .text(key.task), .text(key.job.rawValue),
+                .text(key.promptVersion)],
             limit: limit)
     }
 
     /// The newest `limit` attempts of a model over every job, newest first.
     public func recentAttempts(engine: EngineKind, model: String, limit: Int) throws(CacheError) -> [Attempt] {
-        try select("WHERE level = 'job' AND engine = ? AND model = ?", [.text(engine.rawValue), .text(model)], limit: limit)
+        try select("WHERE level = 'job' AND engine = ? AND model = ?", [.text(engine.rawValue), .text(model)],
+            limit: limit)
     }
 
     /// Every key's record.
@@ -169,7 +174,8 @@ extension UsageLedger: AttemptRecording {
                     SELECT engine, model, task, job, prompt_version, COUNT(*),
                            SUM(outcome = 'accepted'), AVG(duration), MAX(at),
                            (SELECT outcome FROM attempts AS newest
-                            WHERE newest.level = 'job' AND newest.engine = a.engine AND newest.model = a.model AND newest.task = a.task
+                            WHERE newest.level = 'job' AND newest.engine = a.engine AND newest.model = a.model AND \
+                    newest.task = a.task
                               AND newest.job = a.job AND newest.prompt_version = a.prompt_version
                             ORDER BY at DESC, id DESC LIMIT 1)
                     FROM attempts AS a WHERE level = 'job'
@@ -185,7 +191,8 @@ extension UsageLedger: AttemptRecording {
                         engine: engine, model: row.text(at: 1) ?? "", task: row.text(at: 2) ?? "", job: job,
                         promptVersion: row.text(at: 4) ?? "")
                     return AttemptSummary(
-                        key: key, attempts: Int(row.integer(at: 5)), accepted: Int(row.integer(at: 6)), lastOutcome: last,
+                        key: key, attempts: Int(row.integer(at: 5)), accepted: Int(row.integer(at: 6)),
+                        lastOutcome: last,
                         lastAt: Date(timeIntervalSince1970: row.real(at: 8)), meanDuration: row.real(at: 7))
                 }
             }
@@ -198,7 +205,8 @@ extension UsageLedger: AttemptRecording {
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> Int in
             try db.immediateTransaction { () throws(CacheError) -> Int in
                 // The request rows are the record of what was spent: only the capability memory goes.
-                let count = try db.query("SELECT COUNT(*) FROM attempts WHERE level = 'job'") { $0.integer(at: 0) }.first ?? 0
+                let count =
+                    try db.query("SELECT COUNT(*) FROM attempts WHERE level = 'job'") { $0.integer(at: 0) }.first ?? 0
                 try db.run("DELETE FROM attempts WHERE level = 'job'")
                 return Int(count)
             }

@@ -32,29 +32,39 @@ public enum CacheError: StudyKitError, Equatable {
     public var message: String {
         switch self {
         case .cannotCreateDirectory(let path, let reason):
-            return "cannot create the cache directory '\(path)': \(reason); set STUDYKIT_CACHE_DIR to a writable directory or run with --no-cache"
+            return "cannot create the cache directory '\(path)': \(reason); set STUDYKIT_CACHE_DIR to a writable "
+                + "directory or run with --no-cache"
         case .cannotOpen(let path, let reason):
-            return "cannot open the cache database '\(path)': \(reason); check its permissions, set STUDYKIT_CACHE_DIR, or run with --no-cache"
+            return "cannot open the cache database '\(path)': \(reason); check its permissions, set "
+                + "STUDYKIT_CACHE_DIR, or run with --no-cache"
         case .busy(let path):
-            return "the cache database '\(path)' stayed locked by another studykit process; try again, or run with --no-cache"
+            return "the cache database '\(path)' stayed locked by another studykit process; try again, or run with "
+                + "--no-cache"
         case .corrupt(let path):
-            return "the cache database '\(path)' is damaged; delete it (it only holds cached results and usage counts) or run with --no-cache"
+            return "the cache database '\(path)' is damaged; delete it (it only holds cached results and usage counts) "
+                + "or run with --no-cache"
         case .diskFull(let path):
-            return "the disk holding the cache database '\(path)' is full; free some space or run 'studykit cache clear'"
+            return "the disk holding the cache database '\(path)' is full; free some space or run 'studykit cache "
+                + "clear'"
         case .readOnly(let path):
-            return "the cache database '\(path)' is read-only; make it writable, set STUDYKIT_CACHE_DIR, or run with --no-cache"
+            return "the cache database '\(path)' is read-only; make it writable, set STUDYKIT_CACHE_DIR, or run with "
+                + "--no-cache"
         case .newerSchema(let path, let version):
-            return "the cache database '\(path)' has schema version \(version), written by a newer studykit; upgrade studykit or set STUDYKIT_CACHE_DIR to another directory"
+            return "the cache database '\(path)' has schema version \(version), written by a newer studykit; upgrade "
+                + "studykit or set STUDYKIT_CACHE_DIR to another directory"
         case .sqlite(let path, let code, let reason):
-            return "the cache database '\(path)' failed with sqlite error \(code) (\(reason.lowercased())); run with --no-cache and report this"
+            return "the cache database '\(path)' failed with sqlite error \(code) (\(reason.lowercased())); run with "
+                + "--no-cache and report this"
         case .invalidQuota(let text):
-            return "invalid daily quota '\(text)': write a number of requests such as '200' or '200 requests', or of tokens such as '50000 tokens'"
+            return "invalid daily quota '\(text)': write a number of requests such as '200' or '200 requests', or of "
+                + "tokens such as '50000 tokens'"
         case .invalidDay(let text):
             return "invalid day '\(text)': write a calendar date as YYYY-MM-DD, for example '2025-03-09'"
         case .invalidPayload(let preview):
             return "refusing to cache a payload that is not json ('\(preview)'); only validated results may be cached"
         case .digestFailed(let call):
-            return "openssl could not compute a sha-256 digest (\(call) failed); check the openssl installation, or run with --no-cache"
+            return "openssl could not compute a sha-256 digest (\(call) failed); check the openssl installation, or "
+                + "run with --no-cache"
         }
     }
 
@@ -68,8 +78,10 @@ public enum CacheError: StudyKitError, Equatable {
         case .corrupt(let path): return "'\(path)' is damaged"
         case .diskFull(let path): return "the disk holding '\(path)' is full"
         case .readOnly(let path): return "'\(path)' is read-only"
-        case .newerSchema(let path, let version): return "'\(path)' has schema version \(version), from a newer studykit"
-        case .sqlite(let path, let code, let reason): return "'\(path)' failed with sqlite error \(code) (\(reason.lowercased()))"
+        case .newerSchema(let path,
+            let version): return "'\(path)' has schema version \(version), from a newer studykit"
+        case .sqlite(let path, let code,
+            let reason): return "'\(path)' failed with sqlite error \(code) (\(reason.lowercased()))"
         case .invalidQuota, .invalidDay, .invalidPayload, .digestFailed: return message
         }
     }

@@ -70,7 +70,8 @@ final class SHA256Hasher {
     /// Feeds raw bytes.
     func update(_ bytes: UnsafeRawBufferPointer) throws(CacheError) {
         guard bytes.count > 0 else { return }
-        guard EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1 else { throw .digestFailed("EVP_DigestUpdate") }
+        guard EVP_DigestUpdate(context, bytes.baseAddress,
+            bytes.count) == 1 else { throw .digestFailed("EVP_DigestUpdate") }
     }
 
     /// Feeds the bytes of `data`.

@@ -49,7 +49,8 @@ public final class DiscoveryRecords: DiscoveryStoring {
         try? database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> StoredDiscovery? in
             try db.readTransaction { () throws(CacheError) -> StoredDiscovery? in
                 try db.query("SELECT payload, discovered_at FROM discoveries WHERE server = ?", [.text(server)]) {
-                    StoredDiscovery(payload: $0.text(at: 0) ?? "", discoveredAt: Date(timeIntervalSince1970: $0.real(at: 1)))
+                    StoredDiscovery(payload: $0.text(at: 0) ?? "",
+                        discoveredAt: Date(timeIntervalSince1970: $0.real(at: 1)))
                 }.first
             }
         }

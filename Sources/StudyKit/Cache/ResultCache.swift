@@ -169,7 +169,8 @@ public final class ResultCache: ResultCaching {
             try db.immediateTransaction { () throws(CacheError) in
                 try db.run(
                     """
-                    INSERT OR REPLACE INTO results (key, task, engine, model, payload, checksum, fitted, created_at, kind)
+                    INSERT OR REPLACE INTO results (key, task, engine, model, payload, checksum, fitted, created_at, \
+                    kind)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
@@ -187,13 +188,17 @@ public final class ResultCache: ResultCaching {
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> CacheStats in
             try db.readTransaction { () throws(CacheError) -> CacheStats in
                 let totals = try db.query(
-                    "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) FROM results WHERE kind = 'result'"
+                    "SELECT COUNT(*), COALESCE(SUM(LENGTH(CAST(payload AS BLOB))), 0) FROM results WHERE kind = "
+                        + "'result'"
                 ) { ($0.integer(at: 0), $0.integer(at: 1)) }.first ?? (0, 0)
-                let kept = try db.query("SELECT COUNT(*) FROM results WHERE kind != 'result'") { $0.integer(at: 0) }.first ?? 0
-                let counters = try db.query("SELECT name, value FROM counters") { ($0.text(at: 0) ?? "", $0.integer(at: 1)) }
+                let kept =
+                    try db.query("SELECT COUNT(*) FROM results WHERE kind != 'result'") { $0.integer(at: 0) }.first ?? 0
+                let counters = try db.query("SELECT name, value FROM counters") { ($0.text(at: 0) ?? "",
+                    $0.integer(at: 1)) }
                 let counter = { (name: String) in Int(counters.first { $0.0 == name }?.1 ?? 0) }
                 return CacheStats(
-                    entries: Int(totals.0), keptAnswers: Int(kept), payloadBytes: Int(totals.1), fileBytes: db.fileSize(),
+                    entries: Int(totals.0), keptAnswers: Int(kept), payloadBytes: Int(totals.1),
+                    fileBytes: db.fileSize(),
                     hits: counter("hits"), misses: counter("misses"))
             }
         }
@@ -231,9 +236,12 @@ public final class ResultCache: ResultCaching {
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> CacheIntegrityReport in
             try db.readTransaction { () throws(CacheError) -> CacheIntegrityReport in
                 let check = try db.integrityCheck()
-                let rows = try db.query("SELECT payload, checksum FROM results") { row in (row.bytes(at: 0), row.text(at: 1)) }
+                let rows = try db.query("SELECT payload, checksum FROM results") { row in (row.bytes(at: 0),
+                    row.text(at: 1)) }
                 var mismatches = 0
-                for (payload, checksum) in rows where try payload.map(SHA256Digest.hex(of:)) != checksum { mismatches += 1 }
+                for (payload, checksum) in rows where try payload.map(SHA256Digest.hex(of:)) != checksum {
+                    mismatches += 1
+                }
                 return CacheIntegrityReport(integrityCheck: check, entries: rows.count, checksumMismatches: mismatches)
             }
         }

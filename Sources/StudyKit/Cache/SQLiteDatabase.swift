@@ -61,7 +61,8 @@ final class SQLiteDatabase {
             // journal_mode answers with a row naming the mode actually in effect.
             let mode = try query("PRAGMA journal_mode=WAL") { $0.text(at: 0) }.first ?? nil
             guard mode?.lowercased() == "wal" else {
-                throw CacheError.sqlite(path: path, code: SQLITE_ERROR, reason: "could not switch to wal mode, got \(mode ?? "nothing")")
+                throw CacheError.sqlite(path: path, code: SQLITE_ERROR,
+                    reason: "could not switch to wal mode, got \(mode ?? "nothing")")
             }
         }
         try execute("PRAGMA synchronous=NORMAL")

@@ -93,10 +93,12 @@ public protocol UsageMetering: Sendable {
     /// (what is spent, plus what others hold, plus this request would exceed it). After
     /// `expiresAt` the allowance no longer counts (its process died without settling); `nil`
     /// holds it for its whole day.
-    func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?) throws(CacheError) -> QuotaReservation?
+    func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota,
+        expiresAt: Date?) throws(CacheError) -> QuotaReservation?
     /// Replaces `reservation` (if any) with what was spent, and records each sent request, in
     /// one transaction. With nothing spent this releases the reservation.
-    func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError)
+    func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending,
+        requests: [RequestRecord]) throws(CacheError)
     /// The allowances held against `engine`'s quota today that ``reserve(engine:tokens:quota:expiresAt:)``
     /// counts: requests in flight, or never settled and not yet expired. A meter without a
     /// reservations table holds none.
@@ -128,7 +130,8 @@ public struct QuotaStanding: Sendable, Equatable {
     public var fullReason: String? {
         guard remaining == 0 else { return nil }
         guard reserved > 0 else { return "the remote daily quota (\(quota)) is used up" }
-        return "the remote daily quota (\(quota)) is taken: \(used) used and \(reserved) reserved by requests still open"
+        return "the remote daily quota (\(quota)) is taken: \(used) used and \(reserved) reserved by requests still "
+            + "open"
     }
 }
 
@@ -186,7 +189,8 @@ public struct RequestRecord: Sendable, Equatable {
     public var at: Date
 
     /// Creates a record.
-    public init(key: AttemptKey, outcome: SentRequest.Outcome, status: Int?, tokensIn: Int, tokensOut: Int, estimated: Bool, at: Date) {
+    public init(key: AttemptKey, outcome: SentRequest.Outcome, status: Int?, tokensIn: Int, tokensOut: Int,
+        estimated: Bool, at: Date) {
         self.key = key
         self.outcome = outcome
         self.status = status
@@ -213,7 +217,8 @@ extension UsageMetering {
 
     /// What `engine` spent of `quota` on `day` (today when omitted) and what open reservations
     /// hold against it (they count today only: a past day can take no more).
-    public func standing(_ quota: DailyQuota, engine: EngineKind = .remote, on day: LedgerDay? = nil) throws(CacheError) -> QuotaStanding {
+    public func standing(_ quota: DailyQuota, engine: EngineKind = .remote,
+        on day: LedgerDay? = nil) throws(CacheError) -> QuotaStanding {
         let day = day ?? today
         let used = quota.spent(by: try usage(engine: engine, on: day))
         let open = day == today ? try openReservations(engine: engine) : []
@@ -223,7 +228,8 @@ extension UsageMetering {
 
     /// Checks, then holds nothing: a meter without a reservations table (two calls at once may
     /// both pass). ``UsageLedger`` does both in one transaction.
-    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?) throws(CacheError) -> QuotaReservation? {
+    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota,
+        expiresAt: Date?) throws(CacheError) -> QuotaReservation? {
         let day = today
         let spent = quota.spent(by: try usage(engine: engine, on: day))
         guard spent + quota.charge(tokens: tokens) <= quota.limit else { return nil }
@@ -231,7 +237,8 @@ extension UsageMetering {
     }
 
     /// Records what was spent (the reservation held nothing).
-    public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
+    public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending,
+        requests: [RequestRecord]) throws(CacheError) {
         guard !spent.isZero else { return }
         try record(engine: engine, tokensIn: spent.tokensIn, tokensOut: spent.tokensOut, requests: spent.requests)
     }
@@ -271,7 +278,8 @@ public final class UsageLedger: UsageMetering {
         let day = today
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) in
             try db.immediateTransaction { () throws(CacheError) in
-                try Self.add(Spending(requests: requests, tokensIn: tokensIn, tokensOut: tokensOut), engine: engine, day: day, in: db)
+                try Self.add(Spending(requests: requests, tokensIn: tokensIn, tokensOut: tokensOut), engine: engine,
+                    day: day, in: db)
             }
         }
     }
@@ -318,13 +326,15 @@ extension UsageLedger {
     /// exactly one gets it. A held allowance that is never settled (the process was killed
     /// mid-request) counts until `expiresAt` (the request's deadline plus a margin: a request
     /// still running by then has been stopped), then no longer, and is removed.
-    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date? = nil) throws(CacheError) -> QuotaReservation? {
+    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota,
+        expiresAt: Date? = nil) throws(CacheError) -> QuotaReservation? {
         let now = clock.now()
         let day = LedgerDay(date: now, timeZone: clock.timeZone)
         let tokens = max(0, tokens)
         return try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) -> QuotaReservation? in
             try db.immediateTransaction { () throws(CacheError) -> QuotaReservation? in
-                try db.run("DELETE FROM reservations WHERE expires_at IS NOT NULL AND expires_at <= ?", [.real(now.timeIntervalSince1970)])
+                try db.run("DELETE FROM reservations WHERE expires_at IS NOT NULL AND expires_at <= ?",
+                    [.real(now.timeIntervalSince1970)])
                 let key: [SQLiteValue] = [.text(engine.rawValue), .text(day.text)]
                 let spent = try db.query(
                     "SELECT tokens_in + tokens_out, requests FROM usage WHERE engine = ? AND day = ?", key
@@ -335,20 +345,23 @@ extension UsageLedger {
                 let taken = quota.isRequests ? spent.requests + held.requests : spent.tokens + held.tokens
                 guard taken + quota.charge(tokens: tokens) <= quota.limit else { return nil }
                 try db.run(
-                    "INSERT INTO reservations (engine, day, requests, tokens, created_at, expires_at) VALUES (?, ?, 1, ?, ?, ?)",
+                    "INSERT INTO reservations (engine, day, requests, tokens, created_at, expires_at) VALUES (?, ?, 1, "
+                        + "?, ?, ?)",
                     key + [
                         .integer(Int64(tokens)), .real(now.timeIntervalSince1970),
                         expiresAt.map { .real($0.timeIntervalSince1970) } ?? .null,
                     ])
                 let id = try db.query("SELECT last_insert_rowid()") { $0.integer(at: 0) }.first ?? 0
-                return QuotaReservation(id: id, day: day, requests: 1, tokens: tokens, createdAt: now, expiresAt: expiresAt)
+                return QuotaReservation(id: id, day: day, requests: 1, tokens: tokens, createdAt: now,
+                    expiresAt: expiresAt)
             }
         }
     }
 
     /// Drops `reservation`, adds what was spent to its day (today without one), and records each
     /// sent request as a row of `attempts` at level `request`, in one transaction.
-    public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
+    public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending,
+        requests: [RequestRecord]) throws(CacheError) {
         let day = reservation?.day ?? today
         try database.withLock { (db: inout SQLiteDatabase) throws(CacheError) in
             try db.immediateTransaction { () throws(CacheError) in
@@ -359,15 +372,18 @@ extension UsageLedger {
                 for request in requests {
                     try db.run(
                         """
-                        INSERT INTO attempts (engine, model, task, job, prompt_version, outcome, duration, tokens_in, tokens_out, at,
+                        INSERT INTO attempts (engine, model, task, job, prompt_version, outcome, duration, tokens_in, \
+                        tokens_out, at,
                                               level, status, estimated)
                         VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 'request', ?, ?)
                         """,
                         [
                             .text(request.key.engine.rawValue), .text(request.key.model), .text(request.key.task),
-                            .text(request.key.job.rawValue), .text(request.key.promptVersion), .text(request.outcome.rawValue),
+                            .text(request.key.job.rawValue), .text(request.key.promptVersion),
+                            .text(request.outcome.rawValue),
                             .integer(Int64(max(0, request.tokensIn))), .integer(Int64(max(0, request.tokensOut))),
-                            .real(request.at.timeIntervalSince1970), request.status.map { .integer(Int64($0)) } ?? .null,
+                            .real(request.at.timeIntervalSince1970), request.status.map { .integer(Int64($0)) }
+                            ?? .null,
                             .integer(request.estimated ? 1 : 0),
                         ])
                 }
@@ -393,7 +409,8 @@ extension UsageLedger {
                         promptVersion: row.text(at: 3) ?? "")
                     return RequestRecord(
                         key: key, outcome: outcome, status: row.text(at: 5).flatMap { Int($0) },
-                        tokensIn: Int(row.integer(at: 6)), tokensOut: Int(row.integer(at: 7)), estimated: row.integer(at: 8) != 0,
+                        tokensIn: Int(row.integer(at: 6)), tokensOut: Int(row.integer(at: 7)),
+                        estimated: row.integer(at: 8) != 0,
                         at: Date(timeIntervalSince1970: row.real(at: 9)))
                 }
             }
@@ -421,7 +438,8 @@ extension UsageLedger {
                     """, [.text(engine.rawValue), .text(day.text), .real(now.timeIntervalSince1970)]
                 ) { row in
                     QuotaReservation(
-                        id: row.integer(at: 0), day: day, requests: Int(row.integer(at: 1)), tokens: Int(row.integer(at: 2)),
+                        id: row.integer(at: 0), day: day, requests: Int(row.integer(at: 1)),
+                        tokens: Int(row.integer(at: 2)),
                         createdAt: Date(timeIntervalSince1970: row.real(at: 3)),
                         expiresAt: row.optionalReal(at: 4).map(Date.init(timeIntervalSince1970:)))
                 }
@@ -484,15 +502,18 @@ public struct UnavailableLedger: UsageMetering {
     /// Today by the clock.
     public var today: LedgerDay { clock.today }
     /// Always throws ``error``.
-    public func record(engine: EngineKind, tokensIn: Int, tokensOut: Int, requests: Int) throws(CacheError) { throw error }
+    public func record(engine: EngineKind, tokensIn: Int, tokensOut: Int,
+        requests: Int) throws(CacheError) { throw error }
     /// Always throws ``error``.
     public func usage(engine: EngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage { throw error }
     /// Always throws ``error``.
-    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?) throws(CacheError) -> QuotaReservation? {
+    public func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota,
+        expiresAt: Date?) throws(CacheError) -> QuotaReservation? {
         throw error
     }
     /// Always throws ``error``.
-    public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
+    public func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending,
+        requests: [RequestRecord]) throws(CacheError) {
         throw error
     }
     /// Always throws ``error``.

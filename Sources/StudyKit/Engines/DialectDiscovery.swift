@@ -174,7 +174,8 @@ final class RequestCounter: Sendable {
 /// Single-flight cache: concurrent callers share one discovery; a failure is not cached, so a
 /// server started later is found on the next call.
 final class DiscoveryCache: Sendable {
-    private let state = Mutex<(task: Task<Discovery, any Error>?, model: String?, dialect: ServerDialect?, known: Discovery?)>(
+    private let state = Mutex<(task: Task<Discovery, any Error>?, model: String?, dialect: ServerDialect?,
+        known: Discovery?)>(
         (nil, nil, nil, nil))
 
     var discoveredModel: String? { state.withLock { $0.model } }
@@ -229,7 +230,8 @@ extension OpenAICompatibleEngine {
         try guardLoopback()
         return try await cache.value { [self] in
             let now = timing.now()
-            if let store = discoveryStore, let record = store.load(discoveryKey), let stored = Discovery(stored: record, now: now) {
+            if let store = discoveryStore, let record = store.load(discoveryKey),
+                let stored = Discovery(stored: record, now: now) {
                 return stored
             }
             var found = try await discover()
@@ -261,7 +263,8 @@ extension OpenAICompatibleEngine {
         var changed = found
         changed.jsonObjectSchema = "the server refused json_schema: \(reason)"
         cache.replace(with: changed)
-        discoveryStore?.save(discoveryKey, StoredDiscovery(payload: changed.payload, discoveredAt: changed.discoveredAt))
+        discoveryStore?.save(discoveryKey,
+            StoredDiscovery(payload: changed.payload, discoveredAt: changed.discoveredAt))
     }
 
     /// Records that the server refused the grammar, so this run and the next ones send
@@ -270,7 +273,8 @@ extension OpenAICompatibleEngine {
         var changed = found
         changed.grammar = .notOffered(reason: "the server refused 'grammar': \(reason)")
         cache.replace(with: changed)
-        discoveryStore?.save(discoveryKey, StoredDiscovery(payload: changed.payload, discoveredAt: changed.discoveredAt))
+        discoveryStore?.save(discoveryKey,
+            StoredDiscovery(payload: changed.payload, discoveredAt: changed.discoveredAt))
     }
 
     /// `GET /v1/models` first (reachability, credentials, model names, and vLLM's window), then one probe per
@@ -287,14 +291,16 @@ extension OpenAICompatibleEngine {
         var sawLiteLLM = false
         let models = try await probe("GET", "/v1/models", nil, cap: Self.modelListCap, essential: true, notes: &notes)
         var found = Discovery(dialect: endpoint.dialect ?? .openAI, window: nil, servedModels: [])
-        if let models, (200..<300).contains(models.status), let object = try? OpenAIWire.object(models.body, endpoint: "/v1/models"),
+        if let models, (200..<300).contains(models.status),
+            let object = try? OpenAIWire.object(models.body, endpoint: "/v1/models"),
             let data = object["data"] as? [[String: Any]]
         {
             found.servedModels = data.compactMap { $0["id"] as? String }
             // vLLM lists each model's window (`--max-model-len`) with it.
             let entry = data.first { $0["id"] as? String == endpoint.model } ?? data.onlyElement
             if let tokens = OpenAIWire.integer(entry?["max_model_len"]), tokens > 0 {
-                found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "GET /v1/models (max_model_len)"))
+                found.window = ContextWindow(tokens: tokens,
+                    source: .discovered(endpoint: "GET /v1/models (max_model_len)"))
             }
         }
         sawLiteLLM = sawLiteLLM || models?.fromLiteLLM == true
@@ -303,7 +309,8 @@ extension OpenAICompatibleEngine {
         if dialect == nil || dialect == .llamaServer {
             let props = try await probe("GET", "/props", nil, cap: Self.probeCap, notes: &notes)
             sawLiteLLM = sawLiteLLM || props?.fromLiteLLM == true
-            if let props, (200..<300).contains(props.status), let object = try? OpenAIWire.object(props.body, endpoint: "/props") {
+            if let props, (200..<300).contains(props.status),
+                let object = try? OpenAIWire.object(props.body, endpoint: "/props") {
                 let tokens = OpenAIWire.integer((object["default_generation_settings"] as? [String: Any])?["n_ctx"])
                     ?? OpenAIWire.integer(object["n_ctx"])
                 if let tokens, tokens > 0 {
@@ -338,7 +345,9 @@ extension OpenAICompatibleEngine {
                 let paths = object["paths"] as? [String: Any], paths["/extras/tokenize/count"] != nil
             {
                 dialect = .llamaCppPython
-                let request = ((object["components"] as? [String: Any])?["schemas"] as? [String: Any])?["CreateChatCompletionRequest"]
+                let request =
+                    ((object["components"] as? [String: Any])?["schemas"] as? [String: Any])?[
+                        "CreateChatCompletionRequest"]
                 let fields = (request as? [String: Any])?["properties"] as? [String: Any]
                 found.grammar = fields?["grammar"] != nil
                     ? .accepted(evidence: "GET /openapi.json lists it")
@@ -350,7 +359,8 @@ extension OpenAICompatibleEngine {
         if dialect == nil || dialect == .liteLLM {
             let info = try await probe("GET", "/v1/model/info", nil, cap: Self.modelInfoCap, notes: &notes)
             if let info, (200..<300).contains(info.status),
-                let deployments = GatewayModelInfo(body: info.body, model: endpoint.model ?? found.servedModels.onlyElement)
+                let deployments = GatewayModelInfo(body: info.body, model: endpoint.model
+                    ?? found.servedModels.onlyElement)
             {
                 dialect = .liteLLM
                 found.deployments = deployments.count > 0 ? deployments.count : nil
@@ -359,7 +369,8 @@ extension OpenAICompatibleEngine {
                         "GET /v1/model/info does not say every deployment takes json_schema (supports_response_schema)"
                 }
                 if let window = deployments.window {
-                    found.window = ContextWindow(tokens: window.tokens, source: .discovered(endpoint: "GET /v1/model/info (\(window.field))"))
+                    found.window = ContextWindow(tokens: window.tokens,
+                        source: .discovered(endpoint: "GET /v1/model/info (\(window.field))"))
                 }
             } else if info?.fromLiteLLM == true || sawLiteLLM {
                 dialect = .liteLLM
@@ -374,8 +385,10 @@ extension OpenAICompatibleEngine {
             }
         }
         if dialect == .ollama, let model = endpoint.model ?? found.servedModels.first {
-            let show = try await probe("POST", "/api/show", try OpenAIWire.encode(["model": model]), cap: Self.modelInfoCap, notes: &notes)
-            if let show, (200..<300).contains(show.status), let object = try? OpenAIWire.object(show.body, endpoint: "/api/show"),
+            let show = try await probe("POST", "/api/show", try OpenAIWire.encode(["model": model]),
+                cap: Self.modelInfoCap, notes: &notes)
+            if let show, (200..<300).contains(show.status),
+                let object = try? OpenAIWire.object(show.body, endpoint: "/api/show"),
                 let tokens = Self.ollamaWindow(object)
             {
                 found.window = ContextWindow(tokens: tokens, source: .discovered(endpoint: "POST /api/show"))
@@ -383,10 +396,12 @@ extension OpenAICompatibleEngine {
         }
         if dialect == nil {
             let count = try await probe(
-                "POST", "/extras/tokenize/count", try OpenAIWire.tokenizeBody("studykit", model: endpoint.model), cap: Self.probeCap,
+                "POST", "/extras/tokenize/count", try OpenAIWire.tokenizeBody("studykit", model: endpoint.model),
+                cap: Self.probeCap,
                 notes: &notes)
             if let count, (200..<300).contains(count.status),
-                OpenAIWire.integer((try? OpenAIWire.object(count.body, endpoint: "/extras/tokenize/count"))?["count"]) != nil
+                OpenAIWire.integer((try? OpenAIWire.object(count.body,
+                    endpoint: "/extras/tokenize/count"))?["count"]) != nil
             {
                 dialect = .llamaCppPython
                 found.grammar = Self.assumedGrammar
@@ -402,12 +417,14 @@ extension OpenAICompatibleEngine {
                 }
             found.grammar = .notOffered(reason: reason)
         }
-        let conclusion = found.dialect == .openAI ? "treated as a plain OpenAI server" : "the server is \(found.dialect.rawValue)"
+        let conclusion =
+            found.dialect == .openAI ? "treated as a plain OpenAI server" : "the server is \(found.dialect.rawValue)"
         found.notes = notes.map { "discovery: \($0); \(conclusion)" }
         return found
     }
     /// Every llama-cpp-python server since 0.1 reads `grammar`; a refusal still falls back.
-    private static let assumedGrammar = GrammarSupport.accepted(evidence: "llama-cpp-python, without /openapi.json to confirm")
+    private static let assumedGrammar =
+        GrammarSupport.accepted(evidence: "llama-cpp-python, without /openapi.json to confirm")
 
     /// The runtime `num_ctx` when the model file sets one, else the architecture's `context_length`.
     private static func ollamaWindow(_ show: [String: Any]) -> Int? {
@@ -467,7 +484,8 @@ extension OpenAICompatibleEngine {
                 return ProbeAnswer(status: head.status, body: Data(), fromLiteLLM: fromLiteLLM).unreadable
             }
             do {
-                return ProbeAnswer(status: head.status, body: try await collect(response.body, cap: cap), fromLiteLLM: fromLiteLLM)
+                return ProbeAnswer(status: head.status, body: try await collect(response.body, cap: cap),
+                    fromLiteLLM: fromLiteLLM)
             } catch HTTPError.bodyTooLarge {
                 notes.append("\(name) was over the probe's \(Self.byteSize(cap)) limit")
                 return ProbeAnswer(status: head.status, body: Data(), fromLiteLLM: fromLiteLLM).unreadable

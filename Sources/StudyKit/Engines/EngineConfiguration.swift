@@ -49,7 +49,8 @@ public struct EngineConfiguration: Sendable, Equatable {
         /// Creates an endpoint.
         public init(
             url: URL, model: String? = nil, contextSize: Int? = nil, contextSizeSetting: String,
-            apiKey: APIKey? = nil, apiKeySetting: String? = nil, dialect: ServerDialect? = nil, languages: LanguageSupport? = nil
+            apiKey: APIKey? = nil, apiKeySetting: String? = nil, dialect: ServerDialect? = nil,
+            languages: LanguageSupport? = nil
         ) {
             self.languages = languages
             self.url = url
@@ -93,7 +94,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var localContextSize: Int?
     /// Which local engine is in use and why, for `studykit engines`.
     public var localSelection: LocalEngineSelection
-    /// Whether the in-process engine forwards llama.cpp's warnings and errors to stderr (the caller asked for explanations).
+    /// Whether the in-process engine forwards llama.cpp's warnings and errors to stderr (the caller asked for
+    /// explanations).
     public var localEngineLogging: Bool
     /// `STUDYKIT_LOCAL_THREADS`: threads for the in-process engine; `nil` means the idle cores, 1 to 4.
     public var localThreads: Int?
@@ -146,9 +148,11 @@ public struct EngineConfiguration: Sendable, Equatable {
             case .server(let url):
                 return "loopback server at \(URLCredentials.redacted(in: url)), because STUDYKIT_LOCAL_URL is set"
             case .inProcess(_, .modelSetting):
-                return "in process (llama.cpp), because STUDYKIT_LOCAL_MODEL names a model file and STUDYKIT_LOCAL_URL is not set"
+                return "in process (llama.cpp), because STUDYKIT_LOCAL_MODEL names a model file and STUDYKIT_LOCAL_URL "
+                    + "is not set"
             case .inProcess(_, .installedDefault):
-                return "in process (llama.cpp), with the model scripts/setup installed, because neither STUDYKIT_LOCAL_URL nor STUDYKIT_LOCAL_MODEL is set"
+                return "in process (llama.cpp), with the model scripts/setup installed, because neither "
+                    + "STUDYKIT_LOCAL_URL nor STUDYKIT_LOCAL_MODEL is set"
             case .none(let reason):
                 return "none: " + (reason ?? Self.noLocalEngine)
             }
@@ -157,9 +161,11 @@ public struct EngineConfiguration: Sendable, Equatable {
         /// What to set when there is no local engine at all.
         static var noLocalEngine: String {
             #if LlamaCpp
-            return "set STUDYKIT_LOCAL_URL to a loopback model server (scripts/serve-models starts one) or STUDYKIT_LOCAL_MODEL to a .gguf file"
+            return "set STUDYKIT_LOCAL_URL to a loopback model server (scripts/serve-models starts one) or "
+                + "STUDYKIT_LOCAL_MODEL to a .gguf file"
             #else
-            return "set STUDYKIT_LOCAL_URL to a loopback model server (scripts/serve-models starts one); this build has no in-process engine (scripts/setup builds with --traits LlamaCpp)"
+            return "set STUDYKIT_LOCAL_URL to a loopback model server (scripts/serve-models starts one); this build "
+                + "has no in-process engine (scripts/setup builds with --traits LlamaCpp)"
             #endif
         }
     }
@@ -189,9 +195,11 @@ public struct EngineConfiguration: Sendable, Equatable {
             let found = installedModel(model)
             if let path = found.path {
                 configuration.localModelFile = path
-                configuration.localSelection = .inProcess(modelFile: path, reason: named == nil ? .installedDefault : .modelSetting)
+                configuration.localSelection = .inProcess(modelFile: path,
+                    reason: named == nil ? .installedDefault : .modelSetting)
             } else {
-                configuration.localSelection = .none(reason: missingModel(model, named: named != nil, searched: found.searched))
+                configuration.localSelection = .none(reason: missingModel(model, named: named != nil,
+                    searched: found.searched))
             }
         }
         #endif
@@ -210,7 +218,9 @@ public struct EngineConfiguration: Sendable, Equatable {
 
     /// Says which model is missing, where it was looked for, what installs it, and what answers meanwhile.
     static func missingModel(_ model: InstalledModel, named: Bool, searched: [String]) -> String {
-        let which = named ? "the model STUDYKIT_LOCAL_MODEL names, \(model.filePrefix)," : "the default local model, \(model.filePrefix),"
+        let which =
+            named ? "the model STUDYKIT_LOCAL_MODEL names, "
+                + "\(model.filePrefix)," : "the default local model, \(model.filePrefix),"
         let places = searched.isEmpty ? "" : " (looked in \(searched.joined(separator: ", ")))"
         return "\(which) is not installed\(places): \(model.installCommand); until then local jobs go to the remote "
             + "engine if one is set, else to the builtin engine"
@@ -245,7 +255,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     }
 
     /// Merges `environment` over the file's text and validates. Pure, for tests.
-    public static func resolve(environment: [String: String], fileText: String?, file: URL? = nil) throws -> EngineConfiguration {
+    public static func resolve(environment: [String: String], fileText: String?,
+        file: URL? = nil) throws -> EngineConfiguration {
         var merged = fileText.map(parseConfigFile) ?? [:]
         for (key, value) in environment where keys.contains(key) { merged[key] = value }
         func value(_ key: String) -> String? {
@@ -264,13 +275,15 @@ public struct EngineConfiguration: Sendable, Equatable {
             configuration.deadline = seconds
         }
 
-        configuration.localContextSize = try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"), key: "STUDYKIT_LOCAL_CONTEXT_SIZE")
+        configuration.localContextSize = try contextSize(value("STUDYKIT_LOCAL_CONTEXT_SIZE"),
+            key: "STUDYKIT_LOCAL_CONTEXT_SIZE")
         configuration.localLanguages = try languages(value("STUDYKIT_LOCAL_LANGUAGES"), key: "STUDYKIT_LOCAL_LANGUAGES")
         let remoteLanguages = try languages(value("STUDYKIT_REMOTE_LANGUAGES"), key: "STUDYKIT_REMOTE_LANGUAGES")
         if let text = value("STUDYKIT_LOCAL_THREADS") {
             guard let threads = Int(text), (1...256).contains(threads) else {
                 throw EngineError.invalidConfiguration(
-                    key: "STUDYKIT_LOCAL_THREADS", value: text, reason: "give a whole number of threads from 1 to 256, e.g. 2")
+                    key: "STUDYKIT_LOCAL_THREADS", value: text,
+                    reason: "give a whole number of threads from 1 to 256, e.g. 2")
             }
             configuration.localThreads = threads
         }
@@ -292,7 +305,9 @@ public struct EngineConfiguration: Sendable, Equatable {
                 // An installed model by name: `load` finds its file (builds with the in-process engine).
                 configuration.localModelName = installed.name
                 configuration.localSelection = .none(
-                    reason: "STUDYKIT_LOCAL_MODEL='\(model)' names a model that runs in process, but this studykit was built without the in-process engine; run scripts/setup (it builds with --traits LlamaCpp) or set STUDYKIT_LOCAL_URL")
+                    reason: "STUDYKIT_LOCAL_MODEL='\(model)' names a model that runs in process, but this studykit was "
+                        + "built without the in-process engine; run scripts/setup (it builds with --traits LlamaCpp) "
+                        + "or set STUDYKIT_LOCAL_URL")
             } else {
                 configuration.localSelection = .none(
                     reason: "STUDYKIT_LOCAL_MODEL='\(model)' names a server's model but STUDYKIT_LOCAL_URL is not set; set STUDYKIT_LOCAL_URL, or set STUDYKIT_LOCAL_MODEL to the path of a .gguf file (or \(InstalledModel.allCases.map(\.name).joined(separator: ", "))) to run it in process")
@@ -305,7 +320,8 @@ public struct EngineConfiguration: Sendable, Equatable {
             configuration.remote = Endpoint(
                 url: try httpURL(text, key: "STUDYKIT_REMOTE_URL"),
                 model: value("STUDYKIT_REMOTE_MODEL"),
-                contextSize: try contextSize(value("STUDYKIT_REMOTE_CONTEXT_SIZE"), key: "STUDYKIT_REMOTE_CONTEXT_SIZE"),
+                contextSize: try contextSize(value("STUDYKIT_REMOTE_CONTEXT_SIZE"),
+                    key: "STUDYKIT_REMOTE_CONTEXT_SIZE"),
                 contextSizeSetting: "STUDYKIT_REMOTE_CONTEXT_SIZE",
                 apiKey: keySetting.flatMap(value).map(APIKey.init),
                 apiKeySetting: keySetting,
@@ -345,7 +361,9 @@ public struct EngineConfiguration: Sendable, Equatable {
             #else
             return UnconfiguredEngine(
                 kind: .local,
-                reason: "STUDYKIT_LOCAL_MODEL names the .gguf file '\(localModelFile)', but this studykit was built without the in-process engine; run scripts/setup (it builds with --traits LlamaCpp) or set STUDYKIT_LOCAL_URL")
+                reason: "STUDYKIT_LOCAL_MODEL names the .gguf file '\(localModelFile)', but this studykit was built "
+                    + "without the in-process engine; run scripts/setup (it builds with --traits LlamaCpp) or set "
+                    + "STUDYKIT_LOCAL_URL")
             #endif
         }
         let reason: String
@@ -363,7 +381,8 @@ public struct EngineConfiguration: Sendable, Equatable {
         guard let remote else {
             return UnconfiguredEngine(
                 kind: .remote,
-                reason: "no remote engine configured: set STUDYKIT_REMOTE_URL (and STUDYKIT_REMOTE_API_KEY, STUDYKIT_REMOTE_MODEL) in the environment or in the config file")
+                reason: "no remote engine configured: set STUDYKIT_REMOTE_URL (and STUDYKIT_REMOTE_API_KEY, "
+                    + "STUDYKIT_REMOTE_MODEL) in the environment or in the config file")
         }
         return OpenAICompatibleEngine(
             kind: .remote, endpoint: remote, deadline: deadline, transport: transport, discoveryStore: discoveryStore)
@@ -384,7 +403,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     private static func contextSize(_ text: String?, key: String) throws -> Int? {
         guard let text else { return nil }
         guard let tokens = Int(text), tokens > 0 else {
-            throw EngineError.invalidConfiguration(key: key, value: text, reason: "give a positive whole number of tokens, e.g. 2048")
+            throw EngineError.invalidConfiguration(key: key, value: text,
+                reason: "give a positive whole number of tokens, e.g. 2048")
         }
         return tokens
     }
@@ -393,7 +413,8 @@ public struct EngineConfiguration: Sendable, Equatable {
         guard let text else { return nil }
         guard let languages = LanguageSupport(setting: text) else {
             throw EngineError.invalidConfiguration(
-                key: key, value: text, reason: "give language codes separated by commas, e.g. en,fr,ja, or * for any language")
+                key: key, value: text,
+                reason: "give language codes separated by commas, e.g. en,fr,ja, or * for any language")
         }
         return languages
     }
@@ -402,7 +423,8 @@ public struct EngineConfiguration: Sendable, Equatable {
         guard let text else { return nil }
         guard let dialect = ServerDialect(rawValue: text.lowercased()) else {
             let names = ServerDialect.allCases.map(\.rawValue).joined(separator: ", ")
-            throw EngineError.invalidConfiguration(key: key, value: text, reason: "use one of \(names), or leave it unset to discover")
+            throw EngineError.invalidConfiguration(key: key, value: text,
+                reason: "use one of \(names), or leave it unset to discover")
         }
         return dialect
     }

@@ -37,9 +37,11 @@ public enum EngineError: StudyKitError, Equatable, Sendable, CustomStringConvert
         case .unavailable(let reason):
             return reason
         case .contextExceeded(let tokens, let window):
-            return "the request needs \(tokens) tokens but the engine's context window holds \(window); shorten the input or use an engine with a larger window"
+            return "the request needs \(tokens) tokens but the engine's context window holds \(window); shorten the "
+                + "input or use an engine with a larger window"
         case .quotaExceeded(let detail):
-            return "the remote engine's quota is used up (\(detail)); wait for it to reset, raise it with the provider, or use --engine local"
+            return "the remote engine's quota is used up (\(detail)); wait for it to reset, raise it with the "
+                + "provider, or use --engine local"
         case .rateLimited(let retryAfter):
             let wait = retryAfter.map { " (it asks to wait \(Self.seconds($0)) s)" } ?? ""
             return "the remote engine is rate-limiting requests\(wait); try again later or use --engine local"
@@ -57,7 +59,9 @@ public enum EngineError: StudyKitError, Equatable, Sendable, CustomStringConvert
         case .authentication(let detail):
             return detail
         case .notLoopback(let url):
-            return "the local engine must run on this machine, but '\(URLCredentials.redacted(in: url))' is not a loopback address; use 127.0.0.1, ::1 or localhost in STUDYKIT_LOCAL_URL, or configure that server as the remote engine"
+            return "the local engine must run on this machine, but '\(URLCredentials.redacted(in: url))' is not a "
+                + "loopback address; use 127.0.0.1, ::1 or localhost in STUDYKIT_LOCAL_URL, or configure that server "
+                + "as the remote engine"
         case .invalidConfiguration(let key, let value, let reason):
             // A URL setting may carry a key (`https://user:key@host`, `?api_key=`): never quoted.
             return "\(key)='\(URLCredentials.redacted(in: value))' is not valid: \(URLCredentials.redacted(in: reason))"

@@ -114,7 +114,8 @@ public func engineReport(for engine: any LanguageModel, configuration: EngineCon
     }
     let description = await engine.describe()
     var report = EngineReport(
-        kind: engine.kind, url: endpoint.map { URLCredentials.display($0.url) }, model: description.model, availability: availability,
+        kind: engine.kind, url: endpoint.map { URLCredentials.display($0.url) }, model: description.model,
+        availability: availability,
         contextWindow: window, contextWindowProblem: problem, tokenCounting: counting,
         dialect: availability.isAvailable ? description.dialect : nil, build: description.build,
         apiKey: engine.kind == .remote ? (endpoint?.apiKey == nil ? "not set" : "set") : nil,

@@ -49,7 +49,8 @@ struct GatewayModelInfo: Equatable {
         let windows = deployments.compactMap { deployment -> Window? in
             let info = deployment["model_info"] as? [String: Any]
             for field in ["max_input_tokens", "max_tokens"] {
-                if let tokens = OpenAIWire.integer(info?[field]), tokens > 0 { return Window(tokens: tokens, field: field) }
+                if let tokens = OpenAIWire.integer(info?[field]),
+                    tokens > 0 { return Window(tokens: tokens, field: field) }
             }
             return nil
         }

@@ -2,16 +2,6 @@ import Foundation
 
 // MARK: - What an engine is
 
-/// Which kind of engine answered: every result and every engine report names it.
-public enum EngineKind: String, Sendable, Codable, Hashable, CaseIterable {
-    /// A model on this machine (a loopback model server); nothing leaves the machine.
-    case local
-    /// A hosted model reached over the network; costs money and has a quota.
-    case remote
-    /// The extractive engine built into studykit; always available, never a model.
-    case builtin
-}
-
 /// Whether an engine can serve right now, and if not, why — in words a user can act on.
 public enum Availability: Sendable, Equatable {
     /// The engine answered and can take requests.
@@ -235,7 +225,8 @@ public struct GenerationSpeed: Sendable, Equatable {
 
     /// The seconds a prompt of `promptTokens` and an answer of `responseTokens` take.
     public func seconds(promptTokens: Int, responseTokens: Int) -> Double {
-        Double(promptTokens) / max(promptTokensPerSecond, 0.001) + Double(responseTokens) / max(decodeTokensPerSecond, 0.001)
+        Double(promptTokens) / max(promptTokensPerSecond, 0.001) + Double(responseTokens) / max(decodeTokensPerSecond,
+            0.001)
     }
 }
 

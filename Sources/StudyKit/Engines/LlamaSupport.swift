@@ -223,22 +223,30 @@ enum GGUFCheck {
             throw EngineError.unavailable(reason: "the local model file '\(path)' does not exist; \(hint)")
         }
         guard !isDirectory.boolValue else {
-            throw EngineError.unavailable(reason: "the local model path '\(path)' is a folder, not a .gguf file; \(hint)")
+            throw EngineError.unavailable(reason: "the local model path '\(path)' is a folder, not a .gguf file; "
+                + "\(hint)")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw EngineError.unavailable(reason: "the local model file '\(path)' cannot be read (check its permissions); \(hint)")
+            throw EngineError.unavailable(reason: "the local model file '\(path)' cannot be read (check its "
+                + "permissions); \(hint)")
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 24)) ?? Data()
         guard header.count >= 4, header.prefix(4).elementsEqual(Array("GGUF".utf8)) else {
-            throw EngineError.unavailable(reason: "the local model file '\(path)' is not a GGUF model (it does not start with 'GGUF'); \(hint)")
+            throw EngineError.unavailable(reason: "the local model file '\(path)' is not a GGUF model (it does not "
+                + "start with 'GGUF'); \(hint)")
         }
         guard header.count == 24 else {
-            throw EngineError.unavailable(reason: "the local model file '\(path)' is truncated (\(header.count) bytes, shorter than a GGUF header); \(hint)")
+            throw EngineError.unavailable(reason: "the local model file '\(path)' is truncated (\(header.count) bytes, "
+                + "shorter than a GGUF header); \(hint)")
         }
-        let version = header.dropFirst(4).prefix(4).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+        let version =
+            header.dropFirst(4).prefix(4).enumerated().reduce(UInt32(0)) {
+                $0 | UInt32($1.element) << (8 * UInt32($1.offset))
+            }
         guard (1...3).contains(version) else {
-            throw EngineError.unavailable(reason: "the local model file '\(path)' is GGUF version \(version), which this llama.cpp cannot read; \(hint)")
+            throw EngineError.unavailable(reason: "the local model file '\(path)' is GGUF version \(version), which "
+                + "this llama.cpp cannot read; \(hint)")
         }
     }
 }

@@ -98,14 +98,15 @@ public struct OpenAICompatibleEngine: LanguageModel {
     let cache = DiscoveryCache()
     /// Where discovery is kept between runs (the SQLite cache); `nil` asks the server every run.
     let discoveryStore: (any DiscoveryStoring)?
-    private let tokenizations = TokenizationMemo<[Int]>()
-    private let counts = TokenizationMemo<Int>()
+    let tokenizations = TokenizationMemo<[Int]>()
+    let counts = TokenizationMemo<Int>()
     let requests = RequestCounter()
 
     /// Creates an engine. Nothing is contacted until a method is called.
     public init(
         kind: EngineKind, endpoint: EngineConfiguration.Endpoint, deadline: TimeInterval = 120,
-        connectTimeout: TimeInterval = 5, discoveryDeadline: TimeInterval? = nil, retryPolicy: RetryPolicy = RetryPolicy(),
+        connectTimeout: TimeInterval = 5, discoveryDeadline: TimeInterval? = nil,
+        retryPolicy: RetryPolicy = RetryPolicy(),
         transport: any HTTPTransport = CurlTransport(), timing: RetryTiming = .live,
         discoveryStore: (any DiscoveryStoring)? = nil
     ) {
@@ -149,8 +150,11 @@ public struct OpenAICompatibleEngine: LanguageModel {
             description.discoveryNotes = known.notes
             let age = Int(max(0, timing.now().timeIntervalSince(known.discoveredAt)) / 60)
             description.discovery = known.fromStore
-                ? "from the cache, \(age) min old (kept a day; studykit engines --refresh asks again)" : "asked the server now"
-            if !known.dialect.tokenizerEndpoints.isEmpty { description.tokenizer = known.dialect.tokenizerEndpoints.joined(separator: ", ") }
+                ? "from the cache, \(age) min old (kept a day; studykit engines --refresh asks "
+                    + "again)" : "asked the server now"
+            if !known.dialect.tokenizerEndpoints.isEmpty {
+                description.tokenizer = known.dialect.tokenizerEndpoints.joined(separator: ", ")
+            }
             let concurrency = known.concurrency
             description.concurrency = concurrency.requests.map { "\($0) (\(concurrency.source.rawValue))" }
                 ?? (known.deployments.map { "not reported (the gateway serves the model with \($0) deployment\($0 == 1 ? "" : "s"))" }
@@ -182,7 +186,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
         } catch let error as EngineError {
             return .unavailable(reason: error.redacted(Redactor(endpoint.apiKey)).message)
         } catch {
-            return .unavailable(reason: "the \(kind.rawValue) engine at \(URLCredentials.display(endpoint.url)) failed: \(Redactor(endpoint.apiKey).clean(String(describing: error)))")
+            return .unavailable(reason: "the \(kind.rawValue) engine at \(URLCredentials.display(endpoint.url)) "
+                + "failed: \(Redactor(endpoint.apiKey).clean(String(describing: error)))")
         }
     }
 
@@ -205,10 +210,13 @@ public struct OpenAICompatibleEngine: LanguageModel {
                 return ContextWindow(
                     tokens: Self.gatewayDefaultWindow,
                     source: .assumed(
-                        reason: "studykit's default for a gateway whose model info has no max_input_tokens; set \(endpoint.contextSizeSetting) to the model's window"))
+                        reason: "studykit's default for a gateway whose model info has no max_input_tokens; set "
+                            + "\(endpoint.contextSizeSetting) to the model's window"))
             }
             throw EngineError.unavailable(
-                reason: "the \(kind.rawValue) engine at \(URLCredentials.display(endpoint.url)) (\(found.dialect.rawValue)) does not report its context window; set \(endpoint.contextSizeSetting) to the server's context size (n_ctx)")
+                reason: "the \(kind.rawValue) engine at \(URLCredentials.display(endpoint.url)) "
+                    + "(\(found.dialect.rawValue)) does not report its context window; set "
+                    + "\(endpoint.contextSizeSetting) to the server's context size (n_ctx)")
         }
     }
 
@@ -219,12 +227,14 @@ public struct OpenAICompatibleEngine: LanguageModel {
         }
     }
 
-    private func tokenCount(for text: String, dialect: ServerDialect) async throws -> TokenCount {
+    func tokenCount(for text: String, dialect: ServerDialect) async throws -> TokenCount {
         switch dialect {
         case .llamaCppPython:
             if let known = counts.value(of: text) { return TokenCount(count: known, method: .exact) }
-            let body = try await fetchJSON("POST", "/extras/tokenize/count", OpenAIWire.tokenizeBody(text, model: endpoint.model))
-            guard let count = OpenAIWire.integer((try OpenAIWire.object(body, endpoint: "/extras/tokenize/count"))["count"]) else {
+            let body = try await fetchJSON("POST", "/extras/tokenize/count",
+                OpenAIWire.tokenizeBody(text, model: endpoint.model))
+            guard let count = OpenAIWire.integer((try OpenAIWire.object(body,
+                endpoint: "/extras/tokenize/count"))["count"]) else {
                 throw invalidAnswer("/extras/tokenize/count", "has no 'count'")
             }
             counts.remember(count, of: text)
@@ -249,13 +259,13 @@ public struct OpenAICompatibleEngine: LanguageModel {
         return tokens
     }
 
-    private func tokenizeOnServer(_ text: String) async throws -> [Int]? {
+    func tokenizeOnServer(_ text: String) async throws -> [Int]? {
         try await redactingErrors {
             try await onCurrentServer { found in try await tokenizeOnServer(text, dialect: found.dialect) }
         }
     }
 
-    private func tokenizeOnServer(_ text: String, dialect: ServerDialect) async throws -> [Int]? {
+    func tokenizeOnServer(_ text: String, dialect: ServerDialect) async throws -> [Int]? {
         let path: String
         let payload: Data
         switch dialect {
@@ -315,7 +325,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         }
     }
 
-    private func respond(to request: GenerationRequest, on found: Discovery) async throws -> RawResponse {
+    func respond(to request: GenerationRequest, on found: Discovery) async throws -> RawResponse {
         let path = "/v1/chat/completions"
         let body = try await shaped(request, on: found, stream: false) { payload in
             try await fetchJSON("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries)
@@ -324,7 +334,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
     }
 
     /// A whole completion's body as an answer, its usage as reported or counted.
-    private func rawResponse(_ body: Data, request: GenerationRequest, dialect: ServerDialect, path: String) async throws -> RawResponse {
+    func rawResponse(_ body: Data, request: GenerationRequest, dialect: ServerDialect,
+        path: String) async throws -> RawResponse {
         let completion = try OpenAIWire.completion(body, endpoint: path)
         guard let text = completion.text else {
             throw EngineError.invalidOutput([
@@ -362,7 +373,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
         return stream
     }
 
-    private func runStream(
+    func runStream(
         _ request: GenerationRequest, on found: Discovery,
         into continuation: AsyncThrowingStream<GenerationEvent, any Error>.Continuation
     ) async throws {
@@ -373,12 +384,14 @@ public struct OpenAICompatibleEngine: LanguageModel {
             continuation.yield(.completed(answer))
         }
         let response = try await shaped(request, on: found, stream: true) { payload in
-            try await exchange("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries, accept: "text/event-stream")
+            try await exchange("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries,
+                accept: "text/event-stream")
         }
         // A server that ignores `stream` answers with one completion: read it as the plain call does.
         if response.head.header("content-type")?.lowercased().contains("application/json") == true {
             let body: Data
-            do { body = try await collect(response.body, cap: 32 << 20) } catch let error as HTTPError { throw mapTransport(error) }
+            do { body = try await collect(response.body,
+                cap: 32 << 20) } catch let error as HTTPError { throw mapTransport(error) }
             return deliver(try await rawResponse(body, request: request, dialect: found.dialect, path: path))
         }
 
@@ -387,7 +400,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
         do {
             for try await chunk in response.body {
                 for payload in parser.feed(chunk) {
-                    if let snapshot = try reader.read(payload, endpoint: shownURL(path), redactor: Redactor(endpoint.apiKey)) {
+                    if let snapshot = try reader.read(payload, endpoint: shownURL(path),
+                        redactor: Redactor(endpoint.apiKey)) {
                         continuation.yield(.partial(snapshot))
                     }
                 }
@@ -395,7 +409,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
         } catch let error as HTTPError {
             if case .timedOut = error { throw mapTransport(error) }
             throw EngineError.truncated(
-                "the answer from \(shownURL(path)) broke off after \(reader.text.count) characters (\(error.message)); try again")
+                "the answer from \(shownURL(path)) broke off after \(reader.text.count) characters (\(error.message)); "
+                    + "try again")
         }
         for payload in parser.finish() {
             if let snapshot = try reader.read(payload, endpoint: shownURL(path), redactor: Redactor(endpoint.apiKey)) {
@@ -410,18 +425,21 @@ public struct OpenAICompatibleEngine: LanguageModel {
         }
         guard reader.sawDone || reader.finishReason != nil else {
             throw EngineError.truncated(
-                "the answer from \(shownURL(path)) ended after \(reader.text.count) characters before the model finished; try again")
+                "the answer from \(shownURL(path)) ended after \(reader.text.count) characters before the model "
+                    + "finished; try again")
         }
         let usage: Usage
         if let reported = reader.usage {
             usage = reported
         } else {
-            usage = try await countedUsage(request, text: reader.text, tokensStreamed: reader.contentEvents, dialect: found.dialect)
+            usage = try await countedUsage(request, text: reader.text, tokensStreamed: reader.contentEvents,
+                dialect: found.dialect)
         }
         continuation.yield(
             .completed(
                 RawResponse(
-                    text: reader.text, usage: usage, model: reader.model ?? modelName, finishReason: reader.finishReason)))
+                    text: reader.text, usage: usage, model: reader.model ?? modelName,
+                    finishReason: reader.finishReason)))
     }
 
     /// Usage when the server reported none: the tokenizer's count, or the documented estimate.
@@ -431,7 +449,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
     ///
     /// A streamed answer's tokens are its content events (`tokensStreamed`, one per token from
     /// llama.cpp's servers), so only the prompt is sent to the tokenizer.
-    private func countedUsage(
+    func countedUsage(
         _ request: GenerationRequest, text: String, tokensStreamed: Int? = nil, dialect: ServerDialect
     ) async throws -> Usage {
         let promptText = request.instructions + "\n" + request.prompt
@@ -455,7 +473,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// the refusal is remembered, for this run and in the cache, so later runs skip the grammar.
     /// Likewise a server that refuses OpenAI's `json_schema` (llama-cpp-python behind a gateway:
     /// "Input should be 'text' or 'json_object'") gets llama.cpp's `json_object` + `schema`.
-    private func shaped<T>(
+    func shaped<T>(
         _ request: GenerationRequest, on found: Discovery, stream: Bool, send: (Data) async throws -> T
     ) async throws -> T {
         let model = resolvedModel(found)
@@ -464,19 +482,22 @@ public struct OpenAICompatibleEngine: LanguageModel {
         do {
             return try await send(
                 try OpenAIWire.chatBody(
-                    request, model: model, dialect: found.dialect, grammar: grammar, stream: stream, jsonObjectSchema: objectForm))
+                    request, model: model, dialect: found.dialect, grammar: grammar, stream: stream,
+                    jsonObjectSchema: objectForm))
         } catch let error as EngineError {
             guard case .http(let status, let message) = error else { throw error }
             if grammar != nil, message.lowercased().contains("grammar") {
                 recordGrammarRefused(found, reason: "http \(status): \(message)")
                 return try await send(
                     try OpenAIWire.chatBody(
-                        request, model: model, dialect: found.dialect, grammar: nil, stream: stream, jsonObjectSchema: objectForm))
+                        request, model: model, dialect: found.dialect, grammar: nil, stream: stream,
+                        jsonObjectSchema: objectForm))
             }
             guard grammar == nil, !objectForm, Self.refusesJSONSchema(message) else { throw error }
             recordJSONSchemaRefused(found, reason: "http \(status)")
             return try await send(
-                try OpenAIWire.chatBody(request, model: model, dialect: found.dialect, grammar: nil, stream: stream, jsonObjectSchema: true))
+                try OpenAIWire.chatBody(request, model: model, dialect: found.dialect, grammar: nil, stream: stream,
+                    jsonObjectSchema: true))
         }
     }
 
@@ -494,7 +515,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// with another `n_ctx`, or a configured size the server does not have) is rediscovered and
     /// recorded, from the server's own error where it reports its window nowhere else
     /// (llama-cpp-python); the request still fails, for the router to fit or fall back.
-    private func onCurrentServer<T>(_ work: (Discovery) async throws -> T) async throws -> T {
+    func onCurrentServer<T>(_ work: (Discovery) async throws -> T) async throws -> T {
         let found = try await discovery()
         do {
             return try await work(found)
@@ -511,7 +532,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
 
     /// Rediscovers after a context error that names the server's window, keeping `tokens` as
     /// the discovered window when the server reports none (or another) itself.
-    private func learnWindow(_ tokens: Int, after found: Discovery) async throws {
+    func learnWindow(_ tokens: Int, after found: Discovery) async throws {
         let used = found.window?.tokens ?? endpoint.contextSize
         guard tokens > 0, used != tokens else { return }
         forgetDiscovery()
@@ -540,292 +561,11 @@ public struct OpenAICompatibleEngine: LanguageModel {
         }
     }
 
-    private func resolvedModel(_ found: Discovery) -> String? {
+    func resolvedModel(_ found: Discovery) -> String? {
         endpoint.model ?? (found.servedModels.count == 1 ? found.servedModels[0] : nil)
     }
 
-    private func invalidAnswer(_ path: String, _ problem: String) -> EngineError {
+    func invalidAnswer(_ path: String, _ problem: String) -> EngineError {
         .invalidOutput(["the answer from \(shownURL(path)) \(problem)"])
-    }
-}
-
-// MARK: - Loopback and requests
-
-extension OpenAICompatibleEngine {
-    /// The privacy promise: a local engine never connects anywhere but this machine.
-    func guardLoopback() throws {
-        guard kind == .local else { return }
-        guard let host = endpoint.url.host, Self.isLoopback(host: host) else {
-            throw EngineError.notLoopback(URLCredentials.display(endpoint.url))
-        }
-    }
-
-    /// `localhost`, 127.0.0.0/8 and ::1 (also written in full, or IPv4-mapped). The host is parsed
-    /// as an address, so `127.0.0.1.evil.com` is a name, not a loopback address.
-    static func isLoopback(host rawHost: String) -> Bool {
-        var host = rawHost.lowercased()
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if host == "localhost" { return true }
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 {
-            return withUnsafeBytes(of: &v4) { $0[0] == 127 }
-        }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, host, &v6) == 1 {
-            return withUnsafeBytes(of: &v6) { bytes in
-                let loopback = bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
-                let mapped = bytes.prefix(10).allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff && bytes[12] == 127
-                return loopback || mapped
-            }
-        }
-        return false
-    }
-
-    /// The server root: the configured URL without a trailing `/` or `/v1`.
-    var serverRoot: String { Self.serverRoot(of: endpoint.url) }
-
-    static func serverRoot(of url: URL) -> String {
-        var root = url.absoluteString
-        while root.hasSuffix("/") { root.removeLast() }
-        if root.hasSuffix("/v1") { root.removeLast(3) }
-        return root
-    }
-
-    private func url(_ path: String) -> URL {
-        URL(string: serverRoot + path) ?? endpoint.url
-    }
-
-    /// The URL of `path` as messages show it: without credentials (``URLCredentials``).
-    private func shownURL(_ path: String) -> String { URLCredentials.display(url(path)) }
-
-    func makeRequest(_ method: String, _ path: String, _ body: Data?, deadline: TimeInterval, accept: String) -> HTTPRequest {
-        var headers = ["Accept": accept]
-        if body != nil { headers["Content-Type"] = "application/json" }
-        if let key = endpoint.apiKey { headers["Authorization"] = "Bearer \(key.secret)" }
-        // No redirects: a redirect could carry the key, or a local request, to another host.
-        return HTTPRequest(
-            url: url(path), method: method, headers: headers, body: body,
-            connectTimeout: min(connectTimeout, deadline), deadline: deadline, maxRedirects: 0, maxBodyBytes: nil)
-    }
-
-    /// A JSON exchange with retries, returning the body of a 2xx answer.
-    private func fetchJSON(
-        _ method: String, _ path: String, _ body: Data?, deadline: TimeInterval? = nil, retries: Int? = nil
-    ) async throws -> Data {
-        let response = try await exchange(
-            method, path, body, deadline: deadline ?? min(30, self.deadline), retries: retries ?? retryPolicy.maxRetries,
-            accept: "application/json")
-        do {
-            return try await collect(response.body, cap: 32 << 20)
-        } catch let error as HTTPError {
-            throw mapTransport(error)
-        }
-    }
-
-    /// Sends until a 2xx head arrives, retrying what may pass (connection errors, 408, 409, 429
-    /// without quota trouble, 5xx) within `deadline` seconds in total.
-    private func exchange(
-        _ method: String, _ path: String, _ body: Data?, deadline: TimeInterval, retries: Int, accept: String
-    ) async throws -> HTTPStreamingResponse {
-        try guardLoopback()
-        let clock = ContinuousClock()
-        let start = clock.now
-        func remaining() -> TimeInterval {
-            let elapsed = clock.now - start
-            return deadline - (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        }
-        // A generation is what a provider bills: each one whose body goes out is told to the
-        // router's meter (``SentRequestLog``), retries included.
-        let sentLog = method == "POST" && path == "/v1/chat/completions" ? SentRequestLog.current : nil
-        var attempt = 0
-        while true {
-            var failure: EngineError
-            var retryAfter: Double? = nil
-            var retryable: Bool
-            let entry = sentLog?.begin()
-            do {
-                requests.add()
-                let response = try await transport.stream(
-                    makeRequest(method, path, body, deadline: max(0.001, remaining()), accept: accept))
-                let trace = ResponseTrace(response.head)
-                if let entry {
-                    var sent = SentRequest(status: response.head.status)
-                    // A gateway's requests are traced (`--verbose`); a single server's ids only
-                    // show in a failure's message.
-                    if trace.viaGateway { (sent.requestID, sent.servedBy) = (trace.requestID, trace.servedBy) }
-                    sentLog?.resolve(entry, as: sent)
-                }
-                if response.head.isSuccess { return response }
-                let data = (try? await collect(response.body, cap: 64 << 10)) ?? Data()
-                (failure, retryable) = statusError(response.head, body: data)
-                if retryable { retryAfter = Self.retryAfter(response.head, now: timing.now()) }
-            } catch let error as HTTPError {
-                if let entry { sentLog?.resolve(entry, as: SentRequest(afterSending: error)) }
-                failure = mapTransport(error)
-                retryable = error.isConnectionFailure
-            }
-            if let wait = retryAfter, wait > retryPolicy.retryAfterCap {
-                // Waiting longer than the cap only delays the fallback the router can take now.
-                throw failure
-            }
-            guard retryable, attempt < retries else { throw failure }
-            let delay = retryAfter ?? retryPolicy.baseDelay * pow(2, Double(attempt)) * (0.5 + timing.random())
-            // A retry that could not finish before the deadline only delays the fallback.
-            guard remaining() - delay > 0.5 else { throw failure }
-            try await timing.sleep(.milliseconds(Int((delay * 1000).rounded())))
-            attempt += 1
-        }
-    }
-
-    func collect(_ body: AsyncThrowingStream<Data, any Error>, cap: Int) async throws -> Data {
-        var data = Data()
-        for try await chunk in body {
-            data.append(chunk)
-            if data.count > cap { throw HTTPError.bodyTooLarge(URLCredentials.display(endpoint.url), limit: cap) }
-        }
-        return data
-    }
-
-    /// The wait a refusal asks for, in seconds: `retry-after-ms` (OpenAI's, in milliseconds) when
-    /// it is a finite number ≥ 0, else `Retry-After` as delta-seconds or an HTTP date (any of
-    /// RFC 9110's three forms; a date in the past is 0). A negative, infinite or unreadable value
-    /// is `nil`: the exponential backoff applies. The result is always finite and ≥ 0; one above
-    /// ``RetryPolicy/retryAfterCap`` is not waited for (the exchange fails at once).
-    static func retryAfter(_ head: HTTPResponseHead, now: Date) -> Double? {
-        if let milliseconds = head.header("retry-after-ms").flatMap(finiteNonNegative) { return milliseconds / 1000 }
-        guard let text = head.header("retry-after")?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        if let seconds = finiteNonNegative(text) { return seconds }
-        for format in httpDateFormats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return max(0, date.timeIntervalSince(now)) }
-        }
-        return nil
-    }
-
-    /// IMF-fixdate, the obsolete RFC 850 form, and asctime.
-    private static let httpDateFormats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
-
-    /// A plain decimal number (no sign, no exponent, no `inf` or `nan`) that is finite.
-    private static func finiteNonNegative(_ text: String) -> Double? {
-        let text = text.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            let value = Double(text), value.isFinite, value >= 0
-        else { return nil }
-        return value
-    }
-}
-
-// MARK: - Errors mapping
-
-/// Removes the API key, anything shaped like an OpenAI key, and credentials inside URLs
-/// (``URLCredentials``) from text a server sent back or an error quotes.
-struct Redactor {
-    let key: APIKey?
-    init(_ key: APIKey?) { self.key = key }
-
-    func clean(_ text: String) -> String {
-        var result = text
-        if let secret = key?.secret, !secret.isEmpty { result = result.replacingOccurrences(of: secret, with: "<redacted>") }
-        // A key given inside a URL (user information, `?api_key=`) is shown nowhere either.
-        result = URLCredentials.redacted(in: result)
-        // OpenAI echoes part of a wrong key ("sk-abc***xyz"); hide every such word.
-        var words: [Substring] = []
-        for word in result.split(separator: " ", omittingEmptySubsequences: false) {
-            let bare = word.drop(while: { "('\"`".contains($0) })
-            words.append(bare.hasPrefix("sk-") ? "<redacted>" : word)
-        }
-        return words.joined(separator: " ")
-    }
-}
-
-extension EngineError {
-    /// The same error with every server-supplied text passed through `redactor`.
-    fileprivate func redacted(_ redactor: Redactor) -> EngineError {
-        switch self {
-        case .unavailable(let reason): return .unavailable(reason: redactor.clean(reason))
-        case .quotaExceeded(let detail): return .quotaExceeded(redactor.clean(detail))
-        case .invalidOutput(let problems): return .invalidOutput(problems.map(redactor.clean))
-        case .truncated(let detail): return .truncated(redactor.clean(detail))
-        case .http(let status, let message): return .http(status: status, message: redactor.clean(message))
-        case .transport(let detail): return .transport(redactor.clean(detail))
-        case .authentication(let detail): return .authentication(redactor.clean(detail))
-        case .notLoopback(let url): return .notLoopback(redactor.clean(url))
-        case .invalidConfiguration(let key, let value, let reason):
-            return .invalidConfiguration(key: key, value: redactor.clean(value), reason: redactor.clean(reason))
-        case .contextExceeded, .rateLimited: return self
-        }
-    }
-}
-
-extension OpenAICompatibleEngine {
-    /// Every error leaving the engine passes here, so no server echo can carry the key out.
-    private func redactingErrors<T>(_ work: () async throws -> T) async throws -> T {
-        do {
-            return try await work()
-        } catch let error as EngineError {
-            throw error.redacted(Redactor(endpoint.apiKey))
-        }
-    }
-
-    private var engineName: String { "the \(kind.rawValue) engine at \(URLCredentials.display(endpoint.url))" }
-
-    /// Connection trouble means the engine is unavailable (the router falls back); a deadline is transport trouble.
-    func mapTransport(_ error: HTTPError) -> EngineError {
-        switch error {
-        case .connectionFailed, .connectionLost, .connectTimedOut:
-            let hint = kind == .local
-                ? "start it (scripts/serve-models) or fix STUDYKIT_LOCAL_URL" : "check STUDYKIT_REMOTE_URL and the network"
-            return .unavailable(reason: "\(engineName) is unreachable (\(error.message)); \(hint)")
-        case .timedOut(_, let seconds):
-            let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
-            return .transport("\(engineName) did not answer within \(shown) s; try again, or raise STUDYKIT_DEADLINE")
-        default:
-            return .transport("\(engineName) failed: \(error.message)")
-        }
-    }
-
-    func authenticationError(status: Int, body: Data) -> EngineError {
-        let detail = Redactor(endpoint.apiKey).clean(OpenAIWire.errorDetail(body).message)
-        guard endpoint.apiKey != nil else {
-            return .authentication(
-                "\(engineName) requires an API key (http \(status): \(detail)); set STUDYKIT_REMOTE_API_KEY")
-        }
-        let setting = endpoint.apiKeySetting ?? "the configured API key"
-        return .authentication("\(engineName) refused the API key from \(setting) (http \(status): \(detail)); check the key")
-    }
-
-    /// Maps a non-2xx answer to an error, and says whether another attempt may succeed.
-    private func statusError(_ head: HTTPResponseHead, body: Data) -> (EngineError, retryable: Bool) {
-        let status = head.status
-        if status == 401 || status == 403 { return (authenticationError(status: status, body: body), false) }
-        let detail = OpenAIWire.errorDetail(body)
-        var message = Redactor(endpoint.apiKey).clean(detail.message)
-        // A gateway's budget (LiteLLM: 422, or 429 where configured) is a quota: not retried, remote closed.
-        if detail.type == "budget_exceeded" || detail.code == "budget_exceeded" { return (.quotaExceeded(message), false) }
-        // The answer shape, not the server, failed: retrying the same body cannot help.
-        if Self.refusesJSONSchema(message) { return (.http(status: status, message: message), false) }
-        // A gateway's failure names its request, so it can be found in the gateway's log.
-        if status >= 500 { message += ResponseTrace(head).suffix }
-        switch status {
-        case 429:
-            if detail.code == "insufficient_quota" || detail.type == "insufficient_quota" {
-                return (.quotaExceeded(message), false)
-            }
-            return (.rateLimited(retryAfter: Self.retryAfter(head, now: timing.now())), true)
-        case 408, 409, 500...599:
-            return (.http(status: status, message: message), true)
-        case 400, 413:
-            if detail.code == "context_length_exceeded" || message.contains("context length")
-                || message.contains("context window"), let numbers = OpenAIWire.contextNumbers(message)
-            {
-                return (.contextExceeded(tokens: numbers.tokens, window: numbers.window), false)
-            }
-            return (.http(status: status, message: message), false)
-        default:
-            return (.http(status: status, message: message), false)
-        }
     }
 }

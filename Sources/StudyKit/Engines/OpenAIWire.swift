@@ -28,7 +28,8 @@ enum OpenAIWire {
         // order the model writes the fields in (llama.cpp's grammar follows it), so it must
         // survive encoding exactly as the Generable type declares it.
         var messages: [JSONValue] = []
-        if !request.instructions.isEmpty { messages.append(["role": "system", "content": .string(request.instructions)]) }
+        if !request.instructions.isEmpty { messages.append(["role": "system",
+            "content": .string(request.instructions)]) }
         messages.append(["role": "user", "content": .string(request.prompt)])
         var body = JSONObject()
         if let model { body["model"] = .string(model) }
@@ -64,9 +65,11 @@ enum OpenAIWire {
             case .openAI, .liteLLM:
                 if let strictText = request.strictJSONSchema {
                     let strict = try schemaObject(strictText, name: request.schemaName)
-                    body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": strict, "strict": true]]
+                    body["response_format"] = ["type": "json_schema",
+                        "json_schema": ["name": name, "schema": strict, "strict": true]]
                 } else {
-                    body["response_format"] = ["type": "json_schema", "json_schema": ["name": name, "schema": schema, "strict": false]]
+                    body["response_format"] = ["type": "json_schema",
+                        "json_schema": ["name": name, "schema": schema, "strict": false]]
                 }
             }
         }
@@ -82,7 +85,8 @@ enum OpenAIWire {
 
     /// OpenAI allows `[a-zA-Z0-9_-]{1,64}` as a schema name.
     private static func schemaName(_ name: String) -> String {
-        let allowed = name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "_" || $0 == "-" }
+        let allowed = name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "_"
+            || $0 == "-" }
         let cleaned = String(String.UnicodeScalarView(allowed).prefix(64))
         return cleaned.isEmpty ? "response" : cleaned
     }
@@ -105,7 +109,8 @@ enum OpenAIWire {
         guard let items = value as? [Any] else { return nil }
         var tokens: [Int] = []
         for item in items {
-            if let id = integer(item) ?? integer((item as? [String: Any])?["id"]) { tokens.append(id) } else { return nil }
+            if let id = integer(item)
+                ?? integer((item as? [String: Any])?["id"]) { tokens.append(id) } else { return nil }
         }
         return tokens
     }
@@ -126,7 +131,8 @@ enum OpenAIWire {
         let message = first["message"] as? [String: Any]
         return Completion(
             text: message?["content"] as? String, refusal: message?["refusal"] as? String,
-            finishReason: first["finish_reason"] as? String, usage: usage(object["usage"]), model: object["model"] as? String)
+            finishReason: first["finish_reason"] as? String, usage: usage(object["usage"]),
+            model: object["model"] as? String)
     }
 
     static func usage(_ value: Any?) -> Usage? {
@@ -193,7 +199,8 @@ struct ChunkReader {
             return nil
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else {
-            throw EngineError.invalidOutput(["the stream from \(endpoint) carried an event that is not JSON: '\(OpenAIWire.preview(Data(payload.utf8)))'"])
+            throw EngineError.invalidOutput(["the stream from \(endpoint) carried an event that is not JSON: "
+                + "'\(OpenAIWire.preview(Data(payload.utf8)))'"])
         }
         if object["error"] != nil {
             let detail = OpenAIWire.errorDetail(Data(payload.utf8))

@@ -43,7 +43,8 @@ public struct CurlTransport: HTTPTransport {
         }
         let limiter = self.limiter
         let head = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (headContinuation: CheckedContinuation<HTTPResponseHead, any Error>) in
+            try await withCheckedThrowingContinuation { (headContinuation: CheckedContinuation<HTTPResponseHead,
+                any Error>) in
                 transfer.setHeadContinuation(headContinuation)
                 let thread = Thread {
                     transfer.perform()
@@ -154,7 +155,8 @@ private final class Transfer: Sendable {
             _ = studykit_curl_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(data.count))
             data.withUnsafeBytes { raw in
                 // COPYPOSTFIELDS copies the bytes, so they need not outlive this call.
-                _ = studykit_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+                _ = studykit_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS,
+                    UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
             }
             if method != "POST" { _ = studykit_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method) }
         } else if method == "GET" {
@@ -280,7 +282,8 @@ private final class Transfer: Sendable {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             // Past a redirect the bad address is the server's, not the user's: name where it pointed.
             if let location = state.withLock({ $0.headers["location"] }) {
-                let base = studykit_curl_effective_url(handle).flatMap { URL(string: String(cString: $0)) } ?? request.url
+                let base = studykit_curl_effective_url(handle).flatMap { URL(string: String(cString: $0)) }
+                    ?? request.url
                 let target = URL(string: location, relativeTo: base)?.absoluteString ?? location
                 return .redirectRefused(url, target: target)
             }

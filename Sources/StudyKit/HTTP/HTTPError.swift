@@ -38,7 +38,8 @@ public enum HTTPError: StudyKitError, Equatable, Sendable {
         case .tooManyRedirects(let url, let limit):
             return "\(url) redirected more than \(limit) times; use the final address instead"
         case .redirectRefused(let url, let target):
-            return "\(url) redirected to \(target), which studykit does not follow (only http and https addresses are fetched)"
+            return "\(url) redirected to \(target), which studykit does not follow (only http and https addresses are "
+                + "fetched)"
         case .bodyTooLarge(let url, let limit):
             return "\(url) is larger than the \(limit)-byte limit; download it and pass the file, or raise the limit"
         case .cancelled(let url):

@@ -50,7 +50,8 @@ public struct HTTPResponseHead: Sendable, Equatable {
     /// Creates a head; header names are lower-cased here so lookups need not care.
     public init(status: Int, headers: [String: String], url: URL) {
         self.status = status
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) },
+            uniquingKeysWith: { _, last in last })
         self.url = url
     }
 

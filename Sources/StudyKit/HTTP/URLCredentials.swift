@@ -38,7 +38,8 @@ enum URLCredentials {
         }
         let matches = parameter.matches(in: result, range: NSRange(result.startIndex..., in: result))
         for match in matches.reversed() {
-            guard let nameRange = Range(match.range(at: 2), in: result), let valueRange = Range(match.range(at: 3), in: result),
+            guard let nameRange = Range(match.range(at: 2), in: result),
+                let valueRange = Range(match.range(at: 3), in: result),
                 !result[valueRange].isEmpty
             else { continue }
             let name = result[nameRange].lowercased().replacingOccurrences(of: "-", with: "_")
@@ -51,7 +52,8 @@ enum URLCredentials {
     /// letters and digits with no dot (not a host name, not an e-mail's local part).
     private static func looksLikeToken(_ user: Substring) -> Bool {
         if user.lowercased().hasPrefix("sk-") { return true }
-        return user.count >= 16 && !user.contains(".") && user.contains(where: \.isNumber) && user.contains(where: \.isLetter)
+        return user.count >= 16 && !user.contains(".") && user.contains(where: \.isNumber)
+            && user.contains(where: \.isLetter)
     }
 
     /// `url` as text for people and logs, without its credentials.

@@ -60,9 +60,11 @@ enum Apparatus {
             "vínculos externos", "véase también", "ver también", "lecturas adicionales", "lectura adicional",
             "otras lecturas", "lectura complementaria", "agradecimientos",
             // Japanese
-            "参考文献", "脚注", "注釈", "出典", "関連項目", "外部リンク", "関連文献", "参考資料", "引用文献", "註釈", "謝辞",
+            "参考文献", "脚注", "注釈", "出典", "関連項目", "外部リンク", "関連文献",
+                "参考資料", "引用文献", "註釈", "謝辞",
             // Italian and Portuguese, which share the page layouts
-            "bibliografia", "collegamenti esterni", "voci correlate", "referências", "ligações externas", "ver também",
+            "bibliografia", "collegamenti esterni", "voci correlate", "referências", "ligações externas",
+                "ver também",
         ]
         let weak = [
             "notes", "note", "sources", "source", "literature", "annexes", "annexe", "literatur", "quellen",

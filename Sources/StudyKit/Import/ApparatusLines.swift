@@ -25,7 +25,8 @@ enum ApparatusLines {
         let outsideASCII = line.utf8.contains { $0 >= 0x80 }
         return outsideASCII
             && line.contains {
-                $0 == "^" || $0 == "↑" || $0 == ":" || $0 == "(" || $0 == "°" || $0 == "|" || $0 == "/" || $0.isNumber
+                $0 == "^" || $0 == "↑" || $0 == ":" || $0 == "(" || $0 == "°" || $0 == "|" || $0 == "/"
+                    || $0.isNumber
             }
             || firstWords.contains(firstWord(of: line))
     }
@@ -61,7 +62,8 @@ enum ApparatusLines {
         if words <= 30, mayBeAgencyCredit(line), line.firstMatch(of: agencyCredit) != nil {
             return true
         }
-        if words <= 25, line.utf8.mayContainBytes(of: "°"), line.contains("°"), line.firstMatch(of: coordinates) != nil {
+        if words <= 25, line.utf8.mayContainBytes(of: "°"), line.contains("°"),
+            line.firstMatch(of: coordinates) != nil {
             return true
         }
         if words <= 12, namesTheEncyclopedia(line), line.firstMatch(of: encyclopediaLine) != nil
@@ -130,7 +132,8 @@ enum ApparatusLines {
     /// parentheses a removed pronunciation left empty.
     static func cleanedBody(_ line: Substring, isHeading: Bool) -> String {
         var text = String(line)
-        guard text.utf8.containsByte(0x5B) || text.utf8.containsByte(0x28) || text.hasPrefix("^") || text.hasSuffix("¶")
+        guard text.utf8.containsByte(0x5B) || text.utf8.containsByte(0x28) || text.hasPrefix("^")
+            || text.hasSuffix("¶")
         else {
             return text
         }
@@ -188,7 +191,8 @@ enum ApparatusLines {
         "Suivez-nous", "Abonnez-vous", "S'abonner", "Inscrivez-vous", "Compartir", "Suscríbete", "Suscribirse",
         "Síguenos",
         "Photo", "Photograph", "Photos", "Image", "Images", "Picture", "Illustration", "Graphic", "Credit", "Credits",
-        "Source", "Foto", "Fotos", "Bild", "Bildquelle", "Quelle", "Crédit", "Crédits", "Crédito", "Créditos", "Fuente",
+        "Source", "Foto", "Fotos", "Bild", "Bildquelle", "Quelle", "Crédit", "Crédits", "Crédito", "Créditos",
+        "Fuente",
         "Imagen", "写真", "画像", "公開日", "更新日", "シェア",
     ]
 
@@ -466,7 +470,8 @@ enum ApparatusLines {
         "contributor", "january", "february", "march", "april", "june", "july", "august", "september", "october",
         "november", "december", "janvier", "février", "mars", "avril", "juin", "juillet", "août", "septembre",
         "octobre",
-        "novembre", "décembre", "januar", "februar", "märz", "juni", "juli", "oktober", "dezember", "enero", "febrero",
+        "novembre", "décembre", "januar", "februar", "märz", "juni", "juli", "oktober", "dezember", "enero",
+        "febrero",
         "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre", "mise",
     ]
 

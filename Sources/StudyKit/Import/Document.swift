@@ -126,7 +126,8 @@ public enum SourceReference: Sendable, Equatable {
                 self = .url(url)
             } else {
                 // Not parseable as a URL (spaces, say): the loader reports it as an unsupported source.
-                self = .url(URL(string: "invalid:" + (argument.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""))!)
+                self = .url(URL(
+                    string: "invalid:" + (argument.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""))!)
             }
             return
         }
@@ -171,7 +172,8 @@ public struct ImportOptions: Sendable, Equatable {
 
     /// Creates options; the defaults are the documented limits (30 s, 50 MB, 5 s connect).
     public init(
-        password: String? = nil, deadline: TimeInterval = 30, maxBytes: Int = ImportOptions.defaultMaxBytes, connectTimeout: TimeInterval = 5
+        password: String? = nil, deadline: TimeInterval = 30, maxBytes: Int = ImportOptions.defaultMaxBytes,
+        connectTimeout: TimeInterval = 5
     ) {
         self.password = password
         self.deadline = deadline

@@ -35,7 +35,9 @@ enum HTMLImporter {
 
     /// Parses with the documented options and converts the tree, or returns `nil` when there is no tree.
     static func parse(_ data: Data, encoding: String?) -> Node? {
-        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
+        let options =
+            Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+                | HTML_PARSE_NONET.rawValue)
         var chosen = encoding
         if chosen == nil, data.withUnsafeBytes({ SourceNormalizer.firstInvalidUTF8Offset($0) }) == nil {
             chosen = "UTF-8"
@@ -177,7 +179,9 @@ extension HTMLImporter {
 
     @_spi(Benchmarks) public static func measure(_ data: Data) -> Timing {
         let clock = ContinuousClock()
-        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue)
+        let options =
+            Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+                | HTML_PARSE_NONET.rawValue)
         let parse = clock.measure {
             let pointer: htmlDocPtr? = data.withUnsafeBytes { raw in
                 guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return nil }

@@ -25,7 +25,8 @@ public struct Importer: Sendable {
     /// stdin is refused without being held in memory; by default the process's own stdin.
     public init(
         transport: any HTTPTransport = CurlTransport(),
-        standardInputUpTo: @escaping @Sendable (_ upTo: Int) throws -> Data = { try Importer.readStandardInput(upTo: $0) }
+        standardInputUpTo: @escaping @Sendable (_ upTo: Int) throws -> Data =
+            { try Importer.readStandardInput(upTo: $0) }
     ) {
         self.transport = transport
         self.standardInput = standardInputUpTo
@@ -37,7 +38,8 @@ public struct Importer: Sendable {
         var data = Data()
         let handle = FileHandle.standardInput
         while data.count <= limit {
-            guard let chunk = try handle.read(upToCount: min(1 << 20, limit + 1 - data.count)), !chunk.isEmpty else { break }
+            guard let chunk = try handle.read(upToCount: min(1 << 20, limit + 1 - data.count)),
+                !chunk.isEmpty else { break }
             data.append(chunk)
         }
         return data
@@ -80,7 +82,8 @@ public struct Importer: Sendable {
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         if attributes?[.type] as? FileAttributeType == .typeRegular {
-            if let size = (attributes?[.size] as? NSNumber)?.intValue, size > maxBytes { throw .tooLarge(path, limit: maxBytes) }
+            if let size = (attributes?[.size] as? NSNumber)?.intValue,
+                size > maxBytes { throw .tooLarge(path, limit: maxBytes) }
             do {
                 return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
             } catch {
@@ -91,7 +94,8 @@ public struct Importer: Sendable {
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
-            while data.count <= maxBytes, let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { data.append(chunk) }
+            while data.count <= maxBytes, let chunk = try handle.read(upToCount: 1 << 20),
+                !chunk.isEmpty { data.append(chunk) }
         } catch {
             throw .unreadable(path, reason: "the file could not be read")
         }
@@ -102,7 +106,8 @@ public struct Importer: Sendable {
     // MARK: - URLs
 
     /// What a URL may answer with.
-    private static let accept = "text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,application/pdf;q=0.9,*/*;q=0.1"
+    private static let accept =
+        "text/html,application/xhtml+xml,text/plain;q=0.9,text/markdown;q=0.9,application/pdf;q=0.9,*/*;q=0.1"
 
     private func fetch(_ url: URL, options: ImportOptions) async throws -> Document {
         let address = url.absoluteString
@@ -160,7 +165,8 @@ public struct Importer: Sendable {
             }
             return text
         case "utf-16", "utf-16le", "utf-16be":
-            guard let text = String(data: data, encoding: charset == "utf-16le" ? .utf16LittleEndian : charset == "utf-16be" ? .utf16BigEndian : .utf16)
+            guard let text = String(data: data,
+                encoding: charset == "utf-16le" ? .utf16LittleEndian : charset == "utf-16be" ? .utf16BigEndian : .utf16)
             else { throw .notUTF8(origin, offset: 0) }
             return text
         case let other:
@@ -171,7 +177,8 @@ public struct Importer: Sendable {
     // MARK: - Content
 
     /// Builds a document from bytes whose kind is sniffed (files, stdin, untyped URL bodies).
-    func document(from data: Data, origin: String, name: String?, options: ImportOptions) throws(ImportError) -> Document {
+    func document(from data: Data, origin: String, name: String?,
+        options: ImportOptions) throws(ImportError) -> Document {
         switch Self.sniffKind(data, name: name) {
         case .pdf:
             return try pdf(data, origin: origin, options: options)
@@ -189,7 +196,8 @@ public struct Importer: Sendable {
         let (bodyLines, footnotes) = PDFFootnotes.separate(extraction.pages)
         let (text, pages) = PDFLayout.normalizePDF(lines: bodyLines)
         guard !text.isEmpty else { throw .empty(origin) }
-        let title = Self.meaningfulTitle(extraction.title) ?? extraction.displayedTitle.map { SourceNormalizer.normalizeText($0) }
+        let title = Self.meaningfulTitle(extraction.title)
+            ?? extraction.displayedTitle.map { SourceNormalizer.normalizeText($0) }
         let (blocks, ranges) = Apparatus.blocksAndRanges(of: text)
         let split = Apparatus.split(blocks)
         let notes = footnotes.map { SourceNormalizer.normalizeText($0) }.filter { !$0.isEmpty }
@@ -209,12 +217,16 @@ public struct Importer: Sendable {
     /// ("notes.docx", "C:\\work\\x.tex", "Microsoft Word - ch3.doc"), not a placeholder ("untitled"),
     /// and not front matter; else `nil`, and the title page 1 shows is used.
     static func meaningfulTitle(_ metadata: String?) -> String? {
-        guard let raw = metadata.map({ SourceNormalizer.normalizeText($0) }), raw.contains(where: \.isLetter) else { return nil }
+        guard let raw = metadata.map({ SourceNormalizer.normalizeText($0) }),
+            raw.contains(where: \.isLetter) else { return nil }
         let lower = raw.lowercased()
-        let placeholders: Set<String> = ["untitled", "title", "document", "untitled document", "no title", "slide 1", "presentation"]
-        if placeholders.contains(lower) || lower.hasPrefix("microsoft word - ") || lower.hasPrefix("microsoft powerpoint - ") { return nil }
+        let placeholders: Set<String> = ["untitled", "title", "document", "untitled document", "no title", "slide 1",
+            "presentation"]
+        if placeholders.contains(lower) || lower.hasPrefix("microsoft word - ")
+            || lower.hasPrefix("microsoft powerpoint - ") { return nil }
         if raw.contains("/") || raw.contains("\\") { return nil }
-        if lower.range(of: #"\.(pdf|docx?|odt|rtf|tex|dvi|ps|pptx?|txt|indd|md|html?)$"#, options: .regularExpression) != nil { return nil }
+        if lower.range(of: #"\.(pdf|docx?|odt|rtf|tex|dvi|ps|pptx?|txt|indd|md|html?)$"#,
+            options: .regularExpression) != nil { return nil }
         if FrontMatter.isFrontMatter(raw) { return nil }
         return raw
     }
@@ -325,7 +337,8 @@ public struct Importer: Sendable {
 
     private static func startsWithHeading(_ data: Data) -> Bool {
         let head = String(decoding: data.prefix(512), as: UTF8.self)
-        guard let firstLine = head.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }) else {
+        guard let firstLine =
+            head.split(whereSeparator: \.isNewline).first(where: { !$0.allSatisfy(\.isWhitespace) }) else {
             return false
         }
         let trimmed = firstLine.drop { $0 == " " || $0 == "\u{FEFF}" }

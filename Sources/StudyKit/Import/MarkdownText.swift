@@ -170,7 +170,8 @@ enum MarkdownText {
             if line == "---" || line == "..." {
                 // Only when it looks like YAML: `key: value` lines.
                 let body = lines[1..<index]
-                guard body.allSatisfy({ $0.isEmpty || $0.contains(":") || $0.hasPrefix(" ") || $0.hasPrefix("-") }) else {
+                guard body.allSatisfy({ $0.isEmpty || $0.contains(":") || $0.hasPrefix(" ")
+                    || $0.hasPrefix("-") }) else {
                     return lines
                 }
                 return Array(lines[(index + 1)...])
@@ -182,7 +183,8 @@ enum MarkdownText {
     /// A fence line's mark, length and info string ("```js" → (`, 3, "js")).
     private static func fenceMark(_ line: String) -> (mark: Character, count: Int, info: String)? {
         let trimmed = line.drop { $0 == " " }
-        guard line.count - trimmed.count <= 3, let first = trimmed.first, first == "`" || first == "~" else { return nil }
+        guard line.count - trimmed.count <= 3, let first = trimmed.first, first == "`"
+            || first == "~" else { return nil }
         let run = trimmed.prefix { $0 == first }
         guard run.count >= 3 else { return nil }
         let info = trimmed.dropFirst(run.count).trimmingCharacters(in: .whitespaces)
@@ -221,7 +223,8 @@ enum MarkdownText {
 
     /// `## Title {#anchor .class}` → `## Title`.
     private static func withoutHeadingAttributes(_ line: String) -> String {
-        headingAttributes.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "")
+        headingAttributes.stringByReplacingMatches(in: line, range: NSRange(line.startIndex..., in: line),
+            withTemplate: "")
     }
 
     /// `| a | b |` → `a | b`.
@@ -291,7 +294,8 @@ enum MarkdownText {
     /// Markup outside code spans taken away.
     private static func unwrapped(_ text: String) -> String {
         // Escaped characters are set aside first, so `\*stars\*` is no emphasis.
-        var text = emphasisRules.reduce(replaceEscapes(text)) { text, rule in replace(rule.expression, in: text, with: rule.template) }
+        var text = emphasisRules.reduce(replaceEscapes(text)) { text,
+            rule in replace(rule.expression, in: text, with: rule.template) }
         text = String(String.UnicodeScalarView(text.unicodeScalars.map { escapedBack[$0] ?? $0 }))
         for (entity, character) in entities { text = text.replacingOccurrences(of: entity, with: character) }
         return text
@@ -352,13 +356,15 @@ enum MarkdownText {
     }
 
     private static let entities = [
-        ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&apos;", "'"), ("&mdash;", "—"),
+        ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&apos;", "'"),
+        ("&mdash;", "—"),
         ("&ndash;", "–"), ("&hellip;", "…"), ("&copy;", "©"), ("&amp;", "&"),
     ]
 
     private static func replace(_ expression: NSRegularExpression, in text: String, with template: String) -> String {
         guard text.contains(where: { "[]<>*_~\\&=".contains($0) }) else { return text }
-        return expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template)
+        return expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text),
+            withTemplate: template)
     }
 
     /// Compiled once: each line of a long file is matched against every rule.

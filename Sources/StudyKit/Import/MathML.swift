@@ -125,7 +125,8 @@ enum MathML {
         node.name == "annotation" && (node.attribute("encoding")?.lowercased().contains("tex") ?? false)
     }
 
-    /// TeX on one line, without MediaWiki's `{\displaystyle …}` wrapper; a dollar would end the span, so it is escaped.
+    /// TeX on one line, without MediaWiki's `{\displaystyle …}` wrapper; a dollar would end the span, so it is
+    /// escaped.
     static func cleanTeX(_ raw: String) -> String {
         var tex = raw.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for style in ["\\displaystyle", "\\textstyle"] {

@@ -126,13 +126,17 @@ enum MathMLTeX {
     ]
 
     private static let operators: [String: String] = [
-        "∑": "\\sum", "∏": "\\prod", "∫": "\\int", "∮": "\\oint", "≠": "\\neq", "≤": "\\leq", "≥": "\\geq", "−": "-",
+        "∑": "\\sum", "∏": "\\prod", "∫": "\\int", "∮": "\\oint", "≠": "\\neq", "≤": "\\leq",
+        "≥": "\\geq", "−": "-",
         "×": "\\times", "÷": "\\div", "±": "\\pm", "∓": "\\mp", "⋅": "\\cdot", "·": "\\cdot", "∘": "\\circ",
         "→": "\\to",
-        "←": "\\leftarrow", "↔": "\\leftrightarrow", "⇒": "\\Rightarrow", "⇔": "\\Leftrightarrow", "∞": "\\infty",
-        "∈": "\\in", "∉": "\\notin", "⊂": "\\subset", "⊆": "\\subseteq", "∪": "\\cup", "∩": "\\cap", "∀": "\\forall",
+        "←": "\\leftarrow", "↔": "\\leftrightarrow", "⇒": "\\Rightarrow", "⇔": "\\Leftrightarrow",
+        "∞": "\\infty",
+        "∈": "\\in", "∉": "\\notin", "⊂": "\\subset", "⊆": "\\subseteq", "∪": "\\cup", "∩": "\\cap",
+        "∀": "\\forall",
         "∃": "\\exists", "∂": "\\partial", "∇": "\\nabla", "≈": "\\approx", "≡": "\\equiv", "∝": "\\propto",
-        "∼": "\\sim", "‖": "\\|", "∣": "\\mid", "…": "\\dots", "⋯": "\\cdots", "⁡": "", "⁢": "", "⁣": ",", "∗": "*",
+        "∼": "\\sim", "‖": "\\|", "∣": "\\mid", "…": "\\dots", "⋯": "\\cdots", "⁡": "", "⁢": "",
+        "⁣": ",", "∗": "*",
         "{": "\\{", "}": "\\}", "⟨": "\\langle", "⟩": "\\rangle", "¬": "\\neg", "∧": "\\wedge", "∨": "\\vee",
     ]
 
@@ -140,7 +144,8 @@ enum MathMLTeX {
         "α": "\\alpha", "β": "\\beta", "γ": "\\gamma", "δ": "\\delta", "ε": "\\varepsilon", "ϵ": "\\epsilon",
         "ζ": "\\zeta", "η": "\\eta", "θ": "\\theta", "ι": "\\iota", "κ": "\\kappa", "λ": "\\lambda", "μ": "\\mu",
         "ν": "\\nu", "ξ": "\\xi", "π": "\\pi", "ρ": "\\rho", "σ": "\\sigma", "τ": "\\tau", "υ": "\\upsilon",
-        "φ": "\\varphi", "ϕ": "\\phi", "χ": "\\chi", "ψ": "\\psi", "ω": "\\omega", "Γ": "\\Gamma", "Δ": "\\Delta",
+        "φ": "\\varphi", "ϕ": "\\phi", "χ": "\\chi", "ψ": "\\psi", "ω": "\\omega", "Γ": "\\Gamma",
+        "Δ": "\\Delta",
         "Θ": "\\Theta", "Λ": "\\Lambda", "Ξ": "\\Xi", "Π": "\\Pi", "Σ": "\\Sigma", "Φ": "\\Phi", "Ψ": "\\Psi",
         "Ω": "\\Omega",
     ]

@@ -142,7 +142,8 @@ enum PDFFootnotes {
         text.firstMatch(of: noteMark) != nil || text.wholeMatch(of: bareMark) != nil
     }
 
-    nonisolated(unsafe) private static let bareMark = /\s*(?:\d{1,3}|[*†‡§¶]{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3})\s*/
+    nonisolated(unsafe) private static let bareMark =
+        /\s*(?:\d{1,3}|[*†‡§¶]{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3})\s*/
     nonisolated(unsafe) private static let noteMark =
         /^(?:\d{1,3}|[*†‡§¶]{1,3}|[¹²³⁴⁵⁶⁷⁸⁹⁰]{1,3}|\(\d{1,3}\)|\[\d{1,3}\])\s?\p{L}/
 }

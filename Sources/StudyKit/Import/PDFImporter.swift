@@ -24,14 +24,16 @@ enum PDFImporter {
         // poppler's global state (font and encoding tables, initialised lazily) is not safe to
         // touch from two threads at once, so documents are opened and read one at a time.
         let result: Result<Extraction, ImportError> = popplerLock.withLock { _ in
-            Result { () throws(ImportError) -> Extraction in try extractLocked(data, source: source, password: password) }
+            Result { () throws(ImportError) -> Extraction in try extractLocked(data, source: source,
+                password: password) }
         }
         return try result.get()
     }
 
     private static let popplerLock = Mutex(())
 
-    private static func extractLocked(_ data: Data, source: String, password: String?) throws(ImportError) -> Extraction {
+    private static func extractLocked(_ data: Data, source: String,
+        password: String?) throws(ImportError) -> Extraction {
         PopplerLog.silenceOnce()
         var error: UnsafeMutablePointer<GError>? = nil
         let opened: OpaquePointer?
@@ -70,7 +72,8 @@ enum PDFImporter {
         if !pages.contains(where: \.hasText) { throw .imageOnlyPDF(source) }
         let title = takeString(poppler_document_get_title(document.pointer))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return Extraction(pages: pages.map(\.lines), title: title?.isEmpty == false ? title : nil, displayedTitle: displayedTitle)
+        return Extraction(pages: pages.map(\.lines), title: title?.isEmpty == false ? title : nil,
+            displayedTitle: displayedTitle)
     }
 
     // MARK: - The title on page 1
@@ -119,7 +122,8 @@ enum PDFImporter {
             parts.append(line.text)
         }
         let title = parts.joined(separator: " ")
-        guard title.count <= 200, title.contains(where: \.isLetter), !FrontMatter.isFrontMatter(title) else { return nil }
+        guard title.count <= 200, title.contains(where: \.isLetter),
+            !FrontMatter.isFrontMatter(title) else { return nil }
         return title
     }
 
@@ -146,7 +150,8 @@ enum PDFImporter {
     private static func readPages(
         _ count: Int, of document: GObjectReference, reopening bytes: GBytesReference?
     ) -> (pages: [PageText], displayedTitle: String?) {
-        let workers = bytes == nil ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, maximumWorkers, count / minimumPagesPerWorker)
+        let workers = bytes == nil ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, maximumWorkers,
+            count / minimumPagesPerWorker)
         guard workers > 1, let bytes else {
             let first = firstPage(of: document)
             return ([first.text] + (1..<count).map { pageText(of: document, at: $0) }, first.displayedTitle())
@@ -297,11 +302,13 @@ enum PDFImporter {
     }
 
     /// Maps poppler's GError to an import error and frees it.
-    private static func translate(_ error: UnsafeMutablePointer<GError>?, source: String, passwordGiven: Bool) -> ImportError {
+    private static func translate(_ error: UnsafeMutablePointer<GError>?, source: String,
+        passwordGiven: Bool) -> ImportError {
         guard let error else { return .corruptPDF(source, reason: "poppler could not open it") }
         defer { g_error_free(error) }
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        if error.pointee.domain == poppler_error_quark(), error.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
+        if error.pointee.domain == poppler_error_quark(),
+            error.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
             return passwordGiven ? .wrongPassword(source) : .passwordRequired(source)
         }
         return .corruptPDF(source, reason: message)

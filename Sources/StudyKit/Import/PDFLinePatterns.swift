@@ -81,7 +81,9 @@ enum PDFLinePatterns {
             while upper > lower && (bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09) { upper -= 1 }
             func hasLowercased(_ word: StaticString, at position: Int) -> Bool {
                 guard upper - position >= word.utf8CodeUnitCount else { return false }
-                for k in 0..<word.utf8CodeUnitCount where lowercased(bytes[position + k]) != word.utf8Start[k] { return false }
+                for k in 0..<word.utf8CodeUnitCount where lowercased(bytes[position + k]) != word.utf8Start[k] {
+                    return false
+                }
                 return true
             }
             var at = lower
@@ -106,7 +108,9 @@ enum PDFLinePatterns {
     private static func containsContents(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let word: [UInt8] = Array("contents".utf8)
         guard bytes.count >= word.count else { return false }
-        return (0...(bytes.count - word.count)).contains { start in word.indices.allSatisfy { lowercased(bytes[start + $0]) == word[$0] } }
+        return (0...(bytes.count - word.count)).contains { start in
+            word.indices.allSatisfy { lowercased(bytes[start + $0]) == word[$0] }
+        }
     }
 
     /// A number glued to a title's first letters (`1Introduction`): the number, when the text
@@ -144,24 +148,28 @@ enum PDFLinePatterns {
                 if words == 1 { first = start..<i }
                 if words > 10 { return false }
             }
-            guard words > 0, bytes.last != 0x2E, bytes[first].contains(where: isDigit) || first.count <= 2 else { return false }
+            guard words > 0, bytes.last != 0x2E, bytes[first].contains(where: isDigit)
+                || first.count <= 2 else { return false }
             let end = sectionNumberEnd(count: first.count) { UInt32(bytes[first.lowerBound + $0]) }
             return end.map { isICUEnd(count: first.count, at: $0) { UInt32(bytes[first.lowerBound + $0]) } } ?? false
         }
         if let answer, let answer { return answer }
         let words = line.split(separator: " ")
-        guard let first = words.first, words.count <= 10, !line.hasSuffix("."), first.contains(where: \.isNumber) || first.count <= 2 else {
+        guard let first = words.first, words.count <= 10, !line.hasSuffix("."), first.contains(where: \.isNumber)
+            || first.count <= 2 else {
             return false
         }
         let scalars = first.unicodeScalars.map(\.value)
-        return sectionNumberEnd(count: scalars.count) { scalars[$0] }.map { isICUEnd(count: scalars.count, at: $0) { scalars[$0] } } ?? false
+        return sectionNumberEnd(count: scalars.count) { scalars[$0] }.map { isICUEnd(count: scalars.count,
+            at: $0) { scalars[$0] } } ?? false
     }
 
     /// `^(((Chapter|Appendix|Part) )?([0-9]+|[A-Z])(\.[0-9]+)*\.?)$`: `2`, `2.1`, `4.5.`, `A.1`,
     /// `Appendix A`: a section number alone on its line.
     static func isSectionNumber(_ line: String) -> Bool {
         let scalars = line.unicodeScalars.map(\.value)
-        // A line that starts with a name cannot match without it: a capital letter would need a dot or the end after it.
+        // A line that starts with a name cannot match without it: a capital letter would need a dot or the end after
+        // it.
         var start = 0
         for name in ["Chapter ", "Appendix ", "Part "] where scalars.starts(with: name.unicodeScalars.map(\.value)) {
             start = name.unicodeScalars.count
@@ -279,5 +287,6 @@ enum PDFLinePatterns {
     private static func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 0x30 && s.value <= 0x39 }
     private static func isUpper(_ s: Unicode.Scalar) -> Bool { s.value >= 0x41 && s.value <= 0x5A }
     private static func isLower(_ s: Unicode.Scalar) -> Bool { s.value >= 0x61 && s.value <= 0x7A }
-    private static func isWordCharacter(_ s: Unicode.Scalar) -> Bool { isUpper(s) || isLower(s) || isDigit(s) || s == "_" }
+    private static func isWordCharacter(_ s: Unicode.Scalar) -> Bool { isUpper(s) || isLower(s) || isDigit(s)
+        || s == "_" }
 }

@@ -70,7 +70,8 @@ enum ReferenceMarkers {
             var result = afterPunctuation.stringByReplacingMatches(
                 in: line, range: NSRange(line.startIndex..., in: line), withTemplate: "")
             if count >= articleEvidence {
-                result = afterWord.stringByReplacingMatches(in: result, range: NSRange(result.startIndex..., in: result), withTemplate: "")
+                result = afterWord.stringByReplacingMatches(in: result,
+                    range: NSRange(result.startIndex..., in: result), withTemplate: "")
             }
             if spacedCount >= spacedEvidence { result = withoutSpacedMarks(result) }
             return result

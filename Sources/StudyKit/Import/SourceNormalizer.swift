@@ -22,9 +22,9 @@ import Foundation
 ///
 /// **Layout policy.** Unicode space separators become a plain space; runs of spaces collapse to
 /// one; lines are trimmed (but for the indentation of a fenced code block); two or more line
-/// breaks become exactly one blank line; leading and trailing blank lines go. Text, markdown and HTML keep single line breaks inside a paragraph;
-/// PDF lines are joined with a space (see ``PDFLayout`` for paragraphs, hyphenation and running
-/// headers). Normalizing twice gives the same result as normalizing once.
+/// breaks become exactly one blank line; leading and trailing blank lines go. Text, markdown and HTML keep single line
+/// breaks inside a paragraph; PDF lines are joined with a space (see ``PDFLayout`` for paragraphs, hyphenation and
+/// running headers). Normalizing twice gives the same result as normalizing once.
 enum SourceNormalizer {
     // MARK: - Decoding
 
@@ -64,7 +64,8 @@ enum SourceNormalizer {
         return try validatedUTF8(bytes[...], offsetBase: 0, source: source)
     }
 
-    private static func validatedUTF8(_ bytes: ArraySlice<UInt8>, offsetBase: Int, source: String) throws(ImportError) -> String {
+    private static func validatedUTF8(_ bytes: ArraySlice<UInt8>, offsetBase: Int,
+        source: String) throws(ImportError) -> String {
         let offset = bytes.withUnsafeBytes { firstInvalidUTF8Offset($0) }
         if let offset { throw .notUTF8(source, offset: offsetBase + offset) }
         return String(decoding: bytes, as: UTF8.self)

@@ -64,7 +64,8 @@ enum AnkiNotes {
             if card.kind == .cloze, let text = clozeText(question, answer: answer, hint: card.hint.map(trimmed)) {
                 // A cloze cut from the quote itself shows the quote once revealed: name only its source.
                 let whole = clozeText(question, answer: answer, hint: nil, marked: false) ?? ""
-                let sameSentence = OutputText.singleLine(whole).lowercased() == OutputText.singleLine(quote).lowercased()
+                let sameSentence =
+                    OutputText.singleLine(whole).lowercased() == OutputText.singleLine(quote).lowercased()
                 let back = sameSentence ? supportingQuote("", location: location, context: context) : extra
                 return AnkiNote(guid: guid, type: .cloze, fields: [text, back], tags: tags, deck: deck)
             }
@@ -79,14 +80,20 @@ enum AnkiNotes {
     static func notes(_ quiz: Quiz, context: RenderContext) -> [AnkiNote] {
         CleanResult.quiz(quiz).questions.map { question in
             let prompt = trimmed(question.prompt), quote = trimmed(question.quote)
-            let choices = question.choices.map(trimmed).enumerated().map { MarkdownRenderer.choiceLetter($0.offset) + ". " + $0.element }
+            let choices =
+                question.choices.map(trimmed).enumerated().map {
+                    MarkdownRenderer.choiceLetter($0.offset) + ". " + $0.element
+                }
             let answer = choices.indices.contains(question.answerIndex) ? choices[question.answerIndex] : "?"
             let explanation = trimmed(question.explanation)
             let location = context.quoteLocator?.locate(quote)
-            let support = supportingQuote(Grounding.alreadyQuotes(explanation, quote) ? "" : quote, location: location, context: context)
+            let support = supportingQuote(Grounding.alreadyQuotes(explanation, quote) ? "" : quote, location: location,
+                context: context)
             return AnkiNote(
-                guid: AnkiRenderer.guid(kind: "quiz", question: question.prompt, context: context), type: .multipleChoice,
-                fields: [prompt, choices.joined(separator: "\n"), answer, [explanation, support].filter { !$0.isEmpty }.joined(separator: "\n\n")],
+                guid: AnkiRenderer.guid(kind: "quiz", question: question.prompt, context: context),
+                type: .multipleChoice,
+                fields: [prompt, choices.joined(separator: "\n"), answer,
+                    [explanation, support].filter { !$0.isEmpty }.joined(separator: "\n\n")],
                 tags: tags(task: .quiz, location: location, context: context), deck: deck(location, context: context))
         }
     }
@@ -120,7 +127,8 @@ enum AnkiNotes {
     /// The full names of the document's subdecks, by group (`Deck::Section`).
     private static func subdecks(_ context: RenderContext) -> [String] {
         let deck = deckName(context)
-        return (context.quoteLocator?.subdeckNames ?? []).map { deck + "::" + OutputText.singleLine(TerminalSafety.clean($0)) }
+        return (context.quoteLocator?.subdeckNames
+            ?? []).map { deck + "::" + OutputText.singleLine(TerminalSafety.clean($0)) }
     }
 
     // MARK: - Cloze
@@ -132,7 +140,8 @@ enum AnkiNotes {
     static func clozeText(_ question: String, answer: String, hint: String?, marked: Bool = true) -> String? {
         let hint = hint.flatMap { $0.isEmpty ? nil : $0 }
         let syntax = ["{{", "}}", "::"]
-        guard !answer.isEmpty, !(([answer] + (hint.map { [$0] } ?? [])).contains { part in syntax.contains(where: part.contains) })
+        guard !answer.isEmpty,
+            !(([answer] + (hint.map { [$0] } ?? [])).contains { part in syntax.contains(where: part.contains) })
         else { return nil }
         let deletion = marked ? "{{c1::" + answer + (hint.map { "::" + $0 } ?? "") + "}}" : answer
         var text = ""

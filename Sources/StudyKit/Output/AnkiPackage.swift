@@ -26,12 +26,14 @@ public enum AnkiPackage {
     /// - Parameter now: the export time: note and card ids, modification times and zip dates.
     /// - Throws: ``OutputError/formatNotSupported(format:task:supported:)`` for other tasks;
     ///   ``OutputError/packageFailed(reason:)`` when the collection cannot be written.
-    public static func bytes(for result: AnyStudyResult, context: RenderContext, now: Date = Date()) throws(OutputError) -> [UInt8] {
+    public static func bytes(for result: AnyStudyResult, context: RenderContext,
+        now: Date = Date()) throws(OutputError) -> [UInt8] {
         let notes: [AnkiNote]
         switch result {
         case .flashcards(let cards): notes = AnkiNotes.notes(cards, context: context)
         case .quiz(let quiz): notes = AnkiNotes.notes(quiz, context: context)
-        case .studyKit(let kit): notes = AnkiNotes.notes(kit.flashcards, context: context) + AnkiNotes.notes(kit.quiz, context: context)
+        case .studyKit(let kit): notes = AnkiNotes.notes(kit.flashcards, context: context) + AnkiNotes.notes(kit.quiz,
+            context: context)
         default:
             throw .formatNotSupported(format: .apkg, task: result.task, supported: RenderFormat.apkg.supportedTasks)
         }
@@ -40,7 +42,8 @@ public enum AnkiPackage {
 
     /// The zip of a collection holding `notes`.
     static func package(notes: [AnkiNote], context: RenderContext, now: Date) throws(OutputError) -> [UInt8] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("studykit-apkg-\(UUID().uuidString)")
+        let directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("studykit-apkg-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent(collectionName).path
         let collection: [UInt8]
@@ -65,7 +68,8 @@ public enum AnkiPackage {
     // MARK: - Collection
 
     /// Writes a fresh collection holding `notes` at `path`.
-    static func writeCollection(notes: [AnkiNote], context: RenderContext, now: Date, to path: String) throws(CacheError) {
+    static func writeCollection(notes: [AnkiNote], context: RenderContext, now: Date,
+        to path: String) throws(CacheError) {
         let database = try SQLiteDatabase(path: path, managed: false)
         let seconds = Int64(now.timeIntervalSince1970)
         let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
@@ -110,11 +114,14 @@ public enum AnkiPackage {
           usn integer NOT NULL, tags text NOT NULL, flds text NOT NULL, sfld integer NOT NULL, csum integer NOT NULL,
           flags integer NOT NULL, data text NOT NULL);
         CREATE TABLE cards (id integer PRIMARY KEY, nid integer NOT NULL, did integer NOT NULL, ord integer NOT NULL,
-          mod integer NOT NULL, usn integer NOT NULL, type integer NOT NULL, queue integer NOT NULL, due integer NOT NULL,
+          mod integer NOT NULL, usn integer NOT NULL, type integer NOT NULL, queue integer NOT NULL, due integer NOT \
+        NULL,
           ivl integer NOT NULL, factor integer NOT NULL, reps integer NOT NULL, lapses integer NOT NULL,
-          left integer NOT NULL, odue integer NOT NULL, odid integer NOT NULL, flags integer NOT NULL, data text NOT NULL);
+          left integer NOT NULL, odue integer NOT NULL, odid integer NOT NULL, flags integer NOT NULL, data text NOT \
+        NULL);
         CREATE TABLE revlog (id integer PRIMARY KEY, cid integer NOT NULL, usn integer NOT NULL, ease integer NOT NULL,
-          ivl integer NOT NULL, lastIvl integer NOT NULL, factor integer NOT NULL, time integer NOT NULL, type integer NOT NULL);
+          ivl integer NOT NULL, lastIvl integer NOT NULL, factor integer NOT NULL, time integer NOT NULL, type integer \
+        NOT NULL);
         CREATE TABLE graves (usn integer NOT NULL, oid integer NOT NULL, type integer NOT NULL);
         CREATE INDEX ix_notes_usn ON notes (usn);
         CREATE INDEX ix_cards_usn ON cards (usn);
@@ -148,7 +155,8 @@ public enum AnkiPackage {
     ]
 
     private static let css = """
-        .card { font-family: arial; font-size: 20px; line-height: 1.5; text-align: center; color: black; background-color: white; }
+        .card { font-family: arial; font-size: 20px; line-height: 1.5; text-align: center; color: black; \
+        background-color: white; }
         .cloze { font-weight: bold; color: blue; }
         .nightMode .cloze { color: lightblue; }
         .choices { display: inline-block; text-align: left; }
@@ -158,16 +166,20 @@ public enum AnkiPackage {
 
     /// The `models` JSON: the three note types, keyed by id.
     static func models(deck: Int64, modified: Int64) -> JSONValue {
-        func model(_ type: AnkiNote.NoteType, fields: [String], template: (name: String, front: String, back: String)) -> (String, JSONValue) {
+        func model(_ type: AnkiNote.NoteType, fields: [String],
+            template: (name: String, front: String, back: String)) -> (String, JSONValue) {
             let id = NoteTypeID.of(type)
             let value: JSONValue = [
-                "id": .integer(Int(id)), "name": .string(noteTypeNames[type] ?? "studykit"), "type": .integer(type == .cloze ? 1 : 0),
+                "id": .integer(Int(id)), "name": .string(noteTypeNames[type] ?? "studykit"),
+                "type": .integer(type == .cloze ? 1 : 0),
                 "mod": .integer(Int(modified)), "usn": -1, "sortf": 0, "did": .integer(Int(deck)),
                 "flds": .array(fields.enumerated().map { ord, name in
-                    ["name": .string(name), "ord": .integer(ord), "sticky": false, "rtl": false, "font": "Arial", "size": 20, "media": []]
+                    ["name": .string(name), "ord": .integer(ord), "sticky": false, "rtl": false, "font": "Arial",
+                        "size": 20, "media": []]
                 }),
                 "tmpls": [[
-                    "name": .string(template.name), "ord": 0, "qfmt": .string(template.front), "afmt": .string(template.back),
+                    "name": .string(template.name), "ord": 0, "qfmt": .string(template.front),
+                    "afmt": .string(template.back),
                     "bqfmt": "", "bafmt": "", "did": .null,
                 ]],
                 "css": .string(css),
@@ -180,11 +192,14 @@ public enum AnkiPackage {
             return (String(id), value)
         }
         let members = [
-            model(.basic, fields: ["Front", "Back"], template: ("Card 1", "{{Front}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Back}}")),
-            model(.cloze, fields: ["Text", "Back Extra"], template: ("Cloze", "{{cloze:Text}}", "{{cloze:Text}}<br>\n<div class=source>{{Back Extra}}</div>")),
+            model(.basic, fields: ["Front", "Back"],
+                template: ("Card 1", "{{Front}}", "{{FrontSide}}\n\n<hr id=answer>\n\n{{Back}}")),
+            model(.cloze, fields: ["Text", "Back Extra"],
+                template: ("Cloze", "{{cloze:Text}}", "{{cloze:Text}}<br>\n<div class=source>{{Back Extra}}</div>")),
             model(.multipleChoice, fields: ["Question", "Choices", "Answer", "Explanation"], template: (
                 "Card 1", "{{Question}}<br><br>\n<div class=choices>{{Choices}}</div>",
-                "{{FrontSide}}\n\n<hr id=answer>\n\n<b>{{Answer}}</b>{{#Explanation}}<br><br>\n<div class=source>{{Explanation}}</div>{{/Explanation}}")),
+                "{{FrontSide}}\n\n<hr id=answer>\n\n<b>{{Answer}}</b>{{#Explanation}}<br><br>\n<div "
+                    + "class=source>{{Explanation}}</div>{{/Explanation}}")),
         ]
         var object = JSONObject()
         for (key, value) in members { object[key] = value }
@@ -233,9 +248,11 @@ public enum AnkiPackage {
     /// Anki's default options group (id 1), which the deck uses.
     static let deckOptions: JSONValue = [
         "1": [
-            "id": 1, "name": "Default", "mod": 0, "usn": 0, "maxTaken": 60, "autoplay": true, "timer": 0, "replayq": true,
+            "id": 1, "name": "Default", "mod": 0, "usn": 0, "maxTaken": 60, "autoplay": true, "timer": 0,
+            "replayq": true,
             "dyn": false,
-            "new": ["delays": [1, 10], "ints": [1, 4, 0], "initialFactor": 2500, "order": 1, "perDay": 20, "bury": false],
+            "new": ["delays": [1, 10], "ints": [1, 4, 0], "initialFactor": 2500, "order": 1, "perDay": 20,
+                "bury": false],
             "rev": ["perDay": 200, "ease4": 1.3, "ivlFct": 1, "maxIvl": 36500, "bury": false, "hardFactor": 1.2],
             "lapse": ["delays": [10], "mult": 0, "minInt": 1, "leechFails": 8, "leechAction": 1],
         ],

@@ -10,7 +10,8 @@ enum CleanResult {
     static func feynman(_ value: FeynmanFeedback) -> FeynmanFeedback {
         FeynmanFeedback(
             verdict: value.verdict, score: value.score, whatWasRight: value.whatWasRight.map(text),
-            gaps: value.gaps.map { .init(point: text($0.point), correction: text($0.correction), quote: text($0.quote)) },
+            gaps: value.gaps.map { .init(point: text($0.point), correction: text($0.correction),
+                quote: text($0.quote)) },
             followUpQuestion: text(value.followUpQuestion))
     }
 
@@ -47,7 +48,8 @@ enum CleanResult {
 
     static func kit(_ value: StudyKitBundle) -> StudyKitBundle {
         StudyKitBundle(
-            headline: headline(value.headline), summary: summary(value.summary), flashcards: flashcards(value.flashcards),
+            headline: headline(value.headline), summary: summary(value.summary),
+            flashcards: flashcards(value.flashcards),
             quiz: quiz(value.quiz), mindMap: mindMap(value.mindMap))
     }
 

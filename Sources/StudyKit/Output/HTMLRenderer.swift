@@ -62,7 +62,8 @@ public enum HTMLRenderer {
             rest = rest.dropFirst()
         } else {
             let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            guard (1...3).contains(digits.count), let mark = rest.dropFirst(digits.count).first, mark == "." || mark == ")" else { return text }
+            guard (1...3).contains(digits.count), let mark = rest.dropFirst(digits.count).first, mark == "."
+                || mark == ")" else { return text }
             rest = rest.dropFirst(digits.count + 1)
         }
         guard rest.first == " " else { return text }
@@ -198,7 +199,8 @@ private struct Page {
         let heading = headline.map { OutputText.singleLine($0.title) }.flatMap { $0.isEmpty ? nil : $0 }
             ?? context.cleanTitle ?? "Study kit"
         title = heading
-        var lines = ["<header class=\"top\" id=\"top\">", "<p class=\"kicker\">\(esc(Self.kicker(task)))</p>", "<h1>\(esc(heading))</h1>"]
+        var lines = ["<header class=\"top\" id=\"top\">", "<p class=\"kicker\">\(esc(Self.kicker(task)))</p>",
+            "<h1>\(esc(heading))</h1>"]
         if let headline { lines.append("<p class=\"blurb\">\(esc(OutputText.singleLine(headline.blurb)))</p>") }
         if let source = context.cleanTitle, source != heading {
             lines.append("<p class=\"source-title\">From <cite>\(esc(source))</cite></p>")
@@ -239,11 +241,13 @@ private struct Page {
         }
         let cutAny = tasks.contains { provenance.part($0)?.cut == true }
         let engines = Set(tasks.compactMap { provenance.part($0)?.engine }).sorted()
-        let names = ["builtin": "the builtin engine (extractive, no model)", "local": "a local model", "remote": "a remote model"]
+        let names = ["builtin": "the builtin engine (extractive, no model)", "local": "a local model",
+            "remote": "a remote model"]
         var summary = "Made by " + engines.map { names[$0] ?? $0 }.joined(separator: " and ")
         summary += cutAny ? " · the material was cut to fit" : " · the material was read whole"
         var lines = ["<details class=\"provenance\">", "<summary>\(esc(summary))</summary>",
-                     "<table><thead><tr><th scope=\"col\">Part</th><th scope=\"col\">Made by</th><th scope=\"col\">Material</th><th scope=\"col\">Items</th></tr></thead><tbody>"]
+                     "<table><thead><tr><th scope=\"col\">Part</th><th scope=\"col\">Made by</th><th "
+                         + "scope=\"col\">Material</th><th scope=\"col\">Items</th></tr></thead><tbody>"]
         lines += rows
         lines.append("</tbody></table>")
         let fallbacks = tasks.flatMap { provenance.part($0)?.fallbacks ?? [] }
@@ -276,14 +280,16 @@ private struct Page {
 
     private mutating func section(_ id: String, _ title: String, _ content: [String]) {
         nav.append((id, title))
-        body.append((["<section id=\"\(id)\" aria-labelledby=\"\(id)-h\">", "<h2 id=\"\(id)-h\">\(esc(title))</h2>"] + content + ["</section>"])
+        body.append((["<section id=\"\(id)\" aria-labelledby=\"\(id)-h\">",
+            "<h2 id=\"\(id)-h\">\(esc(title))</h2>"] + content + ["</section>"])
             .joined(separator: "\n"))
     }
 
     // MARK: Parts
 
     mutating func summary(_ summary: Summary, task: StudyTask) {
-        var lines = [partNote(task), "<p class=\"overview\">\(esc(OutputText.singleLine(summary.overview)))</p>", itemBadge(task, path: "overview"),
+        var lines = [partNote(task), "<p class=\"overview\">\(esc(OutputText.singleLine(summary.overview)))</p>",
+            itemBadge(task, path: "overview"),
                      "<h3>Key points</h3>", "<ul class=\"points\">"]
         for (index, point) in summary.keyPoints.enumerated() {
             lines.append("<li>\(esc(OutputText.singleLine(point)))\(itemBadge(task, path: "keyPoints[\(index)]"))</li>")
@@ -300,7 +306,8 @@ private struct Page {
         let times = context.podcastTimes
         var lines = [partNote(task), "<h3 class=\"episode\">\(esc(script.title))</h3>"]
         let hosts = script.hosts.map { host in
-            "<strong>\(esc(host.name))</strong> (" + (host.role == .curious ? "asks" : "explains, from the material") + ")"
+            "<strong>\(esc(host.name))</strong> ("
+                + (host.role == .curious ? "asks" : "explains, from the material") + ")"
         }
         if !hosts.isEmpty { lines.append("<p class=\"hosts\">With " + hosts.joined(separator: " and ") + ".</p>") }
         if let file = context.podcastAudioFile {
@@ -338,8 +345,10 @@ private struct Page {
         let page = context.pageOfQuote?(quote).map { ", page \($0)" } ?? ""
         // A quote of a list item is read out without its marker ("3. ", "• ").
         if let range = line.range(of: quote) ?? line.range(of: HTMLRenderer.withoutListMarker(quote)) {
-            return "<p class=\"line\">\(esc(String(line[..<range.lowerBound])))<mark class=\"material\">\(esc(String(line[range])))</mark>"
-                + "\(esc(String(line[range.upperBound...])))</p><p class=\"from\">Highlighted: word for word from the material\(page)</p>"
+            return "<p class=\"line\">\(esc(String(line[..<range.lowerBound])))<mark "
+                + "class=\"material\">\(esc(String(line[range])))</mark>"
+                + "\(esc(String(line[range.upperBound...])))</p><p class=\"from\">Highlighted: word for word from the "
+                + "material\(page)</p>"
         }
         return "<p class=\"line\">\(esc(line))</p><figure class=\"material\"><blockquote>\(esc(quote))</blockquote>"
             + "<figcaption>From the material\(page)</figcaption></figure>"
@@ -354,13 +363,17 @@ private struct Page {
         return "<figure class=\"player\"><audio controls preload=\"metadata\" src=\"\(href)\" "
             + "aria-label=\"Listen to the podcast: \(plain(title))\">"
             + "<a href=\"\(href)\">\(name)</a></audio>"
-            + "<figcaption>Listen\(length), or <a href=\"\(href)\" download>download \(name)</a>. Two synthetic voices read the transcript below.</figcaption></figure>"
+            + "<figcaption>Listen\(length), or <a href=\"\(href)\" download>download \(name)</a>. Two synthetic voices "
+            + "read the transcript below.</figcaption></figure>"
     }
 
     mutating func feynman(_ feedback: FeynmanFeedback) {
-        var lines = ["<p class=\"verdict verdict-\(feedback.verdict.rawValue)\">Verdict: <strong>\(feedback.verdict.rawValue)</strong> · score \(feedback.score) of 10</p>"]
+        var lines =
+            ["<p class=\"verdict verdict-\(feedback.verdict.rawValue)\">Verdict: "
+                + "<strong>\(feedback.verdict.rawValue)</strong> · score \(feedback.score) of 10</p>"]
         if !feedback.whatWasRight.isEmpty {
-            lines.append("<h3>What you got right</h3><ul>" + feedback.whatWasRight.map { "<li>\(esc($0))</li>" }.joined() + "</ul>")
+            lines.append("<h3>What you got "
+                + "right</h3><ul>" + feedback.whatWasRight.map { "<li>\(esc($0))</li>" }.joined() + "</ul>")
         }
         if !feedback.gaps.isEmpty {
             lines.append("<h3>What to fix</h3><dl class=\"gaps\">"
@@ -378,9 +391,12 @@ private struct Page {
         let count = deck.cards.count
         var lines = [
             partNote(task),
-            "<p class=\"hint js-only\">Click the card or press <kbd>Space</kbd> to flip it; <kbd>←</kbd> <kbd>→</kbd> for the previous and next card. Mark each card <em>again</em> or <em>good</em>: this browser remembers.</p>",
+            "<p class=\"hint js-only\">Click the card or press <kbd>Space</kbd> to flip it; <kbd>←</kbd> "
+                + "<kbd>→</kbd> for the previous and next card. Mark each card <em>again</em> or <em>good</em>: this "
+                + "browser remembers.</p>",
             "<div class=\"deck\" data-count=\"\(count)\">",
-            "<p class=\"deck-status js-only\" aria-live=\"polite\"><span class=\"card-pos\">Card 1 of \(count)</span> <span class=\"card-tally\"></span></p>",
+            "<p class=\"deck-status js-only\" aria-live=\"polite\"><span class=\"card-pos\">Card 1 of \(count)</span> "
+                + "<span class=\"card-tally\"></span></p>",
         ]
         var position = 0
         for group in grouped(deck.cards.map(\.quote)) {
@@ -390,10 +406,13 @@ private struct Page {
                 position += 1
                 let key = String(context.digest(card.question).prefix(16))
                 var item = "<li class=\"card\" id=\"card-\(index)\" data-key=\"\(plain(key))\">"
-                item += "<div class=\"face\" role=\"button\" tabindex=\"0\" aria-pressed=\"false\" aria-label=\"Card \(position) of \(count); press Space to flip\">"
-                item += "<div class=\"side q\"><span class=\"side-label\">Question</span><p>\(esc(card.question))</p></div>"
+                item += "<div class=\"face\" role=\"button\" tabindex=\"0\" aria-pressed=\"false\" aria-label=\"Card "
+                    + "\(position) of \(count); press Space to flip\">"
+                item += "<div class=\"side q\"><span "
+                    + "class=\"side-label\">Question</span><p>\(esc(card.question))</p></div>"
                 // The back repeats the question, small, so the answer is read in its context.
-                item += "<div class=\"side a\"><p class=\"recall\">\(esc(card.question))</p><span class=\"side-label\">Answer</span><p>\(esc(card.answer))</p></div></div>"
+                item += "<div class=\"side a\"><p class=\"recall\">\(esc(card.question))</p><span "
+                    + "class=\"side-label\">Answer</span><p>\(esc(card.answer))</p></div></div>"
                 item += sourceDetails(card.quote)
                 item += itemBadge(task, path: "cards[\(index)]")
                 item += "<p class=\"mark js-only\" aria-live=\"polite\"></p></li>"
@@ -403,8 +422,10 @@ private struct Page {
         }
         lines.append("""
             <div class="controls js-only" role="group" aria-label="Flashcard controls">
-            <button type="button" data-act="prev">← Previous</button><button type="button" data-act="flip">Flip</button><button type="button" data-act="next">Next →</button>
-            <span class="sep"></span><button type="button" data-act="again" class="again">Again</button><button type="button" data-act="good" class="good">Good</button>
+            <button type="button" data-act="prev">← Previous</button><button type="button" \
+            data-act="flip">Flip</button><button type="button" data-act="next">Next →</button>
+            <span class="sep"></span><button type="button" data-act="again" class="again">Again</button><button \
+            type="button" data-act="good" class="good">Good</button>
             </div>
             </div>
             """)
@@ -442,7 +463,9 @@ private struct Page {
 
     mutating func quiz(_ quiz: Quiz, task: StudyTask) {
         let count = quiz.questions.count
-        var lines = [partNote(task), "<p class=\"hint js-only\">Pick an answer to check it. Your score shows when every question is answered.</p>"]
+        var lines = [partNote(task),
+            "<p class=\"hint js-only\">Pick an answer to check it. Your score shows when every question is "
+                + "answered.</p>"]
         let letters = ["A", "B", "C", "D", "E", "F"]
         var position = 0
         var answers: [JSONValue] = []
@@ -452,11 +475,14 @@ private struct Page {
                 let question = quiz.questions[index]
                 position += 1
                 answers.append(.integer(question.answerIndex))
-                var item = "<li class=\"question\" id=\"q-\(index)\"><fieldset><legend><span class=\"qn\">Question \(position) of \(count)</span> \(esc(question.prompt))</legend>"
+                var item =
+                    "<li class=\"question\" id=\"q-\(index)\"><fieldset><legend><span class=\"qn\">Question "
+                        + "\(position) of \(count)</span> \(esc(question.prompt))</legend>"
                 item += "<div class=\"choices\">"
                 for (choiceIndex, choice) in question.choices.enumerated() {
                     let letter = choiceIndex < letters.count ? letters[choiceIndex] : String(choiceIndex + 1)
-                    item += "<button type=\"button\" class=\"choice\" data-i=\"\(choiceIndex)\"><span class=\"letter\">\(letter)</span> <span class=\"choice-text\">\(esc(choice))</span></button>"
+                    item += "<button type=\"button\" class=\"choice\" data-i=\"\(choiceIndex)\"><span "
+                        + "class=\"letter\">\(letter)</span> <span class=\"choice-text\">\(esc(choice))</span></button>"
                 }
                 item += "</div><div class=\"feedback\" role=\"status\" aria-live=\"polite\"><p class=\"verdict\"></p>"
                 item += "<p class=\"explanation\">\(esc(question.explanation))</p>"
@@ -464,16 +490,22 @@ private struct Page {
                 // The builtin explanation already quotes the sentence; a page shows it once.
                 if !quote.isEmpty, !Grounding.alreadyQuotes(question.explanation, quote) {
                     item += "<blockquote>\(esc(quote))</blockquote>"
-                    if let page = context.pageOfQuote?(quote) { item += "<p class=\"page\">Page \(page) of the PDF</p>" }
+                    if let page =
+                        context.pageOfQuote?(quote) { item += "<p class=\"page\">Page \(page) of the PDF</p>" }
                 }
-                let answer = question.choices.indices.contains(question.answerIndex) ? question.choices[question.answerIndex] : ""
-                item += "<p class=\"print-answer\">Answer: \(letters[min(question.answerIndex, letters.count - 1)]) \(esc(answer))</p>"
+                let answer =
+                    question.choices.indices.contains(question.answerIndex)
+                        ? question.choices[question.answerIndex] : ""
+                item += "<p class=\"print-answer\">Answer: \(letters[min(question.answerIndex, letters.count - 1)]) "
+                    + "\(esc(answer))</p>"
                 item += "</div>\(itemBadge(task, path: "questions[\(index)]"))</fieldset></li>"
                 lines.append(item)
             }
             lines.append("</ol>" + group.close)
         }
-        lines.append("<div class=\"score js-only\"><p class=\"score-text\" role=\"status\" aria-live=\"polite\">Answered 0 of \(count).</p><button type=\"button\" class=\"retry\">Retry the quiz</button></div>")
+        lines.append("<div class=\"score js-only\"><p class=\"score-text\" role=\"status\" "
+            + "aria-live=\"polite\">Answered 0 of \(count).</p><button type=\"button\" class=\"retry\">Retry the "
+            + "quiz</button></div>")
         // In the page's order, which the script reads the questions in.
         data["answers"] = .array(answers)
         section("quiz", "Quiz", lines)
@@ -482,14 +514,20 @@ private struct Page {
     mutating func mindMap(_ map: MindMap, task: StudyTask) {
         let layout = MindMapLayout(map)
         let central = OutputText.singleLine(map.centralTopic)
-        var lines = [partNote(task), "<p class=\"hint js-only\">Click a topic, or press <kbd>Enter</kbd> on it, to fold or unfold its branch.</p>",
-                     "<div class=\"map-frame\" tabindex=\"0\" role=\"region\" aria-label=\"Mind map drawing, scrollable\">",
+        var lines = [partNote(task),
+            "<p class=\"hint js-only\">Click a topic, or press <kbd>Enter</kbd> on it, to fold or unfold its "
+                + "branch.</p>",
+                     "<div class=\"map-frame\" tabindex=\"0\" role=\"region\" aria-label=\"Mind map drawing, "
+                         + "scrollable\">",
                      SVGRenderer.inline(layout, title: "Mind map: " + central), "</div>"]
         // The same map as nested lists, for screen readers and for reading without the drawing.
         func list(_ nodes: [MindMap.Node]) -> String {
-            nodes.isEmpty ? "" : "<ul>" + nodes.map { "<li>\(esc(OutputText.singleLine($0.label)))\(list($0.children))</li>" }.joined() + "</ul>"
+            nodes.isEmpty ? "" : "<ul>"
+                + nodes.map { "<li>\(esc(OutputText.singleLine($0.label)))\(list($0.children))</li>" }.joined()
+                + "</ul>"
         }
-        lines.append("<details class=\"outline\"><summary>The mind map as a list</summary><p>\(esc(central))</p>\(list(map.branches))</details>")
+        lines.append("<details class=\"outline\"><summary>The mind map as a "
+            + "list</summary><p>\(esc(central))</p>\(list(map.branches))</details>")
         data["mindMapNodes"] = .integer(layout.nodes.count)
         section("mindmap", "Mind map", lines)
     }
@@ -503,8 +541,10 @@ private struct Page {
         let options = filterGroups.sorted { $0.group < $1.group }.map { group in
             "<option value=\"g\(group.group)\">\(esc(group.heading))</option>"
         }
-        return "<div class=\"section-filter js-only\"><label for=\"section-filter\">Show the cards and questions of</label> "
-            + "<select id=\"section-filter\"><option value=\"\">every section</option>" + options.joined() + "</select></div>"
+        return "<div class=\"section-filter js-only\"><label for=\"section-filter\">Show the cards and questions "
+            + "of</label> "
+            + "<select id=\"section-filter\"><option value=\"\">every "
+            + "section</option>" + options.joined() + "</select></div>"
     }
 
     func document() -> String {
@@ -512,7 +552,8 @@ private struct Page {
         // Progress is kept per source, under a key that does not reveal the path.
         pageData["storageKey"] = .string("studykit:" + String(context.digest(context.sourceIdentity).prefix(16)))
         let navigation = nav.count > 1
-            ? "<nav aria-label=\"Sections\"><ul>" + nav.map { "<li><a href=\"#\($0.id)\">\(esc($0.title))</a></li>" }.joined() + "</ul></nav>"
+            ? "<nav aria-label=\"Sections\"><ul>"
+                + nav.map { "<li><a href=\"#\($0.id)\">\(esc($0.title))</a></li>" }.joined() + "</ul></nav>"
             : ""
         // The podcast's audio beside the page is the one thing it loads; nothing else may be.
         let media = playsAudio ? "; media-src 'self'" : ""
@@ -524,7 +565,8 @@ private struct Page {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\(media)">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; \
+            script-src 'unsafe-inline'; img-src data:\(media)">
             <meta name="color-scheme" content="light dark">
             <title>\(plain(title))</title>
             <style>
@@ -538,7 +580,8 @@ private struct Page {
             <main id="main">
             \(body.joined(separator: "\n"))
             </main>
-            <footer><p>Made with studykit from \(esc(context.cleanTitle ?? "the material")). This page works offline.</p></footer>
+            <footer><p>Made with studykit from \(esc(context.cleanTitle ?? "the material")). This page works \
+            offline.</p></footer>
             <script type="application/json" id="kit-data">\(HTMLRenderer.scriptSafeJSON(.object(pageData)))</script>
             <script>
             \(HTMLPageAssets.script)

@@ -16,7 +16,8 @@ import Foundation
 public struct KitWriter: Sendable {
     /// The files every kit has, in the order they are written (`cloze.tsv`, when written, follows `cards.tsv`).
     public static let fileNames = [
-        "kit.md", "kit.json", "cards.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html", "mindmap.svg",
+        "kit.md", "kit.json", "cards.tsv", "cards.apkg", "quiz.md", "mindmap.mmd", "mindmap.opml", "kit.html",
+        "mindmap.svg",
     ]
 
     /// Creates a writer.
@@ -26,8 +27,10 @@ public struct KitWriter: Sendable {
     /// - Parameter json: the JSON text for `kit.json` (the caller builds the envelope); a
     ///   missing final newline is added.
     /// - Throws: ``OutputError/packageFailed(reason:)`` when the Anki package cannot be built.
-    public func files(for kit: StudyKitBundle, json: String, context: RenderContext) throws(OutputError) -> [(name: String, contents: [UInt8])] {
-        func text(_ name: String, _ contents: String) -> (name: String, contents: [UInt8]) { (name, Array(contents.utf8)) }
+    public func files(for kit: StudyKitBundle, json: String,
+        context: RenderContext) throws(OutputError) -> [(name: String, contents: [UInt8])] {
+        func text(_ name: String, _ contents: String) -> (name: String,
+            contents: [UInt8]) { (name, Array(contents.utf8)) }
         return [
             text("kit.md", MarkdownRenderer.render(kit, context: context)),
             text("kit.json", json.hasSuffix("\n") ? json : json + "\n"),
@@ -46,7 +49,8 @@ public struct KitWriter: Sendable {
     /// - Throws: ``OutputError/notADirectory(path:)`` when `directory` (or a parent) is a file;
     ///   ``OutputError/writeFailed(path:reason:)`` naming the file that could not be written.
     @discardableResult
-    public func write(_ kit: StudyKitBundle, json: String, to directory: URL, context: RenderContext) throws(OutputError) -> [URL] {
+    public func write(_ kit: StudyKitBundle, json: String, to directory: URL,
+        context: RenderContext) throws(OutputError) -> [URL] {
         let files = try files(for: kit, json: json, context: context)
         try makeDirectory(directory)
         var written: [URL] = []
@@ -64,7 +68,8 @@ public struct KitWriter: Sendable {
 
     /// Writes the optional podcast part (`import --with-podcast`) as `podcast.md` into `directory`.
     /// - Returns: the written file.
-    public func writePodcast(_ script: PodcastScript, to directory: URL, context: RenderContext) throws(OutputError) -> URL {
+    public func writePodcast(_ script: PodcastScript, to directory: URL,
+        context: RenderContext) throws(OutputError) -> URL {
         try makeDirectory(directory)
         let url = directory.appendingPathComponent("podcast.md")
         try writeAtomically(Data(MarkdownRenderer.render(script, context: context).utf8), to: url)

@@ -40,8 +40,10 @@ public enum MarkdownRenderer {
         if !feedback.gaps.isEmpty {
             blocks.append(heading(2, "Gaps"))
             blocks.append(feedback.gaps.map { gap in
-                "- " + MarkdownEscaping.inline(gap.point) + "\n  - Correction: " + MarkdownEscaping.inline(gap.correction)
-                    + (Grounding.alreadyQuotes(gap.correction, gap.quote) ? "" : "\n  - Source: “" + MarkdownEscaping.inline(gap.quote) + "”")
+                "- " + MarkdownEscaping.inline(gap.point)
+                    + "\n  - Correction: " + MarkdownEscaping.inline(gap.correction)
+                    + (Grounding.alreadyQuotes(gap.correction,
+                    gap.quote) ? "" : "\n  - Source: “" + MarkdownEscaping.inline(gap.quote) + "”")
             }.joined(separator: "\n"))
         }
         blocks.append(heading(2, "Follow-up question"))
@@ -89,7 +91,8 @@ public enum MarkdownRenderer {
     // MARK: - Sections (values already cleaned)
 
     static func summaryBlocks(_ summary: Summary, level: Int, title: String) -> [String] {
-        var blocks = [heading(level, title), MarkdownEscaping.inline(summary.overview), heading(level + 1, "Key points"),
+        var blocks = [heading(level, title), MarkdownEscaping.inline(summary.overview),
+            heading(level + 1, "Key points"),
                       bullets(summary.keyPoints)]
         // A long document's points by top-level section (#54), each under its section's heading.
         if !summary.sections.isEmpty { blocks.append(heading(level + 1, "Key points by section")) }
@@ -102,7 +105,8 @@ public enum MarkdownRenderer {
     static func flashcardBlocks(_ flashcards: Flashcards, level: Int, title: String) -> [String] {
         var blocks = [heading(level, title)]
         for (index, card) in flashcards.cards.enumerated() {
-            blocks.append(String(repeating: "#", count: level + 1) + " \(index + 1). " + MarkdownEscaping.inline(card.question))
+            blocks.append(String(repeating: "#",
+                count: level + 1) + " \(index + 1). " + MarkdownEscaping.inline(card.question))
             blocks.append("**Answer:** " + MarkdownEscaping.inline(card.answer))
             blocks.append(MarkdownEscaping.blockquote(card.quote))
         }
@@ -123,7 +127,8 @@ public enum MarkdownRenderer {
         blocks.append(heading(level + 1, "Answer key"))
         blocks.append(quiz.questions.enumerated().map { index, question in
             let answer = question.choices.indices.contains(question.answerIndex)
-                ? "**\(choiceLetter(question.answerIndex)).** " + MarkdownEscaping.inline(question.choices[question.answerIndex])
+                ? "**\(choiceLetter(question.answerIndex)).** "
+                    + MarkdownEscaping.inline(question.choices[question.answerIndex])
                 : "**?**"
             let source = Grounding.alreadyQuotes(question.explanation, question.quote)
                 ? "" : " (the material: “" + MarkdownEscaping.inline(question.quote) + "”)"
@@ -133,7 +138,11 @@ public enum MarkdownRenderer {
     }
 
     static func podcastBlocks(_ script: PodcastScript, level: Int, context: RenderContext) -> [String] {
-        let hosts = script.hosts.map { "**" + MarkdownEscaping.inline($0.name) + "** (" + ($0.role == .curious ? "asks" : "explains, from the material") + ")" }
+        let hosts =
+            script.hosts.map {
+                "**" + MarkdownEscaping.inline($0.name) + "** ("
+                    + ($0.role == .curious ? "asks" : "explains, from the material") + ")"
+            }
         var blocks = [heading(level, script.title), "With " + hosts.joined(separator: " and ") + "."]
         for turn in script.spokenTurns {
             blocks.append("**" + MarkdownEscaping.inline(turn.speaker) + ":** " + MarkdownEscaping.inline(turn.line))
@@ -158,7 +167,8 @@ public enum MarkdownRenderer {
             }
         }
         add(mindMap.branches, depth: 0)
-        return [heading(level, title), "**" + MarkdownEscaping.heading(mindMap.centralTopic) + "**", lines.joined(separator: "\n")]
+        return [heading(level, title), "**" + MarkdownEscaping.heading(mindMap.centralTopic) + "**",
+            lines.joined(separator: "\n")]
     }
 
     /// `A`, `B`, `C`, `D` … and the position itself past `Z`.
@@ -224,7 +234,8 @@ enum MarkdownEscaping {
             }
             let previous: Character? = index > 0 ? characters[index - 1] : nil
             let next: Character? = index + 1 < characters.count ? characters[index + 1] : nil
-            if needsEscape(character, at: index, startsLine: startsLine, previous: previous, next: next, in: characters) {
+            if needsEscape(character, at: index, startsLine: startsLine, previous: previous, next: next,
+                in: characters) {
                 out.append("\\")
             }
             out.append(character)
@@ -266,7 +277,8 @@ enum MarkdownEscaping {
             return startsLine && index == 0
         case ".", ")":
             // `1. ` or `1)` at the start of a line would start an ordered list; `1.5` would not.
-            return startsLine && index > 0 && characters[..<index].allSatisfy(\.isASCIIDigit) && (next?.isWhitespace ?? true)
+            return startsLine && index > 0 && characters[..<index].allSatisfy(\.isASCIIDigit)
+                && (next?.isWhitespace ?? true)
         default:
             return false
         }

@@ -27,7 +27,8 @@ public enum MarkmapRenderer {
         var blocks: [String] = []
         if frontMatter {
             let title = context.cleanTitle ?? OutputText.singleLine(mindMap.centralTopic)
-            blocks.append(["---", "title: " + JSONValue.string(title).compactText, "markmap:", "  initialExpandLevel: -1", "---"]
+            blocks.append(["---", "title: " + JSONValue.string(title).compactText, "markmap:",
+                "  initialExpandLevel: -1", "---"]
                 .joined(separator: "\n"))
         }
         blocks.append("# " + MarkdownEscaping.heading(mindMap.centralTopic))

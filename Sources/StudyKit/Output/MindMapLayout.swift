@@ -227,7 +227,8 @@ public struct MindMapLayout: Sendable, Equatable {
             var rightCount = branches.count
             if branches.count > 1 {
                 rightCount = (1..<branches.count).min { first, second in
-                    abs(2 * heights.prefix(first).reduce(0, +) - total) < abs(2 * heights.prefix(second).reduce(0, +) - total)
+                    abs(2 * heights.prefix(first).reduce(0, +) - total) < abs(2 * heights.prefix(second).reduce(0,
+                        +) - total)
                 }!
             }
             let right = Array(branches.prefix(rightCount)), left = Array(branches.dropFirst(rightCount))
@@ -317,7 +318,8 @@ public struct MindMapLayout: Sendable, Equatable {
         /// Sets each node's x: one column per depth, as wide as its widest box, outwards from the centre.
         private mutating func placeColumns(side: Side, ids: [Int]) {
             var columnWidth: [Int: Double] = [:]
-            for id in ids { columnWidth[nodes[id].depth] = max(columnWidth[nodes[id].depth] ?? 0, nodes[id].frame.width) }
+            for id in ids { columnWidth[nodes[id].depth] = max(columnWidth[nodes[id].depth] ?? 0,
+                nodes[id].frame.width) }
             var edge = nodes[0].frame.width / 2 + metrics.horizontalGap
             var columnStart: [Int: Double] = [:]
             for depth in columnWidth.keys.sorted() {

@@ -16,16 +16,21 @@ public enum OutputError: StudyKitError, Equatable {
         switch self {
         case .formatNotSupported(let format, let task, let supported):
             let names = supported.map(\.name)
-            let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
-            return "--format \(format.rawValue) works with \(list), not \(task.name); choose another --format or command"
+            let list =
+                names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names.joined()
+            return "--format \(format.rawValue) works with \(list), not \(task.name); choose another --format or "
+                + "command"
         case .notADirectory(let path):
-            return "cannot write the kit into '\(path)': it exists and is not a directory; choose another output directory"
+            return "cannot write the kit into '\(path)': it exists and is not a directory; choose another output "
+                + "directory"
         case .writeFailed(let path, let reason):
             return "cannot write '\(path)' (\(reason)); check the directory exists and is writable"
         case .packageFailed(let reason):
-            return "cannot build the Anki package (\(reason)); check that the temporary directory (TMPDIR) is writable and has room"
+            return "cannot build the Anki package (\(reason)); check that the temporary directory (TMPDIR) is writable "
+                + "and has room"
         case .binaryOutput(let format):
-            return "--format \(format.rawValue) writes a binary file, not text for a terminal; redirect it (> deck.\(format.rawValue)) or pipe it"
+            return "--format \(format.rawValue) writes a binary file, not text for a terminal; redirect it (> "
+                + "deck.\(format.rawValue)) or pipe it"
         }
     }
 

@@ -3,7 +3,8 @@ public enum OutputRenderer {
     /// Renders `result` as `format`'s bytes: the text formats as UTF-8 ending in a newline, an
     /// Anki package (``AnkiPackage``) as a zip.
     /// - Throws: as ``render(_:as:context:)``, and ``OutputError/packageFailed(reason:)``.
-    public static func bytes(_ result: AnyStudyResult, as format: RenderFormat, context: RenderContext) throws(OutputError) -> [UInt8] {
+    public static func bytes(_ result: AnyStudyResult, as format: RenderFormat,
+        context: RenderContext) throws(OutputError) -> [UInt8] {
         guard format == .apkg else {
             let text = try render(result, as: format, context: context)
             return Array((text.hasSuffix("\n") ? text : text + "\n").utf8)
@@ -20,7 +21,8 @@ public enum OutputRenderer {
     /// - Throws: ``OutputError/formatNotSupported(format:task:supported:)`` when the format cannot
     ///   show this task (`mermaid` for a quiz, `anki` for a headline); ``OutputError/binaryOutput(format:)``
     ///   for `apkg`, which is no text (use ``bytes(_:as:context:)``).
-    public static func render(_ result: AnyStudyResult, as format: RenderFormat, context: RenderContext) throws(OutputError) -> String {
+    public static func render(_ result: AnyStudyResult, as format: RenderFormat,
+        context: RenderContext) throws(OutputError) -> String {
         guard format.supportedTasks.contains(result.task) else {
             throw .formatNotSupported(format: format, task: result.task, supported: format.supportedTasks)
         }

@@ -10,7 +10,9 @@ public enum SRTRenderer {
         var cues: [String] = []
         for (index, turn) in turns.enumerated() {
             let (start, end) = times[index]
-            cues.append("\(index + 1)\n\(timestamp(start)) --> \(timestamp(max(start, end)))\n\(OutputText.singleLine(turn.speaker)): \(OutputText.singleLine(turn.line))")
+            cues.append("\(index + 1)\n\(timestamp(start)) --> "
+                + "\(timestamp(max(start, end)))\n\(OutputText.singleLine(turn.speaker)): "
+                + "\(OutputText.singleLine(turn.line))")
         }
         return cues.joined(separator: "\n\n") + "\n"
     }

@@ -12,7 +12,8 @@ public enum SVGRenderer {
         let map = CleanResult.mindMap(mindMap)
         let title = OutputText.singleLine(map.centralTopic)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + drawing(MindMapLayout(map), title: "Mind map: " + title, idPrefix: "mm", interactive: false, style: style) + "\n"
+            + drawing(MindMapLayout(map), title: "Mind map: " + title, idPrefix: "mm", interactive: false,
+            style: style) + "\n"
     }
 
     /// The drawing for the HTML page: styled by the page, nodes with children foldable.
@@ -22,7 +23,8 @@ public enum SVGRenderer {
 
     /// The drawing's style sheet; the page includes it too, so both look the same.
     static let style = """
-        .mindmap{font-family:"DejaVu Sans",Verdana,"Segoe UI",sans-serif;--mm-text:#17202c;--mm-box:#ffffff;--mm-root:#1d3557;--mm-root-text:#ffffff}
+        .mindmap{font-family:"DejaVu Sans",Verdana,"Segoe \
+        UI",sans-serif;--mm-text:#17202c;--mm-box:#ffffff;--mm-root:#1d3557;--mm-root-text:#ffffff}
         .mindmap text{fill:var(--mm-text);font-weight:600}
         .mindmap .d0 text{fill:var(--mm-root-text);font-weight:700}
         .mindmap .d1 text{font-weight:700}
@@ -34,26 +36,31 @@ public enum SVGRenderer {
         .mindmap .toggle path{stroke:var(--mm-text);stroke-width:1.8}
         .mindmap .b0{--mm-c:#1f6feb}.mindmap .b1{--mm-c:#b35900}.mindmap .b2{--mm-c:#1a7f37}.mindmap .b3{--mm-c:#a626a4}
         .mindmap .b4{--mm-c:#cf222e}.mindmap .b5{--mm-c:#0a7a8a}.mindmap .b6{--mm-c:#7a5c00}.mindmap .b7{--mm-c:#5a55d6}
-        @media (prefers-color-scheme:dark){.mindmap{--mm-text:#e8edf4;--mm-box:#161b22;--mm-root:#cfe0ff;--mm-root-text:#0b1526}
+        @media (prefers-color-scheme:dark){.mindmap{--mm-text:#e8edf4;--mm-box:#161b22;--mm-root:#cfe0ff;\
+        --mm-root-text:#0b1526}
         .mindmap .b0{--mm-c:#58a6ff}.mindmap .b1{--mm-c:#f0883e}.mindmap .b2{--mm-c:#3fb950}.mindmap .b3{--mm-c:#d2a8ff}
-        .mindmap .b4{--mm-c:#ff7b72}.mindmap .b5{--mm-c:#39c5cf}.mindmap .b6{--mm-c:#d29922}.mindmap .b7{--mm-c:#a5a0ff}}
+        .mindmap .b4{--mm-c:#ff7b72}.mindmap .b5{--mm-c:#39c5cf}.mindmap .b6{--mm-c:#d29922}.mindmap \
+        .b7{--mm-c:#a5a0ff}}
         """
 
     // MARK: - Drawing
 
-    private static func drawing(_ layout: MindMapLayout, title: String, idPrefix: String, interactive: Bool, style: String?) -> String {
+    private static func drawing(_ layout: MindMapLayout, title: String, idPrefix: String, interactive: Bool,
+        style: String?) -> String {
         var out: [String] = []
         var size = "width=\"\(number(layout.width))\" height=\"\(number(layout.height))\""
         // On the page the drawing shrinks to the frame, but not below 720 units: past that it scrolls.
         if interactive { size += " style=\"min-width:\(number(min(720, layout.width)))px\"" }
         let role = interactive ? "role=\"group\" aria-roledescription=\"mind map\"" : "role=\"img\""
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"mindmap\" viewBox=\"0 0 \(number(layout.width)) \(number(layout.height))\" \(size) \(role) aria-labelledby=\"\(idPrefix)-title\">")
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"mindmap\" viewBox=\"0 0 \(number(layout.width)) "
+            + "\(number(layout.height))\" \(size) \(role) aria-labelledby=\"\(idPrefix)-title\">")
         out.append("<title id=\"\(idPrefix)-title\">\(OutputText.markupEscaped(title))</title>")
         if let style { out.append("<style>\n\(style)\n</style>") }
         out.append("<g class=\"edges\">")
         for node in layout.nodes {
             guard let parentID = node.parent else { continue }
-            out.append("<path class=\"edge\(branchClass(node))\" data-to=\"\(node.id)\" d=\"\(curve(from: layout.nodes[parentID], to: node))\"/>")
+            out.append("<path class=\"edge\(branchClass(node))\" data-to=\"\(node.id)\" "
+                + "d=\"\(curve(from: layout.nodes[parentID], to: node))\"/>")
         }
         out.append("</g>")
         for node in layout.nodes {
@@ -70,20 +77,25 @@ public enum SVGRenderer {
         let foldable = interactive && node.depth > 0 && node.childCount > 0
         if foldable { attributes += " tabindex=\"0\" role=\"button\" aria-expanded=\"true\"" }
         var parts = ["<g \(attributes)>"]
-        parts.append("<rect x=\"\(number(frame.x))\" y=\"\(number(frame.y))\" width=\"\(number(frame.width))\" height=\"\(number(frame.height))\" rx=\"\(node.depth == 0 ? 12 : 7)\"/>")
+        parts.append("<rect x=\"\(number(frame.x))\" y=\"\(number(frame.y))\" width=\"\(number(frame.width))\" "
+            + "height=\"\(number(frame.height))\" rx=\"\(node.depth == 0 ? 12 : 7)\"/>")
         let lineHeight = node.fontSize * MindMapLayout.Metrics().lineHeight
         let centerX = frame.x + frame.width / 2
         // The first baseline: the padding, half the line's leading, then the font's ascent (~0.93 em).
-        let firstBaseline = frame.y + MindMapLayout.Metrics().paddingY + (lineHeight - 1.16 * node.fontSize) / 2 + 0.93 * node.fontSize
+        let firstBaseline =
+            frame.y + MindMapLayout.Metrics().paddingY + (lineHeight - 1.16 * node.fontSize) / 2 + 0.93 * node.fontSize
         var text = "<text text-anchor=\"middle\" font-size=\"\(number(node.fontSize))\">"
         for (index, line) in node.lines.enumerated() {
-            text += "<tspan x=\"\(number(centerX))\" y=\"\(number(firstBaseline + Double(index) * lineHeight))\">\(OutputText.markupEscaped(line))</tspan>"
+            text += "<tspan x=\"\(number(centerX))\" "
+                + "y=\"\(number(firstBaseline + Double(index) * lineHeight))\">\(OutputText.markupEscaped(line))</tspan>"
         }
         parts.append(text + "</text>")
         if foldable {
             // A −/+ marker on the outer edge shows the branch can be folded; the script flips it.
             let x = node.side == .left ? frame.x : frame.maxX, y = frame.midY
-            parts.append("<g class=\"toggle\" aria-hidden=\"true\"><circle cx=\"\(number(x))\" cy=\"\(number(y))\" r=\"7\"/><path d=\"M\(number(x - 3.5)) \(number(y))h7\"/><path class=\"plus\" d=\"M\(number(x)) \(number(y - 3.5))v7\"/></g>")
+            parts.append("<g class=\"toggle\" aria-hidden=\"true\"><circle cx=\"\(number(x))\" cy=\"\(number(y))\" "
+                + "r=\"7\"/><path d=\"M\(number(x - 3.5)) \(number(y))h7\"/><path class=\"plus\" d=\"M\(number(x)) "
+                + "\(number(y - 3.5))v7\"/></g>")
         }
         parts.append("</g>")
         return parts.joined()
@@ -100,7 +112,8 @@ public enum SVGRenderer {
         let endX = toLeft ? child.frame.maxX : child.frame.x
         let startY = parent.frame.midY, endY = child.frame.midY
         let middle = (startX + endX) / 2
-        return "M\(number(startX)) \(number(startY))C\(number(middle)) \(number(startY)) \(number(middle)) \(number(endY)) \(number(endX)) \(number(endY))"
+        return "M\(number(startX)) \(number(startY))C\(number(middle)) \(number(startY)) \(number(middle)) "
+            + "\(number(endY)) \(number(endX)) \(number(endY))"
     }
 
     /// A coordinate with at most one decimal, without a trailing `.0`.

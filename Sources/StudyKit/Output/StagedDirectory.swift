@@ -16,7 +16,8 @@ struct StagedDirectory {
     let staging: URL
 
     /// The names a kit may own in its directory: a file of these that the new kit lacks is stale.
-    static let kitOwnedNames = Set(KitWriter.fileNames + [AnkiRenderer.clozeFile, "podcast.md", "podcast.wav", "podcast.ogg"])
+    static let kitOwnedNames = Set(KitWriter.fileNames + [AnkiRenderer.clozeFile, "podcast.md", "podcast.wav",
+        "podcast.ogg"])
 
     /// Creates the staging directory beside `target` (and `target`'s parents).
     /// - Throws: ``OutputError/notADirectory(path:)`` when `target` (or a parent) is a file;

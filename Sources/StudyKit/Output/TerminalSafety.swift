@@ -41,7 +41,8 @@ public enum TerminalSafety {
                 // Line and paragraph separators act as line breaks in some viewers and not in
                 // others; a plain newline means the same thing everywhere.
                 out.append("\n")
-            case 0x200D where HiddenText.joinsEmoji(previous: out.last, next: index + 1 < scalars.count ? scalars[index + 1] : nil):
+            case 0x200D where HiddenText.joinsEmoji(previous: out.last,
+                next: index + 1 < scalars.count ? scalars[index + 1] : nil):
                 out.append(scalar)
             case 0x00...0x1F, 0x7F...0x9F:
                 break

@@ -50,7 +50,8 @@ enum CodeText {
         return signs >= 2
     }
 
-    private static let operators = ["=>", "===", "!==", "==", "&&", "||", "::", "+=", "++", "();", "){", ") {", "</", "/>"]
+    private static let operators = ["=>", "===", "!==", "==", "&&", "||", "::", "+=", "++", "();", "){", ") {", "</",
+        "/>"]
     private static let codeStarts = ["}", ")", "]", "//", "/*", "#!", "$ ", ">>> ", "#include", "#define"]
     private static let keywords: Set<String> = [
         "const", "let", "var", "function", "def", "class", "import", "export", "return", "if", "for", "while",

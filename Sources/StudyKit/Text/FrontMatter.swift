@@ -27,12 +27,14 @@ enum FrontMatter {
         }
         let words = lower.split(whereSeparator: { $0 == " " || $0 == "," })
         // "Version 0.21", "Revision 3", "Copyright © 2018 …", "Draft", "Last updated …".
-        if let first = words.first, ["version", "revision", "copyright", "©", "draft", "updated", "last"].contains(String(first)),
+        if let first = words.first,
+            ["version", "revision", "copyright", "©", "draft", "updated", "last"].contains(String(first)),
             words.count <= 8
         {
             return true
         }
-        if words.first.map({ ["by", "author:", "authors:", "editor:", "editors:"].contains(String($0)) }) == true, words.count <= 10 {
+        if words.first.map({ ["by", "author:", "authors:", "editor:", "editors:"].contains(String($0)) }) == true,
+            words.count <= 10 {
             return true
         }
         return false
@@ -55,7 +57,8 @@ enum FrontMatter {
     /// sentences ("Python 3.0, released in December 2008, broke compatibility") is content: an
     /// edition statement names the version the document is for, and dates it.
     static func isEditionStatement(_ lower: String) -> Bool {
-        guard editionWording.contains(where: { says(lower, $0) }), matches(versionNumber, lower) || says(lower, "last updated") else {
+        guard editionWording.contains(where: { says(lower, $0) }), matches(versionNumber, lower)
+            || says(lower, "last updated") else {
             return false
         }
         return matches(datedYear, lower)
@@ -67,7 +70,9 @@ enum FrontMatter {
         let words = headingWords(heading).map { $0.lowercased() }
         guard (1...3).contains(words.count) else { return false }
         let named = words.filter { !["and", "the", "of", "notice", "notices", "information", "terms"].contains($0) }
-        return !named.isEmpty && named.allSatisfy { ["copyright", "license", "licence", "licensing", "legal", "copying", "permissions"].contains($0) }
+        return !named.isEmpty
+            && named.allSatisfy { ["copyright", "license", "licence", "licensing", "legal", "copying",
+            "permissions"].contains($0) }
     }
 
     /// A heading that is a licence's name, every word capitalised: "GNU Free Documentation
@@ -75,7 +80,8 @@ enum FrontMatter {
     /// sections follow it.
     static func namesLicence(_ heading: String) -> Bool {
         let words = headingWords(heading)
-        guard (2...5).contains(words.count), let last = words.last, ["license", "licence"].contains(last.lowercased()) else { return false }
+        guard (2...5).contains(words.count), let last = words.last,
+            ["license", "licence"].contains(last.lowercased()) else { return false }
         return words.allSatisfy { $0.first?.isUppercase == true }
     }
 
@@ -90,19 +96,23 @@ enum FrontMatter {
     /// Said only in notices, whatever else the sentence says.
     private static let standalonePhrases = [
         "all rights reserved", "merchantability", "fitness for a particular purpose", "you can redistribute it",
-        "you may redistribute it", "permission is granted", "copy of the license is included", "copy of the licence is included",
+        "you may redistribute it", "permission is granted", "copy of the license is included",
+        "copy of the licence is included",
     ]
     private static let licencePhrases = [
-        "public license", "documentation license", "creative commons", "licensed under", "without any warranty", "without warranty", "in the hope that it will be useful", "mit license", "apache license",
+        "public license", "documentation license", "creative commons", "licensed under", "without any warranty",
+        "without warranty", "in the hope that it will be useful", "mit license", "apache license",
         "terms of the license",
     ]
     private static let noticeWording = [
         "you can redistribute", "you may redistribute", "you can copy", "you may copy", "you may not use",
-        "this manual", "this document", "this program", "this work", "this file", "this software", "this book", "this page",
+        "this manual", "this document", "this program", "this work", "this file", "this software", "this book",
+        "this page",
         "this library", "this guide", "this article", "this site",
     ]
 
-    private static let editionWording = ["this is version", "for version", "manual is for", "last updated", "last modified", "last revised", "this edition"]
+    private static let editionWording = ["this is version", "for version", "manual is for", "last updated",
+        "last modified", "last revised", "this edition"]
 
     /// `x@y.z`, or the obfuscated `x at y.z` / `x [at] y dot z`.
     static func containsEmail(_ lower: String) -> Bool {
@@ -124,7 +134,8 @@ enum FrontMatter {
         // most lines are ruled out without an expression.
         guard let first = lower.unicodeScalars.first, let last = lower.unicodeScalars.last,
             first.properties.generalCategory == .decimalNumber || "jfmasond".unicodeScalars.contains(first),
-            last.properties.generalCategory == .decimalNumber || "\n\r\u{0B}\u{0C}\u{85}\u{2028}\u{2029}".unicodeScalars.contains(last)
+            last.properties.generalCategory == .decimalNumber
+            || "\n\r\u{0B}\u{0C}\u{85}\u{2028}\u{2029}".unicodeScalars.contains(last)
         else { return false }
         return dates.contains { matches($0, lower) }
     }
@@ -141,18 +152,23 @@ enum FrontMatter {
     // MARK: Expressions, compiled once (a line is checked against several of them)
 
     private static let email = expression(#"[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}"#)
-    private static let spelledEmail = expression(#"\b[a-z0-9._%+-]+\s*(\[at\]|\(at\)| at )\s*[a-z0-9-]+(\.| dot )[a-z0-9.-]*[a-z]{2,}\b"#)
+    private static let spelledEmail =
+        expression(#"\b[a-z0-9._%+-]+\s*(\[at\]|\(at\)| at )\s*[a-z0-9-]+(\.| dot )[a-z0-9.-]*[a-z]{2,}\b"#)
     private static let domainEndings = [".org", ".com", ".net", ".edu", ".gov", ".io"]
     private static let bareDomain = expression(#"\b[a-z0-9-]+\.(org|com|net|edu|gov|io)(/|\b)"#)
     private static let copyrightYears = expression(#"^\d{4}\s*[-–]\s*\d{4},\s"#)
     private static let versionNumber = expression(#"\bversion v?\d+(\.\d+)+"#)
     private static let datedYear = expression(
-        #"\b(january|february|march|april|may|june|july|august|september|october|november|december) (\d{1,2},? )?\d{4}\b|\b\d{4}-\d{2}-\d{2}\b"#)
+        #"\b(january|february|march|april|may|june|july|august|september|october|november|december) "#
+            + #"(\d{1,2},? )?\d{4}\b|\b\d{4}-\d{2}-\d{2}\b"#)
     private static let readingTime = expression(#"\b\d+\s*(min|mins|minute|minutes)\s+read\b"#)
     private static let dates: [NSRegularExpression] = {
-        let months = "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\\.?"
+        let months =
+            "(january|february|march|april|may|june|july|august|september|october|november|december|"
+            + "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\\.?"
         return [
-            "^\\d{1,2}(st|nd|rd|th)? \(months),? \\d{4}$", "^\(months) \\d{1,2}(st|nd|rd|th)?,? \\d{4}$", "^\(months),? \\d{4}$",
+            "^\\d{1,2}(st|nd|rd|th)? \(months),? \\d{4}$", "^\(months) \\d{1,2}(st|nd|rd|th)?,? \\d{4}$",
+            "^\(months),? \\d{4}$",
             "^\\d{4}-\\d{2}-\\d{2}$", "^\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}$",
         ].map(expression)
     }()

@@ -73,7 +73,8 @@ enum LanguageDetector {
         let ascii = word.utf8.withContiguousStorageIfAvailable { bytes -> String? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             let isLetter = { (b: UInt8) in (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) }
-            guard let first = bytes.firstIndex(where: isLetter), let last = bytes.lastIndex(where: isLetter) else { return "" }
+            guard let first = bytes.firstIndex(where: isLetter),
+                let last = bytes.lastIndex(where: isLetter) else { return "" }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[first...last]), as: UTF8.self)
         }
         if let ascii, let ascii { return ascii }
@@ -127,7 +128,8 @@ enum CJKScript {
     /// The script of `scalar`, or `nil` for any other character.
     init?(_ scalar: Unicode.Scalar) {
         // Most characters of most material come before the first block.
-        guard scalar.value >= 0x1100, let block = Self.blocks.first(where: { $0.range.contains(scalar.value) }) else { return nil }
+        guard scalar.value >= 0x1100,
+            let block = Self.blocks.first(where: { $0.range.contains(scalar.value) }) else { return nil }
         self = block.script
     }
 }

@@ -85,7 +85,8 @@ struct SentenceRanker: Sendable {
     /// Headings are left out: they are labels, not statements.
     func topSentences(in text: String, count: Int) -> [Sentence] {
         let prose = SentenceSplitter().split(text).filter { !$0.isHeading }
-        return rank(prose).prefix(max(0, count)).map(\.sentence).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
+        return rank(prose).prefix(max(0,
+            count)).map(\.sentence).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
     }
 
     /// PageRank scores aligned with `sentences`.
@@ -208,7 +209,8 @@ struct SentenceRanker: Sendable {
         // both do), so edges ≤ n · limit.
         var adjacency = Array(repeating: [(Int, Double)](), count: n)
         for i in 0..<n {
-            for (j, w) in strongest[i].entries where i < j || !strongest[j].entries.contains(where: { $0.neighbour == i }) {
+            for (j, w) in strongest[i].entries where i < j
+                || !strongest[j].entries.contains(where: { $0.neighbour == i }) {
                 adjacency[i].append((j, w))
                 adjacency[j].append((i, w))
             }
@@ -227,7 +229,8 @@ struct SentenceRanker: Sendable {
         init(limit: Int) { self.limit = limit }
 
         /// Whether `a` ranks below `b` (lower weight, or equal weight and later neighbour).
-        private static func worse(_ a: (neighbour: Int, weight: Double), _ b: (neighbour: Int, weight: Double)) -> Bool {
+        private static func worse(_ a: (neighbour: Int, weight: Double),
+            _ b: (neighbour: Int, weight: Double)) -> Bool {
             a.weight != b.weight ? a.weight < b.weight : a.neighbour > b.neighbour
         }
 

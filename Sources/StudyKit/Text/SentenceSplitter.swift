@@ -363,7 +363,8 @@ private struct Scan {
     private func isBoundary(terminalRun run: Range<Int>, after j: Int, blockEnd: Int) -> Bool {
         let terms = chars[run]
         if terms.contains(where: { Scan.cjkTerminals.contains($0) }) {
-            // 「光が必要だ。」と言った: a quoted sentence inside a longer one, which goes on with a particle.
+            // 「光が必要だ。」と言った: a quoted sentence inside a longer one, which goes on with a
+            // particle.
             let closed = j > run.upperBound
             return !(closed && j < blockEnd && Scan.particlesAfterQuote.contains(chars[j]))
         }
@@ -414,7 +415,8 @@ private struct Scan {
             var cut = limit
             while cut > floor, !chars[cut - 1].isWhitespace, !",;、，".contains(chars[cut - 1]) { cut -= 1 }
             if cut <= floor { cut = limit }
-            if let piece = trimmed(rest.lowerBound..<cut) { appendProse(piece, paragraph: paragraph, isList: isList, isCode: isCode) }
+            if let piece = trimmed(rest.lowerBound..<cut) { appendProse(piece, paragraph: paragraph, isList: isList,
+                isCode: isCode) }
             guard let next = trimmed(cut..<rest.upperBound) else { return }
             rest = next
         }
@@ -431,15 +433,20 @@ private struct Scan {
 
     // MARK: Character classes
 
-    static let terminals: Set<Character> = [".", "!", "?", "…", "‼", "⁇", "⁈", "⁉", "。", "！", "？", "．", "｡"]
+    static let terminals: Set<Character> = [".", "!", "?", "…", "‼", "⁇", "⁈", "⁉", "。", "！", "？",
+        "．", "｡"]
     /// Full stops of Chinese and Japanese (full-width, and the half-width `｡`): they end a
     /// sentence with no space after them.
     static let cjkTerminals: Set<Character> = ["。", "！", "？", "．", "｡"]
     /// Japanese particles that carry a sentence on after a closing quote (「…。」と言った).
-    static let particlesAfterQuote: Set<Character> = ["と", "っ", "の", "を", "が", "は", "も", "に", "で", "か"]
-    static let closers: Set<Character> = ["\"", "'", "”", "’", ")", "]", "}", "»", "›", "」", "』", "）", "】"]
-    static let openers: Set<Character> = ["\"", "'", "“", "‘", "(", "[", "{", "«", "‹", "「", "『", "（", "【"]
-    static let headingEnders: Set<Character> = [".", "!", "?", ":", ";", ",", "…", "。", "！", "？", "：", "；", "，", "．", "｡"]
+    static let particlesAfterQuote: Set<Character> = ["と", "っ", "の", "を", "が", "は", "も", "に", "で",
+        "か"]
+    static let closers: Set<Character> = ["\"", "'", "”", "’", ")", "]", "}", "»", "›", "」", "』", "）",
+        "】"]
+    static let openers: Set<Character> = ["\"", "'", "“", "‘", "(", "[", "{", "«", "‹", "「", "『", "（",
+        "【"]
+    static let headingEnders: Set<Character> = [".", "!", "?", ":", ";", ",", "…", "。", "！", "？", "：", "；",
+        "，", "．", "｡"]
 
     /// Abbreviations that stand before a name, a number or more of the sentence, so a point after
     /// them is never a sentence end even before a capital ("Dr. Smith", "Fig. 3", "e.g. Rome").

@@ -7,7 +7,8 @@ import Foundation
 enum Negation {
     /// Words that negate what follows them.
     static func isNegator(_ word: String) -> Bool {
-        ["not", "never", "no", "without", "cannot", "nor", "neither"].contains(word) || word.hasSuffix("n't") || word.hasSuffix("n’t")
+        ["not", "never", "no", "without", "cannot", "nor", "neither"].contains(word) || word.hasSuffix("n't")
+            || word.hasSuffix("n’t")
     }
 }
 
@@ -84,8 +85,8 @@ enum BuiltinStopwords {
     /// card nor names a mind-map branch "de la": articles, pronouns, the forms of être and avoir,
     /// prepositions, conjunctions and common adverbs. Words that are also English content
     /// words or lower-cased English acronyms are left out ("car", "son", "ton", "ai", "eu",
-    /// "si"), so an English text keeps its terms ("pour" is in: a verb is no English term either). Elided forms (l', d', qu') are split off
-    /// by ``BuiltinTerms/words(in:)``, so "l" and "d" are here too.
+    /// "si"), so an English text keeps its terms ("pour" is in: a verb is no English term either). Elided forms (l',
+    /// d', qu') are split off by ``BuiltinTerms/words(in:)``, so "l" and "d" are here too.
     static let french: Set<String> = [
         // articles and determiners
         "le", "la", "les", "l", "un", "une", "des", "du", "de", "d", "au", "aux", "ce", "cet", "cette", "ces",

@@ -87,18 +87,21 @@ enum BuiltinTerms {
         let number = surface.allSatisfy { $0.isNumber || $0 == "." || $0 == "," }
         // A dotted name ("node.js") is a name: no inflection to fold ("js" is no plural).
         return BuiltinWord(
-            surface: surface, lowercased: lower, stem: number || surface.contains(".") ? lower : stem(lower), offsets: range,
+            surface: surface, lowercased: lower, stem: number || surface.contains(".") ? lower : stem(lower),
+            offsets: range,
             followsBreak: followsBreak, isNumber: number, isStopword: BuiltinStopwords.contains(lower))
     }
 
     /// French words that elide before a vowel ("l'", "qu'", "jusqu'"), lower-case.
-    private static let elidingWords: Set<String> = ["l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu", "puisqu"]
+    private static let elidingWords: Set<String> = ["l", "d", "j", "m", "n", "s", "t", "c", "qu", "jusqu", "lorsqu",
+        "puisqu"]
 
     /// The length of the elided word at the start of `chars[start..<end]` ("l" in "l'eau"), when
     /// the word is one of ``elidingWords`` followed by an apostrophe and a letter; else `nil`.
     private static func elisionLength(_ chars: [Character], from start: Int, to end: Int) -> Int? {
         guard end - start >= 3 else { return nil }
-        for length in 1...min(6, end - start - 2) where chars[start + length] == "'" || chars[start + length] == "\u{2019}" {
+        for length in 1...min(6, end - start - 2) where chars[start + length] == "'"
+            || chars[start + length] == "\u{2019}" {
             guard chars[start + length + 1].isLetter,
                 elidingWords.contains(String(chars[start..<(start + length)]).lowercased())
             else { return nil }

@@ -17,11 +17,13 @@ struct ArchitectureDocTests {
     static func publicDeclarations() throws -> (api: Set<String>, spi: Set<String>) {
         let sources = root.appendingPathComponent("Sources/StudyKit")
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
-        let declaration = #/^((?:@\w+(?:\([^)]*\))? )*)public (?:final |indirect )?(?:struct|class|enum|protocol|actor|typealias|func|let|var) (\w+)/#
+        let declaration =
+            #/^((?:@\w+(?:\([^)]*\))? )*)public (?:final |indirect )?(?:struct|class|enum|protocol|actor|typealias|func|let|var) (\w+)/#
         var api = Set<String>()
         var spi = Set<String>()
         for case let file as URL in files where file.pathExtension == "swift" {
-            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n",
+                omittingEmptySubsequences: false)
             for (index, line) in lines.enumerated() {
                 guard let match = try declaration.prefixMatch(in: line) else { continue }
                 let attributed = match.1.contains("@_spi") || (index > 0 && lines[index - 1].hasPrefix("@_spi"))
@@ -67,12 +69,14 @@ struct ArchitectureDocTests {
 
     /// The Markdown files a reader follows links between.
     static let guides: [String] = {
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path))
+            ?? []
         return ["README.md", "ARCHITECTURE.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
     }()
 
     @Test func everyGuideIsThere() {
-        for guide in ["routing", "engines", "formats", "configuration", "scale-out", "builtin-engine", "development", "design"] {
+        for guide in ["routing", "engines", "formats", "configuration", "scale-out", "builtin-engine", "development",
+            "design"] {
             #expect(Self.guides.contains("docs/\(guide).md"), "docs/\(guide).md")
         }
     }
@@ -111,7 +115,8 @@ struct ArchitectureDocTests {
             let resolved = Self.root.appendingPathComponent(file).standardized
             #expect(resolved.path.hasPrefix(Self.root.standardized.path), "\(guide): \(target) leaves the repository")
             #expect(FileManager.default.fileExists(atPath: resolved.path), "\(guide): \(target) does not exist")
-            if parts.count == 2, file.hasSuffix(".md"), let linked = try? String(contentsOf: resolved, encoding: .utf8) {
+            if parts.count == 2, file.hasSuffix(".md"),
+                let linked = try? String(contentsOf: resolved, encoding: .utf8) {
                 #expect(Self.anchors(in: linked).contains(String(parts[1])), "\(guide): \(target) names no heading")
             }
         }

@@ -82,7 +82,8 @@ struct BuiltinAnalysis: Sendable {
             guard !all[$0].isCode, !Self.isSignature(all[$0].text) else { return false }
             let text = all[$0].text
             let front = allWords[$0].count <= Self.frontMatterWords
-                ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased()) || FrontMatter.isEditionStatement(text.lowercased())
+                ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased())
+                || FrontMatter.isEditionStatement(text.lowercased())
             return !front && !legal.contains($0)
         }
         // Text that is all front matter is still the text: better a card about it than none.
@@ -127,7 +128,10 @@ struct BuiltinAnalysis: Sendable {
             .keyphrases(in: units, words: unitWords, limit: Self.compoundLimit, fieldNames: fieldNames)
         let top = Array(extracted.prefix(Self.keyphraseLimit))
         keyphrases = isEnglish ? top : top.filter(Self.isContentTerm)
-        compounds = extracted.filter { $0.occurrences >= 2 }.map { $0.key.split(separator: " ").map(String.init) }.filter { $0.count >= 2 }
+        compounds =
+            extracted.filter { $0.occurrences >= 2 }
+                .map { $0.key.split(separator: " ").map(String.init) }
+                .filter { $0.count >= 2 }
         givenTitle = title
     }
 
@@ -142,9 +146,11 @@ struct BuiltinAnalysis: Sendable {
         var verbUse = Set<String>()
         var nounUse = Set<String>()
         for words in unitWords {
-            for (index, word) in words.enumerated() where !word.isStopword && !word.isNumber && word.surface == word.lowercased {
+            for (index, word) in words.enumerated() where !word.isStopword && !word.isNumber
+                && word.surface == word.lowercased {
                 let before = index > 0 && !word.followsBreak ? words[index - 1].lowercased : nil
-                let after = index + 1 < words.count && !words[index + 1].followsBreak ? words[index + 1].lowercased : nil
+                let after = index + 1 < words.count
+                    && !words[index + 1].followsBreak ? words[index + 1].lowercased : nil
                 if let before, nounBefore.contains(before) {
                     nounUse.insert(word.lowercased)
                 } else if before.map(verbBefore.contains) == true || after.map(objectAfter.contains) == true {
@@ -157,7 +163,8 @@ struct BuiltinAnalysis: Sendable {
 
     private static let nounBefore: Set<String> = [
         "the", "a", "an", "these", "those", "its", "their", "his", "her", "our", "your", "my", "each", "every", "some",
-        "many", "few", "several", "no", "of", "two", "three", "four", "five", "all", "both", "any", "such", "more", "most",
+        "many", "few", "several", "no", "of", "two", "three", "four", "five", "all", "both", "any", "such", "more",
+        "most",
     ]
     private static let verbBefore: Set<String> = [
         "it", "they", "he", "she", "we", "which", "who", "can", "cannot", "could", "may", "might", "must", "should",
@@ -180,7 +187,9 @@ struct BuiltinAnalysis: Sendable {
                 guard word.isStopword else { continue }
                 stopwords += 1
                 let english = BuiltinStopwords.english.contains(word.lowercased)
-                if english != BuiltinStopwords.french.contains(word.lowercased) { englishOverFrench += english ? 1 : -1 }
+                if english != BuiltinStopwords.french.contains(word.lowercased) {
+                    englishOverFrench += english ? 1 : -1
+                }
             }
         }
         return (latin > 0 && Double(stopwords) >= 0.15 * Double(latin), englishOverFrench > 0)
@@ -247,8 +256,10 @@ struct BuiltinAnalysis: Sendable {
                 // ("1999-2021, Software in the Public Interest"), or the licence's own numbered
                 // sections (numbering from 0 or 1 again, then in order) stay in the section.
                 let number = Int(unit.text.prefix { $0.isNumber })
-                let licenceSection = number.map { n in nextNumber.map { n == $0 || ($0 == 0 && n == 1) } ?? false } ?? false
-                if let open = level, unit.headingLevel > open || FrontMatter.isFrontMatter(unit.text) || licenceSection {
+                let licenceSection = number.map { n in nextNumber.map { n == $0 || ($0 == 0 && n == 1) } ?? false }
+                    ?? false
+                if let open = level, unit.headingLevel > open || FrontMatter.isFrontMatter(unit.text)
+                    || licenceSection {
                     if licenceSection, let number { nextNumber = number + 1 }
                     legal.insert(index)
                     continue

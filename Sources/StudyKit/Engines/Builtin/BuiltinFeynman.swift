@@ -20,7 +20,8 @@ extension BuiltinEngine {
     /// The claim check of `explanation` about `concept` (the document's title when none is given).
     func feynmanCheck(_ analysis: BuiltinAnalysis, concept: String?, explanation: String?) -> FeynmanCheck {
         let givenConcept = concept.map(BuiltinProse.oneLine) ?? ""
-        let conceptText = givenConcept.contains(where: { $0.isLetter || $0.isNumber }) ? givenConcept : documentTitle(analysis)
+        let conceptText = givenConcept.contains(where: { $0.isLetter
+            || $0.isNumber }) ? givenConcept : documentTitle(analysis)
         let shownConcept = BuiltinProse.shortened(conceptText, maxLength: Self.conceptLength)
         return FeynmanCheck(analysis, concept: conceptText, shownConcept: shownConcept, explanation: explanation ?? "")
     }
@@ -43,15 +44,18 @@ extension BuiltinEngine {
             point = "You said \(said), which the material does not support."
             prefix = "About \(concept), the material says: "
         }
-        var correction = claim.evidence.map { quoting($0, after: prefix) } ?? "The material says nothing like this about \(concept)."
+        var correction = claim.evidence.map { quoting($0, after: prefix) }
+            ?? "The material says nothing like this about \(concept)."
         if let evidence = claim.evidence, let elsewhere = claim.elsewhere {
             // Both: what the material says of the concept, and where what the student described belongs.
             let half = (correctionLength - 60) / 2
-            correction = prefix + "“" + quotable(evidence, maxLength: half) + "” What you describe is elsewhere: “"
+            correction = prefix + "“" + quotable(evidence,
+                maxLength: half) + "” What you describe is elsewhere: “"
                 + quotable(elsewhere, maxLength: half) + "”"
         }
         return FeynmanFeedback.Gap(
-            point: BuiltinProse.shortened(point, maxLength: pointLength), correction: correction, quote: cited(claim.evidence ?? context))
+            point: BuiltinProse.shortened(point, maxLength: pointLength), correction: correction,
+            quote: cited(claim.evidence ?? context))
     }
 
     func feynmanFeedback(_ check: FeynmanCheck, analysis: BuiltinAnalysis) -> FeynmanFeedback {
@@ -62,18 +66,21 @@ extension BuiltinEngine {
             gaps.append(
                 FeynmanFeedback.Gap(
                     point: "No explanation was given, so nothing could be checked.",
-                    correction: Self.quoting(source, after: "Explain \(concept) in your own words. The material says: "),
+                    correction: Self.quoting(source,
+                        after: "Explain \(concept) in your own words. The material says: "),
                     quote: Self.cited(source)))
         }
         for claim in check.wrongClaims where gaps.count < Self.maximumFeynmanGaps {
-            let gap = Self.gap(for: claim, concept: concept, context: check.conceptSentences.first ?? analysis.ranked[0].sentence.text)
+            let gap = Self.gap(for: claim, concept: concept, context: check.conceptSentences.first
+                ?? analysis.ranked[0].sentence.text)
             if Self.fits(gap.point, among: gaps.map(\.point)) { gaps.append(gap) }
         }
         if check.isVague, gaps.count < Self.maximumFeynmanGaps {
             let source = check.conceptSentences.first ?? analysis.ranked[0].sentence.text
             gaps.append(
                 FeynmanFeedback.Gap(
-                    point: "Your explanation is too vague to check: it states none of the material's facts about \(concept).",
+                    point: "Your explanation is too vague to check: it states none of the material's facts about "
+                        + "\(concept).",
                     correction: Self.quoting(source, after: "Say what the material says, in your own words: "),
                     quote: Self.cited(source)))
         }
@@ -83,19 +90,22 @@ extension BuiltinEngine {
             guard Self.fits(point, among: gaps.map(\.point)) else { continue }
             let correction = term.sentence.map { Self.quoting($0, after: "The material says: ") }
                 ?? "The material names \(term.text) among the key terms of \(concept)."
-            let source = term.sentence ?? check.conceptSentences.first { $0.localizedCaseInsensitiveContains(term.text) }
+            let source = term.sentence
+                ?? check.conceptSentences.first { $0.localizedCaseInsensitiveContains(term.text) }
                 ?? check.conceptSentences.first ?? analysis.ranked[0].sentence.text
             gaps.append(FeynmanFeedback.Gap(point: point, correction: correction, quote: Self.cited(source)))
         }
 
         var right: [String] = []
         for claim in check.supportedClaims where right.count < 3 {
-            let point = BuiltinProse.shortened("You said “\(claim.text)”, which the material confirms.", maxLength: Self.pointLength)
+            let point = BuiltinProse.shortened("You said “\(claim.text)”, which the material confirms.",
+                maxLength: Self.pointLength)
             if Self.fits(point, among: right) { right.append(point) }
         }
         if right.isEmpty {
             for term in check.coveredTerms where right.count < 3 {
-                let point = BuiltinProse.shortened("You brought in \(term.text), a key term of \(concept).", maxLength: Self.pointLength)
+                let point = BuiltinProse.shortened("You brought in \(term.text), a key term of \(concept).",
+                    maxLength: Self.pointLength)
                 if Self.fits(point, among: right) { right.append(point) }
             }
         }
@@ -128,7 +138,8 @@ extension BuiltinEngine {
         if check.wrongClaims.first?.finding == .contradicted {
             question = "What does the material say about \(concept), and where does it differ from what you wrote?"
         } else if check.wrongClaims.first?.finding == .misplaced {
-            question = "What actually happens in \(concept), and where does the material put what you described instead?"
+            question =
+                "What actually happens in \(concept), and where does the material put what you described instead?"
         } else if let first = check.missedTerms.first {
             question = "How does \(first.text) relate to \(concept)?"
         } else if let top = check.coveredTerms.first {
@@ -146,7 +157,8 @@ extension BuiltinEngine {
     private static func fits(_ point: String, among points: [String]) -> Bool {
         let keys = ItemRules.overlapKeys(point)
         return ItemRules.problem(point, .feedbackPoint) == nil
-            && !points.contains { ItemRules.nearCopy(keys, ItemRules.overlapKeys($0)) || ResultProse.sameText($0, point) }
+            && !points.contains { ItemRules.nearCopy(keys, ItemRules.overlapKeys($0))
+            || ResultProse.sameText($0, point) }
     }
 
     // MARK: Quoting

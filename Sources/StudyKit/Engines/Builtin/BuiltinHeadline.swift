@@ -62,7 +62,8 @@ extension BuiltinEngine {
     /// `title` without a leading chapter or section label ("Chapter 6. ", "Part II: ", "12.2. ");
     /// the title itself when nothing would be left.
     private static func withoutLabel(_ title: String) -> String {
-        let label = #"^((chapter|part|section|appendix|lesson|unit|module|book|lecture)\s+[0-9IVXLCivxlc]+(\.[0-9]+)*[.:]?|[0-9]+(\.[0-9]+)*\.)\s+"#
+        let label =
+            #"^((chapter|part|section|appendix|lesson|unit|module|book|lecture)\s+[0-9IVXLCivxlc]+(\.[0-9]+)*[.:]?|[0-9]+(\.[0-9]+)*\.)\s+"#
         guard let range = title.range(of: label, options: [.regularExpression, .caseInsensitive]) else { return title }
         let rest = title[range.upperBound...].trimmingCharacters(in: .whitespaces)
         return rest.contains(where: \.isLetter) ? rest : title
@@ -70,7 +71,8 @@ extension BuiltinEngine {
 
     /// The part of `title` before its subtitle (after ": ", " — ", " – " or " - "), if it has both.
     private static func mainTitle(_ title: String) -> String? {
-        let cut = [": ", " — ", " – ", " - "].compactMap { title.range(of: $0) }.min { $0.lowerBound < $1.lowerBound }
+        let cut = [": ", " — ", " – ",
+            " - "].compactMap { title.range(of: $0) }.min { $0.lowerBound < $1.lowerBound }
         guard let cut else { return nil }
         let main = title[..<cut.lowerBound].trimmingCharacters(in: .whitespaces)
         return main.contains(where: \.isLetter) && !title[cut.upperBound...].isEmpty ? main : nil
@@ -117,7 +119,8 @@ extension BuiltinEngine {
             let text = Self.oneSentence(unit.text, maxWords: Self.blurbWords, maxLength: Self.blurbLength)
             if !text.isEmpty, Self.reads(text, asBlurbUnder: title) { return text }
         }
-        let named = Self.oneSentence("A study note on \(title).", maxWords: Self.blurbWords, maxLength: Self.blurbLength)
+        let named = Self.oneSentence("A study note on \(title).", maxWords: Self.blurbWords,
+            maxLength: Self.blurbLength)
         return ItemRules.sentenceCut(named) == nil ? named : "A study note."
     }
 

@@ -1,13 +1,13 @@
 // MARK: - Mind map
 
 extension BuiltinEngine {
-    private static let labelWords = MindMap.labelWords
-    private static let labelLength = 80
-    private static let branchLimit = 8
-    private static let childLimit = 6
-    private static let termChildren = 5
-    private static let grandchildLimit = 4
-    private static let centreWords = 8
+    static let labelWords = MindMap.labelWords
+    static let labelLength = 80
+    static let branchLimit = 8
+    static let childLimit = 6
+    static let termChildren = 5
+    static let grandchildLimit = 4
+    static let centreWords = 8
 
     /// The document title in the centre; branches from the headings when there are at least two
     /// (besides a title heading), else from clusters of key terms; padded from central
@@ -19,11 +19,13 @@ extension BuiltinEngine {
         if branches.count < 2 { branches = clusterBranches(analysis, centre: centre, centreStems: centreStems) }
         branches = Self.meaningful(branches, under: centre)
         for entry in analysis.ranked where branches.count < 2 {
-            let label = BuiltinProse.shortened(entry.sentence.text, maxWords: Self.labelWords, maxLength: Self.labelLength)
+            let label = BuiltinProse.shortened(entry.sentence.text, maxWords: Self.labelWords,
+                maxLength: Self.labelLength)
             guard !label.isEmpty else { continue }
             branches = Self.meaningful(branches + [MindMap.Node(label: label)], under: centre)
         }
-        guard branches.count >= 2 else { throw .tooShort(task: .mindmap, usableSentences: analysis.usableSentenceCount) }
+        guard branches.count >= 2 else { throw .tooShort(task: .mindmap,
+            usableSentences: analysis.usableSentenceCount) }
         return MindMap(centralTopic: centre, branches: branches)
     }
 
@@ -33,7 +35,8 @@ extension BuiltinEngine {
         var centre = documentTitle(analysis)
         // A title such as "Summary" or "Quiz" is a field name to the validator: name the topic instead.
         if ItemRules.problem(centre, .label) != nil {
-            centre = [composedTitle(analysis), "Study Notes"].compactMap { $0 }.first { ItemRules.problem($0, .label) == nil } ?? "Study Notes"
+            centre = [composedTitle(analysis),
+                "Study Notes"].compactMap { $0 }.first { ItemRules.problem($0, .label) == nil } ?? "Study Notes"
         }
         if let chapter = chapterTitle(analysis, besides: centre) { centre = chapter }
         return Self.unnumberedTitle(centre)
@@ -44,7 +47,7 @@ extension BuiltinEngine {
     /// Maintenance and Updates: The APT Tools", gave way to key terms such as "Packages and
     /// Debian"): the opening heading without its chapter number, when it fits the centre's eight
     /// words. `nil` when the centre already is the source's title or its opening heading.
-    private func chapterTitle(_ analysis: BuiltinAnalysis, besides centre: String) -> String? {
+    func chapterTitle(_ analysis: BuiltinAnalysis, besides centre: String) -> String? {
         guard let opening = analysis.units.first, opening.isHeading, !ResultProse.sameText(opening.text, centre),
             !ResultProse.sameText(analysis.givenTitle.map(BuiltinProse.oneLine) ?? "", centre)
         else { return nil }
@@ -74,10 +77,11 @@ extension BuiltinEngine {
     /// sub-headings gets its section's key terms. Headings that read as code are no nodes.
     /// Past a level's limit, the nodes are the first section and those with the most words, in
     /// document order (`chosen`): the map always starts where the document does.
-    private func headingBranches(_ analysis: BuiltinAnalysis, centre: String, centreStems: Set<String>) -> [MindMap.Node] {
+    func headingBranches(_ analysis: BuiltinAnalysis, centre: String, centreStems: Set<String>) -> [MindMap.Node] {
         guard let outline = Self.outlineTrees(analysis, centre: centre) else { return [] }
         let trees = outline.trees
-        let headingLabel = { (heading: String, parent: String) in Self.headingLabel(heading, chapters: outline.chaptered, under: parent) }
+        let headingLabel = { (heading: String, parent: String) in Self.headingLabel(heading,
+            chapters: outline.chaptered, under: parent) }
         typealias Item = (label: String, tree: SectionTree)
         // A heading with nothing under it ("Biology 101, Unit 4" below the title) is a subtitle or
         // a running line, not a node of the subject; a heading that is front matter ("1.1
@@ -109,33 +113,41 @@ extension BuiltinEngine {
             // A glossary's or a "Key people" section's own names say what it holds.
             let names = Self.definitionNames(sections, in: analysis, limit: limit)
             if !names.isEmpty { return names }
-            return sectionTerms(sections, in: analysis, avoiding: Self.stems(of: label).union(centreStems), limit: limit)
+            return sectionTerms(sections, in: analysis, avoiding: Self.stems(of: label).union(centreStems),
+                limit: limit)
                 .map { MindMap.Node(label: $0) }
         }
         /// The level's nodes: every section when they fit, else consecutive small sections grouped
         /// (`grouped`): the group's first section is the node, and the sections after it fold into
         /// it, as children after its own subsections, so no section is left off the map and the
         /// map still reads in the document's order.
-        func level(_ items: [Item], limit: Int, members: Int, member: (Item) -> MindMap.Node, node: (Item) -> MindMap.Node) -> [MindMap.Node] {
-            Self.grouped(items, weight: \.tree.weight, limit: limit, members: members, hasSubsections: { !$0.tree.subsections.isEmpty }).map { group in
+        func level(_ items: [Item], limit: Int, members: Int, member: (Item) -> MindMap.Node,
+            node: (Item) -> MindMap.Node) -> [MindMap.Node] {
+            Self.grouped(items, weight: \.tree.weight, limit: limit, members: members,
+                hasSubsections: { !$0.tree.subsections.isEmpty }).map { group in
                 guard group.count > 1 else { return node(group[0]) }
                 let folded = group.dropFirst().map(member)
                 let own = Self.chosen(labelled(group[0].tree.subsections, under: group[0].label), weight: \.tree.weight,
                                       limit: members - folded.count)
                 // A definition list with sections folded after it keeps its names before them.
-                let names = own.isEmpty ? Self.definitionNames([group[0].tree.section], in: analysis, limit: members - folded.count) : []
+                let names = own.isEmpty ? Self.definitionNames([group[0].tree.section], in: analysis,
+                    limit: members - folded.count) : []
                 return MindMap.Node(label: group[0].label, children: (names.isEmpty ? own.map(member) : names) + folded)
             }
         }
         func grandchildren(_ item: Item) -> [MindMap.Node] {
-            let below = Self.chosen(labelled(item.tree.subsections, under: item.label), weight: \.tree.weight, limit: Self.grandchildLimit)
-            return below.isEmpty ? terms(Self.flattened(item.tree), label: item.label, limit: Self.grandchildLimit) : below.map { MindMap.Node(label: $0.label) }
+            let below = Self.chosen(labelled(item.tree.subsections, under: item.label), weight: \.tree.weight,
+                limit: Self.grandchildLimit)
+            return below.isEmpty ? terms(Self.flattened(item.tree), label: item.label,
+                limit: Self.grandchildLimit) : below.map { MindMap.Node(label: $0.label) }
         }
         let child = { (item: Item) in MindMap.Node(label: item.label, children: grandchildren(item)) }
-        return level(labelled(trees, under: centre), limit: Self.branchLimit, members: Self.childLimit, member: child) { branch in
+        return level(labelled(trees, under: centre), limit: Self.branchLimit, members: Self.childLimit,
+            member: child) { branch in
             var children = level(labelled(branch.tree.subsections, under: branch.label), limit: Self.childLimit,
                                  members: Self.grandchildLimit, member: { MindMap.Node(label: $0.label) }, node: child)
-            if children.isEmpty { children = terms(Self.flattened(branch.tree), label: branch.label, limit: Self.termChildren) }
+            if children.isEmpty { children = terms(Self.flattened(branch.tree), label: branch.label,
+                limit: Self.termChildren) }
             return MindMap.Node(label: branch.label, children: children)
         }
     }
@@ -148,12 +160,14 @@ extension BuiltinEngine {
         var sections = analysis.outline.sections.filter { $0.heading != nil }
         sections.removeAll { section in
             let heading = section.heading ?? ""
-            return section.headingSentence?.index != analysis.units.first?.index && ResultProse.sameText(unnumberedTitle(heading), centre)
+            return section.headingSentence?.index != analysis.units.first?.index
+                && ResultProse.sameText(unnumberedTitle(heading), centre)
                 || readsAsCode(heading) || readsAsNoTopic(heading)
         }
         if let first = sections.first, analysis.units.first?.isHeading == true,
             first.headingSentence?.index == analysis.units.first?.index,
-            !sections.dropFirst().contains(where: { $0.level <= first.level }) || ResultProse.sameText(unnumberedTitle(first.heading ?? ""), centre)
+            !sections.dropFirst().contains(where: { $0.level <= first.level })
+            || ResultProse.sameText(unnumberedTitle(first.heading ?? ""), centre)
         {
             sections.removeFirst()
         }
@@ -188,7 +202,8 @@ extension BuiltinEngine {
     /// A heading as a node label under `parent` (``unnumberedLabel(_:chapters:)``, else
     /// ``qualifiedLabel(_:chapters:under:)``, else the heading cut to a label).
     static func headingLabel(_ heading: String, chapters: Bool, under parent: String) -> String {
-        unnumberedLabel(heading, chapters: chapters) ?? qualifiedLabel(heading, chapters: chapters, under: parent) ?? label(heading)
+        unnumberedLabel(heading, chapters: chapters) ?? qualifiedLabel(heading, chapters: chapters, under: parent)
+            ?? label(heading)
     }
 
     /// The names of the definition-list entries (``DefinitionEntry``) in `sections`, in order, as
@@ -237,7 +252,7 @@ extension BuiltinEngine {
     /// "InstanceName") is a line of its text, not a subsection, and a section numbered for
     /// another chapter ("5.1" after "4", when "5 tlmgr: …" was no heading line) is left out
     /// rather than put at the wrong place.
-    private static func sectionTrees(_ sections: [Section], startsBranch: ((Int) -> Bool)? = nil) -> [SectionTree] {
+    static func sectionTrees(_ sections: [Section], startsBranch: ((Int) -> Bool)? = nil) -> [SectionTree] {
         guard let top = sections.map(\.level).min() else { return [] }
         var groups: [(head: Section, subsections: [Section])] = []
         for (index, section) in sections.enumerated() {
@@ -252,9 +267,11 @@ extension BuiltinEngine {
             if let number = sectionNumber(head.heading ?? "") {
                 // "2.1" under "2"; "5.1" is no subsection of "4" (its chapter's heading was lost).
                 let numbered = subsections.filter { section in
-                    sectionNumber(section.heading ?? "").map { $0.count > number.count && $0.starts(with: number) } ?? false
+                    sectionNumber(section.heading ?? "").map { $0.count > number.count && $0.starts(with: number) }
+                        ?? false
                 }
-                if !numbered.isEmpty || subsections.contains(where: { sectionNumber($0.heading ?? "") != nil }) { nested = numbered }
+                if !numbered.isEmpty
+                    || subsections.contains(where: { sectionNumber($0.heading ?? "") != nil }) { nested = numbered }
             }
             let weight = ([head] + subsections).reduce(0) { total, section in
                 total + section.sentences.reduce(0) { $0 + BuiltinProse.wordCount($1.text) }
@@ -302,7 +319,8 @@ extension BuiltinEngine {
 
     /// The top key terms of some sections as labels: no pure numbers, none whose words all
     /// appear in `avoiding` (the branch's own label, the centre), none inside another.
-    private func sectionTerms(_ sections: [Section], in analysis: BuiltinAnalysis, avoiding: Set<String>, limit: Int) -> [String] {
+    func sectionTerms(_ sections: [Section], in analysis: BuiltinAnalysis, avoiding: Set<String>,
+        limit: Int) -> [String] {
         let units = sections.flatMap { section in (section.headingSentence.map { [$0] } ?? []) + section.sentences }
         // Each unit's words once, for the terms and the modifiers below (code has none to give).
         let unitWords = units.map { $0.isCode ? [] : BuiltinTerms.words(in: $0.text) }
@@ -320,7 +338,8 @@ extension BuiltinEngine {
         // qualifies a term and names nothing of its own.
         let modifiers = analysis.usesEnglishWords ? Self.onlyModifiers(in: unitWords) : []
         let pieces: ((String) -> Bool)? = analysis.usesEnglishWords
-            ? { modifiers.contains($0) || Self.endsOnAVerb($0, in: analysis) || Self.isPlainlyNoTerm($0, inflectedAsAVerb: analysis.inflectsAsAVerb) } : nil
+            ? { modifiers.contains($0) || Self.endsOnAVerb($0, in: analysis)
+            || Self.isPlainlyNoTerm($0, inflectedAsAVerb: analysis.inflectsAsAVerb) } : nil
         let picked = Self.pickTerms(strong, avoiding: avoiding, limit: limit, clausePiece: pieces)
         guard picked.count < 2 else { return picked }
         let all = strong + local.filter { !strong.contains($0) }
@@ -337,7 +356,8 @@ extension BuiltinEngine {
         var elsewhere = Set<String>()
         for words in unitWords {
             for (index, word) in words.enumerated()
-            where !word.isStopword && word.surface == word.lowercased && modifierEndings.contains(where: word.surface.hasSuffix) {
+            where !word.isStopword && word.surface == word.lowercased
+                && modifierEndings.contains(where: word.surface.hasSuffix) {
                 let next = index + 1 < words.count ? words[index + 1] : nil
                 if let next, !next.followsBreak, !next.isStopword, !next.isNumber {
                     before.insert(word.lowercased)
@@ -356,7 +376,8 @@ extension BuiltinEngine {
     /// Up to `limit` labels of `candidates`, in order: none that only repeats `avoiding` or a
     /// term already picked, and none that `clausePiece` says is a piece of a clause
     /// (``BuiltinEngine/isPlainlyNoTerm(_:inflectedAsAVerb:)``).
-    private static func pickTerms(_ candidates: [Keyphrase], avoiding: Set<String>, limit: Int, clausePiece: ((String) -> Bool)?) -> [String] {
+    static func pickTerms(_ candidates: [Keyphrase], avoiding: Set<String>, limit: Int,
+        clausePiece: ((String) -> Bool)?) -> [String] {
         var picked: [String] = []
         var pickedStems: [[String]] = []
         var keys = Set<String>()
@@ -377,288 +398,4 @@ extension BuiltinEngine {
         return picked
     }
 
-    // MARK: From key-term clusters
-
-    /// Up to six seed terms that share no word with each other or the centre, each gathering
-    /// the other terms it shares a word with or is mentioned with in the same sentences.
-    private func clusterBranches(_ analysis: BuiltinAnalysis, centre: String, centreStems: Set<String>) -> [MindMap.Node] {
-        struct Term {
-            let label: String
-            let stems: [String]
-            let sentences: Set<Int>
-        }
-        var terms: [Term] = []
-        var keys = Set<String>()
-        for phrase in analysis.keyphrases {
-            let stems = phrase.key.split(separator: " ").map(String.init)
-            // A phrase said once is mostly a chance run of words ("sun warms"); single words and
-            // recurring phrases name topics.
-            guard phrase.text.contains(where: \.isLetter), !Set(stems).isSubset(of: centreStems),
-                phrase.occurrences >= 2 || stems.count == 1
-            else { continue }
-            let label = Self.label(phrase.text)
-            // A verb ("removes") or a piece of a clause ("shadow falls") names no theme (English).
-            if analysis.usesEnglishWords,
-                Self.endsOnAVerb(label, in: analysis) || Self.isPlainlyNoTerm(label, inflectedAsAVerb: analysis.inflectsAsAVerb)
-            {
-                continue
-            }
-            guard !label.isEmpty, keys.insert(BuiltinProse.duplicateKey(label)).inserted else { continue }
-            let sentences = Set(analysis.prose.indices.filter { analysis.mentions(phrase.key, inProse: $0) })
-            terms.append(Term(label: label, stems: stems, sentences: sentences))
-        }
-        // Seeds are recurring terms when there are enough of them: a word said once is rarely a theme.
-        var seeds: [Int] = []
-        var seedStems = centreStems
-        let recurring = terms.indices.filter { terms[$0].sentences.count >= 2 }
-        let seedPool = recurring.count >= 2 ? recurring : Array(terms.indices)
-        for index in seedPool where seeds.count < 6 {
-            let term = terms[index]
-            guard seedStems.isDisjoint(with: term.stems) else { continue }
-            seeds.append(index)
-            seedStems.formUnion(term.stems)
-        }
-        var children = Array(repeating: [Int](), count: seeds.count)
-        var placed: [[String]] = []
-        for (index, term) in terms.enumerated() where !seeds.contains(index) {
-            // A term inside a theme or inside a term already on the map ("helix" beside "double
-            // helix", "fork" beside "replication fork") says it again; one that holds a theme
-            // ("lagging strand" of "strand") names something narrower.
-            if (seeds.map { terms[$0].stems } + placed).contains(where: { $0.count > term.stems.count && Self.nested($0, term.stems) }) {
-                continue
-            }
-            var best: (seed: Int, affinity: Int)?
-            for (s, seedIndex) in seeds.enumerated() where children[s].count < Self.termChildren {
-                let seed = terms[seedIndex]
-                // A term inside its seed ("light" under "light reactions") adds nothing.
-                if Self.nested(seed.stems, term.stems) { continue }
-                if children[s].contains(where: { Self.nested(terms[$0].stems, term.stems) }) { continue }
-                let shared = Set(seed.stems).intersection(term.stems).count
-                let affinity = 10 * shared + seed.sentences.intersection(term.sentences).count
-                if affinity > 0, affinity > (best?.affinity ?? 0) { best = (s, affinity) }
-            }
-            if let best {
-                children[best.seed].append(index)
-                placed.append(term.stems)
-            }
-        }
-        return seeds.enumerated().map { s, seedIndex in
-            MindMap.Node(label: terms[seedIndex].label, children: children[s].map { MindMap.Node(label: terms[$0].label) })
-        }
-    }
-
-    // MARK: Helpers
-
-    /// Whether a label's last word is one the text uses only as a verb (``BuiltinAnalysis/verbs``):
-    /// "removes", "shadow falls".
-    static func endsOnAVerb(_ label: String, in analysis: BuiltinAnalysis) -> Bool {
-        guard let last = label.split(separator: " ").last, last == last.lowercased() else { return false }
-        return analysis.verbs.contains(String(last))
-    }
-
-    /// `nodes` without the labels the validator rejects (``ItemMeaning/label``), nor those that
-    /// repeat their parent or an earlier sibling, as near-copies or exactly; children likewise.
-    static func meaningful(_ nodes: [MindMap.Node], under parent: String) -> [MindMap.Node] {
-        var admitted = MeaningfulLabels(under: parent)
-        return nodes.compactMap { node in
-            admitted.admit(node.label) ? MindMap.Node(label: node.label, children: meaningful(node.children, under: node.label)) : nil
-        }
-    }
-
-    /// The labels ``meaningful(_:under:)`` has kept under one parent so far.
-    struct MeaningfulLabels {
-        private let parentKeys: Set<String>
-        private var keys = Set<String>()
-        private var stems: [Set<String>] = []
-
-        init(under parent: String) { parentKeys = ItemRules.overlapKeys(parent) }
-
-        /// Whether `label` may follow the labels kept so far: a label the validator accepts, no
-        /// near-copy of the parent or of a kept label, no duplicate. If so, it is kept.
-        mutating func admit(_ label: String) -> Bool {
-            let own = ItemRules.overlapKeys(label)
-            guard ItemRules.problem(label, .label) == nil, !ItemRules.nearCopy(own, parentKeys),
-                !stems.contains(where: { ItemRules.nearCopy(own, $0) }),
-                keys.insert(BuiltinProse.duplicateKey(label)).inserted
-            else { return false }
-            stems.append(own)
-            return true
-        }
-    }
-
-    /// A node label: one line, at most six words and 80 characters; a longer one cut to its head
-    /// phrase where it has one ("The Legislative Assembly and the road to war" → "Legislative
-    /// Assembly and the road"; ``ItemRepairs/headPhrase(_:maxWords:)``, the cut a model's label
-    /// gets too), else to its first words.
-    private static func label(_ text: String) -> String {
-        let line = BuiltinProse.termText(text)
-        if let head = ItemRepairs.headPhrase(BuiltinProse.oneLine(line), maxWords: labelWords), BuiltinProse.length(head) <= labelLength {
-            return head
-        }
-        return BuiltinProse.shortened(line, maxWords: labelWords, maxLength: labelLength, ending: "")
-    }
-
-    /// A heading as a node label, without its section number: "2. Where it happens" and
-    /// "3.1 Photosystems" become "Where it happens" and "Photosystems" (the map's branches are
-    /// in document order already; the numbers only crowd the labels). A number that is the
-    /// whole heading, or is not followed by a dot, a parenthesis or a sub-number, stays — unless
-    /// `chapters` says the document numbers its chapters so ("1 Introduction").
-    /// `nil` when the words alone are not a label the item rules accept ("1. Overview":
-    /// "Overview" is a field name); the caller then keeps every number of the map.
-    static func unnumberedLabel(_ heading: String, chapters: Bool = false) -> String? {
-        let text = heading.trimmingCharacters(in: .whitespaces)
-        let number = headingNumber(chapters: chapters)
-        let unnumbered = label(text.replacing(number, with: ""))
-        guard unnumbered.contains(where: \.isLetter), ItemRules.problem(unnumbered, .label) == nil else { return nil }
-        return unnumbered
-    }
-
-    /// A title without its chapter or section number ("4. More Control Flow Tools" → "More
-    /// Control Flow Tools", "Chapter 6. Maintenance…" → "Maintenance…"), as the map's labels are;
-    /// the title itself when its words alone are no label or it has no such number ("1984").
-    static func unnumberedTitle(_ title: String) -> String {
-        let text = BuiltinProse.oneLine(title)
-        let words = text.replacing(MindMapPatterns.titleNumber, with: "")
-        guard words != text, words.contains(where: \.isLetter), ItemRules.problem(words, .label) == nil else { return text }
-        return words
-    }
-
-    /// A heading's section number as labels drop it: "2." or "3.1" (a lone number without a dot,
-    /// "1984", stays), and any leading number when `chapters` says the document numbers its
-    /// chapters so ("1 Introduction").
-    private static func headingNumber(chapters: Bool) -> Regex<Substring> {
-        chapters ? MindMapPatterns.chapterHeadingNumber : MindMapPatterns.sectionHeadingNumber
-    }
-
-    /// A heading line without the section number a label could have dropped from it, in either
-    /// reading of ``headingNumber(chapters:)`` ("2. Where it happens", "3.1 Photosystems" and a
-    /// chapter's "1 Introduction" give their words).
-    static func withoutHeadingNumber(_ heading: String) -> String {
-        let sectioned = heading.replacing(headingNumber(chapters: false), with: "")
-        return sectioned != heading ? sectioned : heading.replacing(headingNumber(chapters: true), with: "")
-    }
-
-    /// A heading whose words alone are no label ("1 Overview", "3.2 Fields": a field name of the
-    /// schema) named with its parent, as a student would say it: "Overview of BibTeXing",
-    /// "Fields of the Entries". `nil` when that is no label either or runs past a label's words,
-    /// and for a recap ("Summary"), which is no topic of its own.
-    static func qualifiedLabel(_ heading: String, chapters: Bool = false, under parent: String) -> String? {
-        let number = headingNumber(chapters: chapters)
-        let words = label(heading.trimmingCharacters(in: .whitespaces).replacing(number, with: ""))
-        // A recap ("Summary", "Key points") repeats the map's topics: it names none of its own.
-        guard !["summary", "key points", "keypoints", "recap"].contains(words.lowercased()) else { return nil }
-        // The parent's topic, without its subtitle: "Photosynthesis: Study Notes" → "Photosynthesis".
-        let topic = parent.split(separator: ":", maxSplits: 1).first.map(String.init) ?? parent
-        let owner = label(topic.replacing(number, with: "")).replacing(MindMapPatterns.leadingThe, with: "the ")
-        guard words.contains(where: \.isLetter), owner.contains(where: \.isLetter) else { return nil }
-        let qualified = "\(words) of \(owner)"
-        guard BuiltinProse.wordCount(qualified) <= labelWords, BuiltinProse.length(qualified) <= labelLength,
-            ItemRules.problem(qualified, .label) == nil
-        else { return nil }
-        return qualified
-    }
-
-    /// Whether a heading line is no topic of the document: an example value set on its own line
-    /// (a quoted string, "\"Brinch Hansen, Per\""), an aside in parentheses ("(Describing version
-    /// 8.31b from 2010/09/13)"), an example's output ("⇒ (Jones et al., 1990)"), or a sentence of a comment or of text, lower-case and ending in a
-    /// full stop ("exc must be exception instance or None.").
-    static func readsAsNoTopic(_ heading: String) -> Bool {
-        let text = heading.trimmingCharacters(in: .whitespaces)
-        guard let first = text.first, let last = text.last, text.count > 1 else { return false }
-        if "\"“'‘".contains(first), "\"”'’".contains(last) { return true }
-        if first == "(", last == ")" { return true }
-        // The output of an example: "⇒ (Jones et al., 1990)".
-        if "⇒→".contains(first) { return true }
-        if first.isLowercase, last == ".", !text.hasSuffix("..."), text.contains(" ") { return true }
-        return false
-    }
-
-    /// Whether a heading names a document's back matter ("References", "Bibliography", "Index"):
-    /// after numbered chapters, it is a branch of its own, not a part of the last chapter.
-    static func isBackMatter(_ heading: String) -> Bool {
-        let text = heading.trimmingCharacters(in: .whitespaces).lowercased()
-        return ["references", "bibliography", "index", "glossary", "acknowledgements", "acknowledgments", "further reading",
-                "notes", "sources"].contains(text) || text.hasPrefix("appendix")
-    }
-
-    /// The positions of the chapter headings among `sections`: `1. Introduction`, `4 Function
-    /// reference` (one number, then words), numbered in order from 0, 1 or 2 (a first chapter that
-    /// is front matter, "1. Copyright", is no section of the text; a later run that starts again,
-    /// such as numbered questions or an appendix's "1. Build Dependencies", is not chapters). One number may be missing (a chapter
-    /// whose title is no heading line, "5 tlmgr: Managing your installation", starting lower-case).
-    static func chapterSections(_ sections: [Section]) -> [Int] {
-        var positions: [Int] = []
-        var last: Int?
-        for (index, section) in sections.enumerated() {
-            guard let heading = section.heading, let match = heading.firstMatch(of: MindMapPatterns.chapterNumber), let number = Int(match.1) else { continue }
-            if last.map({ number == $0 + 1 || number == $0 + 2 }) ?? (number <= 2) {
-                positions.append(index)
-                last = number
-            }
-        }
-        // A numbered run inside a section ("1. HY", "2. HY LINES" under "### Typographic
-        // refinements", with "## Type modifications" after it) is a list of that section, not the
-        // document's chapters.
-        if let first = positions.first, sections[first...].contains(where: { $0.level > 0 && $0.level < sections[first].level }) {
-            return []
-        }
-        return positions
-    }
-
-    /// `sections` with the chapters the splitter took for text: where the numbered chapters skip
-    /// one ("2. The Old Regime …", then "4. The constitutional monarchy …"), a short line of text
-    /// between them that carries the missing number ("3. 1789: the year of revolutions", which
-    /// starts lower-case after its number and so is no heading line) becomes that chapter's
-    /// section, and the sections after it are its own, not the chapter's before. A numbered
-    /// line that ends as a sentence or a clause ("4. Of course you can still … format:") is a list
-    /// item, not a chapter.
-    static func withLostChapters(_ sections: [Section], outline: DocumentOutline) -> [Section] {
-        let chapters = chapterSections(sections)
-        var result = sections
-        for (before, after) in zip(chapters, chapters.dropFirst()).reversed() {
-            guard let first = sections[before].heading.flatMap({ $0.firstMatch(of: MindMapPatterns.leadingNumber) }).flatMap({ Int($0.1) }),
-                let start = sections[before].headingSentence?.index, let end = sections[after].headingSentence?.index
-            else { continue }
-            let pattern = try? Regex("^\(first + 1)\\.?\\s+\\S")
-            guard let pattern, let line = outline.units[(start + 1)..<end].first(where: { unit in
-                !unit.isHeading && !unit.isCode && unit.text.contains(pattern) && BuiltinProse.wordCount(unit.text) <= 12
-                    && !(unit.text.last.map { ".:;,".contains($0) } ?? true)
-                    && unit.paragraph != outline.units[unit.index - 1].paragraph
-                    && (unit.index + 1 == outline.units.count || unit.paragraph != outline.units[unit.index + 1].paragraph)
-            }) else { continue }
-            // The section the line sits in ends before it.
-            let at = (before..<after).last { (sections[$0].headingSentence?.index ?? 0) < line.index } ?? before
-            let containing = sections[at]
-            let body = containing.sentences.filter { $0.index > line.index }
-            let kept = containing.sentences.filter { $0.index < line.index }
-            result[at] = Section(
-                index: containing.index, heading: containing.heading, headingSentence: containing.headingSentence, level: containing.level,
-                range: containing.range.lowerBound..<(kept.last?.range.upperBound ?? containing.range.lowerBound),
-                offsets: containing.offsets.lowerBound..<(kept.last?.offsets.upperBound ?? containing.offsets.lowerBound), sentences: kept)
-            let lost = Section(
-                index: containing.index, heading: line.text, headingSentence: line, level: sections[before].level,
-                range: line.range.lowerBound..<(body.last?.range.upperBound ?? line.range.upperBound),
-                offsets: line.offsets.lowerBound..<(body.last?.offsets.upperBound ?? line.offsets.upperBound), sentences: body)
-            let position = (before..<after).first { (sections[$0].headingSentence?.index ?? 0) > line.index } ?? after
-            result.insert(lost, at: position)
-        }
-        return result
-    }
-
-    /// The content stems of a text (all its stems when it has only function words).
-    static func stems(of text: String) -> Set<String> {
-        let words = BuiltinTerms.words(in: text)
-        let content = words.filter { !$0.isStopword }
-        return Set((content.isEmpty ? words : content).map(\.stem))
-    }
-
-    /// Whether one stem sequence occurs inside the other.
-    static func nested(_ a: [String], _ b: [String]) -> Bool {
-        let (short, long) = a.count <= b.count ? (a, b) : (b, a)
-        guard !short.isEmpty else { return false }
-        for start in 0...(long.count - short.count) where Array(long[start..<(start + short.count)]) == short {
-            return true
-        }
-        return false
-    }
 }

@@ -2,7 +2,8 @@
 
 extension BuiltinEngine {
     /// The builtin show's hosts: Maya asks, Theo answers from the material.
-    static let podcastHosts = [PodcastScript.Host(name: "Maya", role: .curious), PodcastScript.Host(name: "Theo", role: .explainer)]
+    static let podcastHosts = [PodcastScript.Host(name: "Maya", role: .curious),
+        PodcastScript.Host(name: "Theo", role: .explainer)]
     /// Most topics the show walks through (each a question and an answer, maybe a follow-up).
     private static let podcastTopics = 6
     /// Longest heading or term spoken in a question, in words.
@@ -27,7 +28,8 @@ extension BuiltinEngine {
         let curious = Self.podcastHosts[0].name
         let subject = BuiltinProse.shortened(title, maxWords: Self.topicWords, maxLength: 60, ending: "")
 
-        show.ask("Welcome to the study podcast! I'm \(curious), and today Theo and I are talking about \(subject). Theo, what is this material about?")
+        show.ask("Welcome to the study podcast! I'm \(curious), and today Theo and I are talking about \(subject). "
+            + "Theo, what is this material about?")
         let whole = (analysis.prose + analysis.ranked.map(\.sentence)).filter { Self.isWholeLine($0, in: analysis) }
         guard show.answer(from: whole, leadIns: ["In a nutshell:", ""]) else {
             throw .tooShort(task: .podcast, usableSentences: analysis.usableSentenceCount)
@@ -72,21 +74,29 @@ extension BuiltinEngine {
         // after those that stand on their own: an answer is heard without its context.
         func best(_ sentences: [Sentence], leading term: String? = nil) -> [Sentence] {
             func key(_ sentence: Sentence) -> (Int, Int, Int) {
-                let defines = term.map { BuiltinProse.withoutListMarker(sentence.text).lowercased().hasPrefix($0.lowercased()) } ?? false
-                return (defines ? 0 : 1, BuiltinProse.leansOnContext(sentence.text) ? 1 : 0, rank[sentence.offsets.lowerBound] ?? .max)
+                let defines =
+                    term.map { BuiltinProse.withoutListMarker(sentence.text).lowercased().hasPrefix($0.lowercased()) }
+                        ?? false
+                return (defines ? 0 : 1, BuiltinProse.leansOnContext(sentence.text) ? 1 : 0,
+                    rank[sentence.offsets.lowerBound] ?? .max)
             }
             return sentences.filter {
-                rank[$0.offsets.lowerBound] != nil && BuiltinProse.wordCount($0.text) >= 5 && Self.isWholeLine($0, in: analysis)
+                rank[$0.offsets.lowerBound] != nil && BuiltinProse.wordCount($0.text) >= 5
+                    && Self.isWholeLine($0, in: analysis)
             }
             .sorted { key($0) < key($1) }
         }
         let sections = analysis.outline.sections.compactMap { section -> (Int, PodcastTopic)? in
-            guard let heading = section.heading.map(Self.withoutNumbering), !Self.backMatter.contains(heading.lowercased()) else { return nil }
-            let name = Self.spokenHeading(BuiltinProse.shortened(BuiltinProse.termText(heading), maxWords: Self.topicWords, maxLength: 70, ending: ""))
+            guard let heading = section.heading.map(Self.withoutNumbering),
+                !Self.backMatter.contains(heading.lowercased()) else { return nil }
+            let name = Self.spokenHeading(BuiltinProse.shortened(BuiltinProse.termText(heading),
+                maxWords: Self.topicWords, maxLength: 70, ending: ""))
             var sentences = best(section.sentences)
             // The two a section is heard by, in the material's order: a definition before its consequences.
-            if sentences.count >= 2, sentences[1].offsets.lowerBound < sentences[0].offsets.lowerBound { sentences.swapAt(0, 1) }
-            guard let top = sentences.min(by: { (rank[$0.offsets.lowerBound] ?? .max) < (rank[$1.offsets.lowerBound] ?? .max) }), !name.isEmpty, ItemRules.problem(name, .label) == nil,
+            if sentences.count >= 2,
+                sentences[1].offsets.lowerBound < sentences[0].offsets.lowerBound { sentences.swapAt(0, 1) }
+            guard let top = sentences.min(by: { (rank[$0.offsets.lowerBound] ?? .max) < (rank[$1.offsets.lowerBound]
+                ?? .max) }), !name.isEmpty, ItemRules.problem(name, .label) == nil,
                 !Self.stems(of: name).isSubset(of: titleStems)
             else { return nil }
             return (rank[top.offsets.lowerBound]!, PodcastTopic(name: name, isTerm: false, sentences: sentences))
@@ -100,10 +110,12 @@ extension BuiltinEngine {
         for phrase in analysis.keyphrases where topics.count < Self.podcastTopics {
             // Short terms only, none overlapping one already asked about ("quantity" after "quantity demanded").
             let stems = Set(phrase.key.split(separator: " ").map(String.init))
-            guard phrase.wordCount <= 2, phrase.text.contains(where: \.isLetter), !phrase.text.contains(where: BuiltinTerms.isCJK),
+            guard phrase.wordCount <= 2, phrase.text.contains(where: \.isLetter),
+                !phrase.text.contains(where: BuiltinTerms.isCJK),
                 !stems.isSubset(of: titleStems), stems.isDisjoint(with: spokenStems)
             else { continue }
-            let mentioning = analysis.prose.indices.filter { analysis.mentions(phrase.key, inProse: $0) }.map { analysis.prose[$0] }
+            let mentioning = analysis.prose.indices.filter { analysis.mentions(phrase.key,
+                inProse: $0) }.map { analysis.prose[$0] }
             let sentences = best(mentioning, leading: phrase.text)
             spokenStems.formUnion(stems)
             guard !sentences.isEmpty else { continue }
@@ -120,14 +132,17 @@ extension BuiltinEngine {
 
     /// Maya's question about a topic, varied so the show does not sound like a form.
     private static func question(about name: String, number: Int, isLast: Bool, isTerm: Bool) -> String {
-        if number == 0 { return isTerm ? "Let's start with a key term: \(name). What is it, and why does it matter?" : "Let's start with \(name). What do I need to know?" }
+        if number == 0 { return isTerm ? "Let's start with a key term: \(name). What is it, and why does it "
+            + "matter?" : "Let's start with \(name). What do I need to know?" }
         if isLast { return "Finally, \(name). What's the main idea there?" }
         let headings = [
             "Okay, next up: \(name). What's going on there?", "What about \(name)?",
-            "Let's talk about \(name). What does the material say?", "Moving on to \(name). Can you walk me through it?",
+            "Let's talk about \(name). What does the material say?",
+            "Moving on to \(name). Can you walk me through it?",
         ]
         let terms = [
-            "Next up: \(name). What should I know about it?", "Another term that keeps coming up: \(name). What's that about?",
+            "Next up: \(name). What should I know about it?",
+            "Another term that keeps coming up: \(name). What's that about?",
             "And \(name)? How does that fit in?", "Now, \(name). Can you explain that one?",
         ]
         let options = isTerm ? terms : headings
@@ -136,8 +151,10 @@ extension BuiltinEngine {
 
     /// Headings of lists and back matter, which make no topic to talk about.
     private static let backMatter: Set<String> = [
-        "timeline", "glossary", "key terms", "references", "bibliography", "further reading", "sources", "index", "contents",
-        "table of contents", "appendix", "exercises", "questions", "review questions", "practice questions", "acknowledgements",
+        "timeline", "glossary", "key terms", "references", "bibliography", "further reading", "sources", "index",
+        "contents",
+        "table of contents", "appendix", "exercises", "questions", "review questions", "practice questions",
+        "acknowledgements",
         "acknowledgments", "notes", "see also",
     ]
 
@@ -161,10 +178,12 @@ extension BuiltinEngine {
         return heading
     }
 
-    private static let followUps = ["Can you say a bit more about that?", "Interesting. Is there more to it?", "Go on, what else should I know?"]
+    private static let followUps = ["Can you say a bit more about that?", "Interesting. Is there more to it?",
+        "Go on, what else should I know?"]
 
     private static func leadIns(_ number: Int) -> [String] {
-        [["Sure.", ""], ["Right.", ""], ["", ""], ["Good question.", ""], ["", ""], ["Well, the material puts it like this:", ""]][number % 6]
+        [["Sure.", ""], ["Right.", ""], ["", ""], ["Good question.", ""], ["", ""],
+            ["Well, the material puts it like this:", ""]][number % 6]
     }
 }
 
@@ -184,16 +203,19 @@ private struct PodcastShow {
     /// when it still fits); `false` when none does.
     mutating func answer(from sentences: [Sentence], leadIns: [String]) -> Bool {
         for sentence in sentences {
-            let spoken = BuiltinProse.sentence(sentence.text.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "__", with: ""))
+            let spoken = BuiltinProse.sentence(sentence.text.replacingOccurrences(of: "**",
+                with: "").replacingOccurrences(of: "__", with: ""))
             let key = BuiltinProse.duplicateKey(spoken)
-            guard !used.contains(key), BuiltinProse.wordCount(spoken) >= 5, ItemRules.problem(spoken, .podcastLine) == nil,
+            guard !used.contains(key), BuiltinProse.wordCount(spoken) >= 5,
+                ItemRules.problem(spoken, .podcastLine) == nil,
                 ItemRules.stockFiller(in: spoken) == nil
             else { continue }
             guard let line = leadIns.map({ $0.isEmpty ? spoken : $0 + " " + spoken })
                 .first(where: { BuiltinProse.wordCount($0) <= PodcastScript.lineWords })
             else { continue }
             used.insert(key)
-            turns.append(PodcastScript.Turn(speaker: BuiltinEngine.podcastHosts[1].name, line: line, quote: BuiltinProse.oneLine(sentence.text)))
+            turns.append(PodcastScript.Turn(speaker: BuiltinEngine.podcastHosts[1].name, line: line,
+                quote: BuiltinProse.oneLine(sentence.text)))
             return true
         }
         return false

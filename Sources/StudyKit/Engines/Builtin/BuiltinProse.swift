@@ -68,14 +68,16 @@ enum BuiltinProse {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let last = trimmed.last else { return false }
         if ",;:-–—(".contains(last) { return true }
-        guard let lastWord = trimmed.lowercased().split(whereSeparator: { !$0.isLetter && $0 != "'" }).last else { return false }
+        guard let lastWord = trimmed.lowercased().split(whereSeparator: { !$0.isLetter
+            && $0 != "'" }).last else { return false }
         return danglingWords.contains(String(lastWord))
     }
 
     /// Words an English sentence does not end on: articles, conjunctions, most prepositions.
     private static let danglingWords: Set<String> = [
         "a", "an", "the", "and", "or", "but", "nor", "of", "to", "that", "which", "whose", "with", "for", "from", "by",
-        "as", "so", "thus", "than", "if", "when", "where", "while", "whether", "because", "into", "onto", "like", "such",
+        "as", "so", "thus", "than", "if", "when", "where", "while", "whether", "because", "into", "onto", "like",
+        "such",
         "its", "their",
     ]
 
@@ -102,7 +104,8 @@ enum BuiltinProse {
         }
         if backReferences.contains(first) { return true }
         // A short opening clause: "If used, these symbols …", "In practice, this means …".
-        guard let comma = words.prefix(5).firstIndex(where: { $0.hasSuffix(",") }), comma + 1 < words.count else { return false }
+        guard let comma = words.prefix(5).firstIndex(where: { $0.hasSuffix(",") }),
+            comma + 1 < words.count else { return false }
         let afterClause = words[comma + 1].trimmingCharacters(in: [","])
         return backReferences.contains(afterClause) && afterClause != "that"
     }
@@ -133,7 +136,8 @@ enum BuiltinProse {
         let chars = Array(line)
         var out = ""
         for (i, c) in chars.enumerated() {
-            if c == " ", i > 0, i + 1 < chars.count, BuiltinTerms.isCJK(chars[i - 1]), BuiltinTerms.isCJK(chars[i + 1]) {
+            if c == " ", i > 0, i + 1 < chars.count, BuiltinTerms.isCJK(chars[i - 1]),
+                BuiltinTerms.isCJK(chars[i + 1]) {
                 continue
             }
             out.append(c)
@@ -231,7 +235,8 @@ enum BuiltinProse {
 private extension String {
     /// Without leading and trailing spaces (the only whitespace left after `oneLine`).
     var trimmingSpaces: String {
-        guard let first = firstIndex(where: { $0 != " " }), let last = lastIndex(where: { $0 != " " }) else { return "" }
+        guard let first = firstIndex(where: { $0 != " " }),
+            let last = lastIndex(where: { $0 != " " }) else { return "" }
         return String(self[first...last])
     }
 

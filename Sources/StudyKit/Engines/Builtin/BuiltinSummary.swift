@@ -24,14 +24,17 @@ extension BuiltinEngine {
 
     /// Whether a sentence reads on its own, away from the text around it: it opens with no word
     /// that points back (``BuiltinProse/leansOnContext(_:)``, which the podcast and the cards use
-    /// too: "This is useful when …", "They are two examples …"), it sends the reader nowhere else (``pointsElsewhere(_:)``), and its
-    /// brackets close ("(In Python, the term method is not unique …" lost its close in a split).
+    /// too: "This is useful when …", "They are two examples …"), it sends the reader nowhere else
+    /// (``pointsElsewhere(_:)``), and its brackets close ("(In Python, the term method is not unique …" lost its
+    /// close in a split).
     static func readsOnItsOwn(_ unit: String) -> Bool {
         // As the reader sees it: a list item's "1." or "- " is no word of the sentence.
         let text = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(unit))
         let lower = text.lowercased()
-        func matches(_ expression: NSRegularExpression) -> Bool { expression.firstMatch(in: lower, range: NSRange(lower.startIndex..., in: lower)) != nil }
-        let leans = (BuiltinProse.leansOnContext(text) || matches(leaningExpression)) && !matches(selfContainedExpression)
+        func matches(_ expression: NSRegularExpression) -> Bool { expression.firstMatch(in: lower,
+            range: NSRange(lower.startIndex..., in: lower)) != nil }
+        let leans = (BuiltinProse.leansOnContext(text) || matches(leaningExpression))
+            && !matches(selfContainedExpression)
         // A bracket left open ("[This document will be expanded …" of an editor's note) is a
         // piece of an aside, not a statement.
         return !leans && !pointsElsewhere(text) && text.count(where: { $0 == "(" }) == text.count(where: { $0 == ")" })
@@ -52,7 +55,8 @@ extension BuiltinEngine {
     }
 
     private static let pointing = try! NSRegularExpression(
-        pattern: #"\b(this|these|those|such)\b(?! (as|that|chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook|part|package|library|program|tool)s?\b)"#)
+        pattern: #"\b(this|these|those|such)\b(?! "#
+            + #"(as|that|chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook|part|package|library|program|tool)s?\b)"#)
 
     /// The patterns of a list as one expression, compiled once: it matches where any of them does.
     /// (`range(of:options: .regularExpression)` compiled each pattern anew for every sentence of
@@ -82,7 +86,8 @@ extension BuiltinEngine {
                 && second.offsets.lowerBound - first.offsets.upperBound <= 1
         }
         let units = analysis.units
-        if unit.index > 0, unit.index < units.count, abuts(units[unit.index - 1], unit), !endsSentence(units[unit.index - 1].text) {
+        if unit.index > 0, unit.index < units.count, abuts(units[unit.index - 1], unit),
+            !endsSentence(units[unit.index - 1].text) {
             return true
         }
         if unit.index + 1 < units.count, abuts(unit, units[unit.index + 1]), !endsSentence(unit.text) { return true }
@@ -174,7 +179,8 @@ extension BuiltinEngine {
         let top = analysis.prose.prefix(8).filter { BuiltinProse.wordCount($0.text) >= 5 }
         // The paragraphs that open with a bracket: an aside, however many sentences it holds.
         let asides = Set(analysis.prose.prefix(8).filter { $0.text.hasPrefix("[") }.map(\.paragraph))
-        return top.first { !asides.contains($0.paragraph) && opensOnItsOwn($0.text) && !isPieceOfLongerSentence($0, in: analysis) }
+        return top.first { !asides.contains($0.paragraph) && opensOnItsOwn($0.text)
+            && !isPieceOfLongerSentence($0, in: analysis) }
             ?? top.first ?? analysis.prose[0]
     }
 
@@ -209,7 +215,8 @@ extension BuiltinEngine {
             // A function's prototype is no sentence of an overview, as it is no key point.
             if ItemRules.isCodeDeclaration(candidate.text) { continue }
             // An overview has no room for the sentence another one leans on: it opens the material.
-            if standalone, !Self.opensOnItsOwn(candidate.text) || Self.isPieceOfLongerSentence(candidate, in: analysis) { continue }
+            if standalone, !Self.opensOnItsOwn(candidate.text)
+                || Self.isPieceOfLongerSentence(candidate, in: analysis) { continue }
             let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
@@ -233,7 +240,8 @@ extension BuiltinEngine {
         // A definition list's description names no one on its own ("A noble elected for the
         // Third Estate, …"): as a key point it is said with its name ("Mirabeau: A noble …").
         let names = Dictionary(
-            analysis.definitions.filter { !$0.isInline }.map { ($0.description.index, $0.term) }, uniquingKeysWith: { first, _ in first })
+            analysis.definitions.filter { !$0.isInline }.map { ($0.description.index, $0.term) },
+            uniquingKeysWith: { first, _ in first })
         func said(_ unit: Sentence) -> String { names[unit.index].map { "\($0): \(unit.text)" } ?? unit.text }
         let remaining = analysis.ranked.filter { !chosenIndices.contains($0.sentence.index) }
         var bestOfSection: [Int: RankedSentence] = [:]
@@ -252,14 +260,18 @@ extension BuiltinEngine {
         var points: [String] = []
         var pointKeys = Set<String>()
         // The overview's sentences as the validator splits them, so the checks agree.
-        func sentenceKeys(_ text: String) -> [Set<String>] { SentenceSplitter().split(text).map { ItemRules.overlapKeys($0.text) } }
+        func sentenceKeys(_ text: String) -> [Set<String>] {
+            SentenceSplitter().split(text).map { ItemRules.overlapKeys($0.text) }
+        }
         var overviewKeys = sentenceKeys(overview)
         var taken: [Set<String>] = []
         func add(_ text: String) {
-            guard points.count < Self.keyPointLimit, let point = Self.keyPoint(text, standalone: standalone) else { return }
+            guard points.count < Self.keyPointLimit,
+                let point = Self.keyPoint(text, standalone: standalone) else { return }
             let key = BuiltinProse.duplicateKey(point)
             let stems = ItemRules.overlapKeys(point)
-            guard !pointKeys.contains(key), !(overviewKeys + taken).contains(where: { ItemRules.nearCopy(stems, $0) }) else { return }
+            guard !pointKeys.contains(key),
+                !(overviewKeys + taken).contains(where: { ItemRules.nearCopy(stems, $0) }) else { return }
             points.append(point)
             pointKeys.insert(key)
             taken.append(stems)
@@ -277,7 +289,8 @@ extension BuiltinEngine {
                 return ra > rb
             }.first { $0.index != lead.index }
             if let dropped, Self.keyPoint(dropped.text, standalone: standalone) != nil {
-                let kept = chosen.filter { $0.index != dropped.index }.sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
+                let kept =
+                    chosen.filter { $0.index != dropped.index }.sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
                 let shorter = kept.map { BuiltinProse.sentence($0.text) }.joined(separator: " ")
                 if ResultProse.sentenceCount(shorter) >= 2 {
                     overview = shorter
@@ -288,7 +301,8 @@ extension BuiltinEngine {
         }
         guard points.count >= 3 else { throw .tooShort(task: .summary, usableSentences: usable) }
         // A long document's points by section (#54); a thin text's summary has none to give.
-        let groups = standalone ? sectionPoints(analysis, avoiding: overviewKeys + taken, keys: pointKeys, said: said) : []
+        let groups = standalone ? sectionPoints(analysis, avoiding: overviewKeys + taken, keys: pointKeys,
+            said: said) : []
         return Summary(overview: overview, keyPoints: points, sections: groups)
     }
 
@@ -373,7 +387,8 @@ extension BuiltinEngine {
                     else { continue }
                     let key = BuiltinProse.duplicateKey(point)
                     let stems = ItemRules.overlapKeys(point)
-                    guard !seen.contains(key), !taken.contains(where: { ItemRules.nearCopy(stems, $0) }) else { continue }
+                    guard !seen.contains(key),
+                        !taken.contains(where: { ItemRules.nearCopy(stems, $0) }) else { continue }
                     points.append(point)
                     subsections.insert(subsection)
                     seen.insert(key)
@@ -381,7 +396,8 @@ extension BuiltinEngine {
                 }
             }
             let heading = Self.sectionHeading(outline.trees[tree].section.heading ?? "")
-            guard !points.isEmpty, !heading.isEmpty, headings.insert(BuiltinProse.duplicateKey(heading)).inserted else { continue }
+            guard !points.isEmpty, !heading.isEmpty,
+                headings.insert(BuiltinProse.duplicateKey(heading)).inserted else { continue }
             groups.append(Summary.SectionPoints(section: heading, keyPoints: points))
         }
         return groups.count >= Self.sectionSummarySections ? groups : []

@@ -83,7 +83,8 @@ struct DefinitionEntry: Sendable, Hashable {
     /// one unit, a name of 1–5 words (the first capitalised, none a pronoun or a label such as
     /// "Note", no function word but "of", "and" and the like), a colon, and a finished
     /// description of at least 4 words that is no question — "• Thylakoid: a membrane sac inside
-    /// the chloroplast where the light-dependent reactions occur." A list item of two sentences ("• Light intensity: the rate rises …. Very intense
+    /// the chloroplast where the light-dependent reactions occur." A list item of two sentences ("• Light intensity:
+    /// the rate rises …. Very intense
     /// light can damage …") is a point under a label, not an entry.
     static func inlineEntry(_ index: Int, in units: [Sentence], section: Int) -> DefinitionEntry? {
         let unit = units[index]
@@ -110,7 +111,8 @@ struct DefinitionEntry: Sendable, Hashable {
         guard let opener = nameWords.first, !opener.isStopword,
             nameWords.allSatisfy({ !$0.isStopword || joiningWords.contains($0.lowercased) })
         else { return nil }
-        let description = BuiltinProse.oneLine(String(text[text.index(after: colon)...])).trimmingCharacters(in: .whitespaces)
+        let description =
+            BuiltinProse.oneLine(String(text[text.index(after: colon)...])).trimmingCharacters(in: .whitespaces)
         guard let last = description.last, ".!)".contains(last), !description.contains("?"),
             description.split(separator: " ").count >= minimumDescriptionWords,
             let opening = description.first, opening.isLetter
@@ -142,7 +144,8 @@ struct DefinitionEntry: Sendable, Hashable {
         let words = text.split(separator: " ")
         guard (1...maximumTermWords).contains(words.count), let first = words.first?.first, first.isUppercase,
             !leaningOpeners.contains(words[0].lowercased()),
-            words.dropFirst().allSatisfy({ $0.first?.isUppercase == true || $0.first?.isNumber == true || joiningWords.contains($0.lowercased()) }),
+            words.dropFirst().allSatisfy({ $0.first?.isUppercase == true || $0.first?.isNumber == true
+                || joiningWords.contains($0.lowercased()) }),
             text.allSatisfy({ $0.isLetter || $0.isNumber || " -'’.&".contains($0) })
         else { return nil }
         return text
@@ -159,10 +162,12 @@ struct DefinitionEntry: Sendable, Hashable {
     }
 
     /// Lower-case words a name may hold between its capitalised ones.
-    static let joiningWords: Set<String> = ["of", "the", "de", "du", "des", "la", "le", "von", "van", "der", "and", "in", "on", "for", "&"]
+    static let joiningWords: Set<String> = ["of", "the", "de", "du", "des", "la", "le", "von", "van", "der", "and",
+        "in", "on", "for", "&"]
 
     /// First words that make a short line a sentence leaning on another, not a name.
     static let leaningOpeners: Set<String> = [
-        "it", "this", "that", "these", "those", "he", "she", "they", "we", "you", "i", "there", "here", "see", "note", "yes", "no",
+        "it", "this", "that", "these", "those", "he", "she", "they", "we", "you", "i", "there", "here", "see", "note",
+        "yes", "no",
     ]
 }

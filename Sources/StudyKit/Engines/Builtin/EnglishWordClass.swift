@@ -51,7 +51,8 @@ enum EnglishWordClass {
         for ending in ["ies", "ied", "ier", "iest"] { strip(ending, adding: "y") }
         for ending in ["ed", "ing", "er", "est"] where word.hasSuffix(ending) {
             let stem = word.dropLast(ending.count)
-            if stem.count >= 3, let last = stem.last, stem.dropLast().last == last { result.append(String(stem.dropLast())) }
+            if stem.count >= 3, let last = stem.last,
+                stem.dropLast().last == last { result.append(String(stem.dropLast())) }
         }
         return result
     }

@@ -74,7 +74,8 @@ struct FeynmanCheck: Sendable {
     /// verbs, number words, filler ("starts", "two", "gets", "stuff").
     static let genericWords: Set<String> = [
         "get", "gets", "got", "getting", "gotten", "start", "starts", "started", "starting", "go", "goes", "going",
-        "went", "gone", "happen", "happens", "happened", "happening", "take", "takes", "took", "taken", "thing", "things",
+        "went", "gone", "happen", "happens", "happened", "happening", "take", "takes", "took", "taken", "thing",
+        "things",
         "way", "ways", "two", "three", "four", "five", "half", "part", "parts", "basically", "really", "just", "like",
         "kind", "lot", "lots", "also", "first", "second", "third", "next", "last", "step", "steps", "stuff", "become",
         "becomes", "became", "make", "makes", "made", "making", "do", "does", "did", "done", "put", "puts", "turn",
@@ -148,7 +149,8 @@ struct FeynmanCheck: Sendable {
         // The concept's sentences: those that name it first, then the rest of its section; most
         // central first, and a sentence that reads whole before one cut off ("…, so that").
         func order(_ index: Int) -> (Int, Int, Int, Int) {
-            (naming.contains(index) ? 0 : 1, Self.readsWhole(sentences[index]) ? 0 : 1, rankOf[analysis.prose[index].index] ?? .max, index)
+            (naming.contains(index) ? 0 : 1, Self.readsWhole(sentences[index]) ? 0 : 1,
+                rankOf[analysis.prose[index].index] ?? .max, index)
         }
         let ordered = relevant.sorted { order($0) < order($1) }
         conceptSentences = ordered.map { sentences[$0] }
@@ -174,7 +176,9 @@ struct FeynmanCheck: Sendable {
             let opposite = Self.contradiction(
                 of: clause, keys: wholeKeys, concept: conceptKeys, among: ordered, sentences: sentences, weight: weight)
             // The concept sentence that holds most of the claim.
-            func covered(_ index: Int) -> Double { claimKeys.filter(keys[index].contains).reduce(0) { $0 + weight($1) } }
+            func covered(_ index: Int) -> Double {
+                claimKeys.filter(keys[index].contains).reduce(0) { $0 + weight($1) }
+            }
             let bestRelevant = ordered.max { (covered($0), -$0) < (covered($1), -$1) }
             let stray = claimKeys.filter { !relevantKeys.contains($0) }
             let strayWeight = stray.reduce(0) { $0 + weight($1) }
@@ -185,19 +189,24 @@ struct FeynmanCheck: Sendable {
                 let elsewhere = stray.filter { (frequency[$0] ?? 0) > 0 }
                 let unknownWeight = stray.filter { (frequency[$0] ?? 0) == 0 }.reduce(0) { $0 + weight($1) }
                 guard !elsewhere.isEmpty, elsewhere.reduce(0, { $0 + weight($1) }) >= unknownWeight else { return nil }
-                func strayCovered(_ index: Int) -> Double { elsewhere.filter(keys[index].contains).reduce(0) { $0 + weight($1) } }
+                func strayCovered(_ index: Int) -> Double {
+                    elsewhere.filter(keys[index].contains).reduce(0) { $0 + weight($1) }
+                }
                 let outside = keys.indices.filter { !relevant.contains($0) && strayCovered($0) > 0 }
                 // Among equals, the sentence of the concept's own section ("continues with the
                 // next iteration" beside "break"), then a whole sentence, then the first.
                 func near(_ index: Int) -> (Double, Double, Int, Int, Int) {
-                    (strayCovered(index), covered(index), conceptSections.contains(section(index)) ? 1 : 0, Self.readsWhole(sentences[index]) ? 1 : 0, -index)
+                    (strayCovered(index), covered(index), conceptSections.contains(section(index)) ? 1 : 0,
+                        Self.readsWhole(sentences[index]) ? 1 : 0, -index)
                 }
-                guard let best = outside.max(by: { near($0) < near($1) }), Self.holdsTheFact(coveredWeight: covered(best), total: total)
+                guard let best = outside.max(by: { near($0) < near($1) }),
+                    Self.holdsTheFact(coveredWeight: covered(best), total: total)
                 else { return nil }
                 return sentences[best]
             }
             if let opposite {
-                var claim = Claim(text: clause, finding: .contradicted, partlySupported: true, evidence: sentences[opposite])
+                var claim = Claim(text: clause, finding: .contradicted, partlySupported: true,
+                    evidence: sentences[opposite])
                 claim.elsewhere = misplacedSentence(stray)
                 claims.append(claim)
                 continue
@@ -216,7 +225,8 @@ struct FeynmanCheck: Sendable {
             // A telling word said apart from the claim's others is looked for elsewhere too.
             let looseWords = stray.isEmpty && !heldTogether ? telling.map { [$0] } ?? [] : stray
             if let place = misplacedSentence(looseWords) {
-                claims.append(Claim(text: clause, finding: .misplaced, partlySupported: stray.count < claimKeys.count, evidence: place))
+                claims.append(Claim(text: clause, finding: .misplaced, partlySupported: stray.count < claimKeys.count,
+                    evidence: place))
                 continue
             }
             // Nothing in the material says it: the correction quotes what the concept's sentences
@@ -224,7 +234,8 @@ struct FeynmanCheck: Sendable {
             let near = ordered.filter { covered($0) > 0 && Self.readsWhole(sentences[$0]) }
             // Among equals one that names the concept, then the first: a text defines what it
             // names where it first says it.
-            let nearest = near.max { (covered($0), naming.contains($0) ? 1 : 0, -$0) < (covered($1), naming.contains($1) ? 1 : 0, -$1) }
+            let nearest = near.max { (covered($0), naming.contains($0) ? 1 : 0, -$0) < (covered($1),
+                naming.contains($1) ? 1 : 0, -$1) }
             claims.append(
                 Claim(
                     text: clause, finding: .unsupported, partlySupported: stray.count < claimKeys.count,
@@ -240,14 +251,17 @@ struct FeynmanCheck: Sendable {
         for index in relevant { for key in keys[index] { scopeFrequency[key, default: 0] += 1 } }
         // The document's own subject (its title, or a word of a third of its sentences) has every term of it.
         let title = analysis.givenTitle ?? analysis.outline.sections.first(where: { $0.heading != nil })?.heading ?? ""
-        let isSubject = !conceptKeys.isEmpty && (conceptKeys.isSubset(of: Set(Self.contentKeys(title))) || conceptKeys.isSubset(of: common))
-        func isTheConcepts(_ key: String) -> Bool { isSubject || (scopeFrequency[key] ?? 0) * 2 >= (frequency[key] ?? 0) }
+        let isSubject = !conceptKeys.isEmpty
+            && (conceptKeys.isSubset(of: Set(Self.contentKeys(title))) || conceptKeys.isSubset(of: common))
+        func isTheConcepts(_ key: String) -> Bool { isSubject
+            || (scopeFrequency[key] ?? 0) * 2 >= (frequency[key] ?? 0) }
         // Single words come from the sentences that name the concept, where there are some ("the
         // file" of an example three sentences on is no term of it).
         let wordScope = naming.isEmpty ? relevant : naming
         var terms: [(text: String, keys: [String])] = []
         func consider(_ text: String, _ termKeys: [String]) {
-            guard terms.count < 4, !termKeys.isEmpty, Set(termKeys).isSubset(of: relevantKeys), termKeys.allSatisfy(isTheConcepts),
+            guard terms.count < 4, !termKeys.isEmpty, Set(termKeys).isSubset(of: relevantKeys),
+                termKeys.allSatisfy(isTheConcepts),
                 Set(termKeys).isDisjoint(with: conceptKeys), Set(termKeys).isDisjoint(with: common),
                 !terms.contains(where: { !Set($0.keys).isDisjoint(with: termKeys) }),
                 let last = BuiltinTerms.words(in: text).last, !EnglishWordClass.isNeverNoun(last.lowercased)
@@ -271,7 +285,8 @@ struct FeynmanCheck: Sendable {
             // A single word only when the concept's sentences say it twice ("sugar", said once, is no term).
             let nounKeys = Self.keysUsedAsNouns(in: wordScope.map { sentences[$0] })
             for word in words.sorted(by: { weight($0.key) > weight($1.key) })
-            where (scopeFrequency[word.key] ?? 0) >= 2 && !KeyphraseExtractor.isVerbOrAdjective(word.surface) && nounKeys.contains(word.key)
+            where (scopeFrequency[word.key] ?? 0) >= 2 && !KeyphraseExtractor.isVerbOrAdjective(word.surface)
+                && nounKeys.contains(word.key)
             {
                 consider(word.surface, [word.key])
             }
@@ -289,7 +304,8 @@ struct FeynmanCheck: Sendable {
     // MARK: where the concept is
 
     /// Words that announce a thing: articles, determiners, "of".
-    static let determiners: Set<String> = ["the", "a", "an", "its", "their", "this", "that", "these", "those", "each", "every", "of", "your", "our"]
+    static let determiners: Set<String> = ["the", "a", "an", "its", "their", "this", "that", "these", "those", "each",
+        "every", "of", "your", "our"]
 
     /// The keys of the words that follow a determiner somewhere in `sentences`: words used as a
     /// thing ("the def keyword"), not only as a verb ("removes a package").
@@ -307,7 +323,8 @@ struct FeynmanCheck: Sendable {
     /// Whether a sentence of the material reads as a whole one: it neither stops on a comma or a
     /// dangling word ("…, so that") nor starts in the middle ("of if statements: …").
     static func readsWhole(_ sentence: String) -> Bool {
-        guard !BuiltinProse.isUnfinished(sentence), let first = BuiltinTerms.words(in: sentence).first else { return false }
+        guard !BuiltinProse.isUnfinished(sentence),
+            let first = BuiltinTerms.words(in: sentence).first else { return false }
         return !(first.isStopword && first.surface.first?.isLowercase == true)
     }
 
@@ -317,7 +334,8 @@ struct FeynmanCheck: Sendable {
     /// a list item stands alone). A section whose heading is the concept ("4.8.1. Default
     /// Argument Values" for "default argument values") is about it whole, its subsections too.
     /// Failing all, the sentences that share a word with the concept, then the whole material.
-    static func scope(of conceptKeys: Set<String>, in analysis: BuiltinAnalysis, keys: [Set<String>]) -> (Set<Int>, Set<Int>) {
+    static func scope(of conceptKeys: Set<String>, in analysis: BuiltinAnalysis, keys: [Set<String>]) -> (Set<Int>,
+        Set<Int>) {
         guard !conceptKeys.isEmpty else { return (Set(keys.indices), []) }
         let prose = analysis.prose
         let naming = Set(keys.indices.filter { conceptKeys.isSubset(of: keys[$0]) })
@@ -376,7 +394,8 @@ struct FeynmanCheck: Sendable {
     /// Words that say how often or how many, in two camps that contradict each other: "every
     /// time" against "only once", "every chunk" against "the last chunk", "several statements"
     /// against "a single expression".
-    static let manyWords: Set<String> = ["every", "each", "always", "whenever", "repeatedly", "several", "multiple", "many"]
+    static let manyWords: Set<String> = ["every", "each", "always", "whenever", "repeatedly", "several", "multiple",
+        "many"]
     static let oneWords: Set<String> = ["once", "only", "never", "last", "final", "single"]
 
     /// Pairs of word beginnings that say opposite things ("keeps" and "deletes", "before" and "after").
@@ -422,7 +441,8 @@ struct FeynmanCheck: Sendable {
     /// round). Only the concept's own sentences are asked: elsewhere the same words are about
     /// something else.
     static func contradiction(
-        of claim: String, keys claimKeys: Set<String>, concept: Set<String>, among candidates: [Int], sentences: [String],
+        of claim: String, keys claimKeys: Set<String>, concept: Set<String>, among candidates: [Int],
+        sentences: [String],
         weight: (String) -> Double
     ) -> Int? {
         let total = claimKeys.reduce(0) { $0 + weight($1) }
@@ -434,8 +454,10 @@ struct FeynmanCheck: Sendable {
                 let clauseWords = BuiltinTerms.words(in: clause)
                 let shared = claimKeys.intersection(clauseWords.map(key))
                 let sharedWeight = shared.reduce(0) { $0 + weight($1) }
-                guard shared.count >= 2, sharedWeight >= total * 0.4, sharedWeight > (best?.weight ?? 0) else { continue }
-                if opposes(claimWords, clauseWords, shared: shared.subtracting(concept), concept: concept) { best = (index, sharedWeight) }
+                guard shared.count >= 2, sharedWeight >= total * 0.4,
+                    sharedWeight > (best?.weight ?? 0) else { continue }
+                if opposes(claimWords, clauseWords, shared: shared.subtracting(concept),
+                    concept: concept) { best = (index, sharedWeight) }
             }
         }
         return best?.index
@@ -443,8 +465,11 @@ struct FeynmanCheck: Sendable {
 
     /// Whether two word runs that share `shared` say opposite things (see ``contradiction``).
     /// The concept's own words (`concept`) take no side: "purge" in "the purge command" deletes nothing.
-    static func opposes(_ claim: [BuiltinWord], _ material: [BuiltinWord], shared: Set<String>, concept: Set<String> = []) -> Bool {
-        func cues(_ words: [BuiltinWord]) -> Set<String> { Set(words.filter { !concept.contains(key($0)) }.map(\.lowercased)) }
+    static func opposes(_ claim: [BuiltinWord], _ material: [BuiltinWord], shared: Set<String>,
+        concept: Set<String> = []) -> Bool {
+        func cues(_ words: [BuiltinWord]) -> Set<String> {
+            Set(words.filter { !concept.contains(key($0)) }.map(\.lowercased))
+        }
         let a = cues(claim), b = cues(material)
         func says(_ words: Set<String>, _ camp: Set<String>) -> Bool { !words.isDisjoint(with: camp) }
         if says(a, manyWords) && !says(a, oneWords) && says(b, oneWords) && !says(b, manyWords) { return true }
@@ -479,7 +504,8 @@ struct FeynmanCheck: Sendable {
         var pieces: [String] = []
         var current = ""
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        let joiners: Set<String> = ["and", "but", "while", "whereas", "then", "so", "because", "after", "before", "which"]
+        let joiners: Set<String> = ["and", "but", "while", "whereas", "then", "so", "because", "after", "before",
+            "which"]
         for (position, word) in words.enumerated() {
             let bare = word.lowercased().trimmingCharacters(in: .punctuationCharacters)
             // "and" starts a new statement, not the second word of a pair ("the Packages and

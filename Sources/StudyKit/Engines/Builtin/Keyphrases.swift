@@ -77,11 +77,13 @@ struct KeyphraseExtractor: Sendable {
     /// `fieldNames`, when given, are the document's (``fieldNames(in:words:)``), for an
     /// extraction from a part of it: a field is one across the whole document.
     func keyphrases(
-        in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil, limit: Int = 20, fieldNames: Set<String>? = nil
+        in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil, limit: Int = 20,
+        fieldNames: Set<String>? = nil
     ) -> [Keyphrase] {
         // Japanese has no spaces and no stopwords we know, but its scripts mark the words:
         // terms are runs of kanji or of katakana, and hiragana is mostly particles and endings.
-        let japanese = LanguageDetector.scriptLanguage(ScriptCount(sentences.map(\.text).joined(separator: "\n"))) == "ja"
+        let japanese =
+            LanguageDetector.scriptLanguage(ScriptCount(sentences.map(\.text).joined(separator: "\n"))) == "ja"
         var runs: [[BuiltinWord]] = []
         var headingStems = Set<String>()
         // Words a heading writes, or the text writes as a call ("deflate()"), lower-cased: there a
@@ -96,7 +98,8 @@ struct KeyphraseExtractor: Sendable {
             guard weighsGeneralEnglish else { continue }
             if sentence.text.contains("(") {
                 let chars = Array(sentence.text)
-                for word in words where chars.indices.contains(word.offsets.upperBound) && chars[word.offsets.upperBound] == "(" {
+                for word in words where chars.indices.contains(word.offsets.upperBound)
+                    && chars[word.offsets.upperBound] == "(" {
                     namingWords.insert(word.lowercased)
                 }
             }
@@ -126,7 +129,8 @@ struct KeyphraseExtractor: Sendable {
                     let surface = piece.map(\.surface).joined(separator: " ")
                     // In place: a copy of the group taken out and stored back copied its spellings each time.
                     let first = position
-                    Self.count(surface, at: first, in: &groups[key, default: Group(first: first, count: 0, surfaces: [:], stems: stems)])
+                    Self.count(surface, at: first,
+                        in: &groups[key, default: Group(first: first, count: 0, surfaces: [:], stems: stems)])
                     position += 1
                 }
             }
@@ -166,7 +170,8 @@ struct KeyphraseExtractor: Sendable {
                 // Necker", "1455 Fust sued", "Luther wrote short") or opens on a verb ("wrote short
                 // pamphlets") is no term, whatever it ends in; one that opens on an adverb is none
                 // however often it is said ("normally slopes", twice).
-                if !isDefined, !inHeading, group.stems.count > 1, group.count == 1 || Self.opensOnAnAdverb(text), Self.runsIntoAVerb(text) {
+                if !isDefined, !inHeading, group.stems.count > 1, group.count == 1 || Self.opensOnAnAdverb(text),
+                    Self.runsIntoAVerb(text) {
                     return nil
                 }
                 // A phrase said once that opens on a date and runs on is the sentence's date and
@@ -182,18 +187,23 @@ struct KeyphraseExtractor: Sendable {
             // written so often ("python" of a package name once beside "Python" is still a name).
             let lowerCase = text.contains(where: \.isUppercase)
                 ? surfaces.filter { surface, seen in
-                    !surface.contains(where: \.isUppercase) && (group.stems.count > 1 || 2 * seen.count >= (best?.value.count ?? 0))
-                }.min { a, b in a.value.count != b.value.count ? a.value.count > b.value.count : a.value.first < b.value.first }?.key
+                    !surface.contains(where: \.isUppercase)
+                        && (group.stems.count > 1 || 2 * seen.count >= (best?.value.count ?? 0))
+                }.min { a, b in
+                    a.value.count != b.value.count ? a.value.count > b.value.count : a.value.first < b.value.first
+                }?.key
                 : nil
             let phrase = Keyphrase(
-                text: text, score: Double(group.count) * weight, occurrences: group.count, key: key, lowerCaseText: lowerCase)
+                text: text, score: Double(group.count) * weight, occurrences: group.count, key: key,
+                lowerCaseText: lowerCase)
             return (phrase, group.first, group.stems)
         }
         // By the score, then the first occurrence, which no two phrases share: the order is the same
         // whatever the algorithm. Positions are sorted, on their own keys: moving (and copying, to
         // compare) a book's tens of thousands of entries was what cost.
         let scores = unsorted.map(\.phrase.score), firsts = unsorted.map(\.first)
-        let scored = unsorted.indices.sorted { a, b in scores[a] != scores[b] ? scores[a] > scores[b] : firsts[a] < firsts[b] }
+        let scored = unsorted.indices.sorted { a,
+            b in scores[a] != scores[b] ? scores[a] > scores[b] : firsts[a] < firsts[b] }
             .map { unsorted[$0] }
         // Drop phrases that mostly live inside a longer phrase that scored higher or equal.
         // Longer phrases indexed by each of their stems, so each check looks at a few phrases only.
@@ -237,7 +247,8 @@ struct KeyphraseExtractor: Sendable {
         var result: [[BuiltinWord]] = []
         var run: [BuiltinWord] = []
         for (index, word) in words.enumerated() {
-            if let last = run.last, index + 1 < words.count, Self.joinsAName(word, after: last, before: words[index + 1]) {
+            if let last = run.last, index + 1 < words.count,
+                Self.joinsAName(word, after: last, before: words[index + 1]) {
                 run.append(word)
                 continue
             }
@@ -283,7 +294,8 @@ struct KeyphraseExtractor: Sendable {
 
     /// Particles that join the parts of a name written in lower case ("Champ de Mars", "Marquis
     /// de Lafayette", "Ludwig van Beethoven", "Leonardo da Vinci").
-    static let nameParticles: Set<String> = ["de", "du", "des", "von", "van", "der", "den", "di", "da", "del", "della", "dos"]
+    static let nameParticles: Set<String> = ["de", "du", "des", "von", "van", "der", "den", "di", "da", "del", "della",
+        "dos"]
 
     /// Whether `word` is a name's particle, written in lower case between two capitalised words
     /// with nothing but a space on either side.
@@ -303,7 +315,8 @@ struct KeyphraseExtractor: Sendable {
         // A name's particle is inside a term, never at its edge ("de Mars", "Champ de").
         guard let first = piece.first, let last = piece.last, !first.isStopword, !last.isStopword else { return false }
         if piece.allSatisfy(\.isNumber) { return piece.count == 1 }
-        return !zip(piece, piece.dropFirst()).contains { word, next in next.isNumber && Self.referenceWords.contains(word.lowercased) }
+        return !zip(piece, piece.dropFirst()).contains { word, next in next.isNumber
+            && Self.referenceWords.contains(word.lowercased) }
     }
 
     /// Words that, before a number, point to a part of a document rather than name a topic.
@@ -349,7 +362,8 @@ struct KeyphraseExtractor: Sendable {
             let term = words[start..<end]
             guard term.allSatisfy({ !$0.isStopword }) else { return nil }
             let gap = chars[words[end - 1].offsets.upperBound..<words[end].offsets.lowerBound]
-            let glossary = gap.contains(":") || gap.contains("—") || gap.contains("–") || String(gap).contains(" - ")
+            let glossary = gap.contains(":") || gap.contains("—") || gap.contains("–")
+                || String(gap).contains(" - ")
             if glossary || (!words[end].followsBreak && definingVerbs.contains(words[end].lowercased)) {
                 return term.map(\.stem).joined(separator: " ")
             }
@@ -362,7 +376,8 @@ struct KeyphraseExtractor: Sendable {
     /// "applied"): its last word ends in "-ed" and, without the ending, is a known English word.
     static func endsInParticiple(_ text: String) -> Bool {
         // The suffix first: it rules out almost every word before anything is split or lowered.
-        guard text.hasSuffix("ed"), let last = text.split(separator: " ").last.map(String.init), last == last.lowercased(),
+        guard text.hasSuffix("ed"), let last = text.split(separator: " ").last.map(String.init),
+            last == last.lowercased(),
             last.count > 4
         else { return false }
         let withoutD = String(last.dropLast(1))  // "released" → "release"
@@ -381,7 +396,8 @@ struct KeyphraseExtractor: Sendable {
     static func runsIntoAVerb(_ text: String) -> Bool {
         let words = text.split(separator: " ").map(String.init)
         func plain(_ word: String) -> Bool { word.allSatisfy { $0.isLetter && $0.isLowercase } }
-        if let first = words.first, plain(first), EnglishWordClass.isIrregularVerbForm(first) || opensOnAnAdverb(text) { return true }
+        if let first = words.first, plain(first), EnglishWordClass.isIrregularVerbForm(first)
+            || opensOnAnAdverb(text) { return true }
         // "sued", "tied", "died": four letters are too few for ``endsInParticiple(_:)``.
         func shortPastTense(_ word: String) -> Bool {
             guard plain(word), word.count == 4, word.hasSuffix("ed"), !word.hasSuffix("eed") else { return false }
@@ -389,7 +405,8 @@ struct KeyphraseExtractor: Sendable {
             return !BuiltinStopwords.contains(base) && EnglishFrequency.zipf(base) >= 3
         }
         if words.count > 1, let first = words.first, shortPastTense(first) { return true }
-        if words.indices.dropLast().contains(where: { endsANounPhrase(words[$0]) && plain(words[$0 + 1]) && !BuiltinStopwords.contains(words[$0 + 1]) }) {
+        if words.indices.dropLast().contains(where: { endsANounPhrase(words[$0]) && plain(words[$0 + 1])
+            && !BuiltinStopwords.contains(words[$0 + 1]) }) {
             return true
         }
         return words.dropFirst().contains { word in
@@ -403,9 +420,11 @@ struct KeyphraseExtractor: Sendable {
     /// Day") is no term.
     static func opensOnADate(_ text: String) -> Bool {
         let words = text.split(separator: " ").map(String.init)
-        func isYear(_ word: String) -> Bool { word.count == 4 && word.allSatisfy(\.isNumber) && (1000...2199).contains(Int(word) ?? 0) }
+        func isYear(_ word: String) -> Bool { word.count == 4 && word.allSatisfy(\.isNumber)
+            && (1000...2199).contains(Int(word) ?? 0) }
         func isDay(_ word: String) -> Bool { (1...2).contains(word.count) && word.allSatisfy(\.isNumber) }
-        func isMonth(_ word: String) -> Bool { word.first?.isUppercase == true && monthNames.contains(word.lowercased()) }
+        func isMonth(_ word: String) -> Bool { word.first?.isUppercase == true
+            && monthNames.contains(word.lowercased()) }
         var date = 0
         var hasYearOrDayAndMonth = false
         while date < words.count {
@@ -415,7 +434,8 @@ struct KeyphraseExtractor: Sendable {
             } else if isMonth(word) {
                 // A month opening a phrase is a date's when a name follows ("June Louis XVI", of
                 // "On 23 June Louis XVI held …"): the day before it may stand apart.
-                if date > 0 && isDay(words[date - 1]) || date == 0 && words.count > 1 && words[1].first?.isUppercase == true
+                if date > 0 && isDay(words[date - 1]) || date == 0 && words.count > 1
+                    && words[1].first?.isUppercase == true
                     && !monthNames.contains(words[1].lowercased()) {
                     hasYearOrDayAndMonth = true
                 }

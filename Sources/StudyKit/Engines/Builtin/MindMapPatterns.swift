@@ -6,7 +6,8 @@ enum MindMapPatterns {
     // apart from its lazily lowered program, which the standard library stores atomically.
 
     /// A chapter title's label ("Chapter 6.", "Part II", "2.1") before its words.
-    nonisolated(unsafe) static let chapterLabel = /^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.?\s+)/
+    nonisolated(unsafe) static let chapterLabel =
+        /^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.?\s+)/
     /// A title's chapter or section number, as ``BuiltinEngine/unnumberedTitle(_:)`` drops it.
     nonisolated(unsafe) static let titleNumber =
         /^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.\s+|\d{1,3}(?:\.\d{1,3})+\s+)/

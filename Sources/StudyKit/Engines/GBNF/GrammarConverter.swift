@@ -6,8 +6,8 @@
 /// Written for studykit's schemas (``GenerationSchema/jsonSchema(strict:)``): objects (every
 /// declared property, in declared order), arrays with `minItems`/`maxItems`, strings with
 /// `minLength`/`maxLength` or a `pattern` (see ``PatternGrammar``), string `enum`s, integers
-/// and numbers (with `minimum`/`maximum`), booleans and `null`, and lists of types (`["string", "null"]`). Keywords that only describe
-/// (`description`, `title`, `$schema`, `additionalProperties: false`) are ignored; anything that
+/// and numbers (with `minimum`/`maximum`), booleans and `null`, and lists of types (`["string", "null"]`). Keywords
+/// that only describe (`description`, `title`, `$schema`, `additionalProperties: false`) are ignored; anything that
 /// would change the accepted language and is not understood (`anyOf`, `$ref`, `const`, …) is
 /// refused, so the grammar is never looser than the schema without saying so.
 ///
@@ -139,7 +139,8 @@ private struct RuleSet {
         if let required = object["required"]?.arrayValue {
             for entry in required {
                 guard let key = entry.stringValue, properties[key] != nil else {
-                    throw .contradictory(path: display(path), detail: "'required' names \(entry.compactText), which is not a property")
+                    throw .contradictory(path: display(path),
+                        detail: "'required' names \(entry.compactText), which is not a property")
                 }
             }
         }
@@ -260,9 +261,11 @@ private struct RuleSet {
         let scalar = define("any-scalar", "(\(string) | \(number) | \"true\" | \"false\" | \"null\")")
         // Nesting is one level deep: a recursive rule would be fine for llama.cpp, but no
         // studykit schema needs it and a flat shape keeps a small model from looping.
-        let array = define("any-array", "\"[\" \(Self.space) (\(scalar) (\",\" \(Self.space) \(scalar))*)? \(Self.space) \"]\"")
+        let array = define("any-array",
+            "\"[\" \(Self.space) (\(scalar) (\",\" \(Self.space) \(scalar))*)? \(Self.space) \"]\"")
         let member = "\(string) \(Self.space) \":\" \(Self.space) (\(scalar) | \(array))"
-        let object = define("any-object", "\"{\" \(Self.space) (\(member) (\",\" \(Self.space) \(member))*)? \(Self.space) \"}\"")
+        let object = define("any-object",
+            "\"{\" \(Self.space) (\(member) (\",\" \(Self.space) \(member))*)? \(Self.space) \"}\"")
         return define("any-value", "(\(scalar) | \(array) | \(object))")
     }
 
@@ -282,7 +285,8 @@ private struct RuleSet {
     private func count(_ object: JSONObject, _ key: String, path: String) throws(GrammarError) -> Int? {
         guard let value = object[key] else { return nil }
         guard let number = value.integerValue, number >= 0 else {
-            throw .contradictory(path: display(path), detail: "'\(key)' is \(value.compactText), not a whole number ≥ 0")
+            throw .contradictory(path: display(path),
+                detail: "'\(key)' is \(value.compactText), not a whole number ≥ 0")
         }
         return number
     }

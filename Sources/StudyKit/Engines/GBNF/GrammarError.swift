@@ -17,11 +17,14 @@ enum GrammarError: StudyKitError, Equatable, Sendable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .notJSON(let detail):
-            return "the json schema for the local model is not json (\(detail)); fix the schema or use another engine with --engine"
+            return "the json schema for the local model is not json (\(detail)); fix the schema or use another engine "
+                + "with --engine"
         case .unsupported(let path, let detail):
-            return "the json schema at '\(path)' uses \(detail), which the local model's grammar does not support; use another engine with --engine"
+            return "the json schema at '\(path)' uses \(detail), which the local model's grammar does not support; use "
+                + "another engine with --engine"
         case .badPattern(let pattern, let detail):
-            return "the pattern '\(pattern)' cannot become a grammar: \(detail); simplify the pattern or use another engine with --engine"
+            return "the pattern '\(pattern)' cannot become a grammar: \(detail); simplify the pattern or use another "
+                + "engine with --engine"
         case .contradictory(let path, let detail):
             return "the json schema at '\(path)' cannot be satisfied: \(detail); fix the schema"
         }

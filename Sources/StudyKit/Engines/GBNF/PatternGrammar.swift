@@ -38,7 +38,8 @@ struct PatternGrammar {
         parser.offset = anchoredStart ? 1 : 0
         let node = try parser.parseAlternation()
         if let stray = parser.current {
-            throw parser.failure("unexpected '\(parser.describe(stray))' at position \(parser.position + parser.offset)")
+            throw parser.failure("unexpected '\(parser.describe(stray))' at position "
+                + "\(parser.position + parser.offset)")
         }
         let anything = Node.repetition(.characters(.all), minimum: 0, maximum: nil)
         var parts: [Node] = []
@@ -185,7 +186,8 @@ struct PatternGrammar {
                     }
                     high = escaped.ranges[0].lowerBound
                 }
-                guard low <= high else { throw failure("the class range '\(describe(low))-\(describe(high))' is out of order") }
+                guard low <= high else { throw failure("the class range '\(describe(low))-\(describe(high))' is out of "
+                    + "order") }
                 member = GBNFScalarSet([low...high])
             }
             set = set.union(member)
