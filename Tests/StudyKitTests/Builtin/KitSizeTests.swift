@@ -207,10 +207,12 @@ import Testing
             for part in 0..<4 where sentences.count > part * 4 + 1 {
                 let name = "topic\(topic).method\(part)"
                 let parameters = ["value", "options", "callback", "signal", "encoding"].map { parameter in
-                    "- \(parameter) <string> | <Object> The \(parameter) given to \(name), read once and kept for later calls."
+                    "- \(parameter) <string> | <Object> The \(parameter) given to \(name), "
+                        + "read once and kept for later calls."
                 }
                 let prose = sentences[part * 4] + ". " + sentences[part * 4 + 1] + "."
-                sections.append("###### \(name)(value[, options])\n\n" + parameters.joined(separator: "\n") + "\n\n" + prose)
+                let heading = "###### \(name)(value[, options])"
+                sections.append(heading + "\n\n" + parameters.joined(separator: "\n") + "\n\n" + prose)
             }
         }
         return sections.joined(separator: "\n\n")
@@ -225,7 +227,8 @@ import Testing
         #expect(analysis.sections.body.count == 20)
         let cards = try KitSizeTests.deck(Self.text)
         let coverage = try #require(items.coverage(of: .flashcards(Flashcards(cards: cards))))
-        #expect(coverage.bodySectionsCovered == coverage.bodySections.count, "\(coverage.jsonValue["notCovered"] ?? .null)")
+        #expect(
+            coverage.bodySectionsCovered == coverage.bodySections.count, "\(coverage.jsonValue["notCovered"] ?? .null)")
         // No card blanks a parameter line.
         #expect(!cards.contains { $0.quote.contains("<string>") })
     }

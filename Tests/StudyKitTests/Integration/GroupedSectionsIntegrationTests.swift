@@ -11,14 +11,16 @@ import Testing
 struct GroupedSectionsIntegrationTests {
     @Test(.timeLimit(.minutes(10)))
     func aDocumentThatFitsIsAskedPerGroupOfSections() async throws {
-        let server = try await OwnModelServer.start(contextSize: 8192, alias: "smollm2-135m-remote", apiKey: "group-key")
+        let server = try await OwnModelServer.start(
+            contextSize: 8192, alias: "smollm2-135m-remote", apiKey: "group-key")
         let scratch = try ScratchDirectory("grouped-sections")
         var environment = try server.studykitEnvironment(
             local: false, remote: true, cache: scratch.url.appendingPathComponent("cache"), remoteWindow: 8192)
         // A request this small model cannot finish ends here, not at the 300 s of a busy machine.
         environment["STUDYKIT_DEADLINE"] = "90"
         let notes = try ["en-biology-immune.md", "en-computing-hash-tables.md"].map { name in
-            try String(contentsOf: TestPaths.samples.appendingPathComponent("eval").appendingPathComponent(name), encoding: .utf8)
+            let url = TestPaths.samples.appendingPathComponent("eval").appendingPathComponent(name)
+            return try String(contentsOf: url, encoding: .utf8)
         }
         let file = scratch.url.appendingPathComponent("two-topics.md")
         try notes.joined(separator: "\n\n").write(to: file, atomically: true, encoding: .utf8)
@@ -36,7 +38,8 @@ struct GroupedSectionsIntegrationTests {
             ["flashcards", file.path, "--json", "--cards", "24", "--budget", "900"], environment: environment)
         await server.stop()
         #expect(run.status == 0, "\(run.stderr)")
-        let envelope = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any], "\(run.stdout)")
+        let envelope = try #require(
+            try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any], "\(run.stdout)")
         let coverage = try #require(envelope["coverage"] as? [String: Any], "not grouped: \(run.stdout)")
         #expect(coverage["chunksAre"] as? String == "groups of sections", "\(coverage)")
         #expect(coverage["itemsAsked"] as? Int == 24)
@@ -46,7 +49,8 @@ struct GroupedSectionsIntegrationTests {
         let perChunk = try #require(coverage["perChunk"] as? [[String: Any]])
         #expect(perChunk.count == groups)
         #expect(perChunk.allSatisfy { $0["fitted"] as? Bool == false })
-        let remoteAttempts = (envelope["attempts"] as? [[String: Any]] ?? []).filter { $0["engine"] as? String == "remote" }
+        let remoteAttempts = (envelope["attempts"] as? [[String: Any]] ?? [])
+            .filter { $0["engine"] as? String == "remote" }
         #expect(remoteAttempts.count >= groups, "\(envelope["attempts"] ?? "no attempts")")
         // The join: the deck is the groups' items less the duplicates and what the rules dropped.
         let cards = (envelope["result"] as? [String: Any])?["cards"] as? [Any] ?? []

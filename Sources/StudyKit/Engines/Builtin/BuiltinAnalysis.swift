@@ -69,6 +69,16 @@ struct BuiltinAnalysis: Sendable {
     /// (``isSignature(_:)``).
     static let frontMatterWords = 14
 
+    /// Whether a unit of `words` words is short enough to be checked for every kind of front
+    /// matter (``frontMatterWords``). A URL counts as one word: "GNU Libtasn1 home page:
+    /// <https://www.gnu.org/software/libtasn1/> General help using GNU software: <…>" is 11 words
+    /// to a reader and 21 tokens, and a help page's section, owed a card since #54's one outline,
+    /// made its card of it.
+    static func isShortLine(_ text: String, words: Int) -> Bool {
+        words <= frontMatterWords
+            || (text.contains("://") && text.split(whereSeparator: \.isWhitespace).count <= frontMatterWords)
+    }
+
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
     /// text without punctuation would otherwise leave nothing to ask about.
     static let runOnWords = 40
@@ -86,7 +96,7 @@ struct BuiltinAnalysis: Sendable {
         let content = all.indices.filter {
             guard !all[$0].isCode, !Self.isSignature(all[$0].text) else { return false }
             let text = all[$0].text
-            let front = allWords[$0].count <= Self.frontMatterWords
+            let front = Self.isShortLine(text, words: allWords[$0].count)
                 ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased()) || FrontMatter.isEditionStatement(text.lowercased())
             return !front && !legal.contains($0)
         }

@@ -179,7 +179,8 @@ public struct ChunkCoverage: Sendable, Equatable {
             ],
             "characters": ["read": .integer(charactersRead), "total": .integer(characterCount)],
             "chunks": .integer(chunks.count),
-            "chunksAre": chunks.isEmpty ? .null : .string(groupedItems == nil ? "cut to fit the window" : "groups of sections"),
+            "chunksAre": chunks.isEmpty
+                ? .null : .string(groupedItems == nil ? "cut to fit the window" : "groups of sections"),
             "itemsAsked": groupedItems.map { .integer($0) } ?? .null,
             "chunksFromCache": .integer(chunksFromCache),
             "duplicatesDropped": .integer(duplicatesDropped),
@@ -230,7 +231,10 @@ public struct ChunkCoverage: Sendable, Equatable {
             if empty.count > Self.namedSections { lines.append("- … and \(empty.count - Self.namedSections) more") }
         }
         guard !chunks.isEmpty else { return lines.joined(separator: "\n") + "\n" }
-        let asked = groupedItems.map { "It asked for \($0) items, more than one answer writes well: it was read in \(chunks.count) groups of sections" }
+        let asked = groupedItems.map {
+            "It asked for \($0) items, more than one answer writes well: "
+                + "it was read in \(chunks.count) groups of sections"
+        }
         lines += [
             "",
             (asked ?? "This document was too long for one request: it was read in \(chunks.count) chunks")

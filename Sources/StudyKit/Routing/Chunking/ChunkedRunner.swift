@@ -210,7 +210,8 @@ public struct ChunkedRunner: Sendable {
                 let jobs = JobsChoice.choose(explicit: self.jobs, concurrency: await engine.concurrency(), kind: kind)
                 return Planned(
                     engine: kind, window: budget.window.tokens, plan: plan, jobs: jobs.jobs, jobsFrom: jobs.source,
-                    modelChunks: min(plan.chunks.count, maxChunks ?? plan.chunks.count), outline: outline, check: budget)
+                    modelChunks: min(plan.chunks.count, maxChunks ?? plan.chunks.count), outline: outline,
+                    check: budget)
             }
             // Local escalates to a larger remote window: the chunks are sized for that one.
             if kind == .local, request.engine == .auto, order[(position + 1)...].contains(.remote),
@@ -254,11 +255,15 @@ public struct ChunkedRunner: Sendable {
         let total = plan.chunks.count
         let document = request.document
         if total > Self.announceAbove {
-            let why = plan.groupedItems.map { "\(document.origin) asks for \($0) \(request.task == .quiz ? "questions" : "cards"), "
-                + "more than one answer writes well: " }
-                ?? "\(document.origin) is too long for the \(planned.engine.rawValue) engine's \(planned.window)-token window: "
+            let items = request.task == .quiz ? "questions" : "cards"
+            let why = plan.groupedItems.map {
+                "\(document.origin) asks for \($0) \(items), more than one answer writes well: "
+            }
+                ?? "\(document.origin) is too long for the \(planned.engine.rawValue) engine's "
+                + "\(planned.window)-token window: "
+            let kind = plan.groupedItems == nil ? "chunk" : "group"
             announce(
-                why + "\(request.task.name) will make \(planned.modelChunks) \(plan.groupedItems == nil ? "chunk" : "group") "
+                why + "\(request.task.name) will make \(planned.modelChunks) \(kind) "
                     + "request\(planned.modelChunks == 1 ? "" : "s")"
                     + (planned.modelChunks < total ? " (\(total) chunks; the builtin engine takes the \(total - planned.modelChunks) past --max-chunks)" : "")
                     + ", \(planned.jobs) at a time (\(planned.jobsFrom.rawValue))")
@@ -504,7 +509,8 @@ public struct ChunkedRunner: Sendable {
     /// as many as hold the items the document asked for (12 cards a group where a chunk's limit
     /// is 10).
     static func limitChunks(_ plan: ChunkPlan, task: StudyTask) -> Int {
-        guard let wanted = plan.groupedItems, let list = mergedList[task], let perChunk = task.mergedItemsPerChunk[list], perChunk > 0
+        guard let wanted = plan.groupedItems, let list = mergedList[task],
+            let perChunk = task.mergedItemsPerChunk[list], perChunk > 0
         else { return plan.chunks.count }
         return max(plan.chunks.count, (wanted + perChunk - 1) / perChunk)
     }

@@ -28,7 +28,8 @@ enum SectionGroupPlanner {
     static func wantedItems(_ task: StudyTask, size: KitSize, outline: DocumentOutline) -> Int? {
         guard groupLimit(task) != nil else { return nil }
         let sections = BodySections(outline: outline)
-        let cards = size.cardCount(distinctCharacters: sections.distinctCharacters, bodySections: sections.distinctBody.count)
+        let cards = size.cardCount(
+            distinctCharacters: sections.distinctCharacters, bodySections: sections.distinctBody.count)
         return task == .quiz ? size.questionCount(cards: cards) : cards
     }
 

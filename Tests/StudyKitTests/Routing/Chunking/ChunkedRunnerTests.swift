@@ -179,7 +179,8 @@ struct ChunkedRunnerTests {
         let runner = Self.runner(remote: remote)
         let request = RoutingRequest(task: task, document: Self.document)
         let planned = try #require(await runner.plan(request))
-        let wanted = try #require(SectionGroupPlanner.wantedItems(task, size: .followsMaterial, outline: planned.outline))
+        let wanted = try #require(
+            SectionGroupPlanner.wantedItems(task, size: .followsMaterial, outline: planned.outline))
         let limit = try #require(SectionGroupPlanner.groupLimit(task))
         #expect(planned.plan.groupedItems == wanted)
         #expect(planned.plan.chunks.count >= 2 && planned.plan.chunks.count >= (wanted + limit - 1) / limit)
@@ -212,7 +213,8 @@ struct ChunkedRunnerTests {
     /// A group request that fails falls back as any request does: that group's items are the
     /// builtin engine's, the others' the model's, and the coverage says which group no model read.
     @Test func aFailedGroupFallsBackToTheBuiltinEngine() async throws {
-        let remote = ChunkEchoModel(window: 32_000, failures: { _, part in part == 2 ? .transport("group 2 dropped") : nil })
+        let remote = ChunkEchoModel(
+            window: 32_000, failures: { _, part in part == 2 ? .transport("group 2 dropped") : nil })
         let runner = Self.runner(remote: remote)
         let routed = try await runner.run(RoutingRequest(task: .flashcards, document: Self.document))
         let coverage = try #require(routed.coverage)
