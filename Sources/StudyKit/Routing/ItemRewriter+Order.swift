@@ -57,6 +57,26 @@ struct RewriteOrder {
         return spread { items[$0].shared } + spread { !items[$0].shared }
     }
 
+    /// Whether a cloze's blank is one member of a list ("… light intensity, _____ concentration
+    /// and temperature", "the pigments, the _____ and the enzyme ATP synthase"): it follows a
+    /// comma (after an article at most), and "and" or "or" closes the list within two words of it
+    /// ("In 1789, _____ stormed the Bastille and …" opens a sentence, not a list).
+    /// The 0.5B's questions for such blanks asked for the list's head or another member (#53:
+    /// "What depends on light intensity?" — carbon dioxide; "What holds the enzymes of the Calvin
+    /// cycle?" — electron transport chain, both refused on samples/notes.pdf).
+    static func blankInAList(_ cloze: String) -> Bool {
+        guard let blank = cloze.range(of: "_____") else { return false }
+        var before = String(cloze[..<blank.lowerBound]).trimmingCharacters(in: .whitespaces)
+        for article in ["the", "a", "an"] where before.lowercased().hasSuffix(" " + article) {
+            before = String(before.dropLast(article.count)).trimmingCharacters(in: .whitespaces)
+        }
+        guard before.hasSuffix(",") else { return false }
+        // The list goes on after the blank: no comma or clause end before its "and" or "or".
+        let after = cloze[blank.upperBound...].prefix { !",;:.?!".contains($0) }
+        let words = Grounding.normalizedWords(String(after)).prefix(3)
+        return words.contains("and") || words.contains("or")
+    }
+
     /// Whether a cloze's blank opens its sentence: nothing before it but an article.
     static func opensItsSentence(_ cloze: String) -> Bool {
         guard let blank = cloze.range(of: "_____") else { return false }
@@ -71,6 +91,9 @@ struct ItemAllowance: Sendable, Equatable {
     var attempts: Int?
     /// Whether the part stops once its own answers are mostly refused (``refusalEvidence``).
     var stopsOnRefusals = true
+    /// Whether an item whose shape gets the small model's rewrites refused (``ItemJob/passedOver``)
+    /// is asked all the same: not under a deck's or a quiz's allowance on the local model.
+    var asksEveryShape = true
 
     /// No limit, no refusal rule: every item is asked while the budget and the record allow.
     static let open = ItemAllowance(attempts: nil, stopsOnRefusals: false)
@@ -83,9 +106,10 @@ struct ItemAllowance: Sendable, Equatable {
     /// Answers after which a rate under one in 6 stops the part.
     static let lateEvidence = 10
 
-    /// Why the next item is not asked after `asked` answers of which `accepted` were, or `nil`.
-    func stop(asked: Int, accepted: Int) -> String? {
-        if let attempts, asked >= attempts {
+    /// Why the next item is not asked after `asked` answers of which `accepted` were, and
+    /// `passedOver` items not asked for their shape (each keeps its place in ``attempts``), or `nil`.
+    func stop(asked: Int, accepted: Int, passedOver: Int = 0) -> String? {
+        if let attempts, asked + passedOver >= attempts {
             return "not rewritten: the part's \(attempts) rewrites for this document were spent on items more likely "
                 + "to be accepted; the rest keep their extracted form"
         }
@@ -101,7 +125,7 @@ struct ItemAllowance: Sendable, Equatable {
     /// is quizzed on (a quiz's questions are the deck's first cards, so those answers serve both).
     /// A long document is bounded by the time budget instead, in the order above.
     static func clozes(bodySections: Int) -> ItemAllowance {
-        ItemAllowance(attempts: max(KitSize.minimumQuestions, bodySections))
+        ItemAllowance(attempts: max(KitSize.minimumQuestions, bodySections), asksEveryShape: false)
     }
 
     /// The allowance of a part rewritten on an engine of `kind`: the in-process or loopback model

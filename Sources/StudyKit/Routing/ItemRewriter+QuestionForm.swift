@@ -177,10 +177,12 @@ extension RoutingEngine {
     /// Nobles, clergy and others who fled France during the Revolution, …" (Émigrés), "Where does
     /// the Calvin cycle occur?" for "_____: the fluid around the thylakoids where the Calvin
     /// cycle occurs." (Stroma). The question's content words are the clause's (up to its first
-    /// punctuation), at least two of them and two thirds of the clause's.
+    /// punctuation), at least two of them and two thirds of the clause's. The verbs of occurring
+    /// are one verb (``occurringAsOne(_:)``): "Where does the Calvin cycle take place?" asks it too.
     static func asksForTheEntryByItsClause(_ question: String, of card: Flashcards.Card) -> Bool {
-        guard let description = definitionDescription(of: card) else { return false }
-        let questionWords = BuiltinTerms.words(in: question)
+        guard let entry = definitionDescription(of: card) else { return false }
+        let description = occurringAsOne(entry)
+        let questionWords = BuiltinTerms.words(in: occurringAsOne(question))
         guard let wh = questionWords.first?.lowercased else { return false }
         let relatives: Set<String> = wh == "where" ? ["where"] : ["what", "who", "which"].contains(wh) ? ["that", "which", "who"] : []
         let asked = Set(questionWords.dropFirst().filter(Grounding.isContent).map(\.stem))
@@ -192,5 +194,15 @@ extension RoutingEngine {
             if asked.isSubset(of: stems), asked.count * 3 >= stems.count * 2 { return true }
         }
         return false
+    }
+
+    /// `text` with each verb of occurring ("takes place", "happened", "occurring") said as
+    /// "occurs": a question that says "take place" of a clause that says "occurs" asks the same
+    /// (#53: "Where does the Calvin cycle take place?" — Stroma, of "… where the Calvin cycle
+    /// occurs", a good card the 0.5B wrote and the judge refused).
+    static func occurringAsOne(_ text: String) -> String {
+        text.replacingOccurrences(
+            of: #"\b(?:(?:take|takes|took|taken|taking) place|happen(?:s|ed|ing)?|occur(?:s|red|ring)?)\b"#,
+            with: "occurs", options: [.regularExpression, .caseInsensitive])
     }
 }

@@ -18,6 +18,10 @@ extension RoutingEngine {
         let prompt: String
         /// This item's own answer shape, when it differs from its kind's (``ItemSpec/schema``).
         var schema: GenerationSchema? = nil
+        /// Why the small local model is not asked this item under a bounded allowance: its shape
+        /// gets the model's rewrites refused (``RewriteOrder/blankInAList(_:)``). The item keeps
+        /// its extracted form and its place in the allowance, which is not passed further down.
+        var passedOver: String? = nil
         /// The rewritten value, or why the answer is not usable.
         let accept: (JSONValue) -> Result<String, ItemRejection>
         /// The job's rules that an answer, once it breaks them, breaks however it goes on (more
@@ -365,6 +369,7 @@ extension RoutingEngine {
         // This run's own answers of this part: what ``ItemAllowance`` judges.
         var answered = 0
         var acceptedHere = 0
+        var passedOver = 0
         for job in jobs {
             if let failuresToStop, failuresInARow >= failuresToStop {
                 outcomes.append(.kept("not rewritten: \(engine.modelName) failed this material's last \(failuresInARow) items of this kind, more than its record makes likely; the rest keep their extracted form"))
@@ -385,8 +390,15 @@ extension RoutingEngine {
                 outcomes.append(Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK).item)
                 continue
             }
-            if capability.boundsItemRewrites, let stop = allowance.stop(asked: answered, accepted: acceptedHere) {
+            if capability.boundsItemRewrites,
+                let stop = allowance.stop(asked: answered, accepted: acceptedHere, passedOver: passedOver)
+            {
                 outcomes.append(.kept(stop))
+                continue
+            }
+            if capability.boundsItemRewrites, !allowance.asksEveryShape, let reason = job.passedOver {
+                outcomes.append(.kept("not rewritten: " + reason))
+                passedOver += 1
                 continue
             }
             if let skip = capabilitySkip(engine, key: key, runStarted: request.budget?.start, oncePerDocument: spec.oncePerDocument) {
@@ -560,7 +572,11 @@ extension RoutingEngine {
     ///   fixed by its choices.
     static func cardJob(_ card: Flashcards.Card, path: String, materialStems: Set<String>, subjectAnswers: Bool = false) -> ItemJob {
         let prompt = "Sentence: \(Self.markedSentence(card))\nMissing words: \(card.answer)"
-        return ItemJob(path: path, prompt: prompt, schema: cardSchema(answer: .stringEnum([card.answer]))) { json in
+        let passedOver = RewriteOrder.blankInAList(card.question)
+            ? "the missing words are one of a list, which the small model's questions do not single out" : nil
+        return ItemJob(
+            path: path, prompt: prompt, schema: cardSchema(answer: .stringEnum([card.answer])), passedOver: passedOver
+        ) { json in
             guard let question = json["question"]?.stringValue.map(BuiltinProse.oneLine),
                 let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine)
             else { return .failure(ItemRejection(reason: "the answer lacked a question or an answer")) }

@@ -126,6 +126,7 @@ extension RoutingEngine {
         // Held back by the quota before anything was sent: no attempt of the model.
         case is QuotaHeld: return nil
         case is RepeatedAnswer: return .repeated
+        case is CopiedAnswer: return .copied
         case let error as EngineError:
             switch error {
             case .truncated: return .cut

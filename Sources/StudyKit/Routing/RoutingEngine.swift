@@ -419,7 +419,8 @@ public struct RoutingEngine: Sendable {
         do {
             generated = try await generateValidated(
                 task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
-                document: document, reserve: limit, key: key, log: log, deadline: request.budget, counts: counts)
+                document: document, reserve: limit, key: key, log: log, deadline: request.budget, counts: counts,
+                stopsCopies: request.engine == .auto)
         } catch {
             storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
             throw error
@@ -477,7 +478,7 @@ public struct RoutingEngine: Sendable {
     /// is recorded as `copied`.
     private func generateValidated(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, document: Document, reserve: Int, key: AttemptKey,
-        log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard
+        log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard, stopsCopies: Bool = false
     ) async throws -> Generated {
         let started = clock.now()
         var spent = Usage(promptTokens: 0, completionTokens: 0)
@@ -491,7 +492,8 @@ public struct RoutingEngine: Sendable {
             }
             var generated = try await generateValidatedOnce(
                 task: task, engine: engine, prompt: prompt, material: material, language: document.language, reserve: reserve, key: key,
-                spent: &spent, deadline: deadline, judge: PartJudge.judgedTasks.contains(task) ? judge : nil)
+                spent: &spent, deadline: deadline, judge: PartJudge.judgedTasks.contains(task) ? judge : nil,
+                stopsCopies: stopsCopies)
             if generated.items.isEmpty {
                 generated.items = ItemProvenance.written(
                     in: generated.result, model: generated.model, material: document.titleAndText, cached: false)
@@ -506,7 +508,8 @@ public struct RoutingEngine: Sendable {
 
     private func generateValidatedOnce(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
-        spent: inout Usage, deadline: TimeBudget? = nil, judge: (@Sendable (String) -> PartJudge)? = nil
+        spent: inout Usage, deadline: TimeBudget? = nil, judge: (@Sendable (String) -> PartJudge)? = nil,
+        stopsCopies: Bool = false
     ) async throws -> Generated {
         // An answer about material without Chinese, Japanese or Korean is refused for them, so
         // its grammar has none to offer.
@@ -519,6 +522,8 @@ public struct RoutingEngine: Sendable {
         // Sentences of the material that speak to the model: an answer must not obey them, and
         // quoting them grounds nothing.
         let injected = InjectedInstructions(material)
+        // Automatic routing only: a forced engine's copy is its answer.
+        let copying = stopsCopies ? Self.copyStop(task: task, engine: engine, material: injected.stripped) : nil
         for round in 0..<2 {
             let sent = request
             let roundStarted = clock.now()
@@ -530,7 +535,8 @@ public struct RoutingEngine: Sendable {
             do {
                 response = try await metered(engine, sent, key: key, deadline: deadline) {
                     try await self.respond(
-                        engine, to: sent, enumerations: task.repeatingMembers, keepsWhatWasWritten: judge != nil)
+                        engine, to: sent, enumerations: task.repeatingMembers, keepsWhatWasWritten: judge != nil,
+                        copying: copying)
                 }
             } catch let stopped as StoppedAnswer {
                 stoppedBy = stopped.cause
@@ -775,19 +781,22 @@ public struct RoutingEngine: Sendable {
     /// the items the model finished can still be judged.
     private func respond(
         _ engine: any LanguageModel, to request: GenerationRequest, enumerations: Set<String>,
-        keepsWhatWasWritten: Bool = false
+        keepsWhatWasWritten: Bool = false, copying: (@Sendable (String) -> String?)? = nil
     ) async throws -> RawResponse {
         guard onPartial != nil || engine.streamsCheaply else { return try await engine.respond(to: request) }
         // A card's `kind` or a turn's `role` repeats by design: only free text counts.
         var repetition = RepetitionGuard(exempt: enumerations)
         var written = ""
+        var copied: String?
         do {
             var response = try await streamed(
                 engine, to: request, finishReason: RepetitionGuard.finishReason, showing: true
             ) { text in
                 written = text
-                return repetition.feed(snapshot: text)
+                copied = copying?(text)
+                return copied != nil || repetition.feed(snapshot: text)
             }
+            if let copied { throw CopiedAnswer(detail: copied) }
             // A loop's answer ends where it was last whole: its looping value is no text to judge.
             if response.finishReason == RepetitionGuard.finishReason, let kept = repetition.keptBytes {
                 response.text = Self.prefix(of: response.text, bytes: kept)

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import StudyKit
+
+/// The in-process model's headline whose blurb copies the material word for word is stopped
+/// once 8 words are copied in a row, and the builtin headline is used (#53: the 0.5B's blurb was
+/// the opening sentence on 10 of 12 documents, 2.4 s of samples/notes.pdf's import for no
+/// model-made item).
+@Suite("A headline that copies the material is stopped")
+struct CopiedHeadlineTests {
+    static let opening = "Photosynthesis is the process by which plants, algae and cyanobacteria capture "
+        + "the energy of sunlight and store it as chemical energy in sugar."
+    static let text = """
+        # Photosynthesis
+
+        \(opening) It happens in two linked stages. The light-dependent reactions turn light into chemical energy, \
+        and the Calvin cycle uses that energy to build sugar from carbon dioxide.
+        """
+    static let material = Grounding.normalizedWords(text)
+
+    static func copied(_ blurbSoFar: String) -> String? {
+        RoutingEngine.copiedBlurb(
+            RoutingEngine.AnswerSoFar(partial: #"{"title": "Photosynthesis", "blurb": ""# + blurbSoFar),
+            materialWords: material)
+    }
+
+    @Test(arguments: [
+        // Seven settled words (the eighth may still grow): not yet.
+        ("Photosynthesis is the process by which plants, alg", false),
+        ("Photosynthesis is the process by which plants, algae ", true),
+        // Its own words from the start: never stopped, however long.
+        ("Plants, algae and cyanobacteria turn the energy of sunlight into sugar in two linked stages ", false),
+        // Eight words of the material, but not in a row.
+        ("Photosynthesis is the process by which plants turn sunlight ", false),
+        ("", false),
+    ])
+    func aBlurbIsACopyOnceEightWordsInARowAreTheMaterials(blurb: String, stopped: Bool) {
+        #expect((Self.copied(blurb) != nil) == stopped)
+    }
+
+    /// The opening sentence streamed a word at a time.
+    static var copyingStream: ScriptedModel.Step {
+        let words = opening.split(separator: " ")
+        let head = #"{"title": "Photosynthesis", "blurb": ""#
+        return .stream((1...words.count).map { head + words.prefix($0).joined(separator: " ") } + [
+            head + opening + #""}"#,
+        ])
+    }
+
+    static func headline(_ local: ScriptedModel, engine: EngineChoice) async throws -> RoutedResult {
+        let document = Document(text: text, title: nil, kind: .text, origin: "test")
+        let router = RoutingEngine(
+            local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")), cache: nil)
+        return try await router.run(
+            RoutingRequest(
+                task: .headline, document: document, engine: engine,
+                budget: TimeBudget(seconds: 3600, start: Date())))
+    }
+
+    @Test func automaticRoutingStopsTheCopyAndUsesTheBuiltinHeadline() async throws {
+        let local = ScriptedModel(.local, window: 2048, steps: [Self.copyingStream], streamsCheaply: true)
+        let routed = try await Self.headline(local, engine: .auto)
+        #expect(routed.engine == .builtin)
+        #expect(routed.attempts.map(\.outcome) == [.copied])
+        // Stopped at the snapshot whose eighth blurb word is whole: the one that starts the ninth.
+        #expect(local.calls.snapshots == 9)
+        #expect(local.calls.respond == 1)
+        let reason = try #require(routed.fallbacks.first { $0.engine == .local }?.reason)
+        #expect(reason.contains("copied the material word for word"))
+    }
+
+    @Test func aForcedLocalEngineKeepsItsWholeAnswer() async throws {
+        let local = ScriptedModel(.local, window: 2048, steps: [Self.copyingStream], streamsCheaply: true)
+        let routed = try await Self.headline(local, engine: .local)
+        #expect(routed.engine == .local)
+        guard case .headline(let headline) = routed.result else { Issue.record("not a headline"); return }
+        #expect(headline.blurb == Self.opening)
+    }
+}
