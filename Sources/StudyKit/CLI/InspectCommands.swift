@@ -359,7 +359,9 @@ extension Runner {
         let plan = planned.plan
         var lines = [
             "",
-            "chunks:     the document does not fit the \(planned.engine.rawValue) window even after escalation: "
+            (plan.groupedItems.map { "chunks:     the document asks for \($0) items, more than one answer writes well: " }
+                ?? "chunks:     the document does not fit the \(planned.engine.rawValue) window "
+                + "even after escalation: ")
                 + "\(plan.chunks.count) chunks of at most ~\(plan.budgetTokens) tokens, cut between sections, "
                 + "paragraphs or sentences",
             "requests:   \(planned.modelChunks) to a model, \(planned.jobs) at a time (\(planned.jobsFrom.rawValue))"

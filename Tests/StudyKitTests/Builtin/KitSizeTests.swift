@@ -190,3 +190,46 @@ import Testing
         #expect(coverage.bodySections.map(\.items) == [0, 1])
     }
 }
+
+/// #54, one outline for the deck and the coverage report: an API reference's section headed by a
+/// signature, whose parameter lines (never a card) and two sentences of prose make 500
+/// characters, is a body section to both, and the deck gives it a card.
+@Suite struct SignatureSectionTests {
+    /// Twenty sections, four from each English note of samples/eval: a signature heading, five
+    /// parameter lines and two sentences of the note's prose (sentences a card can be made from).
+    static let text: String = {
+        var sections: [String] = []
+        for (topic, note) in KitSizeTests.sections.enumerated() {
+            let sentences = note.text.replacingOccurrences(of: "\n", with: " ")
+                .components(separatedBy: ". ").map { $0.trimmingCharacters(in: .whitespaces) }
+                // Sentences of prose: no list run into them, no arithmetic.
+                .filter { $0.count > 40 && !$0.contains(" - ") && !$0.contains(":") && !$0.contains(where: \.isNumber) }
+            for part in 0..<4 where sentences.count > part * 4 + 1 {
+                let name = "topic\(topic).method\(part)"
+                let parameters = ["value", "options", "callback", "signal", "encoding"].map { parameter in
+                    "- \(parameter) <string> | <Object> The \(parameter) given to \(name), "
+                        + "read once and kept for later calls."
+                }
+                let prose = sentences[part * 4] + ". " + sentences[part * 4 + 1] + "."
+                let heading = "###### \(name)(value[, options])"
+                sections.append(heading + "\n\n" + parameters.joined(separator: "\n") + "\n\n" + prose)
+            }
+        }
+        return sections.joined(separator: "\n\n")
+    }()
+
+    @Test func everySignatureSectionWithProseGetsACard() throws {
+        let analysis = BuiltinAnalysis(text: Self.text, title: nil)
+        let document = Document(text: Self.text, title: nil, kind: .markdown, origin: "api.md")
+        let items = SectionItems(document: document)
+        // The deck's body sections are the coverage report's.
+        #expect(analysis.sections.body.map(\.heading) == items.sections.body.map(\.heading))
+        #expect(analysis.sections.body.count == 20)
+        let cards = try KitSizeTests.deck(Self.text)
+        let coverage = try #require(items.coverage(of: .flashcards(Flashcards(cards: cards))))
+        #expect(
+            coverage.bodySectionsCovered == coverage.bodySections.count, "\(coverage.jsonValue["notCovered"] ?? .null)")
+        // No card blanks a parameter line.
+        #expect(!cards.contains { $0.quote.contains("<string>") })
+    }
+}

@@ -28,9 +28,14 @@ struct BuiltinAnalysis: Sendable {
     let proseWords: [[BuiltinWord]]
     /// For each unit, its position in `prose`, or -1 for a heading or a unit without words.
     private let prosePositionOfUnit: [Int]
-    /// The sections of the outline, the body sections among them, and the distinct characters
-    /// of the text (#54): what the deck is sized and spread by.
+    /// The body sections of the whole text, and its distinct characters (#54): what the deck is
+    /// sized and spread by. They come from the outline of every unit of the text (`studykit text
+    /// --body`), signature lines, licences and front matter included, as the coverage report
+    /// counts them: a section headed by a signature ("readable.read([size])") stays a section of
+    /// its own, though its heading and parameter lines are never a card.
     let sections: BodySections
+    /// For each unit of `units`, its section's position in `sections.all`.
+    let bodySectionOfUnit: [Int]
     /// The last deck of cloze items built from this analysis, by its size: a kit's deck and quiz
     /// draw on the same items, and a book's deck is worth building once.
     let decks = LastValue<ClozeDeckKey, [ClozeItem]>()
@@ -64,6 +69,16 @@ struct BuiltinAnalysis: Sendable {
     /// (``isSignature(_:)``).
     static let frontMatterWords = 14
 
+    /// Whether a unit of `words` words is short enough to be checked for every kind of front
+    /// matter (``frontMatterWords``). A URL counts as one word: "GNU Libtasn1 home page:
+    /// <https://www.gnu.org/software/libtasn1/> General help using GNU software: <…>" is 11 words
+    /// to a reader and 21 tokens, and a help page's section, owed a card since #54's one outline,
+    /// made its card of it.
+    static func isShortLine(_ text: String, words: Int) -> Bool {
+        words <= frontMatterWords
+            || (text.contains("://") && text.split(whereSeparator: \.isWhitespace).count <= frontMatterWords)
+    }
+
     /// Longest unit before it is cut into chunks: the cloze builder skips longer sentences, and
     /// text without punctuation would otherwise leave nothing to ask about.
     static let runOnWords = 40
@@ -81,15 +96,18 @@ struct BuiltinAnalysis: Sendable {
         let content = all.indices.filter {
             guard !all[$0].isCode, !Self.isSignature(all[$0].text) else { return false }
             let text = all[$0].text
-            let front = allWords[$0].count <= Self.frontMatterWords
+            let front = Self.isShortLine(text, words: allWords[$0].count)
                 ? FrontMatter.isFrontMatter(text) : FrontMatter.isLicenceNotice(text.lowercased())
                 || FrontMatter.isEditionStatement(text.lowercased())
             return !front && !legal.contains($0)
         }
         // Text that is all front matter is still the text: better a card about it than none.
         let kept = content.contains { !all[$0].isHeading } ? content : Array(all.indices)
+        // One outline for the deck and the coverage report: the whole text's.
+        let whole = DocumentOutline(units: all)
         var units: [Sentence] = []
         var unitWords: [[BuiltinWord]] = []
+        var bodySectionOfUnit: [Int] = []
         for i in kept {
             let unit = all[i]
             let pieces = Self.chunks(of: unit, words: allWords[i], in: text)
@@ -101,9 +119,11 @@ struct BuiltinAnalysis: Sendable {
                         isListItem: unit.isListItem, isCode: unit.isCode))
                 // A unit left whole keeps its words; the pieces of a cut one are tokenized anew.
                 unitWords.append(pieces.count == 1 ? allWords[i] : BuiltinTerms.words(in: piece.text))
+                bodySectionOfUnit.append(whole.sectionOfUnit[i])
             }
         }
         self.units = units
+        self.bodySectionOfUnit = bodySectionOfUnit
         definitions = DefinitionEntry.entries(in: units)
         outline = DocumentOutline(units: units)
         let proseIndices = units.indices.filter { !units[$0].isHeading && !unitWords[$0].isEmpty }
@@ -113,7 +133,7 @@ struct BuiltinAnalysis: Sendable {
         var prosePositionOfUnit = [Int](repeating: -1, count: units.count)
         for (position, unit) in proseIndices.enumerated() { prosePositionOfUnit[unit] = position }
         self.prosePositionOfUnit = prosePositionOfUnit
-        sections = BodySections(outline: outline)
+        sections = BodySections(outline: whole)
         usableSentenceCount = proseIndices.count { unitWords[$0].count >= 3 }
         ranked = SentenceRanker().rank(prose, words: proseIndices.map { unitWords[$0] })
         let functionWords = Self.functionWords(unitWords)

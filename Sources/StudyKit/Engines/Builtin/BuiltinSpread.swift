@@ -15,23 +15,32 @@ struct SectionSpread {
     /// Whether a body section without a card gets one though the deck is full: yes when the
     /// deck follows the material, no when `--cards` set its size.
     let givesEverySectionACard: Bool
-    /// For each outline section, its prose units' positions in `analysis.ranked`, most central first.
+    /// For each section of `analysis.sections`, its prose units' positions in `analysis.ranked`,
+    /// most central first.
     private let rankedBySection: [[Int]]
+    /// For each section of `analysis.sections`, the units of the analysis in it, its heading first
+    /// when it is one.
+    private let unitsBySection: [[Int]]
 
     init(analysis: BuiltinAnalysis, limit: Int, givesEverySectionACard: Bool = true) {
         self.analysis = analysis
         self.limit = limit
         self.givesEverySectionACard = givesEverySectionACard
-        var buckets = [[Int]](repeating: [], count: analysis.outline.sections.count)
+        let sectionCount = analysis.sections.all.count
+        var buckets = [[Int]](repeating: [], count: sectionCount)
         for (position, entry) in analysis.ranked.enumerated() {
             let unit = entry.sentence.index
-            guard analysis.outline.sectionOfUnit.indices.contains(unit) else { continue }
-            buckets[analysis.outline.sectionOfUnit[unit]].append(position)
+            guard analysis.bodySectionOfUnit.indices.contains(unit) else { continue }
+            buckets[analysis.bodySectionOfUnit[unit]].append(position)
         }
         rankedBySection = buckets
+        var units = [[Int]](repeating: [], count: sectionCount)
+        for (unit, section) in analysis.bodySectionOfUnit.enumerated() { units[section].append(unit) }
+        unitsBySection = units
     }
 
-    /// The outline section an item's answer lies in.
+    /// The body section (its position in `analysis.sections.all`) an item's answer lies in: the
+    /// section of the outline the coverage report places the item's quote in.
     func section(of item: ClozeItem) -> Int? {
         analysis.sections.section(at: item.answerOffsets.lowerBound)
     }
@@ -109,8 +118,7 @@ struct SectionSpread {
     /// The key terms of one section, best first, from its heading and units (the document's
     /// tokens reused where it has them).
     private func localTerms(_ index: Int) -> [Keyphrase] {
-        let section = analysis.outline.sections[index]
-        let units = (section.headingSentence.map { [$0] } ?? []) + section.sentences
+        let units = unitsBySection[index].map { analysis.units[$0] }
         let words = units.map { unit in
             analysis.proseWords(ofUnit: unit.index) ?? (unit.isCode ? [] : BuiltinTerms.words(in: unit.text))
         }

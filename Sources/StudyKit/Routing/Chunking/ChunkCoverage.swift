@@ -79,6 +79,9 @@ public struct ChunkCoverage: Sendable, Equatable {
     public var charactersRead: Int
     /// Items left out as duplicates of an earlier chunk's.
     public var duplicatesDropped: Int = 0
+    /// Set when the chunks are groups of sections of a document that fits the window
+    /// (``ChunkPlan/groupedItems``): the cards or questions asked for in all.
+    public var groupedItems: Int?
     /// Chunk requests that were in flight at once, and why that many; `nil` when not known.
     public var jobs: JobsChoice?
     /// The whole job's budget: the explicit `--budget`, or the default a remote engine's chunked
@@ -125,8 +128,10 @@ public struct ChunkCoverage: Sendable, Equatable {
         let sections = plan.sectionHeadings.indices.map {
             SectionRow(heading: plan.sectionHeadings[$0], read: covered[$0], items: itemsPerSection[$0])
         }
-        return ChunkCoverage(
+        var coverage = ChunkCoverage(
             sections: sections, chunks: runs, characterCount: plan.characterCount, charactersRead: runs.reduce(0) { $0 + $1.read })
+        coverage.groupedItems = plan.groupedItems
+        return coverage
     }
 
     /// The coverage of a kit's chunked parts: a section is covered when every part covered it,
@@ -174,6 +179,9 @@ public struct ChunkCoverage: Sendable, Equatable {
             ],
             "characters": ["read": .integer(charactersRead), "total": .integer(characterCount)],
             "chunks": .integer(chunks.count),
+            "chunksAre": chunks.isEmpty
+                ? .null : .string(groupedItems == nil ? "cut to fit the window" : "groups of sections"),
+            "itemsAsked": groupedItems.map { .integer($0) } ?? .null,
             "chunksFromCache": .integer(chunksFromCache),
             "duplicatesDropped": .integer(duplicatesDropped),
             "jobs": jobs.map { .integer($0.jobs) } ?? .null,
@@ -223,9 +231,13 @@ public struct ChunkCoverage: Sendable, Equatable {
             if empty.count > Self.namedSections { lines.append("- … and \(empty.count - Self.namedSections) more") }
         }
         guard !chunks.isEmpty else { return lines.joined(separator: "\n") + "\n" }
+        let asked = groupedItems.map {
+            "It asked for \($0) items, more than one answer writes well: "
+                + "it was read in \(chunks.count) groups of sections"
+        }
         lines += [
             "",
-            "This document was too long for one request: it was read in \(chunks.count) chunks"
+            (asked ?? "This document was too long for one request: it was read in \(chunks.count) chunks")
                 + (chunksFromCache > 0 ? " (\(chunksFromCache) from the cache)" : "") + ". "
                 + "A model read \(sectionsRead) of \(sections.count) sections (\(percent(sectionsRead, sections.count))) and "
                 + "\(charactersRead) of \(characterCount) characters (\(percent(charactersRead, characterCount))).",

@@ -35,6 +35,10 @@ public struct ChunkPlan: Sendable, Equatable {
     public var characterCount: Int
     /// The most tokens of document a chunk may hold.
     public var budgetTokens: Int
+    /// Set when the chunks are groups of sections of a document that fits the window
+    /// (``SectionGroupPlanner``): the cards or questions asked for in all; `nil` for chunks cut
+    /// to fit the window.
+    public var groupedItems: Int? = nil
 }
 
 // MARK: - Planner

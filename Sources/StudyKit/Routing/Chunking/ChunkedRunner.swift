@@ -195,7 +195,24 @@ public struct ChunkedRunner: Sendable {
                 return try await checkBudget(engine: engine, task: request.task, document: document, concept: nil, explanation: nil)
             })
             else { continue }
-            if budget.fits { return nil }
+            if budget.fits {
+                // A remote model whose window holds the whole document is asked per group of
+                // sections when the document asks for more items than one answer writes well.
+                guard kind == .remote else { return nil }
+                let outline = DocumentOutline(text: document.text)
+                let perByte = Double(budget.documentTokens) / Double(max(1, document.text.utf8.count)) * 1.05
+                guard let plan = SectionGroupPlanner.plan(
+                    text: document.text, outline: outline, task: request.task, size: request.size,
+                    documentTokens: Int((Double(budget.documentTokens) * 1.05).rounded(.up)),
+                    windowBudget: budget.documentBudget - Self.partLineTokens,
+                    tokens: { Int((Double($0.utf8.count) * perByte).rounded(.up)) })
+                else { return nil }
+                let jobs = JobsChoice.choose(explicit: self.jobs, concurrency: await engine.concurrency(), kind: kind)
+                return Planned(
+                    engine: kind, window: budget.window.tokens, plan: plan, jobs: jobs.jobs, jobsFrom: jobs.source,
+                    modelChunks: min(plan.chunks.count, maxChunks ?? plan.chunks.count), outline: outline,
+                    check: budget)
+            }
             // Local escalates to a larger remote window: the chunks are sized for that one.
             if kind == .local, request.engine == .auto, order[(position + 1)...].contains(.remote),
                 router.remote.languages.supports(document.language), router.remoteBlocker() == nil,
@@ -238,9 +255,16 @@ public struct ChunkedRunner: Sendable {
         let total = plan.chunks.count
         let document = request.document
         if total > Self.announceAbove {
+            let items = request.task == .quiz ? "questions" : "cards"
+            let why = plan.groupedItems.map {
+                "\(document.origin) asks for \($0) \(items), more than one answer writes well: "
+            }
+                ?? "\(document.origin) is too long for the \(planned.engine.rawValue) engine's "
+                + "\(planned.window)-token window: "
+            let kind = plan.groupedItems == nil ? "chunk" : "group"
             announce(
-                "\(document.origin) is too long for the \(planned.engine.rawValue) engine's \(planned.window)-token window: "
-                    + "\(request.task.name) will make \(planned.modelChunks) chunk request\(planned.modelChunks == 1 ? "" : "s")"
+                why + "\(request.task.name) will make \(planned.modelChunks) \(kind) "
+                    + "request\(planned.modelChunks == 1 ? "" : "s")"
                     + (planned.modelChunks < total ? " (\(total) chunks; the builtin engine takes the \(total - planned.modelChunks) past --max-chunks)" : "")
                     + ", \(planned.jobs) at a time (\(planned.jobsFrom.rawValue))")
         }
@@ -315,8 +339,10 @@ public struct ChunkedRunner: Sendable {
     }
 
     /// Each chunk's share of the items, in proportion to its length: an average chunk gets
-    /// ``itemsPerChunk(_:)``, none fewer than 3 or more than the schema's 20 (quiz: 10).
+    /// ``itemsPerChunk(_:)``, none fewer than 3 or more than the schema's 20 (quiz: 10); a group
+    /// of sections its share of the items the document asks for (``SectionGroupPlanner``).
     static func itemShares(_ plan: ChunkPlan, task: StudyTask) -> [Int?] {
+        if let wanted = plan.groupedItems { return SectionGroupPlanner.shares(plan, task: task, wanted: wanted) }
         guard let perChunk = itemsPerChunk(task) else { return plan.chunks.map { _ in nil } }
         let most = task == .quiz ? 10 : 20
         let lengths = plan.chunks.map { Double($0.offsets.count) }
@@ -425,7 +451,7 @@ public struct ChunkedRunner: Sendable {
         // or is repaired by dropping items; what cannot be repaired falls back like any invalid answer.
         do {
             let checked = try request.task.checkedMerge(
-                result, chunks: plan.chunks.count, source: document.titleAndText,
+                result, chunks: Self.limitChunks(plan, task: request.task), source: document.titleAndText,
                 groups: list.map { [$0: origins.map { $0.section ?? -1 }] } ?? [:])
             result = checked.result
             let (byRule, gone) = Self.located(checked.dropped, list: list, origins: origins)
@@ -477,6 +503,16 @@ public struct ChunkedRunner: Sendable {
         var chunk: Int
         var index: Int
         var section: Int?
+    }
+
+    /// The chunks the merged part's limits are scaled by: the plan's, or for groups of sections
+    /// as many as hold the items the document asked for (12 cards a group where a chunk's limit
+    /// is 10).
+    static func limitChunks(_ plan: ChunkPlan, task: StudyTask) -> Int {
+        guard let wanted = plan.groupedItems, let list = mergedList[task],
+            let perChunk = task.mergedItemsPerChunk[list], perChunk > 0
+        else { return plan.chunks.count }
+        return max(plan.chunks.count, (wanted + perChunk - 1) / perChunk)
     }
 
     /// The list of the merged result that holds items from every chunk, by task.

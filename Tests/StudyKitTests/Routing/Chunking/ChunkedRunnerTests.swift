@@ -154,12 +154,75 @@ struct ChunkedRunnerTests {
         return ChunkedRunner(router: router, jobs: jobs, maxChunks: maxChunks)
     }
 
-    @Test func aDocumentThatFitsGoesInOneRequest() async throws {
+    /// A document that fits and asks for no more items than one answer writes well (a page's
+    /// 12 cards or 8 questions, or what `--cards` says) goes in one request.
+    @Test(arguments: [
+        (StudyTask.flashcards, KitSize(cards: 12)), (.quiz, KitSize(questions: 10)), (.summary, .followsMaterial),
+        (.mindmap, .followsMaterial),
+    ])
+    func aDocumentThatFitsGoesInOneRequest(task: StudyTask, size: KitSize) async throws {
         let remote = ChunkEchoModel(window: 32_000)
-        let routed = try await Self.runner(remote: remote).run(RoutingRequest(task: .flashcards, document: Self.document))
+        var request = RoutingRequest(task: task, document: Self.document)
+        request.size = size
+        let routed = try await Self.runner(remote: remote).run(request)
         #expect(routed.coverage == nil)
         #expect(remote.calls == 1)
         #expect(remote.parts.isEmpty)
+    }
+
+    /// #54: a document that fits the remote window but asks for more cards than one answer
+    /// writes well is asked per group of consecutive sections, each for its share (at most 12
+    /// cards, 10 questions), through the chunks' map and reduce: deduplicated, with coverage.
+    @Test(arguments: [StudyTask.flashcards, .quiz])
+    func aDocumentThatFitsIsAskedPerGroupOfSections(task: StudyTask) async throws {
+        let remote = ChunkEchoModel(window: 32_000)
+        let runner = Self.runner(remote: remote)
+        let request = RoutingRequest(task: task, document: Self.document)
+        let planned = try #require(await runner.plan(request))
+        let wanted = try #require(
+            SectionGroupPlanner.wantedItems(task, size: .followsMaterial, outline: planned.outline))
+        let limit = try #require(SectionGroupPlanner.groupLimit(task))
+        #expect(planned.plan.groupedItems == wanted)
+        #expect(planned.plan.chunks.count >= 2 && planned.plan.chunks.count >= (wanted + limit - 1) / limit)
+        let shares = ChunkedRunner.itemShares(planned.plan, task: task).compactMap { $0 }
+        #expect(shares.count == planned.plan.chunks.count)
+        #expect(shares.allSatisfy { $0 <= limit + 1 }, "\(shares)")
+        #expect(abs(shares.reduce(0, +) - wanted) <= shares.count, "\(shares) for \(wanted)")
+        // Groups of whole sections: no section is cut in two (every section is held whole by one group).
+        #expect(planned.plan.chunks.flatMap(\.wholeSections).count == planned.plan.sectionHeadings.count)
+
+        let routed = try await runner.run(request)
+        let coverage = try #require(routed.coverage)
+        #expect(remote.calls == planned.plan.chunks.count)
+        #expect(Set(remote.parts) == Set(1...planned.plan.chunks.count))
+        #expect(coverage.groupedItems == wanted)
+        #expect(coverage.sectionsRead == coverage.sections.count)
+        #expect(coverage.jsonValue["chunksAre"] == .string("groups of sections"))
+        #expect(coverage.markdownFooter.contains("groups of sections"))
+        #expect(routed.engine == .remote)
+        let items: Int
+        switch routed.result {
+        case .flashcards(let deck): items = deck.cards.count
+        case .quiz(let quiz): items = quiz.questions.count
+        default: items = 0
+        }
+        #expect(items > limit)
+        #expect(items == coverage.chunks.reduce(0) { $0 + $1.items } - routed.dropped.count)
+    }
+
+    /// A group request that fails falls back as any request does: that group's items are the
+    /// builtin engine's, the others' the model's, and the coverage says which group no model read.
+    @Test func aFailedGroupFallsBackToTheBuiltinEngine() async throws {
+        let remote = ChunkEchoModel(
+            window: 32_000, failures: { _, part in part == 2 ? .transport("group 2 dropped") : nil })
+        let runner = Self.runner(remote: remote)
+        let routed = try await runner.run(RoutingRequest(task: .flashcards, document: Self.document))
+        let coverage = try #require(routed.coverage)
+        #expect(coverage.chunks.count >= 2)
+        #expect(coverage.chunks[1].engine == .builtin)
+        #expect(coverage.chunks[0].engine == .remote)
+        #expect(coverage.chunks[1].items > 0)
+        #expect(coverage.sectionsRead < coverage.sections.count)
     }
 
     @Test func aLongDocumentIsReadChunkByChunkAndCovered() async throws {

@@ -55,9 +55,16 @@ struct SizedBudgetTests {
     }
 
     @Test func aDocumentThatFitsOrALocalEngineKeepsTheFixedDefault() async throws {
-        // The remote's window holds the document: one request, no sizing.
+        // The remote's window holds the document and it asks for one answer's cards: one
+        // request, no sizing.
+        var pageSized = Self.request(.flashcards)
+        pageSized.size = KitSize(cards: KitSize.minimumCards)
         #expect(await Self.runner(remote: ChunkEchoModel(window: 32_000)).sizedBudget(
-            Self.request(.flashcards), tasks: [.flashcards], floor: Self.floor) == nil)
+            pageSized, tasks: [.flashcards], floor: Self.floor) == nil)
+        // Asking for more, it is asked per group of sections, under a budget sized for the groups.
+        let grouped = await Self.runner(remote: ChunkEchoModel(window: 32_000)).sizedBudget(
+            Self.request(.flashcards), tasks: [.flashcards], floor: Self.floor)
+        #expect((grouped ?? 0) > Self.floor)
         // No remote: the local engine's part is extracted and rewritten under the fixed default.
         let localOnly = Self.runner(
             remote: ScriptedModel(.remote, available: .unavailable(reason: "off")), local: ChunkEchoModel(.local, window: 3_072))
