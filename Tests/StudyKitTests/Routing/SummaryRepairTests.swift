@@ -131,4 +131,33 @@ struct SummaryRepairTests {
         let found = expression.firstMatch(in: example.text, range: NSRange(example.text.startIndex..., in: example.text))
         #expect((found != nil) == example.matches)
     }
+
+    struct AskedCase: Sendable, CustomTestStringConvertible {
+        let question: String
+        let quote: String
+        let dropped: Bool
+        var testDescription: String { question }
+    }
+
+    /// A question about the document itself is dropped; one about its material is not.
+    @Test(arguments: [
+        AskedCase(
+            question: "What is the name of the handout?", quote: "Astronomy club handout, session 4", dropped: true),
+        AskedCase(
+            question: "What is the name of the session?", quote: "Astronomy club handout, session 4", dropped: true),
+        AskedCase(
+            question: "What is the title of the document?", quote: "The Great Fire of London", dropped: true),
+        AskedCase(
+            question: "Where did the fire start?",
+            quote: "It started in a bakery on Pudding Lane shortly after midnight on Sunday 2 September.",
+            dropped: false),
+        AskedCase(
+            question: "What was the session of parliament called in 1667?",
+            quote: "The rebuilt city had wider streets and houses of brick and stone.", dropped: false),
+    ])
+    func aQuestionAboutTheDocumentIsDropped(_ example: AskedCase) {
+        let issues = ModelAnswerRules.aboutTheDocument([(example.question, example.quote)], list: "cards")
+        #expect(issues.isEmpty != example.dropped)
+    }
 }
+
