@@ -302,7 +302,8 @@ struct PartJudge {
                     let named = ItemRepairs.namedSubject(text, material: material)
                 else { return point }
                 let subject = named.dropLast(text.drop { $0 != " " }.count)
-                repairs["keyPoints[\(index)]"] = "its opening pronoun named (“\(subject)”) from the material's sentence before it"
+                repairs["keyPoints[\(index)]"] =
+                    "its opening pronoun named (“\(subject)”) from the material's sentence before it"
                 return .string(named)
             })
         value = .object(object)

@@ -298,7 +298,10 @@ extension GenerationSchema.StringConstraints {
     /// sentences that end at the first point, wrote "A full cycle of phases takes about 29." and
     /// began its next key point "5 days, and …" (#53, session 61: the Moon's summary lost three
     /// key points as cut inside the material's numbers 29.5 and 27.3).
-    static func sentenceWord(excluding excluded: String) -> String { "([^ \(excluded)]|\\.[0-9]){1,\(longestWord)}" }
+    /// The point is written `[.]`, not `\.`: llama-cpp-python turns a schema's pattern into a
+    /// grammar itself (behind a gateway) and copies `\.` into a literal, which llama.cpp refuses
+    /// ("unknown escape"), and its server then fails every request.
+    static func sentenceWord(excluding excluded: String) -> String { "([^ \(excluded)]|[.][0-9]){1,\(longestWord)}" }
 
     /// `characters`, plus `"` and `\`, each once, written for the inside of a `[^…]` class.
     ///

@@ -69,13 +69,16 @@ enum ModelAnswerRules {
     ]
 
     /// The questions (a card's, a quiz's) that ask about the document itself: their quote is a label
-    /// the document gives itself (``ItemRules/documentLabel(_:)``), or they ask about "the handout",
-    /// "the document".
+    /// the document gives itself (``ItemRules/documentLabel(_:)``, in at most 8 words), or they ask
+    /// about "the handout", "the document".
     static func aboutTheDocument(_ asked: [(question: String, quote: String)], list: String) -> [ValidationIssue] {
         asked.enumerated().compactMap { index, item in
             let words = Grounding.normalizedWords(item.question)
             let named = zip(words, words.dropFirst()).first { $0 == "the" && documentWords.contains($1) }?.1
-            guard let what = ItemRules.documentLabel(Grounding.normalizedWords(item.quote)) ?? named else {
+            // The label as the whole quote, not a sentence that says "week 3" or "chapter 5" of its matter.
+            let quote = Grounding.normalizedWords(item.quote)
+            let label = quote.count <= 8 ? ItemRules.documentLabel(quote) : nil
+            guard let what = label ?? named else {
                 return nil
             }
             return ValidationIssue(

@@ -33,7 +33,8 @@ struct SummaryRepairTests {
         SubjectCase(
             point: "It started in a bakery on Pudding Lane shortly after midnight on Sunday 2 September.",
             expected:
-                "The Great Fire of London started in a bakery on Pudding Lane shortly after midnight on Sunday 2 September."
+                "The Great Fire of London started in a bakery on Pudding Lane shortly after midnight "
+                + "on Sunday 2 September."
         ),
         // The sentence before opens on a time, not a subject: still leans, not mended.
         SubjectCase(point: "It then died down when the wind dropped on the Wednesday.", expected: nil),
@@ -128,7 +129,8 @@ struct SummaryRepairTests {
             Summary.generationSchema.jsonSchema(strict: false)["properties"]?["keyPoints"]?["items"]?["pattern"]?
                 .stringValue)
         let expression = try NSRegularExpression(pattern: pattern)
-        let found = expression.firstMatch(in: example.text, range: NSRange(example.text.startIndex..., in: example.text))
+        let range = NSRange(example.text.startIndex..., in: example.text)
+        let found = expression.firstMatch(in: example.text, range: range)
         #expect((found != nil) == example.matches)
     }
 
@@ -151,6 +153,10 @@ struct SummaryRepairTests {
             question: "Where did the fire start?",
             quote: "It started in a bakery on Pudding Lane shortly after midnight on Sunday 2 September.",
             dropped: false),
+        // A sentence of the material that names a week is no label of the document.
+        AskedCase(
+            question: "When did the rebuilding start?",
+            quote: "In week 3 after the fire the rebuilding of the city started with brick houses.", dropped: false),
         AskedCase(
             question: "What was the session of parliament called in 1667?",
             quote: "The rebuilt city had wider streets and houses of brick and stone.", dropped: false),
