@@ -67,14 +67,18 @@ struct PartJudge {
             return Judged(result: whole, items: items, dropped: [], repaired: 0, toppedUp: 0)
         }
         var value = json
-        let repairs = Self.repair(&value, task: task)
+        var repairs = Self.repair(&value, task: task)
+        var replaced: [String: String] = [:]
+        if task == .summary {
+            Self.nameSubjects(&value, material: material, repairs: &repairs)
+            Self.mendOverview(&value, skeleton: skeleton, repairs: &repairs, replaced: &replaced)
+        }
         let relaxed = MergedPart(schema: task.generationSchema.withoutMinimum(at: list), chunks: 1, perChunk: [:]) {
             json in
             guard let part = try? task.shapeOnly(json) else { return [] }
             return part.value.semanticIssues() + Grounding.issues(in: part, source: material)
                 + ModelAnswerRules.issues(in: part, material: material)
         }
-        var replaced: [String: String] = [:]
         var kept: (value: JSONValue, dropped: [DroppedItem])
         do {
             kept = try relaxed.repaired(value)
@@ -288,6 +292,57 @@ struct PartJudge {
         return repairs
     }
 
+    /// Each key point that leans on the sentence before it with "It" or "They" gets the subject
+    /// that sentence names, where the material has one (``ItemRepairs/namedSubject(_:material:)``).
+    private static func nameSubjects(_ value: inout JSONValue, material: String, repairs: inout [String: String]) {
+        guard var object = value.objectValue, let points = object["keyPoints"]?.arrayValue else { return }
+        object["keyPoints"] = .array(
+            points.enumerated().map { index, point in
+                guard let text = point.stringValue, !BuiltinEngine.readsOnItsOwn(text),
+                    let named = ItemRepairs.namedSubject(text, material: material)
+                else { return point }
+                let subject = named.dropLast(text.drop { $0 != " " }.count)
+                repairs["keyPoints[\(index)]"] =
+                    "its opening pronoun named (“\(subject)”) from the material's sentence before it"
+                return .string(named)
+            })
+        value = .object(object)
+    }
+
+    /// A summary's overview that says its key points again loses those sentences, when two stay
+    /// (``ItemRepairs/overviewWithoutRepeats(_:keyPoints:)``); else the skeleton overview's
+    /// sentences that repeat no key point fill it up to two or three (shown as the builtin
+    /// engine's). Else the key points that repeat it are dropped, as before.
+    private static func mendOverview(
+        _ value: inout JSONValue, skeleton: AnyStudyResult?, repairs: inout [String: String],
+        replaced: inout [String: String]
+    ) {
+        guard var object = value.objectValue, let overview = object["overview"]?.stringValue,
+            let points = object["keyPoints"]?.arrayValue?.compactMap(\.stringValue),
+            let cut = ItemRepairs.overviewWithoutRepeats(overview, keyPoints: points)
+        else { return }
+        let plural = cut.removed.count == 1 ? "" : "s"
+        let which = "sentence\(plural) " + cut.removed.map { String($0 + 1) }.joined(separator: ", ")
+        if cut.kept.count >= 2 {
+            object["overview"] = .string(cut.kept.joined(separator: " "))
+            repairs["overview"] = "its \(which), which said a key point again, left out"
+        } else if case .summary(let own)? = skeleton,
+            case let fresh = ItemRepairs.sentences(
+                from: SentenceSplitter().split(own.overview).map(\.text) + own.keyPoints,
+                repeatingNoneOf: points + cut.kept, count: 2 - cut.kept.count),
+            cut.kept.count + fresh.count >= 2
+        {
+            // The builtin engine's sentences that say no key point again (its overview's, then its
+            // key points'), after what is left of the model's.
+            object["overview"] = .string((cut.kept + fresh).joined(separator: " "))
+            replaced["overview"] =
+                "the model's overview said its key points again (\(which)); the builtin engine's is shown"
+        } else {
+            return
+        }
+        value = .object(object)
+    }
+
     /// `nodes` (a map's branches, or a node's children) with every label over the limit cut to
     /// its head phrase, recursively.
     private static func cutLabels(_ nodes: JSONValue, path: String, repairs: inout [String: String]) -> JSONValue {
@@ -324,6 +379,10 @@ struct PartJudge {
         return written.map { record in
             if let why = replaced[record.path] {
                 return ItemProvenance(path: record.path, kind: .extracted, note: why)
+            }
+            // A shortened overview is the model's when the rest of it is (not the material's own words).
+            if record.path == "overview", record.kind == .written, let how = repairs["overview"] {
+                return ItemProvenance(path: record.path, kind: .repaired, note: "written by \(model); \(how)")
             }
             if record.path == "centralTopic", let how = repairs["centralTopic"] {
                 return ItemProvenance(path: record.path, kind: .repaired, note: "written by \(model); \(how)")

@@ -293,6 +293,16 @@ extension GenerationSchema.StringConstraints {
     /// One word of at most ``longestWord`` characters, none of them `excluded`.
     static func word(excluding excluded: String) -> String { "[^ \(excluded)]{1,\(longestWord)}" }
 
+    /// One word of a sentence shape, where `excluded` holds `.`: as ``word(excluding:)``, and a
+    /// point may stand before a digit ("29.5", "7.4"). Without it Qwen2.5-Coder-1.5B, held to
+    /// sentences that end at the first point, wrote "A full cycle of phases takes about 29." and
+    /// began its next key point "5 days, and …" (#53, session 61: the Moon's summary lost three
+    /// key points as cut inside the material's numbers 29.5 and 27.3).
+    /// The point is written `[.]`, not `\.`: llama-cpp-python turns a schema's pattern into a
+    /// grammar itself (behind a gateway) and copies `\.` into a literal, which llama.cpp refuses
+    /// ("unknown escape"), and its server then fails every request.
+    static func sentenceWord(excluding excluded: String) -> String { "([^ \(excluded)]|[.][0-9]){1,\(longestWord)}" }
+
     /// `characters`, plus `"` and `\`, each once, written for the inside of a `[^…]` class.
     ///
     /// `"` and `\` are always excluded: grammar converters build the string's characters from
@@ -326,6 +336,7 @@ extension GenerationSchema.StringConstraints {
         let word = Self.word(excluding: excluded)
         let grammarWords = maxWords.map(Self.grammarWords)
         if let sentences {
+            let word = Self.sentenceWord(excluding: excluded)
             // Any one sentence may take the words the fewest sentences share: a limit split
             // evenly (20 of an overview's 60 words each) made a model that wanted a 25-word
             // sentence glue its last words together ("whichturns"), since it may not stop mid-sentence.

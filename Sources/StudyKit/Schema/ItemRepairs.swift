@@ -16,6 +16,11 @@ import Foundation
 ///   (``Grounding/supportProblem(question:answer:quote:)``); a quiz's explanation over its limit to
 ///   its first sentences that fit; a card's optional hint that breaks its rule (too long, or the
 ///   answer itself) is left out.
+/// - A summary's overview whose sentences say a key point again loses those sentences
+///   (``overviewWithoutRepeats(_:keyPoints:)``): the key points are the items a student studies.
+/// - A key point that opens on "It" or "They", taken from a sentence of the material whose
+///   sentence before it opens on the subject, gets that subject in place of the pronoun
+///   (``namedSubject(_:material:)``).
 /// Each returns `nil` when no cut leaves an item worth keeping; the item is then dropped.
 enum ItemRepairs {
     /// Words that open what a label's head phrase does not need: a verb, a clause, a detail.
@@ -168,5 +173,85 @@ enum ItemRepairs {
             kept = next
         }
         return kept.isEmpty ? nil : kept
+    }
+
+    /// The sentences of `overview` that say one of `keyPoints` again (``ItemRules/nearCopy(_:_:)``
+    /// of their content words), by index, and the overview without them; `nil` when none does.
+    /// Qwen2.5-Coder-1.5B strung three of the material's sentences into its overview and wrote the
+    /// same sentences as key points (session 60: the Black Death's, binary search's and the Moon's
+    /// summaries lost 2–3 key points each as "a near-copy of sentence N of the overview"). The
+    /// points are the part's items; the overview is one field that a shorter overview, or the
+    /// builtin engine's, can stand in for. `kept` may be too short to be an overview (one
+    /// sentence, or none): the caller then decides.
+    static func overviewWithoutRepeats(_ overview: String, keyPoints: [String]) -> (kept: [String], removed: [Int])? {
+        let sentences = SentenceSplitter().split(overview).map(\.text)
+        let points = keyPoints.map(ItemRules.overlapKeys)
+        var kept: [String] = []
+        var removed: [Int] = []
+        for (index, sentence) in sentences.enumerated() {
+            let keys = ItemRules.overlapKeys(sentence)
+            if points.contains(where: { ItemRules.nearCopy(keys, $0) }) {
+                removed.append(index)
+            } else {
+                kept.append(sentence)
+            }
+        }
+        return removed.isEmpty ? nil : (kept, removed)
+    }
+
+    /// Up to `count` of `candidates`, in order, that are no near-copy of one of `others` nor of
+    /// one picked before them: sentences to fill an overview that lost its repeats.
+    static func sentences(from candidates: [String], repeatingNoneOf others: [String], count: Int) -> [String] {
+        var taken = others.map(ItemRules.overlapKeys)
+        var picked: [String] = []
+        for candidate in candidates where picked.count < count {
+            let keys = ItemRules.overlapKeys(candidate)
+            guard !keys.isEmpty, !taken.contains(where: { ItemRules.nearCopy(keys, $0) }) else { continue }
+            picked.append(candidate)
+            taken.append(keys)
+        }
+        return picked
+    }
+
+    /// The verbs that close a subject a pronoun stands for, by the pronoun.
+    private static let subjectVerbs: [String: Set<String>] = [
+        "It": ["is", "was", "has", "had", "can", "could", "will", "would", "may", "might", "must"],
+        "They": ["are", "were", "have", "had", "can", "could", "will", "would", "may", "might", "must"],
+    ]
+
+    /// `point` with its opening "It" or "They" replaced by the subject it stands for, or `nil`:
+    /// the material has a sentence that opens with the point's first six words, and the sentence
+    /// right before it opens with a subject of at most five words ("The Black Death", "Bubonic
+    /// plague", an article or a capital first, no preposition, no comma) closed by a verb of the
+    /// pronoun's number ("was", "are"). "It reached Europe in October 1347, …" after "The Black
+    /// Death was a pandemic …" → "The Black Death reached Europe in October 1347, …". Written
+    /// against the Black Death's and the Moon's summaries (session 61); "It then shrinks …"
+    /// after "Over the next two weeks the lit part …" names no subject and is still dropped.
+    static func namedSubject(_ point: String, material: String) -> String? {
+        let words = point.split(separator: " ").map(String.init)
+        guard words.count >= 3, let verbs = subjectVerbs[words[0]] else { return nil }
+        let opening = Array(Grounding.normalizedWords(point).prefix(6))
+        let sentences = SentenceSplitter().split(material).map(\.text)
+        guard
+            let at = sentences.indices.first(where: {
+                $0 > 0 && Array(Grounding.normalizedWords(sentences[$0]).prefix(opening.count)) == opening
+            })
+        else { return nil }
+        let before = sentences[at - 1].split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let verb = before.prefix(6).firstIndex(where: { verbs.contains($0.lowercased()) }), verb >= 1 else {
+            return nil
+        }
+        let subject = Array(before[..<verb])
+        guard let first = subject.first?.first, first.isUppercase,
+            !subject.contains(where: {
+                $0.hasSuffix(",") || $0.hasSuffix(":") || breakWords.contains($0.lowercased())
+                    || pronouns.contains($0.lowercased())
+            }),
+            let last = subject.last, subject.count == 1 || !edgeWords.contains(last.lowercased()),
+            !["this", "these", "those", "it", "they", "there", "here"].contains(subject[0].lowercased()),
+            subject.contains(where: { ItemRules.contentWordCount(BuiltinTerms.words(in: $0)) > 0 })
+        else { return nil }
+        let named = (subject + words.dropFirst()).joined(separator: " ")
+        return BuiltinEngine.readsOnItsOwn(named) ? named : nil
     }
 }

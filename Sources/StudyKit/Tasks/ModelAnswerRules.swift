@@ -12,6 +12,9 @@ import Foundation
 ///   cycle of phases takes about 29." where the material says 29.5; "5 days, and …").
 /// - A mind-map label is a phrase, not a piece of a sentence cut where it ran over the word limit:
 ///   it does not end on an article, a conjunction or a preposition ("… labour became scarce and").
+/// - A card or a quiz question asks what the material teaches, not about the document: its quote
+///   is no label the document gives itself ("Astronomy club handout, session 4"), and it does not
+///   ask for "the name of the handout" (#53, session 61: the 1.5B's quizzes on the Moon handout).
 enum ModelAnswerRules {
     /// The words a label never ends on.
     static let danglingLabelEnds: Set<String> = [
@@ -27,9 +30,13 @@ enum ModelAnswerRules {
         switch result {
         case .summary(let summary): return issues(summary, material: material)
         case .mindMap(let map): return issues(map)
+        case .flashcards(let deck): return aboutTheDocument(deck.cards.map { ($0.question, $0.quote) }, list: "cards")
+        case .quiz(let quiz): return aboutTheDocument(quiz.questions.map { ($0.prompt, $0.quote) }, list: "questions")
         case .studyKit(let kit):
             return issues(kit.summary, material: material).map { $0.prefixed("summary") }
                 + issues(kit.mindMap).map { $0.prefixed("mindMap") }
+                + issues(in: .flashcards(kit.flashcards), material: material).map { $0.prefixed("flashcards") }
+                + issues(in: .quiz(kit.quiz), material: material).map { $0.prefixed("quiz") }
         default: return []
         }
     }
@@ -53,6 +60,30 @@ enum ModelAnswerRules {
                 )
             }
             return nil
+        }
+    }
+
+    /// Words that, after "the", name the document rather than its material.
+    private static let documentWords: Set<String> = [
+        "document", "handout", "worksheet",
+    ]
+
+    /// The questions (a card's, a quiz's) that ask about the document itself: their quote is a label
+    /// the document gives itself (``ItemRules/documentLabel(_:)``, in at most 8 words), or they ask
+    /// about "the handout", "the document".
+    static func aboutTheDocument(_ asked: [(question: String, quote: String)], list: String) -> [ValidationIssue] {
+        asked.enumerated().compactMap { index, item in
+            let words = Grounding.normalizedWords(item.question)
+            let named = zip(words, words.dropFirst()).first { $0 == "the" && documentWords.contains($1) }?.1
+            // The label as the whole quote, not a sentence that says "week 3" or "chapter 5" of its matter.
+            let quote = Grounding.normalizedWords(item.quote)
+            let label = quote.count <= 8 ? ItemRules.documentLabel(quote) : nil
+            guard let what = label ?? named else {
+                return nil
+            }
+            return ValidationIssue(
+                path: "\(list)[\(index)]",
+                message: "asks about the document (“\(what)”), not what it teaches; ask about the material")
         }
     }
 

@@ -99,7 +99,10 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
 
 extension Quiz {
     /// Version 2: every question carries the quote that supports its answer, checked by ``Grounding``.
-    static let promptTemplateVersion = "quiz/2"
+    /// Version 3: questions ask what the material teaches, not about the document (#53, session
+    /// 61: Qwen2.5-Coder-1.5B opened both recorded quizzes on the Moon handout with "What is the
+    /// name of the handout?" and "What is the name of the session?", four near-identical choices each).
+    static let promptTemplateVersion = "quiz/3"
     static let responseReserve = 1_200
     /// A quiz merged from a long document's chunks holds at most 5 questions per chunk (an
     /// average chunk is asked for 4), and never fewer than the 10 one answer may hold.
@@ -111,7 +114,8 @@ extension Quiz {
               "prompt", "choices" (exactly 4 different answers, one right), "answerIndex" (the
               position of the right answer, 0 to 3), "explanation" (why it is right) and "quote"
               (the sentence of the document that supports the right answer, copied word for word;
-              the right answer's words must be in it).
+              the right answer's words must be in it). Ask what the material teaches; never ask
+              about the document itself (its title, its name, its course, week or session).
             """)
     static let request = "Write a quiz on the document above as a JSON object with \"questions\"."
 }
