@@ -65,11 +65,11 @@ extension RoutingEngine {
                 let said = evidenceKeys.intersection(FeynmanCheck.contentKeys(sentence)).count
                 if !evidenceKeys.isEmpty, said * 4 >= evidenceKeys.count * 3 {
                     gaps[index].correction = sentence
-                } else if BuiltinProse.length(sentence) + 1 + BuiltinProse.length(builtinCorrection) <= 400 {
+                } else if ProseText.length(sentence) + 1 + ProseText.length(builtinCorrection) <= 400 {
                     gaps[index].correction = sentence + " " + builtinCorrection
                 } else {
                     let quote = claim.evidence.map { BuiltinEngine.quoting($0, after: " The material says: ") } ?? ""
-                    gaps[index].correction = sentence + BuiltinProse.shortened(quote, maxLength: 400 - BuiltinProse.length(sentence))
+                    gaps[index].correction = sentence + ProseText.shortened(quote, maxLength: 400 - ProseText.length(sentence))
                 }
                 let note = claim.finding == .misplaced
                     ? "\(engine.modelName) pointed out where the material's sentence puts the claim"
@@ -114,12 +114,12 @@ extension RoutingEngine {
     /// the concept's name ("the DNA gets copied", not "In prophase the DNA gets copied"): its
     /// sentence is about something else, and the model should say what, not repeat the concept.
     static func correctionJob(_ claim: FeynmanCheck.Claim, concept: String, path: String) -> ItemJob {
-        let evidence = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(claim.evidence ?? ""))
+        let evidence = ProseText.withoutListMarker(ProseText.oneLine(claim.evidence ?? ""))
         let misplaced = claim.finding == .misplaced
         let statement = misplaced ? Self.claim(claim.text, without: concept, orLeading: ["in", "during"]) : claim.text
         let prompt = "Student: \(statement). Material: \(evidence)"
         return ItemJob(path: path, prompt: prompt) { json in
-            guard let answer = json["correction"]?.stringValue.map(BuiltinProse.oneLine), answer.contains(where: \.isLetter) else {
+            guard let answer = json["correction"]?.stringValue.map(ProseText.oneLine), answer.contains(where: \.isLetter) else {
                 return .failure(ItemRejection(reason: "the answer had no correction"))
             }
             var sentence = answer.trimmingCharacters(in: .whitespaces)
@@ -128,7 +128,7 @@ extension RoutingEngine {
             if let problem = FeynmanFeedback.correctionProblem(
                 sentence, claim: claim.text, evidence: evidence, concept: concept, misplaced: misplaced)
             {
-                return .failure(ItemRejection(reason: "“\(BuiltinProse.shortened(sentence, maxLength: 120))”: \(problem)"))
+                return .failure(ItemRejection(reason: "“\(ProseText.shortened(sentence, maxLength: 120))”: \(problem)"))
             }
             return .success(sentence)
         }
@@ -222,14 +222,14 @@ extension RoutingEngine {
         let asked = Self.claim(claim.text, without: concept, orLeading: ["in"])
         let prompt = "Sentence: \(evidence) Question: Which words of the sentence say when or where this happens: \(asked)?"
         return ItemJob(path: path, prompt: prompt) { json in
-            guard let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine), answer.contains(where: \.isLetter) else {
+            guard let answer = json["answer"]?.stringValue.map(ProseText.oneLine), answer.contains(where: \.isLetter) else {
                 return .failure(ItemRejection(reason: "the answer had no phrase"))
             }
             let answered = answer.trimmingCharacters(in: CharacterSet(charactersIn: " .,;:\"“”{}[]()"))
-            guard BuiltinProse.wordCount(answered) <= 8 else { return .failure(ItemRejection(reason: "the phrase was too long")) }
+            guard ProseText.wordCount(answered) <= 8 else { return .failure(ItemRejection(reason: "the phrase was too long")) }
             // Copied word for word: "during mitosis" from "Before mitosis, …" would be grounded and false.
             guard let phrase = Self.copiedPhrase(answered, from: evidence) else {
-                return .failure(ItemRejection(reason: "the phrase “\(BuiltinProse.shortened(answered, maxLength: 60))” was not taken from the material's sentence"))
+                return .failure(ItemRejection(reason: "the phrase “\(ProseText.shortened(answered, maxLength: 60))” was not taken from the material's sentence"))
             }
             let claimKeys = Set(FeynmanCheck.contentKeys(claim.text + " " + concept))
             guard FeynmanCheck.contentKeys(phrase).contains(where: { !claimKeys.contains($0) }) else {

@@ -42,12 +42,12 @@ extension RoutingEngine {
 
     /// Whether a key point is long enough to be worth shortening.
     static func keyPointNeedsShortening(_ point: String) -> Bool {
-        BuiltinProse.wordCount(point) >= keyPointWordsToShorten
+        ProseText.wordCount(point) >= keyPointWordsToShorten
     }
 
     /// Whether a key point that needs shortening is short enough for a small model to shorten.
     static func keyPointFitsTheModel(_ point: String) -> Bool {
-        BuiltinProse.wordCount(point) <= keyPointWordsForModel
+        ProseText.wordCount(point) <= keyPointWordsForModel
     }
 
     /// Whether a key point has a side detail a shorter one can drop: a clause set off by a comma,
@@ -68,7 +68,7 @@ extension RoutingEngine {
     /// The job that shortens `point`, a sentence of the material.
     static func keyPointJob(_ point: String, path: String) -> ItemJob {
         var job = ItemJob(path: path, prompt: "Sentence: \(point)") { json in
-            guard let shortened = json["point"]?.stringValue.map(BuiltinProse.oneLine), !shortened.isEmpty else {
+            guard let shortened = json["point"]?.stringValue.map(ProseText.oneLine), !shortened.isEmpty else {
                 return .failure(ItemRejection(reason: "the answer had no key point"))
             }
             if let problem = ItemRules.problem(shortened, .keyPoint) {
@@ -105,7 +105,7 @@ extension RoutingEngine {
             return .success(shortened)
         }
         // Too long stays too long: a copied sentence is stopped at the word that makes it so.
-        let sentenceWords = BuiltinProse.wordCount(point)
+        let sentenceWords = ProseText.wordCount(point)
         job.settledRefusal = { answer in
             let words = answer.settledWords("point").count
             guard words > shortenedKeyPointWords || words * 4 > sentenceWords * 3 else { return nil }
@@ -128,7 +128,7 @@ extension RoutingEngine {
             }, engine: engine, task: .summary, spec: Self.keyPointSpec, request: request, log: log,
                 allowance: .forEngine(engine.kind))
         var points = summary.keyPoints
-        var seen = Set(points.map { BuiltinProse.duplicateKey($0) })
+        var seen = Set(points.map { ProseText.duplicateKey($0) })
         var provenance: [ItemProvenance] = []
         for index in points.indices {
             let path = "keyPoints[\(index)]"

@@ -144,14 +144,14 @@ extension RoutingEngine {
         let analysis = builtin.analysis(of: material.text, title: material.title)
         var ranks: [String: Int] = [:]
         for entry in analysis.ranked {
-            let shown = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(entry.sentence.text))
-            let key = BuiltinProse.duplicateKey(shown)
+            let shown = ProseText.withoutListMarker(ProseText.oneLine(entry.sentence.text))
+            let key = ProseText.duplicateKey(shown)
             if ranks[key] == nil { ranks[key] = entry.rank }
         }
         let items = cards.map { card in
             RewriteOrder.Item(
                 section: sections.sectionsHolding(card.quote).min(),
-                rank: ranks[BuiltinProse.duplicateKey(card.quote)],
+                rank: ranks[ProseText.duplicateKey(card.quote)],
                 shared: shared.contains(card.question),
                 opensItsSentence: RewriteOrder.opensItsSentence(card.question))
         }

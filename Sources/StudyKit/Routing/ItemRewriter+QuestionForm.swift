@@ -39,7 +39,7 @@ extension RoutingEngine {
         for pivot in asked.indices.dropFirst().dropLast() {
             let word = asked[pivot]
             guard said.filter({ $0 == word }).count >= 2,
-                BuiltinTerms.words(in: word).first.map(Grounding.isContent) == true
+                TermNormalizer.words(in: word).first.map(Grounding.isContent) == true
             else { continue }
             // The longest runs of the question ending and starting on the pivot that the sentence says.
             var start = pivot - 1
@@ -117,15 +117,15 @@ extension RoutingEngine {
             of: #";\s+|:\s+|,\s+(?:and|but|while|whereas)\s+"#, with: "\u{1E}", options: .regularExpression
         ).split(separator: "\u{1E}").map(String.init)
         guard clauses.count > 1, let own = clauses.first(where: { $0.contains("_____") }) else { return nil }
-        let ownWords = BuiltinTerms.words(in: own)
+        let ownWords = TermNormalizer.words(in: own)
         let ownStems = Set(ownWords.map(\.stem))
-        let otherStems = Set(clauses.filter { $0 != own }.flatMap { BuiltinTerms.words(in: $0).map(\.stem) })
-        let asked = BuiltinTerms.words(in: question)
+        let otherStems = Set(clauses.filter { $0 != own }.flatMap { TermNormalizer.words(in: $0).map(\.stem) })
+        let asked = TermNormalizer.words(in: question)
         let askedStems = Set(asked.map(\.stem))
         guard let taken = asked.first(where: { word in
             word.surface == word.lowercased && Grounding.isContent(word) && otherStems.contains(word.stem) && !ownStems.contains(word.stem)
         }) else { return nil }
-        func isVerb(_ word: BuiltinWord) -> Bool {
+        func isVerb(_ word: NormalizedWord) -> Bool {
             let form = word.lowercased
             guard word.surface == form, form.allSatisfy(\.isLetter) else { return false }
             return form.count > 4 && form.hasSuffix("ed") || EnglishWordClass.isIrregularVerbForm(form)
@@ -159,7 +159,7 @@ extension RoutingEngine {
     static func dropsTheDescriptionsHead(_ question: String, of card: Flashcards.Card) -> String? {
         guard let description = definitionDescription(of: card) else { return nil }
         guard let head = Grounding.contentStems(description).first, !Grounding.contentStems(question).contains(head) else { return nil }
-        let said = BuiltinTerms.words(in: description).first { $0.stem == head }?.surface ?? head
+        let said = TermNormalizer.words(in: description).first { $0.stem == head }?.surface ?? head
         return "the question left out what the entry says the name is (“\(said)”)"
     }
 
@@ -182,12 +182,12 @@ extension RoutingEngine {
     static func asksForTheEntryByItsClause(_ question: String, of card: Flashcards.Card) -> Bool {
         guard let entry = definitionDescription(of: card) else { return false }
         let description = occurringAsOne(entry)
-        let questionWords = BuiltinTerms.words(in: occurringAsOne(question))
+        let questionWords = TermNormalizer.words(in: occurringAsOne(question))
         guard let wh = questionWords.first?.lowercased else { return false }
         let relatives: Set<String> = wh == "where" ? ["where"] : ["what", "who", "which"].contains(wh) ? ["that", "which", "who"] : []
         let asked = Set(questionWords.dropFirst().filter(Grounding.isContent).map(\.stem))
         guard !relatives.isEmpty, asked.count >= 2 else { return false }
-        let words = BuiltinTerms.words(in: description)
+        let words = TermNormalizer.words(in: description)
         for index in words.indices where relatives.contains(words[index].lowercased) && index + 1 < words.count && !words[index + 1].followsBreak {
             let clause = words[(index + 1)...].prefix { $0.offsets.lowerBound == words[index + 1].offsets.lowerBound || !$0.followsBreak }
             let stems = Set(clause.filter(Grounding.isContent).map(\.stem))

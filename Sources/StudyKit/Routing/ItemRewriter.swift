@@ -72,7 +72,7 @@ extension RoutingEngine {
         /// mark followed by a space), once that is written; the whole text of a complete answer
         /// without one.
         func firstSentence(_ key: String) -> String? {
-            guard let text = json[key]?.stringValue.map(BuiltinProse.oneLine) else { return nil }
+            guard let text = json[key]?.stringValue.map(ProseText.oneLine) else { return nil }
             var previous: Character?
             for index in text.indices {
                 if text[index] == " ", let mark = previous, ".?!".contains(mark) { return String(text[..<index]) }
@@ -142,7 +142,7 @@ extension RoutingEngine {
             let outcomes = deck.cards.indices.map { byIndex[$0] ?? .kept("not rewritten") }
             var cards = deck.cards
             var provenance: [ItemProvenance] = []
-            var questions = Set(cards.map { BuiltinProse.duplicateKey($0.question) })
+            var questions = Set(cards.map { ProseText.duplicateKey($0.question) })
             for (index, outcome) in outcomes.enumerated() {
                 // Nor a near-copy of another card's question as it now stands: "What declared
                 // itself the National Assembly?" beside "What year does the Third Estate declare
@@ -182,7 +182,7 @@ extension RoutingEngine {
                 }, engine: engine, task: .quiz, spec: Self.cardSpec, request: request, log: log,
                 allowance: allowance.items)
             var questions = quiz.questions
-            var asked = Set(questions.map { BuiltinProse.duplicateKey($0.prompt) })
+            var asked = Set(questions.map { ProseText.duplicateKey($0.prompt) })
             var provenance: [ItemProvenance] = []
             for index in questions.indices {
                 let path = "questions[\(index)]"
@@ -207,7 +207,7 @@ extension RoutingEngine {
             // The key points first: a second or so each, they come before the costlier overview.
             let (keyPoints, pointProvenance) = await shortenKeyPoints(summary, engine: engine, request: request, log: log)
             let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
-            let sentences = analysis.ranked.prefix(5).map { BuiltinProse.shortened(BuiltinProse.oneLine($0.sentence.text), maxLength: 260) }
+            let sentences = analysis.ranked.prefix(5).map { ProseText.shortened(ProseText.oneLine($0.sentence.text), maxLength: 260) }
             let job = Self.overviewJob(sentences: sentences, keyPoints: keyPoints, extracted: summary.overview, materialStems: materialStems)
             let outcome = await runItems([job], engine: engine, task: .summary, spec: Self.overviewSpec, request: request, log: log)[0]
             var provenance = pointProvenance
@@ -233,9 +233,9 @@ extension RoutingEngine {
                 }, engine: engine, task: .mindmap, spec: Self.branchSpec, request: request, log: log,
                 allowance: .forEngine(engine.kind))
             var branches = map.branches
-            var labels = Set(branches.map { BuiltinProse.duplicateKey($0.label) })
+            var labels = Set(branches.map { ProseText.duplicateKey($0.label) })
             var provenance = [ItemProvenance(path: "centralTopic", kind: .extracted, note: "the material's title")]
-            let centre = BuiltinProse.duplicateKey(map.centralTopic)
+            let centre = ProseText.duplicateKey(map.centralTopic)
             for index in branches.indices {
                 let path = "branches[\(index)].label"
                 guard let outcome = outcomes[index] else {
@@ -246,7 +246,7 @@ extension RoutingEngine {
                     continue
                 }
                 switch Self.fresh(outcome, seen: &labels, repeats: "the new name repeats another branch's or the centre's", key: { label in
-                    BuiltinProse.duplicateKey(label) == centre ? nil : label
+                    ProseText.duplicateKey(label) == centre ? nil : label
                 }) {
                 case .success(let label):
                     branches[index].label = label
@@ -278,7 +278,7 @@ extension RoutingEngine {
         case .kept(let reason):
             return .failure(ItemRejection(reason: reason))
         case .rewritten(let text):
-            guard let shown = key(text), seen.insert(BuiltinProse.duplicateKey(shown)).inserted else {
+            guard let shown = key(text), seen.insert(ProseText.duplicateKey(shown)).inserted else {
                 return .failure(ItemRejection(reason: repeats))
             }
             return .success(text)
@@ -491,13 +491,13 @@ extension RoutingEngine {
         // The longest string the model wrote says most of what it did: a card's question, not
         // its answer, which the card fixes anyway.
         guard !reason.contains("“"), case .object(let fields) = json else { return reason }
-        let texts: [String] = fields.keys.compactMap { fields[$0]?.stringValue }.map(BuiltinProse.oneLine)
+        let texts: [String] = fields.keys.compactMap { fields[$0]?.stringValue }.map(ProseText.oneLine)
         let longestFirst = texts.sorted { (left: String, right: String) -> Bool in
             left.count != right.count ? left.count > right.count : left < right
         }
         guard let said = longestFirst.first, !said.isEmpty else { return reason }
         // A stopped answer is quoted as far as it went, which the ellipsis says.
-        var quoted = BuiltinProse.shortened(said, maxLength: 100)
+        var quoted = ProseText.shortened(said, maxLength: 100)
         if stopped, !quoted.hasSuffix("…") { quoted += "…" }
         return reason + " (“" + quoted + "”)"
     }
@@ -577,10 +577,10 @@ extension RoutingEngine {
         return ItemJob(
             path: path, prompt: prompt, schema: cardSchema(answer: .stringEnum([card.answer])), passedOver: passedOver
         ) { json in
-            guard let question = json["question"]?.stringValue.map(BuiltinProse.oneLine),
-                let answer = json["answer"]?.stringValue.map(BuiltinProse.oneLine)
+            guard let question = json["question"]?.stringValue.map(ProseText.oneLine),
+                let answer = json["answer"]?.stringValue.map(ProseText.oneLine)
             else { return .failure(ItemRejection(reason: "the answer lacked a question or an answer")) }
-            guard question.hasSuffix("?"), BuiltinProse.wordCount(question) >= 4 else {
+            guard question.hasSuffix("?"), ProseText.wordCount(question) >= 4 else {
                 return .failure(ItemRejection(reason: "the question was not a question of 4 words or more"))
             }
             if question.contains("_") { return .failure(ItemRejection(reason: "the question still had the blank in it")) }
@@ -757,7 +757,7 @@ extension RoutingEngine {
     /// Where a cloze card's first blank stands among its sentence's words: the cloze's words
     /// before the blank are the sentence's. `nil` without a blank.
     static func blankStart(in cloze: String) -> Int? {
-        cloze.range(of: "_____").map { BuiltinTerms.words(in: String(cloze[..<$0.lowerBound])).count }
+        cloze.range(of: "_____").map { TermNormalizer.words(in: String(cloze[..<$0.lowerBound])).count }
     }
 
     /// Whether a "What", "Who" or "Which" question asks for another part of the card's sentence
@@ -772,13 +772,13 @@ extension RoutingEngine {
     /// the load factor?" — 8, of "The load factor is 3 divided by _____". A question whose words
     /// do not stand in the sentence as a run of two is not judged here.
     static func asksAnotherPart(_ question: String, of card: Flashcards.Card) -> Bool {
-        let questionWords = BuiltinTerms.words(in: question)
+        let questionWords = TermNormalizer.words(in: question)
         guard let opener = questionWords.first?.lowercased, ["what", "who", "which"].contains(opener),
             let blankStart = blankStart(in: card.question)
         else { return false }
         let asked = questionWords.dropFirst().filter(Grounding.isContent).map(\.stem)
-        let words = BuiltinTerms.words(in: card.quote)
-        let answerWords = BuiltinTerms.words(in: card.answer)
+        let words = TermNormalizer.words(in: card.quote)
+        let answerWords = TermNormalizer.words(in: card.answer)
         let blankEnd = blankStart + answerWords.count
         guard !asked.isEmpty, !answerWords.isEmpty, blankEnd <= words.count,
             zip(words[blankStart..<blankEnd], answerWords).allSatisfy({ $0.lowercased == $1.lowercased })
@@ -842,14 +842,14 @@ extension RoutingEngine {
     /// A passive sentence is no such case: "Who paid for the project?" of "The project was paid
     /// for with loans from the merchant _____" has other words between the verb and the blank.
     static func swapsSubjectAndObject(_ question: String, of card: Flashcards.Card) -> Bool {
-        let questionWords = BuiltinTerms.words(in: question)
+        let questionWords = TermNormalizer.words(in: question)
         guard let opener = questionWords.first?.lowercased, ["what", "who"].contains(opener),
             let blankStart = blankStart(in: card.question)
         else { return false }
         let asked = questionWords.dropFirst().filter(Grounding.isContent)
         guard asked.count >= 2 else { return false }
         let (verb, actor) = (asked[asked.startIndex].stem, asked[asked.startIndex + 1].stem)
-        let words = BuiltinTerms.words(in: card.quote)
+        let words = TermNormalizer.words(in: card.quote)
         guard blankStart <= words.count else { return false }
         let articles: Set<String> = ["a", "an", "the", "his", "her", "its", "their"]
         for index in words.indices where words[index].stem == actor && index + 1 < blankStart {
@@ -872,12 +872,12 @@ extension RoutingEngine {
     /// mainly by the Moon's gravity pulling on the Earth's oceans" (Tides) asks what causes the
     /// gravity, where the gravity causes the blank.
     static func asksTheAgentAsTheObject(_ question: String, of card: Flashcards.Card) -> Bool {
-        let questionWords = BuiltinTerms.words(in: question)
+        let questionWords = TermNormalizer.words(in: question)
         guard questionWords.count >= 3, ["what", "who"].contains(questionWords[0].lowercased),
             let blankStart = blankStart(in: card.question)
         else { return false }
-        let words = BuiltinTerms.words(in: card.quote)
-        let blankEnd = blankStart + BuiltinTerms.words(in: card.answer).count
+        let words = TermNormalizer.words(in: card.quote)
+        let blankEnd = blankStart + TermNormalizer.words(in: card.answer).count
         // "_____ are caused (mainly) by …": a form of "be", a participle, at most one word, "by".
         let copulas: Set<String> = ["is", "are", "was", "were", "be", "been"]
         guard blankEnd + 2 < words.count, copulas.contains(words[blankEnd].lowercased) else { return false }
@@ -901,15 +901,15 @@ extension RoutingEngine {
     /// (Assembly) — the sentence's verb comes right after the blank, and the question's subject
     /// stands after that verb.
     static func asksWhatTheBlankActsOn(_ question: String, of card: Flashcards.Card) -> Bool {
-        let questionWords = BuiltinTerms.words(in: question)
+        let questionWords = TermNormalizer.words(in: question)
         guard questionWords.count >= 4, ["what", "who", "whom"].contains(questionWords[0].lowercased),
             ["did", "does", "do"].contains(questionWords[1].lowercased),
             let blankStart = blankStart(in: card.question)
         else { return false }
         let asked = questionWords.dropFirst(2).filter(Grounding.isContent)
         guard asked.count >= 2, let subject = asked.first?.stem, let verb = asked.last?.stem else { return false }
-        let words = BuiltinTerms.words(in: card.quote)
-        let blankEnd = blankStart + BuiltinTerms.words(in: card.answer).count
+        let words = TermNormalizer.words(in: card.quote)
+        let blankEnd = blankStart + TermNormalizer.words(in: card.answer).count
         guard blankEnd < words.count, let next = words[blankEnd...].firstIndex(where: Grounding.isContent), words[next].stem == verb
         else { return false }
         return words[(next + 1)...].contains { $0.stem == subject }
@@ -923,7 +923,7 @@ extension RoutingEngine {
     /// "Which" asks for is no verb ("What laws did Isaac Newton publish?" — three laws, "In which
     /// climate …?" — dry climates); neither is a capitalised name.
     static func sharedVerb(_ question: String, answer: String) -> String? {
-        let questionWords = BuiltinTerms.words(in: question)
+        let questionWords = TermNormalizer.words(in: question)
         let asked = Set(questionWords.map(\.stem))
         // The nouns right after "what" and "which", before the question's auxiliary ("What laws
         // did …", "which climate is …"; not "What rests on …").
@@ -935,7 +935,7 @@ extension RoutingEngine {
             return questionWords[index + 1].stem
         })
         func inflected(_ form: String) -> Bool { form.hasSuffix("s") && !form.hasSuffix("ss") || form.hasSuffix("ed") }
-        return BuiltinTerms.words(in: answer).first { word in
+        return TermNormalizer.words(in: answer).first { word in
             guard word.surface == word.lowercased, Grounding.isContent(word), asked.contains(word.stem), !whNouns.contains(word.stem)
             else { return false }
             let form = word.lowercased
@@ -1040,7 +1040,7 @@ extension RoutingEngine {
     static func overviewJob(sentences: [String], keyPoints: [String], extracted: String, materialStems: Set<String>) -> ItemJob {
         let prompt = "Key sentences:\n" + sentences.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n")
         var job = ItemJob(path: "overview", prompt: prompt) { json in
-            guard let overview = json["overview"]?.stringValue.map(BuiltinProse.oneLine) else {
+            guard let overview = json["overview"]?.stringValue.map(ProseText.oneLine) else {
                 return .failure(ItemRejection(reason: "the answer had no overview"))
             }
             if let issue = Summary(overview: overview, keyPoints: keyPoints).validationIssues().first {
@@ -1083,7 +1083,7 @@ extension RoutingEngine {
     static func inventedWord(
         in text: String, materialStems: Set<String>, isEnglish: (String) -> Bool = EnglishFrequency.isCommon
     ) -> String? {
-        BuiltinTerms.words(in: text).first { word in
+        TermNormalizer.words(in: text).first { word in
             !word.isStopword && !word.isNumber && word.surface.count >= 3 && !materialStems.contains(word.stem)
                 && !isEnglish(word.surface.lowercased())
         }?.surface
@@ -1116,16 +1116,16 @@ extension RoutingEngine {
     /// run). A label the builtin engine had to cut from a longer heading reads as a fragment, and
     /// that is what a name is for.
     static func branchNeedsName(_ branch: MindMap.Node, headings: Set<String>) -> Bool {
-        BuiltinProse.wordCount(branch.label) > 5 && !headings.contains(BuiltinProse.duplicateKey(branch.label))
+        ProseText.wordCount(branch.label) > 5 && !headings.contains(ProseText.duplicateKey(branch.label))
     }
 
     /// The material's lines that could be a whole branch label (at most ``MindMap/labelWords``
     /// words once a section number like "2." or "3.1" is dropped), as duplicate keys.
     static func headingKeys(in material: String) -> Set<String> {
         Set(material.split(whereSeparator: \.isNewline).compactMap { line in
-            let words = BuiltinEngine.withoutHeadingNumber(BuiltinProse.oneLine(String(line)))
-            guard words.contains(where: \.isLetter), BuiltinProse.wordCount(words) <= MindMap.labelWords else { return nil }
-            return BuiltinProse.duplicateKey(words)
+            let words = BuiltinEngine.withoutHeadingNumber(ProseText.oneLine(String(line)))
+            guard words.contains(where: \.isLetter), ProseText.wordCount(words) <= MindMap.labelWords else { return nil }
+            return ProseText.duplicateKey(words)
         })
     }
 
@@ -1133,14 +1133,14 @@ extension RoutingEngine {
         let details = branch.children.prefix(5).map(\.label).joined(separator: "; ")
         let prompt = "Branch heading: \(branch.label)\nIts details: \(details.isEmpty ? "(none)" : details)"
         return ItemJob(path: path, prompt: prompt) { json in
-            guard let label = json["label"]?.stringValue.map(BuiltinProse.oneLine), label.contains(where: \.isLetter) else {
+            guard let label = json["label"]?.stringValue.map(ProseText.oneLine), label.contains(where: \.isLetter) else {
                 return .failure(ItemRejection(reason: "the answer had no label"))
             }
             let stems = Grounding.contentStems(label)
             guard !stems.isEmpty, stems.allSatisfy(materialStems.contains) else {
                 return .failure(ItemRejection(reason: "the name used words the material does not have"))
             }
-            guard BuiltinProse.wordCount(label) <= 5, !ResultProse.sameText(label, branch.label) else {
+            guard ProseText.wordCount(label) <= 5, !ResultProse.sameText(label, branch.label) else {
                 return .failure(ItemRejection(reason: "the name was too long or unchanged"))
             }
             // A new name says something the heading did not, or says it shorter; it never only

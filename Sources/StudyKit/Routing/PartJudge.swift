@@ -414,7 +414,7 @@ struct PartJudge {
         let text =
             item.stringValue ?? item["question"]?.stringValue ?? item["prompt"]?.stringValue ?? item["label"]?
             .stringValue ?? ""
-        return BuiltinProse.duplicateKey(text)
+        return ProseText.duplicateKey(text)
     }
 }
 

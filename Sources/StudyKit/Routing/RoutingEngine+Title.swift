@@ -46,11 +46,11 @@ extension RoutingEngine {
     /// The job that shortens `title`: the answer must be shorter and take every content word
     /// from it (shortening adds nothing).
     static func titleJob(_ title: String) -> ItemJob {
-        ItemJob(path: "title", prompt: "<document>\n\(TaskPrompt.neutralised(BuiltinProse.oneLine(title)))\n</document>\nShorten this title.") { json in
-            guard let short = json["title"]?.stringValue.map(BuiltinProse.oneLine), short.contains(where: \.isLetter) else {
+        ItemJob(path: "title", prompt: "<document>\n\(TaskPrompt.neutralised(ProseText.oneLine(title)))\n</document>\nShorten this title.") { json in
+            guard let short = json["title"]?.stringValue.map(ProseText.oneLine), short.contains(where: \.isLetter) else {
                 return .failure(ItemRejection(reason: "the answer had no title"))
             }
-            guard BuiltinProse.wordCount(short) < BuiltinProse.wordCount(title) else {
+            guard ProseText.wordCount(short) < ProseText.wordCount(title) else {
                 return .failure(ItemRejection(reason: "the title was not shorter"))
             }
             let words = Set(Grounding.contentStems(title)).union(Grounding.normalizedWords(title))

@@ -82,7 +82,7 @@ enum ItemRepairs {
         while let last = head.last, edgeWords.contains(last.lowercased()) { head.removeLast() }
         guard (1...maxWords).contains(head.count) else { return nil }
         let phrase = head.joined(separator: " ")
-        guard ItemRules.contentWordCount(BuiltinTerms.words(in: phrase)) >= 1 else { return nil }
+        guard ItemRules.contentWordCount(TermNormalizer.words(in: phrase)) >= 1 else { return nil }
         // A lower-case first word that began a sentence label ("the lagging strand …") keeps its case.
         return phrase
     }
@@ -102,7 +102,7 @@ enum ItemRepairs {
         for separator in [": ", " - ", " – ", " — ", " ("] {
             guard let range = trimmed.range(of: separator) else { continue }
             let head = trimmed[..<range.lowerBound].trimmingCharacters(in: .whitespaces.union(.punctuationCharacters))
-            if fits(head), ItemRules.contentWordCount(BuiltinTerms.words(in: head)) >= 1 { return head }
+            if fits(head), ItemRules.contentWordCount(TermNormalizer.words(in: head)) >= 1 { return head }
         }
         guard let phrase = headPhrase(trimmed, maxWords: maxWords), fits(phrase) else { return nil }
         return phrase
@@ -249,7 +249,7 @@ enum ItemRepairs {
             }),
             let last = subject.last, subject.count == 1 || !edgeWords.contains(last.lowercased()),
             !["this", "these", "those", "it", "they", "there", "here"].contains(subject[0].lowercased()),
-            subject.contains(where: { ItemRules.contentWordCount(BuiltinTerms.words(in: $0)) > 0 })
+            subject.contains(where: { ItemRules.contentWordCount(TermNormalizer.words(in: $0)) > 0 })
         else { return nil }
         let named = (subject + words.dropFirst()).joined(separator: " ")
         return BuiltinEngine.readsOnItsOwn(named) ? named : nil

@@ -139,7 +139,7 @@ enum ItemRules {
     /// issue's sentence (after its path), or `nil` when the item carries meaning.
     static func problem(_ text: String, _ meaning: ItemMeaning) -> String? {
         let shown = quoted(text)
-        let words = BuiltinTerms.words(in: text)
+        let words = TermNormalizer.words(in: text)
         guard !words.isEmpty else {
             return "is \(shown), only punctuation; write \(meaning.noun) about the material"
         }
@@ -159,7 +159,7 @@ enum ItemRules {
         }
         let lowered = words.map(\.lowercased)
         if lowered.contains(where: { schemaWords.contains($0) || compoundFieldNames.contains(squeezed($0)) }),
-            lowered.allSatisfy({ schemaWords.contains($0) || fieldNames.contains(squeezed($0)) || BuiltinStopwords.contains($0) })
+            lowered.allSatisfy({ schemaWords.contains($0) || fieldNames.contains(squeezed($0)) || Stopwords.contains($0) })
         {
             return "is \(shown), which talks about the reply's format; write \(meaning.noun) about the material"
         }
@@ -176,7 +176,7 @@ enum ItemRules {
             return "is \(shown), only \(words.count == 1 ? "a function word" : "function words"); write \(meaning.noun) about the material"
         }
         // Ideographs are words without spaces between them: count them as the builtin engine does.
-        let wordCount = text.contains(where: BuiltinTerms.isCJK) ? words.count : GenerationSchema.wordCount(text)
+        let wordCount = text.contains(where: TermNormalizer.isCJK) ? words.count : GenerationSchema.wordCount(text)
         if wordCount < meaning.minimumWords {
             return "is \(shown), \(wordCount) word\(wordCount == 1 ? "" : "s"), but \(meaning.noun) needs at least \(meaning.minimumWords)"
         }
@@ -199,11 +199,11 @@ enum ItemRules {
     /// How many content words: letters, not a function word, not a number, and more than one
     /// letter unless written in capitals ("X-ray" counts, "x" does not). Ideographs carry no
     /// spaces: two of them count as one word.
-    static func contentWordCount(_ words: [BuiltinWord]) -> Int {
+    static func contentWordCount(_ words: [NormalizedWord]) -> Int {
         var count = 0
         var ideographs = 0
         for word in words {
-            if BuiltinTerms.isCJK(word.surface.first ?? " ") {
+            if TermNormalizer.isCJK(word.surface.first ?? " ") {
                 ideographs += 1
                 continue
             }
@@ -226,7 +226,7 @@ enum ItemRules {
 
     /// The word a shortened sentence was cut after, or `nil`.
     static func openClauseEnd(_ text: String) -> String? {
-        guard let last = BuiltinTerms.words(in: text).last, openClauseEnds.contains(last.lowercased) else { return nil }
+        guard let last = TermNormalizer.words(in: text).last, openClauseEnds.contains(last.lowercased) else { return nil }
         return last.surface
     }
 
@@ -271,9 +271,9 @@ enum ItemRules {
             }
             return found
         }
-        let endsOnFunctionWord = BuiltinStopwords.contains(ending[ending.count - 1])
+        let endsOnFunctionWord = Stopwords.contains(ending[ending.count - 1])
         guard (endsOnFunctionWord && runsOn(2)) || runsOn(4) else { return nil }
-        return BuiltinTerms.words(in: shortened).last?.surface
+        return TermNormalizer.words(in: shortened).last?.surface
     }
 
     /// The first term of `shortened` written with inner punctuation ("pythonX.Y-dev",
@@ -314,9 +314,9 @@ enum ItemRules {
     /// Why `text` does not end as a sentence, or `nil` when it does.
     /// How `text` is cut off before its sentence ends ("cut off mid-sentence (it ends on \",\")"),
     /// or `nil` when it ends as a sentence does.
-    static func sentenceCut(_ text: String) -> String? { sentenceCut(text, words: BuiltinTerms.words(in: text)) }
+    static func sentenceCut(_ text: String) -> String? { sentenceCut(text, words: TermNormalizer.words(in: text)) }
 
-    private static func sentenceCut(_ text: String, words: [BuiltinWord]) -> String? {
+    private static func sentenceCut(_ text: String, words: [NormalizedWord]) -> String? {
         var trimmed = Substring(text.trimmingCharacters(in: .whitespaces))
         while let last = trimmed.last, "\"'”’)]»」』）".contains(last) { trimmed = trimmed.dropLast() }
         if trimmed.hasSuffix("…") || trimmed.hasSuffix("...") { return "cut off with an ellipsis" }
@@ -413,7 +413,7 @@ enum ItemRules {
     /// "stage 1" and "stage 2", are told apart, while "The light reactions" and "light reaction" are not.
     static func overlapKeys(_ text: String) -> Set<String> {
         var keys = Set(Grounding.contentStems(text))
-        for word in BuiltinTerms.words(in: text) where word.isNumber || BuiltinTerms.isCJK(word.surface.first ?? " ") {
+        for word in TermNormalizer.words(in: text) where word.isNumber || TermNormalizer.isCJK(word.surface.first ?? " ") {
             keys.insert(word.lowercased)
         }
         return keys

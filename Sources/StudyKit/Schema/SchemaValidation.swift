@@ -168,7 +168,7 @@ extension GenerationSchema {
 
     /// The form two strings share when they differ only in case or whitespace.
     static func duplicateKey(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        ProseText.duplicateKey(text)
     }
 
     /// Whitespace-separated words.

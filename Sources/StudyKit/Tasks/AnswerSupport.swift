@@ -43,7 +43,7 @@ extension Grounding {
 
     /// The content words of `text`, lower-cased (as ``contentStems(_:)`` picks them).
     private static func contentWords(_ text: String) -> [String] {
-        BuiltinTerms.words(in: text).filter(isContent).map(\.lowercased)
+        TermNormalizer.words(in: text).filter(isContent).map(\.lowercased)
     }
 
     /// Whether two words are one word in two forms: one starts the other ("sue", "sued"), or they

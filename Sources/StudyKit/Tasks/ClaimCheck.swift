@@ -50,12 +50,12 @@ struct ClaimCheck {
 
     private func opposite(_ clause: String, keys claimKeys: Set<String>) -> String? {
         let total = claimKeys.reduce(0) { $0 + weight($1) }
-        let claimWords = BuiltinTerms.words(in: clause)
+        let claimWords = TermNormalizer.words(in: clause)
         // The sources: the clauses of the material that share at least half of the claim's weight.
-        var sources: [(index: Int, words: [BuiltinWord], shared: Set<String>, weight: Double)] = []
+        var sources: [(index: Int, words: [NormalizedWord], shared: Set<String>, weight: Double)] = []
         for (index, sentenceKeys) in keys.enumerated() where sentenceKeys.intersection(claimKeys).count >= 2 {
             for part in FeynmanCheck.clauses(of: sentences[index]) {
-                let words = BuiltinTerms.words(in: part)
+                let words = TermNormalizer.words(in: part)
                 let shared = claimKeys.intersection(words.map(FeynmanCheck.key))
                 let sharedWeight = shared.reduce(0) { $0 + weight($1) }
                 if shared.count >= 2, sharedWeight >= total * 0.5 {
@@ -73,16 +73,16 @@ struct ClaimCheck {
         }
         return
             "says the opposite of the material "
-            + "(“\(BuiltinProse.shortened(sentences[closest[0].index], maxLength: 120))”); state what it says"
+            + "(“\(ProseText.shortened(sentences[closest[0].index], maxLength: 120))”); state what it says"
     }
 
     /// Whether a claim says the opposite of its source clause: how often the other way, a word
     /// opposite to one of the source's (``FeynmanCheck/opposites``), or a shared word it negates
     /// that the source does not. Not the other way round: a clause the material negates ("cannot
     /// start on its own") is often reworded as its positive complement ("starts after the primer").
-    static func opposes(_ claim: [BuiltinWord], _ source: [BuiltinWord], shared: Set<String>) -> Bool {
+    static func opposes(_ claim: [NormalizedWord], _ source: [NormalizedWord], shared: Set<String>) -> Bool {
         if FeynmanCheck.opposes(claim, source, shared: []) { return true }
-        func negated(_ words: [BuiltinWord]) -> Set<String> {
+        func negated(_ words: [NormalizedWord]) -> Set<String> {
             var result = Set<String>()
             for (position, word) in words.enumerated() where shared.contains(FeynmanCheck.key(word)) {
                 var before = position - 1
@@ -114,13 +114,13 @@ struct ClaimCheck {
         else { return nil }
         return
             "says of other things what the material says of one "
-            + "(“\(BuiltinProse.shortened(sentences[named], maxLength: 120))”); state what it says"
+            + "(“\(ProseText.shortened(sentences[named], maxLength: 120))”); state what it says"
     }
 
     /// The content keys of `text` before and after its first "is", "are", "was" or "were"; `nil`
     /// without one.
     private static func copula(_ text: String) -> (subject: Set<String>, predicate: Set<String>)? {
-        let words = BuiltinTerms.words(in: text)
+        let words = TermNormalizer.words(in: text)
         guard let at = words.firstIndex(where: { ["is", "are", "was", "were"].contains($0.lowercased) }) else {
             return nil
         }

@@ -185,8 +185,8 @@ extension FeynmanFeedback {
     ///
     /// Each reason reads after the correction it refuses (“…”: repeated the claim).
     static func correctionProblem(_ correction: String, claim: String, evidence: String, concept: String, misplaced: Bool) -> String? {
-        let words = BuiltinTerms.words(in: correction)
-        let count = BuiltinProse.wordCount(correction)
+        let words = TermNormalizer.words(in: correction)
+        let count = ProseText.wordCount(correction)
         guard count >= 3, count <= 30, correction.contains(where: \.isLetter) else {
             return "was not a sentence of 3 to 30 words"
         }
@@ -198,16 +198,16 @@ extension FeynmanFeedback {
         if let stray = keys.first(where: { !evidenceKeys.contains($0) && !conceptKeys.contains($0) && !denied.contains($0) }) {
             return "used “\(stray)”, which the material's sentence does not have"
         }
-        let claimWords = BuiltinTerms.words(in: claim)
+        let claimWords = TermNormalizer.words(in: claim)
         let shared = claimKeys.intersection(keys).subtracting(conceptKeys)
         let saysOtherwise = FeynmanCheck.opposes(claimWords, words, shared: shared, concept: conceptKeys)
         let news = keys.filter { evidenceKeys.contains($0) && !claimKeys.contains($0) && !conceptKeys.contains($0) }
         guard !news.isEmpty || saysOtherwise else {
             return "repeated the claim instead of saying what the material says"
         }
-        let evidenceWords = BuiltinTerms.words(in: evidence)
+        let evidenceWords = TermNormalizer.words(in: evidence)
         for clause in FeynmanCheck.clauses(of: correction) + [correction] {
-            let clauseWords = BuiltinTerms.words(in: clause)
+            let clauseWords = TermNormalizer.words(in: clause)
             let common = Set(clauseWords.map(FeynmanCheck.key)).intersection(evidenceKeys).subtracting(conceptKeys)
             if common.count >= 2, FeynmanCheck.opposes(clauseWords, evidenceWords, shared: common, concept: conceptKeys) {
                 return "says the opposite of the material's sentence"
@@ -218,7 +218,7 @@ extension FeynmanFeedback {
         }
         // The sentence itself is already the gap's quote; a shortened copy that keeps its point
         // ("The break statement breaks out of the innermost enclosing for or while loop") corrects.
-        let evidenceCount = BuiltinProse.wordCount(evidence)
+        let evidenceCount = ProseText.wordCount(evidence)
         guard count < evidenceCount || evidenceCount <= 8 else {
             return "copied the material's whole sentence instead of correcting the claim"
         }
@@ -227,7 +227,7 @@ extension FeynmanFeedback {
 
     /// The content keys a negator denies: those after "not", "never", "no" or "without", up to the
     /// clause's next punctuation ("not in the thylakoids", "not every chunk").
-    private static func deniedKeys(_ words: [BuiltinWord]) -> Set<String> {
+    private static func deniedKeys(_ words: [NormalizedWord]) -> Set<String> {
         var result = Set<String>()
         var denying = false
         for word in words {

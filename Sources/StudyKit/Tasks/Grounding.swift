@@ -410,10 +410,10 @@ enum Grounding {
     }
 
     /// Stems of the content words: no stopwords or numbers, at least 3 letters. CJK text has no
-    /// spaces and each character is a word of its own (``BuiltinTerms``); one shared character
+    /// spaces and each character is a word of its own (``TermNormalizer``); one shared character
     /// (是, の) proves nothing, so there the keys are pairs of adjacent characters (细胞, 分裂).
     static func contentStems(_ text: String) -> [String] {
-        let words = BuiltinTerms.words(in: text)
+        let words = TermNormalizer.words(in: text)
         var stems: [String] = []
         for (index, word) in words.enumerated() {
             if isCJK(word) {
@@ -429,12 +429,12 @@ enum Grounding {
 
     /// Whether a word outside CJK text is a content word: no stopword, no number, at least 3
     /// letters (the words ``contentStems(_:)`` keeps).
-    static func isContent(_ word: BuiltinWord) -> Bool {
+    static func isContent(_ word: NormalizedWord) -> Bool {
         !word.isStopword && !word.isNumber && word.surface.count >= 3
     }
 
     /// Whether `word` is one ideograph, kana or hangul character.
-    private static func isCJK(_ word: BuiltinWord) -> Bool {
+    private static func isCJK(_ word: NormalizedWord) -> Bool {
         word.surface.count == 1 && (word.surface.unicodeScalars.first.map { $0.value >= 0x2E80 } ?? false)
     }
 

@@ -25,7 +25,7 @@ enum LanguageDetector {
     static let minimumCJKCharacters = 10
     /// How much of a long text is looked at.
     static let sampleCharacters = 4_000
-    /// The share of English function words (``BuiltinStopwords/english``) from which a text is
+    /// The share of English function words (``Stopwords/english``) from which a text is
     /// English without asking libexttextcat: English prose has about 45%, French or German under 10%.
     static let englishFunctionWordShare = 0.3
 
@@ -54,7 +54,7 @@ enum LanguageDetector {
         guard words.count >= minimumWords else { return Guess(code: undetermined, candidates: []) }
         // English prose is about half function words ("the", "of", "is"); French, German or
         // Spanish prose has few of ours. Such text is English without loading the classifier.
-        let english = words.count { BuiltinStopwords.english.contains(lettersOnly($0.lowercased())) }
+        let english = words.count { Stopwords.english.contains(lettersOnly($0.lowercased())) }
         if Double(english) >= englishFunctionWordShare * Double(words.count) {
             return Guess(code: "en", candidates: ["en"])
         }

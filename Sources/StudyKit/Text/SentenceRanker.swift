@@ -70,7 +70,7 @@ struct SentenceRanker: Sendable {
     ///
     /// Every unit given is ranked, headings included; filter them out first when only prose
     /// should compete (as `topSentences` does).
-    func rank(_ sentences: [Sentence], words: [[BuiltinWord]]? = nil) -> [RankedSentence] {
+    func rank(_ sentences: [Sentence], words: [[NormalizedWord]]? = nil) -> [RankedSentence] {
         let scores = self.scores(of: sentences, words: words)
         let order = sentences.indices.sorted { a, b in
             scores[a] != scores[b] ? scores[a] > scores[b] : a < b
@@ -91,12 +91,12 @@ struct SentenceRanker: Sendable {
 
     /// PageRank scores aligned with `sentences`.
     ///
-    /// `words`, when given, are the units' words as `BuiltinTerms.words(in:)` returns them (a
+    /// `words`, when given, are the units' words as `TermNormalizer.words(in:)` returns them (a
     /// caller that tokenized already saves a second pass over a book).
-    func scores(of sentences: [Sentence], words: [[BuiltinWord]]? = nil) -> [Double] {
+    func scores(of sentences: [Sentence], words: [[NormalizedWord]]? = nil) -> [Double] {
         let n = sentences.count
         guard n > 0 else { return [] }
-        let termSets = Self.termIDs(of: words ?? sentences.map { BuiltinTerms.words(in: $0.text) })
+        let termSets = Self.termIDs(of: words ?? sentences.map { TermNormalizer.words(in: $0.text) })
         return pageRank(self.graph(termSets), count: n)
     }
 
@@ -111,17 +111,17 @@ struct SentenceRanker: Sendable {
 
     /// Each sentence as a sorted set of term ids.
     static func termIDs(of sentences: [Sentence]) -> [[Int]] {
-        termIDs(of: sentences.map { BuiltinTerms.words(in: $0.text) })
+        termIDs(of: sentences.map { TermNormalizer.words(in: $0.text) })
     }
 
     /// Each unit's words as a sorted set of term ids.
-    static func termIDs(of units: [[BuiltinWord]]) -> [[Int]] {
+    static func termIDs(of units: [[NormalizedWord]]) -> [[Int]] {
         var ids: [String: Int] = [:]
         return units.map { words in
             var set = Set<Int>()
             for word in words where !word.isStopword {
                 // Single Latin letters and lone digits are noise, not topics.
-                if word.stem.count < 2, !BuiltinTerms.isCJK(word.surface.first ?? " ") { continue }
+                if word.stem.count < 2, !TermNormalizer.isCJK(word.surface.first ?? " ") { continue }
                 let id: Int
                 if let known = ids[word.stem] {
                     id = known

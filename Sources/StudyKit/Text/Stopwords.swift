@@ -21,7 +21,7 @@ enum Negation {
 /// conjunctions, common adverbs and a few verbs so generic ("use", "make") that they would
 /// otherwise glue unrelated phrases together. Entries are lower-case; apostrophes are stored
 /// both straight and curly because sources use either.
-enum BuiltinStopwords {
+enum Stopwords {
     /// Returns whether a lower-cased word is a stopword.
     static func contains(_ lowercasedWord: String) -> Bool {
         words.contains(lowercasedWord)
@@ -86,7 +86,7 @@ enum BuiltinStopwords {
     /// prepositions, conjunctions and common adverbs. Words that are also English content
     /// words or lower-cased English acronyms are left out ("car", "son", "ton", "ai", "eu",
     /// "si"), so an English text keeps its terms ("pour" is in: a verb is no English term either). Elided forms (l',
-    /// d', qu') are split off by ``BuiltinTerms/words(in:)``, so "l" and "d" are here too.
+    /// d', qu') are split off by ``TermNormalizer/words(in:)``, so "l" and "d" are here too.
     static let french: Set<String> = [
         // articles and determiners
         "le", "la", "les", "l", "un", "une", "des", "du", "de", "d", "au", "aux", "ce", "cet", "cette", "ces",

@@ -5,7 +5,7 @@
 /// Offsets are `Character` offsets into the string that was scanned, so a caller that scanned a
 /// sentence can map a word back to the sentence (and, adding the sentence's own offset, to the
 /// document).
-struct BuiltinWord: Sendable, Hashable {
+struct NormalizedWord: Sendable, Hashable {
     /// The word exactly as written.
     let surface: String
     /// The lower-cased surface, used for stopword look-ups.
@@ -27,7 +27,7 @@ struct BuiltinWord: Sendable, Hashable {
 ///
 /// Rule-based on purpose: NaturalLanguage does not exist on Linux, and a deterministic, tiny
 /// tokenizer is all that word-overlap algorithms need.
-enum BuiltinTerms {
+enum TermNormalizer {
     /// The words of a string, in order.
     ///
     /// A word is a run of letters and digits, joined across an inner hyphen or apostrophe
@@ -36,9 +36,9 @@ enum BuiltinTerms {
     /// "e.g"). Ideographs, kana and hangul have no spaces between words, so each such character
     /// is a word of its own; that keeps overlap measures meaningful on CJK text without a
     /// dictionary. Emoji and symbols are breaks, and so is a formula (``FormulaText``) whole.
-    static func words(in text: String) -> [BuiltinWord] {
+    static func words(in text: String) -> [NormalizedWord] {
         let chars = Array(text)
-        var result: [BuiltinWord] = []
+        var result: [NormalizedWord] = []
         var sawBreak = true
         var i = 0
         while i < chars.count {
@@ -81,15 +81,15 @@ enum BuiltinTerms {
         return result
     }
 
-    private static func word(_ chars: [Character], _ range: Range<Int>, followsBreak: Bool) -> BuiltinWord {
+    private static func word(_ chars: [Character], _ range: Range<Int>, followsBreak: Bool) -> NormalizedWord {
         let surface = String(chars[range])
         let lower = surface.lowercased()
         let number = surface.allSatisfy { $0.isNumber || $0 == "." || $0 == "," }
         // A dotted name ("node.js") is a name: no inflection to fold ("js" is no plural).
-        return BuiltinWord(
+        return NormalizedWord(
             surface: surface, lowercased: lower, stem: number || surface.contains(".") ? lower : stem(lower),
             offsets: range,
-            followsBreak: followsBreak, isNumber: number, isStopword: BuiltinStopwords.contains(lower))
+            followsBreak: followsBreak, isNumber: number, isStopword: Stopwords.contains(lower))
     }
 
     /// French words that elide before a vowel ("l'", "qu'", "jusqu'"), lower-case.

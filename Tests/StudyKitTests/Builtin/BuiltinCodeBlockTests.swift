@@ -137,7 +137,7 @@ extension BuiltinSignatureTests {
             A listener that throws stops the emitter, and the error reaches the caller of the emit method.
             """
         let analysis = BuiltinAnalysis(text: text, title: nil)
-        #expect(analysis.fieldNames.contains(BuiltinTerms.words(in: "Returns")[0].stem), "\(analysis.fieldNames)")
+        #expect(analysis.fieldNames.contains(TermNormalizer.words(in: "Returns")[0].stem), "\(analysis.fieldNames)")
         #expect(!analysis.keyphrases.contains { $0.text.lowercased() == "returns" })
     }
 }

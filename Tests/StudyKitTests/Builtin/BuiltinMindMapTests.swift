@@ -45,7 +45,7 @@ import Testing
         let units = SentenceSplitter().split("""
             The royal family fled to Varennes, and the royal veto angered Paris.             Riots broke out over a constitutional monarchy. Everyone was equal before the law,             and equal rights were promised. The oceanic crust sinks; the crust is oceanic.
             """)
-        let modifiers = BuiltinEngine.onlyModifiers(in: units.map { BuiltinTerms.words(in: $0.text) })
+        let modifiers = BuiltinEngine.onlyModifiers(in: units.map { TermNormalizer.words(in: $0.text) })
         #expect(modifiers == ["royal", "constitutional"], "\(modifiers)")
     }
 

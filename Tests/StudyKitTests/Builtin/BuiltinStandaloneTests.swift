@@ -189,7 +189,7 @@ import Testing
         guard case .flashcards(let deck) = try engine.generate(.flashcards, text: Self.manual, title: nil),
             case .summary(let summary) = try engine.generate(.summary, text: Self.manual, title: nil)
         else { throw CancellationError() }
-        let keys = deck.cards.map { BuiltinTerms.words(in: $0.answer).map(\.stem).joined(separator: " ") }
+        let keys = deck.cards.map { TermNormalizer.words(in: $0.answer).map(\.stem).joined(separator: " ") }
         for (i, a) in keys.enumerated() {
             for b in keys[(i + 1)...] { #expect(!ClozeBuilder.overlaps(a, b), "\(a) / \(b)") }
         }

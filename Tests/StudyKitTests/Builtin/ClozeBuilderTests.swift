@@ -132,12 +132,12 @@ import Testing
     /// that capital would give the answer away, so the quiz shows the term as the text writes it.
     @Test func anOpeningBlankIsShownInTheTermsUsualSpelling() throws {
         let sentence = "Functions can also be called using keyword arguments of the form kwarg=value."
-        let keyphrases = [Keyphrase(text: "functions", score: 3, occurrences: 5, key: BuiltinTerms.stem("functions"))]
+        let keyphrases = [Keyphrase(text: "functions", score: 3, occurrences: 5, key: TermNormalizer.stem("functions"))]
         let item = try #require(ClozeBuilder(minWords: 4).items(from: SentenceRanker().rank(SentenceSplitter().split(sentence)),
                                                                   keyphrases: keyphrases, limit: 1).first)
         #expect(item.answer == "Functions")
         #expect(BuiltinEngine.usualSpelling(of: item, among: keyphrases) == "functions")
-        let named = [Keyphrase(text: "Robespierre", score: 3, occurrences: 5, key: BuiltinTerms.stem("robespierre"))]
+        let named = [Keyphrase(text: "Robespierre", score: 3, occurrences: 5, key: TermNormalizer.stem("robespierre"))]
         let nameItem = try #require(ClozeBuilder(minWords: 4).items(from: SentenceRanker().rank(SentenceSplitter().split(
             "Robespierre was executed in July 1794 with his allies.")), keyphrases: named, limit: 1).first)
         #expect(BuiltinEngine.usualSpelling(of: nameItem, among: named) == "Robespierre")
@@ -147,7 +147,7 @@ import Testing
     /// a verb, not the term.
     @Test func aTermSaidAsAVerbFormIsNoBlank() {
         let sentence = "When looping through dictionaries, the key and its value can be retrieved at the same time."
-        let keyphrases = [Keyphrase(text: "loop", score: 3, occurrences: 4, key: BuiltinTerms.stem("loop"))]
+        let keyphrases = [Keyphrase(text: "loop", score: 3, occurrences: 4, key: TermNormalizer.stem("loop"))]
         let items = ClozeBuilder(minWords: 4, screensCommonWords: true)
             .items(from: SentenceRanker().rank(SentenceSplitter().split(sentence)), keyphrases: keyphrases, limit: 1)
         #expect(items.isEmpty, "\(items.map(\.clozeText))")
@@ -178,7 +178,7 @@ import Testing
 
     private func item(answer: String, in sentence: String) throws -> ClozeItem {
         let units = SentenceSplitter().split(sentence)
-        let key = BuiltinTerms.words(in: answer).map(\.stem).joined(separator: " ")
+        let key = TermNormalizer.words(in: answer).map(\.stem).joined(separator: " ")
         let phrase = Keyphrase(text: answer, score: 100, occurrences: 1, key: key)
         let items = ClozeBuilder().items(from: SentenceRanker().rank(units), keyphrases: [phrase])
         return try #require(items.first)
@@ -231,7 +231,7 @@ import Testing
     private func items(_ text: String, _ phrases: [String]) -> [ClozeItem] {
         let keyphrases = phrases.enumerated().map { index, phrase in
             Keyphrase(text: phrase, score: Double(20 - index), occurrences: 3,
-                      key: BuiltinTerms.words(in: phrase).map(\.stem).joined(separator: " "))
+                      key: TermNormalizer.words(in: phrase).map(\.stem).joined(separator: " "))
         }
         let units = SentenceSplitter().split(text)
         return ClozeBuilder(minWords: 4, screensCommonWords: true).items(from: SentenceRanker().rank(units), keyphrases: keyphrases, limit: 10)
@@ -300,7 +300,7 @@ import Testing
             Each reaction centre holds a special pair of chlorophyll molecules.
             """
         let analysis = BuiltinAnalysis(text: text, title: nil)
-        let stems = BuiltinTerms.words(in: "reaction centre").map(\.stem)
+        let stems = TermNormalizer.words(in: "reaction centre").map(\.stem)
         #expect(analysis.compounds.contains(stems), "\(analysis.compounds)")
     }
 
@@ -327,7 +327,7 @@ import Testing
         let answer = Keyphrase(text: "Optional fields", score: 20, occurrences: 9, key: "optional field", lowerCaseText: "optional fields")
         let others = ["van Leunen", "LATEX book", "Designing BibTeX Styles", "World Gnus Almanac", "database files", "cross reference",
                       "bib entries", "label", "citation keys"].enumerated().map { index, text in
-            Keyphrase(text: text, score: Double(19 - index), occurrences: 3, key: BuiltinTerms.words(in: text).map(\.stem).joined(separator: " "))
+            Keyphrase(text: text, score: Double(19 - index), occurrences: 3, key: TermNormalizer.words(in: text).map(\.stem).joined(separator: " "))
         }
         let item = try #require(ClozeBuilder(minWords: 4).items(from: SentenceRanker().rank(units), keyphrases: [answer], limit: 1).first)
         let options = ClozeBuilder().distractors(

@@ -96,7 +96,7 @@ struct DefinitionListTests {
         #expect(louis.quote == "Louis XVI. King of France from 1774 to 1792; wellmeaning but indecisive, executed in January 1793.")
         #expect(louis.kind == .cloze)
         // No card blanks a word of a description instead ("King of _____ from 1774").
-        let descriptions = Self.entries(Self.people).map { BuiltinProse.oneLine($0.description.text) }
+        let descriptions = Self.entries(Self.people).map { ProseText.oneLine($0.description.text) }
         #expect(!deck.cards.contains { card in descriptions.contains(card.quote) })
         // At least three, at most a third of the deck.
         let definitions = deck.cards.filter { $0.question.hasPrefix("_____. ") }
@@ -140,7 +140,7 @@ struct DefinitionListTests {
         let summary = try BuiltinEngine().summary(BuiltinAnalysis(text: Self.people, title: nil))
         let entries = Self.entries(Self.people)
         let described = summary.keyPoints.compactMap { point in
-            entries.first { point.contains(BuiltinProse.oneLine($0.description.text)) }.map { (point, $0) }
+            entries.first { point.contains(ProseText.oneLine($0.description.text)) }.map { (point, $0) }
         }
         #expect(!described.isEmpty, "\(summary.keyPoints)")
         for (point, entry) in described { #expect(point.hasPrefix(entry.term + ": "), "\(point)") }

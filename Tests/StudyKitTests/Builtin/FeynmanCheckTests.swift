@@ -86,7 +86,7 @@ struct FeynmanCheckTests {
         let result = check("default parameter values", "Default values are evaluated only once.")
         let terms = result.missedTerms.map(\.text)
         for term in terms {
-            let last = BuiltinTerms.words(in: term).last?.lowercased ?? ""
+            let last = TermNormalizer.words(in: term).last?.lowercased ?? ""
             #expect(!EnglishWordClass.isNeverNoun(last), "\(terms)")
         }
         #expect(!terms.contains("specify"))

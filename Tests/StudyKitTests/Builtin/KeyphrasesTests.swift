@@ -188,7 +188,7 @@ import Testing
         #expect(!phrases.isEmpty)
         for phrase in phrases {
             let words = phrase.text.lowercased().split(separator: " ").map(String.init)
-            #expect(words.allSatisfy { !BuiltinStopwords.contains($0) }, "\(phrase.text)")
+            #expect(words.allSatisfy { !Stopwords.contains($0) }, "\(phrase.text)")
             #expect((1...3).contains(words.count))
         }
     }
@@ -242,7 +242,7 @@ import Testing
         ("The Calvin cycle refers to the dark reactions.", "calvin cycl"), ("DER — the distinguished encoding rules.", "der"),
     ])
     func definitionsNameTheirTerm(_ pair: (String, String)) {
-        #expect(KeyphraseExtractor.definedTerm(in: BuiltinTerms.words(in: pair.0), text: pair.0) == pair.1)
+        #expect(KeyphraseExtractor.definedTerm(in: TermNormalizer.words(in: pair.0), text: pair.0) == pair.1)
     }
 
     /// An API reference's parameter lists: "Type:", "Returns:" and "Default:" open item after
@@ -286,7 +286,7 @@ import Testing
 
     @Test(arguments: ["The glob, which is a pattern, matches names.", "Read the files first.", "Glob", "It is a glob."])
     func otherSentencesDefineNothing(_ text: String) {
-        #expect(KeyphraseExtractor.definedTerm(in: BuiltinTerms.words(in: text), text: text) == nil)
+        #expect(KeyphraseExtractor.definedTerm(in: TermNormalizer.words(in: text), text: text) == nil)
     }
 
     /// A cross-reference is no term: "Chapter 5" and "Section 9.10" were quiz options.
@@ -303,9 +303,9 @@ import Testing
     /// A name a point joins is one word and one term: "Node.js", not the terms "Node" and "js";
     /// a number keeps its point, and two sentences a missing space ran together stay two words.
     @Test func aDottedNameIsOneWord() {
-        #expect(BuiltinTerms.words(in: "Node.js reads /etc/apt/sources.list from debian.org.").map(\.surface)
+        #expect(TermNormalizer.words(in: "Node.js reads /etc/apt/sources.list from debian.org.").map(\.surface)
             == ["Node.js", "reads", "etc", "apt", "sources.list", "from", "debian.org"])
-        #expect(BuiltinTerms.words(in: "It costs 3.14 now.End of story.").map(\.surface) == ["It", "costs", "3.14", "now", "End", "of", "story"])
+        #expect(TermNormalizer.words(in: "It costs 3.14 now.End of story.").map(\.surface) == ["It", "costs", "3.14", "now", "End", "of", "story"])
         let text = "Node.js runs JavaScript outside a browser. Node.js has an event loop. Every Node.js process has one thread."
         let phrases = KeyphraseExtractor(weighsGeneralEnglish: true).keyphrases(in: text, limit: 10).map(\.text)
         #expect(phrases.contains("Node.js"), "\(phrases)")
@@ -324,6 +324,6 @@ import Testing
         ("analysis", "analysis"), ("string", "string"), ("atp", "atp"),
     ])
     func stemmer(_ pair: (String, String)) {
-        #expect(BuiltinTerms.stem(pair.0) == pair.1)
+        #expect(TermNormalizer.stem(pair.0) == pair.1)
     }
 }

@@ -147,7 +147,7 @@ import Testing
         VerbCase(text: "It binds oxygen. The binds of the rope held.", verbs: []),
     ])
     func verbsAreReadFromTheirUse(_ row: VerbCase) {
-        let words = SentenceSplitter().split(row.text).map { BuiltinTerms.words(in: $0.text) }
+        let words = SentenceSplitter().split(row.text).map { TermNormalizer.words(in: $0.text) }
         #expect(BuiltinAnalysis.verbsByUse(words) == row.verbs)
     }
 

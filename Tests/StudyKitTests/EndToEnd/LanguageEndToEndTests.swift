@@ -63,7 +63,7 @@ struct LanguageEndToEndTests {
         let answers = cards.compactMap { $0["answer"] as? String }
         #expect(answers.count >= 8)
         let functionWords = answers.filter { answer in
-            answer.split(separator: " ").contains { BuiltinStopwords.french.contains($0.lowercased()) }
+            answer.split(separator: " ").contains { Stopwords.french.contains($0.lowercased()) }
         }
         #expect(functionWords.isEmpty, "\(answers)")
     }

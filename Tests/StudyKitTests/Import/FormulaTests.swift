@@ -153,7 +153,7 @@ struct FormulaTests {
     }
 
     @Test func theBuiltinEngineMakesNoWordsOfTeX() {
-        let words = BuiltinTerms.words(in: "The divergence $KL(P||Q)=\\sum p_{ij}\\log {\\frac {p}{q}}$ is minimised.")
+        let words = TermNormalizer.words(in: "The divergence $KL(P||Q)=\\sum p_{ij}\\log {\\frac {p}{q}}$ is minimised.")
             .map(\.lowercased)
         #expect(words == ["the", "divergence", "is", "minimised"])
     }

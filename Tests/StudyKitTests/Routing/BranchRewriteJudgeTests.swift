@@ -70,7 +70,7 @@ struct BranchRewriteJudgeTests {
             #expect(RoutingEngine.branchNeedsName(MindMap.Node(label: label, children: []), headings: headings) == named, "\(label)")
         }
         // A line longer than a label is no heading a label can be whole.
-        #expect(!headings.contains(BuiltinProse.duplicateKey("How the Estates-General became the National Assembly in June 1789")))
+        #expect(!headings.contains(ProseText.duplicateKey("How the Estates-General became the National Assembly in June 1789")))
     }
 }
 

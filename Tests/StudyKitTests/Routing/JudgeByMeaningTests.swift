@@ -140,8 +140,8 @@ struct JudgeByMeaningTests {
         ("Spring tides are the largest.", "Spring tides", false),
     ])
     func aBlankThatEndsOnTheSentencesVerbIsNoTerm(sentence: String, blank: String, verb: Bool) throws {
-        let words = BuiltinTerms.words(in: sentence)
-        let blankWords = BuiltinTerms.words(in: blank).map(\.lowercased)
+        let words = TermNormalizer.words(in: sentence)
+        let blankWords = TermNormalizer.words(in: blank).map(\.lowercased)
         let start = try #require(
             words.indices.first { index in
                 index + blankWords.count <= words.count

@@ -85,7 +85,7 @@ struct SettledRefusalTests {
 
     /// The most words the shortened form of `sentence` may have.
     static func limit(_ sentence: String) -> Int {
-        min(RoutingEngine.shortenedKeyPointWords, BuiltinProse.wordCount(sentence) * 3 / 4)
+        min(RoutingEngine.shortenedKeyPointWords, ProseText.wordCount(sentence) * 3 / 4)
     }
 
     @Test func aStreamedKeyPointIsStoppedAtTheWordPastItsLimitAndTheCacheKeepsTheVerdict() async throws {

@@ -239,12 +239,12 @@ struct BuiltinPodcastTests {
             Compression levels trade speed for size. A higher level gives smaller output but takes longer. The default level is a good compromise for most data.
             """
         let analysis = BuiltinAnalysis(text: text, title: nil)
-        let pieces = analysis.prose.filter { BuiltinEngine.isPieceOfLongerSentence($0, in: analysis) }.map { BuiltinProse.oneLine($0.text) }
+        let pieces = analysis.prose.filter { BuiltinEngine.isPieceOfLongerSentence($0, in: analysis) }.map { ProseText.oneLine($0.text) }
         #expect(!pieces.isEmpty, "the run-on paragraph is cut into pieces")
         let script = try Self.script(text)
         for turn in script.turns where turn.speaker == "Theo" {
             #expect(!pieces.contains(turn.quote), "\(turn.line)")
-            #expect(!BuiltinProse.isUnfinished(turn.quote), "\(turn.line)")
+            #expect(!ProseText.isUnfinished(turn.quote), "\(turn.line)")
         }
     }
 

@@ -23,8 +23,8 @@ import Testing
 
     @Test func wordCountAndOneLineAsSplitting() {
         for text in Self.texts + ["one", "one two", " one  two ", "one\ttwo\nthree", "a\u{2003}b", "\u{301}x y"] {
-            #expect(BuiltinProse.wordCount(text) == text.split(whereSeparator: \.isWhitespace).count, "\(text.debugDescription)")
-            #expect(BuiltinProse.oneLine(text) == text.split(whereSeparator: \.isWhitespace).joined(separator: " "), "\(text.debugDescription)")
+            #expect(ProseText.wordCount(text) == text.split(whereSeparator: \.isWhitespace).count, "\(text.debugDescription)")
+            #expect(ProseText.oneLine(text) == text.split(whereSeparator: \.isWhitespace).joined(separator: " "), "\(text.debugDescription)")
         }
     }
 

@@ -23,9 +23,9 @@ struct BuiltinAnalysis: Sendable {
     static let compoundLimit = 200
     /// The stems of each prose unit, aligned with `prose`.
     let proseStems: [Set<String>]
-    /// The words of each prose unit (``BuiltinTerms/words(in:)``), aligned with `prose`: a part
+    /// The words of each prose unit (``TermNormalizer/words(in:)``), aligned with `prose`: a part
     /// that reads every word again need not tokenize the book again.
-    let proseWords: [[BuiltinWord]]
+    let proseWords: [[NormalizedWord]]
     /// For each unit, its position in `prose`, or -1 for a heading or a unit without words.
     private let prosePositionOfUnit: [Int]
     /// The body sections of the whole text, and its distinct characters (#54): what the deck is
@@ -88,7 +88,7 @@ struct BuiltinAnalysis: Sendable {
     init(text: String, title: String?) {
         let all = SentenceSplitter().split(text)
         // Tokenize once; every measure below reads these words.
-        let allWords = all.map { BuiltinTerms.words(in: $0.text) }
+        let allWords = all.map { TermNormalizer.words(in: $0.text) }
         let legal = Self.legalSections(all)
         // A short line is checked for every kind of front matter (a licence notice among them),
         // a longer one for a licence notice only. Code is no sentence: never a key point, a
@@ -106,7 +106,7 @@ struct BuiltinAnalysis: Sendable {
         // One outline for the deck and the coverage report: the whole text's.
         let whole = DocumentOutline(units: all)
         var units: [Sentence] = []
-        var unitWords: [[BuiltinWord]] = []
+        var unitWords: [[NormalizedWord]] = []
         var bodySectionOfUnit: [Int] = []
         for i in kept {
             let unit = all[i]
@@ -118,7 +118,7 @@ struct BuiltinAnalysis: Sendable {
                         paragraph: unit.paragraph, isHeading: unit.isHeading, headingLevel: unit.headingLevel,
                         isListItem: unit.isListItem, isCode: unit.isCode))
                 // A unit left whole keeps its words; the pieces of a cut one are tokenized anew.
-                unitWords.append(pieces.count == 1 ? allWords[i] : BuiltinTerms.words(in: piece.text))
+                unitWords.append(pieces.count == 1 ? allWords[i] : TermNormalizer.words(in: piece.text))
                 bodySectionOfUnit.append(whole.sectionOfUnit[i])
             }
         }
@@ -162,7 +162,7 @@ struct BuiltinAnalysis: Sendable {
     /// after an article, a possessive, a quantifier or a preposition ("the fragments", "of
     /// replication"). Read from the text, not from a dictionary: "pulls" and "removes" are nouns
     /// somewhere, but not in "the Moon pulls the oceans".
-    static func verbsByUse(_ unitWords: [[BuiltinWord]]) -> Set<String> {
+    static func verbsByUse(_ unitWords: [[NormalizedWord]]) -> Set<String> {
         var verbUse = Set<String>()
         var nounUse = Set<String>()
         for words in unitWords {
@@ -197,17 +197,17 @@ struct BuiltinAnalysis: Sendable {
     /// Whether the stopword list fits the text (in English prose roughly every third word is a
     /// function word; in languages other than English and French almost none of ours are), and
     /// whether the text says more English function words than French ones — one pass over the words.
-    private static func functionWords(_ unitWords: [[BuiltinWord]]) -> (fit: Bool, english: Bool) {
+    private static func functionWords(_ unitWords: [[NormalizedWord]]) -> (fit: Bool, english: Bool) {
         var latin = 0
         var stopwords = 0
         var englishOverFrench = 0
         for words in unitWords {
-            for word in words where !BuiltinTerms.isCJK(word.surface.first ?? " ") {
+            for word in words where !TermNormalizer.isCJK(word.surface.first ?? " ") {
                 latin += 1
                 guard word.isStopword else { continue }
                 stopwords += 1
-                let english = BuiltinStopwords.english.contains(word.lowercased)
-                if english != BuiltinStopwords.french.contains(word.lowercased) {
+                let english = Stopwords.english.contains(word.lowercased)
+                if english != Stopwords.french.contains(word.lowercased) {
                     englishOverFrench += english ? 1 : -1
                 }
             }
@@ -220,10 +220,10 @@ struct BuiltinAnalysis: Sendable {
     /// as "DNA" are kept) and, in CJK, no hiragana (particles and endings are hiragana; Japanese
     /// terms come out of the extractor as whole runs of kanji or katakana).
     static func isContentTerm(_ phrase: Keyphrase) -> Bool {
-        let words = BuiltinTerms.words(in: phrase.text)
+        let words = TermNormalizer.words(in: phrase.text)
         guard !words.isEmpty else { return false }
         return words.allSatisfy { word in
-            if BuiltinTerms.isCJK(word.surface.first ?? " ") {
+            if TermNormalizer.isCJK(word.surface.first ?? " ") {
                 return !word.surface.unicodeScalars.contains { CJKScript($0) == .hiragana }
             }
             return word.isNumber || word.surface.count > 3 || word.surface.allSatisfy { $0.isUppercase || $0.isNumber }
@@ -248,7 +248,7 @@ struct BuiltinAnalysis: Sendable {
     }
 
     /// The words of the unit at `index` of `units` when it is prose, tokenized once by the analysis.
-    func proseWords(ofUnit index: Int) -> [BuiltinWord]? {
+    func proseWords(ofUnit index: Int) -> [NormalizedWord]? {
         guard prosePositionOfUnit.indices.contains(index), prosePositionOfUnit[index] >= 0 else { return nil }
         return proseWords[prosePositionOfUnit[index]]
     }
@@ -293,10 +293,10 @@ struct BuiltinAnalysis: Sendable {
     }
 
     private static func chunks(
-        of unit: Sentence, words: [BuiltinWord], in source: String
+        of unit: Sentence, words: [NormalizedWord], in source: String
     ) -> [(text: String, range: Range<String.Index>, offsets: Range<Int>)] {
         let whole = [(unit.text, unit.range, unit.offsets)]
-        let scale = words.count { BuiltinTerms.isCJK($0.surface.first ?? " ") } * 2 > words.count ? 3 : 1
+        let scale = words.count { TermNormalizer.isCJK($0.surface.first ?? " ") } * 2 > words.count ? 3 : 1
         let runOnWords = Self.runOnWords * scale
         let chunkWords = Self.chunkWords * scale
         guard !unit.isHeading, words.count > runOnWords else { return whole }

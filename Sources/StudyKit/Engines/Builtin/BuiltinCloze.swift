@@ -40,19 +40,19 @@ extension BuiltinEngine {
         var usedTexts = Set<String>()
         func accept(_ item: ClozeItem) -> Bool {
             let question = item.shownQuestion
-            let key = BuiltinProse.duplicateKey(question)
+            let key = ProseText.duplicateKey(question)
             let stems = ItemRules.overlapKeys(question)
             // The rules every card and question answers to (a question with content
             // words, an answer that is a term, no near-copy of another question).
-            guard BuiltinProse.length(question) <= Self.questionLength,
-                BuiltinProse.length(BuiltinProse.oneLine(item.sentence)) <= Self.quoteLength,
+            guard ProseText.length(question) <= Self.questionLength,
+                ProseText.length(ProseText.oneLine(item.sentence)) <= Self.quoteLength,
                 !questionKeys.contains(key), ItemRules.problem(question, .question) == nil,
-                ItemRules.problem(BuiltinProse.oneLine(item.answer), .answer) == nil,
+                ItemRules.problem(ProseText.oneLine(item.answer), .answer) == nil,
                 !questionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
             else { return false }
             usedTerms.insert(item.answerKey)
             usedRuns.formUnion(SectionSpread.runs(of: item.answerKey))
-            usedTexts.insert(BuiltinProse.oneLine(item.sentence))
+            usedTexts.insert(ProseText.oneLine(item.sentence))
             usedSentences.insert(item.sourceRange.lowerBound)
             questionKeys.insert(key)
             questionStems.append(stems)
@@ -95,14 +95,14 @@ extension BuiltinEngine {
         func isAskedAlready(_ position: Int) -> Bool {
             guard !usedTexts.isEmpty else { return false }
             if let known = lineOf[position] { return usedTexts.contains(known) }
-            let line = BuiltinProse.oneLine(analysis.ranked[position].sentence.text)
+            let line = ProseText.oneLine(analysis.ranked[position].sentence.text)
             lineOf[position] = line
             return usedTexts.contains(line)
         }
         func isStandalone(_ position: Int) -> Bool {
             if let known = standsAlone[position] { return known }
             let sentence = analysis.ranked[position].sentence
-            let answer = !BuiltinProse.isUnfinished(sentence.text) && Self.readsOnItsOwn(sentence.text)
+            let answer = !ProseText.isUnfinished(sentence.text) && Self.readsOnItsOwn(sentence.text)
                 && !Self.isPieceOfLongerSentence(sentence, in: analysis) && !isLabel(sentence)
             standsAlone[position] = answer
             return answer
@@ -130,7 +130,7 @@ extension BuiltinEngine {
                     // A copy of a sentence asked about in this same batch is skipped, its term kept
                     // (the pass that tops a thin text up asks a sentence again by design).
                     for item in fresh
-                    where (pass.reuseSentences || !usedTexts.contains(BuiltinProse.oneLine(item.sentence))) && !accept(item) {
+                    where (pass.reuseSentences || !usedTexts.contains(ProseText.oneLine(item.sentence))) && !accept(item) {
                         usedTerms.insert(item.answerKey)
                     }
                 }
@@ -161,7 +161,7 @@ extension BuiltinEngine {
                         genericHeads: genericHeads)
                     guard !made.isEmpty else { break }
                     // A copy of a sentence asked about in this same batch is skipped, its term kept.
-                    for item in made where !usedTexts.contains(BuiltinProse.oneLine(item.sentence)) {
+                    for item in made where !usedTexts.contains(ProseText.oneLine(item.sentence)) {
                         sectionTerms.insert(item.answerKey)
                         if !accept(item) { usedTerms.insert(item.answerKey) }
                     }
@@ -196,7 +196,7 @@ extension BuiltinEngine {
             clozeText: blank + opener + " " + named,
             sourceRange: entry.label.range.lowerBound..<entry.description.range.upperBound,
             answerOffsets: start..<(start + entry.term.count),
-            answerKey: BuiltinTerms.words(in: entry.term).map(\.stem).joined(separator: " "),
+            answerKey: TermNormalizer.words(in: entry.term).map(\.stem).joined(separator: " "),
             siblings: siblings)
     }
 
@@ -211,7 +211,7 @@ extension BuiltinEngine {
         let limit = Self.cardCount(analysis, size: size)
         let cards = clozeItems(analysis, limit: limit, exact: size.cards != nil).map { item in
             Flashcards.Card(
-                question: item.shownQuestion, answer: BuiltinProse.oneLine(item.answer),
+                question: item.shownQuestion, answer: ProseText.oneLine(item.answer),
                 quote: item.shownSentence, kind: .cloze)
         }
         guard cards.count >= 3 else { throw .tooShort(task: .flashcards, usableSentences: analysis.usableSentenceCount) }
@@ -234,20 +234,20 @@ extension BuiltinEngine {
         for item in items where questions.count < wanted {
             let prompt = item.shownQuestion
             let answer = Self.usualSpelling(of: item, among: analysis.keyphrases)
-            guard BuiltinProse.length(prompt) <= Self.promptLength, BuiltinProse.length(answer) <= Self.choiceLength,
+            guard ProseText.length(prompt) <= Self.promptLength, ProseText.length(answer) <= Self.choiceLength,
                 ItemRules.problem(answer, .choice) == nil
             else {
                 continue
             }
             let wrong = distractors(for: item, analysis: analysis, fallback: fallbackTerms, quoted: quoted, use: distractorUse)
             guard wrong.count == Quiz.choiceCount - 1 else { continue }
-            for option in wrong { distractorUse[BuiltinProse.duplicateKey(option), default: 0] += 1 }
+            for option in wrong { distractorUse[ProseText.duplicateKey(option), default: 0] += 1 }
             // The answer's place comes from a stable hash of the item, so it varies across
             // questions but not across runs.
-            let position = Int(BuiltinProse.stableHash(item.answerKey + "\u{1F}" + item.sentence) % UInt64(Quiz.choiceCount))
+            let position = Int(ProseText.stableHash(item.answerKey + "\u{1F}" + item.sentence) % UInt64(Quiz.choiceCount))
             var choices = wrong
             choices.insert(answer, at: position)
-            let quote = BuiltinProse.shortened(item.shownSentence, maxLength: Self.explanationLength - 24)
+            let quote = ProseText.shortened(item.shownSentence, maxLength: Self.explanationLength - 24)
             questions.append(
                 Quiz.Question(
                     prompt: prompt, choices: choices, answerIndex: position,
@@ -272,7 +272,7 @@ extension BuiltinEngine {
     /// ("Functions"), which among lower-case options would give the answer away. A definition
     /// list's name keeps the list's spelling ("Stroma"), as the other names offered with it do.
     static func usualSpelling(of item: ClozeItem, among keyphrases: [Keyphrase]) -> String {
-        let answer = BuiltinProse.oneLine(item.answer)
+        let answer = ProseText.oneLine(item.answer)
         guard item.siblings.isEmpty, item.shownSentence.hasPrefix(answer),
             let usual = keyphrases.first(where: { $0.key == item.answerKey })?.plainText,
             usual.first?.isLowercase == true, let first = answer.first, first.isUppercase,
@@ -291,26 +291,26 @@ extension BuiltinEngine {
         for item: ClozeItem, analysis: BuiltinAnalysis, fallback: [(text: String, stem: String)], quoted: Set<String>,
         use: [String: Int]
     ) -> [String] {
-        let answer = BuiltinProse.oneLine(item.answer)
-        var keys: Set<String> = [BuiltinProse.duplicateKey(answer)]
+        let answer = ProseText.oneLine(item.answer)
+        var keys: Set<String> = [ProseText.duplicateKey(answer)]
         var optionStems: [Set<String>] = [ItemRules.overlapKeys(answer)]
         let answerStems = Set(item.answerKey.split(separator: " ").map(String.init))
         var chosen: [String] = []
         // A term the question itself says ("a powerful Senate") is plainly not the blank; such
         // options are only taken when nothing else is left.
-        let promptStems = Set(BuiltinTerms.words(in: item.clozeText).map(\.stem))
+        let promptStems = Set(TermNormalizer.words(in: item.clozeText).map(\.stem))
         var heldBack: [String] = []
         func take(_ candidate: String, allowingPromptTerms: Bool = false) {
-            let text = BuiltinProse.termText(candidate)
-            let key = BuiltinProse.duplicateKey(text)
+            let text = ProseText.termText(candidate)
+            let key = ProseText.duplicateKey(text)
             let stems = ItemRules.overlapKeys(text)
-            guard chosen.count < Quiz.choiceCount - 1, !text.isEmpty, BuiltinProse.length(text) <= Self.choiceLength,
+            guard chosen.count < Quiz.choiceCount - 1, !text.isEmpty, ProseText.length(text) <= Self.choiceLength,
                 !keys.contains(key), ItemRules.problem(text, .choice) == nil,
                 !optionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
             else { return }
             // A heading's "Interactive", "Porting" or "Optional", shown in lower case as the text
             // writes it, is plainly no term beside a noun: such an option waits with the prompt's terms.
-            if !allowingPromptTerms, analysis.usesEnglishWords && Self.isPlainlyNoTerm(text, inflectedAsAVerb: analysis.inflectsAsAVerb) || BuiltinTerms.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
+            if !allowingPromptTerms, analysis.usesEnglishWords && Self.isPlainlyNoTerm(text, inflectedAsAVerb: analysis.inflectsAsAVerb) || TermNormalizer.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
                 heldBack.append(text)
                 return
             }
@@ -319,12 +319,12 @@ extension BuiltinEngine {
             chosen.append(text)
         }
         // An entry of a definition list: the other names of its list first.
-        for sibling in item.siblings.sorted(by: { BuiltinProse.stableHash(item.answerKey + $0) < BuiltinProse.stableHash(item.answerKey + $1) }) {
+        for sibling in item.siblings.sorted(by: { ProseText.stableHash(item.answerKey + $0) < ProseText.stableHash(item.answerKey + $1) }) {
             take(sibling)
         }
         let options = ClozeBuilder().distractors(for: item, among: analysis.keyphrases, count: 6, quoted: quoted)
         let leastUsed = options.indices.sorted { a, b in
-            let (ua, ub) = (use[BuiltinProse.duplicateKey(options[a])] ?? 0, use[BuiltinProse.duplicateKey(options[b])] ?? 0)
+            let (ua, ub) = (use[ProseText.duplicateKey(options[a])] ?? 0, use[ProseText.duplicateKey(options[b])] ?? 0)
             // Within one use count, the builder's order (same kind, closest length) holds.
             return ua != ub ? ua < ub : a < b
         }
@@ -380,8 +380,8 @@ extension BuiltinEngine {
                 while let start = rest.firstIndex(of: open) {
                     let inside = rest[rest.index(after: start)...]
                     guard let end = inside.firstIndex(of: close) else { break }
-                    let phrase = BuiltinProse.oneLine(String(inside[..<end])).lowercased()
-                    if (1...6).contains(BuiltinProse.wordCount(phrase)) { phrases.insert(phrase) }
+                    let phrase = ProseText.oneLine(String(inside[..<end])).lowercased()
+                    if (1...6).contains(ProseText.wordCount(phrase)) { phrases.insert(phrase) }
                     rest = inside[inside.index(after: end)...]
                 }
             }

@@ -69,7 +69,7 @@ public struct BuiltinEngine: Sendable {
         size: KitSize = .followsMaterial
     ) throws(BuiltinError) -> AnyStudyResult {
         // A text has a word exactly when it has a letter or a digit: no need to tokenize a book to know.
-        guard text.contains(where: BuiltinTerms.isLetterOrNumber) else { throw .emptyText }
+        guard text.contains(where: TermNormalizer.isLetterOrNumber) else { throw .emptyText }
         let analysis = memo.analysis(of: text, title: title)
         guard !analysis.prose.isEmpty else { throw .tooShort(task: task, usableSentences: 0) }
         let result: AnyStudyResult

@@ -19,10 +19,10 @@ extension BuiltinEngine {
 
     /// The claim check of `explanation` about `concept` (the document's title when none is given).
     func feynmanCheck(_ analysis: BuiltinAnalysis, concept: String?, explanation: String?) -> FeynmanCheck {
-        let givenConcept = concept.map(BuiltinProse.oneLine) ?? ""
+        let givenConcept = concept.map(ProseText.oneLine) ?? ""
         let conceptText = givenConcept.contains(where: { $0.isLetter
             || $0.isNumber }) ? givenConcept : documentTitle(analysis)
-        let shownConcept = BuiltinProse.shortened(conceptText, maxLength: Self.conceptLength)
+        let shownConcept = ProseText.shortened(conceptText, maxLength: Self.conceptLength)
         return FeynmanCheck(analysis, concept: conceptText, shownConcept: shownConcept, explanation: explanation ?? "")
     }
 
@@ -30,7 +30,7 @@ extension BuiltinEngine {
     /// material's sentence that puts the fact, or, when the material has none, `context`: what
     /// the material does say about the concept.
     static func gap(for claim: FeynmanCheck.Claim, concept: String, context: String) -> FeynmanFeedback.Gap {
-        let said = "“" + BuiltinProse.shortened(claim.text, maxLength: 160) + "”"
+        let said = "“" + ProseText.shortened(claim.text, maxLength: 160) + "”"
         let point: String
         let prefix: String
         switch claim.finding {
@@ -54,7 +54,7 @@ extension BuiltinEngine {
                 + quotable(elsewhere, maxLength: half) + "”"
         }
         return FeynmanFeedback.Gap(
-            point: BuiltinProse.shortened(point, maxLength: pointLength), correction: correction,
+            point: ProseText.shortened(point, maxLength: pointLength), correction: correction,
             quote: cited(claim.evidence ?? context))
     }
 
@@ -85,7 +85,7 @@ extension BuiltinEngine {
                     quote: Self.cited(source)))
         }
         for term in check.missedTerms where gaps.count < Self.maximumFeynmanGaps {
-            let point = BuiltinProse.shortened("Your explanation leaves out \(term.text).", maxLength: Self.pointLength)
+            let point = ProseText.shortened("Your explanation leaves out \(term.text).", maxLength: Self.pointLength)
             // Terms the rules cannot tell apart ("leaves out 合成" after "leaves out 光合成") give one gap.
             guard Self.fits(point, among: gaps.map(\.point)) else { continue }
             let correction = term.sentence.map { Self.quoting($0, after: "The material says: ") }
@@ -98,13 +98,13 @@ extension BuiltinEngine {
 
         var right: [String] = []
         for claim in check.supportedClaims where right.count < 3 {
-            let point = BuiltinProse.shortened("You said “\(claim.text)”, which the material confirms.",
+            let point = ProseText.shortened("You said “\(claim.text)”, which the material confirms.",
                 maxLength: Self.pointLength)
             if Self.fits(point, among: right) { right.append(point) }
         }
         if right.isEmpty {
             for term in check.coveredTerms where right.count < 3 {
-                let point = BuiltinProse.shortened("You brought in \(term.text), a key term of \(concept).",
+                let point = ProseText.shortened("You brought in \(term.text), a key term of \(concept).",
                     maxLength: Self.pointLength)
                 if Self.fits(point, among: right) { right.append(point) }
             }
@@ -149,7 +149,7 @@ extension BuiltinEngine {
         }
         return FeynmanFeedback(
             verdict: verdict, score: score, whatWasRight: right, gaps: gaps,
-            followUpQuestion: BuiltinProse.shortened(question, maxLength: Self.pointLength))
+            followUpQuestion: ProseText.shortened(question, maxLength: Self.pointLength))
     }
 
     /// Whether `point` may join `points`: it passes the feedback-point item rules
@@ -167,15 +167,15 @@ extension BuiltinEngine {
     /// A sentence of the material as a gap's quote: one line, at most 500 characters (a longer
     /// one is cut with `…`, which grounding checks piece by piece).
     static func cited(_ sentence: String) -> String {
-        BuiltinProse.shortened(BuiltinProse.oneLine(sentence), maxLength: 500)
+        ProseText.shortened(ProseText.oneLine(sentence), maxLength: 500)
     }
 
     static func quoting(_ sentence: String, after prefix: String) -> String {
-        prefix + "“" + quotable(sentence, maxLength: correctionLength - BuiltinProse.length(prefix) - 2) + "”"
+        prefix + "“" + quotable(sentence, maxLength: correctionLength - ProseText.length(prefix) - 2) + "”"
     }
 
     /// A sentence of the material as a correction quotes it: one line, no list marker, cut to `maxLength`.
     private static func quotable(_ sentence: String, maxLength: Int) -> String {
-        BuiltinProse.shortened(BuiltinProse.withoutListMarker(BuiltinProse.oneLine(sentence)), maxLength: maxLength)
+        ProseText.shortened(ProseText.withoutListMarker(ProseText.oneLine(sentence)), maxLength: maxLength)
     }
 }

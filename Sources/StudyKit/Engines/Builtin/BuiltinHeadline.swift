@@ -19,10 +19,10 @@ extension BuiltinEngine {
     func documentTitle(_ analysis: BuiltinAnalysis) -> String {
         func acceptable(_ candidate: String?) -> String? {
             guard let candidate else { return nil }
-            let line = BuiltinProse.oneLine(candidate)
+            let line = ProseText.oneLine(candidate)
             guard !line.isEmpty, line.contains(where: { $0.isLetter || $0.isNumber }),
-                BuiltinProse.wordCount(line) <= Self.titleWords, BuiltinProse.length(line) <= Self.titleLength,
-                !line.contains(where: BuiltinProse.quoteCharacters.contains)
+                ProseText.wordCount(line) <= Self.titleWords, ProseText.length(line) <= Self.titleLength,
+                !line.contains(where: ProseText.quoteCharacters.contains)
             else { return nil }
             return line
         }
@@ -35,13 +35,13 @@ extension BuiltinEngine {
             return heading
         }
         if let composed = acceptable(composedTitle(analysis)) { return composed }
-        let lead = BuiltinProse.withoutQuotes(BuiltinProse.withoutListMarker(analysis.prose[0].text))
+        let lead = ProseText.withoutQuotes(ProseText.withoutListMarker(analysis.prose[0].text))
         // Scripts without spaces: the lead's first clause, at most 20 characters.
-        if let first = lead.first, BuiltinTerms.isCJK(first) {
+        if let first = lead.first, TermNormalizer.isCJK(first) {
             let clause = lead.prefix { !"、，。！？：；,.!?".contains($0) }.prefix(20)
             return String(clause)
         }
-        var words = BuiltinProse.shortened(lead, maxWords: Self.titleWords, maxLength: Self.titleLength, ending: "")
+        var words = ProseText.shortened(lead, maxWords: Self.titleWords, maxLength: Self.titleLength, ending: "")
         while let last = words.last, !(last.isLetter || last.isNumber || last == ")") { words.removeLast() }
         return words.isEmpty ? "Study Notes" : words
     }
@@ -50,7 +50,7 @@ extension BuiltinEngine {
     /// main title before its subtitle ("Network Services: Postfix, Apache, NFS …" → "Network
     /// Services"): the forms a headline may shorten a long title to, longest first.
     static func titleForms(of title: String?) -> [String] {
-        guard let title = title.map(BuiltinProse.oneLine), !title.isEmpty else { return [] }
+        guard let title = title.map(ProseText.oneLine), !title.isEmpty else { return [] }
         let unlabelled = withoutLabel(title)
         var forms = [title, unlabelled, mainTitle(unlabelled), mainTitle(title)].compactMap { $0 }
         // Each once, in that order: the label goes before the subtitle does.
@@ -83,7 +83,7 @@ extension BuiltinEngine {
     func composedTitle(_ analysis: BuiltinAnalysis) -> String? {
         // CJK terms come out of the extractor as characters joined by spaces: no title.
         let terms = analysis.keyphrases.filter { phrase in
-            phrase.text.contains { $0.isLetter } && !phrase.text.contains(where: BuiltinTerms.isCJK)
+            phrase.text.contains { $0.isLetter } && !phrase.text.contains(where: TermNormalizer.isCJK)
         }
         guard let top = terms.first else { return nil }
         var title = top.text
@@ -95,8 +95,8 @@ extension BuiltinEngine {
                 title += " and " + second.text
             }
         }
-        return BuiltinProse.shortened(
-            BuiltinProse.titleCased(BuiltinProse.withoutQuotes(title)), maxWords: Self.titleWords,
+        return ProseText.shortened(
+            ProseText.titleCased(ProseText.withoutQuotes(title)), maxWords: Self.titleWords,
             maxLength: Self.titleLength, ending: "")
     }
 
@@ -106,11 +106,11 @@ extension BuiltinEngine {
         let lead = Self.lead(analysis)
         let candidates = [lead] + analysis.ranked.map(\.sentence).filter { $0.index != lead.index }
         for (position, unit) in candidates.enumerated() {
-            let text = BuiltinProse.sentence(unit.text)
-            let words = BuiltinProse.wordCount(text)
+            let text = ProseText.sentence(unit.text)
+            let words = ProseText.wordCount(text)
             // A very short lead ("Notes.") says less than a central sentence.
             guard words >= (position == 0 ? 5 : 3), words <= Self.blurbWords,
-                BuiltinProse.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
+                ProseText.length(text) <= Self.blurbLength, ResultProse.sentenceCount(text) == 1,
                 Self.reads(text, asBlurbUnder: title), !Self.isPieceOfLongerSentence(unit, in: analysis)
             else { continue }
             return text
@@ -129,21 +129,21 @@ extension BuiltinEngine {
     /// own (``opensOnItsOwn(_:)``): a blurb has no sentence before it.
     private static func reads(_ text: String, asBlurbUnder title: String) -> Bool {
         !ResultProse.sameText(text, title) && !ItemRules.isEmptyProse(text) && ItemRules.sentenceCut(text) == nil
-            && opensOnItsOwn(text) && !BuiltinProse.isUnfinished(text)
+            && opensOnItsOwn(text) && !ProseText.isUnfinished(text)
     }
 
     /// `text` cut to one sentence within the bounds, ending with a period where it was cut.
     static func oneSentence(_ text: String, maxWords: Int, maxLength: Int) -> String {
-        var sentence = BuiltinProse.sentence(text)
-        if BuiltinProse.wordCount(sentence) > maxWords || BuiltinProse.length(sentence) > maxLength {
-            sentence = BuiltinProse.shortened(sentence, maxWords: maxWords, maxLength: maxLength, ending: ".")
+        var sentence = ProseText.sentence(text)
+        if ProseText.wordCount(sentence) > maxWords || ProseText.length(sentence) > maxLength {
+            sentence = ProseText.shortened(sentence, maxWords: maxWords, maxLength: maxLength, ending: ".")
         }
         // The source sentence may hold a second sentence by the validator's rules ("… U.S. Army").
         var words = sentence.split(separator: " ")
         while ResultProse.sentenceCount(sentence) > 1, words.count > 1 {
             words.removeLast()
-            sentence = BuiltinProse.shortened(words.joined(separator: " "), maxLength: maxLength, ending: "")
-            sentence = BuiltinProse.sentence(sentence.trimmingTrailingPunctuation)
+            sentence = ProseText.shortened(words.joined(separator: " "), maxLength: maxLength, ending: "")
+            sentence = ProseText.sentence(sentence.trimmingTrailingPunctuation)
         }
         return sentence
     }

@@ -31,7 +31,7 @@ extension BuiltinEngine {
             {
                 continue
             }
-            guard !label.isEmpty, keys.insert(BuiltinProse.duplicateKey(label)).inserted else { continue }
+            guard !label.isEmpty, keys.insert(ProseText.duplicateKey(label)).inserted else { continue }
             let sentences = Set(analysis.prose.indices.filter { analysis.mentions(phrase.key, inProse: $0) })
             terms.append(Term(label: label, stems: stems, sentences: sentences))
         }
@@ -110,7 +110,7 @@ extension BuiltinEngine {
             let own = ItemRules.overlapKeys(label)
             guard ItemRules.problem(label, .label) == nil, !ItemRules.nearCopy(own, parentKeys),
                 !stems.contains(where: { ItemRules.nearCopy(own, $0) }),
-                keys.insert(BuiltinProse.duplicateKey(label)).inserted
+                keys.insert(ProseText.duplicateKey(label)).inserted
             else { return false }
             stems.append(own)
             return true
@@ -122,12 +122,12 @@ extension BuiltinEngine {
     /// Assembly and the road"; ``ItemRepairs/headPhrase(_:maxWords:)``, the cut a model's label
     /// gets too), else to its first words.
     static func label(_ text: String) -> String {
-        let line = BuiltinProse.termText(text)
-        if let head = ItemRepairs.headPhrase(BuiltinProse.oneLine(line), maxWords: labelWords),
-            BuiltinProse.length(head) <= labelLength {
+        let line = ProseText.termText(text)
+        if let head = ItemRepairs.headPhrase(ProseText.oneLine(line), maxWords: labelWords),
+            ProseText.length(head) <= labelLength {
             return head
         }
-        return BuiltinProse.shortened(line, maxWords: labelWords, maxLength: labelLength, ending: "")
+        return ProseText.shortened(line, maxWords: labelWords, maxLength: labelLength, ending: "")
     }
 
     /// A heading as a node label, without its section number: "2. Where it happens" and
@@ -149,7 +149,7 @@ extension BuiltinEngine {
     /// Control Flow Tools", "Chapter 6. Maintenance…" → "Maintenance…"), as the map's labels are;
     /// the title itself when its words alone are no label or it has no such number ("1984").
     static func unnumberedTitle(_ title: String) -> String {
-        let text = BuiltinProse.oneLine(title)
+        let text = ProseText.oneLine(title)
         let words = text.replacing(MindMapPatterns.titleNumber, with: "")
         guard words != text, words.contains(where: \.isLetter),
             ItemRules.problem(words, .label) == nil else { return text }
@@ -185,7 +185,7 @@ extension BuiltinEngine {
         let owner = label(topic.replacing(number, with: "")).replacing(MindMapPatterns.leadingThe, with: "the ")
         guard words.contains(where: \.isLetter), owner.contains(where: \.isLetter) else { return nil }
         let qualified = "\(words) of \(owner)"
-        guard BuiltinProse.wordCount(qualified) <= labelWords, BuiltinProse.length(qualified) <= labelLength,
+        guard ProseText.wordCount(qualified) <= labelWords, ProseText.length(qualified) <= labelLength,
             ItemRules.problem(qualified, .label) == nil
         else { return nil }
         return qualified
@@ -260,7 +260,7 @@ extension BuiltinEngine {
             let pattern = try? Regex("^\(first + 1)\\.?\\s+\\S")
             guard let pattern, let line = outline.units[(start + 1)..<end].first(where: { unit in
                 !unit.isHeading && !unit.isCode && unit.text.contains(pattern)
-                    && BuiltinProse.wordCount(unit.text) <= 12
+                    && ProseText.wordCount(unit.text) <= 12
                     && !(unit.text.last.map { ".:;,".contains($0) } ?? true)
                     && unit.paragraph != outline.units[unit.index - 1].paragraph
                     && (unit.index + 1 == outline.units.count
@@ -290,7 +290,7 @@ extension BuiltinEngine {
 
     /// The content stems of a text (all its stems when it has only function words).
     static func stems(of text: String) -> Set<String> {
-        let words = BuiltinTerms.words(in: text)
+        let words = TermNormalizer.words(in: text)
         let content = words.filter { !$0.isStopword }
         return Set((content.isEmpty ? words : content).map(\.stem))
     }

@@ -19,7 +19,7 @@ extension BuiltinEngine {
         if branches.count < 2 { branches = clusterBranches(analysis, centre: centre, centreStems: centreStems) }
         branches = Self.meaningful(branches, under: centre)
         for entry in analysis.ranked where branches.count < 2 {
-            let label = BuiltinProse.shortened(entry.sentence.text, maxWords: Self.labelWords,
+            let label = ProseText.shortened(entry.sentence.text, maxWords: Self.labelWords,
                 maxLength: Self.labelLength)
             guard !label.isEmpty else { continue }
             branches = Self.meaningful(branches + [MindMap.Node(label: label)], under: centre)
@@ -49,11 +49,11 @@ extension BuiltinEngine {
     /// words. `nil` when the centre already is the source's title or its opening heading.
     func chapterTitle(_ analysis: BuiltinAnalysis, besides centre: String) -> String? {
         guard let opening = analysis.units.first, opening.isHeading, !ResultProse.sameText(opening.text, centre),
-            !ResultProse.sameText(analysis.givenTitle.map(BuiltinProse.oneLine) ?? "", centre)
+            !ResultProse.sameText(analysis.givenTitle.map(ProseText.oneLine) ?? "", centre)
         else { return nil }
-        let title = BuiltinProse.oneLine(opening.text)
+        let title = ProseText.oneLine(opening.text)
             .replacing(MindMapPatterns.chapterLabel, with: "")
-        guard BuiltinProse.wordCount(title) <= Self.centreWords, BuiltinProse.length(title) <= Self.labelLength,
+        guard ProseText.wordCount(title) <= Self.centreWords, ProseText.length(title) <= Self.labelLength,
             ItemRules.problem(title, .label) == nil
         else { return nil }
         return title
@@ -214,7 +214,7 @@ extension BuiltinEngine {
         var seen = Set<String>()
         let names = analysis.definitions.filter { inside.contains($0.label.index) }
             .map { label($0.term) }
-            .filter { !$0.isEmpty && seen.insert(BuiltinProse.duplicateKey($0)).inserted }
+            .filter { !$0.isEmpty && seen.insert(ProseText.duplicateKey($0)).inserted }
             .prefix(max(0, limit)).map { MindMap.Node(label: $0) }
         return names.count >= 2 ? names : []
     }
@@ -274,7 +274,7 @@ extension BuiltinEngine {
                     || subsections.contains(where: { sectionNumber($0.heading ?? "") != nil }) { nested = numbered }
             }
             let weight = ([head] + subsections).reduce(0) { total, section in
-                total + section.sentences.reduce(0) { $0 + BuiltinProse.wordCount($1.text) }
+                total + section.sentences.reduce(0) { $0 + ProseText.wordCount($1.text) }
             }
             return SectionTree(section: head, subsections: sectionTrees(nested), weight: weight)
         }
@@ -323,7 +323,7 @@ extension BuiltinEngine {
         limit: Int) -> [String] {
         let units = sections.flatMap { section in (section.headingSentence.map { [$0] } ?? []) + section.sentences }
         // Each unit's words once, for the terms and the modifiers below (code has none to give).
-        let unitWords = units.map { $0.isCode ? [] : BuiltinTerms.words(in: $0.text) }
+        let unitWords = units.map { $0.isCode ? [] : TermNormalizer.words(in: $0.text) }
         let local = KeyphraseExtractor(weighsGeneralEnglish: analysis.isEnglish)
             .keyphrases(in: units, words: unitWords, limit: 20, fieldNames: analysis.fieldNames)
         // A term said once in a section and nowhere a key term of the document is usually a
@@ -351,7 +351,7 @@ extension BuiltinEngine {
     /// (each unit's words) write only right before another content word, with nothing but a
     /// space between (never at a clause's end, before a function word or alone). A plural before
     /// a content word is a subject before its verb ("riots broke out"), so none is counted.
-    static func onlyModifiers(in unitWords: [[BuiltinWord]]) -> Set<String> {
+    static func onlyModifiers(in unitWords: [[NormalizedWord]]) -> Set<String> {
         var before = Set<String>()
         var elsewhere = Set<String>()
         for words in unitWords {
@@ -390,7 +390,7 @@ extension BuiltinEngine {
             else { continue }
             let label = label(phrase.text)
             guard !label.isEmpty, clausePiece?(label) != true,
-                keys.insert(BuiltinProse.duplicateKey(label)).inserted
+                keys.insert(ProseText.duplicateKey(label)).inserted
             else { continue }
             picked.append(label)
             pickedStems.append(stems)

@@ -26,7 +26,7 @@ extension BuiltinEngine {
         if ItemRules.problem(title, .label) != nil { title = composedTitle(analysis) ?? "Study Notes" }
         var show = PodcastShow(analysis: analysis)
         let curious = Self.podcastHosts[0].name
-        let subject = BuiltinProse.shortened(title, maxWords: Self.topicWords, maxLength: 60, ending: "")
+        let subject = ProseText.shortened(title, maxWords: Self.topicWords, maxLength: 60, ending: "")
 
         show.ask("Welcome to the study podcast! I'm \(curious), and today Theo and I are talking about \(subject). "
             + "Theo, what is this material about?")
@@ -75,13 +75,13 @@ extension BuiltinEngine {
         func best(_ sentences: [Sentence], leading term: String? = nil) -> [Sentence] {
             func key(_ sentence: Sentence) -> (Int, Int, Int) {
                 let defines =
-                    term.map { BuiltinProse.withoutListMarker(sentence.text).lowercased().hasPrefix($0.lowercased()) }
+                    term.map { ProseText.withoutListMarker(sentence.text).lowercased().hasPrefix($0.lowercased()) }
                         ?? false
-                return (defines ? 0 : 1, BuiltinProse.leansOnContext(sentence.text) ? 1 : 0,
+                return (defines ? 0 : 1, ProseText.leansOnContext(sentence.text) ? 1 : 0,
                     rank[sentence.offsets.lowerBound] ?? .max)
             }
             return sentences.filter {
-                rank[$0.offsets.lowerBound] != nil && BuiltinProse.wordCount($0.text) >= 5
+                rank[$0.offsets.lowerBound] != nil && ProseText.wordCount($0.text) >= 5
                     && Self.isWholeLine($0, in: analysis)
             }
             .sorted { key($0) < key($1) }
@@ -89,7 +89,7 @@ extension BuiltinEngine {
         let sections = analysis.outline.sections.compactMap { section -> (Int, PodcastTopic)? in
             guard let heading = section.heading.map(Self.withoutNumbering),
                 !Self.backMatter.contains(heading.lowercased()) else { return nil }
-            let name = Self.spokenHeading(BuiltinProse.shortened(BuiltinProse.termText(heading),
+            let name = Self.spokenHeading(ProseText.shortened(ProseText.termText(heading),
                 maxWords: Self.topicWords, maxLength: 70, ending: ""))
             var sentences = best(section.sentences)
             // The two a section is heard by, in the material's order: a definition before its consequences.
@@ -111,7 +111,7 @@ extension BuiltinEngine {
             // Short terms only, none overlapping one already asked about ("quantity" after "quantity demanded").
             let stems = Set(phrase.key.split(separator: " ").map(String.init))
             guard phrase.wordCount <= 2, phrase.text.contains(where: \.isLetter),
-                !phrase.text.contains(where: BuiltinTerms.isCJK),
+                !phrase.text.contains(where: TermNormalizer.isCJK),
                 !stems.isSubset(of: titleStems), stems.isDisjoint(with: spokenStems)
             else { continue }
             let mentioning = analysis.prose.indices.filter { analysis.mentions(phrase.key,
@@ -119,7 +119,7 @@ extension BuiltinEngine {
             let sentences = best(mentioning, leading: phrase.text)
             spokenStems.formUnion(stems)
             guard !sentences.isEmpty else { continue }
-            topics.append(PodcastTopic(name: BuiltinProse.termText(phrase.text), isTerm: true, sentences: sentences))
+            topics.append(PodcastTopic(name: ProseText.termText(phrase.text), isTerm: true, sentences: sentences))
         }
         return topics
     }
@@ -127,7 +127,7 @@ extension BuiltinEngine {
     /// Whether Theo may speak a sentence: a whole one, never one that stops on "… after the end
     /// of" or a piece of a run-on sentence cut for length.
     private static func isWholeLine(_ sentence: Sentence, in analysis: BuiltinAnalysis) -> Bool {
-        !BuiltinProse.isUnfinished(sentence.text) && !isPieceOfLongerSentence(sentence, in: analysis)
+        !ProseText.isUnfinished(sentence.text) && !isPieceOfLongerSentence(sentence, in: analysis)
     }
 
     /// Maya's question about a topic, varied so the show does not sound like a form.
@@ -160,7 +160,7 @@ extension BuiltinEngine {
 
     /// A heading without its section number ("3.2 The Calvin cycle" → "The Calvin cycle").
     static func withoutNumbering(_ heading: String) -> String {
-        var text = Substring(BuiltinProse.oneLine(heading))
+        var text = Substring(ProseText.oneLine(heading))
         let number = text.prefix { $0.isNumber || $0 == "." }
         // "3.2 " or "4. " or "12 ", never a year ("1989 and after").
         guard number.contains(where: \.isNumber), number.contains(".") || number.count <= 2,
@@ -203,19 +203,19 @@ private struct PodcastShow {
     /// when it still fits); `false` when none does.
     mutating func answer(from sentences: [Sentence], leadIns: [String]) -> Bool {
         for sentence in sentences {
-            let spoken = BuiltinProse.sentence(sentence.text.replacingOccurrences(of: "**",
+            let spoken = ProseText.sentence(sentence.text.replacingOccurrences(of: "**",
                 with: "").replacingOccurrences(of: "__", with: ""))
-            let key = BuiltinProse.duplicateKey(spoken)
-            guard !used.contains(key), BuiltinProse.wordCount(spoken) >= 5,
+            let key = ProseText.duplicateKey(spoken)
+            guard !used.contains(key), ProseText.wordCount(spoken) >= 5,
                 ItemRules.problem(spoken, .podcastLine) == nil,
                 ItemRules.stockFiller(in: spoken) == nil
             else { continue }
             guard let line = leadIns.map({ $0.isEmpty ? spoken : $0 + " " + spoken })
-                .first(where: { BuiltinProse.wordCount($0) <= PodcastScript.lineWords })
+                .first(where: { ProseText.wordCount($0) <= PodcastScript.lineWords })
             else { continue }
             used.insert(key)
             turns.append(PodcastScript.Turn(speaker: BuiltinEngine.podcastHosts[1].name, line: line,
-                quote: BuiltinProse.oneLine(sentence.text)))
+                quote: ProseText.oneLine(sentence.text)))
             return true
         }
         return false

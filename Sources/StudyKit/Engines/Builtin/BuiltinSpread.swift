@@ -120,7 +120,7 @@ struct SectionSpread {
     private func localTerms(_ index: Int) -> [Keyphrase] {
         let units = unitsBySection[index].map { analysis.units[$0] }
         let words = units.map { unit in
-            analysis.proseWords(ofUnit: unit.index) ?? (unit.isCode ? [] : BuiltinTerms.words(in: unit.text))
+            analysis.proseWords(ofUnit: unit.index) ?? (unit.isCode ? [] : TermNormalizer.words(in: unit.text))
         }
         let found = KeyphraseExtractor(weighsGeneralEnglish: analysis.isEnglish)
             .keyphrases(in: units, words: words, limit: Self.termsPerSection, fieldNames: analysis.fieldNames)

@@ -11,29 +11,29 @@ extension BuiltinEngine {
     private static let keyPointLimit = 8
 
     /// `text` as a key point when it passes the key-point rules whole (``ItemMeaning/keyPoint``):
-    /// one finished sentence (``BuiltinProse/isUnfinished(_:)``) that reads on its own
+    /// one finished sentence (``ProseText/isUnfinished(_:)``) that reads on its own
     /// (``readsOnItsOwn(_:)``) within the bounds, ending as a sentence, with four content words.
     static func keyPoint(_ text: String, standalone: Bool = true) -> String? {
-        guard !BuiltinProse.isUnfinished(text), !standalone || readsOnItsOwn(text) else { return nil }
-        let point = BuiltinProse.sentence(text)
-        guard BuiltinProse.length(point) <= keyPointLength, BuiltinProse.wordCount(point) <= keyPointWords,
+        guard !ProseText.isUnfinished(text), !standalone || readsOnItsOwn(text) else { return nil }
+        let point = ProseText.sentence(text)
+        guard ProseText.length(point) <= keyPointLength, ProseText.wordCount(point) <= keyPointWords,
             ItemRules.problem(point, .keyPoint) == nil
         else { return nil }
         return point
     }
 
     /// Whether a sentence reads on its own, away from the text around it: it opens with no word
-    /// that points back (``BuiltinProse/leansOnContext(_:)``, which the podcast and the cards use
+    /// that points back (``ProseText/leansOnContext(_:)``, which the podcast and the cards use
     /// too: "This is useful when …", "They are two examples …"), it sends the reader nowhere else
     /// (``pointsElsewhere(_:)``), and its brackets close ("(In Python, the term method is not unique …" lost its
     /// close in a split).
     static func readsOnItsOwn(_ unit: String) -> Bool {
         // As the reader sees it: a list item's "1." or "- " is no word of the sentence.
-        let text = BuiltinProse.withoutListMarker(BuiltinProse.oneLine(unit))
+        let text = ProseText.withoutListMarker(ProseText.oneLine(unit))
         let lower = text.lowercased()
         func matches(_ expression: NSRegularExpression) -> Bool { expression.firstMatch(in: lower,
             range: NSRange(lower.startIndex..., in: lower)) != nil }
-        let leans = (BuiltinProse.leansOnContext(text) || matches(leaningExpression))
+        let leans = (ProseText.leansOnContext(text) || matches(leaningExpression))
             && !matches(selfContainedExpression)
         // A bracket left open ("[This document will be expanded …" of an editor's note) is a
         // piece of an aside, not a statement.
@@ -50,7 +50,7 @@ extension BuiltinEngine {
         guard readsOnItsOwn(unit) else { return false }
         // Up to the first semicolon: after it, "this task" may point at the clause before it in the
         // same sentence ("To use Debian, you need to install it on a computer; this task is …").
-        let lower = String(BuiltinProse.oneLine(unit).lowercased().prefix { $0 != ";" })
+        let lower = String(ProseText.oneLine(unit).lowercased().prefix { $0 != ";" })
         return pointing.firstMatch(in: lower, range: NSRange(lower.startIndex..., in: lower)) == nil
     }
 
@@ -79,7 +79,7 @@ extension BuiltinEngine {
         func endsSentence(_ text: String) -> Bool {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             // (Nothing but closing marks, or nothing at all, leaves nothing open either.)
-            return trimmed.allSatisfy(BuiltinProse.closers.contains) || BuiltinProse.endsSentence(trimmed, alsoAt: ":;")
+            return trimmed.allSatisfy(ProseText.closers.contains) || ProseText.endsSentence(trimmed, alsoAt: ":;")
         }
         func abuts(_ first: Sentence, _ second: Sentence) -> Bool {
             first.paragraph == second.paragraph && !first.isHeading && !first.isListItem && !second.isListItem
@@ -176,7 +176,7 @@ extension BuiltinEngine {
     /// above "This documentation, for BibTeX version 0.99b, is meant for general BibTeX users");
     /// else the first such unit of five words; else the first prose unit.
     static func lead(_ analysis: BuiltinAnalysis) -> Sentence {
-        let top = analysis.prose.prefix(8).filter { BuiltinProse.wordCount($0.text) >= 5 }
+        let top = analysis.prose.prefix(8).filter { ProseText.wordCount($0.text) >= 5 }
         // The paragraphs that open with a bracket: an aside, however many sentences it holds.
         let asides = Set(analysis.prose.prefix(8).filter { $0.text.hasPrefix("[") }.map(\.paragraph))
         return top.first { !asides.contains($0.paragraph) && opensOnItsOwn($0.text)
@@ -200,16 +200,16 @@ extension BuiltinEngine {
         // central sentences, in document order; two or three by the validator's count.
         // Sentences of five words or more first.
         let lead = Self.lead(analysis)
-        let longFirst = [lead] + analysis.ranked.map(\.sentence).filter { BuiltinProse.wordCount($0.text) >= 5 }
-            + analysis.ranked.map(\.sentence).filter { BuiltinProse.wordCount($0.text) < 5 }
+        let longFirst = [lead] + analysis.ranked.map(\.sentence).filter { ProseText.wordCount($0.text) >= 5 }
+            + analysis.ranked.map(\.sentence).filter { ProseText.wordCount($0.text) < 5 }
         var chosen: [Sentence] = []
         var seen = Set<String>()
         var overview = ""
         for (position, candidate) in longFirst.enumerated() {
             guard chosen.count < 3, ResultProse.sentenceCount(overview) < 3 else { break }
-            if position == 0, BuiltinProse.wordCount(candidate.text) < 5 { continue }
+            if position == 0, ProseText.wordCount(candidate.text) < 5 { continue }
             // The material's own "This article covers …" is filler in an overview too.
-            if ItemRules.isEmptyProse(candidate.text) || BuiltinProse.isUnfinished(candidate.text) {
+            if ItemRules.isEmptyProse(candidate.text) || ProseText.isUnfinished(candidate.text) {
                 continue
             }
             // A function's prototype is no sentence of an overview, as it is no key point.
@@ -217,12 +217,12 @@ extension BuiltinEngine {
             // An overview has no room for the sentence another one leans on: it opens the material.
             if standalone, !Self.opensOnItsOwn(candidate.text)
                 || Self.isPieceOfLongerSentence(candidate, in: analysis) { continue }
-            let key = BuiltinProse.duplicateKey(BuiltinProse.sentence(candidate.text))
+            let key = ProseText.duplicateKey(ProseText.sentence(candidate.text))
             guard !seen.contains(key) else { continue }
             let trial = (chosen + [candidate]).sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
-            let text = trial.map { BuiltinProse.sentence($0.text) }.joined(separator: " ")
+            let text = trial.map { ProseText.sentence($0.text) }.joined(separator: " ")
             // Both of the schema's bounds: a table's rows ("AES-GCM | ✔ | ✔ …") are many words in few characters.
-            guard BuiltinProse.length(text) <= Self.overviewLength, BuiltinProse.wordCount(text) <= Self.overviewWords,
+            guard ProseText.length(text) <= Self.overviewLength, ProseText.wordCount(text) <= Self.overviewWords,
                 ResultProse.sentenceCount(text) <= 3,
                 ItemRules.repeatedPhrase(in: text) == nil
             else { continue }
@@ -268,7 +268,7 @@ extension BuiltinEngine {
         func add(_ text: String) {
             guard points.count < Self.keyPointLimit,
                 let point = Self.keyPoint(text, standalone: standalone) else { return }
-            let key = BuiltinProse.duplicateKey(point)
+            let key = ProseText.duplicateKey(point)
             let stems = ItemRules.overlapKeys(point)
             guard !pointKeys.contains(key),
                 !(overviewKeys + taken).contains(where: { ItemRules.nearCopy(stems, $0) }) else { return }
@@ -291,7 +291,7 @@ extension BuiltinEngine {
             if let dropped, Self.keyPoint(dropped.text, standalone: standalone) != nil {
                 let kept =
                     chosen.filter { $0.index != dropped.index }.sorted { $0.offsets.lowerBound < $1.offsets.lowerBound }
-                let shorter = kept.map { BuiltinProse.sentence($0.text) }.joined(separator: " ")
+                let shorter = kept.map { ProseText.sentence($0.text) }.joined(separator: " ")
                 if ResultProse.sentenceCount(shorter) >= 2 {
                     overview = shorter
                     overviewKeys = sentenceKeys(shorter)
@@ -385,7 +385,7 @@ extension BuiltinEngine {
                     guard !spread || !subsections.contains(subsection), let point = Self.keyPoint(named(sentence)),
                         !Self.isPieceOfLongerSentence(sentence, in: analysis)
                     else { continue }
-                    let key = BuiltinProse.duplicateKey(point)
+                    let key = ProseText.duplicateKey(point)
                     let stems = ItemRules.overlapKeys(point)
                     guard !seen.contains(key),
                         !taken.contains(where: { ItemRules.nearCopy(stems, $0) }) else { continue }
@@ -397,7 +397,7 @@ extension BuiltinEngine {
             }
             let heading = Self.sectionHeading(outline.trees[tree].section.heading ?? "")
             guard !points.isEmpty, !heading.isEmpty,
-                headings.insert(BuiltinProse.duplicateKey(heading)).inserted else { continue }
+                headings.insert(ProseText.duplicateKey(heading)).inserted else { continue }
             groups.append(Summary.SectionPoints(section: heading, keyPoints: points))
         }
         return groups.count >= Self.sectionSummarySections ? groups : []
@@ -406,7 +406,7 @@ extension BuiltinEngine {
     /// A section's heading as its group names it: one line, without its section number, at most
     /// 120 characters (cut at a word).
     private static func sectionHeading(_ heading: String) -> String {
-        let line = BuiltinProse.oneLine(withoutHeadingNumber(heading)).trimmingCharacters(in: .whitespaces)
-        return BuiltinProse.shortened(line, maxWords: 30, maxLength: 120, ending: "")
+        let line = ProseText.oneLine(withoutHeadingNumber(heading)).trimmingCharacters(in: .whitespaces)
+        return ProseText.shortened(line, maxWords: 30, maxLength: 120, ending: "")
     }
 }

@@ -19,9 +19,9 @@ struct ClozeItem: Sendable, Hashable {
     var siblings: [String] = []
 
     /// The cloze text as shown: one line, without a list item's bullet or number.
-    var shownQuestion: String { BuiltinProse.withoutListMarker(BuiltinProse.oneLine(clozeText)) }
+    var shownQuestion: String { ProseText.withoutListMarker(ProseText.oneLine(clozeText)) }
     /// The source sentence as quoted: one line, without a list item's bullet or number.
-    var shownSentence: String { BuiltinProse.withoutListMarker(BuiltinProse.oneLine(sentence)) }
+    var shownSentence: String { ProseText.withoutListMarker(ProseText.oneLine(sentence)) }
 }
 
 // MARK: - Builder
@@ -84,7 +84,7 @@ struct ClozeBuilder: Sendable {
             guard items.count < limit else { break }
             let sentence = entry.sentence
             guard !sentence.isHeading else { continue }
-            let words = BuiltinTerms.words(in: sentence.text)
+            let words = TermNormalizer.words(in: sentence.text)
             guard (minWords...max(minWords, maxWords)).contains(words.count) else { continue }
             let stems = words.map(\.stem)
             let chars = Array(sentence.text)
@@ -265,7 +265,7 @@ struct ClozeBuilder: Sendable {
     // MARK: Private
 
     private func makeItem(
-        sentence: Sentence, chars: [Character], words: [BuiltinWord], matches: [Int], first: Int, length: Int, key: String
+        sentence: Sentence, chars: [Character], words: [NormalizedWord], matches: [Int], first: Int, length: Int, key: String
     ) -> ClozeItem {
         let answerRange = words[first].offsets.lowerBound..<words[first + length - 1].offsets.upperBound
         var cloze = ""
@@ -327,7 +327,7 @@ struct ClozeBuilder: Sendable {
     /// followed by what follows a verb (``afterAVerb``: "the", "into", "is"). A preposition
     /// (``afterAVerbOrANoun``) says so only for one word whose neighbour before it is no term of
     /// the text with it (`terms`, stem keys): "hydrogen ions in water" is a term and a noun.
-    static func endsOnAVerb(_ words: [BuiltinWord], start: Int, length: Int, terms: Set<String> = []) -> Bool {
+    static func endsOnAVerb(_ words: [NormalizedWord], start: Int, length: Int, terms: Set<String> = []) -> Bool {
         let lastIndex = start + length - 1
         guard words.indices.contains(lastIndex), words.indices.contains(lastIndex + 1),
             !words[lastIndex + 1].followsBreak
@@ -385,7 +385,7 @@ struct ClozeBuilder: Sendable {
     /// between: before a name ("enzyme" in "the enzyme PEP carboxylase", "gene" in "the gene
     /// BRCA1": a word of two characters or more with a capital or a digit) or after a function's
     /// name ("function" in "the asn1_der_decoding() function").
-    static func namesAKind(_ chars: [Character], _ words: [BuiltinWord], at index: Int) -> Bool {
+    static func namesAKind(_ chars: [Character], _ words: [NormalizedWord], at index: Int) -> Bool {
         if words.indices.contains(index + 1), !words[index + 1].followsBreak {
             // One capital letter is no name but a type ("helper T cells", "vitamin C").
             let next = words[index + 1].surface
@@ -401,9 +401,9 @@ struct ClozeBuilder: Sendable {
     /// word that is no function word right before or after it, with only a space between:
     /// "Revolution" of "The French Revolution", "Louis" of "Louis XVI". ("Python version" of
     /// "default Debian Python version" is no name: a term may follow a name that qualifies it.)
-    static func isPartOfALongerName(_ words: [BuiltinWord], at index: Int, length: Int) -> Bool {
+    static func isPartOfALongerName(_ words: [NormalizedWord], at index: Int, length: Int) -> Bool {
         guard words[index..<(index + length)].allSatisfy({ $0.surface.first?.isUppercase == true }) else { return false }
-        func nameWord(_ word: BuiltinWord) -> Bool { word.surface.first?.isUppercase == true && !word.isStopword }
+        func nameWord(_ word: NormalizedWord) -> Bool { word.surface.first?.isUppercase == true && !word.isStopword }
         if index > 0, !words[index].followsBreak, nameWord(words[index - 1]) { return true }
         let after = index + length
         return after < words.count && !words[after].followsBreak && nameWord(words[after])
@@ -423,7 +423,7 @@ struct ClozeBuilder: Sendable {
 
     /// Whether the words before `index` are a content word and "and", "or" or "nor" ("MANUAL and",
     /// "required and"): a phrase there may share its head with that word.
-    static func isCoordinated(_ words: [BuiltinWord], at index: Int) -> Bool {
+    static func isCoordinated(_ words: [NormalizedWord], at index: Int) -> Bool {
         guard index >= 2, !words[index].followsBreak, !words[index - 1].followsBreak else { return false }
         return ["and", "or", "nor"].contains(words[index - 1].lowercased) && !words[index - 2].isStopword
     }

@@ -107,12 +107,12 @@ struct DefinitionEntry: Sendable, Hashable {
         else { return nil }
         // A name holds no function word but a joining one, and opens on none: "The cell has
         // three parts: …" and "My advice is simple: …" are sentences.
-        let nameWords = BuiltinTerms.words(in: String(name))
+        let nameWords = TermNormalizer.words(in: String(name))
         guard let opener = nameWords.first, !opener.isStopword,
             nameWords.allSatisfy({ !$0.isStopword || joiningWords.contains($0.lowercased) })
         else { return nil }
         let description =
-            BuiltinProse.oneLine(String(text[text.index(after: colon)...])).trimmingCharacters(in: .whitespaces)
+            ProseText.oneLine(String(text[text.index(after: colon)...])).trimmingCharacters(in: .whitespaces)
         guard let last = description.last, ".!)".contains(last), !description.contains("?"),
             description.split(separator: " ").count >= minimumDescriptionWords,
             let opening = description.first, opening.isLetter
@@ -123,7 +123,7 @@ struct DefinitionEntry: Sendable, Hashable {
     /// The length of the list marker a list item's text opens with ("• ", "12. "), its space
     /// included; 0 for none.
     static func listMarkerLength(_ text: String) -> Int {
-        text.count - BuiltinProse.withoutListMarker(text).count
+        text.count - ProseText.withoutListMarker(text).count
     }
 
     /// First words that make "Word: …" a label of the text, not a name it defines.
@@ -139,7 +139,7 @@ struct DefinitionEntry: Sendable, Hashable {
     /// or the name itself — "Louis XVI.", "Abbé Sieyès.", "Sans-culottes.", "Estates-General:".
     static func term(of unit: Sentence) -> String? {
         guard !unit.isHeading, !unit.isCode, !unit.isListItem else { return nil }
-        var text = BuiltinProse.oneLine(unit.text)
+        var text = ProseText.oneLine(unit.text)
         if text.hasSuffix(".") || text.hasSuffix(":") { text.removeLast() }
         let words = text.split(separator: " ")
         guard (1...maximumTermWords).contains(words.count), let first = words.first?.first, first.isUppercase,
@@ -154,7 +154,7 @@ struct DefinitionEntry: Sendable, Hashable {
     /// Whether a unit reads as a description: at least 4 words, opening on a capital letter and
     /// finished (a period, an exclamation mark or a closing bracket ends it).
     static func describes(_ unit: Sentence) -> Bool {
-        let text = BuiltinProse.oneLine(unit.text)
+        let text = ProseText.oneLine(unit.text)
         guard !unit.isHeading, !unit.isCode, let first = text.first, first.isUppercase || first.isNumber,
             let last = text.last, ".!)".contains(last)
         else { return false }

@@ -90,7 +90,7 @@ struct FeynmanCheck: Sendable {
     /// A word's matching key: its stem, with a final "i" read as "y" so that "copied" (copi)
     /// and "copies" (copy) meet, and words that name one operation as one ("removes",
     /// "deleting", "uninstalls").
-    static func key(_ word: BuiltinWord) -> String {
+    static func key(_ word: NormalizedWord) -> String {
         var stem = word.stem
         if stem.count > 3, stem.hasSuffix("i") { stem = String(stem.dropLast()) + "y" }
         return synonyms[stem] ?? stem
@@ -106,18 +106,18 @@ struct FeynmanCheck: Sendable {
         ]
         var table: [String: String] = [:]
         for group in groups {
-            let stems = group.flatMap { BuiltinTerms.words(in: $0).map(\.stem) }
+            let stems = group.flatMap { TermNormalizer.words(in: $0).map(\.stem) }
             for stem in stems { table[stem] = stems[0] }
         }
         return table
     }()
 
     /// The keys of ``genericWords``: every form of a generic word is generic ("working" as "work").
-    static let genericKeys: Set<String> = Set(genericWords.flatMap { BuiltinTerms.words(in: $0).map(key) })
+    static let genericKeys: Set<String> = Set(genericWords.flatMap { TermNormalizer.words(in: $0).map(key) })
 
     /// The content keys of a text, in order: no stopwords, numbers or generic words.
     static func contentKeys(_ text: String) -> [String] {
-        BuiltinTerms.words(in: text).compactMap { word in
+        TermNormalizer.words(in: text).compactMap { word in
             guard !word.isStopword, !word.isNumber, !genericWords.contains(word.lowercased),
                 word.surface.count >= 3 || word.surface.contains(where: { !$0.isASCII })
             else { return nil }
@@ -130,7 +130,7 @@ struct FeynmanCheck: Sendable {
 
     init(_ analysis: BuiltinAnalysis, concept: String, shownConcept: String, explanation: String) {
         self.concept = shownConcept
-        let sentences = analysis.prose.map { BuiltinProse.oneLine($0.text) }
+        let sentences = analysis.prose.map { ProseText.oneLine($0.text) }
         let keys = sentences.map { Set(Self.contentKeys($0)) }
         let count = max(1, sentences.count)
         var frequency: [String: Int] = [:]
@@ -158,7 +158,7 @@ struct FeynmanCheck: Sendable {
         func section(_ index: Int) -> Int { analysis.outline.sectionOfUnit[analysis.prose[index].index] }
         let conceptSections = Set(relevant.map(section))
 
-        let explained = BuiltinProse.oneLine(explanation)
+        let explained = ProseText.oneLine(explanation)
         let missing = !explained.contains(where: { $0.isLetter || $0.isNumber })
         isMissing = missing
 
@@ -169,7 +169,7 @@ struct FeynmanCheck: Sendable {
             let claimKeys = Array(wholeKeys.subtracting(conceptKeys))
             guard !claimKeys.isEmpty else { continue }
             // A word or two the material never uses ("Unsure.") is no claim to check.
-            if BuiltinProse.wordCount(clause) < 3, claimKeys.allSatisfy({ frequency[$0] == nil }) { continue }
+            if ProseText.wordCount(clause) < 3, claimKeys.allSatisfy({ frequency[$0] == nil }) { continue }
             let total = claimKeys.reduce(0) { $0 + weight($1) }
             // The concept's sentence that says the opposite ("evaluated every time" where it says
             // "evaluated only once").
@@ -264,9 +264,9 @@ struct FeynmanCheck: Sendable {
                 termKeys.allSatisfy(isTheConcepts),
                 Set(termKeys).isDisjoint(with: conceptKeys), Set(termKeys).isDisjoint(with: common),
                 !terms.contains(where: { !Set($0.keys).isDisjoint(with: termKeys) }),
-                let last = BuiltinTerms.words(in: text).last, !EnglishWordClass.isNeverNoun(last.lowercased)
+                let last = TermNormalizer.words(in: text).last, !EnglishWordClass.isNeverNoun(last.lowercased)
             else { return }
-            terms.append((BuiltinProse.termText(text), termKeys))
+            terms.append((ProseText.termText(text), termKeys))
         }
         for phrase in analysis.keyphrases where phrase.text.contains(where: \.isLetter) {
             consider(phrase.text, Self.contentKeys(phrase.text))
@@ -275,7 +275,7 @@ struct FeynmanCheck: Sendable {
             var seen = Set<String>()
             var words: [(surface: String, key: String)] = []
             for index in ordered where wordScope.contains(index) {
-                for word in BuiltinTerms.words(in: sentences[index]) where !word.isStopword && !word.isNumber
+                for word in TermNormalizer.words(in: sentences[index]) where !word.isStopword && !word.isNumber
                     && !Self.genericWords.contains(word.lowercased) && word.surface.count >= 4
                 {
                     let key = Self.key(word)
@@ -312,7 +312,7 @@ struct FeynmanCheck: Sendable {
     static func keysUsedAsNouns(in sentences: [String]) -> Set<String> {
         var result = Set<String>()
         for sentence in sentences {
-            let words = BuiltinTerms.words(in: sentence)
+            let words = TermNormalizer.words(in: sentence)
             for position in words.indices.dropFirst() where determiners.contains(words[position - 1].lowercased) {
                 result.insert(key(words[position]))
             }
@@ -323,8 +323,8 @@ struct FeynmanCheck: Sendable {
     /// Whether a sentence of the material reads as a whole one: it neither stops on a comma or a
     /// dangling word ("…, so that") nor starts in the middle ("of if statements: …").
     static func readsWhole(_ sentence: String) -> Bool {
-        guard !BuiltinProse.isUnfinished(sentence),
-            let first = BuiltinTerms.words(in: sentence).first else { return false }
+        guard !ProseText.isUnfinished(sentence),
+            let first = TermNormalizer.words(in: sentence).first else { return false }
         return !(first.isStopword && first.surface.first?.isLowercase == true)
     }
 
@@ -343,7 +343,7 @@ struct FeynmanCheck: Sendable {
         for index in naming where !prose[index].isListItem {
             var next = index + 1
             while next < prose.count, prose[next].paragraph == prose[index].paragraph, !prose[next].isListItem,
-                BuiltinProse.leansOnContext(prose[next].text)
+                ProseText.leansOnContext(prose[next].text)
             {
                 relevant.insert(next)
                 next += 1
@@ -447,11 +447,11 @@ struct FeynmanCheck: Sendable {
     ) -> Int? {
         let total = claimKeys.reduce(0) { $0 + weight($1) }
         guard claimKeys.count >= 2, total > 0 else { return nil }
-        let claimWords = BuiltinTerms.words(in: claim)
+        let claimWords = TermNormalizer.words(in: claim)
         var best: (index: Int, weight: Double)?
         for index in candidates {
             for clause in clauses(of: sentences[index]) + [sentences[index]] {
-                let clauseWords = BuiltinTerms.words(in: clause)
+                let clauseWords = TermNormalizer.words(in: clause)
                 let shared = claimKeys.intersection(clauseWords.map(key))
                 let sharedWeight = shared.reduce(0) { $0 + weight($1) }
                 guard shared.count >= 2, sharedWeight >= total * 0.4,
@@ -465,9 +465,9 @@ struct FeynmanCheck: Sendable {
 
     /// Whether two word runs that share `shared` say opposite things (see ``contradiction``).
     /// The concept's own words (`concept`) take no side: "purge" in "the purge command" deletes nothing.
-    static func opposes(_ claim: [BuiltinWord], _ material: [BuiltinWord], shared: Set<String>,
+    static func opposes(_ claim: [NormalizedWord], _ material: [NormalizedWord], shared: Set<String>,
         concept: Set<String> = []) -> Bool {
-        func cues(_ words: [BuiltinWord]) -> Set<String> {
+        func cues(_ words: [NormalizedWord]) -> Set<String> {
             Set(words.filter { !concept.contains(key($0)) }.map(\.lowercased))
         }
         let a = cues(claim), b = cues(material)
@@ -486,7 +486,7 @@ struct FeynmanCheck: Sendable {
         // against "the break statement leaves the loop"). The negator stands right before the
         // word or before words that only carry it ("cannot be upgraded", "without removing any");
         // "don't want the default" negates the wanting, not the default.
-        func negated(_ words: [BuiltinWord]) -> Set<String> {
+        func negated(_ words: [NormalizedWord]) -> Set<String> {
             var result = Set<String>()
             for (position, word) in words.enumerated() where shared.contains(key(word)) {
                 var before = position - 1

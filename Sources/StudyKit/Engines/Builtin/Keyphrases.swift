@@ -72,19 +72,19 @@ struct KeyphraseExtractor: Sendable {
     /// does not).
     ///
     /// Ties in score go to the phrase that occurs first, so the output is deterministic.
-    /// `words`, when given, are each unit's `BuiltinTerms.words(in:)`, so a caller that
+    /// `words`, when given, are each unit's `TermNormalizer.words(in:)`, so a caller that
     /// tokenized already does not pay for it twice.
     /// `fieldNames`, when given, are the document's (``fieldNames(in:words:)``), for an
     /// extraction from a part of it: a field is one across the whole document.
     func keyphrases(
-        in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil, limit: Int = 20,
+        in sentences: [Sentence], words unitWords: [[NormalizedWord]]? = nil, limit: Int = 20,
         fieldNames: Set<String>? = nil
     ) -> [Keyphrase] {
         // Japanese has no spaces and no stopwords we know, but its scripts mark the words:
         // terms are runs of kanji or of katakana, and hiragana is mostly particles and endings.
         let japanese =
             LanguageDetector.scriptLanguage(ScriptCount(sentences.map(\.text).joined(separator: "\n"))) == "ja"
-        var runs: [[BuiltinWord]] = []
+        var runs: [[NormalizedWord]] = []
         var headingStems = Set<String>()
         // Words a heading writes, or the text writes as a call ("deflate()"), lower-cased: there a
         // verb's base form names a thing ("pass Statements", "break and continue").
@@ -93,7 +93,7 @@ struct KeyphraseExtractor: Sendable {
         var verbStems = Set<String>()  // stems the text also uses as a past participle ("fixed")
         // Code is no source of terms ("const", "myEmitter").
         for (index, sentence) in sentences.enumerated() where !sentence.isCode {
-            let words = unitWords?[index] ?? BuiltinTerms.words(in: sentence.text)
+            let words = unitWords?[index] ?? TermNormalizer.words(in: sentence.text)
             runs.append(contentsOf: japanese ? Self.japaneseTermRuns(in: words) : contentRuns(in: words))
             guard weighsGeneralEnglish else { continue }
             if sentence.text.contains("(") {
@@ -243,9 +243,9 @@ struct KeyphraseExtractor: Sendable {
     /// Runs of content words in one unit, broken by stopwords and punctuation — but for a name's
     /// particle between two capitalised words (``joinsAName(_:after:before:)``), which stays in
     /// the run: "Champ de Mars" is one term, not "Champ" and "Mars".
-    private func contentRuns(in words: [BuiltinWord]) -> [[BuiltinWord]] {
-        var result: [[BuiltinWord]] = []
-        var run: [BuiltinWord] = []
+    private func contentRuns(in words: [NormalizedWord]) -> [[NormalizedWord]] {
+        var result: [[NormalizedWord]] = []
+        var run: [NormalizedWord] = []
         for (index, word) in words.enumerated() {
             if let last = run.last, index + 1 < words.count,
                 Self.joinsAName(word, after: last, before: words[index + 1]) {
@@ -265,9 +265,9 @@ struct KeyphraseExtractor: Sendable {
     /// Runs of two to eight kanji, or of two to eight katakana, in a Japanese unit (each CJK
     /// character is a word of its own): "火山灰", "マグマ". Hiragana, punctuation, other scripts
     /// and a change between kanji and katakana end a run.
-    static func japaneseTermRuns(in words: [BuiltinWord]) -> [[BuiltinWord]] {
+    static func japaneseTermRuns(in words: [NormalizedWord]) -> [[NormalizedWord]] {
         enum Script { case kanji, katakana, other }
-        func script(_ word: BuiltinWord) -> Script {
+        func script(_ word: NormalizedWord) -> Script {
             guard word.surface.count == 1, let scalar = word.surface.unicodeScalars.first else { return .other }
             switch CJKScript(scalar) {
             case .han: return .kanji
@@ -275,8 +275,8 @@ struct KeyphraseExtractor: Sendable {
             case .hiragana, .hangul, nil: return .other
             }
         }
-        var result: [[BuiltinWord]] = []
-        var run: [BuiltinWord] = []
+        var result: [[NormalizedWord]] = []
+        var run: [NormalizedWord] = []
         var current = Script.other
         func close() {
             if (2...8).contains(run.count) { result.append(run) }
@@ -299,19 +299,21 @@ struct KeyphraseExtractor: Sendable {
 
     /// Whether `word` is a name's particle, written in lower case between two capitalised words
     /// with nothing but a space on either side.
-    static func joinsAName(_ word: BuiltinWord, after previous: BuiltinWord, before next: BuiltinWord) -> Bool {
+    static func joinsAName(
+        _ word: NormalizedWord, after previous: NormalizedWord, before next: NormalizedWord
+    ) -> Bool {
         nameParticles.contains(word.surface) && !word.followsBreak && !next.followsBreak && !next.isStopword
             && previous.surface.first?.isUppercase == true && next.surface.first?.isUppercase == true
     }
 
     /// Single Latin letters carry no topic.
-    private func isNoise(_ word: BuiltinWord) -> Bool {
-        word.surface.count < 2 && !word.isNumber && !BuiltinTerms.isCJK(word.surface.first ?? " ")
+    private func isNoise(_ word: NormalizedWord) -> Bool {
+        word.surface.count < 2 && !word.isNumber && !TermNormalizer.isCJK(word.surface.first ?? " ")
     }
 
     /// Numbers count alone ("1905"), never as part of a phrase of numbers ("3 4"); a cross-reference
     /// ("Chapter 5", "Section 9.10", "Figure 2") is no term.
-    private func isUseful(_ piece: ArraySlice<BuiltinWord>) -> Bool {
+    private func isUseful(_ piece: ArraySlice<NormalizedWord>) -> Bool {
         // A name's particle is inside a term, never at its edge ("de Mars", "Champ de").
         guard let first = piece.first, let last = piece.last, !first.isStopword, !last.isStopword else { return false }
         if piece.allSatisfy(\.isNumber) { return piece.count == 1 }
@@ -331,10 +333,10 @@ struct KeyphraseExtractor: Sendable {
     /// The stem keys of field names: a glossary defines a term once, while "Type:",
     /// "Returns:", "Default:" opening unit after unit (an API reference's parameter lists) name
     /// fields, never terms.
-    static func fieldNames(in sentences: [Sentence], words unitWords: [[BuiltinWord]]? = nil) -> Set<String> {
+    static func fieldNames(in sentences: [Sentence], words unitWords: [[NormalizedWord]]? = nil) -> Set<String> {
         var counts: [String: Int] = [:]
         for (index, sentence) in sentences.enumerated() where !sentence.isHeading {
-            let words = unitWords?[index] ?? BuiltinTerms.words(in: sentence.text)
+            let words = unitWords?[index] ?? TermNormalizer.words(in: sentence.text)
             guard words.count >= 2 else { continue }
             let chars = Array(sentence.text)
             guard chars[words[0].offsets.upperBound..<words[1].offsets.lowerBound].contains(":"),
@@ -353,7 +355,7 @@ struct KeyphraseExtractor: Sendable {
     /// The stem key of the term a sentence defines, if it is a definition: one to four words at
     /// its start (after an article) followed by a defining verb ("A glob is a pattern …") or by a
     /// colon or dash ("Glob: a pattern …", "DER — the distinguished encoding").
-    static func definedTerm(in words: [BuiltinWord], text: String) -> String? {
+    static func definedTerm(in words: [NormalizedWord], text: String) -> String? {
         var start = 0
         if let first = words.first, ["a", "an", "the"].contains(first.lowercased) { start = 1 }
         guard words.count >= start + 2 else { return nil }
@@ -402,11 +404,11 @@ struct KeyphraseExtractor: Sendable {
         func shortPastTense(_ word: String) -> Bool {
             guard plain(word), word.count == 4, word.hasSuffix("ed"), !word.hasSuffix("eed") else { return false }
             let base = String(word.dropLast())
-            return !BuiltinStopwords.contains(base) && EnglishFrequency.zipf(base) >= 3
+            return !Stopwords.contains(base) && EnglishFrequency.zipf(base) >= 3
         }
         if words.count > 1, let first = words.first, shortPastTense(first) { return true }
         if words.indices.dropLast().contains(where: { endsANounPhrase(words[$0]) && plain(words[$0 + 1])
-            && !BuiltinStopwords.contains(words[$0 + 1]) }) {
+            && !Stopwords.contains(words[$0 + 1]) }) {
             return true
         }
         return words.dropFirst().contains { word in
@@ -473,7 +475,7 @@ struct KeyphraseExtractor: Sendable {
         let lower = word.lowercased()
         guard lower.count >= 4, lower.hasSuffix("s"), lower.allSatisfy({ $0.isLetter && $0.isASCII }),
             word.dropFirst().allSatisfy(\.isLowercase),
-            !["ss", "us", "is", "ics", "ous"].contains(where: lower.hasSuffix), !BuiltinStopwords.contains(lower)
+            !["ss", "us", "is", "ics", "ous"].contains(where: lower.hasSuffix), !Stopwords.contains(lower)
         else { return false }
         let singular = String(lower.dropLast())
         return EnglishFrequency.zipf(singular) >= 2.5 && !EnglishWordClass.isNeverNoun(singular)

@@ -4,7 +4,7 @@
 ///
 /// Lengths are counted in Unicode scalars, as the schema validator counts them, and words are
 /// whitespace-separated, as its word limit counts them.
-enum BuiltinProse {
+enum ProseText {
     /// Characters a headline title may not contain.
     static let quoteCharacters: Set<Character> = ["\"", "“", "”", "„", "«", "»"]
 
@@ -36,7 +36,7 @@ enum BuiltinProse {
         var count = 0
         var inWord = false
         for character in text {
-            let space = BuiltinTerms.isWhitespace(character)
+            let space = TermNormalizer.isWhitespace(character)
             if !space && !inWord { count += 1 }
             inWord = !space
         }
@@ -124,7 +124,7 @@ enum BuiltinProse {
             line = first.uppercased() + line.dropFirst()
         }
         // Chinese and Japanese end a sentence with a full-width stop.
-        if !endsSentence(line) { line += line.last.map(BuiltinTerms.isCJK) == true ? "。" : "." }
+        if !endsSentence(line) { line += line.last.map(TermNormalizer.isCJK) == true ? "。" : "." }
         return line
     }
 
@@ -132,12 +132,12 @@ enum BuiltinProse {
     /// (each one a word) gives "光 合 成"; spaces between two CJK characters are removed.
     static func termText(_ text: String) -> String {
         let line = oneLine(text)
-        guard line.contains(where: BuiltinTerms.isCJK) else { return line }
+        guard line.contains(where: TermNormalizer.isCJK) else { return line }
         let chars = Array(line)
         var out = ""
         for (i, c) in chars.enumerated() {
-            if c == " ", i > 0, i + 1 < chars.count, BuiltinTerms.isCJK(chars[i - 1]),
-                BuiltinTerms.isCJK(chars[i + 1]) {
+            if c == " ", i > 0, i + 1 < chars.count, TermNormalizer.isCJK(chars[i - 1]),
+                TermNormalizer.isCJK(chars[i + 1]) {
                 continue
             }
             out.append(c)
@@ -181,7 +181,7 @@ enum BuiltinProse {
             used += extra
         }
         while words.count > 1, let last = words.last,
-            BuiltinStopwords.contains(last.lowercased().strippingEdges(",;:-–—()"))
+            Stopwords.contains(last.lowercased().strippingEdges(",;:-–—()"))
         {
             words.removeLast()
         }
@@ -217,7 +217,7 @@ enum BuiltinProse {
     /// The key two strings share when they differ only in case or whitespace (the validator's
     /// notion of a duplicate).
     static func duplicateKey(_ text: String) -> String {
-        GenerationSchema.duplicateKey(text)
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// A deterministic 64-bit FNV-1a hash: `Hasher` is seeded per process, and answer

@@ -53,15 +53,4 @@ public enum TerminalSafety {
         }
         return String(out)
     }
-
-    /// `value` with every string in it (member names too) cleaned by ``clean(_:)-(String)``.
-    public static func clean(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .null, .bool, .integer, .number: return value
-        case .string(let text): return .string(clean(text))
-        case .array(let elements): return .array(elements.map(clean))
-        case .object(let object):
-            return .object(JSONObject(object.map { (clean($0.key), clean($0.value)) }))
-        }
-    }
 }
