@@ -293,13 +293,14 @@ struct PartJudge {
     }
 
     /// Each key point that leans on the sentence before it with "It" or "They" gets the subject
-    /// that sentence names, where the material has one (``ItemRepairs/namedSubject(_:material:)``).
+    /// that sentence names, where the material has one (``ItemRepairs/namedSubject(_:material:)``)
+    /// and the point so named reads on its own.
     private static func nameSubjects(_ value: inout JSONValue, material: String, repairs: inout [String: String]) {
         guard var object = value.objectValue, let points = object["keyPoints"]?.arrayValue else { return }
         object["keyPoints"] = .array(
             points.enumerated().map { index, point in
                 guard let text = point.stringValue, !BuiltinEngine.readsOnItsOwn(text),
-                    let named = ItemRepairs.namedSubject(text, material: material)
+                    let named = ItemRepairs.namedSubject(text, material: material), BuiltinEngine.readsOnItsOwn(named)
                 else { return point }
                 let subject = named.dropLast(text.drop { $0 != " " }.count)
                 repairs["keyPoints[\(index)]"] =

@@ -227,6 +227,8 @@ enum ItemRepairs {
     /// Death was a pandemic …" → "The Black Death reached Europe in October 1347, …". Written
     /// against the Black Death's and the Moon's summaries (session 61); "It then shrinks …"
     /// after "Over the next two weeks the lit part …" names no subject and is still dropped.
+    /// Whether the named point then reads on its own is the caller's to ask (the builtin engine's
+    /// rule, a layer above Schema): ``PartJudge`` keeps it only then.
     static func namedSubject(_ point: String, material: String) -> String? {
         let words = point.split(separator: " ").map(String.init)
         guard words.count >= 3, let verbs = subjectVerbs[words[0]] else { return nil }
@@ -251,7 +253,6 @@ enum ItemRepairs {
             !["this", "these", "those", "it", "they", "there", "here"].contains(subject[0].lowercased()),
             subject.contains(where: { ItemRules.contentWordCount(TermNormalizer.words(in: $0)) > 0 })
         else { return nil }
-        let named = (subject + words.dropFirst()).joined(separator: " ")
-        return BuiltinEngine.readsOnItsOwn(named) ? named : nil
+        return (subject + words.dropFirst()).joined(separator: " ")
     }
 }

@@ -20,10 +20,6 @@ struct LayerTests {
     static let allowed: [Allowed] = [
         Allowed(file: "Routing/Chunking/SectionItems.swift", symbol: "QuoteLocator",
                 reason: "where a quote lies in the material; it moves down with Output's SectionGroups"),
-        Allowed(file: "Schema/ItemRepairs.swift", symbol: "BuiltinEngine",
-                reason: "a named key point must read on its own (BuiltinEngine.readsOnItsOwn); it moves to Text"),
-        Allowed(file: "Schema/ItemRepairs.swift", symbol: ".readsOnItsOwn",
-                reason: "as above"),
         Allowed(file: "Schema/ItemRepairs.swift", symbol: "Grounding",
                 reason: "repairs that need grounding; rules that need tasks move to Tasks"),
         Allowed(file: "Schema/ItemRepairs.swift", symbol: ".supportProblem",

@@ -198,7 +198,8 @@ public struct ChunkedRunner: Sendable {
             if budget.fits {
                 // A remote model whose window holds the whole document is asked per group of
                 // sections when the document asks for more items than one answer writes well.
-                guard kind == .remote else { return nil }
+                // Only a task whose items are grouped is worth the outline (not a headline, a summary, a map).
+                guard kind == .remote, SectionGroupPlanner.groupLimit(request.task) != nil else { return nil }
                 let outline = DocumentOutline(text: document.text)
                 let perByte = Double(budget.documentTokens) / Double(max(1, document.text.utf8.count)) * 1.05
                 guard let plan = SectionGroupPlanner.plan(
