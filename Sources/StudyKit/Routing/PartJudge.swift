@@ -67,7 +67,7 @@ struct PartJudge {
             return Judged(result: whole, items: items, dropped: [], repaired: 0, toppedUp: 0)
         }
         var value = json
-        var repairs = Self.repair(&value, task: task)
+        var repairs = Self.repair(&value, task: task, material: material)
         var replaced: [String: String] = [:]
         if task == .summary {
             Self.nameSubjects(&value, material: material, repairs: &repairs)
@@ -212,8 +212,9 @@ struct PartJudge {
     // MARK: repairs
 
     /// Mends in place what ``ItemRepairs`` can, and says what, by the item's path in the answer:
-    /// labels over their word limit (a map's), answers their quote does not hold (a deck's).
-    static func repair(_ value: inout JSONValue, task: StudyTask) -> [String: String] {
+    /// labels over their word limit (a map's), answers their quote does not hold (a deck's),
+    /// quotes that do not carry their answer (a deck's and a quiz's: the material's sentence that does).
+    static func repair(_ value: inout JSONValue, task: StudyTask, material: String) -> [String: String] {
         guard var object = value.objectValue else { return [:] }
         var repairs: [String: String] = [:]
         switch task {
@@ -248,6 +249,12 @@ struct PartJudge {
                     {
                         fields["quote"] = .string(cut)
                         how.append("the quote cut to its sentence that carries the answer")
+                    } else if !question.contains(Flashcards.blank),
+                        let sentence = ItemRepairs.requote(
+                            answer: answer, question: question, quote: quote, material: material, maxLength: 500)
+                    {
+                        fields["quote"] = .string(sentence)
+                        how.append("the quote replaced by the material's sentence that carries the answer")
                     }
                     let asked = fields["quote"]?.stringValue ?? quote
                     if fields["kind"]?.stringValue != "cloze", !question.contains(Flashcards.blank),
@@ -280,6 +287,14 @@ struct PartJudge {
                     {
                         fields["quote"] = .string(cut)
                         how.append("the quote cut to its sentence that carries the answer")
+                    } else if let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
+                        let right = fields["answerIndex"]?.integerValue,
+                        let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue,
+                        let sentence = ItemRepairs.requote(
+                            answer: answer, question: prompt, quote: quote, material: material, maxLength: 500)
+                    {
+                        fields["quote"] = .string(sentence)
+                        how.append("the quote replaced by the material's sentence that carries the answer")
                     }
                     guard !how.isEmpty else { return question }
                     repairs["questions[\(index)]"] = how.joined(separator: ", ")

@@ -450,6 +450,15 @@ enum ItemRules {
         return smaller >= 3 && shared / Double(smaller) >= 0.9
     }
 
+    /// Whether two near-copies each hold a word the other lacks: "A strong acid ionises
+    /// completely" and "A weak acid ionises completely" are two answers to choose between, while
+    /// one that only adds words to the other ("…, in water") is the same answer again. Quiz
+    /// choices may be such swaps (session 62: Qwen2.5-Coder-1.5B's acids-bases and binary-search
+    /// quizzes lost every question whose distractors swapped one word of the right answer).
+    static func swapsAWord(_ first: Set<String>, _ second: Set<String>) -> Bool {
+        !first.subtracting(second).isEmpty && !second.subtracting(first).isEmpty
+    }
+
     /// Issues for the items of `items` (at `path`) that are near-copies of an earlier item, or
     /// of one of the `others` (named text of another part of the same result).
     static func nearCopyIssues(_ items: [String], at path: (Int) -> String, others: [(name: String, text: String)] = [])
@@ -487,8 +496,36 @@ enum ItemRules {
         "content", "overview", "headline", "blurb", "guide", "handout", "sheet", "unit", "chapter", "section", "slides",
         "lesson", "module", "session", "course", "reading",
     ]
+    /// The nouns of ``fillerSubjects`` that are always the document, never a thing the material
+    /// is about: only these announce it with "is about", "will explain" ("The study is designed
+    /// to test …" and "The material is heated …" say something).
+    private static let announcingSubjects: Set<String> = [
+        "document", "text", "article", "passage", "page", "note", "notes", "handout", "sheet", "slides", "lecture",
+        "lesson", "chapter", "section", "unit", "module", "guide", "summary", "overview", "blurb", "headline",
+    ]
+    /// Words that may stand between "this"/"the" and the document's noun: "this short text",
+    /// "the following notes", "these lecture notes".
+    private static let documentModifiers: Set<String> = [
+        "lecture", "revision", "study", "class", "course", "short", "brief", "following",
+    ]
+    /// Verbs that make "the document is/are …" about the document: "is about", "are designed to".
+    /// Alone, "is" says nothing of the kind ("The material is heated until it melts").
+    private static let fillerCopulaNext: Set<String> = [
+        "about", "designed", "intended", "meant", "aimed", "written", "organised", "organized", "divided", "structured",
+    ]
+    /// What a document is when it announces itself: "The text is an introduction to …".
+    private static let documentKinds: Set<String> = [
+        "introduction", "overview", "summary", "guide", "description", "explanation", "discussion", "review", "outline",
+    ]
+    /// Openings that talk to the reader instead of saying something: "Learn about the phases of
+    /// the Moon, …" (Qwen2.5-Coder-1.5B's blurb on the Moon handout, a calibration verdict of junk).
+    private static let readerOpenings: [[String]] = [
+        ["learn", "about"], ["learn", "how"], ["learn", "what"], ["learn", "why"], ["discover"], ["find", "out"],
+        ["read", "about"], ["explore"], ["get", "to", "know"], ["understand", "how"], ["understand", "the"],
+    ]
+    private static let fillerModals: Set<String> = ["will", "can", "shall", "should", "would", "may", "aims", "tries"]
     private static let fillerVerbs: Set<String> = [
-        "covers", "cover", "is", "describes", "discusses", "explains", "provides", "presents", "contains", "gives",
+        "covers", "cover", "describes", "discusses", "explains", "provides", "presents", "contains", "gives",
         "summarizes", "summarises", "introduces", "outlines", "explores", "talks", "looks", "offers", "shows",
         "describe", "discuss", "explain", "provide", "present", "introduce", "outline", "explore", "examines",
         "examine", "reviews", "review", "focuses", "focus", "deals", "addresses", "highlights", "teaches",
@@ -544,17 +581,38 @@ enum ItemRules {
             if named { return words[index...(index + 2)].joined(separator: " ") }
         }
         // "This document covers …", "The text is about …", "These notes explain …", "This
-        // revision sheet covers …" anywhere.
+        // revision sheet covers …", "The following notes will explain …", "The author describes …"
+        // anywhere: the document's noun (after at most one modifier), then what it does.
         for index in words.indices.dropLast(2) where ["this", "the", "these"].contains(words[index]) {
-            if fillerSubjects.contains(words[index + 1]), fillerVerbs.contains(words[index + 2]) {
-                return words[index...(index + 2)].joined(separator: " ")
-            }
-            if words.indices.contains(index + 3), fillerSubjects.contains(words[index + 2]),
-                fillerVerbs.contains(words[index + 3]),
-                ["lecture", "revision", "study", "class", "course", "short", "brief"].contains(words[index + 1])
+            var noun = index + 1
+            if documentModifiers.contains(words[noun]), words.indices.contains(noun + 1),
+                fillerSubjects.contains(words[noun + 1])
             {
-                return words[index...(index + 3)].joined(separator: " ")
+                noun += 1
             }
+            guard fillerSubjects.contains(words[noun]), words.indices.contains(noun + 1) else { continue }
+            let verb = words[noun + 1]
+            let after = words.indices.contains(noun + 2) ? words[noun + 2] : ""
+            let third = words.indices.contains(noun + 3) ? words[noun + 3] : ""
+            if fillerVerbs.contains(verb) { return words[index...(noun + 1)].joined(separator: " ") }
+            // "will explain", "aims to describe": a modal, or "to", before the verb.
+            guard announcingSubjects.contains(words[noun]) else { continue }
+            if fillerModals.contains(verb), fillerVerbs.contains(after) || discourseVerbs.contains(after)
+                || after == "to" && (fillerVerbs.contains(third) || discourseVerbs.contains(third))
+            {
+                return words[index...(after == "to" ? noun + 3 : noun + 2)].joined(separator: " ")
+            }
+            // "is about", "are designed to", "is an introduction to".
+            if ["is", "are"].contains(verb) {
+                if fillerCopulaNext.contains(after) { return words[index...(noun + 2)].joined(separator: " ") }
+                if ["a", "an"].contains(after), documentKinds.contains(third) || fillerSubjects.contains(third) {
+                    return words[index...(noun + 3)].joined(separator: " ")
+                }
+            }
+        }
+        // "Learn about …", "Discover …": the reader addressed, nothing said.
+        for opening in readerOpenings where words.starts(with: opening) {
+            return opening.joined(separator: " ")
         }
         // "…, this is a summary of the study on …", "It is an overview of …": the text announcing
         // itself instead of saying something.

@@ -156,7 +156,11 @@ extension GenerationSchema {
             firstSeen[key] = keyPath
             guard let meaning, ItemRules.problem(text, meaning) == nil else { continue }
             let stems = ItemRules.overlapKeys(text)
-            if let original = earlier.first(where: { ItemRules.nearCopy(stems, $0.stems) }) {
+            // Quiz choices that swap a word of each other are distinct answers (``ItemRules/swapsAWord(_:_:)``).
+            let swaps = meaning == .choice
+            if let original = earlier.first(where: {
+                ItemRules.nearCopy(stems, $0.stems) && !(swaps && ItemRules.swapsAWord(stems, $0.stems))
+            }) {
                 issues.append(ValidationIssue(
                     path: keyPath,
                     message: "is \(ItemRules.quoted(text)), a near-copy of \(original.path); make every entry different"))

@@ -55,6 +55,17 @@ struct JudgeByMeaningTests {
         ("Unit 3 notes: how markets set prices.", "unit 3"),
         ("Lecture notes, week 7.", "lecture notes"),
         ("Notes on the replication of DNA before a cell divides.", "notes on"),
+        // Session 62, the general form: the document's noun (after one modifier), then what it does.
+        ("This article will explain how acids and bases react.", "this article will explain"),
+        ("These notes are about the causes of the Black Death.", "these notes are about"),
+        ("The following notes describe how binary search halves a sorted array.", "the following notes describe"),
+        ("The handout is an introduction to the phases of the Moon.", "the handout is an introduction"),
+        ("This lecture aims to explain the pH scale.", "this lecture aims to explain"),
+        ("This document provides notes on acids, bases and the pH scale.", "this document provides"),
+        // The reader addressed (the 1.5B's Moon blurb, a calibration verdict of junk).
+        ("Learn about the phases of the Moon, how tides are formed, and what happens during lunar eclipses.",
+         "learn about"),
+        ("Discover how the Black Death reached Europe in 1347.", "discover"),
     ])
     func aBlurbAboutTheDocumentIsFiller(blurb: String, phrase: String) {
         #expect(ItemRules.stockFiller(in: blurb) == phrase)
@@ -69,6 +80,15 @@ struct JudgeByMeaningTests {
         "Acids release hydrogen ions in water, and bases accept them.",
         "Musical notes are written on a staff of five lines.",
         "One unit of demand costs 3 dollars more each week.",
+        // The document's nouns in real prose: a treaty's text, a material heated, a study, musical notes.
+        "The text of the treaty was signed in 1648.",
+        "The material is heated until it melts.",
+        "The study is designed to test whether the drug lowers blood pressure.",
+        "The notes are played in the order the score gives.",
+        "This page table maps virtual addresses to physical ones.",
+        "Learning how tides form starts with the Moon's gravity.",
+        "Explorers reached the South Pole in 1911.",
+        "The section of the pipe is narrow, so the water speeds up.",
     ])
     func aBlurbThatSaysWhatTheMaterialSaysIsNoFiller(blurb: String) {
         #expect(ItemRules.stockFiller(in: blurb) == nil)

@@ -160,7 +160,8 @@ struct PartJudgeTests {
     /// One bad card after five good ones, and the reason it is dropped for.
     @Test(arguments: [
         (
-            ("What unwinds the helix?", "helicase", "Helicase is an enzyme found in every cell of the body."),
+            // An invented quote, and no sentence of the material says the answer in its place.
+            ("What unwinds the helix?", "topoisomerase", "Topoisomerase is an enzyme found in every cell of the body."),
             "is not in the material"
         ),
         (
@@ -172,7 +173,9 @@ struct PartJudgeTests {
         ),
         (
             (
-                "Which bonds does helicase break between the bases?", "hydrogen",
+                // No sentence of the material says it, so no sentence can be quoted in its place
+                // (with "hydrogen" the material's sentence is: ``RequoteAndChoiceTests``).
+                "Which bonds does helicase break between the bases?", "covalent",
                 "The point where the helix opens is the replication fork."
             ),
             "does not hold the answer"
