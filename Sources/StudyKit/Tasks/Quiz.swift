@@ -102,7 +102,11 @@ extension Quiz {
     /// Version 3: questions ask what the material teaches, not about the document (#53, session
     /// 61: Qwen2.5-Coder-1.5B opened both recorded quizzes on the Moon handout with "What is the
     /// name of the handout?" and "What is the name of the session?", four near-identical choices each).
-    static let promptTemplateVersion = "quiz/3"
+    /// Version 4: each choice a term, a number or a short phrase, not a sentence (#53, session 62:
+    /// Qwen2.5-Coder-1.5B wrote sentence-long choices that ran over 200 characters, copied the quote,
+    /// or added words to the right answer, and lost every question of its acids-bases and
+    /// binary-search quizzes to those three rules).
+    static let promptTemplateVersion = "quiz/4"
     static let responseReserve = 1_200
     /// A quiz merged from a long document's chunks holds at most 5 questions per chunk (an
     /// average chunk is asked for 4), and never fewer than the 10 one answer may hold.
@@ -111,7 +115,8 @@ extension Quiz {
         role: "You write a multiple-choice quiz on a student's study material.",
         fields: """
             - "questions": 3 to 10 questions, each asking something different, each an object with
-              "prompt", "choices" (exactly 4 different answers, one right), "answerIndex" (the
+              "prompt", "choices" (exactly 4 different answers, one right, each a term, a number
+              or a short phrase of a few words, not a sentence), "answerIndex" (the
               position of the right answer, 0 to 3), "explanation" (why it is right) and "quote"
               (the sentence of the document that supports the right answer, copied word for word;
               the right answer's words must be in it). Ask what the material teaches; never ask

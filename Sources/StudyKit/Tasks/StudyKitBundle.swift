@@ -78,7 +78,9 @@ public struct StudyKitBundle: Generable, Codable, Equatable, Hashable {
 
 extension StudyKitBundle {
     /// Version 2: answers must also pass ``Grounding``. Version 3: cards have a kind and an optional hint.
-    static let promptTemplateVersion = "import/3"
+    /// Version 4: the quiz's questions are asked for their "quote", which the schema always
+    /// required, and for short choices (as ``Quiz``'s version 4).
+    static let promptTemplateVersion = "import/4"
     /// Room for a typical kit (about 8 cards and 5 questions); the kit runs on the large remote window.
     static let responseReserve = 2_048
     static let instructions = TaskPrompt.instructions(
@@ -89,8 +91,9 @@ extension StudyKitBundle {
             - "flashcards": "cards", 3 to 20, each with "kind" ("question", or "cloze" for a
               sentence with _____ in place of the answer), "question", "answer", "hint"
               (optional) and "quote" (the supporting sentence of the material, word for word).
-            - "quiz": "questions", 3 to 10, each with "prompt", "choices" (exactly 4 different),
-              "answerIndex" (0 to 3) and "explanation".
+            - "quiz": "questions", 3 to 10, each with "prompt", "choices" (exactly 4 different, each
+              a term, a number or a short phrase), "answerIndex" (0 to 3), "explanation" and "quote"
+              (the sentence of the material that says the right answer, word for word).
             - "mindMap": "centralTopic" and "branches" (2 to 8), each with "label" and "children";
               children have "label" and "children"; grandchildren have only "label".
             Prefer fewer, better items over many: the whole reply must stay short.
