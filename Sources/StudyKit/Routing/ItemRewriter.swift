@@ -1071,12 +1071,28 @@ extension RoutingEngine {
         // next ones too (2 s of decoding on long.pdf) — so the answer is stopped once its first
         // sentence ends. A first sentence that keeps a key sentence's words in another order or
         // with a few of its own is judged with the rest, by the share above.
+        // Opening as a key sentence opens, its first ``overviewCopiedWords`` words copied, the
+        // sentence's end is not awaited: the 0.5B went on copying (samples/notes.pdf: a 38-word
+        // key sentence decoded whole to be refused, #53). The same words that open no key
+        // sentence ("The Convention abolished …" of "In 1792 the Convention abolished …") are
+        // judged with the rest.
+        let keyOpenings = sentences.map { Array(Grounding.normalizedWords($0).prefix(overviewCopiedWords)) }
         job.settledRefusal = { answer in
-            guard let first = answer.firstSentence("overview"), ItemRules.copiedShare(first, from: sentences) >= 0.9 else { return nil }
-            return "the overview's first sentence was a key sentence copied word for word"
+            if let first = answer.firstSentence("overview"), ItemRules.copiedShare(first, from: sentences) >= 0.9 {
+                return "the overview's first sentence was a key sentence copied word for word"
+            }
+            let opening = Grounding.normalizedWords(answer.settledWords("overview").joined(separator: " "))
+                .prefix(overviewCopiedWords)
+            guard opening.count == overviewCopiedWords, keyOpenings.contains(where: { $0.elementsEqual(opening) })
+            else { return nil }
+            return "the overview opened as a key sentence does, its first \(overviewCopiedWords) words copied word for word"
         }
         return job
     }
+
+    /// How many words of a key sentence in a row an overview may open with before it is refused
+    /// as a copy, its first sentence unfinished (the in-process headline stops at 8).
+    static let overviewCopiedWords = 10
 
     /// The first content word of `text` that is neither in the material (by stem) nor English
     /// as `isEnglish` reads its lower-cased spelling (by default a common word), or `nil`.

@@ -362,7 +362,8 @@ public struct RoutingEngine: Sendable {
         let postIt = underBudget && task == .headline
         // Material a headline can read whole in a beat (a pasted page) goes whole.
         let postItCut = postIt && budget.documentTokens > Self.headlineWholeTokens
-        let target = postItCut ? min(budget.documentBudget, Self.headlineDocumentTokens) : budget.documentBudget
+        let postItTokens = kind == .local ? Self.localHeadlineDocumentTokens : Self.headlineDocumentTokens
+        let target = postItCut ? min(budget.documentBudget, postItTokens) : budget.documentBudget
         if !budget.fits || budget.documentTokens > target {
             if !budget.fits, mayEscalate, let larger = try? await withinBudget(bound, floor: 0, { await self.largerWindow(than: budget.window.tokens) }) {
                 throw Escalation(reason: FallbackReason.escalated(budget, largerWindow: larger).text)
@@ -444,6 +445,11 @@ public struct RoutingEngine: Sendable {
     /// characters): the title block, the opening sentence and the main headings. At 400 tokens
     /// the 0.5B took 7 s on long.pdf and its blurbs strung headings together; at 250, 5 s.
     static let headlineDocumentTokens = 250
+
+    /// The same for the in-process model, whose prompt is read on the machine's own cores before
+    /// its first word (#53): the opening, the headings and a sentence or so of the first sections.
+    /// At 250 the headline of samples/notes.pdf read 396 tokens before it copied the opening.
+    static let localHeadlineDocumentTokens = 160
 
     /// Material of at most this many tokens is sent to a headline whole, even under a budget: a
     /// pasted page (samples/paste.txt, about 260) reads in a beat, and cutting it saves nothing.

@@ -55,6 +55,23 @@ struct SettledRefusalTests {
             == "accepted")
     }
 
+    /// An overview that opens as a key sentence opens is stopped once its 10th word is written,
+    /// before its first sentence ends (#53: the 0.5B decoded a 38-word copy to have it refused).
+    @Test func anOverviewThatOpensAsAKeySentenceIsStoppedAtItsTenthWord() {
+        let key = OverviewRewriteJudgeTests.sentences
+        let job = RoutingEngine.overviewJob(
+            sentences: key, keyPoints: OverviewRewriteJudgeTests.keyPoints, extracted: key.joined(separator: " "),
+            materialStems: Set(Grounding.contentStems(key.joined(separator: " "))))
+        func stopped(_ partial: String) -> String? { job.settledRefusal?(RoutingEngine.AnswerSoFar(partial: #"{"overview": ""# + partial)) }
+        let words = key[0].split(separator: " ")
+        #expect(stopped(words.prefix(9).joined(separator: " ") + " ") == nil)
+        #expect(stopped(words.prefix(10).joined(separator: " ") + " ")
+            == "the overview opened as a key sentence does, its first 10 words copied word for word")
+        // The same words that open no key sentence, and a sentence written anew, go on.
+        #expect(stopped("The Convention abolished the monarchy and declared France a republic in ") == nil)
+        #expect(stopped("The Revolution ended the monarchy in 1792, and the Convention declared ") == nil)
+    }
+
     /// A router whose local model streams every answer a word at a time, 30 words long.
     static func wordStream(_ key: String) -> ScriptedModel.Step {
         let words = (1...30).map { "word\($0)" }
