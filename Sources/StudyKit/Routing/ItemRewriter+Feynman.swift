@@ -61,8 +61,8 @@ extension RoutingEngine {
                 // sentence quoted) when both fit, so the fact a tutor would name is always there;
                 // alone when it already says most of that sentence (the gap's quote still has it).
                 let builtinCorrection = gaps[index].correction
-                let evidenceKeys = Set(FeynmanCheck.contentKeys(claim.evidence ?? ""))
-                let said = evidenceKeys.intersection(FeynmanCheck.contentKeys(sentence)).count
+                let evidenceKeys = Set(ClaimWords.contentKeys(claim.evidence ?? ""))
+                let said = evidenceKeys.intersection(ClaimWords.contentKeys(sentence)).count
                 if !evidenceKeys.isEmpty, said * 4 >= evidenceKeys.count * 3 {
                     gaps[index].correction = sentence
                 } else if ProseText.length(sentence) + 1 + ProseText.length(builtinCorrection) <= 400 {
@@ -204,14 +204,14 @@ extension RoutingEngine {
     static func followsTheClaimsWord(_ phrase: String, in sentence: String, claim: String) -> Bool {
         let sentenceWords = Grounding.normalizedWords(sentence)
         let words = Grounding.normalizedWords(phrase)
-        let claimKeys = Set(FeynmanCheck.contentKeys(claim))
+        let claimKeys = Set(ClaimWords.contentKeys(claim))
         let skipped: Set<String> = ["the", "a", "an", "its", "their", "his", "her"]
         // A place or a time ("in interphase") may follow any word.
         guard let first = words.first, !placePrepositions.contains(first), !claimKeys.isEmpty else { return false }
         for start in Grounding.runStarts(words, in: sentenceWords) {
             var before = start - 1
             while before >= 0, skipped.contains(sentenceWords[before]) { before -= 1 }
-            if before >= 0, FeynmanCheck.contentKeys(sentenceWords[before]).contains(where: claimKeys.contains) { return true }
+            if before >= 0, ClaimWords.contentKeys(sentenceWords[before]).contains(where: claimKeys.contains) { return true }
         }
         return false
     }
@@ -231,8 +231,8 @@ extension RoutingEngine {
             guard let phrase = Self.copiedPhrase(answered, from: evidence) else {
                 return .failure(ItemRejection(reason: "the phrase “\(ProseText.shortened(answered, maxLength: 60))” was not taken from the material's sentence"))
             }
-            let claimKeys = Set(FeynmanCheck.contentKeys(claim.text + " " + concept))
-            guard FeynmanCheck.contentKeys(phrase).contains(where: { !claimKeys.contains($0) }) else {
+            let claimKeys = Set(ClaimWords.contentKeys(claim.text + " " + concept))
+            guard ClaimWords.contentKeys(phrase).contains(where: { !claimKeys.contains($0) }) else {
                 return .failure(ItemRejection(reason: "the phrase did not say where the material puts the claim"))
             }
             // "Cytokinesis then splits the cytoplasm": for "the cell splits in two", the

@@ -888,7 +888,7 @@ extension RoutingEngine {
         let agent = Set(words[(by + 1)...].prefix(4).filter(Grounding.isContent).map(\.stem))
         // The question's verb is the participle's, and the agent's words follow it as its object.
         let verb = questionWords[1]
-        guard FeynmanCheck.key(verb) == FeynmanCheck.key(participle) || verb.stem == participle.stem else {
+        guard ClaimWords.key(verb) == ClaimWords.key(participle) || verb.stem == participle.stem else {
             return false
         }
         let object = Set(questionWords.dropFirst(2).filter(Grounding.isContent).map(\.stem))

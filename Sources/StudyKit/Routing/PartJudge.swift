@@ -299,8 +299,8 @@ struct PartJudge {
         guard var object = value.objectValue, let points = object["keyPoints"]?.arrayValue else { return }
         object["keyPoints"] = .array(
             points.enumerated().map { index, point in
-                guard let text = point.stringValue, !BuiltinEngine.readsOnItsOwn(text),
-                    let named = ItemRepairs.namedSubject(text, material: material), BuiltinEngine.readsOnItsOwn(named)
+                guard let text = point.stringValue, !StandaloneSentence.readsOnItsOwn(text),
+                    let named = ItemRepairs.namedSubject(text, material: material), StandaloneSentence.readsOnItsOwn(named)
                 else { return point }
                 let subject = named.dropLast(text.drop { $0 != " " }.count)
                 repairs["keyPoints[\(index)]"] =

@@ -7,7 +7,7 @@
 ///
 /// The statement is compared with its source sentence, as the Feynman claim check compares a
 /// student's claim:
-/// - **the opposite**: for each clause of it (``FeynmanCheck/clauses(of:)``), the clause of the
+/// - **the opposite**: for each clause of it (``ClaimWords/clauses(of:)``), the clause of the
 ///   material that shares most of its words, weighted by rarity, says the opposite
 ///   (``opposes(_:_:shared:)``: "only once" against "every time", "keeps" against "deletes", a
 ///   shared word it negates and the material does not);
@@ -24,7 +24,7 @@ struct ClaimCheck {
     /// The check against `material`'s sentences.
     init(material: String) {
         sentences = SentenceSplitter().split(material).map(\.text)
-        keys = sentences.map { Set(FeynmanCheck.contentKeys($0)) }
+        keys = sentences.map { Set(ClaimWords.contentKeys($0)) }
         copulas = sentences.map(Self.copula)
         var counts: [String: Int] = [:]
         for set in keys { for key in set { counts[key, default: 0] += 1 } }
@@ -33,8 +33,8 @@ struct ClaimCheck {
 
     /// Why `statement` misstates the material, or `nil`.
     func misstatement(_ statement: String) -> String? {
-        for clause in FeynmanCheck.clauses(of: statement) {
-            let claimKeys = Set(FeynmanCheck.contentKeys(clause))
+        for clause in ClaimWords.clauses(of: statement) {
+            let claimKeys = Set(ClaimWords.contentKeys(clause))
             guard claimKeys.count >= 2 else { continue }
             if let reason = opposite(clause, keys: claimKeys) { return reason }
         }
@@ -54,9 +54,9 @@ struct ClaimCheck {
         // The sources: the clauses of the material that share at least half of the claim's weight.
         var sources: [(index: Int, words: [NormalizedWord], shared: Set<String>, weight: Double)] = []
         for (index, sentenceKeys) in keys.enumerated() where sentenceKeys.intersection(claimKeys).count >= 2 {
-            for part in FeynmanCheck.clauses(of: sentences[index]) {
+            for part in ClaimWords.clauses(of: sentences[index]) {
                 let words = TermNormalizer.words(in: part)
-                let shared = claimKeys.intersection(words.map(FeynmanCheck.key))
+                let shared = claimKeys.intersection(words.map(ClaimWords.key))
                 let sharedWeight = shared.reduce(0) { $0 + weight($1) }
                 if shared.count >= 2, sharedWeight >= total * 0.5 {
                     sources.append((index, words, shared, sharedWeight))
@@ -77,18 +77,18 @@ struct ClaimCheck {
     }
 
     /// Whether a claim says the opposite of its source clause: how often the other way, a word
-    /// opposite to one of the source's (``FeynmanCheck/opposites``), or a shared word it negates
+    /// opposite to one of the source's (``ClaimWords/opposites``), or a shared word it negates
     /// that the source does not. Not the other way round: a clause the material negates ("cannot
     /// start on its own") is often reworded as its positive complement ("starts after the primer").
     static func opposes(_ claim: [NormalizedWord], _ source: [NormalizedWord], shared: Set<String>) -> Bool {
-        if FeynmanCheck.opposes(claim, source, shared: []) { return true }
+        if ClaimWords.opposes(claim, source, shared: []) { return true }
         func negated(_ words: [NormalizedWord]) -> Set<String> {
             var result = Set<String>()
-            for (position, word) in words.enumerated() where shared.contains(FeynmanCheck.key(word)) {
+            for (position, word) in words.enumerated() where shared.contains(ClaimWords.key(word)) {
                 var before = position - 1
-                while before >= 0, FeynmanCheck.carriers.contains(words[before].lowercased) { before -= 1 }
+                while before >= 0, ClaimWords.carriers.contains(words[before].lowercased) { before -= 1 }
                 if before >= 0, Negation.isNegator(words[before].lowercased) {
-                    result.insert(FeynmanCheck.key(word))
+                    result.insert(ClaimWords.key(word))
                 }
             }
             return result
@@ -128,8 +128,8 @@ struct ClaimCheck {
         let cut = words[at].offsets.lowerBound
         guard cut <= characters.count else { return nil }
         return (
-            Set(FeynmanCheck.contentKeys(String(characters[..<cut]))),
-            Set(FeynmanCheck.contentKeys(String(characters[cut...])))
+            Set(ClaimWords.contentKeys(String(characters[..<cut]))),
+            Set(ClaimWords.contentKeys(String(characters[cut...])))
         )
     }
 }

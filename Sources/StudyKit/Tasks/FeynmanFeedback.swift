@@ -190,26 +190,26 @@ extension FeynmanFeedback {
         guard count >= 3, count <= 30, correction.contains(where: \.isLetter) else {
             return "was not a sentence of 3 to 30 words"
         }
-        let conceptKeys = Set(FeynmanCheck.contentKeys(concept))
-        let evidenceKeys = Set(FeynmanCheck.contentKeys(evidence))
-        let claimKeys = Set(FeynmanCheck.contentKeys(claim))
+        let conceptKeys = Set(ClaimWords.contentKeys(concept))
+        let evidenceKeys = Set(ClaimWords.contentKeys(evidence))
+        let claimKeys = Set(ClaimWords.contentKeys(claim))
         let denied = deniedKeys(words)
-        let keys = FeynmanCheck.contentKeys(correction)
+        let keys = ClaimWords.contentKeys(correction)
         if let stray = keys.first(where: { !evidenceKeys.contains($0) && !conceptKeys.contains($0) && !denied.contains($0) }) {
             return "used “\(stray)”, which the material's sentence does not have"
         }
         let claimWords = TermNormalizer.words(in: claim)
         let shared = claimKeys.intersection(keys).subtracting(conceptKeys)
-        let saysOtherwise = FeynmanCheck.opposes(claimWords, words, shared: shared, concept: conceptKeys)
+        let saysOtherwise = ClaimWords.opposes(claimWords, words, shared: shared, concept: conceptKeys)
         let news = keys.filter { evidenceKeys.contains($0) && !claimKeys.contains($0) && !conceptKeys.contains($0) }
         guard !news.isEmpty || saysOtherwise else {
             return "repeated the claim instead of saying what the material says"
         }
         let evidenceWords = TermNormalizer.words(in: evidence)
-        for clause in FeynmanCheck.clauses(of: correction) + [correction] {
+        for clause in ClaimWords.clauses(of: correction) + [correction] {
             let clauseWords = TermNormalizer.words(in: clause)
-            let common = Set(clauseWords.map(FeynmanCheck.key)).intersection(evidenceKeys).subtracting(conceptKeys)
-            if common.count >= 2, FeynmanCheck.opposes(clauseWords, evidenceWords, shared: common, concept: conceptKeys) {
+            let common = Set(clauseWords.map(ClaimWords.key)).intersection(evidenceKeys).subtracting(conceptKeys)
+            if common.count >= 2, ClaimWords.opposes(clauseWords, evidenceWords, shared: common, concept: conceptKeys) {
                 return "says the opposite of the material's sentence"
             }
         }
@@ -236,7 +236,7 @@ extension FeynmanFeedback {
                 denying = true
                 continue
             }
-            if denying, !word.isStopword { result.insert(FeynmanCheck.key(word)) }
+            if denying, !word.isStopword { result.insert(ClaimWords.key(word)) }
         }
         return result
     }

@@ -7,7 +7,7 @@ import Foundation
 /// labels so that they hold by construction, and is not held to them.
 ///
 /// - A key point stands on its own: it does not lean on a sentence before it ("It then shrinks
-///   …", "If they are equal, …": ``BuiltinEngine/readsOnItsOwn(_:)``, the rule the builtin
+///   …", "If they are equal, …": ``StandaloneSentence/readsOnItsOwn(_:)``, the rule the builtin
 ///   engine's own key points follow), and it is not cut inside a number of the material ("A full
 ///   cycle of phases takes about 29." where the material says 29.5; "5 days, and …").
 /// - A mind-map label is a phrase, not a piece of a sentence cut where it ran over the word limit:
@@ -43,7 +43,7 @@ enum ModelAnswerRules {
 
     private static func issues(_ summary: Summary, material: String) -> [ValidationIssue] {
         summary.keyPoints.enumerated().compactMap { index, point in
-            if !BuiltinEngine.readsOnItsOwn(point) {
+            if !StandaloneSentence.readsOnItsOwn(point) {
                 return ValidationIssue(
                     path: "keyPoints[\(index)]",
                     message:

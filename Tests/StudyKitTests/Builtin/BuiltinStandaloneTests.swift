@@ -118,7 +118,7 @@ import Testing
         ("You don't have to, though, since Memcheck is the default tool.", false),
     ])
     func readsOnItsOwn(_ sentence: String, _ expected: Bool) {
-        #expect(BuiltinEngine.readsOnItsOwn(sentence) == expected)
+        #expect(StandaloneSentence.readsOnItsOwn(sentence) == expected)
     }
 
     /// A blurb or an overview opens the material: no "these messages", "this handler" that the
@@ -135,7 +135,7 @@ import Testing
     ])
     func opensOnItsOwn(_ sentence: String, _ expected: Bool) {
         #expect(BuiltinEngine.opensOnItsOwn(sentence) == expected)
-        #expect(BuiltinEngine.readsOnItsOwn(sentence))
+        #expect(StandaloneSentence.readsOnItsOwn(sentence))
     }
 
     /// A manual that opens with an editor's bracketed note ("[This document will be expanded …

@@ -221,6 +221,6 @@ struct DefinitionListTests {
     @Test(arguments: ["Some parish priests did so, and on 17 June the Third Estate declared itself the National Assembly.",
                       "To do so, the cell copies its DNA before it divides into two."])
     func aSentenceThatSaysSoLeansOnTheOneBefore(sentence: String) {
-        #expect(!BuiltinEngine.readsOnItsOwn(sentence))
+        #expect(!StandaloneSentence.readsOnItsOwn(sentence))
     }
 }

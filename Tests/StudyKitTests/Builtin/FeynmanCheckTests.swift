@@ -100,6 +100,6 @@ struct FeynmanCheckTests {
         ("Chromosomes condense and become visible.", ["Chromosomes condense and become visible"]),
     ])
     func clausesSplitAtAStatementNotAPair(text: String, expected: [String]) {
-        #expect(FeynmanCheck.clauses(of: text) == expected)
+        #expect(ClaimWords.clauses(of: text) == expected)
     }
 }

@@ -32,14 +32,6 @@ struct LayerTests {
                 reason: "item rules per task; they move to Tasks"),
         Allowed(file: "Schema/MergedPart.swift", symbol: "DroppedItem",
                 reason: "a merged part reports the items it dropped; DroppedItem is Tasks'"),
-        Allowed(file: "Tasks/ClaimCheck.swift", symbol: "FeynmanCheck",
-                reason: "the builtin Feynman check's word keys; they move to Text"),
-        Allowed(file: "Tasks/FeynmanFeedback.swift", symbol: "FeynmanCheck",
-                reason: "the builtin Feynman check's word keys; they move to Text"),
-        Allowed(file: "Tasks/ModelAnswerRules.swift", symbol: "BuiltinEngine",
-                reason: "a model's cloze answer is judged by the builtin engine's own rule"),
-        Allowed(file: "Tasks/ModelAnswerRules.swift", symbol: ".readsOnItsOwn",
-                reason: "that rule (BuiltinEngine.readsOnItsOwn); it moves to Text"),
     ]
 
     static let sources = TestPaths.packageRoot.appendingPathComponent("Sources/StudyKit")

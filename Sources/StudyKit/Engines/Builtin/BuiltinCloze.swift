@@ -19,7 +19,7 @@ extension BuiltinEngine {
     /// words, one per term); then shorter sentences and terms not used yet; then, only to reach
     /// the minimum of three, other terms of sentences already asked about (common words too).
     /// The first two take only sentences that stand alone, as the summary's do: finished, reading
-    /// on their own (``readsOnItsOwn(_:)``: not leaning on the one before, not sending the reader
+    /// on their own (``StandaloneSentence/readsOnItsOwn(_:)``: not leaning on the one before, not sending the reader
     /// elsewhere) and whole (``isPieceOfLongerSentence(_:in:)``).
     func clozeItems(_ analysis: BuiltinAnalysis, limit: Int, exact: Bool = false) -> [ClozeItem] {
         analysis.decks.value(for: ClozeDeckKey(limit: limit, exact: exact)) { key in
@@ -102,7 +102,7 @@ extension BuiltinEngine {
         func isStandalone(_ position: Int) -> Bool {
             if let known = standsAlone[position] { return known }
             let sentence = analysis.ranked[position].sentence
-            let answer = !ProseText.isUnfinished(sentence.text) && Self.readsOnItsOwn(sentence.text)
+            let answer = !ProseText.isUnfinished(sentence.text) && StandaloneSentence.readsOnItsOwn(sentence.text)
                 && !Self.isPieceOfLongerSentence(sentence, in: analysis) && !isLabel(sentence)
             standsAlone[position] = answer
             return answer

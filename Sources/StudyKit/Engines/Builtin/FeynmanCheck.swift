@@ -68,70 +68,12 @@ struct FeynmanCheck: Sendable {
     /// The explanation says nothing checkable about the concept.
     var isVague: Bool { !isMissing && claims.isEmpty }
 
-    // MARK: words
-
-    /// Words too generic to support or contradict anything, beyond the stopword list: common
-    /// verbs, number words, filler ("starts", "two", "gets", "stuff").
-    static let genericWords: Set<String> = [
-        "get", "gets", "got", "getting", "gotten", "start", "starts", "started", "starting", "go", "goes", "going",
-        "went", "gone", "happen", "happens", "happened", "happening", "take", "takes", "took", "taken", "thing",
-        "things",
-        "way", "ways", "two", "three", "four", "five", "half", "part", "parts", "basically", "really", "just", "like",
-        "kind", "lot", "lots", "also", "first", "second", "third", "next", "last", "step", "steps", "stuff", "become",
-        "becomes", "became", "make", "makes", "made", "making", "do", "does", "did", "done", "put", "puts", "turn",
-        "turns", "new", "whole", "end", "ends", "stage", "stages", "process", "thing", "basically", "called", "call",
-        "calls", "mean", "means", "example", "important", "main", "simply", "actually", "involve", "involves",
-        "involved", "include", "includes", "included", "relate", "relates", "related", "help", "helps", "about",
-        "tool", "tools", "feature", "features", "useful", "various", "really", "lots", "much", "many", "stuff",
-        "good", "great", "nice", "cool", "powerful", "handy", "use", "uses", "used", "using", "work", "works",
-        "together", "along", "well", "certain",
-    ]
-
-    /// A word's matching key: its stem, with a final "i" read as "y" so that "copied" (copi)
-    /// and "copies" (copy) meet, and words that name one operation as one ("removes",
-    /// "deleting", "uninstalls").
-    static func key(_ word: NormalizedWord) -> String {
-        var stem = word.stem
-        if stem.count > 3, stem.hasSuffix("i") { stem = String(stem.dropLast()) + "y" }
-        return synonyms[stem] ?? stem
-    }
-
-    /// Stems of words that say the same operation, keyed to one of them.
-    static let synonyms: [String: String] = {
-        let groups: [[String]] = [
-            ["remove", "delete", "uninstall", "erase"],
-            ["finish", "complete"],
-            ["show", "display"],
-            ["fast", "quick"],
-        ]
-        var table: [String: String] = [:]
-        for group in groups {
-            let stems = group.flatMap { TermNormalizer.words(in: $0).map(\.stem) }
-            for stem in stems { table[stem] = stems[0] }
-        }
-        return table
-    }()
-
-    /// The keys of ``genericWords``: every form of a generic word is generic ("working" as "work").
-    static let genericKeys: Set<String> = Set(genericWords.flatMap { TermNormalizer.words(in: $0).map(key) })
-
-    /// The content keys of a text, in order: no stopwords, numbers or generic words.
-    static func contentKeys(_ text: String) -> [String] {
-        TermNormalizer.words(in: text).compactMap { word in
-            guard !word.isStopword, !word.isNumber, !genericWords.contains(word.lowercased),
-                word.surface.count >= 3 || word.surface.contains(where: { !$0.isASCII })
-            else { return nil }
-            let wordKey = key(word)
-            return genericKeys.contains(wordKey) ? nil : wordKey
-        }
-    }
-
     // MARK: the check
 
     init(_ analysis: BuiltinAnalysis, concept: String, shownConcept: String, explanation: String) {
         self.concept = shownConcept
         let sentences = analysis.prose.map { ProseText.oneLine($0.text) }
-        let keys = sentences.map { Set(Self.contentKeys($0)) }
+        let keys = sentences.map { Set(ClaimWords.contentKeys($0)) }
         let count = max(1, sentences.count)
         var frequency: [String: Int] = [:]
         for set in keys { for key in set { frequency[key, default: 0] += 1 } }
@@ -143,7 +85,7 @@ struct FeynmanCheck: Sendable {
             return log(1 + Double(count) / Double(max(seen, 1))) * (seen == 0 ? 1.5 : 1)
         }
 
-        let conceptKeys = Set(Self.contentKeys(concept))
+        let conceptKeys = Set(ClaimWords.contentKeys(concept))
         let (relevant, naming) = Self.scope(of: conceptKeys, in: analysis, keys: keys)
         let rankOf = Dictionary(analysis.ranked.enumerated().map { ($1.sentence.index, $0) }, uniquingKeysWith: min)
         // The concept's sentences: those that name it first, then the rest of its section; most
@@ -164,8 +106,8 @@ struct FeynmanCheck: Sendable {
 
         // Claims: clauses of the explanation with something checkable in them.
         var claims: [Claim] = []
-        for clause in Self.clauses(of: explained) {
-            let wholeKeys = Set(Self.contentKeys(clause)).subtracting(common)
+        for clause in ClaimWords.clauses(of: explained) {
+            let wholeKeys = Set(ClaimWords.contentKeys(clause)).subtracting(common)
             let claimKeys = Array(wholeKeys.subtracting(conceptKeys))
             guard !claimKeys.isEmpty else { continue }
             // A word or two the material never uses ("Unsure.") is no claim to check.
@@ -252,7 +194,7 @@ struct FeynmanCheck: Sendable {
         // The document's own subject (its title, or a word of a third of its sentences) has every term of it.
         let title = analysis.givenTitle ?? analysis.outline.sections.first(where: { $0.heading != nil })?.heading ?? ""
         let isSubject = !conceptKeys.isEmpty
-            && (conceptKeys.isSubset(of: Set(Self.contentKeys(title))) || conceptKeys.isSubset(of: common))
+            && (conceptKeys.isSubset(of: Set(ClaimWords.contentKeys(title))) || conceptKeys.isSubset(of: common))
         func isTheConcepts(_ key: String) -> Bool { isSubject
             || (scopeFrequency[key] ?? 0) * 2 >= (frequency[key] ?? 0) }
         // Single words come from the sentences that name the concept, where there are some ("the
@@ -269,16 +211,16 @@ struct FeynmanCheck: Sendable {
             terms.append((ProseText.termText(text), termKeys))
         }
         for phrase in analysis.keyphrases where phrase.text.contains(where: \.isLetter) {
-            consider(phrase.text, Self.contentKeys(phrase.text))
+            consider(phrase.text, ClaimWords.contentKeys(phrase.text))
         }
         if terms.count < 4 {
             var seen = Set<String>()
             var words: [(surface: String, key: String)] = []
             for index in ordered where wordScope.contains(index) {
                 for word in TermNormalizer.words(in: sentences[index]) where !word.isStopword && !word.isNumber
-                    && !Self.genericWords.contains(word.lowercased) && word.surface.count >= 4
+                    && !ClaimWords.genericWords.contains(word.lowercased) && word.surface.count >= 4
                 {
-                    let key = Self.key(word)
+                    let key = ClaimWords.key(word)
                     if seen.insert(key).inserted { words.append((word.lowercased, key)) }
                 }
             }
@@ -291,7 +233,7 @@ struct FeynmanCheck: Sendable {
                 consider(word.surface, [word.key])
             }
         }
-        let explainedKeys = Set(Self.contentKeys(explained))
+        let explainedKeys = Set(ClaimWords.contentKeys(explained))
         func sentence(for termKeys: [String]) -> String? {
             ordered.first { Set(termKeys).isSubset(of: keys[$0]) }.map { sentences[$0] }
         }
@@ -314,7 +256,7 @@ struct FeynmanCheck: Sendable {
         for sentence in sentences {
             let words = TermNormalizer.words(in: sentence)
             for position in words.indices.dropFirst() where determiners.contains(words[position - 1].lowercased) {
-                result.insert(key(words[position]))
+                result.insert(ClaimWords.key(words[position]))
             }
         }
         return result
@@ -378,7 +320,7 @@ struct FeynmanCheck: Sendable {
     /// ("pass Statements" for "pass statement", "The range() Function" for "range()"), so that
     /// "break and continue Statements, and else Clauses on Loops" is no heading of "break".
     static func isHeading(_ heading: String, of conceptKeys: Set<String>) -> Bool {
-        let headingKeys = Set(contentKeys(heading))
+        let headingKeys = Set(ClaimWords.contentKeys(heading))
         return conceptKeys.isSubset(of: headingKeys) && headingKeys.count <= conceptKeys.count + 1
     }
 
@@ -388,51 +330,6 @@ struct FeynmanCheck: Sendable {
     static func holdsTheFact(coveredWeight: Double, total: Double) -> Bool {
         coveredWeight >= total * 0.5
     }
-
-    // MARK: saying the opposite
-
-    /// Words that say how often or how many, in two camps that contradict each other: "every
-    /// time" against "only once", "every chunk" against "the last chunk", "several statements"
-    /// against "a single expression".
-    static let manyWords: Set<String> = ["every", "each", "always", "whenever", "repeatedly", "several", "multiple",
-        "many"]
-    static let oneWords: Set<String> = ["once", "only", "never", "last", "final", "single"]
-
-    /// Pairs of word beginnings that say opposite things ("keeps" and "deletes", "before" and "after").
-    static let opposites: [(Set<String>, Set<String>)] = [
-        (["keep", "kept", "retain", "preserv"], ["delet", "remov", "discard", "purg", "eras", "drop"]),
-        (["add"], ["remov", "delet"]),
-        (["includ"], ["exclud"]),
-        (["before"], ["after"]),
-        (["stable"], ["unstable"]),
-        (["increas", "grow"], ["decreas", "shrink"]),
-        (["faster", "quicker"], ["slower"]),
-        (["larger", "bigger", "longer"], ["smaller", "shorter"]),
-        (["higher"], ["lower"]),
-        (["same", "identical"], ["different", "differ"]),
-        (["mandatory", "required", "compulsory"], ["optional"]),
-        (["public"], ["private"]),
-        (["first"], ["last"]),
-        (["inflat", "decompress"], ["deflat", "compress"]),
-        (["encrypt"], ["decrypt"]),
-        (["upload"], ["download"]),
-        (["enabl"], ["disabl"]),
-        (["allow", "permit"], ["forbid", "prevent", "prohibit"]),
-        (["true"], ["false"]),
-        (["accept"], ["reject", "refus"]),
-        (["succeed", "success"], ["fail"]),
-        (["absorb"], ["reflect"]),
-        (["releas"], ["absorb", "store"]),
-        (["inside", "inner"], ["outside", "outer"]),
-        (["import"], ["export"]),
-    ]
-
-    /// Words between a negator and the word it negates that leave the negation standing.
-    static let carriers: Set<String> = [
-        "be", "been", "being", "is", "are", "was", "were", "a", "an", "the", "any", "always", "ever", "yet", "really",
-        "actually", "even", "necessarily", "at", "all",
-    ]
-
 
     /// The concept's sentence (an index of `candidates`) with a clause that says the opposite of
     /// `claim`: it shares two of the claim's words, weighing at least 40% of it, and then says
@@ -450,96 +347,16 @@ struct FeynmanCheck: Sendable {
         let claimWords = TermNormalizer.words(in: claim)
         var best: (index: Int, weight: Double)?
         for index in candidates {
-            for clause in clauses(of: sentences[index]) + [sentences[index]] {
+            for clause in ClaimWords.clauses(of: sentences[index]) + [sentences[index]] {
                 let clauseWords = TermNormalizer.words(in: clause)
-                let shared = claimKeys.intersection(clauseWords.map(key))
+                let shared = claimKeys.intersection(clauseWords.map(ClaimWords.key))
                 let sharedWeight = shared.reduce(0) { $0 + weight($1) }
                 guard shared.count >= 2, sharedWeight >= total * 0.4,
                     sharedWeight > (best?.weight ?? 0) else { continue }
-                if opposes(claimWords, clauseWords, shared: shared.subtracting(concept),
+                if ClaimWords.opposes(claimWords, clauseWords, shared: shared.subtracting(concept),
                     concept: concept) { best = (index, sharedWeight) }
             }
         }
         return best?.index
-    }
-
-    /// Whether two word runs that share `shared` say opposite things (see ``contradiction``).
-    /// The concept's own words (`concept`) take no side: "purge" in "the purge command" deletes nothing.
-    static func opposes(_ claim: [NormalizedWord], _ material: [NormalizedWord], shared: Set<String>,
-        concept: Set<String> = []) -> Bool {
-        func cues(_ words: [NormalizedWord]) -> Set<String> {
-            Set(words.filter { !concept.contains(key($0)) }.map(\.lowercased))
-        }
-        let a = cues(claim), b = cues(material)
-        func says(_ words: Set<String>, _ camp: Set<String>) -> Bool { !words.isDisjoint(with: camp) }
-        if says(a, manyWords) && !says(a, oneWords) && says(b, oneWords) && !says(b, manyWords) { return true }
-        if says(a, oneWords) && !says(a, manyWords) && says(b, manyWords) && !says(b, oneWords) { return true }
-        func uses(_ words: Set<String>, _ beginnings: Set<String>) -> Bool {
-            words.contains { word in beginnings.contains { word.hasPrefix($0) } }
-        }
-        for (left, right) in opposites {
-            if uses(a, left) && !uses(a, right) && uses(b, right) && !uses(b, left) { return true }
-            if uses(a, right) && !uses(a, left) && uses(b, left) && !uses(b, right) { return true }
-        }
-        // A shared word negated on one side only ("is not stable" / "is now stable"; "removes" /
-        // "without removing"), never the concept's own name ("ends without a break" says nothing
-        // against "the break statement leaves the loop"). The negator stands right before the
-        // word or before words that only carry it ("cannot be upgraded", "without removing any");
-        // "don't want the default" negates the wanting, not the default.
-        func negated(_ words: [NormalizedWord]) -> Set<String> {
-            var result = Set<String>()
-            for (position, word) in words.enumerated() where shared.contains(key(word)) {
-                var before = position - 1
-                while before >= 0, carriers.contains(words[before].lowercased) { before -= 1 }
-                if before >= 0, Negation.isNegator(words[before].lowercased) { result.insert(key(word)) }
-            }
-            return result
-        }
-        return negated(claim) != negated(material)
-    }
-
-    /// The explanation cut into clauses: at sentence ends and semicolons, and before a
-    /// conjunction that starts a new statement ("… copied and the cell splits …").
-    static func clauses(of text: String) -> [String] {
-        var pieces: [String] = []
-        var current = ""
-        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        let joiners: Set<String> = ["and", "but", "while", "whereas", "then", "so", "because", "after", "before",
-            "which"]
-        for (position, word) in words.enumerated() {
-            let bare = word.lowercased().trimmingCharacters(in: .punctuationCharacters)
-            // "and" starts a new statement, not the second word of a pair ("the Packages and
-            // Sources files", "condense and become visible"): what follows runs to three words.
-            let joinsWords = bare == "and" && Self.wordsUntilBreak(after: position, in: words, joiners: joiners) < 3
-            if joiners.contains(bare), !joinsWords, !current.isEmpty {
-                pieces.append(current)
-                current = ""
-                if bare == "before" || bare == "after" { current = word }  // keeps "before mitosis" with its clause
-                continue
-            }
-            current += current.isEmpty ? word : " " + word
-            if let last = word.last, ".;!?:".contains(last) {
-                pieces.append(current)
-                current = ""
-            }
-        }
-        if !current.isEmpty { pieces.append(current) }
-        return pieces.map { piece in
-            var line = piece.trimmingCharacters(in: .whitespaces)
-            while let last = line.last, ",;:.!?".contains(last) { line.removeLast() }
-            return line
-        }.filter { $0.contains(where: \.isLetter) }
-    }
-
-    /// How many words follow `position` before the next joiner or punctuation that ends a clause.
-    private static func wordsUntilBreak(after position: Int, in words: [String], joiners: Set<String>) -> Int {
-        var count = 0
-        for word in words.dropFirst(position + 1) {
-            let bare = word.lowercased().trimmingCharacters(in: .punctuationCharacters)
-            if joiners.contains(bare) { break }
-            count += 1
-            if let last = word.last, ".;!?:,".contains(last) { break }
-        }
-        return count
     }
 }
