@@ -57,25 +57,20 @@ public struct QuoteLocator: Sendable {
 
     /// The quote's page and section, or `nil` when the quote is not in the document.
     public func locate(_ quote: String) -> QuoteLocation? {
-        guard let offset = offset(of: quote) else { return nil }
-        let page = pages.first { $0.range.contains(offset) }?.page
-        let place = groups.place(of: quote)
-        var location = QuoteLocation(page: page, section: place.path.last.flatMap { $0.isEmpty ? nil : $0 })
-        location.sectionPath = place.path
-        location.group = place.group
-        return location
-    }
-
-    /// The `Character` offset in the document's text where `quote` first starts (matched as
-    /// ``locate(_:)`` matches), or `nil` when it is not in the document.
-    func offset(of quote: String) -> Int? {
         let needle = Self.fold(quote)
         guard needle.count >= 12 else { return nil }
         var start = firstMatch(needle)
         for length in Self.prefixLengths where start == nil && needle.count > length {
             start = firstMatch(Array(needle.prefix(length)))
         }
-        return start.map { offsets[$0] }
+        guard let start else { return nil }
+        let offset = offsets[start]
+        let page = pages.first { $0.range.contains(offset) }?.page
+        let place = groups.place(of: quote)
+        var location = QuoteLocation(page: page, section: place.path.last.flatMap { $0.isEmpty ? nil : $0 })
+        location.sectionPath = place.path
+        location.group = place.group
+        return location
     }
 
     /// The 1-based PDF page of `quote`, or `nil` when the document has no pages or the quote is not found.

@@ -12,8 +12,8 @@ extension ChunkedRunner {
     /// at least 12 cards a group): joined, the groups' decks overshot the request (30 cards for
     /// `--cards 24`). One builtin pass over the whole document spreads the asked items over all
     /// its sections, as `--engine builtin` does; each fallen group keeps the items of that deck
-    /// whose quote lies in it. A group a model answered keeps its answer. Unchanged for a plan
-    /// of chunks, for other tasks, and when no group fell back.
+    /// whose quote lies in it (``SectionItems/offset(of:)``). A group a model answered keeps its
+    /// answer. Unchanged for a plan of chunks, for other tasks, and when no group fell back.
     /// - Returns: the outcomes, and the most items the joined list may hold: the plan's
     ///   ``ChunkPlan/groupedItems``, or the whole builtin deck when it is larger (a deck that
     ///   follows the material gives a body section its card past the count); `nil` for a plan of chunks.
@@ -29,10 +29,11 @@ extension ChunkedRunner {
         // The builtin engine sizes the whole document as `--engine builtin` does: what
         // `--cards`/`--questions` asked, else the material's count (the plan's `wanted`).
         let (text, title) = router.builtinMaterial(document)
-        guard let whole = try? router.builtin.generate(request.task, text: text, title: title, size: request.size) else {
+        let size = request.size
+        guard let whole = try? router.builtin.generate(request.task, text: text, title: title, size: size) else {
             return (outcomes, wanted)
         }
-        let locator = QuoteLocator(document: document)
+        let locator = SectionItems(document: document)
         let everyGroupFell = fallen.count == outcomes.count
         // The group each item of the whole deck lies in; one whose quote is not found is placed
         // only when every group fell back (it lies in one of them).
@@ -48,15 +49,18 @@ extension ChunkedRunner {
         for index in fallen {
             let share: AnyStudyResult
             switch whole {
-            case .flashcards(let deck): share = .flashcards(Flashcards(cards: deck.cards.filter { group(of: $0.quote) == index }))
-            case .quiz(let quiz): share = .quiz(Quiz(questions: quiz.questions.filter { group(of: $0.quote) == index }))
+            case .flashcards(let deck):
+                share = .flashcards(Flashcards(cards: deck.cards.filter { group(of: $0.quote) == index }))
+            case .quiz(let quiz):
+                share = .quiz(Quiz(questions: quiz.questions.filter { group(of: $0.quote) == index }))
             default: return (outcomes, wanted)
             }
             let chunk = plan.chunks[index]
             var routed = outcomes[index].0 ?? RoutedResult(
                 result: share, engine: .builtin, model: router.builtin.modelName,
                 decision: backend(for: request.task, characterCount: chunk.offsets.count),
-                fitted: FitReport(cut: false, keptCharacters: chunk.offsets.count, totalCharacters: chunk.offsets.count),
+                fitted: FitReport(
+                    cut: false, keptCharacters: chunk.offsets.count, totalCharacters: chunk.offsets.count),
                 cached: false, fallbacks: [], usage: nil, reasked: false)
             routed.result = share
             // The group's own items (and what was said of them) are gone: each item is the whole deck's.
