@@ -3,7 +3,7 @@
 /// How many flashcards and quiz questions a document gets (#54): by default the counts follow the
 /// length and outline of the body; `--cards N` and `--questions N` set them.
 ///
-/// The default, for a body of `d` distinct characters (a sentence said twice counts once) with
+/// The default, for a body of `d` distinct characters (a sentence said twice counts once; code counts) with
 /// `s` body sections (``BodySections``): `max(12, d / 700, s)` cards, at most 400, and half as
 /// many questions, at least 8. A page of notes keeps the 12 cards and 8 questions it always got;
 /// a 33,000-character textbook gets 47 cards; every body section can have a card of its own.

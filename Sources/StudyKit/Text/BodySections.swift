@@ -22,6 +22,9 @@ struct BodySections: Sendable {
         let offsets: Range<Int>
         /// Characters of its own text (its units after the heading).
         let characters: Int
+        /// Characters of its own text with its code: what its share of a deck is sized by (a
+        /// card per 700 characters of the body, code counted; the cards come from its prose).
+        let charactersWithCode: Int
         /// The earlier section it repeats word for word, if any (an outline index).
         let copyOf: Int?
         /// Whether it has enough text of its own to be owed items.
@@ -35,17 +38,27 @@ struct BodySections: Sendable {
     let all: [Entry]
     /// Characters of distinct prose: each unit's text counted once, however often it is repeated.
     let distinctCharacters: Int
+    /// Characters of the distinct body, code included (each unit's text counted once): what a
+    /// deck is sized by (``KitSize``, #54: the body `text --body` prints holds its code).
+    let distinctCharactersWithCode: Int
 
     /// The sections of `outline`.
     init(outline: DocumentOutline) {
         var firstOfText: [String: Int] = [:]
         var seenUnits = Set<String>()
         var distinct = 0
+        var withCode = 0
         all = outline.sections.map { section in
             // Code is part of the document but never a card: a section's own text is its prose.
             let prose = section.sentences.filter { !$0.isCode }
             let characters = prose.reduce(0) { $0 + $1.text.count }
-            for unit in prose where seenUnits.insert(unit.text).inserted { distinct += unit.text.count }
+            var sectionWithCode = 0
+            for unit in section.sentences where !unit.isHeading {
+                sectionWithCode += unit.text.count
+                guard seenUnits.insert(unit.text).inserted else { continue }
+                withCode += unit.text.count
+                if !unit.isCode { distinct += unit.text.count }
+            }
             var copyOf: Int?
             if characters >= Self.minimumCharacters {
                 let key = prose.map(\.text).joined(separator: "\n")
@@ -53,9 +66,10 @@ struct BodySections: Sendable {
             }
             return Entry(
                 outlineIndex: section.index, heading: section.heading, offsets: section.offsets, characters: characters,
-                copyOf: copyOf)
+                charactersWithCode: sectionWithCode, copyOf: copyOf)
         }
         distinctCharacters = distinct
+        distinctCharactersWithCode = withCode
     }
 
     /// The body sections, copies included, in document order.

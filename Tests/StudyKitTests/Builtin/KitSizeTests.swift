@@ -117,6 +117,25 @@ import Testing
         #expect(coverage.bodySectionsCovered == 6)
     }
 
+    /// Code is body text (`text --body` prints it): the deck is sized by the distinct body with
+    /// its code, one card per 700 characters, and a code-heavy section's share comes from the
+    /// prose around its code — while a body section is still one with 500 characters of prose.
+    @Test func codeCountsInTheDecksSizeNotInWhatMakesABodySection() throws {
+        let code = "```\n" + (1...300).map { "let value\($0) = table.lookup(key: \($0))" }.joined(separator: "\n") + "\n```"
+        let text = Self.markdown(Self.sections) + "\n\n" + code + "\n"
+        let analysis = BuiltinAnalysis(text: text, title: nil)
+        let prose = BuiltinAnalysis(text: Self.markdown(Self.sections), title: nil)
+        #expect(analysis.sections.distinctCharacters == prose.sections.distinctCharacters)
+        #expect(analysis.sections.distinctCharactersWithCode >= prose.sections.distinctCharactersWithCode + 9_000)
+        #expect(analysis.sections.distinctBody.count == prose.sections.distinctBody.count)
+        let sized = BuiltinEngine.cardCount(analysis, size: .followsMaterial)
+        #expect(sized == max(12, analysis.sections.distinctCharactersWithCode / 700, analysis.sections.distinctBody.count))
+        #expect(sized > BuiltinEngine.cardCount(prose, size: .followsMaterial))
+        let cards = try Self.deck(text)
+        #expect(cards.count > (try Self.deck(Self.markdown(Self.sections))).count)
+        #expect(cards.count <= sized)
+    }
+
     @Test(arguments: [5, 12, 30])
     func cardsSetsTheDeck(_ count: Int) throws {
         let text = Self.markdown(Self.sections)

@@ -36,6 +36,9 @@ struct GroupedSectionsIntegrationTests {
         // 24 cards of two topics that fit the window: groups of at most 12, one request each.
         let run = try await StudykitBinary.run(
             ["flashcards", file.path, "--json", "--cards", "24", "--budget", "900"], environment: environment)
+        // 12 questions: groups of at most 10.
+        let quizRun = try await StudykitBinary.run(
+            ["quiz", file.path, "--json", "--questions", "12", "--budget", "900"], environment: environment)
         await server.stop()
         #expect(run.status == 0, "\(run.stderr)")
         let envelope = try #require(
@@ -62,5 +65,34 @@ struct GroupedSectionsIntegrationTests {
         // Body sections with cards, out of all: reported on the run.
         let sections = try #require(coverage["sections"] as? [String: Any], "\(coverage)")
         #expect((sections["total"] as? Int ?? 0) >= 2)
+
+        // The deck holds what was asked, however many groups fell back to the builtin engine.
+        try await expectAskedCount(cardsRun: run, quizRun: quizRun, file: file, environment: environment)
+    }
+
+    /// The grouped deck and quiz hold at most the 24 cards and 12 questions asked; when every
+    /// group fell back (SmolLM2 fails often), exactly what the builtin engine makes of the whole
+    /// document for the same request — not each group's builtin answer added up (30 cards).
+    private func expectAskedCount(
+        cardsRun: StudykitBinary.Result, quizRun: StudykitBinary.Result, file: URL, environment: [String: String]
+    ) async throws {
+        #expect(quizRun.status == 0, "\(quizRun.stderr)")
+        for (run, list, asked, flag) in [(cardsRun, "cards", 24, "--cards"), (quizRun, "questions", 12, "--questions")] {
+            let envelope = try #require(
+                try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any], "\(run.stdout)")
+            let coverage = try #require(envelope["coverage"] as? [String: Any], "not grouped: \(run.stdout)")
+            #expect(coverage["itemsAsked"] as? Int == asked)
+            let items = ((envelope["result"] as? [String: Any])?[list] as? [Any] ?? []).count
+            #expect(items <= asked, "\(items) \(list) for \(asked) asked")
+            let perChunk = coverage["perChunk"] as? [[String: Any]] ?? []
+            guard !perChunk.isEmpty, perChunk.allSatisfy({ $0["engine"] as? String == "builtin" }) else { continue }
+            let task = list == "cards" ? "flashcards" : "quiz"
+            let builtin = try await StudykitBinary.run(
+                [task, file.path, "--json", flag, String(asked), "--engine", "builtin"], environment: environment)
+            let whole = try #require(
+                try JSONSerialization.jsonObject(with: builtin.stdoutData) as? [String: Any], "\(builtin.stderr)")
+            let expected = ((whole["result"] as? [String: Any])?[list] as? [Any] ?? []).count
+            #expect(items == expected, "every group fell back: \(items) \(list), the builtin engine's \(expected)")
+        }
     }
 }

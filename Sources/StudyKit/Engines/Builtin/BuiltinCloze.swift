@@ -201,10 +201,12 @@ extension BuiltinEngine {
     }
 
     /// The deck's size for `analysis` (#54): `--cards`, else one card per 700 distinct characters
-    /// and one per body section, 12 to 400 (``KitSize``).
+    /// of the body, its code counted (the cards come from the prose around it), and one per body
+    /// section, 12 to 400 (``KitSize``).
     static func cardCount(_ analysis: BuiltinAnalysis, size: KitSize) -> Int {
         size.cardCount(
-            distinctCharacters: analysis.sections.distinctCharacters, bodySections: analysis.sections.distinctBody.count)
+            distinctCharacters: analysis.sections.distinctCharactersWithCode,
+            bodySections: analysis.sections.distinctBody.count)
     }
 
     func flashcards(_ analysis: BuiltinAnalysis, size: KitSize = .followsMaterial) throws(BuiltinError) -> Flashcards {

@@ -61,7 +61,7 @@ struct SectionSpread {
         var have = [Int: Int]()
         for item in items { if let section = section(of: item) { have[section, default: 0] += 1 } }
         var total = items.count
-        let distinct = max(1, analysis.sections.distinctCharacters)
+        let distinct = max(1, analysis.sections.distinctCharactersWithCode)
         var terms: [Int: [Keyphrase]] = [:]
         func termsOf(_ section: Int) -> [Keyphrase] {
             if let known = terms[section] { return known }
@@ -79,7 +79,7 @@ struct SectionSpread {
         // Each section's share, in document order; a body section without a card gets one even
         // when the deck is full.
         for entry in sections {
-            let share = limit * entry.characters / distinct
+            let share = limit * entry.charactersWithCode / distinct
             let owed = max(entry.isBody ? 1 : 0, share)
             let has = have[entry.outlineIndex, default: 0]
             guard has < owed, total < limit || (givesEverySectionACard && entry.isBody && has == 0) else { continue }

@@ -360,6 +360,7 @@ public struct ChunkedRunner: Sendable {
         let plan = planned.plan
         let outline = planned.outline
         let document = request.document
+        let (outcomes, most) = refillingFallenGroups(outcomes, request: request, plan: plan)
         var itemsPerSection = Array(repeating: 0, count: plan.sectionHeadings.count)
         var runs: [ChunkCoverage.ChunkRun] = []
         var cards: [Flashcards.Card] = []
@@ -462,6 +463,11 @@ public struct ChunkedRunner: Sendable {
             let reason = "the merged \(request.task.name) failed validation: \(RoutingEngine.reason(for: error))"
             if request.engine != .auto { throw RoutingError.forcedEngineFailed(planned.engine, reason: reason) }
             return try await mergedFallback(request, planned: planned, runs: runs, reason: reason, started: started)
+        }
+        if let most, let list {
+            let capped = Self.capped(result, origins: origins, wanted: most, list: list)
+            (result, origins) = (capped.result, capped.origins)
+            dropped += capped.dropped
         }
         if list != nil { for origin in origins { if let at = origin.section { itemsPerSection[at] += 1 } } }
 

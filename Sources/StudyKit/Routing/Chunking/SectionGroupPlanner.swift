@@ -29,7 +29,7 @@ enum SectionGroupPlanner {
         guard groupLimit(task) != nil else { return nil }
         let sections = BodySections(outline: outline)
         let cards = size.cardCount(
-            distinctCharacters: sections.distinctCharacters, bodySections: sections.distinctBody.count)
+            distinctCharacters: sections.distinctCharactersWithCode, bodySections: sections.distinctBody.count)
         return task == .quiz ? size.questionCount(cards: cards) : cards
     }
 

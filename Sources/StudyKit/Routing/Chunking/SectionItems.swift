@@ -96,6 +96,23 @@ public struct SectionItems: Sendable {
         return found
     }
 
+    /// The `Character` offset in the document's text where `quote` first occurs, matched as
+    /// ``sectionsHolding(_:)`` matches (whole, else by its first 60 characters); `nil` when it is
+    /// found nowhere.
+    func offset(of quote: String) -> Int? {
+        let needle = Array(OutputText.singleLine(quote).lowercased())
+        guard needle.count >= Self.keyLength, let candidates = starts[String(needle.prefix(Self.keyLength))] else {
+            return nil
+        }
+        for length in [needle.count, min(needle.count, Self.prefixLength)] {
+            for start in candidates where start + length <= folded.count
+                && folded[start..<(start + length)].elementsEqual(needle.prefix(length)) {
+                return offsets[start]
+            }
+        }
+        return nil
+    }
+
     /// The quoted items of `result`: cards' and questions' quotes, key points; `nil` when it has none.
     static func quotes(of result: AnyStudyResult) -> [String]? {
         switch result {

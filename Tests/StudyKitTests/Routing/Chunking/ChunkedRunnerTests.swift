@@ -223,6 +223,48 @@ struct ChunkedRunnerTests {
         #expect(coverage.chunks[0].engine == .remote)
         #expect(coverage.chunks[1].items > 0)
         #expect(coverage.sectionsRead < coverage.sections.count)
+        let asked = try #require(coverage.groupedItems)
+        #expect(Self.count(routed.result) <= asked)
+    }
+
+    /// #54: when every group falls back, the deck is the builtin engine's deck of the whole
+    /// document for the count asked — not each group's builtin deck added up past it.
+    @Test(arguments: [(StudyTask.flashcards, KitSize(cards: 24)), (.quiz, KitSize(questions: 14)), (.flashcards, .followsMaterial)])
+    func groupsThatAllFallBackHoldTheCountAsked(task: StudyTask, size: KitSize) async throws {
+        let remote = ChunkEchoModel(window: 32_000, failures: { _, _ in .transport("dropped") })
+        let runner = Self.runner(remote: remote)
+        var request = RoutingRequest(task: task, document: Self.document)
+        request.size = size
+        let routed = try await runner.run(request)
+        let coverage = try #require(routed.coverage)
+        #expect(coverage.chunks.count >= 2 && coverage.chunks.allSatisfy { $0.engine == .builtin })
+        var whole = request
+        whole.engine = .builtin
+        let builtin = try await runner.router.run(whole)
+        let asked = try #require(coverage.groupedItems)
+        #expect(Self.count(routed.result) == Self.count(builtin.result))
+        #expect(Self.count(routed.result) <= asked)
+    }
+
+    /// Cards or questions in a result.
+    static func count(_ result: AnyStudyResult) -> Int {
+        switch result {
+        case .flashcards(let deck): return deck.cards.count
+        case .quiz(let quiz): return quiz.questions.count
+        default: return 0
+        }
+    }
+
+    /// Capping a merged list keeps a card in every section while there are enough: the
+    /// section with the most loses its last first.
+    @Test(arguments: [
+        ([0, 0, 0, 1, 2, 2], 4, [0, 1, 3, 4]),
+        ([0, 0, 0, 1, 2, 2], 3, [0, 3, 4]),
+        ([0, 1], 5, [0, 1]),
+        ([nil, 1, 1, 1], 2, [0, 1]),
+    ] as [([Int?], Int, [Int])])
+    func aMergedListIsCappedKeepingTheSpread(sections: [Int?], wanted: Int, kept: [Int]) {
+        #expect(ChunkedRunner.spreadCap(sections, wanted: wanted) == kept)
     }
 
     @Test func aLongDocumentIsReadChunkByChunkAndCovered() async throws {
