@@ -217,6 +217,14 @@ struct PartJudge {
     static func repair(_ value: inout JSONValue, task: StudyTask, material: String) -> [String: String] {
         guard var object = value.objectValue else { return [:] }
         var repairs: [String: String] = [:]
+        // The material's sentences, split only when a quote is to be replaced, and then once.
+        var split: [String]?
+        func materialSentences() -> [String] {
+            if let split { return split }
+            let sentences = ItemRepairs.sentences(ofMaterial: material)
+            split = sentences
+            return sentences
+        }
         switch task {
         case .mindmap:
             if let topic = object["centralTopic"]?.stringValue, let cut = ItemRepairs.headPhrase(topic, maxWords: 8) {
@@ -251,7 +259,8 @@ struct PartJudge {
                         how.append("the quote cut to its sentence that carries the answer")
                     } else if !question.contains(Flashcards.blank),
                         let sentence = ItemRepairs.requote(
-                            answer: answer, question: question, quote: quote, material: material, maxLength: 500)
+                            answer: answer, question: question, quote: quote, sentences: materialSentences(),
+                            maxLength: 500)
                     {
                         fields["quote"] = .string(sentence)
                         how.append("the quote replaced by the material's sentence that carries the answer")
@@ -281,20 +290,19 @@ struct PartJudge {
                     }
                     if let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
                         let right = fields["answerIndex"]?.integerValue,
-                        let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue,
-                        let cut = ItemRepairs.sentenceCarrying(
+                        let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue
+                    {
+                        if let cut = ItemRepairs.sentenceCarrying(
                             answer: answer, question: prompt, quote: quote, maxLength: 500)
-                    {
-                        fields["quote"] = .string(cut)
-                        how.append("the quote cut to its sentence that carries the answer")
-                    } else if let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
-                        let right = fields["answerIndex"]?.integerValue,
-                        let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue,
-                        let sentence = ItemRepairs.requote(
-                            answer: answer, question: prompt, quote: quote, material: material, maxLength: 500)
-                    {
-                        fields["quote"] = .string(sentence)
-                        how.append("the quote replaced by the material's sentence that carries the answer")
+                        {
+                            fields["quote"] = .string(cut)
+                            how.append("the quote cut to its sentence that carries the answer")
+                        } else if let sentence = ItemRepairs.requote(
+                            answer: answer, question: prompt, quote: quote, sentences: materialSentences(), maxLength: 500)
+                        {
+                            fields["quote"] = .string(sentence)
+                            how.append("the quote replaced by the material's sentence that carries the answer")
+                        }
                     }
                     guard !how.isEmpty else { return question }
                     repairs["questions[\(index)]"] = how.joined(separator: ", ")

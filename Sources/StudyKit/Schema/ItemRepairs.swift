@@ -13,7 +13,7 @@ import Foundation
 ///   its key words: the longest run of its words that the quote says too and that adds something
 ///   the question does not ("They are joined into one strand by DNA ligase" → "DNA ligase").
 /// - A card's or a question's quote that does not carry its answer is replaced by the one
-///   sentence of the material that does (``requote(answer:question:quote:material:maxLength:)``).
+///   sentence of the material that does (``requote(answer:question:quote:sentences:maxLength:)``).
 /// - A card's quote over its length limit is cut to its one sentence that carries the answer
 ///   (``Grounding/supportProblem(question:answer:quote:)``); a quiz's explanation over its limit to
 ///   its first sentences that fit; a card's optional hint that breaks its rule (too long, or the
@@ -164,27 +164,31 @@ enum ItemRepairs {
         }
     }
 
-    /// The one sentence of `material` that carries `answer` for `question`
-    /// (``Grounding/supportProblem(question:answer:quote:)``), when `quote` does not: the quote
-    /// the model should have copied. `nil` when the quote already carries it, or when no sentence
-    /// or more than one does (two candidates are a guess, not a repair). Qwen2.5-Coder-1.5B often
-    /// marks the right answer and then quotes a neighbouring sentence (session 62, from the
+    /// The one sentence of the material (its ``sentences(ofMaterial:)``) that carries `answer` for
+    /// `question` (``Grounding/supportProblem(question:answer:quote:)``), when `quote` does not: the
+    /// quote the model should have copied. `nil` when the quote already carries it, or when no
+    /// sentence or more than one does (two candidates are a guess, not a repair). Qwen2.5-Coder-1.5B
+    /// often marks the right answer and then quotes a neighbouring sentence (session 62, from the
     /// replay of both halves' recorded quizzes: "What is the time complexity of binary search?" →
     /// "O(log n)", quoting the sentence before the one that says it); the item is the model's, the
     /// quote becomes the material's own sentence, and every other rule still judges it.
-    static func requote(answer: String, question: String, quote: String, material: String, maxLength: Int) -> String? {
+    static func requote(answer: String, question: String, quote: String, sentences: [String], maxLength: Int) -> String? {
         guard Grounding.supportProblem(question: question, answer: answer, quote: quote) != nil else { return nil }
         var found: String?
-        for line in material.split(whereSeparator: \.isNewline) {
-            for sentence in SentenceSplitter().split(String(line)).map(\.text)
-            where sentence.count <= maxLength
-                && Grounding.supportProblem(question: question, answer: answer, quote: sentence) == nil
-            {
-                guard found == nil || found == sentence else { return nil }
-                found = sentence
-            }
+        for sentence in sentences
+        where sentence.count <= maxLength
+            && Grounding.supportProblem(question: question, answer: answer, quote: sentence) == nil
+        {
+            guard found == nil || found == sentence else { return nil }
+            found = sentence
         }
         return found
+    }
+
+    /// The sentences of `material`, line by line, that ``requote(answer:question:quote:sentences:maxLength:)``
+    /// chooses from: split once per answer, not once per item.
+    static func sentences(ofMaterial material: String) -> [String] {
+        material.split(whereSeparator: \.isNewline).flatMap { SentenceSplitter().split(String($0)).map(\.text) }
     }
 
     /// `text`'s first whole sentences that fit `maxLength`, when it is longer; `nil` when it fits

@@ -33,7 +33,9 @@ struct RequoteAndChoiceTests {
         question: String, answer: String, quote: String, sentence: String?
     ) {
         #expect(
-            ItemRepairs.requote(answer: answer, question: question, quote: quote, material: Self.material, maxLength: 500)
+            ItemRepairs.requote(
+                answer: answer, question: question, quote: quote,
+                sentences: ItemRepairs.sentences(ofMaterial: Self.material), maxLength: 500)
                 == sentence)
     }
 

@@ -82,35 +82,35 @@ public struct SectionItems: Sendable {
         }
     }
 
-    /// The outline sections `quote` lies in, each once.
+    /// The outline sections `quote` lies in, each once: where its whole text occurs, else where its
+    /// first ``prefixLength`` characters do.
     func sectionsHolding(_ quote: String) -> Set<Int> {
-        let needle = Array(OutputText.singleLine(quote).lowercased())
-        guard needle.count >= Self.keyLength, let candidates = starts[String(needle.prefix(Self.keyLength))] else { return [] }
-        var found = Set<Int>()
-        for length in [needle.count, min(needle.count, Self.prefixLength)] where found.isEmpty {
-            for start in candidates where start + length <= folded.count {
-                guard folded[start..<(start + length)].elementsEqual(needle.prefix(length)) else { continue }
-                if let section = sections.section(at: offsets[start]) { found.insert(section) }
-            }
+        for whole in [true, false] {
+            let found = Set(occurrences(of: quote, whole: whole).compactMap { sections.section(at: $0) })
+            if !found.isEmpty { return found }
         }
-        return found
+        return []
     }
 
     /// The `Character` offset in the document's text where `quote` first occurs, matched as
-    /// ``sectionsHolding(_:)`` matches (whole, else by its first 60 characters); `nil` when it is
-    /// found nowhere.
+    /// ``sectionsHolding(_:)`` matches (whole, else by its first ``prefixLength`` characters); `nil`
+    /// when it is found nowhere.
     func offset(of quote: String) -> Int? {
+        occurrences(of: quote, whole: true).first ?? occurrences(of: quote, whole: false).first
+    }
+
+    /// The `Character` offsets in the document's text, in order, where `quote` (folded to one
+    /// line, lower-cased) occurs: its whole text, or (`whole == false`) its first ``prefixLength``
+    /// characters; none for a quote shorter than the index's key.
+    private func occurrences(of quote: String, whole: Bool) -> [Int] {
         let needle = Array(OutputText.singleLine(quote).lowercased())
         guard needle.count >= Self.keyLength, let candidates = starts[String(needle.prefix(Self.keyLength))] else {
-            return nil
+            return []
         }
-        for length in [needle.count, min(needle.count, Self.prefixLength)] {
-            for start in candidates where start + length <= folded.count
-                && folded[start..<(start + length)].elementsEqual(needle.prefix(length)) {
-                return offsets[start]
-            }
-        }
-        return nil
+        let length = whole ? needle.count : min(needle.count, Self.prefixLength)
+        return candidates.filter { start in
+            start + length <= folded.count && folded[start..<(start + length)].elementsEqual(needle.prefix(length))
+        }.map { offsets[$0] }
     }
 
     /// The quoted items of `result`: cards' and questions' quotes, key points; `nil` when it has none.
