@@ -133,6 +133,13 @@ struct ItemAllowance: Sendable, Equatable {
     static func forEngine(_ kind: EngineKind) -> ItemAllowance {
         kind == .local ? ItemAllowance(attempts: nil) : .open
     }
+
+    /// The summary overview's allowance on an engine of `kind`: the local model passes it over
+    /// (``RoutingEngine/overviewPassedOver``), so a page's kit does not pay for a copy it will
+    /// refuse; a remote model is asked it, under its record (``CapabilityPolicy``'s first success).
+    static func overview(_ kind: EngineKind) -> ItemAllowance {
+        kind == .local ? ItemAllowance(attempts: nil, stopsOnRefusals: false, asksEveryShape: false) : .open
+    }
 }
 
 extension RoutingEngine {

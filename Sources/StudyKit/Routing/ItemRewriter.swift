@@ -209,7 +209,9 @@ extension RoutingEngine {
             let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
             let sentences = analysis.ranked.prefix(5).map { ProseText.shortened(ProseText.oneLine($0.sentence.text), maxLength: 260) }
             let job = Self.overviewJob(sentences: sentences, keyPoints: keyPoints, extracted: summary.overview, materialStems: materialStems)
-            let outcome = await runItems([job], engine: engine, task: .summary, spec: Self.overviewSpec, request: request, log: log)[0]
+            let outcome = await runItems(
+                [job], engine: engine, task: .summary, spec: Self.overviewSpec, request: request, log: log,
+                allowance: .overview(engine.kind))[0]
             var provenance = pointProvenance
             var rewritten = summary
             rewritten.keyPoints = keyPoints
@@ -1039,7 +1041,7 @@ extension RoutingEngine {
 
     static func overviewJob(sentences: [String], keyPoints: [String], extracted: String, materialStems: Set<String>) -> ItemJob {
         let prompt = "Key sentences:\n" + sentences.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n")
-        var job = ItemJob(path: "overview", prompt: prompt) { json in
+        var job = ItemJob(path: "overview", prompt: prompt, passedOver: overviewPassedOver) { json in
             guard let overview = json["overview"]?.stringValue.map(ProseText.oneLine) else {
                 return .failure(ItemRejection(reason: "the answer had no overview"))
             }
@@ -1089,6 +1091,13 @@ extension RoutingEngine {
         }
         return job
     }
+
+    /// Why the local model is not asked for the overview (``ItemAllowance/overview(_:)``): shown
+    /// the key sentences, Qwen2.5-Coder-0.5B copies them. No overview of its was accepted on any
+    /// document on record (notes.pdf, long.pdf, en-biology-immune, en-computing-hash-tables in
+    /// session 50; notes.pdf in every run since, copied and stopped at its 10th word), and each
+    /// attempt cost 1.5–4.9 s of a page's kit, most of it reading the five sentences (#53).
+    static let overviewPassedOver = "the small local model's overviews copy the key sentences they are shown"
 
     /// How many words of a key sentence in a row an overview may open with before it is refused
     /// as a copy, its first sentence unfinished (the in-process headline stops at 8).

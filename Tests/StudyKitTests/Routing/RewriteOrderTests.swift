@@ -149,4 +149,33 @@ struct RewriteOrderTests {
         }
         #expect(stopped.count == deck.cards.count - ItemAllowance.refusalEvidence)
     }
+
+    /// The small local model copies the key sentences it is shown for an overview (none of its
+    /// overviews on record was accepted), so under a bounded allowance it is not asked one: a
+    /// page's kit keeps the extracted overview and says why. A remote model is asked it.
+    @Test func theLocalModelIsNotAskedTheOverviewUnderABoundedAllowance() async throws {
+        #expect(!ItemAllowance.overview(.local).asksEveryShape)
+        #expect(!ItemAllowance.overview(.local).stopsOnRefusals)
+        #expect(ItemAllowance.overview(.remote) == .open)
+        let job = RoutingEngine.overviewJob(
+            sentences: ["One."], keyPoints: ["One."], extracted: "One.", materialStems: [])
+        #expect(job.passedOver == RoutingEngine.overviewPassedOver)
+
+        let long = #"{"point": ""# + (1...30).map { "word\($0)" }.joined(separator: " ") + #"."}"#
+        let document = Document(text: SettledRefusalTests.terror, title: nil, kind: .text, origin: "test")
+        for bounded in [true, false] {
+            let local = ScriptedModel(.local, window: 256, steps: Array(repeating: .answer(long), count: 20))
+            let router = RoutingEngine(
+                local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "not configured")),
+                capability: CapabilityPolicy(boundsItemRewrites: bounded))
+            let routed = try await router.run(RoutingRequest(
+                task: .summary, document: document, useCache: false, budget: TimeBudget(seconds: 3600, start: Date())))
+            let overview = try #require(routed.items.first { $0.path == "overview" })
+            #expect(overview.kind == .extracted)
+            // The three key points are asked either way; the overview only when every shape is.
+            #expect(local.calls.respond == (bounded ? 3 : 4))
+            #expect((overview.note == "not rewritten: " + RoutingEngine.overviewPassedOver) == bounded,
+                "\(overview.note ?? "nil")")
+        }
+    }
 }
