@@ -156,7 +156,7 @@ struct ClozeBuilder: Sendable {
                 // "_____ May 1789: the Estates-General opens" asks for a day of a date, not the date.
                 if length == 1, words[first].isNumber, words[first].surface.count <= 2,
                     words.indices.contains(first + 1),
-                    KeyphraseExtractor.monthNames.contains(words[first + 1].lowercased)
+                    WordLists.monthNames.contains(words[first + 1].lowercased)
                 {
                     continue
                 }
@@ -527,7 +527,7 @@ private enum TermShape: Equatable {
         let words = text.split(separator: " ")
         if !words.isEmpty, words.allSatisfy({ $0.allSatisfy { $0.isNumber || ".,%".contains($0) } }) {
             self = .number
-        } else if words.contains(where: { KeyphraseExtractor.monthNames.contains($0.lowercased()) }),
+        } else if words.contains(where: { WordLists.monthNames.contains($0.lowercased()) }),
             words.contains(where: { $0.allSatisfy(\.isNumber) })
         {
             // "20 June", "September 1792": a date is no name of a thing or a body ("Third Estate").
