@@ -54,9 +54,9 @@ struct FitBenchmark {
     /// as before exact budgets (the padded estimate, no count of the fitted prompt).
     private func runOurs(byEstimate: Bool) async throws -> (counts: CountingEngine.Counts, seconds: Double, prompt: GenerationRequest) {
         let counting = CountingEngine(engine)
-        var router = RoutingEngine(
-            local: counting, remote: UnconfiguredEngine(kind: .remote, reason: "the benchmark uses the local window only"))
-        router.fitsByEstimate = byEstimate
+        let router = RoutingEngine(
+            local: counting, remote: UnconfiguredEngine(kind: .remote, reason: "the benchmark uses the local window only"),
+            fitsByEstimate: byEstimate)
         let request = RoutingRequest(task: task, document: document, engine: .local, offline: true, useCache: false)
         let clock = ContinuousClock()
         let start = clock.now

@@ -14,7 +14,8 @@ public enum AudioError: StudyKitError, Equatable {
             return "\(program) is not installed, and the podcast's audio needs it; install the Debian package "
                 + "\(package) (apt-get install \(package))"
         case .failed(let program, let reason):
-            return "\(program) failed: \(reason.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").first.map(String.init) ?? "no message")"
+            let firstLine = reason.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").first
+            return "\(program) failed: \(firstLine.map(String.init) ?? "no message")"
         case .unsupportedFormat(let name):
             return "cannot write audio to \(name); name the file .wav or .ogg"
         }

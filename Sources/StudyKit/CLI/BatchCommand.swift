@@ -334,7 +334,8 @@ enum BatchReport {
             let target = result.directory + "/"
             switch result.status {
             case .made(let engines, _):
-                return "OK       \(result.item.source) → \(target) (\(engines.map(\.rawValue).joined(separator: ", ")))"
+                let names = engines.map(\.rawValue).joined(separator: ", ")
+                return "OK       \(result.item.source) → \(target) (\(names))"
             case .skipped:
                 return "SKIPPED  \(result.item.source) → \(target) (kit complete, file unchanged since the run that "
                     + "wrote it)"

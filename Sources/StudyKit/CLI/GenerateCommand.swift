@@ -9,7 +9,9 @@ extension Runner {
     ///   in-process model is loaded once, not per document); `nil` makes one from the configuration.
     /// - Returns: the engines that answered and the `--json` envelope, for `batch`'s report.
     @discardableResult
-    func generate(_ settings: GenerateSettings, sharedLocal: (any LanguageModel)? = nil) async throws -> GenerationOutcome {
+    func generate(
+        _ settings: GenerateSettings, sharedLocal: (any LanguageModel)? = nil
+    ) async throws -> GenerationOutcome {
         let clock = SystemDayClock()
         // The budget bounds the whole run: reading the source counts too.
         let runStarted = clock.now()
@@ -56,7 +58,8 @@ extension Runner {
         let remote = configuration.remoteEngine(transport: transport, discoveryStore: discoveries)
         let local = sharedLocal ?? configuration.localEngine(
             transport: transport, discoveryStore: discoveries,
-            prefixDirectory: settings.noCache ? nil : CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration)))
+            prefixDirectory: settings.noCache
+                ? nil : CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration)))
         let capability = try CapabilityPolicy(environment: environment)
         let remoteConfigured = configuration.remote != nil && !settings.offline
         // A forced engine runs to the end unless the user bounds it with --budget: the default
@@ -83,7 +86,8 @@ extension Runner {
         if streamer != nil { progress.clear() }
         // An explicit --budget is the whole job's: every chunk shares the request's deadline.
         var chunker = chunkedRunner(
-            router: router, settings: settings, budget: settings.budget == nil ? nil : request.budget, progress: progress, clock: clock)
+            router: router, settings: settings, budget: settings.budget == nil ? nil : request.budget,
+            progress: progress, clock: clock)
         // With a remote and no --budget, a document that does not fit the serving window is read in
         // chunks by default, under a whole-job budget sized for its chunks at the engine's measured
         // speed; the fixed default is sized for one request (#54).
@@ -93,13 +97,17 @@ extension Runner {
         {
             request.budget = TimeBudget(seconds: sized, start: runStarted)
             chunker.budget = request.budget
-            if verbose { errorOutput.line("studykit: read in chunks by a remote engine: a \(Int(sized)) s budget for the whole job") }
+            if verbose {
+                errorOutput.line(
+                    "studykit: read in chunks by a remote engine: a \(Int(sized)) s budget for the whole job")
+            }
         }
         var routed: RoutedResult
         var parts: [(task: StudyTask, routed: RoutedResult)] = []
         var podcastScript: PodcastScript?
         if settings.task == .studyKit {
-            let kit = try await KitAssembler(router: router, kitEngine: settings.offline ? nil : remote, chunker: chunker).run(request)
+            let assembler = KitAssembler(router: router, kitEngine: settings.offline ? nil : remote, chunker: chunker)
+            let kit = try await assembler.run(request)
             routed = kit.routed
             parts = kit.parts
             if settings.withPodcast {
@@ -127,8 +135,11 @@ extension Runner {
         // Interrupted (SIGINT, SIGTERM): the router stopped; nothing is written after it.
         try Task.checkCancellation()
         if verbose {
-            errorOutput.line("studykit: answered by \(routed.engine.rawValue) (\(routed.model))\(routed.cached ? " from the cache" : "")")
-        } else if let missing = Runner.missingModelNote(routed: routed, configuration: configuration, settings: settings, remoteConfigured: remoteConfigured) {
+            let fromCache = routed.cached ? " from the cache" : ""
+            errorOutput.line("studykit: answered by \(routed.engine.rawValue) (\(routed.model))\(fromCache)")
+        } else if let missing = Runner.missingModelNote(
+            routed: routed, configuration: configuration, settings: settings, remoteConfigured: remoteConfigured)
+        {
             errorOutput.line(missing)
         }
 
@@ -151,10 +162,14 @@ extension Runner {
             progress.clear()
         }
         var extra: JSONObject = [:]
-        if let script = podcastScript, settings.task == .studyKit { extra["podcast"] = TerminalSafety.clean(script.jsonValue) }
+        if let script = podcastScript, settings.task == .studyKit {
+            extra["podcast"] = TerminalSafety.clean(script.jsonValue)
+        }
         if let recording { extra["audio"] = recording.jsonValue }
-        let envelope = Envelope(routed: routed, document: document, parts: parts, traffic: traffic, extra: extra).jsonValue
-        let outcome = GenerationOutcome(engines: parts.isEmpty ? [routed.engine] : parts.map(\.routed.engine), envelope: envelope)
+        let envelope = Envelope(routed: routed, document: document, parts: parts, traffic: traffic, extra: extra)
+            .jsonValue
+        let outcome = GenerationOutcome(
+            engines: parts.isEmpty ? [routed.engine] : parts.map(\.routed.engine), envelope: envelope)
         var context = RenderContext(
             sourceIdentity: sourceIdentity(source), title: document.title,
             // OpenSSL failing to hash (out of memory) must not stop the output: the renderer then
@@ -179,15 +194,21 @@ extension Runner {
         if settings.task == .studyKit {
             context.podcast = podcastScript
             // The page plays the sound only when it lies beside it, in the kit's directory.
-            if let recording, let staging, URL(fileURLWithPath: recording.path).deletingLastPathComponent().standardizedFileURL.path == staging.target.path {
+            if let recording, let staging,
+                URL(fileURLWithPath: recording.path).deletingLastPathComponent().standardizedFileURL.path
+                    == staging.target.path
+            {
                 context.podcastAudioFile = URL(fileURLWithPath: recording.path).lastPathComponent
             }
         }
         if let staging, case .studyKit(let kit) = routed.result {
-            var written = try KitWriter().write(kit, json: envelope.prettyText + "\n", to: staging.staging, context: context)
+            var written = try KitWriter().write(
+                kit, json: envelope.prettyText + "\n", to: staging.staging, context: context)
             if let script = podcastScript {
                 written.append(try KitWriter().writePodcast(script, to: staging.staging, context: context))
-                if let recording { written.append(staging.staged(URL(fileURLWithPath: recording.path).lastPathComponent)) }
+                if let recording {
+                    written.append(staging.staged(URL(fileURLWithPath: recording.path).lastPathComponent))
+                }
             }
             try Task.checkCancellation()
             for file in try staging.commit(order: written) { output.line(file.path) }
@@ -197,13 +218,19 @@ extension Runner {
         if settings.format == .json {
             output.line(envelope.prettyText)
         } else {
-            if settings.format == .markdown, podcastScript != nil && settings.task == .studyKit || routed.coverage != nil {
+            if settings.format == .markdown,
+                podcastScript != nil && settings.task == .studyKit || routed.coverage != nil
+            {
                 var text = try OutputRenderer.render(routed.result, as: settings.format, context: context)
                 // The kit's optional podcast part follows the kit in Markdown.
-                if settings.task == .studyKit, let script = podcastScript { text += "\n" + MarkdownRenderer.render(script, context: context) }
+                if settings.task == .studyKit, let script = podcastScript {
+                    text += "\n" + MarkdownRenderer.render(script, context: context)
+                }
                 // Which body sections the items come from; a document read in chunks also says
                 // what a model read of it, and what it did not.
-                if let coverage = routed.coverage { text += (text.hasSuffix("\n") ? "\n" : "\n\n") + TerminalSafety.clean(coverage.markdownFooter) }
+                if let coverage = routed.coverage {
+                    text += (text.hasSuffix("\n") ? "\n" : "\n\n") + TerminalSafety.clean(coverage.markdownFooter)
+                }
                 output.write(text.hasSuffix("\n") ? text : text + "\n")
             } else {
                 output.write(bytes: try OutputRenderer.bytes(routed.result, as: settings.format, context: context))
@@ -264,7 +291,8 @@ extension Runner {
     static func audioReference(_ audio: String, fromPage page: String?) -> String {
         let target = URL(fileURLWithPath: audio).standardizedFileURL.resolvingSymlinksInPath()
         guard let page else { return target.path }
-        let from = URL(fileURLWithPath: page).standardizedFileURL.resolvingSymlinksInPath().deletingLastPathComponent().pathComponents
+        let from = URL(fileURLWithPath: page).standardizedFileURL.resolvingSymlinksInPath()
+            .deletingLastPathComponent().pathComponents
         let to = target.pathComponents
         var common = 0
         while common < min(from.count, to.count - 1), from[common] == to[common] { common += 1 }
@@ -284,7 +312,9 @@ extension Runner {
     private func readExplanation(_ settings: GenerateSettings) throws -> String {
         let data: Data
         let cap = settings.sourceSettings.maxBytes ?? ImportOptions.defaultMaxBytes
-        do { data = try standardInput(cap) } catch { throw ImportError.unreadable("stdin", reason: String(describing: error)) }
+        do { data = try standardInput(cap) } catch {
+            throw ImportError.unreadable("stdin", reason: String(describing: error))
+        }
         guard data.count <= cap else { throw ImportError.tooLarge("stdin", limit: cap) }
         let text = try SourceNormalizer.decodeUTF8(data, source: "the explanation on stdin")
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -354,7 +384,9 @@ struct Envelope {
             usage["reasks"] = .integer(([routed] + parts.map(\.routed)).filter(\.reasked).count)
             var discovery = JSONObject()
             for (kind, made) in traffic {
-                if let cached = made.discoveryFromCache { discovery[kind.rawValue] = .string(cached ? "cache" : "server") }
+                if let cached = made.discoveryFromCache {
+                    discovery[kind.rawValue] = .string(cached ? "cache" : "server")
+                }
             }
             usage["discovery"] = .object(discovery)
             object["usage"] = .object(usage)
@@ -401,7 +433,8 @@ struct Envelope {
             "fitted": routed.fitted.jsonValue,
             "cached": .bool(routed.cached),
             "reasked": .bool(routed.reasked),
-            "fallbacks": .array(routed.fallbacks.map { ["engine": .string($0.engine.rawValue), "reason": .string($0.reason)] }),
+            "fallbacks": .array(
+                routed.fallbacks.map { ["engine": .string($0.engine.rawValue), "reason": .string($0.reason)] }),
             "usage": usage,
             "seconds": .number((routed.seconds * 1000).rounded() / 1000),
             "attempts": .array(routed.attempts.map(\.jsonValue)),
@@ -421,7 +454,8 @@ extension Runner {
     static func missingModelNote(
         routed: RoutedResult, configuration: EngineConfiguration, settings: GenerateSettings, remoteConfigured: Bool
     ) -> String? {
-        guard routed.engine == .builtin, settings.engine == .auto, !settings.quiet, settings.format != .json, !remoteConfigured,
+        guard routed.engine == .builtin, settings.engine == .auto, !settings.quiet, settings.format != .json,
+            !remoteConfigured,
             configuration.local == nil, configuration.localModelFile == nil,
             case .none(let reason?) = configuration.localSelection, reason.contains(" is not installed")
         else { return nil }

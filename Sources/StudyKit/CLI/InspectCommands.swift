@@ -135,7 +135,9 @@ extension Runner {
         capability: CapabilityPolicy) -> JSONValue {
         let key = summary.key
         var line =
-            "\(key.task)/\(key.job.rawValue) (\(key.promptVersion)) on \(key.model): \(summary.attempts) attempt\(summary.attempts == 1 ? "" : "s"), \(summary.accepted) accepted, last \(summary.lastOutcome.rawValue), mean \(CapabilityPolicy.seconds(summary.meanDuration))"
+            "\(key.task)/\(key.job.rawValue) (\(key.promptVersion)) on \(key.model): "
+            + "\(summary.attempts) attempt\(summary.attempts == 1 ? "" : "s"), \(summary.accepted) accepted, "
+            + "last \(summary.lastOutcome.rawValue), mean \(CapabilityPolicy.seconds(summary.meanDuration))"
         let once = key.job == .item && RoutingEngine.oncePerDocumentVersions.contains(key.promptVersion)
         if let recent = try? ledger.recentAttempts(key, limit: capability.window(for: key.job)),
             let skip = capability.skipReason(recent: recent, job: key.job, now: ledger.clock.now(),
@@ -359,7 +361,9 @@ extension Runner {
         let plan = planned.plan
         var lines = [
             "",
-            (plan.groupedItems.map { "chunks:     the document asks for \($0) items, more than one answer writes well: " }
+            (plan.groupedItems.map {
+                "chunks:     the document asks for \($0) items, more than one answer writes well: "
+            }
                 ?? "chunks:     the document does not fit the \(planned.engine.rawValue) window "
                 + "even after escalation: ")
                 + "\(plan.chunks.count) chunks of at most ~\(plan.budgetTokens) tokens, cut between sections, "

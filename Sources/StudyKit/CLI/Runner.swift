@@ -152,7 +152,9 @@ extension Runner {
         let (removed, kept) = try ResultCache(path: path).clearCounts(task: task)
         let answers = "\(kept) kept model answer\(kept == 1 ? "" : "s")"
         if let task {
-            output.line("removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : " and " + answers) for \(task.name)")
+            output.line(
+                "removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : " and " + answers) "
+                    + "for \(task.name)")
             return
         }
         let servers = try DiscoveryRecords(path: path).forgetAll()
@@ -160,7 +162,8 @@ extension Runner {
         try? FileManager.default.removeItem(
             atPath: CacheLocation.prefixDirectory(environment: cacheEnvironment(configuration)))
         output.line(
-            "removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : ", " + answers) and \(servers) server discover\(servers == 1 ? "y" : "ies") "
+            "removed \(removed) cached result\(removed == 1 ? "" : "s")\(kept == 0 ? "" : ", " + answers) "
+                + "and \(servers) server discover\(servers == 1 ? "y" : "ies") "
                 + "(each server's window, dialect and tokenizer are asked again); kept the usage ledger and each "
                 + "model's record "
                 + "of attempts (studykit cache clear --attempts forgets the record)")

@@ -310,7 +310,9 @@ public struct EngineConfiguration: Sendable, Equatable {
                         + "or set STUDYKIT_LOCAL_URL")
             } else {
                 configuration.localSelection = .none(
-                    reason: "STUDYKIT_LOCAL_MODEL='\(model)' names a server's model but STUDYKIT_LOCAL_URL is not set; set STUDYKIT_LOCAL_URL, or set STUDYKIT_LOCAL_MODEL to the path of a .gguf file (or \(InstalledModel.allCases.map(\.name).joined(separator: ", "))) to run it in process")
+                    reason: "STUDYKIT_LOCAL_MODEL='\(model)' names a server's model but STUDYKIT_LOCAL_URL is not set; "
+                        + "set STUDYKIT_LOCAL_URL, or set STUDYKIT_LOCAL_MODEL to the path of a .gguf file "
+                        + "(or \(InstalledModel.allCases.map(\.name).joined(separator: ", "))) to run it in process")
             }
         }
 

@@ -157,8 +157,9 @@ public struct OpenAICompatibleEngine: LanguageModel {
             }
             let concurrency = known.concurrency
             description.concurrency = concurrency.requests.map { "\($0) (\(concurrency.source.rawValue))" }
-                ?? (known.deployments.map { "not reported (the gateway serves the model with \($0) deployment\($0 == 1 ? "" : "s"))" }
-                    ?? "not reported")
+                ?? (known.deployments.map {
+                    "not reported (the gateway serves the model with \($0) deployment\($0 == 1 ? "" : "s"))"
+                } ?? "not reported")
         }
         return description
     }

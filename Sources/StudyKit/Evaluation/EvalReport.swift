@@ -28,7 +28,8 @@ struct EvalReport {
         for row in rows {
             let coverage = row.task == .headline || row.sections == 0
                 ? "—" : "\(row.coveredSections)/\(row.sections) (\(Self.percent(row.coveredSections, row.sections)))"
-            let grounded = row.items == 0 ? "—" : "\(row.groundedItems)/\(row.items) (\(Self.percent(row.groundedItems, row.items)))"
+            let grounded = row.items == 0
+                ? "—" : "\(row.groundedItems)/\(row.items) (\(Self.percent(row.groundedItems, row.items)))"
             let made = row.writtenItems + row.repairedItems + row.extractedItems
             let cells = [
                 row.task.name, row.engine.rawValue, models[row.engine] ?? "—", "\(row.runs)",
@@ -38,7 +39,8 @@ struct EvalReport {
                 made == 0 ? "—" : "\(row.writtenItems) / \(row.repairedItems) / \(row.extractedItems)",
                 made == 0 ? "—" : Self.percent(row.writtenItems + row.repairedItems, made),
                 "\(row.droppedItems)", grounded, coverage,
-                Self.seconds(row.p50Seconds), Self.seconds(row.maxSeconds), "\(row.requests)", "\(row.tokensIn) / \(row.tokensOut)",
+                Self.seconds(row.p50Seconds), Self.seconds(row.maxSeconds), "\(row.requests)",
+                "\(row.tokensIn) / \(row.tokensOut)",
             ]
             lines.append("| " + cells.map(Self.cell).joined(separator: " | ") + " |")
         }
@@ -50,7 +52,8 @@ struct EvalReport {
             lines += drops
         }
         let failures = rows.flatMap { row in
-            runs.filter { $0.engine == row.engine && $0.task == row.task && $0.outcome == .failed }.prefix(3).map { run in
+            let failed = runs.filter { $0.engine == row.engine && $0.task == row.task && $0.outcome == .failed }
+            return failed.prefix(3).map { run in
                 "- \(row.task.name) on \(row.engine.rawValue), \(run.document): \(run.failure ?? "failed")"
             }
         }
@@ -76,24 +79,30 @@ struct EvalReport {
                     "writtenItems": .integer(row.writtenItems), "repairedItems": .integer(row.repairedItems),
                     "extractedItems": .integer(row.extractedItems),
                     "dropReasons": .array(row.dropReasons.map(JSONValue.string)),
-                    "failed": .integer(row.failed), "items": .integer(row.items), "groundedItems": .integer(row.groundedItems),
+                    "failed": .integer(row.failed), "items": .integer(row.items),
+                    "groundedItems": .integer(row.groundedItems),
                     "droppedItems": .integer(row.droppedItems), "sections": .integer(row.sections),
                     "coveredSections": .integer(row.coveredSections),
-                    "p50Seconds": .number(Self.rounded(row.p50Seconds)), "maxSeconds": .number(Self.rounded(row.maxSeconds)),
-                    "tokensIn": .integer(row.tokensIn), "tokensOut": .integer(row.tokensOut), "requests": .integer(row.requests),
+                    "p50Seconds": .number(Self.rounded(row.p50Seconds)),
+                    "maxSeconds": .number(Self.rounded(row.maxSeconds)),
+                    "tokensIn": .integer(row.tokensIn), "tokensOut": .integer(row.tokensOut),
+                    "requests": .integer(row.requests),
                     "fallbacks": .integer(row.fallbacks),
                 ]
             }),
             "runs": .array(runs.map { run in
                 [
-                    "document": .string(run.document), "task": .string(run.task.name), "engine": .string(run.engine.rawValue),
+                    "document": .string(run.document), "task": .string(run.task.name),
+                    "engine": .string(run.engine.rawValue),
                     "outcome": .string(run.outcome.rawValue), "failure": run.failure.map(JSONValue.string) ?? .null,
-                    "items": .integer(run.items), "groundedItems": .integer(run.groundedItems), "droppedItems": .integer(run.droppedItems),
+                    "items": .integer(run.items), "groundedItems": .integer(run.groundedItems),
+                    "droppedItems": .integer(run.droppedItems),
                     "writtenItems": .integer(run.writtenItems), "repairedItems": .integer(run.repairedItems),
                     "extractedItems": .integer(run.extractedItems),
                     "dropReasons": .array(run.dropReasons.map(JSONValue.string)),
                     "sections": .integer(run.sections), "coveredSections": .integer(run.coveredSections),
-                    "seconds": .number(Self.rounded(run.seconds)), "tokensIn": .integer(run.tokensIn), "tokensOut": .integer(run.tokensOut),
+                    "seconds": .number(Self.rounded(run.seconds)), "tokensIn": .integer(run.tokensIn),
+                    "tokensOut": .integer(run.tokensOut),
                     "requests": .integer(run.requests), "fallbacks": .integer(run.fallbacks),
                 ]
             }),

@@ -112,14 +112,15 @@ struct Evaluator: Sendable {
         let sections = EvalCoverage(document: document)
         var run = EvalRun(
             document: name, task: task, engine: engine, outcome: .failed, failure: nil, items: 0, groundedItems: 0,
-            droppedItems: 0, sections: sections.count, coveredSections: 0, seconds: 0, tokensIn: 0, tokensOut: 0, requests: 0,
-            fallbacks: 0)
+            droppedItems: 0, sections: sections.count, coveredSections: 0, seconds: 0, tokensIn: 0, tokensOut: 0,
+            requests: 0, fallbacks: 0)
         let choice: EngineChoice = switch engine {
         case .local: .local
         case .remote: .remote
         case .builtin: .builtin
         }
-        let request = RoutingRequest(task: task, document: document, engine: choice, offline: engine != .remote, useCache: false)
+        let request = RoutingRequest(
+            task: task, document: document, engine: choice, offline: engine != .remote, useCache: false)
         let started = now()
         let before = meter.recorded
         do {
@@ -180,7 +181,8 @@ struct EvalCoverage {
     init(document: Document) {
         let outline = DocumentOutline(text: document.text)
         sections = outline.sections.filter { !$0.sentences.isEmpty }.map { section in
-            Set(section.sentences.flatMap { Grounding.contentStems($0.text) } + Grounding.contentStems(section.heading ?? ""))
+            Set(section.sentences.flatMap { Grounding.contentStems($0.text) }
+                + Grounding.contentStems(section.heading ?? ""))
         }
     }
 
@@ -257,7 +259,8 @@ struct EvalRow: Sendable, Equatable {
                     repairedItems: mine.map(\.repairedItems).reduce(0, +),
                     extractedItems: mine.map(\.extractedItems).reduce(0, +),
                     dropReasons: reasons.prefix(3).map { "\($0.reason) (\($0.count))" },
-                    sections: succeeded.map(\.sections).reduce(0, +), coveredSections: succeeded.map(\.coveredSections).reduce(0, +),
+                    sections: succeeded.map(\.sections).reduce(0, +),
+                    coveredSections: succeeded.map(\.coveredSections).reduce(0, +),
                     p50Seconds: median(seconds), maxSeconds: seconds.last ?? 0,
                     tokensIn: mine.map(\.tokensIn).reduce(0, +), tokensOut: mine.map(\.tokensOut).reduce(0, +),
                     requests: mine.map(\.requests).reduce(0, +), fallbacks: mine.map(\.fallbacks).reduce(0, +))
@@ -294,17 +297,25 @@ final class EvalMeter: UsageMetering {
     }
 
     func usage(engine: EngineKind, on day: LedgerDay?) throws(CacheError) -> DailyUsage {
-        guard let ledger else { return DailyUsage(engine: engine, day: day ?? today, tokensIn: 0, tokensOut: 0, requests: 0) }
+        guard let ledger else {
+            return DailyUsage(engine: engine, day: day ?? today, tokensIn: 0, tokensOut: 0, requests: 0)
+        }
         return try ledger.usage(engine: engine, on: day)
     }
 
-    func reserve(engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?) throws(CacheError) -> QuotaReservation? {
+    func reserve(
+        engine: EngineKind, tokens: Int, quota: DailyQuota, expiresAt: Date?
+    ) throws(CacheError) -> QuotaReservation? {
         guard let ledger else { return QuotaReservation(id: 0, day: today, requests: 1, tokens: max(0, tokens)) }
         return try ledger.reserve(engine: engine, tokens: tokens, quota: quota, expiresAt: expiresAt)
     }
 
-    func settle(_ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]) throws(CacheError) {
-        totals.withLock { $0 = ($0.tokensIn + spent.tokensIn, $0.tokensOut + spent.tokensOut, $0.requests + spent.requests) }
+    func settle(
+        _ reservation: QuotaReservation?, engine: EngineKind, spent: Spending, requests: [RequestRecord]
+    ) throws(CacheError) {
+        totals.withLock {
+            $0 = ($0.tokensIn + spent.tokensIn, $0.tokensOut + spent.tokensOut, $0.requests + spent.requests)
+        }
         try ledger?.settle(reservation, engine: engine, spent: spent, requests: requests)
     }
 

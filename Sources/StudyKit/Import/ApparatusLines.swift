@@ -540,13 +540,15 @@ enum ApparatusLines {
         #"Articles? détaillés?\s?:|Pour les articles homonymes|Pour l’article homonyme|"#,
         #"Ne doit pas être confondu|Hauptartikel:|Siehe auch:|Dieser Artikel behandelt|"#,
         #"Zu weiteren Bedeutungen|Artículo principal:|Artículos principales:|Véase también:|"#,
-        #"Para otros usos|Este artículo trata|No debe confundirse|詳細は「|「[^」]+」はこの項目へ|この項目では)"#)
+        #"Para otros usos|Este artículo trata|No debe confundirse|"#,
+        #"詳細は「|「[^」]+」はこの項目へ|この項目では)"#)
     nonisolated(unsafe) private static let coordinates = expression(
         #"^(?:Coordinates|Koordinaten|Coordonnées|Coordenadas|座標)\s*:|"#,
         #"\d{1,3}°(?:\s?\d{1,2}(?:\.\d+)?[′'])?(?:\s?\d{1,2}(?:\.\d+)?[″"])?\s?[NS]\b[\s,]*\d{1,3}°"#)
     nonisolated(unsafe) private static let encyclopediaLine = expression(
         #"^(?:From Wikipedia, the free encyclopedia|Aus Wikipedia, der freien Enzyklopädie|"#,
-        #"Un article de Wikipédia, l'encyclopédie libre|De Wikipedia, la enciclopedia libre|出典: フリー百科事典)"#)
+        #"Un article de Wikipédia, l'encyclopédie libre|"#,
+        #"De Wikipedia, la enciclopedia libre|出典: フリー百科事典)"#)
     nonisolated(unsafe) private static let appendix = expression(
         #"^(?:Appendix|Appendices|APPENDIX|Anhang|Annexe|Apéndice|Anexo|付録|補遺)\b"#)
     nonisolated(unsafe) private static let editLink = expression(

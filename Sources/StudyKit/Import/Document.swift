@@ -126,8 +126,8 @@ public enum SourceReference: Sendable, Equatable {
                 self = .url(url)
             } else {
                 // Not parseable as a URL (spaces, say): the loader reports it as an unsupported source.
-                self = .url(URL(
-                    string: "invalid:" + (argument.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""))!)
+                let escaped = argument.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+                self = .url(URL(string: "invalid:" + escaped)!)
             }
             return
         }

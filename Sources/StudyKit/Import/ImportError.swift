@@ -76,7 +76,8 @@ public enum ImportError: StudyKitError, Equatable, Sendable {
         case .fetchFailed(let error):
             return error.message
         case .tooLarge(let source, let limit):
-            return "\(source == "stdin" ? "stdin" : "'\(source)'") is larger than the \(Self.sizeText(limit)) limit (\(limit) bytes); "
+            return "\(source == "stdin" ? "stdin" : "'\(source)'") is larger than the \(Self.sizeText(limit)) limit "
+                + "(\(limit) bytes); "
                 + "raise it with --max-bytes if you mean it, or pass a smaller part"
         }
     }

@@ -65,7 +65,7 @@ enum AnkiNotes {
                 // A cloze cut from the quote itself shows the quote once revealed: name only its source.
                 let whole = clozeText(question, answer: answer, hint: nil, marked: false) ?? ""
                 let sameSentence =
-                    OutputText.singleLine(whole).lowercased() == OutputText.singleLine(quote).lowercased()
+                    ProseText.oneLine(whole).lowercased() == ProseText.oneLine(quote).lowercased()
                 let back = sameSentence ? supportingQuote("", location: location, context: context) : extra
                 return AnkiNote(guid: guid, type: .cloze, fields: [text, back], tags: tags, deck: deck)
             }
@@ -107,7 +107,7 @@ enum AnkiNotes {
 
     /// The deck: the context's deck name on one line, `studykit` when it is empty.
     static func deckName(_ context: RenderContext) -> String {
-        let deck = OutputText.singleLine(TerminalSafety.clean(context.deckName))
+        let deck = ProseText.oneLine(TerminalSafety.clean(context.deckName))
         return deck.isEmpty ? "studykit" : deck
     }
 
@@ -128,7 +128,7 @@ enum AnkiNotes {
     private static func subdecks(_ context: RenderContext) -> [String] {
         let deck = deckName(context)
         return (context.quoteLocator?.subdeckNames
-            ?? []).map { deck + "::" + OutputText.singleLine(TerminalSafety.clean($0)) }
+            ?? []).map { deck + "::" + ProseText.oneLine(TerminalSafety.clean($0)) }
     }
 
     // MARK: - Cloze
@@ -183,7 +183,7 @@ enum AnkiNotes {
     /// The source as a reader knows it: its title, else the file name or URL.
     private static func sourceName(_ context: RenderContext) -> String {
         if let title = context.cleanTitle { return title }
-        let identity = OutputText.singleLine(TerminalSafety.clean(context.sourceIdentity))
+        let identity = ProseText.oneLine(TerminalSafety.clean(context.sourceIdentity))
         if identity == "stdin" || identity == "-" { return "" }
         if identity.contains("://") { return identity }
         return URL(fileURLWithPath: identity).lastPathComponent
@@ -201,7 +201,7 @@ enum AnkiNotes {
 
     /// A tag: Anki splits the tags column on whitespace, so spaces inside one become `_`.
     private static func tag(_ text: String) -> String {
-        OutputText.singleLine(TerminalSafety.clean(text)).replacingOccurrences(of: " ", with: "_")
+        ProseText.oneLine(TerminalSafety.clean(text)).replacingOccurrences(of: " ", with: "_")
     }
 
     /// Leading and trailing whitespace only makes a field need quoting and shows as nothing.

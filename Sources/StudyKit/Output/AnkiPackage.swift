@@ -183,7 +183,10 @@ public enum AnkiPackage {
                     "bqfmt": "", "bafmt": "", "did": .null,
                 ]],
                 "css": .string(css),
-                "latexPre": "\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\usepackage[utf8]{inputenc}\n\\usepackage{amssymb,amsmath}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0in}\n\\begin{document}\n",
+                "latexPre": .string(
+                    "\\documentclass[12pt]{article}\n\\special{papersize=3in,5in}\n\\usepackage[utf8]{inputenc}\n"
+                        + "\\usepackage{amssymb,amsmath}\n\\pagestyle{empty}\n\\setlength{\\parindent}{0in}\n"
+                        + "\\begin{document}\n"),
                 "latexPost": "\\end{document}", "latexsvg": false,
                 // The card needs its first field (legacy requirement list; Anki recomputes it).
                 "req": [[0, "any", [0]]],

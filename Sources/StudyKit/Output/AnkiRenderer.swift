@@ -131,7 +131,7 @@ public enum AnkiRenderer {
     /// The note's GUID: base-62 of (up to) the first 16 bytes of the digest of the source
     /// identity, the note kind and the normalised question.
     static func guid(kind: String, question: String, context: RenderContext) -> String {
-        let source = OutputText.singleLine(TerminalSafety.clean(context.sourceIdentity))
+        let source = ProseText.oneLine(TerminalSafety.clean(context.sourceIdentity))
         let key = ["studykit-note/1", kind, source, normalisedQuestion(question)].joined(separator: "\n")
         let digest = context.digest(key)
         let bytes = hexBytes(digest) ?? Array(digest.utf8)
@@ -140,7 +140,7 @@ public enum AnkiRenderer {
 
     /// Case, Unicode composition and whitespace do not make a different question.
     static func normalisedQuestion(_ question: String) -> String {
-        OutputText.singleLine(TerminalSafety.clean(question)).precomposedStringWithCanonicalMapping.lowercased()
+        ProseText.oneLine(TerminalSafety.clean(question)).precomposedStringWithCanonicalMapping.lowercased()
     }
 
     private static func hexBytes(_ text: String) -> [UInt8]? {

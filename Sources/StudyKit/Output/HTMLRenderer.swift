@@ -196,12 +196,12 @@ private struct Page {
     // MARK: Header
 
     mutating func header(_ headline: Headline?, task: StudyTask) {
-        let heading = headline.map { OutputText.singleLine($0.title) }.flatMap { $0.isEmpty ? nil : $0 }
+        let heading = headline.map { ProseText.oneLine($0.title) }.flatMap { $0.isEmpty ? nil : $0 }
             ?? context.cleanTitle ?? "Study kit"
         title = heading
         var lines = ["<header class=\"top\" id=\"top\">", "<p class=\"kicker\">\(esc(Self.kicker(task)))</p>",
             "<h1>\(esc(heading))</h1>"]
-        if let headline { lines.append("<p class=\"blurb\">\(esc(OutputText.singleLine(headline.blurb)))</p>") }
+        if let headline { lines.append("<p class=\"blurb\">\(esc(ProseText.oneLine(headline.blurb)))</p>") }
         if let source = context.cleanTitle, source != heading {
             lines.append("<p class=\"source-title\">From <cite>\(esc(source))</cite></p>")
         }
@@ -236,8 +236,10 @@ private struct Page {
             let items = ["written", "repaired", "rewritten", "extracted"].compactMap { kind in
                 counts[kind].map { "\($0) \(kind)" }
             }
-            rows.append("<tr><th scope=\"row\">\(esc(task.name))</th><td>\(esc(part.madeBy))\(part.cached ? " (from the cache)" : "")</td>"
-                + "<td>\(esc(part.fitText))</td><td>\(esc(items.isEmpty ? "—" : items.joined(separator: ", ")))</td></tr>")
+            let fromCache = part.cached ? " (from the cache)" : ""
+            rows.append("<tr><th scope=\"row\">\(esc(task.name))</th><td>\(esc(part.madeBy))\(fromCache)</td>"
+                + "<td>\(esc(part.fitText))</td>"
+                + "<td>\(esc(items.isEmpty ? "—" : items.joined(separator: ", ")))</td></tr>")
         }
         let cutAny = tasks.contains { provenance.part($0)?.cut == true }
         let engines = Set(tasks.compactMap { provenance.part($0)?.engine }).sorted()
@@ -288,11 +290,11 @@ private struct Page {
     // MARK: Parts
 
     mutating func summary(_ summary: Summary, task: StudyTask) {
-        var lines = [partNote(task), "<p class=\"overview\">\(esc(OutputText.singleLine(summary.overview)))</p>",
+        var lines = [partNote(task), "<p class=\"overview\">\(esc(ProseText.oneLine(summary.overview)))</p>",
             itemBadge(task, path: "overview"),
                      "<h3>Key points</h3>", "<ul class=\"points\">"]
         for (index, point) in summary.keyPoints.enumerated() {
-            lines.append("<li>\(esc(OutputText.singleLine(point)))\(itemBadge(task, path: "keyPoints[\(index)]"))</li>")
+            lines.append("<li>\(esc(ProseText.oneLine(point)))\(itemBadge(task, path: "keyPoints[\(index)]"))</li>")
         }
         lines.append("</ul>")
         section("summary", "Summary", lines)
@@ -325,7 +327,7 @@ private struct Page {
         if !script.recap.isEmpty {
             let speaker = script.host(.explainer)?.name ?? ""
             lines.append("<div class=\"recap\"><h4>Recap</h4>" + turnHead(speaker, at: times, script.turns.count)
-                + "<ol>" + script.recap.map { "<li>\(esc(OutputText.singleLine($0)))</li>" }.joined() + "</ol></div>")
+                + "<ol>" + script.recap.map { "<li>\(esc(ProseText.oneLine($0)))</li>" }.joined() + "</ol></div>")
         }
         section("podcast", "Podcast", lines)
     }
@@ -340,7 +342,7 @@ private struct Page {
     /// A turn's line with its supporting quote: the words read out from the material marked in
     /// the line itself, or the quote shown under it; the PDF page when the quote is found there.
     private func quotedLine(_ turn: PodcastScript.Turn) -> String {
-        let line = OutputText.singleLine(turn.line), quote = OutputText.singleLine(turn.quote)
+        let line = ProseText.oneLine(turn.line), quote = ProseText.oneLine(turn.quote)
         guard !quote.isEmpty else { return "<p class=\"line\">\(esc(line))</p>" }
         let page = context.pageOfQuote?(quote).map { ", page \($0)" } ?? ""
         // A quote of a list item is read out without its marker ("3. ", "• ").
@@ -513,7 +515,7 @@ private struct Page {
 
     mutating func mindMap(_ map: MindMap, task: StudyTask) {
         let layout = MindMapLayout(map)
-        let central = OutputText.singleLine(map.centralTopic)
+        let central = ProseText.oneLine(map.centralTopic)
         var lines = [partNote(task),
             "<p class=\"hint js-only\">Click a topic, or press <kbd>Enter</kbd> on it, to fold or unfold its "
                 + "branch.</p>",
@@ -523,7 +525,7 @@ private struct Page {
         // The same map as nested lists, for screen readers and for reading without the drawing.
         func list(_ nodes: [MindMap.Node]) -> String {
             nodes.isEmpty ? "" : "<ul>"
-                + nodes.map { "<li>\(esc(OutputText.singleLine($0.label)))\(list($0.children))</li>" }.joined()
+                + nodes.map { "<li>\(esc(ProseText.oneLine($0.label)))\(list($0.children))</li>" }.joined()
                 + "</ul>"
         }
         lines.append("<details class=\"outline\"><summary>The mind map as a "

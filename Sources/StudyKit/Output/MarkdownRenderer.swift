@@ -218,7 +218,7 @@ enum MarkdownEscaping {
     }
 
     private static func escaped(_ text: String, startsLine: Bool) -> String {
-        let characters = Array(OutputText.singleLine(text))
+        let characters = Array(ProseText.oneLine(text))
         var out = ""
         var formulaEnd = 0
         for (index, character) in characters.enumerated() {

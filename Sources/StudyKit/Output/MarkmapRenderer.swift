@@ -26,7 +26,7 @@ public enum MarkmapRenderer {
         let mindMap = CleanResult.mindMap(mindMap)
         var blocks: [String] = []
         if frontMatter {
-            let title = context.cleanTitle ?? OutputText.singleLine(mindMap.centralTopic)
+            let title = context.cleanTitle ?? ProseText.oneLine(mindMap.centralTopic)
             blocks.append(["---", "title: " + JSONValue.string(title).compactText, "markmap:",
                 "  initialExpandLevel: -1", "---"]
                 .joined(separator: "\n"))

@@ -41,7 +41,7 @@ public enum MermaidRenderer {
     /// A label safe inside a Mermaid double-quoted string; see the type's escaping rule.
     static func label(_ text: String) -> String {
         var out = ""
-        for character in OutputText.singleLine(text) {
+        for character in ProseText.oneLine(text) {
             switch character {
             case "\"", "`": out.append("'")
             case "<": out.append("‹")

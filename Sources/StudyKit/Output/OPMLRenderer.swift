@@ -10,7 +10,7 @@ public enum OPMLRenderer {
         let mindMap = CleanResult.mindMap(mindMap)
         var body: [String] = []
         mapOutline(mindMap, into: &body)
-        return document(title: context.cleanTitle ?? OutputText.singleLine(mindMap.centralTopic), body: body)
+        return document(title: context.cleanTitle ?? ProseText.oneLine(mindMap.centralTopic), body: body)
     }
 
     /// The summary: one outline holding the overview as its `_note`, the key points below it.
@@ -27,7 +27,7 @@ public enum OPMLRenderer {
         var body: [String] = []
         mapOutline(kit.mindMap, into: &body)
         summaryOutline(kit.summary, into: &body)
-        let title = OutputText.singleLine(kit.headline.title)
+        let title = ProseText.oneLine(kit.headline.title)
         return document(title: title.isEmpty ? (context.cleanTitle ?? "Study kit") : title, body: body)
     }
 

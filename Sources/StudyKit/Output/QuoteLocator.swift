@@ -103,7 +103,7 @@ public struct QuoteLocator: Sendable {
     }
 
     private static func fold(_ text: String) -> [Character] {
-        Array(OutputText.singleLine(text).lowercased())
+        Array(ProseText.oneLine(text).lowercased())
     }
 
     /// The folded index where `needle` first occurs.

@@ -80,7 +80,7 @@ public struct RenderContext: Sendable {
     /// The title cleaned and on one line, or `nil` when there is none worth showing.
     var cleanTitle: String? {
         guard let title else { return nil }
-        let line = OutputText.singleLine(TerminalSafety.clean(title))
+        let line = ProseText.oneLine(TerminalSafety.clean(title))
         return line.isEmpty ? nil : line
     }
 }

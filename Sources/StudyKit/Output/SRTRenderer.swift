@@ -11,8 +11,8 @@ public enum SRTRenderer {
         for (index, turn) in turns.enumerated() {
             let (start, end) = times[index]
             cues.append("\(index + 1)\n\(timestamp(start)) --> "
-                + "\(timestamp(max(start, end)))\n\(OutputText.singleLine(turn.speaker)): "
-                + "\(OutputText.singleLine(turn.line))")
+                + "\(timestamp(max(start, end)))\n\(ProseText.oneLine(turn.speaker)): "
+                + "\(ProseText.oneLine(turn.line))")
         }
         return cues.joined(separator: "\n\n") + "\n"
     }

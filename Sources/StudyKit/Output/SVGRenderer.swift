@@ -10,7 +10,7 @@ public enum SVGRenderer {
     /// A standalone SVG file: XML declaration, its own style sheet (light and dark), no script.
     public static func render(_ mindMap: MindMap, context: RenderContext) -> String {
         let map = CleanResult.mindMap(mindMap)
-        let title = OutputText.singleLine(map.centralTopic)
+        let title = ProseText.oneLine(map.centralTopic)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + drawing(MindMapLayout(map), title: "Mind map: " + title, idPrefix: "mm", interactive: false,
             style: style) + "\n"
@@ -87,7 +87,8 @@ public enum SVGRenderer {
         var text = "<text text-anchor=\"middle\" font-size=\"\(number(node.fontSize))\">"
         for (index, line) in node.lines.enumerated() {
             text += "<tspan x=\"\(number(centerX))\" "
-                + "y=\"\(number(firstBaseline + Double(index) * lineHeight))\">\(OutputText.markupEscaped(line))</tspan>"
+                + "y=\"\(number(firstBaseline + Double(index) * lineHeight))\">"
+                + "\(OutputText.markupEscaped(line))</tspan>"
         }
         parts.append(text + "</text>")
         if foldable {

@@ -70,9 +70,9 @@ struct SectionGroups: Sendable {
             members[group].append(section.index)
             // Within a group, a section's parents are the nearest sections before it of a shallower level.
             while let last = ancestors.last, last.level >= section.level, ancestors.count > 1 { ancestors.removeLast() }
-            let line = OutputText.singleLine(heading)
+            let line = ProseText.oneLine(heading)
             let top = headings[group]
-            let inner = ancestors.dropFirst().compactMap { $0.heading.map(OutputText.singleLine) }
+            let inner = ancestors.dropFirst().compactMap { $0.heading.map(ProseText.oneLine) }
             pathOfSection[section.index] =
                 line == top && ancestors.isEmpty ? [top] : [top] + inner + (line == top ? [] : [line])
             ancestors.append(section)
@@ -120,7 +120,7 @@ struct SectionGroups: Sendable {
             where position < first && body.contains(section.index) || chapters.contains(position) {
                 let offset = section.offsets.lowerBound
                 guard let start = outline.sections.first(where: { $0.offsets.lowerBound >= offset }) else { continue }
-                let heading = OutputText.singleLine(section.heading ?? "")
+                let heading = ProseText.oneLine(section.heading ?? "")
                 if let last = starts.last, last.sectionIndex == start.index {
                     starts[starts.count - 1] = (start.index, heading)
                 } else {
@@ -135,7 +135,7 @@ struct SectionGroups: Sendable {
             levels.removeFirst()
         }
         guard let top = levels.map(\.level).min() else { return [] }
-        return levels.filter { $0.level <= top }.map { ($0.index, OutputText.singleLine($0.heading ?? "")) }
+        return levels.filter { $0.level <= top }.map { ($0.index, ProseText.oneLine($0.heading ?? "")) }
     }
 
     // MARK: - Names Anki sorts in document order
@@ -145,7 +145,7 @@ struct SectionGroups: Sendable {
     /// "10. Glossary") when every heading has one, else each name after its zero-padded position
     /// ("01 Introduction").
     static func deckNames(_ headings: [String]) -> [String] {
-        let names = headings.map { OutputText.singleLine($0.replacingOccurrences(of: "::", with: ":")) }
+        let names = headings.map { ProseText.oneLine($0.replacingOccurrences(of: "::", with: ":")) }
         guard !inOrder(names) else { return names }
         let numbers = names.map { $0.prefix { $0.isASCII && $0.isNumber } }
         if numbers.allSatisfy({ !$0.isEmpty }) {

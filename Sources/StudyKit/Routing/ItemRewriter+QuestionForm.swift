@@ -75,7 +75,7 @@ extension RoutingEngine {
         let answerWords = Grounding.normalizedWords(answer)
         let hasDigits = answer.contains { $0.isNumber }
         let hasNumber = hasDigits || answerWords.contains(where: numberWords.contains)
-        let hasMonth = answerWords.contains(where: KeyphraseExtractor.monthNames.contains)
+        let hasMonth = answerWords.contains(where: WordLists.monthNames.contains)
         let hasYear = answerWords.contains { (3...4).contains($0.count) && $0.allSatisfy(\.isNumber) }
             || answerWords.contains { $0.hasPrefix("centur") || $0.hasSuffix("s") && $0.dropLast().allSatisfy(\.isNumber) }
         let bareNumber = hasDigits && !answer.contains { $0.isLetter }
@@ -129,7 +129,7 @@ extension RoutingEngine {
             let form = word.lowercased
             guard word.surface == form, form.allSatisfy(\.isLetter) else { return false }
             return form.count > 4 && form.hasSuffix("ed") || EnglishWordClass.isIrregularVerbForm(form)
-                || KeyphraseExtractor.pastTensesOfNounVerbs.contains(form)
+                || WordLists.pastTensesOfNounVerbs.contains(form)
         }
         guard let left = ownWords.first(where: { isVerb($0) && !askedStems.contains($0.stem) }) else { return nil }
         return "the question took “\(taken.surface)” from another clause than the missing words' and left out its verb (“\(left.surface)”)"

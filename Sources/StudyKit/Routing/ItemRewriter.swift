@@ -1014,7 +1014,7 @@ extension RoutingEngine {
     }
 
     /// The months' names as content stems.
-    static let monthStems = Set(Grounding.contentStems(KeyphraseExtractor.monthNames.joined(separator: " ")))
+    static let monthStems = Set(Grounding.contentStems(WordLists.monthNames.joined(separator: " ")))
 
     static func splitCard(_ text: String) -> (String, String)? {
         let parts = text.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)

@@ -187,7 +187,8 @@ public struct RoutingEngine: Sendable {
     let clock: any DayClock
     /// Benchmarks only: fit by the padded estimate even where the engine has a tokenizer, as
     /// fitting did before it counted the fitted prompt, so `scripts/bench-fit` measures both in one run.
-    @_spi(Benchmarks) public var fitsByEstimate = false
+    /// Given in ``init(local:remote:fitsByEstimate:)``.
+    private(set) var fitsByEstimate = false
 
     /// Creates a router.
     /// - Parameters:
@@ -222,6 +223,13 @@ public struct RoutingEngine: Sendable {
         self.note = note
         self.warn = warn
         self.onPartial = onPartial
+    }
+
+    /// Creates a router for `scripts/bench-fit`, which compares fitting by a count of the fitted
+    /// prompt with fitting by the padded estimate, as fitting was before it counted the fitted prompt.
+    @_spi(Benchmarks) public init(local: any LanguageModel, remote: any LanguageModel, fitsByEstimate: Bool) {
+        self.init(local: local, remote: remote)
+        self.fitsByEstimate = fitsByEstimate
     }
 
     /// The engines to try, in order, for a decision, the engine choice and offline mode. Pure.

@@ -106,7 +106,8 @@ enum ClaimWords {
         "actually", "even", "necessarily", "at", "all",
     ]
 
-    /// Whether two word runs that share `shared` say opposite things (the builtin ``FeynmanCheck/contradiction(of:keys:concept:among:sentences:weight:)``).
+    /// Whether two word runs that share `shared` say opposite things (the builtin
+    /// ``FeynmanCheck/contradiction(of:keys:concept:among:sentences:weight:)``).
     /// The concept's own words (`concept`) take no side: "purge" in "the purge command" deletes nothing.
     static func opposes(_ claim: [NormalizedWord], _ material: [NormalizedWord], shared: Set<String>,
         concept: Set<String> = []) -> Bool {

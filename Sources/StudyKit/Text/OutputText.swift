@@ -1,14 +1,11 @@
 import Foundation
 
-// One-line text and XML/HTML escaping, shared by Import (MathML), Routing and Output.
+// XML/HTML escaping, shared by Import (MathML), Routing and Output. One-line text is
+// ``ProseText/oneLine(_:)``.
 
-/// Text helpers for markup and one-line text: the renderers in Output/, MathML in Import/ and the
-/// chunk reports in Routing/ use them.
+/// Text helpers for markup: the renderers in Output/, MathML in Import/ and the chunk reports in
+/// Routing/ use them.
 enum OutputText {
-    /// `text` on one line: every run of whitespace (newlines and tabs too) becomes one space, trimmed.
-    static func singleLine(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-    }
 
     /// `text` escaped for XML and HTML: element content and quoted attribute values alike.
     static func markupEscaped(_ text: String) -> String {

@@ -41,7 +41,10 @@ enum StandaloneSentence {
     /// example, …", "The former …"), or a pointing word within the first words ("Usually this
     /// is …", "In fact, this …", "Note that it …", "With this sources.list file …").
     private static let leaningOpenings = [
-        #"^(first|second|third|fourth|finally|lastly|next|then|in contrast|by contrast|for example|for instance|for one thing|on the other hand|as a result|otherwise|instead|likewise|similarly|moreover|furthermore|additionally|therefore|thus|hence|actually|in that case|in this case|in those cases|in either case|in both cases),"#,
+        #"^(first|second|third|fourth|finally|lastly|next|then|in contrast|by contrast|for example|"#
+            + #"for instance|for one thing|on the other hand|as a result|otherwise|instead|likewise|similarly|"#
+            + #"moreover|furthermore|additionally|therefore|thus|hence|actually|in that case|in this case|"#
+            + #"in those cases|in either case|in both cases),"#,
         #"^(the former|the latter|in that|in those|in these|first|second|third|fourth|finally|lastly|now that)\b"#,
         #"^([a-z]+,? ){0,2}(this|these|those|it|they)\b"#,
         // A step of a narrative ("Now we do the same thing for decompression …", "The next day
@@ -55,12 +58,14 @@ enum StandaloneSentence {
     /// A noun phrase that can only mean something said just before ("to store this choice",
     /// "these last two lines", "answers to these three questions", "in this direction").
     private static let backReferringPhrases = [
-        #"\b(this|these|those) (last |three |two |four )?(purpose|choice|direction|questions?|lines|approach|situation|problem|method|step|steps|way)\b"#,
+        #"\b(this|these|those) (last |three |two |four )?(purpose|choice|direction|questions?|lines|approach|"#
+            + #"situation|problem|method|step|steps|way)\b"#,
         #"\bthe (above|previous|preceding) (example|section|command|list|code|table)\b"#,
         // What was said before, by the words that say so ("the “author” information described
         // above", "In addition to the fields listed above", "The same restrictions apply as above",
         // "Now we do the same thing for …").
-        #"\b(described|listed|mentioned|shown|given|defined|discussed|explained|noted|introduced|presented) (above|earlier|before|previously)\b"#,
+        #"\b(described|listed|mentioned|shown|given|defined|discussed|explained|noted|introduced|"#
+            + #"presented) (above|earlier|before|previously)\b"#,
         #"\b(as|from|than) (above|before)\b"#,
         #"\b(just|previously) (introduced|described|mentioned|discussed|shown)\b"#,
         #"\b(do|does|did|doing) the same\b"#,
@@ -74,10 +79,13 @@ enum StandaloneSentence {
     /// Openings with a pointing word that point at nothing before: the material itself ("This
     /// chapter describes …"), "There are two kinds …", "It is possible to …".
     private static let selfContainedOpenings = [
-        #"^(this|these) (chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook|part)s?\b"#,
+        #"^(this|these) (chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|"#
+            + #"manual|handbook|part)s?\b"#,
         #"^there( is| are| was| were|'s| exist)\b"#,
-        #"^it( is|'s| was)( also| often| not| usually| always)? (possible|important|useful|necessary|common|easy|hard|difficult|recommended|advisable|a good idea) (to|that)\b"#,
-        #"^([a-z]+,? ){0,2}(this|these) (chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook)s?\b"#,
+        #"^it( is|'s| was)( also| often| not| usually| always)? (possible|important|useful|necessary|common|"#
+            + #"easy|hard|difficult|recommended|advisable|a good idea) (to|that)\b"#,
+        #"^([a-z]+,? ){0,2}(this|these) (chapter|section|article|tutorial|document|documentation|book|guide|"#
+            + #"howto|how-to|page|manual|handbook)s?\b"#,
     ]
 
     /// Whether a sentence refers the reader to another place of the material or to a later
@@ -97,11 +105,14 @@ enum StandaloneSentence {
         #"\bthe following (example|diagram|figure|table|section|chapter|list|code)\b"#,
         #"^(later|below|above|next|earlier|previously),? (we|you)\b"#,
         #"\b(we|you)('ll| will| shall) (come back|return) to\b"#,
-        #"^(we|i)('ll| will| shall) (now |first |then )?(describe|explain|discuss|cover|show|see|look at|go on|start|begin)\b"#,
-        #"\b(is|are|was|were|will be|be) (explained|discussed|described|covered|shown|seen|presented) (later|below|above|earlier|previously|in (the )?(next|following|previous))\b"#,
+        #"^(we|i)('ll| will| shall) (now |first |then )?(describe|explain|discuss|cover|show|see|look at|"#
+            + #"go on|start|begin)\b"#,
+        #"\b(is|are|was|were|will be|be) (explained|discussed|described|covered|shown|seen|presented) (later|"#
+            + #"below|above|earlier|previously|in (the )?(next|following|previous))\b"#,
         #"\b(more|further) (information|details) (can|may) be found\b"#,
         #"\bfor (more|further) (information|details)\b"#,
-        #"\bfor (a|the) (more|further|fuller|complete|full|detailed) (detailed |complete )?(description|discussion|explanation|treatment|account|list)\b"#,
+        #"\bfor (a|the) (more|further|fuller|complete|full|detailed) (detailed |complete )?(description|"#
+            + #"discussion|explanation|treatment|account|list)\b"#,
         // Forward to a list or block the sentence introduces ("The following are the standard
         // entry types …"), and a request to the reader ("Please report typos …").
         #"^the following (is|are)\b"#,

@@ -68,7 +68,7 @@ import Testing
             }
             let place = groups.place(of: try #require(sentence).text)
             #expect(
-                place.group != nil && place.path.last == entry.heading.map(OutputText.singleLine),
+                place.group != nil && place.path.last == entry.heading.map(ProseText.oneLine),
                 "\(entry.heading ?? "")")
         }
     }

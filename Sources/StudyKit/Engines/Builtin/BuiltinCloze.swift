@@ -68,7 +68,8 @@ extension BuiltinEngine {
         let base = min(limit, Self.flashcardLimit)
         let definitionCards = min(base, max(Self.minimumDefinitionCards, base / 3))
         let entries = analysis.definitions.sorted {
-            (rankOfUnit[$0.description.range.lowerBound] ?? .max) < (rankOfUnit[$1.description.range.lowerBound] ?? .max)
+            (rankOfUnit[$0.description.range.lowerBound] ?? .max)
+                < (rankOfUnit[$1.description.range.lowerBound] ?? .max)
         }
         for entry in entries where items.count < definitionCards {
             _ = accept(Self.definitionItem(entry, among: analysis.definitions))
@@ -130,7 +131,9 @@ extension BuiltinEngine {
                     // A copy of a sentence asked about in this same batch is skipped, its term kept
                     // (the pass that tops a thin text up asks a sentence again by design).
                     for item in fresh
-                    where (pass.reuseSentences || !usedTexts.contains(ProseText.oneLine(item.sentence))) && !accept(item) {
+                    where (pass.reuseSentences || !usedTexts.contains(ProseText.oneLine(item.sentence)))
+                        && !accept(item)
+                    {
                         usedTerms.insert(item.answerKey)
                     }
                 }
@@ -157,8 +160,8 @@ extension BuiltinEngine {
                     // No term left to blank: reading the section's sentences again finds nothing.
                     guard !fresh.isEmpty else { break }
                     let made = pass.builder.items(
-                        from: ranked, keyphrases: fresh, limit: count - (items.count - before), compounds: analysis.compounds,
-                        genericHeads: genericHeads)
+                        from: ranked, keyphrases: fresh, limit: count - (items.count - before),
+                        compounds: analysis.compounds, genericHeads: genericHeads)
                     guard !made.isEmpty else { break }
                     // A copy of a sentence asked about in this same batch is skipped, its term kept.
                     for item in made where !usedTexts.contains(ProseText.oneLine(item.sentence)) {
@@ -181,14 +184,17 @@ extension BuiltinEngine {
     /// The cloze item of a definition-list entry: the name blanked before its description
     /// ("_____. King of France from 1774 to 1792; …" — Louis XVI), quoting both as the text has
     /// them; the description's own mentions of the name are blanked too.
-    static func definitionItem(_ entry: DefinitionEntry, among entries: [DefinitionEntry], blank: String = "_____") -> ClozeItem {
+    static func definitionItem(
+        _ entry: DefinitionEntry, among entries: [DefinitionEntry], blank: String = "_____"
+    ) -> ClozeItem {
         let label = String(entry.label.text.dropFirst(entry.termStart))
         let description = entry.descriptionText
         let named = description.replacingOccurrences(of: entry.term, with: blank)
         let siblings = entries.filter { $0.term != entry.term && $0.section == entry.section }.map(\.term)
         // On one line ("Stroma: the fluid around …") the card is the line with its name blanked.
         let sentence = entry.isInline ? label : label + "\n\n" + description
-        let opener = entry.isInline ? String(label.dropFirst(entry.term.count).prefix { $0 != " " }) : String(label.dropFirst(entry.term.count))
+        let opener = entry.isInline
+            ? String(label.dropFirst(entry.term.count).prefix { $0 != " " }) : String(label.dropFirst(entry.term.count))
         let start = entry.label.offsets.lowerBound + entry.termStart
         return ClozeItem(
             sentence: sentence,
@@ -216,7 +222,9 @@ extension BuiltinEngine {
                 question: item.shownQuestion, answer: ProseText.oneLine(item.answer),
                 quote: item.shownSentence, kind: .cloze)
         }
-        guard cards.count >= 3 else { throw .tooShort(task: .flashcards, usableSentences: analysis.usableSentenceCount) }
+        guard cards.count >= 3 else {
+            throw .tooShort(task: .flashcards, usableSentences: analysis.usableSentenceCount)
+        }
         return Flashcards(cards: cards)
     }
 
@@ -241,12 +249,14 @@ extension BuiltinEngine {
             else {
                 continue
             }
-            let wrong = distractors(for: item, analysis: analysis, fallback: fallbackTerms, quoted: quoted, use: distractorUse)
+            let wrong = distractors(
+                for: item, analysis: analysis, fallback: fallbackTerms, quoted: quoted, use: distractorUse)
             guard wrong.count == Quiz.choiceCount - 1 else { continue }
             for option in wrong { distractorUse[ProseText.duplicateKey(option), default: 0] += 1 }
             // The answer's place comes from a stable hash of the item, so it varies across
             // questions but not across runs.
-            let position = Int(ProseText.stableHash(item.answerKey + "\u{1F}" + item.sentence) % UInt64(Quiz.choiceCount))
+            let position = Int(
+                ProseText.stableHash(item.answerKey + "\u{1F}" + item.sentence) % UInt64(Quiz.choiceCount))
             var choices = wrong
             choices.insert(answer, at: position)
             let quote = ProseText.shortened(item.shownSentence, maxLength: Self.explanationLength - 24)
@@ -312,7 +322,10 @@ extension BuiltinEngine {
             else { return }
             // A heading's "Interactive", "Porting" or "Optional", shown in lower case as the text
             // writes it, is plainly no term beside a noun: such an option waits with the prompt's terms.
-            if !allowingPromptTerms, analysis.usesEnglishWords && Self.isPlainlyNoTerm(text, inflectedAsAVerb: analysis.inflectsAsAVerb) || TermNormalizer.words(in: text).allSatisfy({ promptStems.contains($0.stem) }) {
+            if !allowingPromptTerms,
+                analysis.usesEnglishWords && Self.isPlainlyNoTerm(text, inflectedAsAVerb: analysis.inflectsAsAVerb)
+                    || TermNormalizer.words(in: text).allSatisfy({ promptStems.contains($0.stem) })
+            {
                 heldBack.append(text)
                 return
             }
@@ -321,7 +334,10 @@ extension BuiltinEngine {
             chosen.append(text)
         }
         // An entry of a definition list: the other names of its list first.
-        for sibling in item.siblings.sorted(by: { ProseText.stableHash(item.answerKey + $0) < ProseText.stableHash(item.answerKey + $1) }) {
+        let siblings = item.siblings.sorted {
+            ProseText.stableHash(item.answerKey + $0) < ProseText.stableHash(item.answerKey + $1)
+        }
+        for sibling in siblings {
             take(sibling)
         }
         let options = ClozeBuilder().distractors(for: item, among: analysis.keyphrases, count: 6, quoted: quoted)
@@ -366,8 +382,8 @@ extension BuiltinEngine {
     /// "genetic", "rapid", "inner", "typesetting" open terms ("natural selection", "inner
     /// do-loop", "typesetting macros"); "reduce" opens a clause.
     static let adjectiveEndings = [
-        "al", "ic", "ous", "ive", "ful", "less", "able", "ible", "ant", "ent", "ary", "ory", "ar", "id", "ish", "ile", "ine",
-        "ern", "ese", "ian", "ed", "en", "y", "er", "ing",
+        "al", "ic", "ous", "ive", "ful", "less", "able", "ible", "ant", "ent", "ary", "ory", "ar", "id", "ish", "ile",
+        "ine", "ern", "ese", "ian", "ed", "en", "y", "er", "ing",
     ]
 
     /// The phrases of at most six words the text writes between quotation marks (“Designing BibTeX

@@ -63,7 +63,8 @@ extension BuiltinEngine {
     /// the title itself when nothing would be left.
     private static func withoutLabel(_ title: String) -> String {
         let label =
-            #"^((chapter|part|section|appendix|lesson|unit|module|book|lecture)\s+[0-9IVXLCivxlc]+(\.[0-9]+)*[.:]?|[0-9]+(\.[0-9]+)*\.)\s+"#
+            #"^((chapter|part|section|appendix|lesson|unit|module|book|lecture)\s+[0-9IVXLCivxlc]+(\.[0-9]+)*[.:]?|"#
+            + #"[0-9]+(\.[0-9]+)*\.)\s+"#
         guard let range = title.range(of: label, options: [.regularExpression, .caseInsensitive]) else { return title }
         let rest = title[range.upperBound...].trimmingCharacters(in: .whitespaces)
         return rest.contains(where: \.isLetter) ? rest : title

@@ -55,7 +55,10 @@ struct SectionSpread {
     /// gets one that may blank a term asked in another section (#54: a manual names its macros in
     /// section after section, and a term asked once per deck left "TITLE" without a card of its
     /// own); then, while the deck is short, one more card per section in turn, the largest first.
-    func fill(items: [ClozeItem], add: (_ section: Int, _ ranked: [Int], _ terms: [Keyphrase], _ count: Int, _ reusing: Bool) -> Int) {
+    func fill(
+        items: [ClozeItem],
+        add: (_ section: Int, _ ranked: [Int], _ terms: [Keyphrase], _ count: Int, _ reusing: Bool) -> Int
+    ) {
         let sections = analysis.sections.all.filter { $0.copyOf == nil && $0.characters > 0 }
         guard !sections.isEmpty else { return }
         var have = [Int: Int]()
@@ -88,7 +91,8 @@ struct SectionSpread {
         }
         // A body section whose own terms were all asked elsewhere: one card that asks one again.
         // Never past the most cards a deck may hold by default (the 500-page book has 501 sections).
-        for entry in sections where entry.isBody && have[entry.outlineIndex, default: 0] == 0 && (total < limit || givesEverySectionACard) {
+        for entry in sections
+        where entry.isBody && have[entry.outlineIndex, default: 0] == 0 && (total < limit || givesEverySectionACard) {
             guard total < max(limit, KitSize.cardCap) else { break }
             _ = addTo(entry.outlineIndex, 1, reusing: true)
         }

@@ -37,7 +37,8 @@ extension BuiltinEngine {
 
     private static let pointing = try! NSRegularExpression(
         pattern: #"\b(this|these|those|such)\b(?! "#
-            + #"(as|that|chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|manual|handbook|part|package|library|program|tool)s?\b)"#)
+            + #"(as|that|chapter|section|article|tutorial|document|documentation|book|guide|howto|how-to|page|"#
+            + #"manual|handbook|part|package|library|program|tool)s?\b)"#)
 
     /// Whether a unit is a piece of a longer sentence cut for length (by the splitter, or by
     /// ``BuiltinAnalysis``'s run-on chunks): the unit before it in its paragraph, right beside it,

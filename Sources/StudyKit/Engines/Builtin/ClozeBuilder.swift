@@ -93,7 +93,9 @@ struct ClozeBuilder: Sendable {
             // key terms, and the compounds the text repeats (looked for once a term matches here).
             lazy var saidTerms: [(start: Int, length: Int)] =
                 zip(phraseStems, matchesOf).flatMap { term, starts in starts.map { ($0, term.count) } }
-                + compounds.flatMap { compound in Self.occurrences(of: compound, in: stems).map { ($0, compound.count) } }
+                + compounds.flatMap { compound in
+                    Self.occurrences(of: compound, in: stems).map { ($0, compound.count) }
+                }
             for (k, phrase) in keyphrases.enumerated() where !used.contains(phrase.key) {
                 if asksEachNotionOnce, used.contains(where: { Self.overlaps($0, phrase.key) }) { continue }
                 let matches = matchesOf[k]
@@ -105,7 +107,9 @@ struct ClozeBuilder: Sendable {
                 // _____ centre" of "reaction centre", said three times).
                 let length = phraseStems[k].count
                 let longer = saidTerms.filter { $0.length > length }
-                guard !matches.contains(where: { m in longer.contains { $0.start <= m && m + length <= $0.start + $0.length } })
+                guard !matches.contains(where: { m in
+                    longer.contains { $0.start <= m && m + length <= $0.start + $0.length }
+                })
                 else { continue }
                 // "the binary package _____.Y" is no question either: a blank never cuts a
                 // token that dots, hyphens or slashes join ("pythonX.Y", "light-dependent").
@@ -113,7 +117,8 @@ struct ClozeBuilder: Sendable {
                     Self.cutsAToken(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound)
                 }) else { continue }
                 // "the “\_____ follows …" is no term: a blank holds no quotation mark or bracket.
-                guard !Self.crossesMarks(chars, words[first].offsets.lowerBound..<words[first + length - 1].offsets.upperBound)
+                guard !Self.crossesMarks(
+                    chars, words[first].offsets.lowerBound..<words[first + length - 1].offsets.upperBound)
                 else { continue }
                 // "for the MANUAL and _____, the key field …" (PROCEEDINGS entry types) and "their
                 // required and _____" (optional fields): a term that shares its head with the word
@@ -121,7 +126,9 @@ struct ClozeBuilder: Sendable {
                 guard length == 1 || !matches.contains(where: { Self.isCoordinated(words, at: $0) }) else { continue }
                 // "editor, _____ or number, series, type, …": a blank among the items of a list could
                 // be any of them; no student can tell which.
-                guard !matches.contains(where: { m in Self.isInEnumeration(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound) })
+                guard !matches.contains(where: { m in
+                    Self.isInEnumeration(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound)
+                })
                 else { continue }
                 // "the _____ PEP carboxylase" (enzyme), "the asn1_der_decoding() _____" (function):
                 // a lower-case word said as the kind of a name that stands right by it asks for
@@ -135,7 +142,9 @@ struct ClozeBuilder: Sendable {
                 // capitalised word right before or after it is part of a longer name.
                 if matches.contains(where: { Self.isPartOfALongerName(words, at: $0, length: length) }) { continue }
                 // "Redefine \bibsection …": a single word that opens the sentence as a verb is no term.
-                if screensCommonWords, length == 1, first == 0, KeyphraseExtractor.isVerbOrAdjective(words[0].lowercased) {
+                if screensCommonWords, length == 1, first == 0,
+                    KeyphraseExtractor.isVerbOrAdjective(words[0].lowercased)
+                {
                     continue
                 }
                 // "_____. In general, sorting is now by …" asks for a list item's number.
@@ -145,8 +154,9 @@ struct ClozeBuilder: Sendable {
                     continue
                 }
                 // "_____ May 1789: the Estates-General opens" asks for a day of a date, not the date.
-                if length == 1, words[first].isNumber, words[first].surface.count <= 2, words.indices.contains(first + 1),
-                    KeyphraseExtractor.monthNames.contains(words[first + 1].lowercased)
+                if length == 1, words[first].isNumber, words[first].surface.count <= 2,
+                    words.indices.contains(first + 1),
+                    WordLists.monthNames.contains(words[first + 1].lowercased)
                 {
                     continue
                 }
@@ -203,7 +213,9 @@ struct ClozeBuilder: Sendable {
     /// ("Designing BibTeX Styles") or an example value ("World Gnus Almanac") is another kind of
     /// thing than a term the text uses plainly ("optional fields"), and the other way round. Within
     /// a kind, a plural answer takes plural options first, and a singular one singular options.
-    func distractors(for item: ClozeItem, among keyphrases: [Keyphrase], count: Int = 3, quoted: Set<String> = []) -> [String] {
+    func distractors(
+        for item: ClozeItem, among keyphrases: [Keyphrase], count: Int = 3, quoted: Set<String> = []
+    ) -> [String] {
         guard count > 0 else { return [] }
         // Judge the answer's shape by its usual spelling: a sentence-initial capital is no name,
         // and neither is a phrase the text also writes in lower case ("Optional fields:").
@@ -217,7 +229,9 @@ struct ClozeBuilder: Sendable {
         let answerStems = Set(item.answerKey.split(separator: " "))
         let answerLower = item.answer.lowercased()
         let answerWords = item.answer.split(separator: " ").count
-        var candidates: [(distance: Int, number: Int, wordGap: Int, order: Int, text: String, stems: Set<Substring>)] = []
+        var candidates: [
+            (distance: Int, number: Int, wordGap: Int, order: Int, text: String, stems: Set<Substring>)
+        ] = []
         for (order, phrase) in keyphrases.enumerated() {
             let lower = phrase.text.lowercased()
             if lower == answerLower || lower.contains(answerLower) || answerLower.contains(lower) { continue }
@@ -265,7 +279,8 @@ struct ClozeBuilder: Sendable {
     // MARK: Private
 
     private func makeItem(
-        sentence: Sentence, chars: [Character], words: [NormalizedWord], matches: [Int], first: Int, length: Int, key: String
+        sentence: Sentence, chars: [Character], words: [NormalizedWord], matches: [Int], first: Int, length: Int,
+        key: String
     ) -> ClozeItem {
         let answerRange = words[first].offsets.lowerBound..<words[first + length - 1].offsets.upperBound
         var cloze = ""
@@ -376,9 +391,11 @@ struct ClozeBuilder: Sendable {
         let before = chars[..<min(range.lowerBound, chars.count)].suffix(2)
         if before.last == "\\" || before.elementsEqual(["\\", "@"]) { return true }
         // "or -_____ on indefinite length": a minus sign belongs to its number.
-        let signed = range.lowerBound >= 1 && chars[range.lowerBound - 1] == "-" && chars.indices.contains(range.lowerBound)
+        let signed = range.lowerBound >= 1 && chars[range.lowerBound - 1] == "-"
+            && chars.indices.contains(range.lowerBound)
             && chars[range.lowerBound].isNumber && (range.lowerBound < 2 || chars[range.lowerBound - 2].isWhitespace)
-        return signed || joins(range.lowerBound - 1, range.lowerBound - 2) || joins(range.upperBound, range.upperBound + 1)
+        return signed || joins(range.lowerBound - 1, range.lowerBound - 2)
+            || joins(range.upperBound, range.upperBound + 1)
     }
 
     /// Whether `words[index]` stands as the kind of a name right next to it, with only a space
@@ -389,7 +406,10 @@ struct ClozeBuilder: Sendable {
         if words.indices.contains(index + 1), !words[index + 1].followsBreak {
             // One capital letter is no name but a type ("helper T cells", "vitamin C").
             let next = words[index + 1].surface
-            if next.count >= 2, next.first?.isUppercase == true || next.contains(where: \.isNumber) || next.dropFirst().contains(where: \.isUppercase) {
+            if next.count >= 2,
+                next.first?.isUppercase == true || next.contains(where: \.isNumber)
+                    || next.dropFirst().contains(where: \.isUppercase)
+            {
                 return true
             }
         }
@@ -402,7 +422,9 @@ struct ClozeBuilder: Sendable {
     /// "Revolution" of "The French Revolution", "Louis" of "Louis XVI". ("Python version" of
     /// "default Debian Python version" is no name: a term may follow a name that qualifies it.)
     static func isPartOfALongerName(_ words: [NormalizedWord], at index: Int, length: Int) -> Bool {
-        guard words[index..<(index + length)].allSatisfy({ $0.surface.first?.isUppercase == true }) else { return false }
+        guard words[index..<(index + length)].allSatisfy({ $0.surface.first?.isUppercase == true }) else {
+            return false
+        }
         func nameWord(_ word: NormalizedWord) -> Bool { word.surface.first?.isUppercase == true && !word.isStopword }
         if index > 0, !words[index].followsBreak, nameWord(words[index - 1]) { return true }
         let after = index + length
@@ -412,7 +434,9 @@ struct ClozeBuilder: Sendable {
     /// Whether a term reads as plural: its last word, in lower case, ends in "s" but not in "ss",
     /// "us" or "is" ("fields", "entries"; not "class", "status", "analysis").
     static func isPlural(_ term: String) -> Bool {
-        guard let last = term.split(separator: " ").last, last.count > 3, last.allSatisfy(\.isLowercase) else { return false }
+        guard let last = term.split(separator: " ").last, last.count > 3, last.allSatisfy(\.isLowercase) else {
+            return false
+        }
         return last.hasSuffix("s") && !last.hasSuffix("ss") && !last.hasSuffix("us") && !last.hasSuffix("is")
     }
 
@@ -495,18 +519,22 @@ struct ClozeBuilder: Sendable {
 private enum TermShape: Equatable {
     case number, date, acronym, name, person, phrase
 
-    private static let particles: Set<Substring> = ["van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "le", "ten", "ter"]
+    private static let particles: Set<Substring> = [
+        "van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "le", "ten", "ter",
+    ]
 
     init(_ text: String) {
         let words = text.split(separator: " ")
         if !words.isEmpty, words.allSatisfy({ $0.allSatisfy { $0.isNumber || ".,%".contains($0) } }) {
             self = .number
-        } else if words.contains(where: { KeyphraseExtractor.monthNames.contains($0.lowercased()) }),
+        } else if words.contains(where: { WordLists.monthNames.contains($0.lowercased()) }),
             words.contains(where: { $0.allSatisfy(\.isNumber) })
         {
             // "20 June", "September 1792": a date is no name of a thing or a body ("Third Estate").
             self = .date
-        } else if zip(words, words.dropFirst()).contains(where: { Self.particles.contains($0) && $1.first?.isUppercase == true }) {
+        } else if zip(words, words.dropFirst()).contains(where: {
+            Self.particles.contains($0) && $1.first?.isUppercase == true
+        }) {
             self = .person
         } else if words.count == 1, let w = words.first, w.count >= 2,
             w.allSatisfy({ $0.isUppercase || $0.isNumber }), w.contains(where: \.isUppercase)
@@ -526,7 +554,9 @@ private enum TermShape: Equatable {
         switch (self, other) {
         case (.date, .number), (.number, .date): return 1
         case (.date, _), (_, .date): return 3
-        case (.name, .acronym), (.acronym, .name), (.name, .phrase), (.phrase, .name), (.name, .person), (.person, .name): return 1
+        case (.name, .acronym), (.acronym, .name), (.name, .phrase), (.phrase, .name),
+            (.name, .person), (.person, .name):
+            return 1
         case (.number, _), (_, .number): return 3
         default: return 2
         }

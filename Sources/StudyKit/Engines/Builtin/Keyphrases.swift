@@ -412,7 +412,8 @@ struct KeyphraseExtractor: Sendable {
             return true
         }
         return words.dropFirst().contains { word in
-            plain(word) && (isVerbOrAdjective(word) || shortPastTense(word) || pastTensesOfNounVerbs.contains(word))
+            plain(word)
+                && (isVerbOrAdjective(word) || shortPastTense(word) || WordLists.pastTensesOfNounVerbs.contains(word))
         }
     }
 
@@ -426,7 +427,7 @@ struct KeyphraseExtractor: Sendable {
             && (1000...2199).contains(Int(word) ?? 0) }
         func isDay(_ word: String) -> Bool { (1...2).contains(word.count) && word.allSatisfy(\.isNumber) }
         func isMonth(_ word: String) -> Bool { word.first?.isUppercase == true
-            && monthNames.contains(word.lowercased()) }
+            && WordLists.monthNames.contains(word.lowercased()) }
         var date = 0
         var hasYearOrDayAndMonth = false
         while date < words.count {
@@ -438,7 +439,7 @@ struct KeyphraseExtractor: Sendable {
                 // "On 23 June Louis XVI held …"): the day before it may stand apart.
                 if date > 0 && isDay(words[date - 1]) || date == 0 && words.count > 1
                     && words[1].first?.isUppercase == true
-                    && !monthNames.contains(words[1].lowercased()) {
+                    && !WordLists.monthNames.contains(words[1].lowercased()) {
                     hasYearOrDayAndMonth = true
                 }
             } else if !(isDay(word) && date + 1 < words.count && isMonth(words[date + 1])) {
@@ -448,22 +449,6 @@ struct KeyphraseExtractor: Sendable {
         }
         return hasYearOrDayAndMonth && date < words.count
     }
-
-    /// The months' names, lower-cased.
-    static let monthNames: Set<String> = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-        "november", "december",
-    ]
-
-    /// Common past tenses of verbs that are nouns too, so absent from ``EnglishWordClass``'s
-    /// irregular forms ("go", "make", "hold"): inside a phrase after its first word, a verb
-    /// ("Executive power went", "Assembly held").
-    static let pastTensesOfNounVerbs: Set<String> = [
-        "went", "came", "gave", "took", "made", "became", "began", "brought", "bought", "told", "held", "kept",
-        "met", "paid", "sent", "spent", "stood", "thought", "won", "led", "knew", "grew", "drew", "chose",
-        "spoke", "sought", "taught", "fought", "caught", "sold", "ran", "sat", "flew", "threw", "swore", "shook",
-        "struck", "rode", "hid", "fled", "withdrew", "undertook", "overthrew", "forbade", "said",
-    ]
 
     /// Whether a word inside a phrase is a plural noun, which ends its noun phrase: English puts a
     /// compound's modifier in the singular ("proton gradient"), so a plain word after a plural is

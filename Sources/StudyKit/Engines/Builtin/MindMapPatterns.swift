@@ -9,8 +9,10 @@ enum MindMapPatterns {
     nonisolated(unsafe) static let chapterLabel =
         /^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.?\s+)/
     /// A title's chapter or section number, as ``BuiltinEngine/unnumberedTitle(_:)`` drops it.
-    nonisolated(unsafe) static let titleNumber =
-        /^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.\s+|\d{1,3}(?:\.\d{1,3})+\s+)/
+    nonisolated(unsafe) static let titleNumber = #/
+        ^(?:(?:Chapter|Part|Appendix|Section)\s+[\dA-Z]{1,3}[.:]?\s+|\d{1,3}(?:\.\d{1,3})*\.\s+
+        |\d{1,3}(?:\.\d{1,3})+\s+)
+        /#
     /// A heading's section number and the words after it ("2.1 ASN.1 syntax").
     nonisolated(unsafe) static let sectionNumber = /^(\d{1,3}(?:\.\d{1,3})*)\.?\s+\S/
     /// An assignment in a heading ("LEN = strlen(VALUE)+1").

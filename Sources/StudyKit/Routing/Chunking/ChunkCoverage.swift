@@ -88,9 +88,9 @@ public struct ChunkCoverage: Sendable, Equatable {
     /// run is given (``ChunkedRunner/sizedBudget(_:tasks:floor:)``); `nil` without either.
     public var budget: BudgetUse?
 
-    /// The budget of a chunked run (`--budget`, or the remote's sized default): the time the whole job may take, shared by every
-    /// chunk (and a summary's overview), not a budget per chunk. Once it is spent no model is
-    /// asked again and the builtin engine answers the chunks left.
+    /// The budget of a chunked run (`--budget`, or the remote's sized default): the time the whole
+    /// job may take, shared by every chunk (and a summary's overview), not a budget per chunk. Once
+    /// it is spent no model is asked again and the builtin engine answers the chunks left.
     public struct BudgetUse: Sendable, Equatable {
         /// The budget in seconds.
         public var seconds: Double
@@ -129,7 +129,8 @@ public struct ChunkCoverage: Sendable, Equatable {
             SectionRow(heading: plan.sectionHeadings[$0], read: covered[$0], items: itemsPerSection[$0])
         }
         var coverage = ChunkCoverage(
-            sections: sections, chunks: runs, characterCount: plan.characterCount, charactersRead: runs.reduce(0) { $0 + $1.read })
+            sections: sections, chunks: runs, characterCount: plan.characterCount,
+            charactersRead: runs.reduce(0) { $0 + $1.read })
         coverage.groupedItems = plan.groupedItems
         return coverage
     }
@@ -147,7 +148,8 @@ public struct ChunkCoverage: Sendable, Equatable {
             combined.charactersRead = min(combined.charactersRead, part.charactersRead)
             combined.duplicatesDropped += part.duplicatesDropped
             if let budget = part.budget {
-                combined.budget = BudgetUse(seconds: budget.seconds, chunksAfter: (combined.budget?.chunksAfter ?? 0) + budget.chunksAfter)
+                combined.budget = BudgetUse(
+                    seconds: budget.seconds, chunksAfter: (combined.budget?.chunksAfter ?? 0) + budget.chunksAfter)
             }
         }
         return combined
@@ -166,7 +168,9 @@ public struct ChunkCoverage: Sendable, Equatable {
                     "characters": .integer(row.characters), "items": .integer(row.items), "covered": .bool(row.covered),
                 ]
             }),
-            "notCovered": .array(bodySections.filter { !$0.covered }.map { .string(TerminalSafety.clean($0.heading ?? Self.preamble)) }),
+            "notCovered": .array(bodySections.filter { !$0.covered }.map {
+                .string(TerminalSafety.clean($0.heading ?? Self.preamble))
+            }),
             "read": chunks.isEmpty ? .null : [
                 "sections": ["read": .integer(sectionsRead), "total": .integer(sections.count)],
                 "perSection": .array(sections.map { row in
@@ -175,7 +179,9 @@ public struct ChunkCoverage: Sendable, Equatable {
                         "read": .bool(row.read), "items": .integer(row.items),
                     ]
                 }),
-                "notRead": .array(sections.filter { !$0.read }.map { .string(TerminalSafety.clean($0.heading ?? Self.preamble)) }),
+                "notRead": .array(sections.filter { !$0.read }.map {
+                    .string(TerminalSafety.clean($0.heading ?? Self.preamble))
+                }),
             ],
             "characters": ["read": .integer(charactersRead), "total": .integer(characterCount)],
             "chunks": .integer(chunks.count),
@@ -187,13 +193,18 @@ public struct ChunkCoverage: Sendable, Equatable {
             "jobs": jobs.map { .integer($0.jobs) } ?? .null,
             "jobsFrom": jobs.map { .string($0.source.rawValue) } ?? .null,
             "budget": budget.map { budget in
-                ["seconds": .number(budget.seconds), "for": "the whole job", "chunksAfterBudget": .integer(budget.chunksAfter)]
+                [
+                    "seconds": .number(budget.seconds), "for": "the whole job",
+                    "chunksAfterBudget": .integer(budget.chunksAfter),
+                ]
             } ?? .null,
             "perChunk": .array(chunks.map { run in
                 var object: JSONObject = [:]
                 if let part = run.part { object["part"] = .string(part) }
                 object["index"] = .integer(run.index)
-                object["characters"] = ["start": .integer(run.offsets.lowerBound), "end": .integer(run.offsets.upperBound)]
+                object["characters"] = [
+                    "start": .integer(run.offsets.lowerBound), "end": .integer(run.offsets.upperBound),
+                ]
                 object["headings"] = .array(run.headings.map { .string(TerminalSafety.clean($0)) })
                 object["engine"] = run.engine.map { .string($0.rawValue) } ?? .null
                 object["model"] = .string(run.model)
@@ -201,7 +212,9 @@ public struct ChunkCoverage: Sendable, Equatable {
                 object["fitted"] = .bool(run.fitted)
                 object["read"] = .integer(run.read)
                 object["items"] = .integer(run.items)
-                object["fallbacks"] = .array(run.fallbacks.map { ["engine": .string($0.engine.rawValue), "reason": .string($0.reason)] })
+                object["fallbacks"] = .array(run.fallbacks.map {
+                    ["engine": .string($0.engine.rawValue), "reason": .string($0.reason)]
+                })
                 return .object(object)
             }),
         ]
@@ -216,14 +229,17 @@ public struct ChunkCoverage: Sendable, Equatable {
     /// The Markdown footer: the body sections the items come from and those they do not; for a
     /// chunked run, what was read, what was not and why, chunk by chunk.
     public var markdownFooter: String {
-        func percent(_ part: Int, _ whole: Int) -> String { "\(whole == 0 ? 100 : Int((Double(part) * 100 / Double(whole)).rounded(.down)))%" }
+        func percent(_ part: Int, _ whole: Int) -> String {
+            "\(whole == 0 ? 100 : Int((Double(part) * 100 / Double(whole)).rounded(.down)))%"
+        }
         var lines = ["---", "", "## Coverage", ""]
         let total = bodySections.count
         lines.append(
             total == 0
                 ? "The document has no body section (a heading with 500 characters of its own text)."
                 : "Items come from \(bodySectionsCovered) of \(total) body section\(total == 1 ? "" : "s") "
-                    + "(\(percent(bodySectionsCovered, total))): sections with 500 characters or more of their own text.")
+                    + "(\(percent(bodySectionsCovered, total))): "
+                    + "sections with 500 characters or more of their own text.")
         let empty = bodySections.filter { !$0.covered }
         if !empty.isEmpty {
             lines += ["", "**No item from** (\(empty.count) section\(empty.count == 1 ? "" : "s")):", ""]
@@ -239,20 +255,28 @@ public struct ChunkCoverage: Sendable, Equatable {
             "",
             (asked ?? "This document was too long for one request: it was read in \(chunks.count) chunks")
                 + (chunksFromCache > 0 ? " (\(chunksFromCache) from the cache)" : "") + ". "
-                + "A model read \(sectionsRead) of \(sections.count) sections (\(percent(sectionsRead, sections.count))) and "
+                + "A model read \(sectionsRead) of \(sections.count) sections "
+                + "(\(percent(sectionsRead, sections.count))) and "
                 + "\(charactersRead) of \(characterCount) characters (\(percent(charactersRead, characterCount))).",
         ]
         if let budget, budget.chunksAfter > 0 {
             lines += [
-                "", "The \(CapabilityPolicy.seconds(budget.seconds)) budget for the whole job ran out: the builtin engine answered "
-                    + "the last \(budget.chunksAfter) chunk\(budget.chunksAfter == 1 ? "" : "s") without asking a model.",
+                "",
+                "The \(CapabilityPolicy.seconds(budget.seconds)) budget for the whole job ran out: "
+                    + "the builtin engine answered the last \(budget.chunksAfter) "
+                    + "chunk\(budget.chunksAfter == 1 ? "" : "s") without asking a model.",
             ]
         }
         let missing = sections.filter { !$0.read }
         if missing.isEmpty {
             lines += ["", "Every section was read by a model."]
         } else {
-            lines += ["", "**Not covered by a model** (\(missing.count) section\(missing.count == 1 ? "" : "s"); any items from them were extracted by the builtin engine):", ""]
+            lines += [
+                "",
+                "**Not covered by a model** (\(missing.count) section\(missing.count == 1 ? "" : "s"); "
+                    + "any items from them were extracted by the builtin engine):",
+                "",
+            ]
             lines += missing.map { "- " + ($0.heading ?? Self.preamble) }
         }
         // Consecutive chunks that were not read for the same reason share one line.
@@ -276,7 +300,8 @@ public struct ChunkCoverage: Sendable, Equatable {
                     return "- \(part)chunk \(group.first.index + 1) (\(first)): \(group.why)"
                 }
                 let last = group.last.headings.last ?? Self.preamble
-                return "- \(part)chunks \(group.first.index + 1)–\(group.last.index + 1) (\(first) … \(last)): \(group.why)"
+                let span = "\(group.first.index + 1)–\(group.last.index + 1)"
+                return "- \(part)chunks \(span) (\(first) … \(last)): \(group.why)"
             }
         }
         return lines.joined(separator: "\n") + "\n"

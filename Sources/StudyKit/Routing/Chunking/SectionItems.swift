@@ -77,7 +77,7 @@ public struct SectionItems: Sendable {
         }
         return sections.body.map { entry in
             ChunkCoverage.BodySectionRow(
-                heading: entry.heading.map(OutputText.singleLine), characters: entry.characters,
+                heading: entry.heading.map(ProseText.oneLine), characters: entry.characters,
                 items: items[entry.outlineIndex, default: 0])
         }
     }
@@ -103,7 +103,7 @@ public struct SectionItems: Sendable {
     /// line, lower-cased) occurs: its whole text, or (`whole == false`) its first ``prefixLength``
     /// characters; none for a quote shorter than the index's key.
     private func occurrences(of quote: String, whole: Bool) -> [Int] {
-        let needle = Array(OutputText.singleLine(quote).lowercased())
+        let needle = Array(ProseText.oneLine(quote).lowercased())
         guard needle.count >= Self.keyLength, let candidates = starts[String(needle.prefix(Self.keyLength))] else {
             return []
         }
