@@ -47,8 +47,13 @@ public struct Summary: Generable, Codable, Equatable, Hashable {
     /// The most groups one summary holds unless its request allows more (``KitSize/listLimits(for:)``).
     static let sectionGroups = 8
 
+    /// The most words and characters of one key point.
+    static let keyPointWords = 30
+    static let keyPointLength = 300
     private static let keyPointSchema: GenerationSchema =
-        .string(maxLength: 300, maxWords: 30, forbiddenCharacters: "\n", sentences: 1...1, meaning: .keyPoint)
+        .string(
+            maxLength: keyPointLength, maxWords: keyPointWords, forbiddenCharacters: "\n", sentences: 1...1,
+            meaning: .keyPoint)
 
     /// The schema: `overview`, then `keyPoints`.
     public static let generationSchema: GenerationSchema = .object([
@@ -115,8 +120,11 @@ public struct Summary: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension Summary {
-    /// Version 3: key points are one full sentence each (``ItemMeaning/keyPoint``).
-    static let promptTemplateVersion = "summary/3"
+    /// Version 3: key points are one full sentence each (``ItemMeaning/keyPoint``). Version 4: in
+    /// the model's own words: Qwen2.5-Coder-1.5B copied 3 to 8 of its 8 key points word for word
+    /// from the material (the recorded answers, both halves), and a copied sentence is the
+    /// material's own words, not a written item (#53, session 63).
+    static let promptTemplateVersion = "summary/4"
     static let responseReserve = 512
     /// A summary merged from a long document's chunks keeps at most 4 key points per chunk
     /// (each chunk writes 3 to 8), and never fewer than the 8 one answer may hold.
@@ -126,7 +134,7 @@ extension Summary {
         fields: """
             - "overview": the gist of the material in 2 to 3 sentences.
             - "keyPoints": 3 to 8 distinct key points, most important first; each one full sentence
-              stating a different fact of the material.
+              stating a different fact of the material in your own words, not a sentence copied from it.
             """)
     static let request = "Summarise the document above as a JSON object with \"overview\" and \"keyPoints\"."
 }
