@@ -79,17 +79,15 @@ public struct StudyKitBundle: Generable, Codable, Equatable, Hashable {
 extension StudyKitBundle {
     /// Version 2: answers must also pass ``Grounding``. Version 3: cards have a kind and an optional hint.
     /// Version 4: the quiz's questions are asked for their "quote", which the schema always
-    /// required, and for short choices (as ``Quiz``'s version 4). Version 5: key points in the
-    /// model's own words, as ``Summary``'s version 4.
-    static let promptTemplateVersion = "import/5"
+    /// required, and for short choices (as ``Quiz``'s version 4).
+    static let promptTemplateVersion = "import/4"
     /// Room for a typical kit (about 8 cards and 5 questions); the kit runs on the large remote window.
     static let responseReserve = 2_048
     static let instructions = TaskPrompt.instructions(
         role: "You build a complete study kit from a student's study material.",
         fields: """
             - "headline": "title" (at most 6 words, no quotation marks) and "blurb" (one sentence).
-            - "summary": "overview" (2 to 3 sentences) and "keyPoints" (3 to 8 distinct points,
-              each one full sentence in your own words, not a sentence copied from the material).
+            - "summary": "overview" (2 to 3 sentences) and "keyPoints" (3 to 8 distinct points).
             - "flashcards": "cards", 3 to 20, each with "kind" ("question", or "cloze" for a
               sentence with _____ in place of the answer), "question", "answer", "hint"
               (optional) and "quote" (the supporting sentence of the material, word for word).

@@ -120,11 +120,8 @@ public struct Summary: Generable, Codable, Equatable, Hashable {
 // MARK: - Prompt
 
 extension Summary {
-    /// Version 3: key points are one full sentence each (``ItemMeaning/keyPoint``). Version 4: in
-    /// the model's own words: Qwen2.5-Coder-1.5B copied 3 to 8 of its 8 key points word for word
-    /// from the material (the recorded answers, both halves), and a copied sentence is the
-    /// material's own words, not a written item (#53, session 63).
-    static let promptTemplateVersion = "summary/4"
+    /// Version 3: key points are one full sentence each (``ItemMeaning/keyPoint``).
+    static let promptTemplateVersion = "summary/3"
     static let responseReserve = 512
     /// A summary merged from a long document's chunks keeps at most 4 key points per chunk
     /// (each chunk writes 3 to 8), and never fewer than the 8 one answer may hold.
@@ -134,7 +131,7 @@ extension Summary {
         fields: """
             - "overview": the gist of the material in 2 to 3 sentences.
             - "keyPoints": 3 to 8 distinct key points, most important first; each one full sentence
-              stating a different fact of the material in your own words, not a sentence copied from it.
+              stating a different fact of the material.
             """)
     static let request = "Summarise the document above as a JSON object with \"overview\" and \"keyPoints\"."
 }
