@@ -317,11 +317,20 @@ struct PartJudge {
 
     /// Each key point that leans on the sentence before it with "It" or "They" gets the subject
     /// that sentence names, where the material has one (``ItemRepairs/namedSubject(_:material:)``)
-    /// and the point so named reads on its own.
+    /// and the point so named reads on its own; each over its word or length limit is cut to its
+    /// main clause (``ItemRepairs/mainClause(_:maxWords:maxLength:)``) when that reads on its own.
     private static func nameSubjects(_ value: inout JSONValue, material: String, repairs: inout [String: String]) {
         guard var object = value.objectValue, let points = object["keyPoints"]?.arrayValue else { return }
         object["keyPoints"] = .array(
             points.enumerated().map { index, point in
+                if let text = point.stringValue,
+                    let cut = ItemRepairs.mainClause(
+                        text, maxWords: Summary.keyPointWords, maxLength: Summary.keyPointLength),
+                    StandaloneSentence.readsOnItsOwn(cut)
+                {
+                    repairs["keyPoints[\(index)]"] = "cut to its main clause (“\(cut)”)"
+                    return .string(cut)
+                }
                 guard let text = point.stringValue, !StandaloneSentence.readsOnItsOwn(text),
                     let named = ItemRepairs.namedSubject(text, material: material), StandaloneSentence.readsOnItsOwn(named)
                 else { return point }
@@ -427,7 +436,8 @@ struct PartJudge {
             used.insert(at)
             let how = repairs.filter { $0.key == "\(list)[\(at)]" || $0.key.hasPrefix("\(list)[\(at)].") }.map(\.value)
                 .sorted()
-            guard !how.isEmpty else { return record }
+            // A key point cut from a sentence the model copied is still the material's own words.
+            guard !how.isEmpty, !(task == .summary && record.kind == .extracted) else { return record }
             return ItemProvenance(
                 path: record.path, kind: .repaired, note: "written by \(model); " + how.joined(separator: "; "))
         }

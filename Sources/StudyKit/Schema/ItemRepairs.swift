@@ -23,6 +23,9 @@ import Foundation
 /// - A key point that opens on "It" or "They", taken from a sentence of the material whose
 ///   sentence before it opens on the subject, gets that subject in place of the pronoun
 ///   (``namedSubject(_:material:)``).
+/// - A key point over its word or length limit is cut to its main clause, before a clause that
+///   only adds a reason, a comment or a contrast (", because …", ", which …", "; …")
+///   (``mainClause(_:maxWords:maxLength:)``).
 /// Each returns `nil` when no cut leaves an item worth keeping; the item is then dropped.
 enum ItemRepairs {
     /// Words that open what a label's head phrase does not need: a verb, a clause, a detail.
@@ -240,6 +243,50 @@ enum ItemRepairs {
             taken.append(keys)
         }
         return picked
+    }
+
+    /// The words that open a clause a key point's main clause holds without: a reason, a comment,
+    /// a contrast, an aside. Never a condition or a limit ("when", "if", "unless", "but", "only"):
+    /// the main clause without those says more than the material does.
+    private static let addedClauseWords: Set<String> = [
+        "because", "which", "while", "whereas", "although", "though", "especially",
+    ]
+
+    /// `point` (over `maxWords` words or `maxLength` characters) cut to its main clause: its words
+    /// before the last "; " or ", because / which / while / whereas / although / though /
+    /// especially" that leaves at most `maxWords` words and `maxLength` characters, and at least
+    /// 5 words, closed by a period. `nil` when it fits, or no such cut does. Qwen2.5-Coder-1.5B's
+    /// key points ran to 31–35 words with a reason or an aside after the fact ("The law of supply
+    /// states that, … the quantity supplied rises, because higher prices make production more
+    /// profitable …", the tuning half's supply and demand, session 63). A cut keeps the model's
+    /// words and their claim: the clause left out only explained or qualified it.
+    static func mainClause(_ point: String, maxWords: Int, maxLength: Int) -> String? {
+        let trimmed = point.trimmingCharacters(in: .whitespaces)
+        func fits(_ text: String) -> Bool {
+            text.split(whereSeparator: \.isWhitespace).count <= maxWords && text.count <= maxLength
+        }
+        guard !fits(trimmed) else { return nil }
+        let words = trimmed.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        // Each break: the number of words before it (the last of which ends on ";" or ",").
+        var breaks: [Int] = []
+        for index in words.indices.dropFirst() {
+            let previous = words[index - 1]
+            let bare = words[index].lowercased().trimmingCharacters(in: .punctuationCharacters)
+            if previous.hasSuffix(";") || previous.hasSuffix(",") && addedClauseWords.contains(bare) {
+                breaks.append(index)
+            }
+        }
+        for count in breaks.reversed() where count >= 5 {
+            var head = words[..<count].joined(separator: " ")
+            head.removeLast()
+            // A bracket or quotation left open is a cut inside it.
+            guard head.filter({ $0 == "(" }).count == head.filter({ $0 == ")" }).count,
+                head.filter({ $0 == "\"" }).count.isMultiple(of: 2)
+            else { continue }
+            let sentence = head + "."
+            if fits(sentence) { return sentence }
+        }
+        return nil
     }
 
     /// The verbs that close a subject a pronoun stands for, by the pronoun.

@@ -47,8 +47,13 @@ public struct Summary: Generable, Codable, Equatable, Hashable {
     /// The most groups one summary holds unless its request allows more (``KitSize/listLimits(for:)``).
     static let sectionGroups = 8
 
+    /// The most words and characters of one key point.
+    static let keyPointWords = 30
+    static let keyPointLength = 300
     private static let keyPointSchema: GenerationSchema =
-        .string(maxLength: 300, maxWords: 30, forbiddenCharacters: "\n", sentences: 1...1, meaning: .keyPoint)
+        .string(
+            maxLength: keyPointLength, maxWords: keyPointWords, forbiddenCharacters: "\n", sentences: 1...1,
+            meaning: .keyPoint)
 
     /// The schema: `overview`, then `keyPoints`.
     public static let generationSchema: GenerationSchema = .object([
