@@ -38,27 +38,29 @@ struct BodySections: Sendable {
     let all: [Entry]
     /// Characters of distinct prose: each unit's text counted once, however often it is repeated.
     let distinctCharacters: Int
-    /// Characters of the distinct body, code included (each unit's text counted once): what a
-    /// deck is sized by (``KitSize``, #54: the body `text --body` prints holds its code).
+    /// Characters of the distinct body, code included: each section's text with its code, a
+    /// section that repeats an earlier one word for word counted once. What a deck is sized by
+    /// (``KitSize``, #54: the body `text --body` prints holds its code). A line said again in
+    /// another section (an example given in CommonJS and again as an ES module, a "Stability: 2"
+    /// note under each entry) counts in each: it is body the reader reads there too, and only a
+    /// whole section repeated adds nothing to learn.
     let distinctCharactersWithCode: Int
 
     /// The sections of `outline`.
     init(outline: DocumentOutline) {
         var firstOfText: [String: Int] = [:]
         var seenUnits = Set<String>()
+        var seenSections = Set<String>()
         var distinct = 0
         var withCode = 0
         all = outline.sections.map { section in
             // Code is part of the document but never a card: a section's own text is its prose.
             let prose = section.sentences.filter { !$0.isCode }
             let characters = prose.reduce(0) { $0 + $1.text.count }
-            var sectionWithCode = 0
-            for unit in section.sentences where !unit.isHeading {
-                sectionWithCode += unit.text.count
-                guard seenUnits.insert(unit.text).inserted else { continue }
-                withCode += unit.text.count
-                if !unit.isCode { distinct += unit.text.count }
-            }
+            let units = section.sentences.filter { !$0.isHeading }
+            let sectionWithCode = units.reduce(0) { $0 + $1.text.count }
+            for unit in units where !unit.isCode && seenUnits.insert(unit.text).inserted { distinct += unit.text.count }
+            if seenSections.insert(units.map(\.text).joined(separator: "\n")).inserted { withCode += sectionWithCode }
             var copyOf: Int?
             if characters >= Self.minimumCharacters {
                 let key = prose.map(\.text).joined(separator: "\n")

@@ -109,6 +109,8 @@ import Testing
         // The same distinct text: the same size, and no question asked twice.
         #expect(BuiltinAnalysis(text: thrice, title: nil).sections.distinctCharacters
             == BuiltinAnalysis(text: once, title: nil).sections.distinctCharacters)
+        #expect(BuiltinAnalysis(text: thrice, title: nil).sections.distinctCharactersWithCode
+            == BuiltinAnalysis(text: once, title: nil).sections.distinctCharactersWithCode)
         #expect(cardsThrice.count == cardsOnce.count)
         #expect(Set(cardsThrice.map(\.question)).count == cardsThrice.count)
         // Every copy is covered by the first copy's cards.
@@ -134,6 +136,21 @@ import Testing
         let cards = try Self.deck(text)
         #expect(cards.count > (try Self.deck(Self.markdown(Self.sections))).count)
         #expect(cards.count <= sized)
+    }
+
+    /// An API page gives each example twice (CommonJS, then an ES module) and says "Stability: 2"
+    /// under every entry: lines said again in another section are body there too, so they count
+    /// in the deck's size each time; only a whole section said again word for word adds nothing.
+    @Test func linesSaidAgainInAnotherSectionCountTowardTheDeck() throws {
+        let example = "```\n" + (1...40).map { "emitter.on('event\($0)', listener\($0));" }.joined(separator: "\n") + "\n```"
+        let sections = Self.sections.map { (heading: $0.heading, text: $0.text + "\n\n" + example) }
+        let analysis = BuiltinAnalysis(text: Self.markdown(sections), title: nil)
+        let once = BuiltinAnalysis(text: Self.markdown(Self.sections) + "\n\n" + example + "\n", title: nil)
+        let exampleCharacters = (1...40).reduce(0) { $0 + "emitter.on('event\($1)', listener\($1));".count }
+        #expect(analysis.sections.distinctCharactersWithCode
+            >= once.sections.distinctCharactersWithCode + (sections.count - 1) * exampleCharacters)
+        #expect(BuiltinEngine.cardCount(analysis, size: .followsMaterial) > BuiltinEngine.cardCount(once, size: .followsMaterial))
+        #expect(analysis.sections.distinctCharacters == once.sections.distinctCharacters)
     }
 
     @Test(arguments: [5, 12, 30])
