@@ -70,8 +70,8 @@ public struct KitAssembler: Sendable {
         // The seconds a failed kit request took: the kit's own, beside its parts' (#53).
         var kitSeconds = 0.0
         let order = await remoteServes(request) ? Self.remoteOrder(request.counts) : Self.executionOrder
-        if request.engine != .builtin, request.engine != .local, let kitEngine, await kitFitsWhole(kitEngine, request: request),
-            !asksPerGroup(request)
+        if request.engine != .builtin, request.engine != .local, let kitEngine,
+            await kitFitsWhole(kitEngine, request: request), !asksPerGroup(request)
         {
             var kitRequest = request
             kitRequest.task = .studyKit
