@@ -264,9 +264,10 @@ struct BuiltinAnalysis: Sendable {
     /// gets three times the room: a 60-character Japanese sentence is no run-on.
     /// The units of sections headed "Copyright", "License", "Legal notice" …, heading included,
     /// up to the next heading of the same or a higher level: who may copy the work is no
-    /// matter for a student. The section's own text must read as legal too (one of its first
-    /// ``legalLinesRead`` units, ``FrontMatter/readsAsLegal(_:)``), or have none before its
-    /// subsections: groff's "COPYRIGHT" is a macro, its section a manual's content.
+    /// matter for a student. Under a heading that is not a licence's name, the section's own text
+    /// must read as legal too (one of its first ``legalLinesRead`` units,
+    /// ``FrontMatter/readsAsLegal(_:)``), or have none before its subsections: groff's
+    /// "COPYRIGHT" is a macro, its section a manual's content.
     static func legalSections(_ units: [Sentence]) -> Set<Int> {
         var legal = Set<Int>()
         var level: Int?
@@ -286,8 +287,10 @@ struct BuiltinAnalysis: Sendable {
                     legal.insert(index)
                     continue
                 }
-                level = FrontMatter.isLegalHeading(unit.text) && Self.readsAsLegal(units, after: index)
-                    ? unit.headingLevel : nil
+                // A licence's name is legal by itself; "Copyright" may head a macro of that name.
+                let legalHeading = FrontMatter.namesLicence(unit.text)
+                    || (FrontMatter.isLegalHeading(unit.text) && Self.readsAsLegal(units, after: index))
+                level = legalHeading ? unit.headingLevel : nil
                 nextNumber = FrontMatter.namesLicence(unit.text) ? 0 : nil
             }
             if level != nil { legal.insert(index) }
