@@ -38,19 +38,19 @@ struct BodySections: Sendable {
     let all: [Entry]
     /// Characters of distinct prose: each unit's text counted once, however often it is repeated.
     let distinctCharacters: Int
-    /// Characters of the distinct body, code included: each section's text with its code, a
-    /// section that repeats an earlier one word for word counted once. What a deck is sized by
-    /// (``KitSize``, #54: the body `text --body` prints holds its code). A line said again in
-    /// another section (an example given in CommonJS and again as an ES module, a "Stability: 2"
-    /// note under each entry) counts in each: it is body the reader reads there too, and only a
-    /// whole section repeated adds nothing to learn.
+    /// Characters of the distinct body, code included: each section's text with its code, in
+    /// full, unless most of it was said in earlier sections — a copy (the textbook's three
+    /// copies, cut at other page breaks) adds only its units not said before. What a deck is
+    /// sized by (``KitSize``, #54: the body `text --body` prints holds its code). A line said
+    /// twice in a section that is mostly new (an example given in CommonJS and again as an ES
+    /// module, a "Stability: 2" note under each entry) counts each time: it is body the reader
+    /// reads there too; only a section said again adds nothing to learn.
     let distinctCharactersWithCode: Int
 
     /// The sections of `outline`.
     init(outline: DocumentOutline) {
         var firstOfText: [String: Int] = [:]
         var seenUnits = Set<String>()
-        var seenSections = Set<String>()
         var distinct = 0
         var withCode = 0
         all = outline.sections.map { section in
@@ -59,8 +59,13 @@ struct BodySections: Sendable {
             let characters = prose.reduce(0) { $0 + $1.text.count }
             let units = section.sentences.filter { !$0.isHeading }
             let sectionWithCode = units.reduce(0) { $0 + $1.text.count }
-            for unit in units where !unit.isCode && seenUnits.insert(unit.text).inserted { distinct += unit.text.count }
-            if seenSections.insert(units.map(\.text).joined(separator: "\n")).inserted { withCode += sectionWithCode }
+            let new = units.filter { !seenUnits.contains($0.text) }
+            let saidBefore = sectionWithCode - new.reduce(0) { $0 + $1.text.count }
+            // Most of it said in earlier sections: a copy (the textbook's, cut at other page
+            // breaks), only its new units count, once. Else all of it, lines said twice included.
+            let newOnce = Set(new.map(\.text)).reduce(0) { $0 + $1.count }
+            withCode += saidBefore * 2 > sectionWithCode ? newOnce : sectionWithCode
+            for unit in new where seenUnits.insert(unit.text).inserted && !unit.isCode { distinct += unit.text.count }
             var copyOf: Int?
             if characters >= Self.minimumCharacters {
                 let key = prose.map(\.text).joined(separator: "\n")
