@@ -34,6 +34,9 @@ struct BodySections: Sendable {
     /// The fewest characters of its own text a body section has.
     static let minimumCharacters = 500
 
+    /// The fewest characters of a unit said again that makes its section a copy of earlier text.
+    static let copiedSentenceCharacters = 60
+
     /// Every section of the outline, in document order.
     let all: [Entry]
     /// Characters of distinct prose: each unit's text counted once, however often it is repeated.
@@ -60,7 +63,12 @@ struct BodySections: Sendable {
             let units = section.sentences.filter { !$0.isHeading }
             let sectionWithCode = units.reduce(0) { $0 + $1.text.count }
             let new = units.filter { !seenUnits.contains($0.text) }
-            let saidBefore = sectionWithCode - new.reduce(0) { $0 + $1.text.count }
+            // Sentences said in earlier sections; a short line said again ("Type: string", "Added
+            // in: v0.1.90", an import) is a reference entry's label, not a copy of a section.
+            let saidBefore = units.reduce(0) { sum, unit in
+                let copied = unit.text.count >= Self.copiedSentenceCharacters && seenUnits.contains(unit.text)
+                return copied ? sum + unit.text.count : sum
+            }
             // Most of it said in earlier sections: a copy (the textbook's, cut at other page
             // breaks), only its new units count, once. Else all of it, lines said twice included.
             let newOnce = Set(new.map(\.text)).reduce(0) { $0 + $1.count }
