@@ -22,8 +22,8 @@ struct BodySections: Sendable {
         let offsets: Range<Int>
         /// Characters of its own text (its units after the heading).
         let characters: Int
-        /// Characters of its own text with its code: what its share of a deck is sized by (a
-        /// card per 700 characters of the body, code counted; the cards come from its prose).
+        /// Characters of its heading and own text with its code: what its share of a deck is sized
+        /// by (a card per 700 characters of the body, code counted; the cards come from its prose).
         let charactersWithCode: Int
         /// The earlier section it repeats word for word, if any (an outline index).
         let copyOf: Int?
@@ -41,7 +41,7 @@ struct BodySections: Sendable {
     let all: [Entry]
     /// Characters of distinct prose: each unit's text counted once, however often it is repeated.
     let distinctCharacters: Int
-    /// Characters of the distinct body, code included: each section's text with its code, in
+    /// Characters of the distinct body, headings and code included: each section's text, in
     /// full, unless most of it was said in earlier sections — a copy (the textbook's three
     /// copies, cut at other page breaks) adds only its units not said before. What a deck is
     /// sized by (``KitSize``, #54: the body `text --body` prints holds its code). A line said
@@ -60,7 +60,8 @@ struct BodySections: Sendable {
             // Code is part of the document but never a card: a section's own text is its prose.
             let prose = section.sentences.filter { !$0.isCode }
             let characters = prose.reduce(0) { $0 + $1.text.count }
-            let units = section.sentences.filter { !$0.isHeading }
+            // Its heading is body the reader reads too (`text --body` prints it): it counts in the size.
+            let units = (section.headingSentence.map { [$0] } ?? []) + section.sentences
             let sectionWithCode = units.reduce(0) { $0 + $1.text.count }
             let new = units.filter { !seenUnits.contains($0.text) }
             // Sentences said in earlier sections; a short line said again ("Type: string", "Added
