@@ -74,7 +74,9 @@ struct BodySections: Sendable {
             // breaks), only its new units count, once. Else all of it, lines said twice included.
             let newOnce = Set(new.map(\.text)).reduce(0) { $0 + $1.count }
             withCode += saidBefore * 2 > sectionWithCode ? newOnce : sectionWithCode
-            for unit in new where seenUnits.insert(unit.text).inserted && !unit.isCode { distinct += unit.text.count }
+            for unit in new where seenUnits.insert(unit.text).inserted && !unit.isCode && !unit.isHeading {
+                distinct += unit.text.count
+            }
             var copyOf: Int?
             if characters >= Self.minimumCharacters {
                 let key = prose.map(\.text).joined(separator: "\n")

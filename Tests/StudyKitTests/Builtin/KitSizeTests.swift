@@ -109,8 +109,10 @@ import Testing
         // The same distinct text: the same size, and no question asked twice.
         #expect(BuiltinAnalysis(text: thrice, title: nil).sections.distinctCharacters
             == BuiltinAnalysis(text: once, title: nil).sections.distinctCharacters)
+        // Headings count in the deck's size: the copies add only their part headings.
         #expect(BuiltinAnalysis(text: thrice, title: nil).sections.distinctCharactersWithCode
-            == BuiltinAnalysis(text: once, title: nil).sections.distinctCharactersWithCode)
+            == BuiltinAnalysis(text: "# Part 1\n\n" + once, title: nil).sections.distinctCharactersWithCode
+            + "Part 2".count + "Part 3".count)
         #expect(cardsThrice.count == cardsOnce.count)
         #expect(Set(cardsThrice.map(\.question)).count == cardsThrice.count)
         // Every copy is covered by the first copy's cards.
