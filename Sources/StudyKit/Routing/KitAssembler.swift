@@ -18,7 +18,9 @@ public struct AssembledKit: Sendable, Equatable {
 
 /// Builds `studykit import`'s kit: the headline on its own route (local for short material),
 /// and summary, flashcards, quiz and mind map on the remote route — from one study-kit request
-/// when the whole kit fits an engine that can serve it, else one request per part. Every part
+/// when the whole kit fits an engine that can serve it and asks for no more cards and questions
+/// than one answer writes well, else one request per part (the deck and quiz of a long document
+/// per group of sections). Every part
 /// goes through the router, so each has the cache, fallbacks, fitting and validation.
 public struct KitAssembler: Sendable {
     let router: RoutingEngine
@@ -68,7 +70,9 @@ public struct KitAssembler: Sendable {
         // The seconds a failed kit request took: the kit's own, beside its parts' (#53).
         var kitSeconds = 0.0
         let order = await remoteServes(request) ? Self.remoteOrder(request.counts) : Self.executionOrder
-        if request.engine != .builtin, request.engine != .local, let kitEngine, await kitFitsWhole(kitEngine, request: request) {
+        if request.engine != .builtin, request.engine != .local, let kitEngine,
+            await kitFitsWhole(kitEngine, request: request), !asksPerGroup(request)
+        {
             var kitRequest = request
             kitRequest.task = .studyKit
             kitRequest.firstEngineOnly = true
@@ -161,6 +165,22 @@ public struct KitAssembler: Sendable {
             return budget.fits
         }
         return fits ?? false
+    }
+
+    /// Whether the document asks for more cards or questions than one answer writes well (#54):
+    /// then the kit is not one request, but its parts each on their own, the deck and the quiz
+    /// per group of sections (``ChunkedRunner``, ``SectionGroupPlanner``) — a model whose window
+    /// holds the whole document still writes 10 good cards more reliably than 45. A page of
+    /// notes (12 cards, 8 questions) stays one kit request.
+    private func asksPerGroup(_ request: RoutingRequest) -> Bool {
+        guard chunker != nil else { return false }
+        let outline = DocumentOutline(text: request.document.text)
+        return [StudyTask.flashcards, .quiz].contains { task in
+            guard let limit = SectionGroupPlanner.groupLimit(task),
+                let wanted = SectionGroupPlanner.wantedItems(task, size: request.size, outline: outline)
+            else { return false }
+            return wanted > limit
+        }
     }
 
     /// The kit and one story for it: the engine, model and fitting of its main part (the kit

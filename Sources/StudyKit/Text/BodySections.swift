@@ -22,8 +22,8 @@ struct BodySections: Sendable {
         let offsets: Range<Int>
         /// Characters of its own text (its units after the heading).
         let characters: Int
-        /// Characters of its own text with its code: what its share of a deck is sized by (a
-        /// card per 700 characters of the body, code counted; the cards come from its prose).
+        /// Characters of its heading and own text with its code: what its share of a deck is sized
+        /// by (a card per 700 characters of the body, code counted; the cards come from its prose).
         let charactersWithCode: Int
         /// The earlier section it repeats word for word, if any (an outline index).
         let copyOf: Int?
@@ -34,12 +34,20 @@ struct BodySections: Sendable {
     /// The fewest characters of its own text a body section has.
     static let minimumCharacters = 500
 
+    /// The fewest characters of a unit said again that makes its section a copy of earlier text.
+    static let copiedSentenceCharacters = 60
+
     /// Every section of the outline, in document order.
     let all: [Entry]
     /// Characters of distinct prose: each unit's text counted once, however often it is repeated.
     let distinctCharacters: Int
-    /// Characters of the distinct body, code included (each unit's text counted once): what a
-    /// deck is sized by (``KitSize``, #54: the body `text --body` prints holds its code).
+    /// Characters of the distinct body, headings and code included: each section's text, in
+    /// full, unless most of it was said in earlier sections — a copy (the textbook's three
+    /// copies, cut at other page breaks) adds only its units not said before. What a deck is
+    /// sized by (``KitSize``, #54: the body `text --body` prints holds its code). A line said
+    /// twice in a section that is mostly new (an example given in CommonJS and again as an ES
+    /// module, a "Stability: 2" note under each entry) counts each time: it is body the reader
+    /// reads there too; only a section said again adds nothing to learn.
     let distinctCharactersWithCode: Int
 
     /// The sections of `outline`.
@@ -52,12 +60,22 @@ struct BodySections: Sendable {
             // Code is part of the document but never a card: a section's own text is its prose.
             let prose = section.sentences.filter { !$0.isCode }
             let characters = prose.reduce(0) { $0 + $1.text.count }
-            var sectionWithCode = 0
-            for unit in section.sentences where !unit.isHeading {
-                sectionWithCode += unit.text.count
-                guard seenUnits.insert(unit.text).inserted else { continue }
-                withCode += unit.text.count
-                if !unit.isCode { distinct += unit.text.count }
+            // Its heading is body the reader reads too (`text --body` prints it): it counts in the size.
+            let units = (section.headingSentence.map { [$0] } ?? []) + section.sentences
+            let sectionWithCode = units.reduce(0) { $0 + $1.text.count }
+            let new = units.filter { !seenUnits.contains($0.text) }
+            // Sentences said in earlier sections; a short line said again ("Type: string", "Added
+            // in: v0.1.90", an import) is a reference entry's label, not a copy of a section.
+            let saidBefore = units.reduce(0) { sum, unit in
+                let copied = unit.text.count >= Self.copiedSentenceCharacters && seenUnits.contains(unit.text)
+                return copied ? sum + unit.text.count : sum
+            }
+            // Most of it said in earlier sections: a copy (the textbook's, cut at other page
+            // breaks), only its new units count, once. Else all of it, lines said twice included.
+            let newOnce = Set(new.map(\.text)).reduce(0) { $0 + $1.count }
+            withCode += saidBefore * 2 > sectionWithCode ? newOnce : sectionWithCode
+            for unit in new where seenUnits.insert(unit.text).inserted && !unit.isCode && !unit.isHeading {
+                distinct += unit.text.count
             }
             var copyOf: Int?
             if characters >= Self.minimumCharacters {

@@ -75,6 +75,28 @@ enum FrontMatter {
             "permissions"].contains($0) }
     }
 
+    /// Whether a line under a legal heading reads as a notice too: a licence notice, a copyright
+    /// line with its symbol or a year ("© 2020 The Foo Authors", "Copyright 1999 Jane Doe",
+    /// "1999-2021, Software in the Public Interest"), or a line that speaks of licences, warranty,
+    /// permissions or rights. A macro named COPYRIGHT ("Macro: COPYRIGHT [COVER | DOC_COVER]
+    /// "<copyright info>"") is a manual's content under a heading that only looks legal.
+    static func readsAsLegal(_ line: String) -> Bool {
+        let lower = line.lowercased()
+        if isLicenceNotice(lower) || says(lower, "©") || says(lower, "(c)")
+            || (startsWithDigit(lower) && matches(copyrightYears, lower))
+            || (says(lower, "copyright") && matches(year, lower))
+        {
+            return true
+        }
+        return legalWording.contains { says(lower, $0) }
+    }
+
+    /// Words a legal notice is made of and a manual's content about a macro is not.
+    private static let legalWording = [
+        "license", "licence", "licensed", "licensing", "warranty", "warranties", "permission", "rights reserved",
+        "trademark", "public domain", "redistribut",
+    ]
+
     /// A heading that is a licence's name, every word capitalised: "GNU Free Documentation
     /// License", "A.1 GNU General Public License", "Apache License". The licence's own numbered
     /// sections follow it.
@@ -161,6 +183,7 @@ enum FrontMatter {
     private static let datedYear = expression(
         #"\b(january|february|march|april|may|june|july|august|september|october|november|december) "#
             + #"(\d{1,2},? )?\d{4}\b|\b\d{4}-\d{2}-\d{2}\b"#)
+    private static let year = expression(#"\b(1[89]|20)\d{2}\b"#)
     private static let readingTime = expression(#"\b\d+\s*(min|mins|minute|minutes)\s+read\b"#)
     private static let dates: [NSRegularExpression] = {
         let months =

@@ -109,6 +109,10 @@ import Testing
         // The same distinct text: the same size, and no question asked twice.
         #expect(BuiltinAnalysis(text: thrice, title: nil).sections.distinctCharacters
             == BuiltinAnalysis(text: once, title: nil).sections.distinctCharacters)
+        // Headings count in the deck's size: the copies add only their part headings.
+        #expect(BuiltinAnalysis(text: thrice, title: nil).sections.distinctCharactersWithCode
+            == BuiltinAnalysis(text: "# Part 1\n\n" + once, title: nil).sections.distinctCharactersWithCode
+            + "Part 2".count + "Part 3".count)
         #expect(cardsThrice.count == cardsOnce.count)
         #expect(Set(cardsThrice.map(\.question)).count == cardsThrice.count)
         // Every copy is covered by the first copy's cards.
@@ -134,6 +138,33 @@ import Testing
         let cards = try Self.deck(text)
         #expect(cards.count > (try Self.deck(Self.markdown(Self.sections))).count)
         #expect(cards.count <= sized)
+    }
+
+    /// An API page gives each example twice, in CommonJS and again as an ES module: lines said
+    /// twice in a section that is mostly new are body there too, so they count in the deck's size
+    /// each time; a section mostly said before (a copy) adds only its new lines.
+    @Test func linesSaidTwiceInASectionCountTowardTheDeck() throws {
+        func example(_ section: Int, _ opening: String) -> String {
+            "```\n\(opening)\n" + (1...30).map { "emitter\(section).on('event\($0)', listener\($0));" }
+                .joined(separator: "\n") + "\n```"
+        }
+        let cjs = "const EventEmitter = require('node:events');"
+        let esm = "import { EventEmitter } from 'node:events';"
+        let once = Self.sections.enumerated().map { index, section in
+            (heading: section.heading, text: section.text + "\n\n" + example(index, cjs))
+        }
+        let twice = Self.sections.enumerated().map { index, section in
+            (heading: section.heading, text: section.text + "\n\n" + example(index, cjs) + "\n\n" + example(index, esm))
+        }
+        let onceSections = BuiltinAnalysis(text: Self.markdown(once), title: nil).sections
+        let twiceAnalysis = BuiltinAnalysis(text: Self.markdown(twice), title: nil)
+        let repeated = (0..<Self.sections.count).reduce(0) { sum, index in
+            sum + (1...30).reduce(0) { $0 + "emitter\(index).on('event\($1)', listener\($1));".count }
+        }
+        #expect(twiceAnalysis.sections.distinctCharactersWithCode >= onceSections.distinctCharactersWithCode + repeated)
+        #expect(twiceAnalysis.sections.distinctCharacters == onceSections.distinctCharacters)
+        #expect(BuiltinEngine.cardCount(twiceAnalysis, size: .followsMaterial)
+            > BuiltinEngine.cardCount(BuiltinAnalysis(text: Self.markdown(once), title: nil), size: .followsMaterial))
     }
 
     @Test(arguments: [5, 12, 30])

@@ -145,4 +145,42 @@ struct FrontMatterTests {
         #expect(FrontMatter.isLegalHeading("1. Copyright¶") && FrontMatter.isLegalHeading("License") && FrontMatter.isLegalHeading("Legal notice"))
         #expect(!FrontMatter.isLegalHeading("Copyright law in the United States") && !FrontMatter.isLegalHeading("Summary"))
     }
+
+    /// groff's mom manual documents a macro named COPYRIGHT under the heading "COPYRIGHT": the
+    /// heading looks legal, its text does not, so the section is content. A "License" heading over
+    /// a notice, or over subsections only, is still left out.
+    @Test func aLegalLookingHeadingOverContentIsKept() {
+        let text = """
+            # Document processing
+
+            ## COPYRIGHT
+
+            Macro: COPYRIGHT [COVER | DOC_COVER] "<copyright info>"
+
+            The argument passed to COPYRIGHT is only used on cover or doc cover pages.
+
+            ## License
+
+            This project is licensed under the MIT License.
+
+            ## Copying
+
+            ### Terms
+
+            Anyone may copy the manual.
+
+            ## PAGINATE
+
+            The macro PAGINATE turns page numbering on.
+            """
+        let units = SentenceSplitter().split(text)
+        let legal = BuiltinAnalysis.legalSections(units)
+        #expect(units.indices.filter { !legal.contains($0) }.map { units[$0].text } == [
+            "Document processing", "COPYRIGHT", "Macro: COPYRIGHT [COVER | DOC_COVER] \"<copyright info>\"",
+            "The argument passed to COPYRIGHT is only used on cover or doc cover pages.", "PAGINATE",
+            "The macro PAGINATE turns page numbering on.",
+        ])
+        #expect(FrontMatter.readsAsLegal("© 2020 The Foo Authors") && FrontMatter.readsAsLegal("Copyright 1999 Jane Doe"))
+        #expect(!FrontMatter.readsAsLegal("Do not include the copyright symbol in the argument passed to COPYRIGHT."))
+    }
 }

@@ -70,6 +70,44 @@ struct GroupedSectionsIntegrationTests {
         try await expectAskedCount(cardsRun: run, quizRun: quizRun, file: file, environment: environment)
     }
 
+    /// `import` of a document that fits the window but asks for more cards and questions than one
+    /// answer writes well is not one kit request: its deck and quiz are asked per group of
+    /// sections, as `flashcards` and `quiz` ask them, and the kit's coverage says so per part.
+    @Test(.timeLimit(.minutes(10)))
+    func importAsksTheDeckAndQuizPerGroupOfSections() async throws {
+        let server = try await OwnModelServer.start(
+            contextSize: 8192, alias: "smollm2-135m-remote", apiKey: "group-key")
+        let scratch = try ScratchDirectory("grouped-import")
+        var environment = try server.studykitEnvironment(
+            local: false, remote: true, cache: scratch.url.appendingPathComponent("cache"), remoteWindow: 8192)
+        environment["STUDYKIT_DEADLINE"] = "90"
+        let notes = try ["en-biology-immune.md", "en-computing-hash-tables.md"].map { name in
+            let url = TestPaths.samples.appendingPathComponent("eval").appendingPathComponent(name)
+            return try String(contentsOf: url, encoding: .utf8)
+        }
+        let file = scratch.url.appendingPathComponent("two-topics.md")
+        try notes.joined(separator: "\n\n").write(to: file, atomically: true, encoding: .utf8)
+        let run = try await StudykitBinary.run(
+            ["import", file.path, "--json", "--cards", "24", "--questions", "12", "--budget", "900"],
+            environment: environment)
+        await server.stop()
+        #expect(run.status == 0, "\(run.stderr)")
+        let envelope = try #require(
+            try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any], "\(run.stdout)")
+        let coverage = try #require(envelope["coverage"] as? [String: Any], "not grouped: \(run.stdout)")
+        #expect(coverage["chunksAre"] as? String == "groups of sections", "\(coverage)")
+        let perChunk = try #require(coverage["perChunk"] as? [[String: Any]])
+        let groups = Dictionary(grouping: perChunk) { $0["part"] as? String ?? "" }.mapValues(\.count)
+        #expect(groups["flashcards", default: 0] >= 2 && groups["quiz", default: 0] >= 2, "\(groups)")
+        // The kit holds what was asked, not each group's count added up.
+        let result = try #require(envelope["result"] as? [String: Any])
+        let cards = ((result["flashcards"] as? [String: Any])?["cards"] as? [Any] ?? []).count
+        let questions = ((result["quiz"] as? [String: Any])?["questions"] as? [Any] ?? []).count
+        #expect(cards > 0 && cards <= 24 && questions > 0 && questions <= 12, "\(cards) cards, \(questions) questions")
+        let parts = try #require(envelope["parts"] as? [[String: Any]])
+        #expect(parts.map { $0["task"] as? String ?? "" } == ["headline", "summary", "flashcards", "quiz", "mindmap"])
+    }
+
     /// The grouped deck and quiz hold at most the 24 cards and 12 questions asked; when every
     /// group fell back (SmolLM2 fails often), exactly what the builtin engine makes of the whole
     /// document for the same request — not each group's builtin answer added up (30 cards).

@@ -264,7 +264,10 @@ struct BuiltinAnalysis: Sendable {
     /// gets three times the room: a 60-character Japanese sentence is no run-on.
     /// The units of sections headed "Copyright", "License", "Legal notice" …, heading included,
     /// up to the next heading of the same or a higher level: who may copy the work is no
-    /// matter for a student.
+    /// matter for a student. Under a heading that is not a licence's name, the section's own text
+    /// must read as legal too (one of its first ``legalLinesRead`` units,
+    /// ``FrontMatter/readsAsLegal(_:)``), or have none before its subsections: groff's
+    /// "COPYRIGHT" is a macro, its section a manual's content.
     static func legalSections(_ units: [Sentence]) -> Set<Int> {
         var legal = Set<Int>()
         var level: Int?
@@ -284,12 +287,25 @@ struct BuiltinAnalysis: Sendable {
                     legal.insert(index)
                     continue
                 }
-                level = FrontMatter.isLegalHeading(unit.text) ? unit.headingLevel : nil
+                // A licence's name is legal by itself; "Copyright" may head a macro of that name.
+                let legalHeading = FrontMatter.namesLicence(unit.text)
+                    || (FrontMatter.isLegalHeading(unit.text) && Self.readsAsLegal(units, after: index))
+                level = legalHeading ? unit.headingLevel : nil
                 nextNumber = FrontMatter.namesLicence(unit.text) ? 0 : nil
             }
             if level != nil { legal.insert(index) }
         }
         return legal
+    }
+
+    /// The units read under a legal heading before its section is judged content.
+    static let legalLinesRead = 3
+
+    /// Whether the section headed at `heading` reads as legal: no text of its own before the next
+    /// heading, or a notice among its first units.
+    private static func readsAsLegal(_ units: [Sentence], after heading: Int) -> Bool {
+        let own = units[(heading + 1)...].prefix { !$0.isHeading }.prefix(legalLinesRead)
+        return own.isEmpty || own.contains { FrontMatter.readsAsLegal($0.text) }
     }
 
     private static func chunks(
