@@ -548,6 +548,26 @@ enum ItemRules {
         return nil
     }
 
+    /// Kinds of document a text may open on, with the words that may follow them: "A detailed guide
+    /// to the phases of the Moon, …" (the 1.5B's blurb on the Moon handout), "An overview of …".
+    /// "introduction" takes only "to" ("An introduction of rabbits to Australia …" is content).
+    private static let documentOpeners: [String: Set<String>] = [
+        "guide": ["to", "for", "on"], "overview": ["of", "on"], "introduction": ["to"], "summary": ["of", "on"],
+        "primer": ["on", "to", "of"], "tutorial": ["on", "to"], "walkthrough": ["of", "on"],
+    ]
+
+    /// The opening that names the text as a kind of document instead of saying something: "a/an",
+    /// at most two describing words, a kind of ``documentOpeners`` and what it is "to" or "of"
+    /// ("a detailed guide to", "a beginner's guide to", "an overview of"); `nil` otherwise.
+    static func documentOpening(_ words: [String]) -> String? {
+        guard let first = words.first, ["a", "an"].contains(first) else { return nil }
+        for kind in 1...3 where words.indices.contains(kind + 1) {
+            guard let next = documentOpeners[words[kind]] else { continue }
+            return next.contains(words[kind + 1]) ? words[0...(kind + 1)].joined(separator: " ") : nil
+        }
+        return nil
+    }
+
     /// Words that name the document itself wherever they stand: "in the notes", "in the handout".
     private static let documentNouns: Set<String> = [
         "notes", "document", "handout", "article", "passage", "slides", "lecture",
@@ -614,6 +634,7 @@ enum ItemRules {
         for opening in readerOpenings where words.starts(with: opening) {
             return opening.joined(separator: " ")
         }
+        if let opening = documentOpening(words) { return opening }
         // "…, this is a summary of the study on …", "It is an overview of …": the text announcing
         // itself instead of saying something.
         for index in words.indices.dropLast(3) where ["this", "it", "these", "here"].contains(words[index]) {

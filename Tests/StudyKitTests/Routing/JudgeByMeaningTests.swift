@@ -66,6 +66,11 @@ struct JudgeByMeaningTests {
         ("Learn about the phases of the Moon, how tides are formed, and what happens during lunar eclipses.",
          "learn about"),
         ("Discover how the Black Death reached Europe in 1347.", "discover"),
+        // Session 63: the text opening on itself as a kind of document.
+        ("A detailed guide to how vaccines train the immune system.", "a detailed guide to"),
+        ("An overview of supply, demand and the equilibrium price.", "an overview of"),
+        ("A beginner's guide to hash tables and their collisions.", "a beginner s guide to"),
+        ("An introduction to Newton's three laws of motion.", "an introduction to"),
     ])
     func aBlurbAboutTheDocumentIsFiller(blurb: String, phrase: String) {
         #expect(ItemRules.stockFiller(in: blurb) == phrase)
@@ -89,6 +94,11 @@ struct JudgeByMeaningTests {
         "Learning how tides form starts with the Moon's gravity.",
         "Explorers reached the South Pole in 1911.",
         "The section of the pipe is narrow, so the water speeds up.",
+        // Session 63: a kind of document's word as content, not as the text's opening.
+        "An introduction of rabbits to Australia in 1859 changed its ecology.",
+        "A guide RNA leads the enzyme to the gene it cuts.",
+        "A short overview map shows every plate boundary.",
+        "The printing press was a guide to later inventions.",
     ])
     func aBlurbThatSaysWhatTheMaterialSaysIsNoFiller(blurb: String) {
         #expect(ItemRules.stockFiller(in: blurb) == nil)
