@@ -70,7 +70,7 @@ struct PartJudge {
         var repairs = Self.repair(&value, task: task, material: material)
         var replaced: [String: String] = [:]
         if task == .summary {
-            Self.nameSubjects(&value, material: material, repairs: &repairs)
+            Self.mendKeyPoints(&value, material: material, repairs: &repairs)
             Self.mendOverview(&value, skeleton: skeleton, repairs: &repairs, replaced: &replaced)
         }
         let relaxed = MergedPart(schema: task.generationSchema.withoutMinimum(at: list), chunks: 1, perChunk: [:]) {
@@ -252,18 +252,12 @@ struct PartJudge {
                         fields["hint"] = nil
                         how.append("its hint left out")
                     }
-                    if let cut = ItemRepairs.sentenceCarrying(
-                        answer: answer, question: question, quote: quote, maxLength: 500)
+                    if let mended = carryingQuote(
+                        answer: answer, question: question, quote: quote,
+                        requotes: !question.contains(Flashcards.blank), sentences: materialSentences)
                     {
-                        fields["quote"] = .string(cut)
-                        how.append("the quote cut to its sentence that carries the answer")
-                    } else if !question.contains(Flashcards.blank),
-                        let sentence = ItemRepairs.requote(
-                            answer: answer, question: question, quote: quote, sentences: materialSentences(),
-                            maxLength: 500)
-                    {
-                        fields["quote"] = .string(sentence)
-                        how.append("the quote replaced by the material's sentence that carries the answer")
+                        fields["quote"] = .string(mended.quote)
+                        how.append(mended.how)
                     }
                     let asked = fields["quote"]?.stringValue ?? quote
                     if fields["kind"]?.stringValue != "cloze", !question.contains(Flashcards.blank),
@@ -290,19 +284,13 @@ struct PartJudge {
                     }
                     if let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
                         let right = fields["answerIndex"]?.integerValue,
-                        let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue
+                        let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue,
+                        let mended = carryingQuote(
+                            answer: answer, question: prompt, quote: quote, requotes: true,
+                            sentences: materialSentences)
                     {
-                        if let cut = ItemRepairs.sentenceCarrying(
-                            answer: answer, question: prompt, quote: quote, maxLength: 500)
-                        {
-                            fields["quote"] = .string(cut)
-                            how.append("the quote cut to its sentence that carries the answer")
-                        } else if let sentence = ItemRepairs.requote(
-                            answer: answer, question: prompt, quote: quote, sentences: materialSentences(), maxLength: 500)
-                        {
-                            fields["quote"] = .string(sentence)
-                            how.append("the quote replaced by the material's sentence that carries the answer")
-                        }
+                        fields["quote"] = .string(mended.quote)
+                        how.append(mended.how)
                     }
                     guard !how.isEmpty else { return question }
                     repairs["questions[\(index)]"] = how.joined(separator: ", ")
@@ -315,11 +303,28 @@ struct PartJudge {
         return repairs
     }
 
+    /// `quote` mended to carry `answer` for `question`, with what was done: cut to its own sentence
+    /// that carries it (``ItemRepairs/sentenceCarrying(answer:question:quote:maxLength:)``), else,
+    /// when `requotes`, replaced by the material's one sentence that does
+    /// (``ItemRepairs/requote(answer:question:quote:sentences:maxLength:)``); `nil` when neither applies.
+    private static func carryingQuote(
+        answer: String, question: String, quote: String, requotes: Bool, sentences: () -> [String]
+    ) -> (quote: String, how: String)? {
+        if let cut = ItemRepairs.sentenceCarrying(answer: answer, question: question, quote: quote, maxLength: 500) {
+            return (cut, "the quote cut to its sentence that carries the answer")
+        }
+        guard requotes,
+            let sentence = ItemRepairs.requote(
+                answer: answer, question: question, quote: quote, sentences: sentences(), maxLength: 500)
+        else { return nil }
+        return (sentence, "the quote replaced by the material's sentence that carries the answer")
+    }
+
     /// Each key point that leans on the sentence before it with "It" or "They" gets the subject
     /// that sentence names, where the material has one (``ItemRepairs/namedSubject(_:material:)``)
     /// and the point so named reads on its own; each over its word or length limit is cut to its
     /// main clause (``ItemRepairs/mainClause(_:maxWords:maxLength:)``) when that reads on its own.
-    private static func nameSubjects(_ value: inout JSONValue, material: String, repairs: inout [String: String]) {
+    private static func mendKeyPoints(_ value: inout JSONValue, material: String, repairs: inout [String: String]) {
         guard var object = value.objectValue, let points = object["keyPoints"]?.arrayValue else { return }
         object["keyPoints"] = .array(
             points.enumerated().map { index, point in
