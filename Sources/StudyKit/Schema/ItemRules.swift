@@ -559,7 +559,7 @@ enum ItemRules {
     /// The opening that names the text as a kind of document instead of saying something: "a/an",
     /// at most two describing words, a kind of ``documentOpeners`` and what it is "to" or "of"
     /// ("a detailed guide to", "a beginner's guide to", "an overview of"); `nil` otherwise.
-    static func documentOpening(_ words: [String]) -> String? {
+    private static func documentOpening(_ words: [String]) -> String? {
         guard let first = words.first, ["a", "an"].contains(first) else { return nil }
         for kind in 1...3 where words.indices.contains(kind + 1) {
             guard let next = documentOpeners[words[kind]] else { continue }

@@ -288,10 +288,11 @@ struct BuiltinAnalysis: Sendable {
                     continue
                 }
                 // A licence's name is legal by itself; "Copyright" may head a macro of that name.
-                let legalHeading = FrontMatter.namesLicence(unit.text)
-                    || (FrontMatter.isLegalHeading(unit.text) && Self.readsAsLegal(units, after: index))
+                let namesLicence = FrontMatter.namesLicence(unit.text)
+                let legalHeading = namesLicence
+                    || (FrontMatter.isLegalHeading(unit.text) && Self.sectionReadsAsLegal(units, after: index))
                 level = legalHeading ? unit.headingLevel : nil
-                nextNumber = FrontMatter.namesLicence(unit.text) ? 0 : nil
+                nextNumber = namesLicence ? 0 : nil
             }
             if level != nil { legal.insert(index) }
         }
@@ -303,7 +304,7 @@ struct BuiltinAnalysis: Sendable {
 
     /// Whether the section headed at `heading` reads as legal: no text of its own before the next
     /// heading, or a notice among its first units.
-    private static func readsAsLegal(_ units: [Sentence], after heading: Int) -> Bool {
+    private static func sectionReadsAsLegal(_ units: [Sentence], after heading: Int) -> Bool {
         let own = units[(heading + 1)...].prefix { !$0.isHeading }.prefix(legalLinesRead)
         return own.isEmpty || own.contains { FrontMatter.readsAsLegal($0.text) }
     }
