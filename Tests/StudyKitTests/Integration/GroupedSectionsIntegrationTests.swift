@@ -11,19 +11,8 @@ import Testing
 struct GroupedSectionsIntegrationTests {
     @Test(.timeLimit(.minutes(10)))
     func aDocumentThatFitsIsAskedPerGroupOfSections() async throws {
-        let server = try await OwnModelServer.start(
-            contextSize: 8192, alias: "smollm2-135m-remote", apiKey: "group-key")
-        let scratch = try ScratchDirectory("grouped-sections")
-        var environment = try server.studykitEnvironment(
-            local: false, remote: true, cache: scratch.url.appendingPathComponent("cache"), remoteWindow: 8192)
-        // A request this small model cannot finish ends here, not at the 300 s of a busy machine.
-        environment["STUDYKIT_DEADLINE"] = "90"
-        let notes = try ["en-biology-immune.md", "en-computing-hash-tables.md"].map { name in
-            let url = TestPaths.samples.appendingPathComponent("eval").appendingPathComponent(name)
-            return try String(contentsOf: url, encoding: .utf8)
-        }
-        let file = scratch.url.appendingPathComponent("two-topics.md")
-        try notes.joined(separator: "\n\n").write(to: file, atomically: true, encoding: .utf8)
+        let (server, scratch, environment, file) = try await twoTopics("grouped-sections")
+        defer { withExtendedLifetime(scratch) {} }
 
         // The page of notes: no plan of chunks or groups, one request.
         let notesPlan = try await StudykitBinary.run(
@@ -75,18 +64,8 @@ struct GroupedSectionsIntegrationTests {
     /// sections, as `flashcards` and `quiz` ask them, and the kit's coverage says so per part.
     @Test(.timeLimit(.minutes(10)))
     func importAsksTheDeckAndQuizPerGroupOfSections() async throws {
-        let server = try await OwnModelServer.start(
-            contextSize: 8192, alias: "smollm2-135m-remote", apiKey: "group-key")
-        let scratch = try ScratchDirectory("grouped-import")
-        var environment = try server.studykitEnvironment(
-            local: false, remote: true, cache: scratch.url.appendingPathComponent("cache"), remoteWindow: 8192)
-        environment["STUDYKIT_DEADLINE"] = "90"
-        let notes = try ["en-biology-immune.md", "en-computing-hash-tables.md"].map { name in
-            let url = TestPaths.samples.appendingPathComponent("eval").appendingPathComponent(name)
-            return try String(contentsOf: url, encoding: .utf8)
-        }
-        let file = scratch.url.appendingPathComponent("two-topics.md")
-        try notes.joined(separator: "\n\n").write(to: file, atomically: true, encoding: .utf8)
+        let (server, scratch, environment, file) = try await twoTopics("grouped-import")
+        defer { withExtendedLifetime(scratch) {} }
         let run = try await StudykitBinary.run(
             ["import", file.path, "--json", "--cards", "24", "--questions", "12", "--budget", "900"],
             environment: environment)
@@ -111,6 +90,28 @@ struct GroupedSectionsIntegrationTests {
     /// The grouped deck and quiz hold at most the 24 cards and 12 questions asked; when every
     /// group fell back (SmolLM2 fails often), exactly what the builtin engine makes of the whole
     /// document for the same request — not each group's builtin answer added up (30 cards).
+    /// The remote server (8,192 tokens), a scratch folder named `name` with its cache, studykit's
+    /// environment, and a document of two topics that fits the window: the immune system and hash
+    /// tables of the evaluation set, one after the other.
+    private func twoTopics(_ name: String) async throws -> (
+        server: OwnModelServer, scratch: ScratchDirectory, environment: [String: String], file: URL
+    ) {
+        let server = try await OwnModelServer.start(
+            contextSize: 8192, alias: "smollm2-135m-remote", apiKey: "group-key")
+        let scratch = try ScratchDirectory(name)
+        var environment = try server.studykitEnvironment(
+            local: false, remote: true, cache: scratch.url.appendingPathComponent("cache"), remoteWindow: 8192)
+        // A request this small model cannot finish ends here, not at the 300 s of a busy machine.
+        environment["STUDYKIT_DEADLINE"] = "90"
+        let notes = try ["en-biology-immune.md", "en-computing-hash-tables.md"].map { name in
+            let url = TestPaths.samples.appendingPathComponent("eval").appendingPathComponent(name)
+            return try String(contentsOf: url, encoding: .utf8)
+        }
+        let file = scratch.url.appendingPathComponent("two-topics.md")
+        try notes.joined(separator: "\n\n").write(to: file, atomically: true, encoding: .utf8)
+        return (server, scratch, environment, file)
+    }
+
     private func expectAskedCount(
         cardsRun: StudykitBinary.Result, quizRun: StudykitBinary.Result, file: URL, environment: [String: String]
     ) async throws {
