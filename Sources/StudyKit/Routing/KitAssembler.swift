@@ -16,7 +16,8 @@ public struct AssembledKit: Sendable, Equatable {
     }
 }
 
-/// Builds `studykit import`'s kit: the headline on its own route (local for short material),
+/// Builds `studykit import`'s kit: the headline on its own route (local for short material, but
+/// not the local model under a time budget: ``RoutingEngine/kitHeadlinePassedOver(_:kind:)``),
 /// and summary, flashcards, quiz and mind map on the remote route — from one study-kit request
 /// when the whole kit fits an engine that can serve it and asks for no more cards and questions
 /// than one answer writes well, else one request per part (the deck and quiz of a long document
@@ -64,6 +65,7 @@ public struct KitAssembler: Sendable {
     public func run(_ request: RoutingRequest) async throws -> AssembledKit {
         var headlineRequest = request
         headlineRequest.task = .headline
+        headlineRequest.isKitHeadline = true
         let headline = try await router.run(headlineRequest)
 
         var kitFallbacks: [FallbackStep] = []

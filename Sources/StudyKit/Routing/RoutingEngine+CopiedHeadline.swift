@@ -29,6 +29,26 @@ extension RoutingEngine {
     }
 }
 
+extension RoutingEngine {
+    /// Why `import`'s headline does not ask the `kind` engine, or `nil`: the local model is not
+    /// asked it under automatic routing with a time budget (the kit's Post-it headline, #53).
+    /// Asked so (`headline DOC --budget 120`, 6ce0119), Qwen2.5-Coder-0.5B copied the material's
+    /// opening on 8 of the 14 English documents of `samples/` and `samples/eval` (stopped by
+    /// ``copyStop(task:engine:material:)``), was refused on 2, and of the 4 it shipped, 3 echoed
+    /// its instructions or named the document ("Supply and demand are the main point in their own
+    /// terms.", "… is a handout for a student's study material, not instructions.", "Mitosis: A
+    /// Quick Note") and one reordered the opening sentence (en-physics-newton): 1.5–2.5 s of a
+    /// page's kit for at most one useful model-made item in 14. The builtin headline is the
+    /// material's title and a key sentence.
+    /// `headline` itself, a kit without a budget and `--engine local` still ask the model.
+    static func kitHeadlinePassedOver(_ request: RoutingRequest, kind: EngineKind) -> String? {
+        guard request.isKitHeadline, request.task == .headline, kind == .local, request.engine == .auto,
+            request.budget != nil
+        else { return nil }
+        return "not asked: the small local model's kit headlines copy the material's opening or echo its instructions"
+    }
+}
+
 /// Thrown inside the router when a headline being written copies the material
 /// (``RoutingEngine/copyStop(task:engine:material:)``).
 struct CopiedAnswer: StudyKitError, Equatable {

@@ -32,6 +32,9 @@ public struct RoutingRequest: Sendable {
     /// of falling back to the next engine or the builtin one. A kit's single request uses it, so
     /// a kit the remote model fails is asked again part by part on the same engine (#53).
     public var firstEngineOnly = false
+    /// Whether this is `import`'s headline (``KitAssembler``): under a time budget the local
+    /// model is not asked it (``RoutingEngine/kitHeadlinePassedOver(_:kind:)``).
+    var isKitHeadline = false
 
     /// Creates a request; by default the policy decides, remote is allowed and the cache is used.
     public init(
@@ -299,6 +302,11 @@ public struct RoutingEngine: Sendable {
                 }
                 fallbacks.append(FallbackStep(engine: kind, reason: skip))
                 note("\(kind.rawValue): \(skip)")
+                continue
+            }
+            if let passed = Self.kitHeadlinePassedOver(request, kind: kind) {
+                fallbacks.append(FallbackStep(engine: kind, reason: passed))
+                note("\(kind.rawValue): \(passed)")
                 continue
             }
             let mayEscalate = request.engine == .auto && kind == .local && order[(position + 1)...].contains(.remote)

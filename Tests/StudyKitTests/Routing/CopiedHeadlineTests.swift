@@ -69,6 +69,33 @@ struct CopiedHeadlineTests {
         #expect(reason.contains("copied the material word for word"))
     }
 
+    /// `import`'s headline under a time budget does not ask the local model at all (#53); the same
+    /// request made for `headline` does.
+    @Test func aKitsHeadlineUnderABudgetDoesNotAskTheLocalModel() async throws {
+        let document = Document(text: Self.text, title: nil, kind: .text, origin: "test")
+        func run(kit: Bool, budget: TimeBudget?) async throws -> (RoutedResult, ScriptedModel) {
+            let local = ScriptedModel(.local, window: 2048, steps: [Self.copyingStream], streamsCheaply: true)
+            let router = RoutingEngine(
+                local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")), cache: nil)
+            var request = RoutingRequest(task: .headline, document: document, budget: budget)
+            request.isKitHeadline = kit
+            return (try await router.run(request), local)
+        }
+        let budget = TimeBudget(seconds: 3600, start: Date())
+        let (kit, kitModel) = try await run(kit: true, budget: budget)
+        #expect(kit.engine == .builtin)
+        #expect(kitModel.calls.respond == 0)
+        #expect(kit.attempts.isEmpty)
+        let reason = try #require(kit.fallbacks.first { $0.engine == .local }?.reason)
+        #expect(reason.hasPrefix("not asked: the small local model's kit headlines"))
+        // Asked for on its own, or for a kit with no time budget, the model writes it.
+        for (isKit, limit) in [(false, budget), (true, nil)] {
+            let (asked, model) = try await run(kit: isKit, budget: limit)
+            #expect(model.calls.respond == 1)
+            #expect(asked.attempts.map(\.outcome) == [.copied])
+        }
+    }
+
     @Test func aForcedLocalEngineKeepsItsWholeAnswer() async throws {
         let local = ScriptedModel(.local, window: 2048, steps: [Self.copyingStream], streamsCheaply: true)
         let routed = try await Self.headline(local, engine: .local)

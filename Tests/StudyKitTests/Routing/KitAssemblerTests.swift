@@ -49,6 +49,20 @@ struct KitAssemblerTests {
         #expect(bundle.quiz.questions.count == 3)
     }
 
+    /// Under a time budget `import`'s headline does not ask the local model (#53); its parts do.
+    @Test func underABudgetTheKitsHeadlineIsNotAskedOfTheLocalModel() async throws {
+        let local = ScriptedModel(.local, window: 8192, steps: [.answer(Self.mindMap)])
+        let remote = ScriptedModel(.remote, available: .unavailable(reason: "remote down"))
+        let router = RoutingEngine(local: local, remote: remote)
+        let kit = try await KitAssembler(router: router, kitEngine: remote).run(
+            RoutingRequest(
+                task: .studyKit, document: RoutingEngineTests.document(), budget: TimeBudget(seconds: 3600, start: Date())))
+        let headline = kit.parts[0].routed
+        #expect(headline.engine == .builtin)
+        #expect(headline.fallbacks.contains { $0.engine == .local && $0.reason.hasPrefix("not asked: ") })
+        #expect(kit.parts[4].routed.engine == .local)
+    }
+
     @Test func withoutRemoteEachPartIsItsOwnRequest() async throws {
         let log = CallLog()
         let local = ScriptedModel(
