@@ -53,6 +53,8 @@ extension RoutingEngine {
 /// (``RoutingEngine/copyStop(task:engine:material:)``).
 struct CopiedAnswer: StudyKitError, Equatable {
     let detail: String
+    /// The tokens the stopped answer read and wrote, for the attempt's record.
+    var usage = Usage(promptTokens: 0, completionTokens: 0)
     var message: String { detail }
     var exitCode: ExitCode { .unavailable }
 }

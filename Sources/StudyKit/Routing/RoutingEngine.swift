@@ -567,6 +567,13 @@ public struct RoutingEngine: Sendable {
                 response = RawResponse(
                     text: stopped.text, usage: Usage(promptTokens: 0, completionTokens: written, method: .estimated),
                     model: engine.modelName, finishReason: "length")
+            } catch var copy as CopiedAnswer {
+                // A copy stopped as it was written cost its tokens all the same: the record says so.
+                usage.promptTokens += copy.usage.promptTokens
+                usage.completionTokens += copy.usage.completionTokens
+                spent = usage
+                copy.usage = usage
+                throw copy
             }
             usage.promptTokens += response.usage.promptTokens
             usage.completionTokens += response.usage.completionTokens
@@ -818,7 +825,7 @@ public struct RoutingEngine: Sendable {
                 copied = copying?(text)
                 return copied != nil || repetition.feed(snapshot: text)
             }
-            if let copied { throw CopiedAnswer(detail: copied) }
+            if let copied { throw CopiedAnswer(detail: copied, usage: response.usage) }
             // A loop's answer ends where it was last whole: its looping value is no text to judge.
             if response.finishReason == RepetitionGuard.finishReason, let kept = repetition.keptBytes {
                 response.text = Self.prefix(of: response.text, bytes: kept)

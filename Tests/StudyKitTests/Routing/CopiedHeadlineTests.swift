@@ -69,6 +69,18 @@ struct CopiedHeadlineTests {
         #expect(reason.contains("copied the material word for word"))
     }
 
+    /// A copy stopped as it is written is recorded with the tokens it read and wrote, not as free.
+    @Test func aStoppedCopyIsRecordedWithTheTokensItCost() async throws {
+        let rig = try CapabilityMemoryTests.Rig()
+        let local = ScriptedModel(.local, window: 2048, steps: [Self.copyingStream], streamsCheaply: true)
+        let router = rig.router(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")))
+        let document = Document(text: Self.text, title: nil, kind: .text, origin: "test")
+        _ = try await router.run(RoutingRequest(task: .headline, document: document, useCache: false))
+        let attempts = try rig.ledger.recentAttempts(rig.headlineKey(), limit: 5)
+        #expect(attempts.map(\.outcome) == [.copied])
+        #expect(attempts.first.map { $0.tokensIn > 0 && $0.tokensOut > 0 } == true, "\(attempts)")
+    }
+
     /// `import`'s headline under a time budget does not ask the local model at all (#53); the same
     /// request made for `headline` does.
     @Test func aKitsHeadlineUnderABudgetDoesNotAskTheLocalModel() async throws {

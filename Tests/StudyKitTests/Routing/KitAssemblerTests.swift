@@ -56,7 +56,8 @@ struct KitAssemblerTests {
         let router = RoutingEngine(local: local, remote: remote)
         let kit = try await KitAssembler(router: router, kitEngine: remote).run(
             RoutingRequest(
-                task: .studyKit, document: RoutingEngineTests.document(), budget: TimeBudget(seconds: 3600, start: Date())))
+                task: .studyKit, document: RoutingEngineTests.document(),
+                budget: TimeBudget(seconds: 3600, start: Date())))
         let headline = kit.parts[0].routed
         #expect(headline.engine == .builtin)
         #expect(headline.fallbacks.contains { $0.engine == .local && $0.reason.hasPrefix("not asked: ") })
