@@ -9,7 +9,9 @@ import Testing
 struct ShortLinesTests {
     /// The folders (with their subfolders) that meet the limits. Routing, Schema and Tasks join
     /// when their long lines are wrapped.
-    static let doneFolders = ["Audio", "Cache", "CLI", "Engines", "Evaluation", "HTTP", "Import", "Output", "Text"]
+    static let doneFolders = [
+        "Audio", "Cache", "CLI", "Engines", "Evaluation", "HTTP", "Import", "Output", "Tasks", "Text",
+    ]
     static let maximumLines = 600
     static let maximumCharacters = 120
 
