@@ -20,10 +20,6 @@ struct LayerTests {
     static let allowed: [Allowed] = [
         Allowed(file: "Routing/Chunking/SectionItems.swift", symbol: "QuoteLocator",
                 reason: "where a quote lies in the material; it moves down with Output's SectionGroups"),
-        Allowed(file: "Schema/ItemRules.swift", symbol: "Grounding",
-                reason: "item rules that need grounding; they move to Tasks"),
-        Allowed(file: "Schema/ItemRules.swift", symbol: "StudyTask",
-                reason: "item rules per task; they move to Tasks"),
     ]
 
     static let sources = TestPaths.packageRoot.appendingPathComponent("Sources/StudyKit")
