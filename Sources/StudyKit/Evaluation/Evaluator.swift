@@ -181,8 +181,8 @@ struct EvalCoverage {
     init(document: Document) {
         let outline = DocumentOutline(text: document.text)
         sections = outline.sections.filter { !$0.sentences.isEmpty }.map { section in
-            Set(section.sentences.flatMap { Grounding.contentStems($0.text) }
-                + Grounding.contentStems(section.heading ?? ""))
+            Set(section.sentences.flatMap { GroundingWords.contentStems($0.text) }
+                + GroundingWords.contentStems(section.heading ?? ""))
         }
     }
 
@@ -193,7 +193,7 @@ struct EvalCoverage {
     func covered(by anchors: [String]) -> Int {
         var hit = Set<Int>()
         for anchor in anchors {
-            let stems = Set(Grounding.contentStems(anchor))
+            let stems = Set(GroundingWords.contentStems(anchor))
             guard !stems.isEmpty else { continue }
             var best: (index: Int, shared: Int)?
             for (index, section) in sections.enumerated() {

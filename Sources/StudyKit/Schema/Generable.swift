@@ -80,7 +80,8 @@ enum ModelOutputText {
 
 private extension String {
     var trimmingWhitespace: String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else {
             return ""
         }
         return String(self[first...last])
@@ -139,7 +140,8 @@ struct GenerableFields {
         var result: [String] = []
         for (index, element) in elements.enumerated() {
             guard let text = element.stringValue else {
-                throw .invalid([ValidationIssue(path: JSONPath.index(JSONPath.member(path, key), index), message: "must be a string")])
+                throw .invalid([ValidationIssue(
+                    path: JSONPath.index(JSONPath.member(path, key), index), message: "must be a string")])
             }
             result.append(text.trimmingWhitespace)
         }
@@ -147,7 +149,9 @@ struct GenerableFields {
     }
 
     /// An array of objects, each read by `read` with its own path.
-    func objects<Element>(_ key: String, _ read: (GenerableFields) throws(SchemaError) -> Element) throws(SchemaError) -> [Element] {
+    func objects<Element>(
+        _ key: String, _ read: (GenerableFields) throws(SchemaError) -> Element
+    ) throws(SchemaError) -> [Element] {
         guard let elements = try member(key).arrayValue else { throw mistyped(key, "an array") }
         var result: [Element] = []
         for (index, element) in elements.enumerated() {
@@ -157,7 +161,9 @@ struct GenerableFields {
     }
 
     /// Like ``objects(_:_:)``, but an absent member reads as no elements (a mind map's grandchildren).
-    func optionalObjects<Element>(_ key: String, _ read: (GenerableFields) throws(SchemaError) -> Element) throws(SchemaError) -> [Element] {
+    func optionalObjects<Element>(
+        _ key: String, _ read: (GenerableFields) throws(SchemaError) -> Element
+    ) throws(SchemaError) -> [Element] {
         guard object[key] != nil else { return [] }
         return try objects(key, read)
     }

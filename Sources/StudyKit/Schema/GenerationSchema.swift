@@ -43,7 +43,9 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         public let isAsked: Bool
 
         /// Creates a property; `asked: false` makes it optional too.
-        public init(_ name: String, description: String, _ schema: GenerationSchema, optional: Bool = false, asked: Bool = true) {
+        public init(
+            _ name: String, description: String, _ schema: GenerationSchema, optional: Bool = false, asked: Bool = true
+        ) {
             self.name = name
             self.description = description
             self.schema = schema
@@ -340,7 +342,8 @@ extension GenerationSchema.StringConstraints {
             // Any one sentence may take the words the fewest sentences share: a limit split
             // evenly (20 of an overview's 60 words each) made a model that wanted a 25-word
             // sentence glue its last words together ("whichturns"), since it may not stop mid-sentence.
-            let perSentence = min(Self.longestRun, grammarWords.map { max(1, $0 / max(1, sentences.lowerBound)) } ?? Self.longestRun)
+            let perSentence = min(
+                Self.longestRun, grammarWords.map { max(1, $0 / max(1, sentences.lowerBound)) } ?? Self.longestRun)
             // One sentence that is an item (a key point) also has the item's fewest words.
             let fewest = sentences.upperBound == 1 ? min(perSentence, meaning?.minimumWords ?? 1) : 1
             let sentence = "\(word)( \(word)){\(fewest - 1),\(perSentence - 1)}[.!?]"

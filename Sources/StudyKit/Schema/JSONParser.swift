@@ -11,7 +11,9 @@ extension JSONValue {
     /// - Parameter allowingRawControlCharacters: accept unescaped control characters (a raw
     ///   newline or tab) inside strings as the characters they are. Model output needs this:
     ///   llama.cpp's JSON grammar lets them through, and validation then judges the text.
-    public static func parse(_ text: String, allowingRawControlCharacters: Bool = false) throws(SchemaError) -> JSONValue {
+    public static func parse(
+        _ text: String, allowingRawControlCharacters: Bool = false
+    ) throws(SchemaError) -> JSONValue {
         var scanner = JSONScanner(text, allowingRawControlCharacters: allowingRawControlCharacters)
         scanner.skipWhitespace()
         if scanner.atEnd { throw .malformed("the output is empty") }
@@ -118,7 +120,9 @@ private struct JSONScanner {
     mutating func strictValue(depth: Int) throws(Stop) -> JSONValue {
         skipWhitespace()
         guard !atEnd else { throw .end }
-        guard depth < Self.maximumDepth else { throw .bad("nesting deeper than \(Self.maximumDepth) levels at \(location)") }
+        guard depth < Self.maximumDepth else {
+            throw .bad("nesting deeper than \(Self.maximumDepth) levels at \(location)")
+        }
         switch bytes[position] {
         case UInt8(ascii: "{"):
             position += 1
@@ -391,8 +395,10 @@ private struct JSONScanner {
             guard let text = try? string(partial: true) else { stopped = true; return nil }
             return .string(text)
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-            let word = bytes[position] == UInt8(ascii: "t") ? "true" : bytes[position] == UInt8(ascii: "f") ? "false" : "null"
-            guard let value = try? literal(word, word == "true" ? .bool(true) : word == "false" ? .bool(false) : .null) else {
+            let word = bytes[position] == UInt8(ascii: "t") ? "true"
+                : bytes[position] == UInt8(ascii: "f") ? "false" : "null"
+            let literalValue: JSONValue = word == "true" ? .bool(true) : word == "false" ? .bool(false) : .null
+            guard let value = try? literal(word, literalValue) else {
                 stopped = true
                 return nil
             }

@@ -25,7 +25,8 @@ enum LanguageRule {
         let long = fields.filter { isLongEnough($0.text) }
         // Joined short fields are a list of terms more than prose: judged only for a document
         // that is not in English, where an English answer is the mistake to catch.
-        let joined = language == "en" ? [] : [(path: "", text: fields.map(\.text).joined(separator: "\n"))].filter { isLongEnough($0.text) }
+        let joined = language == "en" ? []
+            : [(path: "", text: fields.map(\.text).joined(separator: "\n"))].filter { isLongEnough($0.text) }
         let judged = long.isEmpty ? joined : long
         return judged.compactMap { field in
             guard let found = otherLanguage(of: field.text, expected: language) else { return nil }
@@ -33,7 +34,8 @@ enum LanguageRule {
             let foundName = LanguageDetector.englishName(found) ?? found
             return ValidationIssue(
                 path: field.path,
-                message: "is written in \(foundName), but the material is in \(expectedName): write it in \(expectedName)")
+                message: "is written in \(foundName), but the material is in \(expectedName): "
+                    + "write it in \(expectedName)")
         }
     }
 
@@ -52,7 +54,9 @@ enum LanguageRule {
         return fields.compactMap { field in
             guard usesCJK(field.text) else { return nil }
             return ValidationIssue(
-                path: field.path, message: "has Chinese, Japanese or Korean characters, which the material does not use; write it in the material's language")
+                path: field.path,
+                message: "has Chinese, Japanese or Korean characters, which the material does not use; "
+                    + "write it in the material's language")
         }
     }
 
@@ -83,7 +87,9 @@ enum LanguageRule {
         switch value {
         case .string(let text): fields.append((path, text))
         case .array(let elements):
-            for (index, element) in elements.enumerated() { collect(element, path: JSONPath.index(path, index), into: &fields) }
+            for (index, element) in elements.enumerated() {
+                collect(element, path: JSONPath.index(path, index), into: &fields)
+            }
         case .object(let object):
             for (key, element) in object { collect(element, path: JSONPath.member(path, key), into: &fields) }
         case .null, .bool, .integer, .number: break

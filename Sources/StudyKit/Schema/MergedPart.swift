@@ -14,14 +14,15 @@ extension GenerationSchema {
         switch self {
         case .object(let properties):
             return .object(properties.map { property in
-                property.with(property.schema.scaled(at: JSONPath.member(pattern, property.name), chunks: chunks, perChunk: perChunk))
+                property.with(property.schema.scaled(
+                    at: JSONPath.member(pattern, property.name), chunks: chunks, perChunk: perChunk))
             })
         case .array(let items, let minItems, let maxItems, let distinct):
             var most = maxItems
             if let each = perChunk[pattern], let single = maxItems { most = max(single, each * chunks) }
             return .array(
-                items: items.scaled(at: pattern + "[]", chunks: chunks, perChunk: perChunk), minItems: minItems, maxItems: most,
-                distinct: distinct)
+                items: items.scaled(at: pattern + "[]", chunks: chunks, perChunk: perChunk), minItems: minItems,
+                maxItems: most, distinct: distinct)
         default:
             return self
         }
@@ -72,7 +73,9 @@ struct MergedPart {
     ///   item, used to keep sections balanced when the list is cut; a list without groups is cut
     ///   evenly along its length.
     /// - Throws: ``SchemaError/invalid(_:)`` with the problems no dropping can mend.
-    func repaired(_ value: JSONValue, groups: [String: [Int]] = [:]) throws(SchemaError) -> (value: JSONValue, dropped: [DroppedItem]) {
+    func repaired(
+        _ value: JSONValue, groups: [String: [Int]] = [:]
+    ) throws(SchemaError) -> (value: JSONValue, dropped: [DroppedItem]) {
         var value = value
         var dropped: [DroppedItem] = []
         // Where each item of a root list was in `value` as given, so reported paths stay stable
@@ -97,7 +100,9 @@ struct MergedPart {
                 } else if let target = droppable(steps, in: value, pending: &pending, targets: targets) {
                     // The reason names the member of the item at fault ("question repeats …").
                     let below = PathStep.text(Array(steps.dropFirst(target.count)))
-                    if targets[target] == nil { targets[target] = below.isEmpty ? issue.message : "\(below) \(issue.message)" }
+                    if targets[target] == nil {
+                        targets[target] = below.isEmpty ? issue.message : "\(below) \(issue.message)"
+                    }
                 } else {
                     unmendable.append(issue)
                 }
@@ -106,27 +111,33 @@ struct MergedPart {
             if targets.isEmpty {
                 // Only lists over their limit are left: cut them, sections in balance.
                 for steps in overLong.sorted(by: { $0.count > $1.count }) {
-                    guard let limit = maximum(at: steps), let count = value.at(steps)?.arrayValue?.count else { continue }
+                    guard let limit = maximum(at: steps), let count = value.at(steps)?.arrayValue?.count else {
+                        continue
+                    }
                     let key = PathStep.text(steps)
                     let memberGroups = itemGroups[key].flatMap { $0.count == count ? $0 : nil }
                         ?? (0..<count).map { $0 * limit / count }
                     let kept = Self.balanced(groups: memberGroups, keeping: limit)
                     let each = perChunk[PathStep.pattern(steps)]
-                    let why = "is over the merged limit of \(limit) items" + (each.map { " (\($0) per chunk × \(chunks) chunks)" } ?? "")
+                    let why = "is over the merged limit of \(limit) items"
+                        + (each.map { " (\($0) per chunk × \(chunks) chunks)" } ?? "")
                         + "; the first items of each section were kept in turn"
                     for index in 0..<count where !kept.contains(index) { targets[steps + [.index(index)]] = why }
                 }
             }
             // Record, then remove every target in one pass (paths refer to `value` as it is now).
             for (target, reason) in targets.sorted(by: { PathStep.precedes($0.key, $1.key) }) {
-                dropped.append(DroppedItem(path: PathStep.text(Self.original(target, origins: origins)), reason: reason))
+                dropped.append(DroppedItem(
+                    path: PathStep.text(Self.original(target, origins: origins)), reason: reason))
             }
             let removed = Set(targets.keys)
             for key in Array(origins.keys) {
                 let list = [PathStep.member(key)]
                 let keep = { (index: Int) in !removed.contains(list + [.index(index)]) }
                 origins[key] = origins[key]?.enumerated().filter { keep($0.offset) }.map(\.element)
-                if let memberGroups = itemGroups[key] { itemGroups[key] = memberGroups.enumerated().filter { keep($0.offset) }.map(\.element) }
+                if let memberGroups = itemGroups[key] {
+                    itemGroups[key] = memberGroups.enumerated().filter { keep($0.offset) }.map(\.element)
+                }
             }
             value = value.removing(removed, at: [])
         }
@@ -149,7 +160,8 @@ struct MergedPart {
         for end in steps.indices.reversed() {
             guard case .index = steps[end] else { continue }
             let list = Array(steps[..<end])
-            guard case .array(_, let least, _, _)? = schema.at(list), let count = value.at(list)?.arrayValue?.count else { continue }
+            guard case .array(_, let least, _, _)? = schema.at(list), let count = value.at(list)?.arrayValue?.count
+            else { continue }
             if count - pending[list, default: 0] > least {
                 pending[list, default: 0] += 1
                 return Array(steps[...end])
@@ -231,7 +243,8 @@ enum PathStep: Hashable, Sendable {
         }
     }
 
-    /// The path of `steps` with its indices left empty: the list a ``GenerationSchema/merged(chunks:perChunk:)`` limit names.
+    /// The path of `steps` with its indices left empty: the list a
+    /// ``GenerationSchema/merged(chunks:perChunk:)`` limit names.
     static func pattern(_ steps: [PathStep]) -> String {
         steps.reduce("") { path, step in
             switch step {
@@ -301,7 +314,9 @@ extension JSONValue {
                 items[index].removing(removed, at: steps + [.index(index)])
             })
         case .object(let object):
-            return .object(JSONObject(object.map { key, member in (key, member.removing(removed, at: steps + [.member(key)])) }))
+            return .object(JSONObject(object.map { key, member in
+                (key, member.removing(removed, at: steps + [.member(key)]))
+            }))
         default:
             return self
         }

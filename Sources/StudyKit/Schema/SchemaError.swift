@@ -98,13 +98,15 @@ public enum SchemaError: StudyKitError, Equatable {
     public var message: String {
         switch self {
         case .truncated:
-            return "the model's output ends mid-way (truncated JSON); retry with a larger response limit or a shorter input"
+            return "the model's output ends mid-way (truncated JSON); "
+                + "retry with a larger response limit or a shorter input"
         case .malformed(let detail):
             return "the model's output is not valid JSON (\(detail)); retry or choose another engine with --engine"
         case .invalid(let issues):
             let first = issues.first.map { ": \($0.description)" } ?? ""
             let more = issues.count > 1 ? " (and \(issues.count - 1) more)" : ""
-            return "the model's output does not match the schema\(first)\(more); retry or choose another engine with --engine"
+            return "the model's output does not match the schema\(first)\(more); "
+                + "retry or choose another engine with --engine"
         }
     }
 
@@ -119,9 +121,11 @@ public enum SchemaError: StudyKitError, Equatable {
     public func feedback(maximumTokens: Int?) -> String {
         switch self {
         case .truncated:
-            return "Your previous answer was cut off before the JSON was complete. Reply again with a shorter, complete JSON object only."
+            return "Your previous answer was cut off before the JSON was complete. "
+                + "Reply again with a shorter, complete JSON object only."
         case .malformed(let detail):
-            let text = "Your previous answer was not valid JSON (\(detail)). Reply again with one JSON object only, no Markdown and no commentary."
+            let text = "Your previous answer was not valid JSON (\(detail)). "
+                + "Reply again with one JSON object only, no Markdown and no commentary."
             guard let maximumTokens, ValidationIssue.worstCaseTokens(text) > maximumTokens else { return text }
             return ValidationIssue.shortened(text, toTokens: maximumTokens)
         case .invalid(let issues):

@@ -28,7 +28,8 @@ extension GenerationSchema {
             }
             let known = Set(properties.map(\.name))
             for key in object.keys where !known.contains(key) {
-                issues.append(ValidationIssue(path: JSONPath.member(path, key), message: "is not an allowed field; remove it"))
+                issues.append(ValidationIssue(
+                    path: JSONPath.member(path, key), message: "is not an allowed field; remove it"))
             }
 
         case .array(let items, let minItems, let maxItems, let distinct):
@@ -37,15 +38,18 @@ extension GenerationSchema {
             if let maxItems, minItems == maxItems, count != minItems {
                 report("has \(Self.counted(count, "item")), but exactly \(minItems) are required")
             } else if count < minItems {
-                report("has \(Self.counted(count, "item")), but at least \(minItems) \(minItems == 1 ? "is" : "are") required")
+                report("has \(Self.counted(count, "item")), "
+                    + "but at least \(minItems) \(minItems == 1 ? "is" : "are") required")
             } else if let maxItems, count > maxItems {
-                report("has \(Self.counted(count, "item")), but at most \(maxItems) \(maxItems == 1 ? "is" : "are") allowed")
+                report("has \(Self.counted(count, "item")), "
+                    + "but at most \(maxItems) \(maxItems == 1 ? "is" : "are") allowed")
             }
             for (index, element) in elements.enumerated() {
                 items.collect(element, at: JSONPath.index(path, index), into: &issues)
             }
             if let distinct {
-                Self.collectDuplicates(elements, distinct, at: path, meaning: items.itemMeaning(of: distinct), into: &issues)
+                Self.collectDuplicates(
+                    elements, distinct, at: path, meaning: items.itemMeaning(of: distinct), into: &issues)
             }
 
         case .string(let constraints):
@@ -65,7 +69,9 @@ extension GenerationSchema {
             }
             if let maxWords = constraints.maxWords {
                 let words = Self.wordCount(text)
-                if words > maxWords { report("has \(Self.counted(words, "word")), but at most \(maxWords) are allowed") }
+                if words > maxWords {
+                    report("has \(Self.counted(words, "word")), but at most \(maxWords) are allowed")
+                }
             }
             for character in constraints.forbiddenCharacters where text.contains(character) {
                 report("contains \(Self.name(of: character)), which is not allowed; remove it")
@@ -89,7 +95,8 @@ extension GenerationSchema {
         case .number(let minimum, let maximum):
             guard let number = value.doubleValue else { return report(Self.typeMismatch(value, "a number")) }
             Self.checkRange(number, value.compactText, minimum, maximum,
-                            minimum.map { JSONValue.number($0).compactText }, maximum.map { JSONValue.number($0).compactText },
+                            minimum.map { JSONValue.number($0).compactText },
+                            maximum.map { JSONValue.number($0).compactText },
                             report)
 
         case .boolean:
@@ -119,7 +126,9 @@ extension GenerationSchema {
         switch (distinct, self) {
         case (.items, .string(let constraints)): return constraints.meaning
         case (.field(let name), .object(let properties)):
-            guard case .string(let constraints)? = properties.first(where: { $0.name == name })?.schema else { return nil }
+            guard case .string(let constraints)? = properties.first(where: { $0.name == name })?.schema else {
+                return nil
+            }
             return constraints.meaning
         default: return nil
         }
@@ -163,7 +172,8 @@ extension GenerationSchema {
             }) {
                 issues.append(ValidationIssue(
                     path: keyPath,
-                    message: "is \(ItemRules.quoted(text)), a near-copy of \(original.path); make every entry different"))
+                    message: "is \(ItemRules.quoted(text)), a near-copy of \(original.path); "
+                        + "make every entry different"))
             } else {
                 earlier.append((keyPath, stems))
             }

@@ -41,9 +41,9 @@ extension Grounding {
         return "has \(best) of the question's words; quote the sentence of the material that answers it"
     }
 
-    /// The content words of `text`, lower-cased (as ``contentStems(_:)`` picks them).
+    /// The content words of `text`, lower-cased (as ``GroundingWords/contentStems(_:)`` picks them).
     private static func contentWords(_ text: String) -> [String] {
-        TermNormalizer.words(in: text).filter(isContent).map(\.lowercased)
+        TermNormalizer.words(in: text).filter(GroundingWords.isContent).map(\.lowercased)
     }
 
     /// Whether two words are one word in two forms: one starts the other ("sue", "sued"), or they
@@ -62,8 +62,8 @@ extension Grounding {
 
     /// Whether `sentence` holds `number` as written.
     private static func holds(_ sentence: String, number: String) -> Bool {
-        let words = normalizedWords(number)
-        return containsRun(words, in: normalizedWords(sentence))
+        let words = GroundingWords.normalizedWords(number)
+        return GroundingWords.containsRun(words, in: GroundingWords.normalizedWords(sentence))
             || sentence.contains(number.trimmingCharacters(in: .whitespaces))
     }
 }

@@ -42,7 +42,9 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
             self.quote = quote
         }
 
-        var jsonValue: JSONValue { ["point": .string(point), "correction": .string(correction), "quote": .string(quote)] }
+        var jsonValue: JSONValue {
+            ["point": .string(point), "correction": .string(correction), "quote": .string(quote)]
+        }
     }
 
     /// The overall judgement.
@@ -67,22 +69,30 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
 
     /// The schema: `verdict`, `score`, `whatWasRight`, `gaps`, `followUpQuestion`.
     public static let generationSchema: GenerationSchema = .object([
-        .init("verdict", description: "solid if the explanation is correct and complete, partial if it has gaps, confused if it is mostly wrong.",
+        .init("verdict",
+              description: "solid if the explanation is correct and complete, partial if it has gaps, "
+                + "confused if it is mostly wrong.",
               .stringEnum(Verdict.allCases.map(\.rawValue))),
-        .init("score", description: "How well the student explained the concept, from 0 to 10.", .integer(minimum: 0, maximum: 10)),
+        .init("score", description: "How well the student explained the concept, from 0 to 10.",
+              .integer(minimum: 0, maximum: 10)),
         .init("whatWasRight", description: "Up to 6 things the explanation got right.",
-              .array(items: .string(maxLength: 300, meaning: .feedbackPoint), minItems: 0, maxItems: 6, distinct: .items)),
+              .array(
+                items: .string(maxLength: 300, meaning: .feedbackPoint), minItems: 0, maxItems: 6, distinct: .items)),
         .init("gaps", description: "Up to 6 points the explanation missed or got wrong, each with its correction.",
               .array(
                 items: .object([
                     .init("point", description: "What the student missed or got wrong.",
                           .string(maxLength: 300, meaning: .feedbackPoint)),
-                    .init("correction", description: "What the material actually says about it.", .string(maxLength: 400)),
-                    .init("quote", description: "The sentence of the material the point comes from, copied word for word.",
+                    .init("correction", description: "What the material actually says about it.",
+                          .string(maxLength: 400)),
+                    .init("quote",
+                          description: "The sentence of the material the point comes from, copied word for word.",
                           .string(maxLength: 500)),
                 ]),
                 minItems: 0, maxItems: 6, distinct: .field("point"))),
-        .init("followUpQuestion", description: "One question, ending with a question mark, that checks the student's understanding further.",
+        .init("followUpQuestion",
+              description: "One question, ending with a question mark, that checks the student's "
+                + "understanding further.",
               .string(maxLength: 300, maxWords: 40, forbiddenCharacters: "\n", sentences: 1...1)),
     ])
 
@@ -96,7 +106,8 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
         score = try fields.integer("score")
         whatWasRight = try fields.strings("whatWasRight")
         gaps = try fields.objects("gaps") { gap throws(SchemaError) in
-            Gap(point: try gap.string("point"), correction: try gap.string("correction"), quote: try gap.string("quote"))
+            Gap(point: try gap.string("point"), correction: try gap.string("correction"),
+                quote: try gap.string("quote"))
         }
         followUpQuestion = try fields.string("followUpQuestion")
     }
@@ -125,10 +136,12 @@ public struct FeynmanFeedback: Generable, Codable, Equatable, Hashable {
         if !verdict.scores.contains(score) {
             issues.append(ValidationIssue(
                 path: "score",
-                message: "is \(score), but a \(verdict.rawValue) verdict needs a score from \(verdict.scores.lowerBound) to \(verdict.scores.upperBound)"))
+                message: "is \(score), but a \(verdict.rawValue) verdict needs a score from "
+                    + "\(verdict.scores.lowerBound) to \(verdict.scores.upperBound)"))
         }
         if !followUpQuestion.trimmingCharacters(in: .whitespaces).hasSuffix("?") {
-            issues.append(ValidationIssue(path: "followUpQuestion", message: "must be a question ending with a question mark"))
+            issues.append(ValidationIssue(
+                path: "followUpQuestion", message: "must be a question ending with a question mark"))
         }
         // Feedback is prose: an entry without a single letter ("1.5") says nothing.
         for (index, item) in whatWasRight.enumerated() where !item.contains(where: \.isLetter) {
@@ -184,7 +197,9 @@ extension FeynmanFeedback {
     ///   itself is already the gap's quote.
     ///
     /// Each reason reads after the correction it refuses (“…”: repeated the claim).
-    static func correctionProblem(_ correction: String, claim: String, evidence: String, concept: String, misplaced: Bool) -> String? {
+    static func correctionProblem(
+        _ correction: String, claim: String, evidence: String, concept: String, misplaced: Bool
+    ) -> String? {
         let words = TermNormalizer.words(in: correction)
         let count = ProseText.wordCount(correction)
         guard count >= 3, count <= 30, correction.contains(where: \.isLetter) else {
@@ -195,7 +210,9 @@ extension FeynmanFeedback {
         let claimKeys = Set(ClaimWords.contentKeys(claim))
         let denied = deniedKeys(words)
         let keys = ClaimWords.contentKeys(correction)
-        if let stray = keys.first(where: { !evidenceKeys.contains($0) && !conceptKeys.contains($0) && !denied.contains($0) }) {
+        if let stray = keys.first(where: {
+            !evidenceKeys.contains($0) && !conceptKeys.contains($0) && !denied.contains($0)
+        }) {
             return "used “\(stray)”, which the material's sentence does not have"
         }
         let claimWords = TermNormalizer.words(in: claim)

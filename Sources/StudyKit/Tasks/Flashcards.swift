@@ -42,7 +42,9 @@ public struct Flashcards: Generable, Codable, Equatable, Hashable {
         }
 
         var jsonValue: JSONValue {
-            var card: JSONObject = ["kind": .string(kind.rawValue), "question": .string(question), "answer": .string(answer)]
+            var card: JSONObject = [
+                "kind": .string(kind.rawValue), "question": .string(question), "answer": .string(answer),
+            ]
             if let hint { card["hint"] = .string(hint) }
             card["quote"] = .string(quote)
             return .object(card)
@@ -63,15 +65,22 @@ public struct Flashcards: Generable, Codable, Equatable, Hashable {
         .init("cards", description: "3 to 20 flashcards, each asking something different.",
               .array(
                 items: .object([
-                    .init("kind", description: "\"question\" for a question, \"cloze\" for a sentence with a blank (_____) where the answer goes.",
+                    .init("kind",
+                          description: "\"question\" for a question, \"cloze\" for a sentence with a blank (_____) "
+                            + "where the answer goes.",
                           .stringEnum(Card.Kind.allCases.map(\.rawValue)), optional: true),
-                    .init("question", description: "A question about one fact of the material, or for a cloze the sentence with _____ in place of the answer.",
+                    .init("question",
+                          description: "A question about one fact of the material, or for a cloze the sentence "
+                            + "with _____ in place of the answer.",
                           .string(maxLength: 300, meaning: .question)),
                     .init("answer", description: "The answer, short and taken from the material.",
                           .string(maxLength: 500, meaning: .answer)),
-                    .init("hint", description: "Optional: a few words that narrow down a cloze's answer without giving it away.",
+                    .init("hint",
+                          description: "Optional: a few words that narrow down a cloze's answer "
+                            + "without giving it away.",
                           .string(maxLength: 80), optional: true),
-                    .init("quote", description: "The sentence of the material that supports the answer, copied word for word.",
+                    .init("quote",
+                          description: "The sentence of the material that supports the answer, copied word for word.",
                           .string(maxLength: 500)),
                 ]),
                 minItems: 3, maxItems: 20, distinct: .field("question"))),
@@ -97,14 +106,18 @@ public struct Flashcards: Generable, Codable, Equatable, Hashable {
         cards.enumerated().flatMap { index, card -> [ValidationIssue] in
             var issues: [ValidationIssue] = []
             if ResultProse.sameText(card.question, card.answer) {
-                issues.append(ValidationIssue(path: "cards[\(index)].answer", message: "repeats the question; give the answer"))
+                issues.append(ValidationIssue(
+                    path: "cards[\(index)].answer", message: "repeats the question; give the answer"))
             }
             if card.kind == .cloze, !card.question.contains(Self.blank) {
                 issues.append(ValidationIssue(
-                    path: "cards[\(index)].question", message: "is a cloze without a blank; put _____ where the answer goes, or make the kind \"question\""))
+                    path: "cards[\(index)].question",
+                    message: "is a cloze without a blank; put _____ where the answer goes, "
+                        + "or make the kind \"question\""))
             }
             if let hint = card.hint, ResultProse.sameText(hint, card.answer) {
-                issues.append(ValidationIssue(path: "cards[\(index)].hint", message: "gives the answer away; hint at it instead"))
+                issues.append(ValidationIssue(
+                    path: "cards[\(index)].hint", message: "gives the answer away; hint at it instead"))
             }
             return issues
         }

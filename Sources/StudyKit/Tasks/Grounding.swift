@@ -59,37 +59,52 @@ enum Grounding {
             switch result {
             case .headline(let headline): return [prose(headline.blurb, "blurb")]
             case .summary(let summary):
-                return [prose(summary.overview, "overview")] + summary.keyPoints.enumerated().map { prose($1, "keyPoints[\($0)]") }
+                return [prose(summary.overview, "overview")]
+                    + summary.keyPoints.enumerated().map { prose($1, "keyPoints[\($0)]") }
             case .flashcards(let deck):
                 return deck.cards.enumerated().map { index, card in
-                    AuditedItem(path: "cards[\(index)]", grounded: material.cardIssues(card, at: "").isEmpty, anchor: card.quote)
+                    AuditedItem(
+                        path: "cards[\(index)]", grounded: material.cardIssues(card, at: "").isEmpty,
+                        anchor: card.quote)
                 }
             case .quiz(let quiz):
                 return quiz.questions.enumerated().map { index, question in
-                    AuditedItem(path: "questions[\(index)]", grounded: material.questionIssues(question, at: "").isEmpty, anchor: question.quote)
+                    AuditedItem(
+                        path: "questions[\(index)]", grounded: material.questionIssues(question, at: "").isEmpty,
+                        anchor: question.quote)
                 }
             case .mindMap(let map):
-                return [AuditedItem(path: "centralTopic", grounded: material.topicIssues(map.centralTopic).isEmpty, anchor: map.centralTopic)]
+                let topic = AuditedItem(
+                    path: "centralTopic", grounded: material.topicIssues(map.centralTopic).isEmpty,
+                    anchor: map.centralTopic)
+                return [topic]
                     + Grounding.nodes(of: map).map { node, at in
-                        AuditedItem(path: at, grounded: material.labelIssues(node.label, at: "").isEmpty, anchor: node.label)
+                        AuditedItem(
+                            path: at, grounded: material.labelIssues(node.label, at: "").isEmpty, anchor: node.label)
                     }
             case .feynman(let feedback):
                 return feedback.gaps.enumerated().map { index, gap in
-                    AuditedItem(path: "gaps[\(index)]", grounded: material.gapIssues(gap, at: "").isEmpty, anchor: gap.quote)
+                    AuditedItem(
+                        path: "gaps[\(index)]", grounded: material.gapIssues(gap, at: "").isEmpty, anchor: gap.quote)
                 }
             case .podcast(let script):
                 return script.turns.enumerated().compactMap { index, turn in
                     script.role(of: turn.speaker) == .explainer
-                        ? AuditedItem(path: "turns[\(index)]", grounded: material.turnIssues(turn, in: script, at: "").isEmpty, anchor: turn.quote)
+                        ? AuditedItem(
+                            path: "turns[\(index)]", grounded: material.turnIssues(turn, in: script, at: "").isEmpty,
+                            anchor: turn.quote)
                         : nil
                 } + script.recap.enumerated().map { prose($1, "recap[\($0)]") }
             case .studyKit(let kit):
                 let parts: [(String, AnyStudyResult)] = [
-                    ("headline", .headline(kit.headline)), ("summary", .summary(kit.summary)), ("flashcards", .flashcards(kit.flashcards)),
-                    ("quiz", .quiz(kit.quiz)), ("mindMap", .mindMap(kit.mindMap)),
+                    ("headline", .headline(kit.headline)), ("summary", .summary(kit.summary)),
+                    ("flashcards", .flashcards(kit.flashcards)), ("quiz", .quiz(kit.quiz)),
+                    ("mindMap", .mindMap(kit.mindMap)),
                 ]
                 return parts.flatMap { name, part in
-                    items(part).map { AuditedItem(path: name + "." + $0.path, grounded: $0.grounded, anchor: $0.anchor) }
+                    items(part).map {
+                        AuditedItem(path: name + "." + $0.path, grounded: $0.grounded, anchor: $0.anchor)
+                    }
                 }
             }
         }
@@ -99,13 +114,17 @@ enum Grounding {
     /// `result` without its ungrounded items, and what was dropped; `nil` when what is wrong is
     /// not an item (a blurb, an overview, a central topic) or when too few items are left for the
     /// part to validate.
-    static func dropUngrounded(_ result: AnyStudyResult, source: String) -> (result: AnyStudyResult, dropped: [DroppedItem])? {
+    static func dropUngrounded(
+        _ result: AnyStudyResult, source: String
+    ) -> (result: AnyStudyResult, dropped: [DroppedItem])? {
         let material = Material(source)
         var dropped: [DroppedItem] = []
         func keep<Item>(_ items: [Item], path: String, _ check: (Item, String) -> [ValidationIssue]) -> [Item] {
             items.enumerated().filter { index, item in
                 let issues = check(item, "\(path)[\(index)]")
-                if let first = issues.first { dropped.append(DroppedItem(path: "\(path)[\(index)]", reason: first.description)) }
+                if let first = issues.first {
+                    dropped.append(DroppedItem(path: "\(path)[\(index)]", reason: first.description))
+                }
                 return issues.isEmpty
             }.map(\.element)
         }
@@ -143,13 +162,16 @@ enum Grounding {
             guard material.scriptIssues(script).isEmpty else { return nil }
             // A dropped answer takes the question just before it along (never the opening): a
             // listener would hear a question left hanging.
-            let issues = script.turns.indices.map { material.turnIssues(script.turns[$0], in: script, at: "turns[\($0)]") }
+            let issues = script.turns.indices.map {
+                material.turnIssues(script.turns[$0], in: script, at: "turns[\($0)]")
+            }
             var gone = Set<Int>()
             for (index, turnIssues) in issues.enumerated() {
                 guard let first = turnIssues.first else { continue }
                 if index > 1, !gone.contains(index - 1), script.role(of: script.turns[index - 1].speaker) == .curious {
                     gone.insert(index - 1)
-                    dropped.append(DroppedItem(path: "turns[\(index - 1)]", reason: "asks the question whose answer was dropped"))
+                    dropped.append(DroppedItem(
+                        path: "turns[\(index - 1)]", reason: "asks the question whose answer was dropped"))
                 }
                 gone.insert(index)
                 dropped.append(DroppedItem(path: "turns[\(index)]", reason: first.description))
@@ -173,17 +195,18 @@ enum Grounding {
     /// the answer needs: a headline needs the stems, flashcards the normalized text and triples.
     private final class Material {
         private let source: String
-        private(set) lazy var stems = Set(Grounding.contentStems(source))
-        private lazy var words = Grounding.normalizedWords(source)
+        private(set) lazy var stems = Set(GroundingWords.contentStems(source))
+        private lazy var words = GroundingWords.normalizedWords(source)
         private(set) lazy var normalized = " " + words.joined(separator: " ") + " "
-        private(set) lazy var triples = Grounding.triples(words)
+        private(set) lazy var triples = GroundingWords.triples(words)
         /// What the material is about: its first line's stems (the title) and its most frequent content stems.
         private(set) lazy var subject: Set<String> = {
             let firstLine = source.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             var counts: [String: Int] = [:]
-            for stem in Grounding.contentStems(source) { counts[stem, default: 0] += 1 }
-            let frequent = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(Grounding.subjectStems)
-            return Set(Grounding.contentStems(firstLine)).union(frequent.map(\.key))
+            for stem in GroundingWords.contentStems(source) { counts[stem, default: 0] += 1 }
+            let frequent = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                .prefix(Grounding.subjectStems)
+            return Set(GroundingWords.contentStems(firstLine)).union(frequent.map(\.key))
         }()
 
         /// The material's sentences, to compare a reworded statement with (#53).
@@ -195,7 +218,7 @@ enum Grounding {
 
         /// How many different content words of the material `text` names.
         func named(_ text: String) -> Int {
-            Set(Grounding.contentStems(text)).filter { stems.contains($0) }.count
+            Set(GroundingWords.contentStems(text)).filter { stems.contains($0) }.count
         }
 
         func issues(_ headline: Headline) -> [ValidationIssue] {
@@ -205,11 +228,13 @@ enum Grounding {
             switch named(headline.blurb) {
             case 0:
                 return [ValidationIssue(
-                    path: "blurb", message: "names nothing from the material; say in one sentence what this material covers")]
+                    path: "blurb",
+                    message: "names nothing from the material; say in one sentence what this material covers")]
             case 1:
                 return [ValidationIssue(
                     path: "blurb",
-                    message: "names only one word of the material; state in one sentence what the material says, in its own terms")]
+                    message: "names only one word of the material; state in one sentence what the material says, "
+                        + "in its own terms")]
             default: return []
             }
         }
@@ -226,7 +251,8 @@ enum Grounding {
                 return [issue] + misstated
             case 1:
                 return [ValidationIssue(
-                    path: "overview", message: "names only one word of the material; sum up what this material says, in its own terms")]
+                    path: "overview",
+                    message: "names only one word of the material; sum up what this material says, in its own terms")]
                     + misstated
             default:
                 guard let reason = claims.misstatement(summary.overview) else { return misstated }
@@ -239,11 +265,14 @@ enum Grounding {
         }
 
         func issues(_ quiz: Quiz) -> [ValidationIssue] {
-            quiz.questions.enumerated().flatMap { index, question in questionIssues(question, at: "questions[\(index)]") }
+            quiz.questions.enumerated().flatMap { index, question in
+                questionIssues(question, at: "questions[\(index)]")
+            }
         }
 
         func issues(_ map: MindMap) -> [ValidationIssue] {
-            topicIssues(map.centralTopic) + Grounding.nodes(of: map).flatMap { node, at in labelIssues(node.label, at: at + ".label") }
+            topicIssues(map.centralTopic)
+                + Grounding.nodes(of: map).flatMap { node, at in labelIssues(node.label, at: at + ".label") }
         }
 
         func issues(_ feedback: FeynmanFeedback) -> [ValidationIssue] {
@@ -253,7 +282,9 @@ enum Grounding {
         /// A podcast: what is not an item (the opening, the recap) and each explainer's quote.
         func issues(_ script: PodcastScript) -> [ValidationIssue] {
             scriptIssues(script)
-                + script.turns.enumerated().flatMap { index, turn in turnIssues(turn, in: script, at: "turns[\(index)]") }
+                + script.turns.enumerated().flatMap { index, turn in
+                    turnIssues(turn, in: script, at: "turns[\(index)]")
+                }
         }
 
         /// The opening must say what the material is about, and each recap point name it (two
@@ -263,10 +294,13 @@ enum Grounding {
             let opening = script.turns.prefix(2).map(\.line).joined(separator: " ")
             if !script.turns.isEmpty, named(opening) < 2 {
                 issues.append(ValidationIssue(
-                    path: "turns[0].line", message: "does not say what the material is about; open by naming its subject, in its own terms"))
+                    path: "turns[0].line",
+                    message: "does not say what the material is about; open by naming its subject, in its own terms"))
             }
             for (index, point) in script.recap.enumerated() where named(point) < 2 {
-                issues.append(ValidationIssue(path: "recap[\(index)]", message: "names too little of the material; sum up one thing it says, in its own terms"))
+                issues.append(ValidationIssue(
+                    path: "recap[\(index)]",
+                    message: "names too little of the material; sum up one thing it says, in its own terms"))
             }
             return issues
         }
@@ -275,7 +309,8 @@ enum Grounding {
         func turnIssues(_ turn: PodcastScript.Turn, in script: PodcastScript, at path: String) -> [ValidationIssue] {
             guard script.role(of: turn.speaker) == .explainer, !contains(quote: turn.quote) else { return [] }
             return [ValidationIssue(
-                path: path + ".quote", message: "is not in the material; copy the sentence the line rests on from it word for word")]
+                path: path + ".quote",
+                message: "is not in the material; copy the sentence the line rests on from it word for word")]
         }
 
         func cardIssues(_ card: Flashcards.Card, at path: String) -> [ValidationIssue] {
@@ -295,52 +330,58 @@ enum Grounding {
             guard contains(quote: question.quote) else {
                 return [ValidationIssue(
                     path: path + ".quote",
-                    message: "is not in the material; copy the sentence that supports the right answer from it word for word")]
+                    message: "is not in the material; copy the sentence that supports the right answer "
+                        + "from it word for word")]
             }
             var issues: [ValidationIssue] = []
             if let answer = question.answer, !Grounding.supports(quote: question.quote, answer) {
                 issues.append(ValidationIssue(
                     path: "\(path).choices[\(question.answerIndex)]",
-                    message: "is the right answer, but the quote does not say it; quote the sentence of the material that does"))
+                    message: "is the right answer, but the quote does not say it; "
+                        + "quote the sentence of the material that does"))
             } else if let answer = question.answer,
                 let problem = Grounding.supportProblem(question: question.prompt, answer: answer, quote: question.quote)
             {
                 issues.append(ValidationIssue(path: path + ".quote", message: problem))
             }
-            let quoteWords = Grounding.normalizedWords(question.quote)
+            let quoteWords = GroundingWords.normalizedWords(question.quote)
             for (index, choice) in question.choices.enumerated() where index != question.answerIndex {
                 if Grounding.copies(choice, quoteWords) {
                     issues.append(ValidationIssue(
                         path: "\(path).choices[\(index)]",
-                        message: "is a wrong answer that copies the quote word for word; a wrong answer must not be what the material says"))
+                        message: "is a wrong answer that copies the quote word for word; "
+                            + "a wrong answer must not be what the material says"))
                 }
             }
             return issues
         }
 
         func topicIssues(_ topic: String) -> [ValidationIssue] {
-            let own = Set(Grounding.contentStems(topic))
+            let own = Set(GroundingWords.contentStems(topic))
             if let issue = labelIssues(topic, at: "centralTopic").first { return [issue] }
             guard own.isEmpty || !own.isDisjoint(with: subject) else {
                 return [ValidationIssue(
-                    path: "centralTopic", message: "is not what the material is about; name its title or its main subject")]
+                    path: "centralTopic",
+                    message: "is not what the material is about; name its title or its main subject")]
             }
             return []
         }
 
         func labelIssues(_ label: String, at path: String) -> [ValidationIssue] {
-            let foreign = Grounding.contentStems(label).filter { !stems.contains($0) }
+            let foreign = GroundingWords.contentStems(label).filter { !stems.contains($0) }
             guard foreign.isEmpty else {
                 return [ValidationIssue(
                     path: path,
-                    message: "uses words the material does not have (\(foreign.prefix(3).joined(separator: ", "))); name an idea of the material in its words")]
+                    message: "uses words the material does not have (\(foreign.prefix(3).joined(separator: ", "))); "
+                        + "name an idea of the material in its words")]
             }
             return []
         }
 
         func gapIssues(_ gap: FeynmanFeedback.Gap, at path: String) -> [ValidationIssue] {
             contains(quote: gap.quote) ? [] : [ValidationIssue(
-                path: path + ".quote", message: "is not in the material; copy the sentence the correction comes from word for word")]
+                path: path + ".quote",
+                message: "is not in the material; copy the sentence the correction comes from word for word")]
         }
 
         func contains(quote: String) -> Bool {
@@ -349,11 +390,11 @@ enum Grounding {
                 return false
             }
             let pieces = quote.replacingOccurrences(of: "...", with: "…").split(separator: "…")
-                .map { Grounding.normalizedWords(String($0)) }.filter { !$0.isEmpty }
+                .map { GroundingWords.normalizedWords(String($0)) }.filter { !$0.isEmpty }
             guard !pieces.isEmpty else { return false }
             return pieces.allSatisfy { words in
                 if normalized.contains(" " + words.joined(separator: " ") + " ") { return true }
-                let own = Grounding.triples(words)
+                let own = GroundingWords.triples(words)
                 guard !own.isEmpty else { return false }
                 return own.filter(triples.contains).count * 4 >= own.count * 3
             }
@@ -380,115 +421,48 @@ enum Grounding {
     /// Whether `quote` says `answer`: every content word of the answer is in the quote; an answer
     /// without content words (a number, a date, one CJK character) must appear in it as written.
     static func supports(quote: String, _ answer: String) -> Bool {
-        let answerStems = contentStems(answer)
+        let answerStems = GroundingWords.contentStems(answer)
         if answerStems.isEmpty {
-            let words = normalizedWords(answer)
+            let words = GroundingWords.normalizedWords(answer)
             guard !words.isEmpty else { return true }
-            return containsRun(words, in: normalizedWords(quote))
+            return GroundingWords.containsRun(words, in: GroundingWords.normalizedWords(quote))
                 || quote.lowercased().contains(answer.lowercased().trimmingCharacters(in: .whitespaces))
         }
-        let quoteStems = Set(contentStems(quote))
+        let quoteStems = Set(GroundingWords.contentStems(quote))
         return answerStems.allSatisfy(quoteStems.contains)
     }
 
     /// Whether `text` (an explanation, a correction) already quotes `quote`: its first six words
     /// appear in it in order. Renderers then leave the quote out rather than print it twice.
     static func alreadyQuotes(_ text: String, _ quote: String) -> Bool {
-        let opening = Array(normalizedWords(quote).prefix(6))
+        let opening = Array(GroundingWords.normalizedWords(quote).prefix(6))
         guard !opening.isEmpty else { return true }
-        return containsRun(opening, in: normalizedWords(text))
+        return GroundingWords.containsRun(opening, in: GroundingWords.normalizedWords(text))
     }
 
     /// Whether `choice` copies the quote: it is the quote, or a run of 4 words or more of it that
     /// is at least half of it.
     static func copies(_ choice: String, _ quoteWords: [String]) -> Bool {
-        let words = normalizedWords(choice)
+        let words = GroundingWords.normalizedWords(choice)
         guard !words.isEmpty, !quoteWords.isEmpty else { return false }
         if words == quoteWords { return true }
         guard words.count >= 4, words.count * 2 >= quoteWords.count else { return false }
-        return containsRun(words, in: quoteWords)
+        return GroundingWords.containsRun(words, in: quoteWords)
     }
 
-    /// Stems of the content words: no stopwords or numbers, at least 3 letters. CJK text has no
-    /// spaces and each character is a word of its own (``TermNormalizer``); one shared character
-    /// (是, の) proves nothing, so there the keys are pairs of adjacent characters (细胞, 分裂).
-    static func contentStems(_ text: String) -> [String] {
-        let words = TermNormalizer.words(in: text)
-        var stems: [String] = []
-        for (index, word) in words.enumerated() {
-            if isCJK(word) {
-                if index + 1 < words.count, isCJK(words[index + 1]), words[index + 1].offsets.lowerBound == word.offsets.upperBound {
-                    stems.append(word.surface + words[index + 1].surface)
-                }
-            } else if isContent(word) {
-                stems.append(word.stem)
-            }
-        }
-        return stems
-    }
+    // The words grounding compares are Text's ``GroundingWords``. These forwards serve the
+    // callers in Engines/Builtin and Routing until they ask ``GroundingWords`` themselves.
 
-    /// Whether a word outside CJK text is a content word: no stopword, no number, at least 3
-    /// letters (the words ``contentStems(_:)`` keeps).
-    static func isContent(_ word: NormalizedWord) -> Bool {
-        !word.isStopword && !word.isNumber && word.surface.count >= 3
-    }
-
-    /// Whether `word` is one ideograph, kana or hangul character.
-    private static func isCJK(_ word: NormalizedWord) -> Bool {
-        word.surface.count == 1 && (word.surface.unicodeScalars.first.map { $0.value >= 0x2E80 } ?? false)
-    }
-
-    /// Lower-cased runs of letters and digits; everything else separates them. A formula
-    /// (`$…$`, ``FormulaText``) is one word, exactly as written: a quote's formula must stand in
-    /// the material verbatim.
-    static func normalizedWords(_ text: String) -> [String] {
-        let formulas = text.contains("$") ? FormulaText.spans(in: text) : []
-        guard !formulas.isEmpty else { return plainWords(text[...]) }
-        var words: [String] = []
-        var start = text.startIndex
-        for range in formulas {
-            words += plainWords(text[start..<range.lowerBound])
-            words.append(String(text[range]))
-            start = range.upperBound
-        }
-        return words + plainWords(text[start...])
-    }
-
-    private static func plainWords(_ text: Substring) -> [String] {
-        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
-    }
-
-    /// Whether `run` stands in `words` as consecutive whole words (both ``normalizedWords(_:)``).
+    /// ``GroundingWords/contentStems(_:)``.
+    static func contentStems(_ text: String) -> [String] { GroundingWords.contentStems(text) }
+    /// ``GroundingWords/isContent(_:)``.
+    static func isContent(_ word: NormalizedWord) -> Bool { GroundingWords.isContent(word) }
+    /// ``GroundingWords/normalizedWords(_:)``.
+    static func normalizedWords(_ text: String) -> [String] { GroundingWords.normalizedWords(text) }
+    /// ``GroundingWords/containsRun(_:in:)``.
     static func containsRun(_ run: [String], in words: [String]) -> Bool {
-        (" " + words.joined(separator: " ") + " ").contains(" " + run.joined(separator: " ") + " ")
+        GroundingWords.containsRun(run, in: words)
     }
-
-    /// Where `run` starts in `words`, each place it stands as consecutive whole words (both
-    /// ``normalizedWords(_:)``), in order.
-    static func runStarts(_ run: [String], in words: [String]) -> [Int] {
-        guard !run.isEmpty, run.count <= words.count else { return [] }
-        return (0...(words.count - run.count)).filter { words[$0..<$0 + run.count].elementsEqual(run) }
-    }
-
-    /// Every three consecutive words, joined by spaces.
-    static func triples(_ words: [String]) -> Set<String> {
-        guard words.count >= 3 else { return [] }
-        return Set((0...(words.count - 3)).map { words[$0..<$0 + 3].joined(separator: " ") })
-    }
-}
-
-/// An item that failed grounding twice (the answer and its one re-ask) and was dropped from the result.
-public struct DroppedItem: Sendable, Equatable, Hashable {
-    /// Where it was in the answer, as in validation issues: `cards[3]`, `branches[1].children[0]`.
-    public var path: String
-    /// The first thing wrong with it.
-    public var reason: String
-
-    /// Creates a record of a dropped item.
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    var jsonValue: JSONValue { ["path": .string(path), "reason": .string(reason)] }
+    /// ``GroundingWords/runStarts(_:in:)``.
+    static func runStarts(_ run: [String], in words: [String]) -> [Int] { GroundingWords.runStarts(run, in: words) }
 }

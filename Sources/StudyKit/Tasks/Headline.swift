@@ -40,15 +40,20 @@ public struct Headline: Generable, Codable, Equatable, Hashable {
         var issues: [ValidationIssue] = []
         let sentences = ResultProse.sentenceCount(blurb)
         if sentences > 1 {
-            issues.append(ValidationIssue(path: "blurb", message: "has \(sentences) sentences, but it must be one sentence"))
+            issues.append(ValidationIssue(
+                path: "blurb", message: "has \(sentences) sentences, but it must be one sentence"))
         }
         if ResultProse.sameText(title, blurb) {
-            issues.append(ValidationIssue(path: "blurb", message: "repeats the title; describe what the material covers instead"))
+            issues.append(ValidationIssue(
+                path: "blurb", message: "repeats the title; describe what the material covers instead"))
         }
         if sentences == 1, let cut = ItemRules.sentenceCut(blurb) {
-            issues.append(ValidationIssue(path: "blurb", message: "is \(ItemRules.quoted(blurb)), \(cut); write it as one complete sentence"))
+            issues.append(ValidationIssue(
+                path: "blurb", message: "is \(ItemRules.quoted(blurb)), \(cut); write it as one complete sentence"))
         }
-        if let filler = ItemRules.fillerIssue(blurb, path: "blurb", what: "the material's main point") { issues.append(filler) }
+        if let filler = ItemRules.fillerIssue(blurb, path: "blurb", what: "the material's main point") {
+            issues.append(filler)
+        }
         return issues
     }
 }

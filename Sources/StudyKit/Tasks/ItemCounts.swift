@@ -68,7 +68,9 @@ public struct ItemCounts: Sendable, Equatable, Hashable {
         case .quiz: return 20 + 180 * questions
         case .mindmap: return 20 + 80 * branches
         case .studyKit:
-            return [StudyTask.summary, .flashcards, .quiz, .mindmap].reduce(60) { $0 + (expectedResponseTokens(for: $1) ?? 0) }
+            return [StudyTask.summary, .flashcards, .quiz, .mindmap].reduce(60) {
+                $0 + (expectedResponseTokens(for: $1) ?? 0)
+            }
         default: return nil
         }
     }

@@ -79,7 +79,10 @@ public struct KitSize: Sendable, Equatable, Hashable {
         case .quiz: return ["questions": maximumQuestions]
         case .summary: return ["sections": Self.summarySections]
         case .studyKit:
-            return ["flashcards.cards": maximumCards, "quiz.questions": maximumQuestions, "summary.sections": Self.summarySections]
+            return [
+                "flashcards.cards": maximumCards, "quiz.questions": maximumQuestions,
+                "summary.sections": Self.summarySections,
+            ]
         default: return [:]
         }
     }

@@ -100,7 +100,8 @@ public struct MindMap: Generable, Codable, Equatable, Hashable {
                 if ItemRules.nearCopy(node.label, parent) {
                     issues.append(ValidationIssue(
                         path: nodePath + ".label",
-                        message: "is \(ItemRules.quoted(node.label)), a near-copy of \(parentPath); name something narrower"))
+                        message: "is \(ItemRules.quoted(node.label)), a near-copy of \(parentPath); "
+                            + "name something narrower"))
                 }
                 check(node.children, under: node.label, parentPath: nodePath + ".label", path: nodePath + ".children")
             }
@@ -128,5 +129,6 @@ extension MindMap {
               child has "label" and "children"; each grandchild has only "label". Labels are 1 to
               6 words naming ideas of the material. Go no deeper than grandchildren.
             """)
-    static let request = "Draw a mind map of the document above as a JSON object with \"centralTopic\" and \"branches\"."
+    static let request =
+        "Draw a mind map of the document above as a JSON object with \"centralTopic\" and \"branches\"."
 }

@@ -73,10 +73,10 @@ enum ModelAnswerRules {
     /// about "the handout", "the document".
     static func aboutTheDocument(_ asked: [(question: String, quote: String)], list: String) -> [ValidationIssue] {
         asked.enumerated().compactMap { index, item in
-            let words = Grounding.normalizedWords(item.question)
+            let words = GroundingWords.normalizedWords(item.question)
             let named = zip(words, words.dropFirst()).first { $0 == "the" && documentWords.contains($1) }?.1
             // The label as the whole quote, not a sentence that says "week 3" or "chapter 5" of its matter.
-            let quote = Grounding.normalizedWords(item.quote)
+            let quote = GroundingWords.normalizedWords(item.quote)
             let label = quote.count <= 8 ? ItemRules.documentLabel(quote) : nil
             guard let what = label ?? named else {
                 return nil
@@ -89,7 +89,7 @@ enum ModelAnswerRules {
 
     private static func issues(_ map: MindMap) -> [ValidationIssue] {
         Grounding.nodes(of: map).compactMap { node, path in
-            guard let last = Grounding.normalizedWords(node.label).last, danglingLabelEnds.contains(last) else {
+            guard let last = GroundingWords.normalizedWords(node.label).last, danglingLabelEnds.contains(last) else {
                 return nil
             }
             return ValidationIssue(
@@ -125,10 +125,9 @@ enum ModelAnswerRules {
             }
             var fractionEnd = end + 1
             while fractionEnd < characters.count, characters[fractionEnd].isNumber { fractionEnd += 1 }
-            let before = Array(Grounding.normalizedWords(String(characters[max(0, index - 40)..<index])).suffix(2))
-            let after =
-                Grounding.normalizedWords(String(characters[fractionEnd..<min(characters.count, fractionEnd + 30)]))
-                .first ?? ""
+            let before = Array(GroundingWords.normalizedWords(String(characters[max(0, index - 40)..<index])).suffix(2))
+            let following = String(characters[fractionEnd..<min(characters.count, fractionEnd + 30)])
+            let after = GroundingWords.normalizedWords(following).first ?? ""
             found.append(
                 (
                     String(characters[index..<fractionEnd]), String(characters[index..<end]),
@@ -137,7 +136,7 @@ enum ModelAnswerRules {
             index = fractionEnd
         }
         if last.hasSuffix("."), !last.dropLast().isEmpty, last.dropLast().allSatisfy(\.isNumber) {
-            let said = Array(Grounding.normalizedWords(words.dropLast().joined(separator: " ")).suffix(2))
+            let said = Array(GroundingWords.normalizedWords(words.dropLast().joined(separator: " ")).suffix(2))
             if let hit = found.first(where: {
                 $0.whole == String(last.dropLast()) && !said.isEmpty && $0.before == said
             }) {
@@ -145,7 +144,7 @@ enum ModelAnswerRules {
             }
         }
         if first.allSatisfy(\.isNumber), words.count > 1 {
-            let said = Grounding.normalizedWords(words[1]).first ?? ""
+            let said = GroundingWords.normalizedWords(words[1]).first ?? ""
             if let hit = found.first(where: { $0.fraction == first && $0.after == said }) { return hit.number }
         }
         return nil

@@ -75,10 +75,12 @@ public struct PodcastScript: Generable, Codable, Equatable, Hashable {
     public static let generationSchema: GenerationSchema = .object([
         .init("title", description: "The episode's title, naming the material's subject.",
               .string(maxLength: 80, maxWords: 12, forbiddenCharacters: "\n", meaning: .label)),
-        .init("hosts", description: "Exactly two hosts: one curious (asks) and one explainer (answers from the material).",
+        .init("hosts",
+              description: "Exactly two hosts: one curious (asks) and one explainer (answers from the material).",
               .array(
                 items: .object([
-                    .init("name", description: "The host's first name.", .string(maxLength: 30, maxWords: 3, forbiddenCharacters: "\n")),
+                    .init("name", description: "The host's first name.",
+                          .string(maxLength: 30, maxWords: 3, forbiddenCharacters: "\n")),
                     .init("role", description: "curious or explainer.", .stringEnum(Role.allCases.map(\.rawValue))),
                 ]),
                 minItems: 2, maxItems: 2, distinct: .field("name"))),
@@ -88,14 +90,18 @@ public struct PodcastScript: Generable, Codable, Equatable, Hashable {
                     .init("speaker", description: "The name of the host who speaks.",
                           .string(maxLength: 30, maxWords: 3, forbiddenCharacters: "\n")),
                     .init("line", description: "What the host says: at most 45 words.",
-                          .string(maxLength: 400, maxWords: lineWords, forbiddenCharacters: "\n", meaning: .podcastLine)),
-                    .init("quote", description: "For the explainer: the sentence of the material the line rests on, copied word for word; empty for the curious host.",
+                          .string(
+                            maxLength: 400, maxWords: lineWords, forbiddenCharacters: "\n", meaning: .podcastLine)),
+                    .init("quote",
+                          description: "For the explainer: the sentence of the material the line rests on, "
+                            + "copied word for word; empty for the curious host.",
                           .string(minLength: 0, maxLength: 500, forbiddenCharacters: "\n")),
                 ]),
                 minItems: turnRange.lowerBound, maxItems: turnRange.upperBound, distinct: nil)),
         .init("recap", description: "Exactly 3 points the explainer sums up with at the end, each one sentence.",
               .array(
-                items: .string(maxLength: 300, maxWords: 30, forbiddenCharacters: "\n", sentences: 1...1, meaning: .keyPoint),
+                items: .string(
+                    maxLength: 300, maxWords: 30, forbiddenCharacters: "\n", sentences: 1...1, meaning: .keyPoint),
                 minItems: 3, maxItems: 3, distinct: .items)),
     ])
 
@@ -129,7 +135,8 @@ public struct PodcastScript: Generable, Codable, Equatable, Hashable {
         let points = recap.enumerated().map { index, point in
             (index < ordinals.count ? ordinals[index] : "Also") + ": " + point.trimmingCharacters(in: .whitespaces)
         }
-        let recapLine = "To recap, \(recap.count == 3 ? "three" : String(recap.count)) points. " + points.joined(separator: " ")
+        let recapLine = "To recap, \(recap.count == 3 ? "three" : String(recap.count)) points. "
+            + points.joined(separator: " ")
         return turns + [Turn(speaker: host(.explainer)?.name ?? "", line: recapLine)]
     }
 
@@ -144,25 +151,33 @@ public struct PodcastScript: Generable, Codable, Equatable, Hashable {
     public func semanticIssues() -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
         if hosts.count == 2, Set(hosts.map(\.role)).count != 2 {
-            issues.append(ValidationIssue(path: "hosts[1].role", message: "repeats the other host's role; one host is curious, the other the explainer"))
+            issues.append(ValidationIssue(
+                path: "hosts[1].role",
+                message: "repeats the other host's role; one host is curious, the other the explainer"))
         }
         for (index, turn) in turns.enumerated() {
             guard let role = role(of: turn.speaker) else {
                 issues.append(ValidationIssue(
-                    path: "turns[\(index)].speaker", message: "is not one of the hosts; use the name of a host: \(hosts.map(\.name).joined(separator: " or "))"))
+                    path: "turns[\(index)].speaker",
+                    message: "is not one of the hosts; use the name of a host: "
+                        + hosts.map(\.name).joined(separator: " or ")))
                 continue
             }
             let quoted = !turn.quote.trimmingCharacters(in: .whitespaces).isEmpty
             if role == .explainer, !quoted {
                 issues.append(ValidationIssue(
-                    path: "turns[\(index)].quote", message: "is empty; the explainer backs each line with the sentence of the material it rests on"))
+                    path: "turns[\(index)].quote",
+                    message: "is empty; the explainer backs each line with the sentence of the material it rests on"))
             } else if role == .curious, quoted {
-                issues.append(ValidationIssue(path: "turns[\(index)].quote", message: "must be empty for the curious host, who asks"))
+                issues.append(ValidationIssue(
+                    path: "turns[\(index)].quote", message: "must be empty for the curious host, who asks"))
             }
         }
         let roles = Set(turns.compactMap { role(of: $0.speaker) })
         if !turns.isEmpty, hosts.count == 2, roles.count < 2 {
-            issues.append(ValidationIssue(path: "turns", message: "has only one host speaking; the curious host asks and the explainer answers"))
+            issues.append(ValidationIssue(
+                path: "turns",
+                message: "has only one host speaking; the curious host asks and the explainer answers"))
         }
         return issues
     }
@@ -190,5 +205,6 @@ extension PodcastScript {
               host, "". The first turn says what the material is about.
             - "recap": exactly 3 points, one sentence each, that the explainer sums up with at the end.
             """)
-    static let request = "Write the podcast script for the document above as a JSON object with \"title\", \"hosts\", \"turns\" and \"recap\"."
+    static let request = "Write the podcast script for the document above as a JSON object with "
+        + "\"title\", \"hosts\", \"turns\" and \"recap\"."
 }

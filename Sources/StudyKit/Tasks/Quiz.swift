@@ -57,12 +57,16 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
                 items: .object([
                     .init("prompt", description: "The question.", .string(maxLength: 400, meaning: .question)),
                     .init("choices", description: "Exactly 4 different answers; exactly one is right.",
-                          .array(items: .string(maxLength: 200, meaning: .choice), minItems: choiceCount, maxItems: choiceCount,
-                                 distinct: .items)),
+                          .array(
+                            items: .string(maxLength: 200, meaning: .choice), minItems: choiceCount,
+                            maxItems: choiceCount, distinct: .items)),
                     .init("answerIndex", description: "The position of the right answer in choices, from 0 to 3.",
                           .integer(minimum: 0, maximum: choiceCount - 1)),
-                    .init("explanation", description: "Why that answer is right, from the material.", .string(maxLength: 600)),
-                    .init("quote", description: "The sentence of the material that supports the right answer, copied word for word.",
+                    .init("explanation", description: "Why that answer is right, from the material.",
+                          .string(maxLength: 600)),
+                    .init("quote",
+                          description: "The sentence of the material that supports the right answer, "
+                            + "copied word for word.",
                           .string(maxLength: 500)),
                 ]),
                 minItems: 3, maxItems: 10, distinct: .field("prompt"))),
@@ -90,7 +94,8 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
             let count = question.choices.count
             return ValidationIssue(
                 path: "questions[\(index)].answerIndex",
-                message: "is \(question.answerIndex), but there \(count == 1 ? "is only 1 choice" : "are only \(count) choices")")
+                message: "is \(question.answerIndex), but there "
+                    + (count == 1 ? "is only 1 choice" : "are only \(count) choices"))
         }
     }
 }

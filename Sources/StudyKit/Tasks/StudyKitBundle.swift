@@ -26,12 +26,15 @@ public struct StudyKitBundle: Generable, Codable, Equatable, Hashable {
 
     /// The schema: each part's schema, nested in this order.
     public static let generationSchema: GenerationSchema = .object([
-        .init("headline", description: "A title of at most 6 words and a one-sentence blurb.", Headline.generationSchema),
-        .init("summary", description: "An overview of 2 to 3 sentences and 3 to 8 key points.", Summary.generationSchema),
+        .init("headline", description: "A title of at most 6 words and a one-sentence blurb.",
+              Headline.generationSchema),
+        .init("summary", description: "An overview of 2 to 3 sentences and 3 to 8 key points.",
+              Summary.generationSchema),
         .init("flashcards", description: "3 to 20 question and answer cards, each with a supporting quote.",
               Flashcards.generationSchema),
         .init("quiz", description: "3 to 10 multiple-choice questions with 4 choices each.", Quiz.generationSchema),
-        .init("mindMap", description: "A central topic with 2 to 8 branches, at most 3 levels deep.", MindMap.generationSchema),
+        .init("mindMap", description: "A central topic with 2 to 8 branches, at most 3 levels deep.",
+              MindMap.generationSchema),
     ])
 
     /// Reads a kit; see ``Generable/init(json:)``.

@@ -185,7 +185,8 @@ public enum AnyStudyResult: Sendable, Equatable, Hashable {
 /// Parses and checks a model's reply for `task`; see ``Generable/decode(modelOutput:)``.
 /// - Throws: ``SchemaError/truncated``, ``SchemaError/malformed(_:)`` or ``SchemaError/invalid(_:)``.
 public func decodeResult(for task: StudyTask, modelOutput: String) throws(SchemaError) -> AnyStudyResult {
-    try decodeResult(for: task, json: JSONValue.parse(ModelOutputText.unfenced(modelOutput), allowingRawControlCharacters: true))
+    try decodeResult(
+        for: task, json: JSONValue.parse(ModelOutputText.unfenced(modelOutput), allowingRawControlCharacters: true))
 }
 
 /// Checks already-parsed JSON for `task` (a cached result, say); see ``Generable/decode(json:)``.

@@ -59,12 +59,14 @@ public struct Summary: Generable, Codable, Equatable, Hashable {
     public static let generationSchema: GenerationSchema = .object([
         .init("overview", description: "The gist of the material in 2 to 3 sentences.",
               .string(maxLength: 1_000, maxWords: 120, forbiddenCharacters: "\n", sentences: 2...3)),
-        .init("keyPoints", description: "3 to 8 distinct key points from the material, most important first, each one sentence.",
+        .init("keyPoints",
+              description: "3 to 8 distinct key points from the material, most important first, each one sentence.",
               .array(items: keyPointSchema, minItems: 3, maxItems: 8, distinct: .items)),
         .init("sections", description: "The key points of each top-level section, in document order.",
               .array(
                 items: .object([
-                    .init("section", description: "The section's heading.", .string(maxLength: 120, forbiddenCharacters: "\n")),
+                    .init("section", description: "The section's heading.",
+                          .string(maxLength: 120, forbiddenCharacters: "\n")),
                     .init("keyPoints", description: "1 to 5 distinct key points of the section, each one sentence.",
                           .array(items: keyPointSchema, minItems: 1, maxItems: pointsPerSection, distinct: .items)),
                 ]),
@@ -100,9 +102,12 @@ public struct Summary: Generable, Codable, Equatable, Hashable {
         let sentences = ResultProse.sentenceCount(overview)
         if !(2...3).contains(sentences) {
             issues.append(ValidationIssue(
-                path: "overview", message: "has \(sentences) sentence\(sentences == 1 ? "" : "s"), but it must have 2 to 3"))
+                path: "overview",
+                message: "has \(sentences) sentence\(sentences == 1 ? "" : "s"), but it must have 2 to 3"))
         }
-        if let filler = ItemRules.fillerIssue(overview, path: "overview", what: "what the material says") { issues.append(filler) }
+        if let filler = ItemRules.fillerIssue(overview, path: "overview", what: "what the material says") {
+            issues.append(filler)
+        }
         let overviewSentences = SentenceSplitter().split(overview).enumerated().map { index, sentence in
             (name: "sentence \(index + 1) of the overview", text: sentence.text)
         }
@@ -110,7 +115,8 @@ public struct Summary: Generable, Codable, Equatable, Hashable {
         issues += ItemRules.nearCopyIssues(keyPoints, at: { "keyPoints[\($0)]" }, others: overviewSentences)
             .filter { $0.message.contains("of the overview") }
         for (index, group) in sections.enumerated() {
-            issues += ItemRules.nearCopyIssues(group.keyPoints, at: { "sections[\(index)].keyPoints[\($0)]" }, others: overviewSentences)
+            issues += ItemRules.nearCopyIssues(
+                group.keyPoints, at: { "sections[\(index)].keyPoints[\($0)]" }, others: overviewSentences)
                 .filter { $0.message.contains("of the overview") }
         }
         return issues

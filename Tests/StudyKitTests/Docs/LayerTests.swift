@@ -20,18 +20,6 @@ struct LayerTests {
     static let allowed: [Allowed] = [
         Allowed(file: "Routing/Chunking/SectionItems.swift", symbol: "QuoteLocator",
                 reason: "where a quote lies in the material; it moves down with Output's SectionGroups"),
-        Allowed(file: "Schema/ItemRepairs.swift", symbol: "Grounding",
-                reason: "repairs that need grounding; rules that need tasks move to Tasks"),
-        Allowed(file: "Schema/ItemRepairs.swift", symbol: ".supportProblem",
-                reason: "Grounding's support check, as above"),
-        Allowed(file: "Schema/ItemRules.swift", symbol: "Grounding",
-                reason: "item rules that need grounding; they move to Tasks"),
-        Allowed(file: "Schema/ItemRules.swift", symbol: "ResultProse",
-                reason: "item rules that read result prose; they move to Tasks"),
-        Allowed(file: "Schema/ItemRules.swift", symbol: "StudyTask",
-                reason: "item rules per task; they move to Tasks"),
-        Allowed(file: "Schema/MergedPart.swift", symbol: "DroppedItem",
-                reason: "a merged part reports the items it dropped; DroppedItem is Tasks'"),
     ]
 
     static let sources = TestPaths.packageRoot.appendingPathComponent("Sources/StudyKit")

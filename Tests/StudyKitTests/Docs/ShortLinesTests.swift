@@ -7,9 +7,11 @@ import Testing
 /// root's own files are checked too. Failures print as `file:line: 131 characters`.
 @Suite("Short files and lines")
 struct ShortLinesTests {
-    /// The folders (with their subfolders) that meet the limits. Routing, Schema and Tasks join
-    /// when their long lines are wrapped.
-    static let doneFolders = ["Audio", "Cache", "CLI", "Engines", "Evaluation", "HTTP", "Import", "Output", "Text"]
+    /// The folders (with their subfolders) that meet the limits. Routing joins when its long
+    /// lines are wrapped and its two large files split.
+    static let doneFolders = [
+        "Audio", "Cache", "CLI", "Engines", "Evaluation", "HTTP", "Import", "Output", "Schema", "Tasks", "Text",
+    ]
     static let maximumLines = 600
     static let maximumCharacters = 120
 

@@ -237,6 +237,28 @@ struct ItemRulesTests {
         }
     }
 
+    /// Schema's list of field names (it may not ask Tasks for them) is every member name of every
+    /// task's schema, no more and no less: a field added to a task fails here until it is listed.
+    @Test func theFieldNamesAreEveryTasksSchemaMembers() {
+        var collected: Set<String> = []
+        func collect(_ schema: GenerationSchema) {
+            switch schema {
+            case .object(let properties):
+                for property in properties {
+                    collected.insert(property.name)
+                    collect(property.schema)
+                }
+            case .array(let items, _, _, _): collect(items)
+            default: break
+            }
+        }
+        for task in StudyTask.allCases { collect(task.generationSchema) }
+        let listed = Set(ItemRules.allFieldNames)
+        #expect(collected.subtracting(listed).sorted() == [], "fields ItemRules.allFieldNames lacks")
+        #expect(listed.subtracting(collected).sorted() == [], "names ItemRules.allFieldNames has that no task has")
+        #expect(ItemRules.allFieldNames.count == listed.count, "each name once")
+    }
+
     // MARK: Minimums are per field
 
     @Test(arguments: [

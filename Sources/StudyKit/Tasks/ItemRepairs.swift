@@ -125,8 +125,8 @@ enum ItemRepairs {
         let long = answer.split(whereSeparator: \.isWhitespace).count > answerWords
         guard long || !Grounding.supports(quote: quote, answer) else { return nil }
         let words = answer.split(whereSeparator: \.isWhitespace).map(String.init)
-        let quoteWords = Grounding.normalizedWords(quote)
-        let asked = Set(Grounding.contentStems(question))
+        let quoteWords = GroundingWords.normalizedWords(quote)
+        let asked = Set(GroundingWords.contentStems(question))
         var best: [String] = []
         for start in words.indices {
             for end in stride(from: words.count, to: start, by: -1) where end - start > best.count {
@@ -143,9 +143,9 @@ enum ItemRepairs {
                 }
                 guard !run.isEmpty, run.count <= 8, run.count > best.count else { continue }
                 let text = run.joined(separator: " ")
-                let normalized = Grounding.normalizedWords(text)
-                guard !normalized.isEmpty, Grounding.containsRun(normalized, in: quoteWords) else { continue }
-                let stems = Grounding.contentStems(text)
+                let normalized = GroundingWords.normalizedWords(text)
+                guard !normalized.isEmpty, GroundingWords.containsRun(normalized, in: quoteWords) else { continue }
+                let stems = GroundingWords.contentStems(text)
                 guard stems.contains(where: { !asked.contains($0) }) else { continue }
                 best = run
             }
@@ -175,7 +175,9 @@ enum ItemRepairs {
     /// replay of both halves' recorded quizzes: "What is the time complexity of binary search?" →
     /// "O(log n)", quoting the sentence before the one that says it); the item is the model's, the
     /// quote becomes the material's own sentence, and every other rule still judges it.
-    static func requote(answer: String, question: String, quote: String, sentences: [String], maxLength: Int) -> String? {
+    static func requote(
+        answer: String, question: String, quote: String, sentences: [String], maxLength: Int
+    ) -> String? {
         guard Grounding.supportProblem(question: question, answer: answer, quote: quote) != nil else { return nil }
         var found: String?
         for sentence in sentences
@@ -308,11 +310,11 @@ enum ItemRepairs {
     static func namedSubject(_ point: String, material: String) -> String? {
         let words = point.split(separator: " ").map(String.init)
         guard words.count >= 3, let verbs = subjectVerbs[words[0]] else { return nil }
-        let opening = Array(Grounding.normalizedWords(point).prefix(6))
+        let opening = Array(GroundingWords.normalizedWords(point).prefix(6))
         let sentences = SentenceSplitter().split(material).map(\.text)
         guard
             let at = sentences.indices.first(where: {
-                $0 > 0 && Array(Grounding.normalizedWords(sentences[$0]).prefix(opening.count)) == opening
+                $0 > 0 && Array(GroundingWords.normalizedWords(sentences[$0]).prefix(opening.count)) == opening
             })
         else { return nil }
         let before = sentences[at - 1].split(whereSeparator: \.isWhitespace).map(String.init)
