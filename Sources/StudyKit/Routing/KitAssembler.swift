@@ -86,7 +86,8 @@ public struct KitAssembler: Sendable {
                 do {
                     let kit = try await router.run(kitRequest)
                     if case .studyKit(let bundle) = kit.result {
-                        return try await completed(kit, bundle: bundle, headline: headline, request: request, order: order)
+                        return try await completed(
+                            kit, bundle: bundle, headline: headline, request: request, order: order)
                     }
                 } catch RoutingError.noEngine(let steps) {
                     kitFallbacks = steps

@@ -172,7 +172,8 @@ import Testing
     /// besides is an entry of its own and counts whole in the deck's size; an entry that adds less
     /// than that to a list said before is a copy, and only what it adds counts.
     @Test func anEntryRepeatingAnOptionListButWithItsOwnTextCountsWhole() throws {
-        let options = (1...24).map { "- option\($0) <integer> Sets how many milliseconds step \($0) may run before it stops" }
+        let options = (1...24)
+            .map { "- option\($0) <integer> Sets how many milliseconds step \($0) may run before it stops" }
             .joined(separator: "\n")
         func own(_ index: Int, _ length: Int) -> String {
             let text = Self.sections[index].text.trimmingCharacters(in: .whitespacesAndNewlines)

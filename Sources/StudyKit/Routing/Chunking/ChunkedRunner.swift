@@ -179,7 +179,9 @@ public struct ChunkedRunner: Sendable {
     }
 
     /// ``plan(_:)`` whatever the request's budget.
-    private func planIgnoringBudget(_ request: RoutingRequest, outline given: DocumentOutline? = nil) async -> Planned? {
+    private func planIgnoringBudget(
+        _ request: RoutingRequest, outline given: DocumentOutline? = nil
+    ) async -> Planned? {
         guard Self.chunkedTasks.contains(request.task), request.engine != .builtin else { return nil }
         let document = request.document
         let decision = backend(for: request.task, characterCount: document.characterCount)
