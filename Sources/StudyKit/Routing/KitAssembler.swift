@@ -72,23 +72,30 @@ public struct KitAssembler: Sendable {
         // The seconds a failed kit request took: the kit's own, beside its parts' (#53).
         var kitSeconds = 0.0
         let order = await remoteServes(request) ? Self.remoteOrder(request.counts) : Self.executionOrder
+        // The document's outline when the kit fits a window, made once: whether the kit is one
+        // request, and each part's groups of sections, read this one.
+        var outline: DocumentOutline?
         if request.engine != .builtin, request.engine != .local, let kitEngine,
-            await kitFitsWhole(kitEngine, request: request), !asksPerGroup(request)
+            await kitFitsWhole(kitEngine, request: request)
         {
-            var kitRequest = request
-            kitRequest.task = .studyKit
-            kitRequest.firstEngineOnly = true
-            let kitStarted = router.clock.now()
-            defer { kitSeconds = router.clock.now().timeIntervalSince(kitStarted) }
-            do {
-                let kit = try await router.run(kitRequest)
-                if case .studyKit(let bundle) = kit.result {
-                    return try await completed(kit, bundle: bundle, headline: headline, request: request, order: order)
+            if chunker != nil { outline = DocumentOutline(text: request.document.text) }
+            if !asksPerGroup(request, outline: outline) {
+                var kitRequest = request
+                kitRequest.task = .studyKit
+                kitRequest.firstEngineOnly = true
+                let kitStarted = router.clock.now()
+                defer { kitSeconds = router.clock.now().timeIntervalSince(kitStarted) }
+                do {
+                    let kit = try await router.run(kitRequest)
+                    if case .studyKit(let bundle) = kit.result {
+                        return try await completed(
+                            kit, bundle: bundle, headline: headline, request: request, order: order)
+                    }
+                } catch RoutingError.noEngine(let steps) {
+                    kitFallbacks = steps
+                } catch RoutingError.forcedEngineFailed(let engine, let reason) {
+                    kitFallbacks = [FallbackStep(engine: engine, reason: reason)]
                 }
-            } catch RoutingError.noEngine(let steps) {
-                kitFallbacks = steps
-            } catch RoutingError.forcedEngineFailed(let engine, let reason) {
-                kitFallbacks = [FallbackStep(engine: engine, reason: reason)]
             }
         }
 
@@ -96,7 +103,11 @@ public struct KitAssembler: Sendable {
         for task in order {
             var partRequest = request
             partRequest.task = task
-            byTask[task] = if let chunker { try await chunker.run(partRequest) } else { try await router.run(partRequest) }
+            byTask[task] = if let chunker {
+                try await chunker.run(partRequest, outline: outline)
+            } else {
+                try await router.run(partRequest)
+            }
         }
         var results: [(StudyTask, RoutedResult)] = Self.remoteParts.compactMap { task in
             byTask[task].map { (task, $0) }
@@ -174,12 +185,13 @@ public struct KitAssembler: Sendable {
     /// per group of sections (``ChunkedRunner``, ``SectionGroupPlanner``) — a model whose window
     /// holds the whole document still writes 10 good cards more reliably than 45. A page of
     /// notes (12 cards, 8 questions) stays one kit request.
-    private func asksPerGroup(_ request: RoutingRequest) -> Bool {
-        guard chunker != nil else { return false }
-        let outline = DocumentOutline(text: request.document.text)
+    /// `outline` is the document's, `nil` without a chunker (no groups to ask by).
+    private func asksPerGroup(_ request: RoutingRequest, outline: DocumentOutline?) -> Bool {
+        guard let outline else { return false }
+        let sections = BodySections(outline: outline)
         return [StudyTask.flashcards, .quiz].contains { task in
             guard let limit = SectionGroupPlanner.groupLimit(task),
-                let wanted = SectionGroupPlanner.wantedItems(task, size: request.size, outline: outline)
+                let wanted = SectionGroupPlanner.wantedItems(task, size: request.size, sections: sections)
             else { return false }
             return wanted > limit
         }

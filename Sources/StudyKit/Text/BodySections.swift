@@ -42,8 +42,11 @@ struct BodySections: Sendable {
     /// Characters of distinct prose: each unit's text counted once, however often it is repeated.
     let distinctCharacters: Int
     /// Characters of the distinct body, headings and code included: each section's text, in
-    /// full, unless most of it was said in earlier sections — a copy (the textbook's three
-    /// copies, cut at other page breaks) adds only its units not said before. What a deck is
+    /// full, unless most of it was said in earlier sections and what is new in it is less than a
+    /// body section's ``minimumCharacters`` — a copy (the textbook's three copies, cut at other
+    /// page breaks) adds only its units not said before. An API entry that repeats the option
+    /// list of the entry before (`vm.runInNewContext` after `vm.runInContext`) but has its own
+    /// description and example is an entry of its own, counted whole. What a deck is
     /// sized by (``KitSize``, #54: the body `text --body` prints holds its code). A line said
     /// twice in a section that is mostly new (an example given in CommonJS and again as an ES
     /// module, a "Stability: 2" note under each entry) counts each time: it is body the reader
@@ -70,10 +73,14 @@ struct BodySections: Sendable {
                 let copied = unit.text.count >= Self.copiedSentenceCharacters && seenUnits.contains(unit.text)
                 return copied ? sum + unit.text.count : sum
             }
-            // Most of it said in earlier sections: a copy (the textbook's, cut at other page
-            // breaks), only its new units count, once. Else all of it, lines said twice included.
+            // Most of it said in earlier sections, and too little new text to be a body section
+            // of its own: a copy (the textbook's, cut at other page breaks), only its new units
+            // count, once. Else all of it, lines said twice included: an API entry that shares
+            // its option list with the entry before but brings its own description and example
+            // is an entry the reader studies, the options read there too.
             let newOnce = Set(new.map(\.text)).reduce(0) { $0 + $1.count }
-            withCode += saidBefore * 2 > sectionWithCode ? newOnce : sectionWithCode
+            let isCopy = saidBefore * 2 > sectionWithCode && newOnce < Self.minimumCharacters
+            withCode += isCopy ? newOnce : sectionWithCode
             for unit in new where seenUnits.insert(unit.text).inserted && !unit.isCode && !unit.isHeading {
                 distinct += unit.text.count
             }

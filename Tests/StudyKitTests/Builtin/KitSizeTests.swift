@@ -167,6 +167,34 @@ import Testing
             > BuiltinEngine.cardCount(BuiltinAnalysis(text: Self.markdown(once), title: nil), size: .followsMaterial))
     }
 
+    /// An API page documents the same options under each entry (`vm.runInNewContext` repeats
+    /// `vm.runInContext`'s list): an entry that brings a body section's worth of its own text
+    /// besides is an entry of its own and counts whole in the deck's size; an entry that adds less
+    /// than that to a list said before is a copy, and only what it adds counts.
+    @Test func anEntryRepeatingAnOptionListButWithItsOwnTextCountsWhole() throws {
+        let options = (1...24)
+            .map { "- option\($0) <integer> Sets how many milliseconds step \($0) may run before it stops" }
+            .joined(separator: "\n")
+        func own(_ index: Int, _ length: Int) -> String {
+            let text = Self.sections[index].text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let cut = text.prefix(length)
+            return String(cut[..<(cut.lastIndex(of: ".").map { cut.index(after: $0) } ?? cut.endIndex)])
+        }
+        func entry(_ heading: String, _ text: String) -> String { "## \(heading)\n\n\(options)\n\n\(text)" }
+        let first = entry("run.inContext(code)", own(0, 900))
+        let ownEntry = entry("run.inNewContext(code)", own(1, 900))
+        let copy = entry("run.inThisContext(code)", own(2, 300))
+        let sections = { (text: String) in BuiltinAnalysis(text: text, title: nil).sections }
+        let alone = sections(first).distinctCharactersWithCode
+        let whole = sections(ownEntry).distinctCharactersWithCode
+        // The second entry's list was said before, but its own text makes it an entry: all of it counts.
+        #expect(sections(first + "\n\n" + ownEntry).distinctCharactersWithCode == alone + whole)
+        // The third adds under 500 characters to the list: a copy, its list counted once.
+        let withCopy = sections(first + "\n\n" + copy).distinctCharactersWithCode
+        #expect(withCopy > alone)
+        #expect(withCopy < alone + sections(copy).distinctCharactersWithCode - options.count / 2)
+    }
+
     @Test(arguments: [5, 12, 30])
     func cardsSetsTheDeck(_ count: Int) throws {
         let text = Self.markdown(Self.sections)

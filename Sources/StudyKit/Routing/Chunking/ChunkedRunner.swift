@@ -117,12 +117,18 @@ public struct ChunkedRunner: Sendable {
 
     /// Plans without generating: the engines are asked for their windows and token counts only.
     public func plan(_ request: RoutingRequest) async -> Planned? {
+        await plan(request, outline: nil)
+    }
+
+    /// ``plan(_:)`` with the document's outline when the caller has it (``KitAssembler`` made
+    /// it to decide on one kit request): the plan reads that one, not a new one.
+    func plan(_ request: RoutingRequest, outline: DocumentOutline?) async -> Planned? {
         // A command's default time budget (import with local models alone) keeps the main job
         // fast: the router then has the builtin engine extract a part that does not fit whole and
         // the model rewrite its items. Chunks are for a run without a budget, with `--budget`, or
         // under the default a remote engine's run is given for its chunks (#54).
         if request.engine == .auto, request.budget != nil, budget == nil { return nil }
-        return await planIgnoringBudget(request)
+        return await planIgnoringBudget(request, outline: outline)
     }
 
     /// The most seconds ``sizedBudget(_:tasks:floor:)`` gives a job: a book's chunks past it go to
@@ -173,7 +179,9 @@ public struct ChunkedRunner: Sendable {
     }
 
     /// ``plan(_:)`` whatever the request's budget.
-    private func planIgnoringBudget(_ request: RoutingRequest) async -> Planned? {
+    private func planIgnoringBudget(
+        _ request: RoutingRequest, outline given: DocumentOutline? = nil
+    ) async -> Planned? {
         guard Self.chunkedTasks.contains(request.task), request.engine != .builtin else { return nil }
         let document = request.document
         let decision = backend(for: request.task, characterCount: document.characterCount)
@@ -200,7 +208,7 @@ public struct ChunkedRunner: Sendable {
                 // sections when the document asks for more items than one answer writes well.
                 // Only a task whose items are grouped is worth the outline (not a headline, a summary, a map).
                 guard kind == .remote, SectionGroupPlanner.groupLimit(request.task) != nil else { return nil }
-                let outline = DocumentOutline(text: document.text)
+                let outline = given ?? DocumentOutline(text: document.text)
                 let perByte = Double(budget.documentTokens) / Double(max(1, document.text.utf8.count)) * 1.05
                 guard let plan = SectionGroupPlanner.plan(
                     text: document.text, outline: outline, task: request.task, size: request.size,
@@ -230,7 +238,7 @@ public struct ChunkedRunner: Sendable {
             // One count of the whole document gives the tokens per byte of this text; 5% more
             // keeps an estimated chunk from spilling over its exact count.
             let perByte = Double(budget.documentTokens) / Double(max(1, document.text.utf8.count)) * 1.05
-            let outline = DocumentOutline(text: document.text)
+            let outline = given ?? DocumentOutline(text: document.text)
             let plan = ChunkPlanner.plan(text: document.text, outline: outline, budget: chunkBudget) {
                 Int((Double($0.utf8.count) * perByte).rounded(.up))
             }
@@ -246,7 +254,12 @@ public struct ChunkedRunner: Sendable {
 
     /// Runs the request: chunked when its document does not fit, else straight through the router.
     public func run(_ request: RoutingRequest) async throws -> RoutedResult {
-        guard let planned = await plan(request) else { return try await router.run(request) }
+        try await run(request, outline: nil)
+    }
+
+    /// ``run(_:)`` with the document's outline when the caller has it.
+    func run(_ request: RoutingRequest, outline: DocumentOutline?) async throws -> RoutedResult {
+        guard let planned = await plan(request, outline: outline) else { return try await router.run(request) }
         return try await run(request, planned: planned)
     }
 

@@ -26,8 +26,12 @@ enum SectionGroupPlanner {
 
     /// The cards or questions the whole document asks for under `size`; `nil` for another task.
     static func wantedItems(_ task: StudyTask, size: KitSize, outline: DocumentOutline) -> Int? {
+        wantedItems(task, size: size, sections: BodySections(outline: outline))
+    }
+
+    /// ``wantedItems(_:size:outline:)`` from the body sections when the caller has them.
+    static func wantedItems(_ task: StudyTask, size: KitSize, sections: BodySections) -> Int? {
         guard groupLimit(task) != nil else { return nil }
-        let sections = BodySections(outline: outline)
         let cards = size.cardCount(
             distinctCharacters: sections.distinctCharactersWithCode, bodySections: sections.distinctBody.count)
         return task == .quiz ? size.questionCount(cards: cards) : cards
