@@ -504,10 +504,12 @@ public struct RoutingEngine: Sendable {
                     material: InjectedInstructions(material).stripped, counts: counts, model: model,
                     skeleton: self.skeleton(task, document: document))
             }
+            // The builtin engine's headline, made only when a headline answer needs an item of it.
+            let builtinHeadline: @Sendable () -> AnyStudyResult? = { self.skeleton(.headline, document: document) }
             var generated = try await generateValidatedOnce(
                 task: task, engine: engine, prompt: prompt, material: material, language: document.language, reserve: reserve, key: key,
                 spent: &spent, deadline: deadline, judge: PartJudge.judgedTasks.contains(task) ? judge : nil,
-                stopsCopies: stopsCopies)
+                stopsCopies: stopsCopies, fallback: task == .headline ? builtinHeadline : nil)
             if generated.items.isEmpty {
                 generated.items = ItemProvenance.written(
                     in: generated.result, model: generated.model, material: document.titleAndText, cached: false)
@@ -523,7 +525,7 @@ public struct RoutingEngine: Sendable {
     private func generateValidatedOnce(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
         spent: inout Usage, deadline: TimeBudget? = nil, judge: (@Sendable (String) -> PartJudge)? = nil,
-        stopsCopies: Bool = false
+        stopsCopies: Bool = false, fallback: (@Sendable () -> AnyStudyResult?)? = nil
     ) async throws -> Generated {
         // An answer about material without Chinese, Japanese or Korean is refused for them, so
         // its grammar has none to offer.
@@ -538,6 +540,8 @@ public struct RoutingEngine: Sendable {
         let injected = InjectedInstructions(material)
         // Automatic routing only: a forced engine's copy is its answer.
         let copying = stopsCopies ? Self.copyStop(task: task, engine: engine, material: injected.stripped) : nil
+        // A headline with one item repaired from the builtin engine's, kept while the re-ask tries for both.
+        var halfHeadline: Generated?
         for round in 0..<2 {
             let sent = request
             let roundStarted = clock.now()
@@ -657,7 +661,7 @@ public struct RoutingEngine: Sendable {
                 if looped { throw repeated }
                 if cut { throw truncated }
                 if case .truncated = error { throw EngineError.truncated("the answer's JSON ended mid-way") }
-                let problems: [String]
+                var problems: [String]
                 if let judgedProblems {
                     problems = judgedProblems
                 } else if case .invalid(let issues) = error {
@@ -665,32 +669,42 @@ public struct RoutingEngine: Sendable {
                 } else {
                     problems = [error.message]
                 }
-                // A headline whose only fault is a long title keeps its blurb and its title's head
-                // (a subtitle dropped), with no model call: `repaired` (#53).
-                if task == .headline, case .invalid(let issues) = error, Self.onlyTitleTooLong(issues),
-                    let repaired = Self.titleCutHeadline(
-                        json: try? JSONValue.parse(ModelOutputText.unfenced(response.text)))
+                var feedback = error
+                // A headline is repaired where a rule says how (its title cut to its head; title and
+                // blurb judged apart, the builtin engine's item beside the one that passes), and
+                // every problem of it is named, so a re-ask can fix all of them at once (#53).
+                if task == .headline, case .invalid = error,
+                    let mended = Self.repairedHeadline(
+                        json: try? JSONValue.parse(
+                            ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true),
+                        model: response.model, language: language, injected: injected,
+                        builtin: { if case .headline(let headline)? = fallback?() { headline } else { nil } }())
                 {
-                    if Self.answerIssues(repaired.result, language: language, injected: injected).all.isEmpty {
-                        note("\(engine.kind.rawValue): the title was too long; cut to its head “\(repaired.title)”")
-                        spent = usage
+                    problems = mended.problems.map(\.description)
+                    feedback = .invalid(mended.problems)
+                    if let result = mended.result {
                         var generated = Generated(
-                            result: repaired.result, model: response.model, usage: usage, reasked: round == 1)
-                        generated.items = ItemProvenance.written(
-                            in: repaired.result, model: response.model, material: injected.stripped, cached: false
-                        ).map {
-                            guard $0.path == "title" else { return $0 }
-                            return ItemProvenance(
-                                path: "title", kind: .repaired,
-                                note: "written by \(response.model); cut to its head (“\(repaired.original)”)")
-                        }
-                        return generated
+                            result: result, model: response.model, usage: usage, reasked: round == 1)
+                        generated.items = mended.items
+                        let how = mended.whole ? "its title cut to its head" : "one item kept, the builtin's beside it"
+                        note("\(engine.kind.rawValue): the headline was repaired (\(how)): "
+                            + problems.joined(separator: "; "))
+                        spent = usage
+                        // A whole repair ships at once; a half one after the re-ask, or with no time for it.
+                        if mended.whole || round == 1 { return generated }
+                        halfHeadline = generated
+                    }
+                    if round == 1, var halfHeadline {
+                        spent = usage
+                        halfHeadline.usage = usage
+                        halfHeadline.reasked = true
+                        return halfHeadline
                     }
                 }
                 if round == 1 { throw EngineError.invalidOutput(problems) }
                 // A headline that fails only on its title's length: the model shortens its own
                 // title, a smaller question than the whole headline again.
-                if task == .headline, case .invalid(let issues) = error, Self.onlyTitleTooLong(issues),
+                if task == .headline, case .invalid(let issues) = feedback, Self.onlyTitleTooLong(issues),
                     let shortened = try await shortenedTitleHeadline(
                         response.text, engine: engine, key: key, usage: &usage, deadline: deadline, injected: injected, language: language)
                 {
@@ -705,12 +719,16 @@ public struct RoutingEngine: Sendable {
                     let took = clock.now().timeIntervalSince(roundStarted)
                     let remaining = deadline.remaining(at: clock.now())
                     if took > remaining {
+                        if var halfHeadline {
+                            halfHeadline.usage = usage
+                            return halfHeadline
+                        }
                         let reason = FallbackReason.noTimeToAskAgain(took: took, remaining: remaining, budget: deadline.seconds)
                         throw EngineError.invalidOutput(problems + [reason.text])
                     }
                 }
                 note("\(engine.kind.rawValue): the answer failed validation (\(problems.count) problem\(problems.count == 1 ? "" : "s")); asking once more")
-                request.prompt = prompt + "\n\n" + error.feedback(maximumTokens: reaskFeedbackTokens)
+                request.prompt = prompt + "\n\n" + feedback.feedback(maximumTokens: reaskFeedbackTokens)
             }
         }
         throw EngineError.invalidOutput(["no valid answer"])
