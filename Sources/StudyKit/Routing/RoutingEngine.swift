@@ -303,9 +303,13 @@ public struct RoutingEngine: Sendable {
             }
             let mayEscalate = request.engine == .auto && kind == .local && order[(position + 1)...].contains(.remote)
                 && remoteBlocker() == nil
+            // A headline half repaired from the builtin engine's stands in for the builtin floor, never
+            // for a model engine still to come, which may write it whole.
+            let lastModel = !order[(position + 1)...].contains { $0 != .builtin }
             do {
                 return finished(try await attempt(
-                    request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks, log: log))
+                    request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks,
+                    log: log, halfRepairs: lastModel))
             } catch let skip as BudgetSkip {
                 if forced, let budget = request.budget { throw RoutingError.forcedEngineOutOfBudget(kind, seconds: budget.seconds) }
                 fallbacks.append(FallbackStep(engine: kind, reason: skip.reason))
@@ -332,7 +336,7 @@ public struct RoutingEngine: Sendable {
 
     private func attempt(
         _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool, fallbacks: [FallbackStep],
-        log: AttemptLog
+        log: AttemptLog, halfRepairs: Bool = false
     ) async throws -> RoutedResult {
         let kind = engine.kind
         let task = request.task
@@ -429,7 +433,7 @@ public struct RoutingEngine: Sendable {
             generated = try await generateValidated(
                 task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
                 document: document, reserve: limit, key: key, log: log, deadline: request.budget, counts: counts,
-                stopsCopies: request.engine == .auto)
+                stopsCopies: request.engine == .auto, halfRepairs: halfRepairs)
         } catch {
             storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
             throw error
@@ -492,7 +496,8 @@ public struct RoutingEngine: Sendable {
     /// is recorded as `copied`.
     private func generateValidated(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, document: Document, reserve: Int, key: AttemptKey,
-        log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard, stopsCopies: Bool = false
+        log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard, stopsCopies: Bool = false,
+        halfRepairs: Bool = false
     ) async throws -> Generated {
         let started = clock.now()
         var spent = Usage(promptTokens: 0, completionTokens: 0)
@@ -509,7 +514,7 @@ public struct RoutingEngine: Sendable {
             var generated = try await generateValidatedOnce(
                 task: task, engine: engine, prompt: prompt, material: material, language: document.language, reserve: reserve, key: key,
                 spent: &spent, deadline: deadline, judge: PartJudge.judgedTasks.contains(task) ? judge : nil,
-                stopsCopies: stopsCopies, fallback: task == .headline ? builtinHeadline : nil)
+                stopsCopies: stopsCopies, fallback: task == .headline ? builtinHeadline : nil, halfRepairs: halfRepairs)
             if generated.items.isEmpty {
                 generated.items = ItemProvenance.written(
                     in: generated.result, model: generated.model, material: document.titleAndText, cached: false)
@@ -525,7 +530,7 @@ public struct RoutingEngine: Sendable {
     private func generateValidatedOnce(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
         spent: inout Usage, deadline: TimeBudget? = nil, judge: (@Sendable (String) -> PartJudge)? = nil,
-        stopsCopies: Bool = false, fallback: (@Sendable () -> AnyStudyResult?)? = nil
+        stopsCopies: Bool = false, fallback: (@Sendable () -> AnyStudyResult?)? = nil, halfRepairs: Bool = false
     ) async throws -> Generated {
         // An answer about material without Chinese, Japanese or Korean is refused for them, so
         // its grammar has none to offer.
@@ -682,7 +687,7 @@ public struct RoutingEngine: Sendable {
                 {
                     problems = mended.problems.map(\.description)
                     feedback = .invalid(mended.problems)
-                    if let result = mended.result {
+                    if let result = mended.result, mended.whole || halfRepairs {
                         var generated = Generated(
                             result: result, model: response.model, usage: usage, reasked: round == 1)
                         generated.items = mended.items

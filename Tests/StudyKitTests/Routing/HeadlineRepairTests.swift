@@ -67,11 +67,12 @@ struct HeadlineRepairTests {
         }
     }
 
+    /// The headline on the local engine alone (`--engine local`): no model engine follows it.
     static func run(_ steps: [ScriptedModel.Step]) async throws -> (RoutedResult, ScriptedModel) {
         let local = ScriptedModel(.local, steps: steps)
         let router = RoutingEngine(local: local, remote: ScriptedModel(.remote, available: .unavailable(reason: "none")))
         let document = Document(text: text, title: nil, kind: .text, origin: "test")
-        let routed = try await router.run(RoutingRequest(task: .headline, document: document, useCache: false))
+        let routed = try await router.run(RoutingRequest(task: .headline, document: document, engine: .local, useCache: false))
         return (routed, local)
     }
 
@@ -94,7 +95,8 @@ struct HeadlineRepairTests {
     }
 
     /// A re-ask that fails again ships the model's repaired title beside the builtin engine's blurb,
-    /// not the builtin engine's whole headline.
+    /// not the builtin engine's whole headline, when no other model engine follows (a half repair
+    /// never stands in for a model that may write the headline whole: `RoutingEngineTests`).
     @Test func aReAskThatFailsAgainKeepsTheGoodItem() async throws {
         let (routed, local) = try await Self.run([
             Self.answer(Self.longTitle, Self.fillerBlurb), Self.answer(Self.longTitle, Self.fillerBlurb),
