@@ -101,6 +101,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
     let tokenizations = TokenizationMemo<[Int]>()
     let counts = TokenizationMemo<Int>()
     let requests = RequestCounter()
+    /// How fast the server read and wrote in this process (``ServerSpeedMeter``).
+    let speeds = ServerSpeedMeter()
 
     /// Creates an engine. Nothing is contacted until a method is called.
     public init(
@@ -314,6 +316,10 @@ public struct OpenAICompatibleEngine: LanguageModel {
     /// request answered in 2.0 s after a closed stream, 26.8 s after a closed plain request).
     public var streamsCheaply: Bool { true }
 
+    /// The server's speeds measured on its streamed answers in this process (``ServerSpeedMeter``);
+    /// a server is never asked to calibrate.
+    public func measuredSpeed(calibrate: Bool) async -> GenerationSpeed? { speeds.speed }
+
     /// One chat completion constrained to the request's schema.
     ///
     /// An answer cut at the response limit is returned, with `finishReason` `"length"` and its
@@ -384,6 +390,8 @@ public struct OpenAICompatibleEngine: LanguageModel {
             continuation.yield(.partial(answer.text))
             continuation.yield(.completed(answer))
         }
+        let sent = timing.now()
+        var firstToken: Date?
         let response = try await shaped(request, on: found, stream: true) { payload in
             try await exchange("POST", path, payload, deadline: deadline, retries: retryPolicy.maxRetries,
                 accept: "text/event-stream")
@@ -403,6 +411,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
                 for payload in parser.feed(chunk) {
                     if let snapshot = try reader.read(payload, endpoint: shownURL(path),
                         redactor: Redactor(endpoint.apiKey)) {
+                        if firstToken == nil { firstToken = timing.now() }
                         continuation.yield(.partial(snapshot))
                     }
                 }
@@ -418,6 +427,7 @@ public struct OpenAICompatibleEngine: LanguageModel {
                 continuation.yield(.partial(snapshot))
             }
         }
+        let finished = timing.now()
         if !reader.sawEvent {
             // Nothing at all came back: how llama-cpp-python answers a streamed prompt over its
             // window. The same request asked plainly gets the server's own error (the window it
@@ -435,6 +445,11 @@ public struct OpenAICompatibleEngine: LanguageModel {
         } else {
             usage = try await countedUsage(request, text: reader.text, tokensStreamed: reader.contentEvents,
                 dialect: found.dialect)
+        }
+        if let firstToken {
+            speeds.record(
+                promptTokens: usage.promptTokens, untilFirstToken: firstToken.timeIntervalSince(sent),
+                answerTokens: usage.completionTokens, writing: finished.timeIntervalSince(firstToken))
         }
         continuation.yield(
             .completed(

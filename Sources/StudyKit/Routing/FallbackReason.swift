@@ -17,6 +17,8 @@ enum FallbackReason: Sendable, Equatable {
     case budgetUsedUp(seconds: Double)
     /// The engine's record says the job would take longer than what is left of the `--budget`.
     case expectedOverBudget(expected: Double, remaining: Double, budget: Double)
+    /// The job is expected to take longer than the server's request deadline, which would stop it.
+    case expectedOverDeadline(expected: Double, deadline: Double)
     /// The capability record: the model failed this job on each of its last `attempts` tries.
     case failedRecently(attempts: Int, outcomes: [AttemptOutcome], seconds: Double)
     /// The capability record: a job asked once a document was never accepted, and a first
@@ -48,6 +50,9 @@ enum FallbackReason: Sendable, Equatable {
         case .expectedOverBudget(let expected, let remaining, let budget):
             return "skipped: expected to take \(CapabilityPolicy.seconds(expected)), with only "
                 + "\(CapabilityPolicy.seconds(remaining)) of the \(CapabilityPolicy.seconds(budget)) budget left"
+        case .expectedOverDeadline(let expected, let deadline):
+            return "skipped: expected to take \(CapabilityPolicy.seconds(expected)), more than the server's "
+                + "\(CapabilityPolicy.seconds(deadline)) request deadline"
         case .failedRecently(let attempts, let outcomes, let seconds):
             let which = attempts == 1 ? "its last attempt" : "each of its last \(attempts) attempts"
             let how = Set(outcomes).map(Self.describe).sorted().joined(separator: ", ")

@@ -36,7 +36,12 @@ extension RoutingEngine {
         // in the KV cache, so its seconds per token make a whole part look several times faster
         // than it is (a whole summary started with 15 s left took them all and timed out).
         let sameJob = measured.filter { $0.key.job == key.job }
-        if key.job == .part, DurationEstimate.measuredSecondsPerToken(sameJob) == nil {
+        // A server's own speeds, measured on its streamed answers in this run (its prompt read apart
+        // from its answer written), before a rate lumped over other parts: a headline's rate counts
+        // its prompt and latency against each of its 40 tokens, and made a kit of the 1.5B look
+        // 292 s long (#53). The in-process engine keeps its record first: its speed is measured by
+        // its own calibration (the default setup's kit is tuned on it).
+        if key.job == .part, engine.kind == .remote || DurationEstimate.measuredSecondsPerToken(sameJob) == nil {
             let guess = DurationEstimate.seconds(promptTokens: promptTokens, responseTokens: responseTokens, kind: engine.kind, modelAttempts: [])
             let hinges = left.map { guess <= $0 && guess * 4 > $0 } ?? false
             if let speed = await engine.measuredSpeed(calibrate: hinges) {
@@ -55,6 +60,11 @@ extension RoutingEngine {
         let expected = await expectedSeconds(engine, key: key, promptTokens: promptTokens, responseTokens: responseTokens, left: left)
         // Read again: measuring the engine's speed took some of it.
         let remaining = budget.remaining(at: clock.now())
+        // An answer that cannot end before the server's request deadline is stopped there, its
+        // time spent and the part left unfinished (a 1.5B kit cut at 120 s had written one part, #53).
+        if let limit = engine.generationDeadline, expected > limit, expected <= remaining {
+            return FallbackReason.expectedOverDeadline(expected: expected, deadline: limit).text
+        }
         guard expected > remaining else { return nil }
         return FallbackReason.expectedOverBudget(expected: expected, remaining: remaining, budget: budget.seconds).text
     }

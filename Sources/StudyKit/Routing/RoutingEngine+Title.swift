@@ -32,15 +32,84 @@ extension RoutingEngine {
         !issues.isEmpty && issues.allSatisfy { $0.path == "title" && ($0.message.contains("words, but at most") || $0.message.contains("characters, but at most")) }
     }
 
-    /// The headline of `json` with its title cut to its head by rule
-    /// (``ItemRepairs/titleHead(_:maxWords:maxLength:)``), when it then decodes; with the title as
-    /// written. `nil` when no cut fits.
-    static func titleCutHeadline(json: JSONValue?) -> (result: AnyStudyResult, title: String, original: String)? {
-        guard let json, let long = json["title"]?.stringValue, let blurb = json["blurb"]?.stringValue,
-            let head = ItemRepairs.titleHead(long, maxWords: 6, maxLength: 60),
-            let result = try? decodeResult(for: .headline, json: ["title": .string(head), "blurb": .string(blurb)])
+    /// A headline answer mended by rule (#53), and every problem of the answer as written.
+    struct HeadlineRepair {
+        /// The headline to ship, when a rule could mend the answer; `nil` when not.
+        var result: AnyStudyResult?
+        /// How each of its items was made.
+        var items: [ItemProvenance] = []
+        /// Whether both items are the model's (its title perhaps cut to its head).
+        var whole = false
+        /// Every problem of the answer as written, the title's and the blurb's each named, so a
+        /// re-ask can fix all of them at once (a title refused for its length alone hid a filler blurb).
+        var problems: [ValidationIssue]
+    }
+
+    /// The problems of a headline of `title` and `blurb`: the schema's, else the answer rules'.
+    static func headlineIssues(
+        title: String, blurb: String, language: String, injected: InjectedInstructions
+    ) -> [ValidationIssue] {
+        do {
+            let result = try decodeResult(for: .headline, json: ["title": .string(title), "blurb": .string(blurb)])
+            return answerIssues(result, language: language, injected: injected).all
+        } catch {
+            if case .invalid(let issues) = error { return issues }
+            return [ValidationIssue(path: "", message: error.message)]
+        }
+    }
+
+    /// The headline `json` holds, repaired where a rule says how (#53): a title over 6 words cut
+    /// to its head (``ItemRepairs/titleHead(_:maxWords:maxLength:)``); then title and blurb judged
+    /// apart, each beside the `builtin` headline's other item, so a good title survives a bad blurb
+    /// (the builtin engine's blurb beside it) or the reverse. Never reworded.
+    static func repairedHeadline(
+        json: JSONValue?, model: String, language: String, injected: InjectedInstructions, builtin: Headline?
+    ) -> HeadlineRepair? {
+        guard let json, let written = json["title"]?.stringValue, let blurb = json["blurb"]?.stringValue
         else { return nil }
-        return (result, head, long)
+        func issues(_ title: String, _ blurb: String) -> [ValidationIssue] {
+            headlineIssues(title: title, blurb: blurb, language: language, injected: injected)
+        }
+        let cut = ItemRepairs.titleHead(written, maxWords: 6, maxLength: 60)
+        let title = cut ?? written
+        let asWritten = issues(written, blurb)
+        // Each item's own problems, judged beside the builtin engine's other item.
+        let titleAlone = builtin.map { issues(title, $0.blurb) }
+        let blurbAlone = builtin.map { issues($0.title, blurb) }
+        var problems = asWritten
+        let own = (titleAlone ?? []).filter { $0.path == "title" } + (blurbAlone ?? []).filter { $0.path == "blurb" }
+        for issue in own where !problems.contains(where: { $0.description == issue.description }) {
+            problems.append(issue)
+        }
+        var repair = HeadlineRepair(result: nil, problems: problems)
+        let cutNote = "written by \(model); cut to its head (“\(written)”)"
+        func provenance(_ result: AnyStudyResult, builtinItem: String?, reason: String) -> [ItemProvenance] {
+            ItemProvenance.written(in: result, model: model, material: injected.stripped, cached: false).map { item in
+                if item.path == builtinItem {
+                    let note = "the builtin engine's: the model's \(reason)"
+                    return ItemProvenance(path: item.path, kind: .extracted, note: note)
+                }
+                guard item.path == "title", cut != nil, builtinItem != "title" else { return item }
+                return ItemProvenance(path: "title", kind: .repaired, note: cutNote)
+            }
+        }
+        func headline(_ title: String, _ blurb: String) -> AnyStudyResult? {
+            try? decodeResult(for: .headline, json: ["title": .string(title), "blurb": .string(blurb)])
+        }
+        if cut != nil, issues(title, blurb).isEmpty, let result = headline(title, blurb) {
+            repair.result = result
+            repair.whole = true
+            repair.items = provenance(result, builtinItem: nil, reason: "")
+        } else if let builtin, titleAlone?.isEmpty == true, let result = headline(title, builtin.blurb) {
+            repair.result = result
+            let reason = (blurbAlone ?? []).first { $0.path == "blurb" }?.description ?? "blurb did not pass"
+            repair.items = provenance(result, builtinItem: "blurb", reason: reason)
+        } else if let builtin, blurbAlone?.isEmpty == true, let result = headline(builtin.title, blurb) {
+            repair.result = result
+            let reason = (titleAlone ?? []).first { $0.path == "title" }?.description ?? "title did not pass"
+            repair.items = provenance(result, builtinItem: "title", reason: reason)
+        }
+        return repair
     }
 
     /// The job that shortens `title`: the answer must be shorter and take every content word

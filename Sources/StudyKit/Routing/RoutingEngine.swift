@@ -311,9 +311,13 @@ public struct RoutingEngine: Sendable {
             }
             let mayEscalate = request.engine == .auto && kind == .local && order[(position + 1)...].contains(.remote)
                 && remoteBlocker() == nil
+            // A headline half repaired from the builtin engine's stands in for the builtin floor, never
+            // for a model engine still to come, which may write it whole.
+            let lastModel = !order[(position + 1)...].contains { $0 != .builtin }
             do {
                 return finished(try await attempt(
-                    request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks, log: log))
+                    request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks,
+                    log: log, halfRepairs: lastModel))
             } catch let skip as BudgetSkip {
                 if forced, let budget = request.budget { throw RoutingError.forcedEngineOutOfBudget(kind, seconds: budget.seconds) }
                 fallbacks.append(FallbackStep(engine: kind, reason: skip.reason))
@@ -340,7 +344,7 @@ public struct RoutingEngine: Sendable {
 
     private func attempt(
         _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool, fallbacks: [FallbackStep],
-        log: AttemptLog
+        log: AttemptLog, halfRepairs: Bool = false
     ) async throws -> RoutedResult {
         let kind = engine.kind
         let task = request.task
@@ -437,7 +441,7 @@ public struct RoutingEngine: Sendable {
             generated = try await generateValidated(
                 task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
                 document: document, reserve: limit, key: key, log: log, deadline: request.budget, counts: counts,
-                stopsCopies: request.engine == .auto)
+                stopsCopies: request.engine == .auto, halfRepairs: halfRepairs)
         } catch {
             storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
             throw error
@@ -500,7 +504,8 @@ public struct RoutingEngine: Sendable {
     /// is recorded as `copied`.
     private func generateValidated(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, document: Document, reserve: Int, key: AttemptKey,
-        log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard, stopsCopies: Bool = false
+        log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard, stopsCopies: Bool = false,
+        halfRepairs: Bool = false
     ) async throws -> Generated {
         let started = clock.now()
         var spent = Usage(promptTokens: 0, completionTokens: 0)
@@ -512,10 +517,12 @@ public struct RoutingEngine: Sendable {
                     material: InjectedInstructions(material).stripped, counts: counts, model: model,
                     skeleton: self.skeleton(task, document: document))
             }
+            // The builtin engine's headline, made only when a headline answer needs an item of it.
+            let builtinHeadline: @Sendable () -> AnyStudyResult? = { self.skeleton(.headline, document: document) }
             var generated = try await generateValidatedOnce(
                 task: task, engine: engine, prompt: prompt, material: material, language: document.language, reserve: reserve, key: key,
                 spent: &spent, deadline: deadline, judge: PartJudge.judgedTasks.contains(task) ? judge : nil,
-                stopsCopies: stopsCopies)
+                stopsCopies: stopsCopies, fallback: task == .headline ? builtinHeadline : nil, halfRepairs: halfRepairs)
             if generated.items.isEmpty {
                 generated.items = ItemProvenance.written(
                     in: generated.result, model: generated.model, material: document.titleAndText, cached: false)
@@ -531,7 +538,7 @@ public struct RoutingEngine: Sendable {
     private func generateValidatedOnce(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
         spent: inout Usage, deadline: TimeBudget? = nil, judge: (@Sendable (String) -> PartJudge)? = nil,
-        stopsCopies: Bool = false
+        stopsCopies: Bool = false, fallback: (@Sendable () -> AnyStudyResult?)? = nil, halfRepairs: Bool = false
     ) async throws -> Generated {
         // An answer about material without Chinese, Japanese or Korean is refused for them, so
         // its grammar has none to offer.
@@ -546,6 +553,8 @@ public struct RoutingEngine: Sendable {
         let injected = InjectedInstructions(material)
         // Automatic routing only: a forced engine's copy is its answer.
         let copying = stopsCopies ? Self.copyStop(task: task, engine: engine, material: injected.stripped) : nil
+        // A headline with one item repaired from the builtin engine's, kept while the re-ask tries for both.
+        var halfHeadline: Generated?
         for round in 0..<2 {
             let sent = request
             let roundStarted = clock.now()
@@ -672,7 +681,7 @@ public struct RoutingEngine: Sendable {
                 if looped { throw repeated }
                 if cut { throw truncated }
                 if case .truncated = error { throw EngineError.truncated("the answer's JSON ended mid-way") }
-                let problems: [String]
+                var problems: [String]
                 if let judgedProblems {
                     problems = judgedProblems
                 } else if case .invalid(let issues) = error {
@@ -680,32 +689,42 @@ public struct RoutingEngine: Sendable {
                 } else {
                     problems = [error.message]
                 }
-                // A headline whose only fault is a long title keeps its blurb and its title's head
-                // (a subtitle dropped), with no model call: `repaired` (#53).
-                if task == .headline, case .invalid(let issues) = error, Self.onlyTitleTooLong(issues),
-                    let repaired = Self.titleCutHeadline(
-                        json: try? JSONValue.parse(ModelOutputText.unfenced(response.text)))
+                var feedback = error
+                // A headline is repaired where a rule says how (its title cut to its head; title and
+                // blurb judged apart, the builtin engine's item beside the one that passes), and
+                // every problem of it is named, so a re-ask can fix all of them at once (#53).
+                if task == .headline, case .invalid = error,
+                    let mended = Self.repairedHeadline(
+                        json: try? JSONValue.parse(
+                            ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true),
+                        model: response.model, language: language, injected: injected,
+                        builtin: { if case .headline(let headline)? = fallback?() { headline } else { nil } }())
                 {
-                    if Self.answerIssues(repaired.result, language: language, injected: injected).all.isEmpty {
-                        note("\(engine.kind.rawValue): the title was too long; cut to its head “\(repaired.title)”")
-                        spent = usage
+                    problems = mended.problems.map(\.description)
+                    feedback = .invalid(mended.problems)
+                    if let result = mended.result, mended.whole || halfRepairs {
                         var generated = Generated(
-                            result: repaired.result, model: response.model, usage: usage, reasked: round == 1)
-                        generated.items = ItemProvenance.written(
-                            in: repaired.result, model: response.model, material: injected.stripped, cached: false
-                        ).map {
-                            guard $0.path == "title" else { return $0 }
-                            return ItemProvenance(
-                                path: "title", kind: .repaired,
-                                note: "written by \(response.model); cut to its head (“\(repaired.original)”)")
-                        }
-                        return generated
+                            result: result, model: response.model, usage: usage, reasked: round == 1)
+                        generated.items = mended.items
+                        let how = mended.whole ? "its title cut to its head" : "one item kept, the builtin's beside it"
+                        note("\(engine.kind.rawValue): the headline was repaired (\(how)): "
+                            + problems.joined(separator: "; "))
+                        spent = usage
+                        // A whole repair ships at once; a half one after the re-ask, or with no time for it.
+                        if mended.whole || round == 1 { return generated }
+                        halfHeadline = generated
+                    }
+                    if round == 1, var halfHeadline {
+                        spent = usage
+                        halfHeadline.usage = usage
+                        halfHeadline.reasked = true
+                        return halfHeadline
                     }
                 }
                 if round == 1 { throw EngineError.invalidOutput(problems) }
                 // A headline that fails only on its title's length: the model shortens its own
                 // title, a smaller question than the whole headline again.
-                if task == .headline, case .invalid(let issues) = error, Self.onlyTitleTooLong(issues),
+                if task == .headline, case .invalid(let issues) = feedback, Self.onlyTitleTooLong(issues),
                     let shortened = try await shortenedTitleHeadline(
                         response.text, engine: engine, key: key, usage: &usage, deadline: deadline, injected: injected, language: language)
                 {
@@ -720,12 +739,16 @@ public struct RoutingEngine: Sendable {
                     let took = clock.now().timeIntervalSince(roundStarted)
                     let remaining = deadline.remaining(at: clock.now())
                     if took > remaining {
+                        if var halfHeadline {
+                            halfHeadline.usage = usage
+                            return halfHeadline
+                        }
                         let reason = FallbackReason.noTimeToAskAgain(took: took, remaining: remaining, budget: deadline.seconds)
                         throw EngineError.invalidOutput(problems + [reason.text])
                     }
                 }
                 note("\(engine.kind.rawValue): the answer failed validation (\(problems.count) problem\(problems.count == 1 ? "" : "s")); asking once more")
-                request.prompt = prompt + "\n\n" + error.feedback(maximumTokens: reaskFeedbackTokens)
+                request.prompt = prompt + "\n\n" + feedback.feedback(maximumTokens: reaskFeedbackTokens)
             }
         }
         throw EngineError.invalidOutput(["no valid answer"])

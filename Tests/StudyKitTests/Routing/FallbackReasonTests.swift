@@ -33,6 +33,8 @@ struct FallbackReasonTests {
         Row(reason: .budgetUsedUp(seconds: 1.5), text: "skipped: the 1.5 s budget was used up before its turn"),
         Row(reason: .expectedOverBudget(expected: 25, remaining: 20, budget: 100),
             text: "skipped: expected to take 25 s, with only 20 s of the 100 s budget left"),
+        Row(reason: .expectedOverDeadline(expected: 196, deadline: 120),
+            text: "skipped: expected to take 196 s, more than the server's 120 s request deadline"),
         Row(reason: .failedRecently(attempts: 2, outcomes: [.cut, .invalid], seconds: 61),
             text: "skipped: it failed each of its last 2 attempts at this job (answers cut at the response limit, "
                 + "answers refused; 61 s in all), so it rests for up to 24 h; --engine tries it anyway"),
@@ -65,7 +67,7 @@ struct FallbackReasonTests {
     @Test func everyCaseHasARow() {
         var seen = Set<String>()
         for row in Self.rows { seen.insert(Self.name(row.reason)) }
-        #expect(seen.count == 11, "\(seen.sorted())")
+        #expect(seen.count == 12, "\(seen.sorted())")
     }
 
     /// The reason that misled before: it names the material's tokens and the room kept for the
@@ -133,6 +135,7 @@ struct FallbackReasonTests {
         case .escalated: return "escalated"
         case .budgetUsedUp: return "budgetUsedUp"
         case .expectedOverBudget: return "expectedOverBudget"
+        case .expectedOverDeadline: return "expectedOverDeadline"
         case .failedRecently: return "failedRecently"
         case .firstAnswerTooCostly: return "firstAnswerTooCostly"
         case .itemsTooCostly: return "itemsTooCostly"

@@ -80,6 +80,15 @@ final class ScriptedModel: LanguageModel {
 
     var calls: Calls { state.withLock { $0.calls } }
 
+    /// The request deadline a server engine declares (`nil`: none), set by ``withDeadline(_:)``.
+    var generationDeadline: TimeInterval? { declaredDeadline.withLock { $0 } }
+
+    /// This engine, declaring a request deadline of `seconds` as a server engine does.
+    func withDeadline(_ seconds: TimeInterval?) -> ScriptedModel {
+        declaredDeadline.withLock { $0 = seconds }
+        return self
+    }
+
     var modelName: String {
         guard nameKnownAfterContact else { return name }
         return state.withLock { $0.calls.availability > 0 } ? name : "server default"
@@ -156,6 +165,8 @@ final class ScriptedModel: LanguageModel {
             throw EngineError.transport("script exhausted")
         }
     }
+
+    private let declaredDeadline = Mutex<TimeInterval?>(nil)
 }
 
 extension ScriptedModel {
