@@ -21,11 +21,13 @@ extension RoutingEngine {
         name: "key_points", version: "summary.restatedKeyPoints/1",
         instructions: """
             You restate sentences of a student's notes as key points, in your own words.
-            For each numbered sentence, in order, write one sentence of at most 20 words that says its main fact differently. Keep its names and numbers, and add no fact of your own.
+            For each numbered sentence, in order, write one sentence of at most 20 words that says its main fact \
+            differently. Keep its names and numbers, and add no fact of your own.
             Example. Sentences:
             1. The mitochondria, found in almost every cell, produce most of the cell's ATP through respiration.
             2. In 1905 Einstein, then a patent clerk in Bern, published four papers that changed physics.
-            {"points": ["Most of a cell's ATP comes from respiration in its mitochondria.", "Four papers that Einstein published in 1905 changed physics."]}
+            {"points": ["Most of a cell's ATP comes from respiration in its mitochondria.", \
+            "Four papers that Einstein published in 1905 changed physics."]}
             Reply with a JSON object with "points".
             """,
         schema: restatedKeyPointsSchema(count: 1),
@@ -84,7 +86,8 @@ extension RoutingEngine {
         // A word of the material that its sentence does not have joins that sentence to another
         // one, which is how a restatement says something false ("… phases are caused by its
         // gravity …", where the tides are); a word of its own is plain English, not made up.
-        if let joined = Grounding.contentStems(point).first(where: { materialStems.contains($0) && !sentenceStems.contains($0) }) {
+        let joined = Grounding.contentStems(point).first { materialStems.contains($0) && !sentenceStems.contains($0) }
+        if let joined {
             return "the key point brought in a word of another sentence of the material (\(joined))"
         }
         if let invented = inventedWord(in: point, materialStems: materialStems, isEnglish: isInTheFrequencyTable) {
@@ -129,7 +132,8 @@ extension RoutingEngine {
     /// is each point's verdict (``RestatedPoints``), and it is refused when no point passes.
     static func restatedKeyPointsJob(_ sentences: [String], material: String) -> ItemJob {
         let prompt = "Sentences:\n" + sentences.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n")
-        return ItemJob(path: "keyPoints", prompt: prompt, schema: restatedKeyPointsSchema(count: sentences.count)) { json in
+        let schema = restatedKeyPointsSchema(count: sentences.count)
+        return ItemJob(path: "keyPoints", prompt: prompt, schema: schema) { json in
             guard let points = json["points"]?.arrayValue?.map({ $0.stringValue.map(ProseText.oneLine) ?? "" }),
                 points.count == sentences.count
             else {
@@ -174,6 +178,7 @@ extension RoutingEngine {
             [job], engine: engine, task: .summary, spec: Self.restatedKeyPointsSpec, request: request, log: log)[0]
         var points = summary.keyPoints
         var notes: [Int: (kind: ItemProvenance.Kind, note: String)] = [:]
+        let copy = "the material's own words, chosen by \(engine.modelName); not restated: "
         switch outcome {
         case .kept(let reason):
             note("\(engine.kind.rawValue): the copied key points stay as copied: \(reason)")
@@ -185,18 +190,18 @@ extension RoutingEngine {
             var seen = Set(points.map { ProseText.duplicateKey($0) })
             for (index, verdict) in zip(copied, restated.verdicts) {
                 guard case .restated(let text) = verdict else {
-                    notes[index] = (.extracted, "the material's own words, chosen by \(engine.modelName); not restated: \(verdict.reason ?? "")")
+                    notes[index] = (.extracted, copy + (verdict.reason ?? ""))
                     continue
                 }
                 // Nor a repeat or a near-copy of another point or of the overview.
                 let others = points.indices.filter { $0 != index }.map { points[$0] }
                     + SentenceSplitter().split(summary.overview).map(\.text)
                 guard !Self.nearCopy(text, of: others), seen.insert(ProseText.duplicateKey(text)).inserted else {
-                    notes[index] = (.extracted, "the material's own words, chosen by \(engine.modelName); not restated: the restatement repeats another point or the overview")
+                    notes[index] = (.extracted, copy + "the restatement repeats another point or the overview")
                     continue
                 }
                 points[index] = text
-                notes[index] = (.rewritten, "restated by \(engine.modelName) from the material's sentence it had copied")
+                notes[index] = (.rewritten, "restated by \(engine.modelName) from a sentence of the material")
             }
         }
         // The whole still validates and is grounded, as the model's answer had to: a restated
@@ -204,8 +209,9 @@ extension RoutingEngine {
         // is its copy again, until none does.
         var restated = summary
         restated.keyPoints = points
+        let size = AnyStudyResult.summary(summary).heldSize
         while true {
-            let issues = AnyStudyResult.summary(restated).validationIssues(size: AnyStudyResult.summary(summary).heldSize)
+            let issues = AnyStudyResult.summary(restated).validationIssues(size: size)
                 + Grounding.issues(in: .summary(restated), source: material)
                 + ModelAnswerRules.issues(in: .summary(restated), material: material)
             let failing = issues.filter { $0.path.hasPrefix("keyPoints") }
@@ -216,7 +222,7 @@ extension RoutingEngine {
             for index in broken.isEmpty ? rewrittenAt : broken {
                 restated.keyPoints[index] = summary.keyPoints[index]
                 let own = failing.first { $0.path.hasPrefix("keyPoints[\(index)]") } ?? first
-                notes[index] = (.extracted, "the material's own words, chosen by \(engine.modelName); not restated: the restatement \(own.message)")
+                notes[index] = (.extracted, copy + "the restatement \(own.message)")
             }
             if broken.isEmpty || rewrittenAt.count == broken.count { break }
         }

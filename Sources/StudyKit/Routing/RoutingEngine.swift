@@ -435,7 +435,7 @@ public struct RoutingEngine: Sendable {
             throw error
         }
         // A server model's copied key points, restated by it where it can (#53).
-        if request.engine == .auto, kind == .remote {
+        if request.engine == .auto, kind == .remote, capability.restatesCopiedKeyPoints {
             (generated.result, generated.items) = await restatingCopiedKeyPoints(
                 generated.result, items: generated.items, engine: engine, request: request,
                 material: InjectedInstructions([document.title, sent].compactMap { $0 }.joined(separator: "\n")).stripped,

@@ -32,11 +32,16 @@ struct RestatedKeyPointTests {
 
     @Test(arguments: [
         // The sentence's words in another order, a clause made a subject: restated.
-        Case(sentence: clouds, point: "Rising water vapour that cools and condenses into droplets forms clouds.", problem: nil),
-        Case(sentence: rain, point: "Droplets in a cloud fall as rain once they grow too heavy to stay in the air.", problem: nil),
+        Case(
+            sentence: clouds, point: "Rising water vapour that cools and condenses into droplets forms clouds.",
+            problem: nil),
+        Case(
+            sentence: rain, point: "Droplets in a cloud fall as rain once they grow too heavy to stay in the air.",
+            problem: nil),
         Case(sentence: share, point: "The oceans are where about 86 percent of all evaporation happens.", problem: nil),
         Case(
-            sentence: evaporation, point: "The Sun's heat warming the oceans' surface is what mainly drives evaporation.",
+            sentence: evaporation,
+            point: "The Sun's heat warming the oceans' surface is what mainly drives evaporation.",
             problem: nil),
         // A word of another sentence joins two facts into a false one.
         Case(
@@ -44,7 +49,8 @@ struct RestatedKeyPointTests {
             problem: "the key point brought in a word of another sentence of the material (cloud)"),
         // The sentence with one word changed is still a copy.
         Case(
-            sentence: evaporation, point: "Evaporation is driven mostly by the Sun's heat warming the surface of the oceans.",
+            sentence: evaporation,
+            point: "Evaporation is driven mostly by the Sun's heat warming the surface of the oceans.",
             problem: "the key point copied its sentence but for a word or two"),
         // A piece of the sentence is the material's words again.
         Case(
@@ -93,7 +99,8 @@ struct RestatedKeyPointTests {
     static func summary(_ remote: ScriptedModel, engine: EngineChoice = .auto) async throws -> RoutedResult {
         let document = Document(text: material, title: nil, kind: .text, origin: "test")
         let router = RoutingEngine(
-            local: ScriptedModel(.local, available: .unavailable(reason: "none")), remote: remote, cache: nil)
+            local: ScriptedModel(.local, available: .unavailable(reason: "none")), remote: remote, cache: nil,
+            capability: try CapabilityPolicy(environment: [:]))
         return try await router.run(RoutingRequest(task: .summary, document: document, engine: engine))
     }
 
