@@ -21,25 +21,35 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// budget and the record allow (tests that script many refused answers to follow each one).
     public var boundsItemRewrites: Bool
 
+    /// Whether a remote model's key points copied word for word are given back to it to restate
+    /// (``RoutingEngine/restatingCopiedKeyPoints(_:items:engine:request:material:log:)``, #53). On
+    /// in the configured policy (``init(environment:)``), which the commands use; off by default,
+    /// so that a router built in a test answers as its scripted engines are scripted.
+    public var restatesCopiedKeyPoints: Bool
+
     /// The default: skip after 2 failures in a row, for 24 hours.
-    public init(failuresToSkip: Int = 2, skipDuration: TimeInterval = 86_400, boundsItemRewrites: Bool = true) {
+    public init(
+        failuresToSkip: Int = 2, skipDuration: TimeInterval = 86_400, boundsItemRewrites: Bool = true,
+        restatesCopiedKeyPoints: Bool = false
+    ) {
         self.failuresToSkip = max(0, failuresToSkip)
         self.skipDuration = skipDuration
         self.boundsItemRewrites = boundsItemRewrites
+        self.restatesCopiedKeyPoints = restatesCopiedKeyPoints
     }
 
     /// The policy configured by `STUDYKIT_SKIP_AFTER_FAILURES` (a whole number, 0 to never skip).
     /// - Throws: ``EngineError/invalidConfiguration(key:value:reason:)`` quoting a malformed value.
     public init(environment: [String: String]) throws(EngineError) {
         guard let text = environment["STUDYKIT_SKIP_AFTER_FAILURES"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
-            self.init()
+            self.init(restatesCopiedKeyPoints: true)
             return
         }
         guard let count = Int(text), count >= 0 else {
             throw .invalidConfiguration(
                 key: "STUDYKIT_SKIP_AFTER_FAILURES", value: text, reason: "expected a whole number of failures, 0 to never skip")
         }
-        self.init(failuresToSkip: count)
+        self.init(failuresToSkip: count, restatesCopiedKeyPoints: true)
     }
 
     /// Failed items in a row that make a model skip item rewrites: 10 by default. Items are

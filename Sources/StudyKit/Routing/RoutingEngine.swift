@@ -436,7 +436,7 @@ public struct RoutingEngine: Sendable {
                 throw BudgetSkip(reason: skip)
             }
         }
-        let generated: Generated
+        var generated: Generated
         do {
             generated = try await generateValidated(
                 task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
@@ -445,6 +445,13 @@ public struct RoutingEngine: Sendable {
         } catch {
             storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
             throw error
+        }
+        // A server model's copied key points, restated by it where it can (#53).
+        if request.engine == .auto, kind == .remote, capability.restatesCopiedKeyPoints {
+            (generated.result, generated.items) = await restatingCopiedKeyPoints(
+                generated.result, items: generated.items, engine: engine, request: request,
+                material: InjectedInstructions([document.title, sent].compactMap { $0 }.joined(separator: "\n")).stripped,
+                log: log)
         }
         if request.useCache {
             store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
