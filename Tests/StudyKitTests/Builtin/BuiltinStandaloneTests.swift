@@ -199,4 +199,41 @@ import Testing
         }
         for point in summary.keyPoints { #expect(!point.contains("Please") && !point.contains("]"), "\(point)") }
     }
+
+    /// A plain-text page that opens on a title over its subtitle, with no blank line between them.
+    static let titledNotes = """
+        Glaciers and Ice Ages, 2.6 million years
+        Physical geography, handout 7
+
+        A glacier is a mass of ice that moves slowly downhill under its own weight.
+        Glaciers form where more snow falls in winter than melts in summer, year after year.
+        As a glacier moves, it scrapes the rock beneath it and carries boulders far from where they formed.
+        The last ice age ended about 11,700 years ago, when the great ice sheets of the north melted back.
+        Sea level was about 120 metres lower at the height of the last ice age than it is today.
+        Moraines are ridges of rock and gravel that a glacier pushed or dropped at its edges.
+        Ice cores drilled from glaciers hold bubbles of old air that record past climates.
+        """
+
+    @Test(arguments: [
+        ("Glaciers and Ice Ages, 2.6 million years\nPhysical geography, handout 7", true),
+        ("The Black Plague\nLecture 3\nSpring term", true),
+        // A wrapped sentence ends as one on its last line.
+        ("Glaciers form where more snow falls in winter\nthan melts in summer, year after year.", false),
+        // One line is a heading's business, not a block's.
+        ("Glaciers and Ice Ages", false),
+        // A line too long for a title is prose cut short, judged elsewhere.
+        ("A glacier is a mass of ice that moves slowly downhill under its own weight and\nscrapes", false),
+    ])
+    func aBlockOfShortUnfinishedLinesIsNoSentence(text: String, isBlock: Bool) {
+        #expect(BuiltinEngine.isLineBlock(text) == isBlock)
+    }
+
+    @Test func aTitleOverItsSubtitleIsNeitherAKeyPointNorTheOverview() throws {
+        guard case .summary(let summary) = try BuiltinEngine().generate(.summary, text: Self.titledNotes, title: nil)
+        else { Issue.record("not a summary"); return }
+        for text in [summary.overview] + summary.keyPoints {
+            #expect(!text.contains("handout 7"), "\(text)")
+            #expect(!text.contains("2.6 million years"), "\(text)")
+        }
+    }
 }

@@ -14,12 +14,24 @@ extension BuiltinEngine {
     /// one finished sentence (``ProseText/isUnfinished(_:)``) that reads on its own
     /// (``StandaloneSentence/readsOnItsOwn(_:)``) within the bounds, ending as a sentence, with four content words.
     static func keyPoint(_ text: String, standalone: Bool = true) -> String? {
-        guard !ProseText.isUnfinished(text), !standalone || StandaloneSentence.readsOnItsOwn(text) else { return nil }
+        guard !ProseText.isUnfinished(text), !isLineBlock(text),
+            !standalone || StandaloneSentence.readsOnItsOwn(text) else { return nil }
         let point = ProseText.sentence(text)
         guard ProseText.length(point) <= keyPointLength, ProseText.wordCount(point) <= keyPointWords,
             ItemRules.problem(point, .keyPoint) == nil
         else { return nil }
         return point
+    }
+
+    /// Whether a unit is a block of short lines none of which ends as a sentence: a plain-text
+    /// title over its subtitle ("The Black Death, 1347-1351" over "Medieval Europe, revision sheet
+    /// 3"), which the splitter keeps as one unit. It is no sentence, so no key point and no
+    /// sentence of an overview; a wrapped paragraph ends as a sentence on its last line.
+    static func isLineBlock(_ text: String) -> Bool {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        return lines.count >= 2
+            && lines.allSatisfy { !ProseText.endsSentence($0, alsoAt: ":;") && ProseText.wordCount($0) <= 10 }
     }
 
     /// Whether a sentence can open the material for a reader who has read nothing of it — a
@@ -74,7 +86,7 @@ extension BuiltinEngine {
         let top = analysis.prose.prefix(8).filter { ProseText.wordCount($0.text) >= 5 }
         // The paragraphs that open with a bracket: an aside, however many sentences it holds.
         let asides = Set(analysis.prose.prefix(8).filter { $0.text.hasPrefix("[") }.map(\.paragraph))
-        return top.first { !asides.contains($0.paragraph) && opensOnItsOwn($0.text)
+        return top.first { !asides.contains($0.paragraph) && opensOnItsOwn($0.text) && !isLineBlock($0.text)
             && !isPieceOfLongerSentence($0, in: analysis) }
             ?? top.first ?? analysis.prose[0]
     }
@@ -104,7 +116,8 @@ extension BuiltinEngine {
             guard chosen.count < 3, ResultProse.sentenceCount(overview) < 3 else { break }
             if position == 0, ProseText.wordCount(candidate.text) < 5 { continue }
             // The material's own "This article covers …" is filler in an overview too.
-            if ItemRules.isEmptyProse(candidate.text) || ProseText.isUnfinished(candidate.text) {
+            if ItemRules.isEmptyProse(candidate.text) || ProseText.isUnfinished(candidate.text)
+                || Self.isLineBlock(candidate.text) {
                 continue
             }
             // A function's prototype is no sentence of an overview, as it is no key point.
