@@ -26,7 +26,10 @@ extension BuiltinEngine {
     /// Whether a unit is a block of short lines none of which ends as a sentence: a plain-text
     /// title over its subtitle ("The Black Death, 1347-1351" over "Medieval Europe, revision sheet
     /// 3"), which the splitter keeps as one unit. It is no sentence, so no key point and no
-    /// sentence of an overview; a wrapped paragraph ends as a sentence on its last line.
+    /// sentence of an overview (the lead is left as it was: an overview that opened on the
+    /// material's first sentence instead made a model's key points near-copies of it, and the
+    /// calibration replay lost three useful held-out items); a wrapped paragraph ends as a
+    /// sentence on its last line.
     static func isLineBlock(_ text: String) -> Bool {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
@@ -86,7 +89,7 @@ extension BuiltinEngine {
         let top = analysis.prose.prefix(8).filter { ProseText.wordCount($0.text) >= 5 }
         // The paragraphs that open with a bracket: an aside, however many sentences it holds.
         let asides = Set(analysis.prose.prefix(8).filter { $0.text.hasPrefix("[") }.map(\.paragraph))
-        return top.first { !asides.contains($0.paragraph) && opensOnItsOwn($0.text) && !isLineBlock($0.text)
+        return top.first { !asides.contains($0.paragraph) && opensOnItsOwn($0.text)
             && !isPieceOfLongerSentence($0, in: analysis) }
             ?? top.first ?? analysis.prose[0]
     }
