@@ -88,17 +88,7 @@ extension RoutingEngine {
             if let marker = ItemRules.addedMarker(shortened, from: point) {
                 return .failure(ItemRejection(reason: "the key point added “\(marker)”, which the sentence does not have"))
             }
-            let numbers = { (text: String) in Grounding.normalizedWords(text).filter { $0.contains(where: \.isNumber) } }
-            let sentenceNumbers = numbers(point)
-            let keptNumbers = numbers(shortened)
-            if let added = keptNumbers.first(where: { !sentenceNumbers.contains($0) }) {
-                return .failure(ItemRejection(reason: "the key point added a number the sentence does not have (\(added))"))
-            }
-            // Its dates and figures are what a student revises: none is dropped. A name with a
-            // digit in it ("P700", "CO2") is a detail like any other word.
-            if let dropped = sentenceNumbers.first(where: { $0.allSatisfy(\.isNumber) && !keptNumbers.contains($0) }) {
-                return .failure(ItemRejection(reason: "the key point dropped the sentence's \(dropped)"))
-            }
+            if let changed = Self.changedNumber(shortened, from: point) { return .failure(ItemRejection(reason: changed)) }
             guard Grounding.contentStems(shortened).count >= 3 else {
                 return .failure(ItemRejection(reason: "the key point kept too little of the sentence"))
             }
@@ -154,5 +144,21 @@ extension RoutingEngine {
             }
         }
         return (points, provenance)
+    }
+
+    /// Why `point` misstates its sentence's figures, or `nil`: it adds a number the sentence does
+    /// not have, or drops one of its dates and figures, which are what a student revises. A name
+    /// with a digit in it ("P700", "CO2") is a detail like any other word, and may go.
+    static func changedNumber(_ point: String, from sentence: String) -> String? {
+        let numbers = { (text: String) in Grounding.normalizedWords(text).filter { $0.contains(where: \.isNumber) } }
+        let sentenceNumbers = numbers(sentence)
+        let kept = numbers(point)
+        if let added = kept.first(where: { !sentenceNumbers.contains($0) }) {
+            return "the key point added a number the sentence does not have (\(added))"
+        }
+        if let dropped = sentenceNumbers.first(where: { $0.allSatisfy(\.isNumber) && !kept.contains($0) }) {
+            return "the key point dropped the sentence's \(dropped)"
+        }
+        return nil
     }
 }

@@ -71,15 +71,7 @@ extension RoutingEngine {
         if let marker = ItemRules.addedMarker(point, from: sentence) {
             return "the key point added “\(marker)”, which the sentence does not have"
         }
-        let numbers = { (text: String) in Grounding.normalizedWords(text).filter { $0.contains(where: \.isNumber) } }
-        let sentenceNumbers = numbers(sentence)
-        let kept = numbers(point)
-        if let added = kept.first(where: { !sentenceNumbers.contains($0) }) {
-            return "the key point added a number the sentence does not have (\(added))"
-        }
-        if let dropped = sentenceNumbers.first(where: { $0.allSatisfy(\.isNumber) && !kept.contains($0) }) {
-            return "the key point dropped the sentence's \(dropped)"
-        }
+        if let changed = changedNumber(point, from: sentence) { return changed }
         let materialStems = Set(Grounding.contentStems(material))
         let sentenceStems = Set(Grounding.contentStems(sentence))
         let pointStems = Set(Grounding.contentStems(point))
