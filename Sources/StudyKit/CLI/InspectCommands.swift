@@ -138,7 +138,7 @@ extension Runner {
             "\(key.task)/\(key.job.rawValue) (\(key.promptVersion)) on \(key.model): "
             + "\(summary.attempts) attempt\(summary.attempts == 1 ? "" : "s"), \(summary.accepted) accepted, "
             + "last \(summary.lastOutcome.rawValue), mean \(CapabilityPolicy.seconds(summary.meanDuration))"
-        let once = key.job == .item && RoutingEngine.oncePerDocumentVersions.contains(key.promptVersion)
+        let once = key.job == .item && ItemRewriter.oncePerDocumentVersions.contains(key.promptVersion)
         if let recent = try? ledger.recentAttempts(key, limit: capability.window(for: key.job)),
             let skip = capability.skipReason(recent: recent, job: key.job, now: ledger.clock.now(),
                 oncePerDocument: once)

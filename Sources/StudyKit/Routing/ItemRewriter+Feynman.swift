@@ -2,14 +2,13 @@ import Foundation
 
 // MARK: - Feynman feedback, item by item
 
-extension RoutingEngine {
+extension ItemRewriter {
     /// The builtin feedback with the corrections of its wrong claims written by `engine`: each
     /// wrong claim the check found evidence for is one small job, the first claim first (a
     /// misplaced claim is pointed to where the material puts it, any other corrected from the
     /// material's sentence), and each item's provenance says what made it.
     func rewriteFeynman(
-        _ feedback: FeynmanFeedback, request: RoutingRequest, engine: any LanguageModel, materialStems: Set<String>,
-        fallback result: AnyStudyResult, extracted: [ItemProvenance], material: String, log: AttemptLog
+        _ feedback: FeynmanFeedback, fallback result: AnyStudyResult, extracted: [ItemProvenance]
     ) async -> (result: AnyStudyResult, items: [ItemProvenance]) {
         let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
         let check = builtin.feynmanCheck(analysis, concept: request.concept, explanation: request.explanation)
@@ -31,11 +30,10 @@ extension RoutingEngine {
             let path = "gaps[\(index)].correction"
             answers += claim.finding == .misplaced
                 ? await runItems(
-                    [Self.pointingJob(claim, concept: check.concept, path: path, materialStems: materialStems)], engine: engine, task: .feynman,
-                    spec: Self.pointingSpec, request: request, log: log)
+                    [Self.pointingJob(claim, concept: check.concept, path: path, materialStems: materialStems)], task: .feynman,
+                    spec: Self.pointingSpec)
                 : await runItems(
-                    [Self.correctionJob(claim, concept: check.concept, path: path)], engine: engine, task: .feynman, spec: Self.correctionSpec,
-                    request: request, log: log)
+                    [Self.correctionJob(claim, concept: check.concept, path: path)], task: .feynman, spec: Self.correctionSpec)
         }
         var outcomes: [Int: ItemOutcome] = claimOfGap.mapValues { _ in
             ItemOutcome.kept("not rewritten: the material says nothing like this claim, so there is nothing to correct it from")
@@ -82,13 +80,13 @@ extension RoutingEngine {
         provenance.append(ItemProvenance(path: "followUpQuestion", kind: .extracted, note: "from the builtin check"))
         var rewritten = feedback
         rewritten.gaps = gaps
-        return checked(.feynman(rewritten), provenance: provenance, fallback: result, extracted: extracted, material: material)
+        return checked(.feynman(rewritten), provenance: provenance, fallback: result, extracted: extracted)
     }
 }
 
 // MARK: - Feynman corrections
 
-extension RoutingEngine {
+extension ItemRewriter {
     /// The model corrects one wrong claim in one short sentence, from one sentence of the
     /// material: what the material says instead ("The default value is evaluated only once.").
     /// Its answer ships only when ``FeynmanFeedback/correctionProblem(_:claim:evidence:concept:misplaced:)``
@@ -137,7 +135,7 @@ extension RoutingEngine {
 
 // MARK: - Pointing a misplaced claim to its place
 
-extension RoutingEngine {
+extension ItemRewriter {
     /// The model answers one question about one sentence with a phrase copied from it: where
     /// the material puts the fact of a misplaced claim ("in interphase"). Asked to write a
     /// correction of a misplaced claim, small models repeat the claim (Qwen2.5-Coder-0.5B in 5 of

@@ -8,7 +8,7 @@ import Foundation
 /// the sentence's main fact in a few words, and shortening one sentence is a Post-it job a small
 /// model can finish: it is shown only that sentence, and its answer is refused unless it is
 /// shorter, adds nothing, keeps the sentence's numbers and ends as a sentence.
-extension RoutingEngine {
+extension ItemRewriter {
     /// The fewest words a key point must have for the model to be asked to shorten it.
     static let keyPointWordsToShorten = 11
 
@@ -107,7 +107,7 @@ extension RoutingEngine {
     /// `summary`'s long key points, each shortened by `engine` when its answer passes; the
     /// provenance of every key point.
     func shortenKeyPoints(
-        _ summary: Summary, engine: any LanguageModel, request: RoutingRequest, log: AttemptLog
+        _ summary: Summary
     ) async -> (keyPoints: [String], provenance: [ItemProvenance]) {
         let outcomes = await runItems(
             summary.keyPoints.enumerated().filter {
@@ -115,7 +115,7 @@ extension RoutingEngine {
                     && Self.keyPointHasASideDetail($0.element)
             }.map { index, point in
                 (index, Self.keyPointJob(point, path: "keyPoints[\(index)]"))
-            }, engine: engine, task: .summary, spec: Self.keyPointSpec, request: request, log: log,
+            }, task: .summary, spec: Self.keyPointSpec,
                 allowance: .forEngine(engine.kind))
         var points = summary.keyPoints
         var seen = Set(points.map { ProseText.duplicateKey($0) })

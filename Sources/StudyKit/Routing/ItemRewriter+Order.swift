@@ -135,19 +135,19 @@ struct ItemAllowance: Sendable, Equatable {
     }
 
     /// The summary overview's allowance on an engine of `kind`: the local model passes it over
-    /// (``RoutingEngine/overviewPassedOver``), so a page's kit does not pay for a copy it will
+    /// (``ItemRewriter/overviewPassedOver``), so a page's kit does not pay for a copy it will
     /// refuse; a remote model is asked it, under its record (``CapabilityPolicy``'s first success).
     static func overview(_ kind: EngineKind) -> ItemAllowance {
         kind == .local ? ItemAllowance(attempts: nil, stopsOnRefusals: false, asksEveryShape: false) : .open
     }
 }
 
-extension RoutingEngine {
+extension ItemRewriter {
     /// The order `cards` (a deck's, or a quiz's prompts as cards) are asked in
     /// (``RewriteOrder``); `shared` holds the prompts another part asks too.
-    func rewriteOrder(_ cards: [Flashcards.Card], request: RoutingRequest, shared: Set<String> = []) -> [Int] {
+    func rewriteOrder(_ cards: [Flashcards.Card], shared: Set<String> = []) -> [Int] {
         let sections = SectionItems(document: request.document)
-        let material = builtinMaterial(request.document)
+        let material = builtin.material(of: request.document)
         let analysis = builtin.analysis(of: material.text, title: material.title)
         var ranks: [String: Int] = [:]
         for entry in analysis.ranked {
@@ -168,9 +168,9 @@ extension RoutingEngine {
     /// The prompts of the quiz the builtin engine makes beside `deck`, when the deck is a page's
     /// (its quiz asks the deck's first cards, so one answer rewrites a card and a question); none
     /// for a longer document, whose quiz is spread as its deck is.
-    func quizPrompts(_ deck: Flashcards, request: RoutingRequest) -> Set<String> {
+    func quizPrompts(_ deck: Flashcards) -> Set<String> {
         guard deck.cards.count <= KitSize.minimumCards else { return [] }
-        let material = builtinMaterial(request.document)
+        let material = builtin.material(of: request.document)
         guard case .quiz(let quiz)? = try? builtin.generate(
             .quiz, text: material.text, title: material.title, size: request.size)
         else { return [] }
@@ -181,7 +181,7 @@ extension RoutingEngine {
     /// items are asked in ``RewriteOrder``'s order: on the local model, when the document has two
     /// body sections or more to spread over, or more items than the allowance (otherwise every
     /// item is asked anyway, in the deck's order).
-    func clozeAllowance(_ engine: any LanguageModel, request: RoutingRequest) -> ClozeAllowance {
+    func clozeAllowance() -> ClozeAllowance {
         guard engine.kind == .local, capability.boundsItemRewrites else {
             return ClozeAllowance(items: .open, bodySections: 0)
         }
@@ -190,7 +190,7 @@ extension RoutingEngine {
     }
 }
 
-/// A cloze part's allowance and what decides its order (``RoutingEngine/clozeAllowance(_:request:)``).
+/// A cloze part's allowance and what decides its order (``ItemRewriter/clozeAllowance()``).
 struct ClozeAllowance {
     let items: ItemAllowance
     let bodySections: Int

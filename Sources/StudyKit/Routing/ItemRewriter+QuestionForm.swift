@@ -2,7 +2,7 @@ import Foundation
 
 /// The form of a rewritten card's question: one question, said once, whose opening asks for the
 /// kind of answer the card's missing words are, about the clause the missing words stand in.
-extension RoutingEngine {
+extension ItemRewriter {
     /// Why a rewritten question is no single question, or `nil`: several questions in one
     /// ("What was closed? What was repealed? What was released?" — Jacobin Club), or a run of 4
     /// words or more said twice ("… not even the restored Bourbon monarchy, not even the restored
@@ -150,7 +150,7 @@ extension RoutingEngine {
 
 // MARK: - Definition cards
 
-extension RoutingEngine {
+extension ItemRewriter {
     /// Why a question for a definition-list card (``DefinitionEntry``: "_____. A noble elected for
     /// the Third Estate, …" — Mirabeau) drops what the description says the name is, or `nil`.
     /// The description's first content word is its head ("noble", "King", "Nobles"): a question

@@ -10,7 +10,7 @@ import Foundation
 /// own. A restatement ships as `rewritten` when it is no copy, keeps its sentence's names and
 /// numbers, brings in nothing from other sentences of the material, and the claim check finds
 /// nothing false in it (``restatementProblem(_:of:material:)``); else the copy stays `extracted`.
-extension RoutingEngine {
+extension ItemRewriter {
     /// The most words of a restated key point: shorter than the 30 a key point may have, so a
     /// restatement says the main fact and not the whole sentence again.
     static let restatedKeyPointWords = 24
@@ -146,8 +146,7 @@ extension RoutingEngine {
     /// material's own words restated by `engine`, where a restatement passes; `items` updated to
     /// match. Unchanged when there is none to restate, or when the whole no longer validates.
     func restatingCopiedKeyPoints(
-        _ result: AnyStudyResult, items: [ItemProvenance], engine: any LanguageModel, request: RoutingRequest,
-        material: String, log: AttemptLog
+        _ result: AnyStudyResult, items: [ItemProvenance]
     ) async -> (result: AnyStudyResult, items: [ItemProvenance]) {
         let prefix: String
         let summary: Summary
@@ -167,7 +166,7 @@ extension RoutingEngine {
         guard !copied.isEmpty else { return (result, items) }
         let job = Self.restatedKeyPointsJob(copied.map { summary.keyPoints[$0] }, material: material)
         let outcome = await runItems(
-            [job], engine: engine, task: .summary, spec: Self.restatedKeyPointsSpec, request: request, log: log)[0]
+            [job], task: .summary, spec: Self.restatedKeyPointsSpec)[0]
         var points = summary.keyPoints
         var notes: [Int: (kind: ItemProvenance.Kind, note: String)] = [:]
         let copy = "the material's own words, chosen by \(engine.modelName); not restated: "

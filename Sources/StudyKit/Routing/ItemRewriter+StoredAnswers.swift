@@ -8,7 +8,7 @@ import Foundation
 /// material asks again only what was never asked. What is kept is the model's answer as it
 /// came (or the fact that it reached its token limit), never an item: every use judges it
 /// again, by the rules of the build that reads it, before anything is shown.
-extension RoutingEngine {
+extension ItemRewriter {
     /// The version of the stored answer's envelope; part of every key.
     static let storedItemAnswerFormat = "item-answer/1"
 
@@ -25,7 +25,7 @@ extension RoutingEngine {
 
     /// The answer an earlier run kept for this request, or `nil` (no cache, `--no-cache`, a
     /// miss, or a row that does not decode, which counts as a miss).
-    func storedItemAnswer(_ key: CacheKey?, request: RoutingRequest) -> ItemAnswers.Answer? {
+    func storedItemAnswer(_ key: CacheKey?) -> ItemAnswers.Answer? {
         guard request.useCache, let cache, let key, let hit = try? cache.get(key),
             case .object(let fields)? = try? JSONValue.parse(hit.payload)
         else { return nil }
@@ -35,7 +35,7 @@ extension RoutingEngine {
     }
 
     /// Keeps the model's answer for later runs; a cache that cannot write is only a cache.
-    func storeItemAnswer(_ answer: ItemAnswers.Answer, key: CacheKey?, spec: ItemSpec, engine: any LanguageModel, request: RoutingRequest) {
+    func storeItemAnswer(_ answer: ItemAnswers.Answer, key: CacheKey?, spec: ItemSpec) {
         guard request.useCache, let cache, let key else { return }
         var payload: JSONObject = ["item": .string(spec.name)]
         switch answer {
@@ -50,7 +50,7 @@ extension RoutingEngine {
                 CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName, kind: .itemAnswer),
                 for: key)
         } catch {
-            note("could not write the cache: \(Self.reason(for: error))")
+            note("could not write the cache: \(RoutingEngine.reason(for: error))")
         }
     }
 
@@ -64,57 +64,6 @@ extension RoutingEngine {
                 ? note + " (the model's answer of an earlier run, from the cache)"
                 : note + ", from the cache"
             return ItemProvenance(path: item.path, kind: item.kind, note: said)
-        }
-    }
-}
-
-// MARK: - Parts a model failed
-
-/// A whole part the model failed (an answer that did not validate after its re-ask, ran into its
-/// token limit or began repeating itself) is decoded greedily too, so the same request fails the
-/// same way: the result cache keeps the fact, under the part's own key, for the capability
-/// memory's ``CapabilityPolicy/skipDuration``, and automatic routing does not ask it again in
-/// that time — the headline of a long document the model loops on costs its seconds once, not on
-/// every run. A timeout or a transport error is no answer and is not kept; `--engine X` and
-/// `--no-cache` ask again.
-extension RoutingEngine {
-    /// The version of the kept failure's envelope; part of every key.
-    static let storedRefusalFormat = "part-refusal/1"
-
-    /// The outcomes a greedy decode repeats on the same request.
-    static func isRepeatable(_ outcome: AttemptOutcome?) -> Bool {
-        outcome == .invalid || outcome == .cut || outcome == .repeated
-    }
-
-    /// The cache key of the failure of one part request (its result's key, another format).
-    static func refusalKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) throws(CacheError) -> CacheKey {
-        try cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted, kept: storedRefusalFormat)
-    }
-
-    /// Why automatic routing must not ask this part request again: the model failed the very same
-    /// request within the skip duration. `nil` without a cache, with `--no-cache`, or past it.
-    func storedRefusal(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, request: RoutingRequest) -> String? {
-        guard request.engine == .auto, request.useCache, let cache,
-            let key = try? Self.refusalKey(task: task, engine: engine, prompt: prompt, fitted: fitted),
-            let hit = try? cache.get(key), case let age = clock.now().timeIntervalSince(hit.createdAt), age < capability.skipDuration,
-            case .object(let fields)? = try? JSONValue.parse(hit.payload), let reason = fields["reason"]?.stringValue
-        else { return nil }
-        return FallbackReason.failedBefore(age: age, reason: reason).text
-    }
-
-    /// Keeps the fact that the model failed this part request, when the failure is one a greedy
-    /// decode repeats; a cache that cannot write is only a cache.
-    func storeRefusal(
-        _ error: any Error, task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, request: RoutingRequest
-    ) {
-        guard request.engine == .auto, request.useCache, let cache, Self.isRepeatable(Self.outcome(for: error)) else { return }
-        let payload: JSONObject = ["task": .string(task.name), "reason": .string(Self.reason(for: error))]
-        do {
-            try cache.put(
-                CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName, kind: .failedRequest),
-                for: Self.refusalKey(task: task, engine: engine, prompt: prompt, fitted: fitted))
-        } catch {
-            note("could not write the cache: \(Self.reason(for: error))")
         }
     }
 }

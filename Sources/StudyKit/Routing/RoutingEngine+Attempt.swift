@@ -55,7 +55,7 @@ extension RoutingEngine {
             // kit is assembled part by part, each with its own items). A headline is already a
             // Post-it of the material.
             if !budget.fits, underBudget, !postIt {
-                let rest = Self.rewritableTasks.contains(task) ? "the builtin engine extracts and the model rewrites items" : "the builtin engine extracts it"
+                let rest = ItemRewriter.rewritableTasks.contains(task) ? "the builtin engine extracts and the model rewrites items" : "the builtin engine extracts it"
                 throw BudgetSkip(reason: FallbackReason.doesNotFitWhole(budget, instead: rest).text)
             }
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
@@ -94,7 +94,7 @@ extension RoutingEngine {
         if request.engine == .auto, let timeBudget = request.budget {
             let promptTokens = budget.overheadTokens + min(budget.documentTokens, target) + budget.allowance
             let expected = min(limit, counts.expectedResponseTokens(for: task) ?? limit)
-            if let skip = await budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: expected, budget: timeBudget) {
+            if let skip = await recorder.budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: expected, budget: timeBudget) {
                 throw BudgetSkip(reason: skip)
             }
         }
@@ -110,13 +110,12 @@ extension RoutingEngine {
         }
         // A server model's copied key points, restated by it where it can (#53).
         if request.engine == .auto, kind == .remote, capability.restatesCopiedKeyPoints {
-            (generated.result, generated.items) = await restatingCopiedKeyPoints(
-                generated.result, items: generated.items, engine: engine, request: request,
-                material: InjectedInstructions([document.title, sent].compactMap { $0 }.joined(separator: "\n")).stripped,
-                log: log)
+            let material = InjectedInstructions([document.title, sent].compactMap { $0 }.joined(separator: "\n")).stripped
+            (generated.result, generated.items) = await itemRewriter(engine, request: request, material: material, log: log)
+                .restatingCopiedKeyPoints(generated.result, items: generated.items)
         }
         if request.useCache {
-            store(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
+            storeResult(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
         }
         var routed = RoutedResult(
             result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted, cached: false,
@@ -179,7 +178,7 @@ extension RoutingEngine {
         let started = clock.now()
         var spent = Usage(promptTokens: 0, completionTokens: 0)
         var outcome: AttemptOutcome? = nil
-        defer { recordAttempt(key, outcome: outcome, started: started, usage: spent, log: log) }
+        defer { recorder.recordAttempt(key, outcome: outcome, started: started, usage: spent, log: log) }
         do {
             let judge = { @Sendable (model: String) -> PartJudge in
                 PartJudge(

@@ -10,7 +10,7 @@ import Foundation
 /// title's length, the model is asked that one small question, and the headline is its short
 /// title with its blurb — validated and grounded like any answer; otherwise the usual re-ask.
 extension RoutingEngine {
-    static let titleSpec = ItemSpec(
+    static let titleSpec = ItemRewriter.ItemSpec(
         name: "title", version: "headline.title/2",
         // The title came from the material (the model's answer copied its first line), so it is
         // fenced like any material and neutralised: it is never instructions.
@@ -114,17 +114,17 @@ extension RoutingEngine {
 
     /// The job that shortens `title`: the answer must be shorter and take every content word
     /// from it (shortening adds nothing).
-    static func titleJob(_ title: String) -> ItemJob {
-        ItemJob(path: "title", prompt: "<document>\n\(TaskPrompt.neutralised(ProseText.oneLine(title)))\n</document>\nShorten this title.") { json in
+    static func titleJob(_ title: String) -> ItemRewriter.ItemJob {
+        ItemRewriter.ItemJob(path: "title", prompt: "<document>\n\(TaskPrompt.neutralised(ProseText.oneLine(title)))\n</document>\nShorten this title.") { json in
             guard let short = json["title"]?.stringValue.map(ProseText.oneLine), short.contains(where: \.isLetter) else {
-                return .failure(ItemRejection(reason: "the answer had no title"))
+                return .failure(ItemRewriter.ItemRejection(reason: "the answer had no title"))
             }
             guard ProseText.wordCount(short) < ProseText.wordCount(title) else {
-                return .failure(ItemRejection(reason: "the title was not shorter"))
+                return .failure(ItemRewriter.ItemRejection(reason: "the title was not shorter"))
             }
             let words = Set(Grounding.contentStems(title)).union(Grounding.normalizedWords(title))
             if let added = Grounding.contentStems(short).first(where: { !words.contains($0) }) {
-                return .failure(ItemRejection(reason: "the title added a word (\(added))"))
+                return .failure(ItemRewriter.ItemRejection(reason: "the title added a word (\(added))"))
             }
             return .success(short)
         }

@@ -145,7 +145,7 @@ public struct RoutingEngine: Sendable {
             // saves attempts, and an answer this model gave to this very request, in the cache,
             // costs none: it is served before the skip (the whole material's prompt, which needs
             // no call to the engine to name).
-            if !forced, let skip = capabilitySkip(engine, key: Self.partKey(engine, task: request.task)) {
+            if !forced, let skip = recorder.capabilitySkip(engine, key: Self.partKey(engine, task: request.task)) {
                 if let hit = cachedAnswer(request, engine: engine, prompt: Self.wholePrompt(request), fitted: false, decision: decision, fallbacks: fallbacks) {
                     return finished(hit)
                 }

@@ -78,7 +78,7 @@ struct CalibrationTests {
         switch answer.task {
         case "card", "quizQuestion":
             guard let card = answer.card, let json = try? JSONValue.parse(answer.text) else { return [] }
-            let job = RoutingEngine.cardJob(
+            let job = ItemRewriter.cardJob(
                 card, path: "item", materialStems: Set(Grounding.contentStems(material)),
                 subjectAnswers: answer.task == "card")
             if case .success = job.verdict(json) { return ["item"] }

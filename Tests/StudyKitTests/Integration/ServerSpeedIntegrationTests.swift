@@ -33,7 +33,7 @@ struct ServerSpeedIntegrationTests {
                 // The part's estimate is the server's own: prompt and answer at their speeds.
                 let router = RoutingEngine(local: UnconfiguredEngine(kind: .local, reason: "not in this test"), remote: engine)
                 let key = RoutingEngine.partKey(engine, task: .summary)
-                let expected = await router.expectedSeconds(engine, key: key, promptTokens: 700, responseTokens: 300)
+                let expected = await router.recorder.expectedSeconds(engine, key: key, promptTokens: 700, responseTokens: 300)
                 let own = speed.seconds(promptTokens: 700, responseTokens: 300)
                 if abs(expected - own) > 0.001 { failures.append("estimated \(expected) s, not the speeds' \(own) s") }
             } else {

@@ -46,8 +46,8 @@ struct ItemRewriteTests {
         #expect(recorded == routed.attempts.count)
         if case .mindMap(let map) = routed.result {
             // Only a label too long to be a name and no whole heading is named by the model; notes.pdf has none.
-            let headings = RoutingEngine.headingKeys(in: document.text)
-            #expect(routed.attempts.count == map.branches.filter { RoutingEngine.branchNeedsName($0, headings: headings) }.count)
+            let headings = ItemRewriter.headingKeys(in: document.text)
+            #expect(routed.attempts.count == map.branches.filter { ItemRewriter.branchNeedsName($0, headings: headings) }.count)
             for item in routed.items where item.path.hasSuffix(".label") && item.kind == .extracted {
                 #expect(item.note == "the material's heading, short enough to name the branch")
             }

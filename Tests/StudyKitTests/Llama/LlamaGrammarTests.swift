@@ -42,8 +42,8 @@ struct LlamaGrammarTests {
     @Test func aCardQuestionCannotCopyTheBlank() async throws {
         let card = Flashcards.Card(
             question: "The Calvin cycle takes place in the _____.", answer: "stroma", quote: "The Calvin cycle takes place in the stroma.")
-        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: [])
-        let schema = RoutingEngine.cardSpec.request(prompt: job.prompt, schema: job.schema).jsonSchema
+        let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: [])
+        let schema = ItemRewriter.cardSpec.request(prompt: job.prompt, schema: job.schema).jsonSchema
         #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"Where does the Calvin cycle take place?"}"#))
         #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"Where does the Calvin cycle take place, the _____?"}"#) == false)
         #expect(try await Self.accepts(schema, #"{"answer":"stroma","question":"What does deflate_init set up?"}"#) == false)
@@ -58,9 +58,9 @@ struct LlamaGrammarTests {
     @Test func withoutIdeographsACardQuestionCannotEscapeIntoChinese() async throws {
         let card = Flashcards.Card(
             question: "The Calvin cycle takes place in the _____.", answer: "stroma", quote: "The Calvin cycle takes place in the stroma.")
-        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: [])
-        let any = RoutingEngine.cardSpec.request(prompt: job.prompt, schema: job.schema).jsonSchema
-        let latin = RoutingEngine.cardSpec.request(prompt: job.prompt, schema: job.schema, ideographs: false).jsonSchema
+        let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: [])
+        let any = ItemRewriter.cardSpec.request(prompt: job.prompt, schema: job.schema).jsonSchema
+        let latin = ItemRewriter.cardSpec.request(prompt: job.prompt, schema: job.schema, ideographs: false).jsonSchema
         let escaped = #"{"answer":"stroma","question":"Where does the 卡尔文 cycle take place?"}"#
         #expect(try await Self.accepts(any, escaped))
         #expect(try await Self.accepts(latin, escaped) == false)

@@ -1,7 +1,7 @@
 import Testing
 @testable import StudyKit
 
-/// How a renamed mind-map branch is judged (``RoutingEngine/branchJob(_:centre:path:materialStems:)``):
+/// How a renamed mind-map branch is judged (``ItemRewriter/branchJob(_:centre:path:materialStems:)``):
 /// Qwen2.5-Coder-0.5B's names for the branches of samples/notes.pdf and samples/long.pdf, most of
 /// which only restyled or shortened a heading that was already a good label.
 @Suite("A renamed branch says more, or the same shorter, and loses nothing")
@@ -13,7 +13,7 @@ struct BranchRewriteJudgeTests {
 
     static func judge(_ label: String, heading: String, details: [String] = []) -> String {
         let branch = MindMap.Node(label: heading, children: details.map { MindMap.Node(label: $0, children: []) })
-        let job = RoutingEngine.branchJob(branch, centre: "Photosynthesis", path: "branches[0].label", materialStems: Set(Grounding.contentStems(material)))
+        let job = ItemRewriter.branchJob(branch, centre: "Photosynthesis", path: "branches[0].label", materialStems: Set(Grounding.contentStems(material)))
         switch job.accept(["label": .string(label)]) {
         case .success: return "accepted"
         case .failure(let rejection): return rejection.reason
@@ -55,7 +55,7 @@ struct BranchRewriteJudgeTests {
 
             3.1 Where the reactions of photosynthesis happen
             """
-        let headings = RoutingEngine.headingKeys(in: material)
+        let headings = ItemRewriter.headingKeys(in: material)
         let cases: [(label: String, named: Bool)] = [
             ("Key terms and revision questions", false),  // five words: a name already
             ("Photosynthesis", false),
@@ -67,7 +67,7 @@ struct BranchRewriteJudgeTests {
             ("Why the treasury was empty in 1788", true),  // six words, no line of the material
         ]
         for (label, named) in cases {
-            #expect(RoutingEngine.branchNeedsName(MindMap.Node(label: label, children: []), headings: headings) == named, "\(label)")
+            #expect(ItemRewriter.branchNeedsName(MindMap.Node(label: label, children: []), headings: headings) == named, "\(label)")
         }
         // A line longer than a label is no heading a label can be whole.
         #expect(!headings.contains(ProseText.duplicateKey("How the Estates-General became the National Assembly in June 1789")))
@@ -79,11 +79,11 @@ struct RefusedItemReasonTests {
     @Test func theReasonQuotesTheModelsLongestTextFieldOnce() {
         // A card's answer comes first and is fixed: its question says what went wrong.
         let answer: JSONValue = ["answer": "ATP", "question": "What makes extra ATP but no NADPH?"]
-        #expect(RoutingEngine.quotingAnswer("the question gave its answer away", answer)
+        #expect(ItemRewriter.quotingAnswer("the question gave its answer away", answer)
             == "the question gave its answer away (“What makes extra ATP but no NADPH?”)")
         // A reason that already quotes the answer, or an answer with no text, is left as it is.
-        #expect(RoutingEngine.quotingAnswer("the phrase “in the stroma” was not taken from the sentence", ["answer": "in the stroma"])
+        #expect(ItemRewriter.quotingAnswer("the phrase “in the stroma” was not taken from the sentence", ["answer": "in the stroma"])
             == "the phrase “in the stroma” was not taken from the sentence")
-        #expect(RoutingEngine.quotingAnswer("the answer had no label", ["label": ""]) == "the answer had no label")
+        #expect(ItemRewriter.quotingAnswer("the answer had no label", ["label": ""]) == "the answer had no label")
     }
 }

@@ -207,10 +207,10 @@ struct CapabilityMemoryTests {
         let part = rig.headlineKey(job: .part)
         // 100 prompt units and 512 response tokens at the default 0.03 s a token, not at the
         // items' 0.002 s.
-        #expect(abs(await router.expectedSeconds(local, key: part, promptTokens: 1_000, responseTokens: 512) - 18.36) < 0.01)
+        #expect(abs(await router.recorder.expectedSeconds(local, key: part, promptTokens: 1_000, responseTokens: 512) - 18.36) < 0.01)
         // Another item is estimated from the items.
         let otherItem = AttemptKey(engine: .local, model: local.identity, task: "summary", job: .item, promptVersion: "summary.keyPoint/3")
-        #expect(await router.expectedSeconds(local, key: otherItem, promptTokens: 1_000, responseTokens: 60) < 1)
+        #expect(await router.recorder.expectedSeconds(local, key: otherItem, promptTokens: 1_000, responseTokens: 60) < 1)
     }
 
     /// With no record of a whole part, a part whose fixed guess fits the budget but would not
@@ -229,7 +229,7 @@ struct CapabilityMemoryTests {
         let router = rig.router(local: local, remote: ScriptedModel(.remote))
         let budget = TimeBudget(seconds: 30, start: rig.clock.now())
         // The fixed guess: (180 + 600) × 0.03 = 23.4 s, which fits 30 s.
-        let reason = await router.budgetSkip(local, key: rig.headlineKey(job: .part), promptTokens: 1_800, responseTokens: 600, budget: budget)
+        let reason = await router.recorder.budgetSkip(local, key: rig.headlineKey(job: .part), promptTokens: 1_800, responseTokens: 600, budget: budget)
         #expect(local.calls.calibrations == 1)
         if skipped {
             #expect(reason == "skipped: expected to take 53 s, with only 30 s of the 30 s budget left")
@@ -248,17 +248,17 @@ struct CapabilityMemoryTests {
         let budget = TimeBudget(seconds: 30, start: rig.clock.now())
         let part = rig.headlineKey(job: .part)
         // 2.4 s guessed: fits even four times over.
-        #expect(await router.budgetSkip(local, key: part, promptTokens: 200, responseTokens: 60, budget: budget) == nil)
+        #expect(await router.recorder.budgetSkip(local, key: part, promptTokens: 200, responseTokens: 60, budget: budget) == nil)
         // 48 s guessed: past the budget without measuring.
-        #expect(await router.budgetSkip(local, key: part, promptTokens: 4_000, responseTokens: 1_200, budget: budget) != nil)
+        #expect(await router.recorder.budgetSkip(local, key: part, promptTokens: 4_000, responseTokens: 1_200, budget: budget) != nil)
         let item = AttemptKey(engine: .local, model: local.identity, task: "flashcards", job: .item, promptVersion: "flashcards.card/5")
-        #expect(await router.budgetSkip(local, key: item, promptTokens: 1_800, responseTokens: 600, budget: budget) == nil)
+        #expect(await router.recorder.budgetSkip(local, key: item, promptTokens: 1_800, responseTokens: 600, budget: budget) == nil)
         #expect(local.calls.calibrations == 0)
         // A speed the engine already knows (after a first request) is used without measuring.
         let known = ScriptedModel(.local, speed: slow, speedKnown: true)
         let knownRouter = rig.router(local: known, remote: ScriptedModel(.remote))
-        #expect(await knownRouter.budgetSkip(known, key: part, promptTokens: 200, responseTokens: 60, budget: budget) == nil)
-        let expected = await knownRouter.expectedSeconds(known, key: part, promptTokens: 680, responseTokens: 230)
+        #expect(await knownRouter.recorder.budgetSkip(known, key: part, promptTokens: 200, responseTokens: 60, budget: budget) == nil)
+        let expected = await knownRouter.recorder.expectedSeconds(known, key: part, promptTokens: 680, responseTokens: 230)
         #expect(abs(expected - 20) < 0.01)
         #expect(known.calls.calibrations == 0)
     }

@@ -1,7 +1,7 @@
 import Testing
 @testable import StudyKit
 
-/// How a rewritten card is judged (``RoutingEngine/cardJob(_:path:materialStems:)``): answers
+/// How a rewritten card is judged (``ItemRewriter/cardJob(_:path:materialStems:)``): answers
 /// SmolLM2 gave on samples/notes.pdf, right and wrong.
 @Suite("A rewritten card asks what the card asks and answers with its blank")
 struct CardRewriteJudgeTests {
@@ -15,7 +15,7 @@ struct CardRewriteJudgeTests {
     }
 
     static func judge(_ question: String, _ answer: String) -> String {
-        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(quote)))
+        let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(quote)))
         switch job.accept(["question": .string(question), "answer": .string(answer)]) {
         case .success: return "accepted"
         case .failure(let rejection): return rejection.reason
@@ -42,7 +42,7 @@ struct CardRewriteJudgeTests {
     /// did not write) whose rewrites SmolLM2 gave, and which passed every rule above. The
     /// material is the card's sentence and `material`, the rest of the document.
     static func judge(_ card: Flashcards.Card, _ question: String, _ answer: String, material: String = "") -> String {
-        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(card.quote + " " + material)))
+        let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(card.quote + " " + material)))
         switch job.accept(["question": .string(question), "answer": .string(answer)]) {
         case .success: return "accepted"
         case .failure(let rejection): return rejection.reason
@@ -103,10 +103,10 @@ struct CardRewriteJudgeTests {
     /// so a model writes the question for that answer (the grammar in process, the enum on a
     /// server).
     @Test func theAnswerIsFixedToTheBlankAndComesFirst() throws {
-        let job = RoutingEngine.cardJob(Self.card, path: "cards[0]", materialStems: [])
+        let job = ItemRewriter.cardJob(Self.card, path: "cards[0]", materialStems: [])
         let schema = try #require(job.schema)
         #expect(schema.jsonSchema(strict: false)["properties"]?["answer"]?["enum"] == .array([.string("carbon dioxide")]))
-        let request = RoutingEngine.cardSpec.request(prompt: job.prompt, schema: job.schema)
+        let request = ItemRewriter.cardSpec.request(prompt: job.prompt, schema: job.schema)
         let answer = try #require(request.jsonSchema.range(of: "\"answer\""))
         let question = try #require(request.jsonSchema.range(of: "\"question\""))
         #expect(answer.lowerBound < question.lowerBound, "\(request.jsonSchema)")
@@ -117,7 +117,7 @@ struct CardRewriteJudgeTests {
     /// then the missing words; not the sentence and then the card with its blank, which read
     /// the same words twice. A card without a blank shows its quote.
     @Test func thePromptMarksTheMissingWordsInTheSentenceOnce() {
-        let job = RoutingEngine.cardJob(Self.card, path: "cards[0]", materialStems: [])
+        let job = ItemRewriter.cardJob(Self.card, path: "cards[0]", materialStems: [])
         #expect(job.prompt == """
             Sentence: The rate of photosynthesis depends on light intensity, [carbon dioxide] and temperature.
             Missing words: carbon dioxide
@@ -125,9 +125,9 @@ struct CardRewriteJudgeTests {
         let definition = Flashcards.Card(
             question: "_____. Radical journalist of The Friend of the People.", answer: "Marat",
             quote: "Marat. Radical journalist of The Friend of the People.")
-        #expect(RoutingEngine.markedSentence(definition) == "[Marat]. Radical journalist of The Friend of the People.")
+        #expect(ItemRewriter.markedSentence(definition) == "[Marat]. Radical journalist of The Friend of the People.")
         let asked = Flashcards.Card(question: "What depends on light intensity?", answer: "The rate", quote: Self.quote)
-        #expect(RoutingEngine.markedSentence(asked) == Self.quote)
+        #expect(ItemRewriter.markedSentence(asked) == Self.quote)
     }
 
     /// Qwen2.5-Coder-0.5B on samples/long.pdf (the French Revolution): a year is an answer taken
@@ -146,7 +146,7 @@ struct CardRewriteJudgeTests {
         let constitution = card("In October the Convention declared that the government of France would be revolutionary until the peace, suspending the new democratic constitution adopted in June 1793.", "1793")
         #expect(Self.judge(constitution, "When did the Convention declare that the government of France would be revolutionary?", "1793")
             == "the question did not ask about the missing words' place in the sentence")
-        #expect(RoutingEngine.blankNeighbours(constitution.question) == [["constitution", "adopt"], []])
+        #expect(ItemRewriter.blankNeighbours(constitution.question) == [["constitution", "adopt"], []])
     }
 
     /// The 0.5B asks for the sentence's subject in most cards whose blank is elsewhere, which
@@ -175,13 +175,13 @@ struct CardRewriteJudgeTests {
     func aQuestionForTheSubjectBecomesAFlashcardWithTheSubjectAsItsAnswer(quote: String, blank: String, question: String, subject: String?) {
         let card = Self.cloze(quote, blank)
         let stems = Set(Grounding.contentStems(quote))
-        let flashcard = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: stems, subjectAnswers: true)
+        let flashcard = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: stems, subjectAnswers: true)
         switch flashcard.accept(["question": .string(question), "answer": .string(blank)]) {
         case .success(let text): #expect(text == question + "\u{1F}" + (subject ?? "(refused)"))
         case .failure(let rejection): #expect(subject == nil && rejection.reason == "the question gave its answer away", "\(rejection.reason)")
         }
         // A quiz question keeps its blank: its choices are the blank's.
-        let quiz = RoutingEngine.cardJob(card, path: "questions[0]", materialStems: stems)
+        let quiz = ItemRewriter.cardJob(card, path: "questions[0]", materialStems: stems)
         guard case .failure(let rejection) = quiz.accept(["question": .string(question), "answer": .string(blank)]) else {
             Issue.record("a quiz question accepted another answer"); return
         }
@@ -232,7 +232,7 @@ struct CardRewriteJudgeTests {
     ])
     func aQuestionAboutAnotherPartOfTheSentenceIsRefused(quote: String, blank: String, question: String, answersTheBlank: Bool) {
         let card = Self.cloze(quote, blank)
-        #expect(RoutingEngine.asksAnotherPart(question, of: card) == !answersTheBlank)
+        #expect(ItemRewriter.asksAnotherPart(question, of: card) == !answersTheBlank)
     }
 
     /// Qwen2.5-Coder-0.5B's accepted cards on samples/eval whose blank ran into the sentence's
@@ -254,7 +254,7 @@ struct CardRewriteJudgeTests {
         ("Which climates is photosynthesis cut by a quarter in?", "dry climate", nil),
     ])
     func anAnswerThatRunsIntoTheVerbIsRefused(question: String, answer: String, verb: String?) {
-        #expect(RoutingEngine.sharedVerb(question, answer: answer) == verb)
+        #expect(ItemRewriter.sharedVerb(question, answer: answer) == verb)
     }
 
     /// Qwen2.5-Coder-0.5B on the printing page: the sentence's subject made the object of the
@@ -270,9 +270,9 @@ struct CardRewriteJudgeTests {
     ])
     func aQuestionThatTurnsTheSentenceAroundIsRefused(quote: String, blank: String, question: String, turned: Bool) {
         // The other way round is judged apart: none of these asks what a blank subject acts on.
-        #expect(!RoutingEngine.asksWhatTheBlankActsOn(question, of: Self.cloze(quote, blank)))
+        #expect(!ItemRewriter.asksWhatTheBlankActsOn(question, of: Self.cloze(quote, blank)))
         let card = Self.cloze(quote, blank)
-        #expect(RoutingEngine.swapsSubjectAndObject(question, of: card) == turned)
+        #expect(ItemRewriter.swapsSubjectAndObject(question, of: card) == turned)
         if turned {
             #expect(Self.judge(card, question, blank)
                 == "the question turned the sentence around: the missing words are what its verb acts on, not who acts")
@@ -294,7 +294,7 @@ struct CardRewriteJudgeTests {
     ])
     func aQuestionForWhatABlankSubjectActsOnIsRefused(quote: String, blank: String, question: String, turned: Bool) {
         let card = Self.cloze(quote, blank)
-        #expect(RoutingEngine.asksWhatTheBlankActsOn(question, of: card) == turned)
+        #expect(ItemRewriter.asksWhatTheBlankActsOn(question, of: card) == turned)
         if turned {
             #expect(Self.judge(card, question, blank)
                 == "the question turned the sentence around: the missing words are who acts, not what its verb acts on")
@@ -317,7 +317,7 @@ struct CardRewriteJudgeTests {
         ("The bridge is 40 furlongs long.", "40", "What is the length of the bridge?", nil),
     ])
     func aNumberAskedAsAnotherQuantityIsRefused(quote: String, blank: String, question: String, reason: String?) {
-        #expect(RoutingEngine.otherQuantity(question, of: Self.cloze(quote, blank)) == reason)
+        #expect(ItemRewriter.otherQuantity(question, of: Self.cloze(quote, blank)) == reason)
     }
 
     /// The rule runs in the card judge, after the rules that a question keeps the card's words
@@ -340,12 +340,12 @@ struct CardRewriteJudgeTests {
     ] as [(String, String?)])
     func aQuestionMustBeOneQuestionSaidOnce(question: String, reason: String?) {
         let quote = "None of the later regimes, not even the restored Bourbon monarchy, tried to bring them back."
-        #expect(RoutingEngine.malformedQuestion(question, quote: quote) == reason)
+        #expect(ItemRewriter.malformedQuestion(question, quote: quote) == reason)
     }
 
     @Test func aRunTheSentenceSaysTwiceMayStandTwice() {
         let quote = "When one object exerts a force on a second object, the second object exerts a force of equal size on the first."
-        #expect(RoutingEngine.malformedQuestion(
+        #expect(ItemRewriter.malformedQuestion(
             "What happens when one object exerts a force on a second object, and the second object exerts a force back?", quote: quote) == nil)
     }
 
@@ -372,7 +372,7 @@ struct CardRewriteJudgeTests {
         ("What did the Convention do?", "declared terror", nil),
     ] as [(String, String, String?)])
     func theQuestionsOpeningAsksForTheKindOfTheMissingWords(question: String, answer: String, reason: String?) {
-        #expect(RoutingEngine.otherKind(question, answer: answer) == reason)
+        #expect(ItemRewriter.otherKind(question, answer: answer) == reason)
     }
 
     /// samples/long.pdf at `--budget 200`, session 46: the one accepted card of 114 that asked
@@ -381,16 +381,16 @@ struct CardRewriteJudgeTests {
         let guillotined = Self.cloze(
             "An attempt by the Paris Commune to rescue them failed, and on 28 July Robespierre, Saint-Just, Couthon and some twenty others were guillotined without trial.",
             "28 July")
-        #expect(RoutingEngine.verbFromAnotherClause("On what day did Robespierre, Saint-Just, Couthon and some twenty others rescue them?", of: guillotined)
+        #expect(ItemRewriter.verbFromAnotherClause("On what day did Robespierre, Saint-Just, Couthon and some twenty others rescue them?", of: guillotined)
             == "the question took “rescue” from another clause than the missing words' and left out its verb (“guillotined”)")
-        #expect(RoutingEngine.verbFromAnotherClause("On what day were Robespierre, Saint-Just, Couthon and some twenty others guillotined?", of: guillotined) == nil)
-        #expect(RoutingEngine.verbFromAnotherClause("On what day were the men the Commune failed to rescue guillotined?", of: guillotined) == nil)
+        #expect(ItemRewriter.verbFromAnotherClause("On what day were Robespierre, Saint-Just, Couthon and some twenty others guillotined?", of: guillotined) == nil)
+        #expect(ItemRewriter.verbFromAnotherClause("On what day were the men the Commune failed to rescue guillotined?", of: guillotined) == nil)
         let presided = Self.cloze(
             "Robespierre disliked atheism, which he considered aristocratic, and in June 1794 he presided over the Festival of the Supreme Being, a civic religion based on belief in God.",
             "June 1794")
-        #expect(RoutingEngine.verbFromAnotherClause("In what year did Robespierre preside over the Festival of the Supreme Being?", of: presided) == nil)
+        #expect(ItemRewriter.verbFromAnotherClause("In what year did Robespierre preside over the Festival of the Supreme Being?", of: presided) == nil)
         let single = Self.cloze("The Committee turned on rivals on both its left and its right.", "Committee")
-        #expect(RoutingEngine.verbFromAnotherClause("What turned on rivals on both its left and its right?", of: single) == nil)
+        #expect(ItemRewriter.verbFromAnotherClause("What turned on rivals on both its left and its right?", of: single) == nil)
     }
 
     @Test func theCardJudgeRefusesAMonthAskedOfADayNumber() {
@@ -412,9 +412,9 @@ struct CardRewriteJudgeTests {
     }
 
     @Test func theBlanksNeighboursStopAtItsClause() {
-        #expect(RoutingEngine.blankNeighbours("The rate of photosynthesis depends on light intensity, _____ and temperature.")
+        #expect(ItemRewriter.blankNeighbours("The rate of photosynthesis depends on light intensity, _____ and temperature.")
             == [[], ["temperatur"]])
-        #expect(RoutingEngine.blankNeighbours("No blank here.") == [])
+        #expect(ItemRewriter.blankNeighbours("No blank here.") == [])
     }
 }
 
@@ -479,7 +479,7 @@ struct DefinitionCardJudgeTests {
             + "what happened there shaped the shape of life."
         #expect(CardRewriteJudgeTests.judge(card, question, "Stroma", material: material) == verdict)
         #expect(
-            RoutingEngine.occurringAsOne("It took place; it Happened; it is occurring")
+            ItemRewriter.occurringAsOne("It took place; it Happened; it is occurring")
                 == "It occurs; it occurs; it is occurs")
     }
 }

@@ -20,7 +20,7 @@ struct CopiedHeadlineTests {
 
     static func copied(_ blurbSoFar: String) -> String? {
         RoutingEngine.copiedBlurb(
-            RoutingEngine.AnswerSoFar(partial: #"{"title": "Photosynthesis", "blurb": ""# + blurbSoFar),
+            ItemRewriter.AnswerSoFar(partial: #"{"title": "Photosynthesis", "blurb": ""# + blurbSoFar),
             materialWords: material)
     }
 

@@ -51,7 +51,7 @@ struct FeynmanRewriteRoutingTests {
         ("in the equator", "In metaphase the chromosomes line up at the equator.", nil),
     ])
     func aPhraseIsTheSentencesOwnWords(answer: String, sentence: String, phrase: String?) {
-        #expect(RoutingEngine.copiedPhrase(answer, from: sentence) == phrase)
+        #expect(ItemRewriter.copiedPhrase(answer, from: sentence) == phrase)
     }
 
     /// The 0.5B pointed "the cell splits in two" (about prophase) to “cytoplasm” in "Cytokinesis
@@ -64,7 +64,7 @@ struct FeynmanRewriteRoutingTests {
         ("its DNA", "The cell copies its DNA in interphase.", "the DNA gets copied", true),
     ])
     func aPhraseIsNotWhatTheClaimsVerbActsOn(phrase: String, sentence: String, claim: String, refused: Bool) {
-        #expect(RoutingEngine.followsTheClaimsWord(phrase, in: sentence, claim: claim) == refused)
+        #expect(ItemRewriter.followsTheClaimsWord(phrase, in: sentence, claim: claim) == refused)
     }
 
     @Test func theClaimAgainKeepsTheChecksCorrectionWithTheReason() async throws {

@@ -154,7 +154,7 @@ struct StoredItemAnswerTests {
         let asked = try await Self.router(first, cache: cache, memory: ledger, clock: clock).run(Self.request(.flashcards, start: clock.now()))
         #expect(first.calls.respond > 0)
         // A record of nothing but failures: the job is now skipped for a day.
-        let key = AttemptKey(engine: .local, model: first.identity, task: "flashcards", job: .item, promptVersion: RoutingEngine.cardSpec.version)
+        let key = AttemptKey(engine: .local, model: first.identity, task: "flashcards", job: .item, promptVersion: ItemRewriter.cardSpec.version)
         for _ in 0..<20 { try ledger.recordAttempt(Attempt(key: key, outcome: .invalid, duration: 1, at: clock.now())) }
         let second = ScriptedModel(.local, window: 256, steps: [])
         let again = try await Self.router(second, cache: cache, memory: ledger, clock: clock).run(Self.request(.flashcards, start: clock.now()))

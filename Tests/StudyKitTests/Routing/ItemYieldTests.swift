@@ -8,7 +8,7 @@ import Testing
 struct ItemYieldTests {
     static let start = Date(timeIntervalSince1970: 1_750_000_000)
     static let cardKey = AttemptKey(
-        engine: .local, model: "scripted://local", task: "flashcards", job: .item, promptVersion: RoutingEngine.cardSpec.version)
+        engine: .local, model: "scripted://local", task: "flashcards", job: .item, promptVersion: ItemRewriter.cardSpec.version)
 
     /// `accepted` then `failed` attempts of `seconds` each, newest first, a minute apart, ending at `end`.
     static func record(accepted: Int, failed: Int, seconds: Double = 1, end: Date = start) -> [Attempt] {
@@ -86,8 +86,8 @@ struct ItemYieldTests {
         let quick = Self.record(accepted: 0, failed: 1, seconds: 1)
         #expect(policy.skipReason(recent: quick, job: .item, now: Self.start, oncePerDocument: true) == nil)
         #expect(policy.skipEnds(recent: recent, job: .item, oncePerDocument: true) == recent[0].at.addingTimeInterval(86_400))
-        #expect(RoutingEngine.overviewSpec.oncePerDocument)
-        #expect(RoutingEngine.oncePerDocumentVersions == [RoutingEngine.overviewSpec.version])
+        #expect(ItemRewriter.overviewSpec.oncePerDocument)
+        #expect(ItemRewriter.oncePerDocumentVersions == [ItemRewriter.overviewSpec.version])
     }
 
     /// A job asked once per document that never succeeded is weighed by what a first success

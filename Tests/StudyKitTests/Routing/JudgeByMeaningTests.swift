@@ -187,16 +187,16 @@ struct JudgeByMeaningTests {
         let tides = JudgeByMeaningTests.cloze(
             "Tides are caused mainly by the Moon's gravity pulling on the Earth's oceans.", "Tides")
         #expect(
-            RoutingEngine.swapsSubjectAndObject(
+            ItemRewriter.swapsSubjectAndObject(
                 "What causes the Moon's gravity pulling on the Earth's oceans?", of: tides))
-        #expect(!RoutingEngine.swapsSubjectAndObject("What is caused mainly by the Moon's gravity?", of: tides))
+        #expect(!ItemRewriter.swapsSubjectAndObject("What is caused mainly by the Moon's gravity?", of: tides))
         // A subject with "of" made the verb's object.
         let feudal = JudgeByMeaningTests.cloze(
             "In the long run, the shortage of labour weakened the feudal system in western Europe.", "feudal system")
         #expect(
-            RoutingEngine.swapsSubjectAndObject("What weakened the shortage of labour in western Europe?", of: feudal))
+            ItemRewriter.swapsSubjectAndObject("What weakened the shortage of labour in western Europe?", of: feudal))
         #expect(
-            !RoutingEngine.swapsSubjectAndObject(
+            !ItemRewriter.swapsSubjectAndObject(
                 "What did the shortage of labour weaken in western Europe?", of: feudal))
     }
 
@@ -205,12 +205,12 @@ struct JudgeByMeaningTests {
             "Eclipses do not happen every month because the Moon's orbit is tilted by about 5 degrees to the Earth's orbit around the Sun.",
             "5 degrees")
         #expect(
-            RoutingEngine.splicesTwoMentions("What is the tilt of the Moon's orbit around the Sun?", of: tilt) != nil)
+            ItemRewriter.splicesTwoMentions("What is the tilt of the Moon's orbit around the Sun?", of: tilt) != nil)
         #expect(
-            RoutingEngine.splicesTwoMentions("By how much is the Moon's orbit tilted to the Earth's orbit?", of: tilt)
+            ItemRewriter.splicesTwoMentions("By how much is the Moon's orbit tilted to the Earth's orbit?", of: tilt)
                 == nil)
         #expect(
-            RoutingEngine.splicesTwoMentions(
+            ItemRewriter.splicesTwoMentions(
                 "What is the lagging strand made away from?", of: PartJudgeTestsCard.lagging) == nil)
     }
 
@@ -259,7 +259,7 @@ struct JudgeByMeaningTests {
             question: quote.replacingOccurrences(of: "fork", with: "_____"), answer: "fork", quote: quote)
         // The lagging strand's question, accepted as the rewrite of `card` against `material`.
         func accepted(_ card: Flashcards.Card, material: String) -> Bool {
-            let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(material)))
+            let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(material)))
             if case .success = job.accept(["question": "What is the lagging strand made away from?", "answer": "fork"]) {
                 return true
             }
@@ -267,9 +267,9 @@ struct JudgeByMeaningTests {
         }
         #expect(accepted(card, material: PartJudgeTests.material))
         // Not any question that ends on "from": the clause before the blank is the lagging strand's.
-        #expect(RoutingEngine.endsWhereTheBlankStands("What is the lagging strand made away from?", of: card))
-        #expect(!RoutingEngine.endsWhereTheBlankStands("What are Okazaki fragments made away from?", of: card))
-        #expect(!RoutingEngine.endsWhereTheBlankStands("What is the lagging strand?", of: card))
+        #expect(ItemRewriter.endsWhereTheBlankStands("What is the lagging strand made away from?", of: card))
+        #expect(!ItemRewriter.endsWhereTheBlankStands("What are Okazaki fragments made away from?", of: card))
+        #expect(!ItemRewriter.endsWhereTheBlankStands("What is the lagging strand?", of: card))
         // Without the comma too.
         let shorter = Flashcards.Card(
             question: "The lagging strand is made away from the _____ in short pieces called Okazaki fragments.",

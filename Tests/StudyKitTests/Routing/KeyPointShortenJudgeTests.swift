@@ -1,12 +1,12 @@
 import Testing
 @testable import StudyKit
 
-/// How a shortened key point is judged (``RoutingEngine/keyPointJob(_:path:)``): answers
+/// How a shortened key point is judged (``ItemRewriter/keyPointJob(_:path:)``): answers
 /// Qwen2.5-Coder-0.5B gave for the key sentences of samples/notes.pdf and samples/long.pdf.
 @Suite("A shortened key point keeps the sentence's fact, its numbers, and nothing else")
 struct KeyPointShortenJudgeTests {
     static func judge(_ sentence: String, _ point: String) -> String {
-        switch RoutingEngine.keyPointJob(sentence, path: "keyPoints[0]").verdict(["point": .string(point)]) {
+        switch ItemRewriter.keyPointJob(sentence, path: "keyPoints[0]").verdict(["point": .string(point)]) {
         case .success(let text): return text == point ? "accepted" : "changed: \(text)"
         case .failure(let rejection): return rejection.reason
         }
@@ -66,14 +66,14 @@ struct KeyPointShortenJudgeTests {
     /// Over 20 words, shortening means dropping most of the sentence: the 0.5B glued words to stay
     /// under the limit or stopped mid-clause on all 6 such sentences of notes.pdf and long.pdf.
     @Test func aKeyPointOverTwentyWordsIsKeptWhole() {
-        #expect(RoutingEngine.keyPointFitsTheModel("During the day the stomata stay closed to save water, and the stored CO2 is released for the Calvin cycle."))
-        #expect(!RoutingEngine.keyPointFitsTheModel(
+        #expect(ItemRewriter.keyPointFitsTheModel("During the day the stomata stay closed to save water, and the stored CO2 is released for the Calvin cycle."))
+        #expect(!ItemRewriter.keyPointFitsTheModel(
             "Paris now had a new elected municipal government and a citizen militia, the National Guard, commanded by the Marquis de Lafayette, a hero of the American war."))
     }
 
     @Test func onlyLongKeyPointsAreSentToTheModel() {
-        #expect(!RoutingEngine.keyPointNeedsShortening("17 June 1789: the Third Estate becomes the National Assembly."))
-        #expect(RoutingEngine.keyPointNeedsShortening("Photosystem I, whose reaction centre is P700, absorbs light and re-energises the electrons."))
+        #expect(!ItemRewriter.keyPointNeedsShortening("17 June 1789: the Third Estate becomes the National Assembly."))
+        #expect(ItemRewriter.keyPointNeedsShortening("Photosystem I, whose reaction centre is P700, absorbs light and re-energises the electrons."))
     }
 
     /// A sentence with nothing to drop is its own key point; one with a side detail is sent.
@@ -87,7 +87,7 @@ struct KeyPointShortenJudgeTests {
         ("The Convention declared war on Britain because it feared an invasion of the Netherlands.", true),
     ])
     func onlyAKeyPointWithASideDetailIsSentToTheModel(sentence: String, sent: Bool) {
-        #expect(RoutingEngine.keyPointHasASideDetail(sentence) == sent)
+        #expect(ItemRewriter.keyPointHasASideDetail(sentence) == sent)
     }
 
     @Test func aClauseCutShortIsNamedByItsLastWord() {

@@ -1,7 +1,7 @@
 import Testing
 @testable import StudyKit
 
-/// How a rewritten overview is judged (``RoutingEngine/overviewJob(sentences:keyPoints:extracted:materialStems:)``):
+/// How a rewritten overview is judged (``ItemRewriter/overviewJob(sentences:keyPoints:extracted:materialStems:)``):
 /// SmolLM2's overview of samples/long.pdf, which passed the shape and the four-fifths rule.
 @Suite("A rewritten overview uses the material's words or plain English")
 struct OverviewRewriteJudgeTests {
@@ -18,7 +18,7 @@ struct OverviewRewriteJudgeTests {
 
     static func judge(_ overview: String) -> String {
         let material = (sentences + keyPoints).joined(separator: " ")
-        let job = RoutingEngine.overviewJob(
+        let job = ItemRewriter.overviewJob(
             sentences: sentences, keyPoints: keyPoints, extracted: sentences.joined(separator: " "),
             materialStems: Set(Grounding.contentStems(material)))
         switch job.verdict(["overview": .string(overview)]) {

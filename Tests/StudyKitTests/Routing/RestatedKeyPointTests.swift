@@ -78,7 +78,7 @@ struct RestatedKeyPointTests {
     ])
     func aRestatementIsJudgedAgainstItsSentence(_ example: Case) {
         #expect(
-            RoutingEngine.restatementProblem(example.point, of: example.sentence, material: Self.material)
+            ItemRewriter.restatementProblem(example.point, of: example.sentence, material: Self.material)
                 == example.problem)
     }
 

@@ -78,7 +78,7 @@ struct RewriteOrderTests {
     func aBlankInAListIsPassedOver(cloze: String, inList: Bool) {
         #expect(RewriteOrder.blankInAList(cloze) == inList)
         let card = Flashcards.Card(question: cloze, answer: "x", quote: cloze)
-        let job = RoutingEngine.cardJob(card, path: "cards[0]", materialStems: [])
+        let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: [])
         #expect((job.passedOver != nil) == inList)
     }
 
@@ -157,9 +157,9 @@ struct RewriteOrderTests {
         #expect(!ItemAllowance.overview(.local).asksEveryShape)
         #expect(!ItemAllowance.overview(.local).stopsOnRefusals)
         #expect(ItemAllowance.overview(.remote) == .open)
-        let job = RoutingEngine.overviewJob(
+        let job = ItemRewriter.overviewJob(
             sentences: ["One."], keyPoints: ["One."], extracted: "One.", materialStems: [])
-        #expect(job.passedOver == RoutingEngine.overviewPassedOver)
+        #expect(job.passedOver == ItemRewriter.overviewPassedOver)
 
         let long = #"{"point": ""# + (1...30).map { "word\($0)" }.joined(separator: " ") + #"."}"#
         let document = Document(text: SettledRefusalTests.terror, title: nil, kind: .text, origin: "test")
@@ -174,7 +174,7 @@ struct RewriteOrderTests {
             #expect(overview.kind == .extracted)
             // The three key points are asked either way; the overview only when every shape is.
             #expect(local.calls.respond == (bounded ? 3 : 4))
-            #expect((overview.note == "not rewritten: " + RoutingEngine.overviewPassedOver) == bounded,
+            #expect((overview.note == "not rewritten: " + ItemRewriter.overviewPassedOver) == bounded,
                 "\(overview.note ?? "nil")")
         }
     }

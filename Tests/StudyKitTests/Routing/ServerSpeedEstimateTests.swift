@@ -70,13 +70,13 @@ struct ServerSpeedEstimateTests {
         let known = ScriptedModel(.remote, speed: Self.qwen, speedKnown: true)
         try rig.recordHeadline(known)
         // The kit: 885 prompt tokens, 2,225 expected: 885 / 43 + 2,225 / 12.7 = 195.8 s.
-        let split = await rig.router(remote: known).expectedSeconds(
+        let split = await rig.router(remote: known).recorder.expectedSeconds(
             known, key: Self.kitKey(known), promptTokens: 885, responseTokens: 2_225)
         #expect(abs(split - 195.8) < 0.1)
         // With no speed of its own yet, the headline's lumped rate: 8.1 s over 27.7 + 42 units.
         let unknown = ScriptedModel(.remote)
         try rig.recordHeadline(unknown)
-        let lumped = await rig.router(remote: unknown).expectedSeconds(
+        let lumped = await rig.router(remote: unknown).recorder.expectedSeconds(
             unknown, key: Self.kitKey(unknown), promptTokens: 885, responseTokens: 2_225)
         #expect(abs(lumped - (88.5 + 2_225) * 8.1 / 69.7) < 0.1)
     }
@@ -94,7 +94,7 @@ struct ServerSpeedEstimateTests {
         let rig = try Rig()
         let remote = ScriptedModel(.remote, speed: Self.qwen, speedKnown: true).withDeadline(deadline)
         let budget = TimeBudget(seconds: 300, start: rig.clock.now())
-        let skip = await rig.router(remote: remote).budgetSkip(
+        let skip = await rig.router(remote: remote).recorder.budgetSkip(
             remote, key: Self.kitKey(remote), promptTokens: prompt, responseTokens: response, budget: budget)
         #expect(skip == reason)
     }
@@ -104,7 +104,7 @@ struct ServerSpeedEstimateTests {
         let rig = try Rig()
         let remote = ScriptedModel(.remote, speed: Self.qwen, speedKnown: true).withDeadline(120)
         let budget = TimeBudget(seconds: 100, start: rig.clock.now())
-        let skip = await rig.router(remote: remote).budgetSkip(
+        let skip = await rig.router(remote: remote).recorder.budgetSkip(
             remote, key: Self.kitKey(remote), promptTokens: 885, responseTokens: 2_225, budget: budget)
         #expect(skip == "skipped: expected to take 196 s, with only 100 s of the 100 s budget left")
     }

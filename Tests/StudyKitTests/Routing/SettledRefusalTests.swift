@@ -11,22 +11,22 @@ struct SettledRefusalTests {
     static let sentence = "On 5 September 1793, under pressure from the sans-culottes, the Convention declared that terror was the order of the day."
 
     static func keyPoint(_ text: String) -> String? {
-        RoutingEngine.keyPointJob(sentence, path: "keyPoints[0]").settledRefusal?(RoutingEngine.AnswerSoFar(partial: text))
+        ItemRewriter.keyPointJob(sentence, path: "keyPoints[0]").settledRefusal?(ItemRewriter.AnswerSoFar(partial: text))
     }
 
     @Test func anAnswerSoFarCountsOnlyTheWordsWrittenToTheEnd() {
-        let open = RoutingEngine.AnswerSoFar(partial: #"{"point": "one two thr"#)
+        let open = ItemRewriter.AnswerSoFar(partial: #"{"point": "one two thr"#)
         #expect(open.settledWords("point") == ["one", "two"])
-        #expect(RoutingEngine.AnswerSoFar(partial: #"{"point": "one two "#).settledWords("point") == ["one", "two"])
-        #expect(RoutingEngine.AnswerSoFar(complete: ["point": "one two three"]).settledWords("point") == ["one", "two", "three"])
+        #expect(ItemRewriter.AnswerSoFar(partial: #"{"point": "one two "#).settledWords("point") == ["one", "two"])
+        #expect(ItemRewriter.AnswerSoFar(complete: ["point": "one two three"]).settledWords("point") == ["one", "two", "three"])
         #expect(open.settledWords("missing").isEmpty)
     }
 
     @Test func aFirstSentenceEndsOnlyOnceTheNextOneStarts() {
         let text = #"{"overview": "Louis XVI was executed in 1793."#
-        #expect(RoutingEngine.AnswerSoFar(partial: text).firstSentence("overview") == nil)
-        #expect(RoutingEngine.AnswerSoFar(partial: text + " Th").firstSentence("overview") == "Louis XVI was executed in 1793.")
-        #expect(RoutingEngine.AnswerSoFar(complete: ["overview": "Louis XVI was executed in 1793"]).firstSentence("overview")
+        #expect(ItemRewriter.AnswerSoFar(partial: text).firstSentence("overview") == nil)
+        #expect(ItemRewriter.AnswerSoFar(partial: text + " Th").firstSentence("overview") == "Louis XVI was executed in 1793.")
+        #expect(ItemRewriter.AnswerSoFar(complete: ["overview": "Louis XVI was executed in 1793"]).firstSentence("overview")
             == "Louis XVI was executed in 1793")
     }
 
@@ -59,10 +59,10 @@ struct SettledRefusalTests {
     /// before its first sentence ends (#53: the 0.5B decoded a 38-word copy to have it refused).
     @Test func anOverviewThatOpensAsAKeySentenceIsStoppedAtItsTenthWord() {
         let key = OverviewRewriteJudgeTests.sentences
-        let job = RoutingEngine.overviewJob(
+        let job = ItemRewriter.overviewJob(
             sentences: key, keyPoints: OverviewRewriteJudgeTests.keyPoints, extracted: key.joined(separator: " "),
             materialStems: Set(Grounding.contentStems(key.joined(separator: " "))))
-        func stopped(_ partial: String) -> String? { job.settledRefusal?(RoutingEngine.AnswerSoFar(partial: #"{"overview": ""# + partial)) }
+        func stopped(_ partial: String) -> String? { job.settledRefusal?(ItemRewriter.AnswerSoFar(partial: #"{"overview": ""# + partial)) }
         let words = key[0].split(separator: " ")
         #expect(stopped(words.prefix(9).joined(separator: " ") + " ") == nil)
         #expect(stopped(words.prefix(10).joined(separator: " ") + " ")
@@ -102,7 +102,7 @@ struct SettledRefusalTests {
 
     /// The most words the shortened form of `sentence` may have.
     static func limit(_ sentence: String) -> Int {
-        min(RoutingEngine.shortenedKeyPointWords, ProseText.wordCount(sentence) * 3 / 4)
+        min(ItemRewriter.shortenedKeyPointWords, ProseText.wordCount(sentence) * 3 / 4)
     }
 
     @Test func aStreamedKeyPointIsStoppedAtTheWordPastItsLimitAndTheCacheKeepsTheVerdict() async throws {

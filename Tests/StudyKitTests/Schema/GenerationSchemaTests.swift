@@ -139,7 +139,7 @@ struct GenerationSchemaTests {
     /// schema excludes their blocks and a sentence loses its branch written without spaces;
     /// enumerations and numbers are left as they are, and so is the schema's own fingerprint.
     @Test func withoutIdeographsEveryStringExcludesChineseJapaneseAndKorean() throws {
-        let schema = RoutingEngine.cardSchema(answer: .stringEnum(["stroma"]))
+        let schema = ItemRewriter.cardSchema(answer: .stringEnum(["stroma"]))
         func question(_ schema: GenerationSchema) throws -> NSRegularExpression {
             let pattern = try #require(schema.jsonSchema(strict: false)["properties"]?["question"]?["pattern"]?.stringValue)
             return try NSRegularExpression(pattern: pattern)

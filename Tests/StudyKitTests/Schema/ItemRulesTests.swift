@@ -343,7 +343,7 @@ struct ItemRulesTests {
     /// A card question (at most 18 words) has the grammar's room to finish, as a label has: a
     /// 19th word is written as a word, not glued on; validation and the judge keep the limit.
     @Test func theCardQuestionGrammarHasRoomToFinish() throws {
-        guard case .object(let properties) = RoutingEngine.cardSpec.schema,
+        guard case .object(let properties) = ItemRewriter.cardSpec.schema,
             case .string(let question)? = properties.first(where: { $0.name == "question" })?.schema
         else {
             Issue.record("the card schema changed shape")

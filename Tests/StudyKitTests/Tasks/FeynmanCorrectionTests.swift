@@ -79,7 +79,7 @@ struct FeynmanCorrectionTests {
     /// fact belongs instead of repeating the concept, and it accepts only what the rule accepts.
     @Test func theJobAsksWithoutTheConceptAndJudgesByTheRule() throws {
         let claim = FeynmanCheck.Claim(text: "In prophase the DNA gets copied", finding: .misplaced, evidence: Self.interphase)
-        let job = RoutingEngine.correctionJob(claim, concept: "prophase", path: "gaps[0].correction")
+        let job = ItemRewriter.correctionJob(claim, concept: "prophase", path: "gaps[0].correction")
         #expect(job.prompt.hasPrefix("Student: the DNA gets copied. Material: Before mitosis"))
         guard case .success(let sentence) = job.accept(["correction": "the DNA gets copied in interphase"]) else {
             Issue.record("a grounded correction was refused")

@@ -133,7 +133,7 @@ public struct ChunkedRunner: Sendable {
             let limit = counts.responseLimit(for: task, reserve: planned.check.reserve)
             let response = min(limit, counts.expectedResponseTokens(for: task) ?? limit)
             let prompt = planned.check.overheadTokens + planned.check.allowance + chunk.estimatedTokens + Self.partLineTokens
-            let seconds = await router.expectedSeconds(engine, key: key, promptTokens: prompt, responseTokens: response)
+            let seconds = await router.recorder.expectedSeconds(engine, key: key, promptTokens: prompt, responseTokens: response)
             total += seconds
             longest = max(longest, seconds)
         }

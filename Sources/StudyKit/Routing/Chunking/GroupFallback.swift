@@ -28,7 +28,7 @@ extension ChunkedRunner {
         let document = request.document
         // The builtin engine sizes the whole document as `--engine builtin` does: what
         // `--cards`/`--questions` asked, else the material's count (the plan's `wanted`).
-        let (text, title) = router.builtinMaterial(document)
+        let (text, title) = router.builtin.material(of: document)
         let size = request.size
         guard let whole = try? router.builtin.generate(request.task, text: text, title: title, size: size) else {
             return (outcomes, wanted)
