@@ -10,12 +10,12 @@ extension ItemRewriter {
     func rewriteFeynman(
         _ feedback: FeynmanFeedback, fallback result: AnyStudyResult, extracted: [ItemProvenance]
     ) async -> (result: AnyStudyResult, items: [ItemProvenance]) {
-        let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
+        let analysis = builtin.analysis(of: request.document.text, title: request.document.title)
         let check = builtin.feynmanCheck(analysis, concept: request.concept, explanation: request.explanation)
         // Each gap of a wrong claim, found by its point: the feedback leaves out a wrong claim's
         // gap that fails the point rules or repeats another, so position alone could pair a
         // claim with a key term's gap (``BuiltinEngine/feynmanFeedback(_:analysis:)``).
-        var claimOfGap: [Int: FeynmanCheck.Claim] = [:]
+        var claimOfGap: [Int: ExplanationClaim] = [:]
         for claim in check.wrongClaims {
             let point = BuiltinEngine.gap(for: claim, concept: check.concept, context: "").point
             if let index = feedback.gaps.firstIndex(where: { $0.point == point }), claimOfGap[index] == nil { claimOfGap[index] = claim }
@@ -111,7 +111,7 @@ extension ItemRewriter {
     /// One wrong claim and the material's sentence about it. A misplaced claim is shown without
     /// the concept's name ("the DNA gets copied", not "In prophase the DNA gets copied"): its
     /// sentence is about something else, and the model should say what, not repeat the concept.
-    static func correctionJob(_ claim: FeynmanCheck.Claim, concept: String, path: String) -> ItemJob {
+    static func correctionJob(_ claim: ExplanationClaim, concept: String, path: String) -> ItemJob {
         let evidence = ProseText.withoutListMarker(ProseText.oneLine(claim.evidence ?? ""))
         let misplaced = claim.finding == .misplaced
         let statement = misplaced ? Self.claim(claim.text, without: concept, orLeading: ["in", "during"]) : claim.text
@@ -215,7 +215,7 @@ extension ItemRewriter {
     }
 
     /// One misplaced claim: where does the material put it?
-    static func pointingJob(_ claim: FeynmanCheck.Claim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
+    static func pointingJob(_ claim: ExplanationClaim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
         let evidence = claim.evidence ?? ""
         let asked = Self.claim(claim.text, without: concept, orLeading: ["in"])
         let prompt = "Sentence: \(evidence) Question: Which words of the sentence say when or where this happens: \(asked)?"

@@ -229,7 +229,7 @@ struct ItemRewriter: Sendable {
         case .summary(let summary):
             // The key points first: a second or so each, they come before the costlier overview.
             let (keyPoints, pointProvenance) = await shortenKeyPoints(summary)
-            let analysis = BuiltinAnalysis(text: request.document.text, title: request.document.title)
+            let analysis = builtin.analysis(of: request.document.text, title: request.document.title)
             let sentences = analysis.ranked.prefix(5).map { ProseText.shortened(ProseText.oneLine($0.sentence.text), maxLength: 260) }
             let job = Self.overviewJob(sentences: sentences, keyPoints: keyPoints, extracted: summary.overview, materialStems: materialStems)
             let outcome = await runItems(
