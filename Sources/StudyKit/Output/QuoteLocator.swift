@@ -44,7 +44,7 @@ public struct QuoteLocator: Sendable {
 
     /// Indexes `document`: its text, pages and section headings.
     public init(document: Document) {
-        (folded, offsets) = Self.folded(document)
+        (folded, offsets) = FoldedText.folded(document.text, capacity: document.characterCount)
         self.pages = document.pages
         self.groups = SectionGroups(document: document)
     }
@@ -77,29 +77,6 @@ public struct QuoteLocator: Sendable {
     public func page(of quote: String) -> Int? {
         guard !pages.isEmpty else { return nil }
         return locate(quote)?.page
-    }
-
-    /// `document`'s text lower-cased, each run of whitespace one space, and for each folded
-    /// character the `Character` offset in the text it came from (shared with ``SectionItems``).
-    static func folded(_ document: Document) -> (folded: [Character], offsets: [Int]) {
-        var folded: [Character] = []
-        var offsets: [Int] = []
-        folded.reserveCapacity(document.characterCount)
-        offsets.reserveCapacity(document.characterCount)
-        for (offset, character) in document.text.enumerated() {
-            if character.isWhitespace {
-                if folded.last != " " && !folded.isEmpty {
-                    folded.append(" ")
-                    offsets.append(offset)
-                }
-                continue
-            }
-            for lowered in character.lowercased() {
-                folded.append(lowered)
-                offsets.append(offset)
-            }
-        }
-        return (folded, offsets)
     }
 
     private static func fold(_ text: String) -> [Character] {

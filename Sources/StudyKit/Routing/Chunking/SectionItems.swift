@@ -5,9 +5,9 @@
 /// engine's key points are sentences of the material; a model's rewording is found nowhere).
 ///
 /// A quote is looked for everywhere it occurs, not only first: a section repeated word for word
-/// is covered by the cards of its first copy. The match folds case and whitespace, as
-/// ``QuoteLocator`` does, and a quote not found whole is looked for by its first 60 characters:
-/// models trim or re-space a quote's end more often than its start. The document is indexed
+/// is covered by the cards of its first copy. The match folds case and whitespace
+/// (``FoldedText``), as the exports' quote locator does, and a quote not found whole is looked
+/// for by its first 60 characters: models trim or re-space a quote's end more often than its start. The document is indexed
 /// once, by the 12 characters after each word start (after a space or punctuation), so a book's hundreds of quotes cost a
 /// lookup each, not a scan of the book.
 public struct SectionItems: Sendable {
@@ -32,7 +32,7 @@ public struct SectionItems: Sendable {
         outline = DocumentOutline(text: document.text)
         sections = BodySections(outline: outline)
         characterCount = document.characterCount
-        let (folded, offsets) = QuoteLocator.folded(document)
+        let (folded, offsets) = FoldedText.folded(document.text, capacity: document.characterCount)
         var starts: [String: [Int]] = [:]
         var position = 0
         while position + Self.keyLength <= folded.count {
