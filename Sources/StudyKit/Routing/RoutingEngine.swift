@@ -11,7 +11,8 @@ import Foundation
 /// - remote preferred and unavailable, over the daily quota, or refusing with a quota error →
 ///   local, with the content fitted to the local window, and remote is not called again;
 /// - an engine that does not support the document's language (``LanguageModel/languages``) →
-///   skipped before it is contacted, "does not support fr"; forced, ``RoutingError/unsupportedLanguage(_:language:supported:)``;
+///   skipped before it is contacted, "does not support fr"; forced,
+///   ``RoutingError/unsupportedLanguage(_:language:supported:)``;
 /// - content larger than the chosen window → the larger window if one can serve, else fitted;
 /// - no model engine → the builtin extractive engine, labelled `builtin`.
 public struct RoutingEngine: Sendable {

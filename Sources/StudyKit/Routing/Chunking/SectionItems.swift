@@ -7,9 +7,9 @@
 /// A quote is looked for everywhere it occurs, not only first: a section repeated word for word
 /// is covered by the cards of its first copy. The match folds case and whitespace
 /// (``FoldedText``), as the exports' quote locator does, and a quote not found whole is looked
-/// for by its first 60 characters: models trim or re-space a quote's end more often than its start. The document is indexed
-/// once, by the 12 characters after each word start (after a space or punctuation), so a book's hundreds of quotes cost a
-/// lookup each, not a scan of the book.
+/// for by its first 60 characters: models trim or re-space a quote's end more often than its
+/// start. The document is indexed once, by the 12 characters after each word start (after a
+/// space or punctuation), so a book's hundreds of quotes cost a lookup each, not a scan of the book.
 public struct SectionItems: Sendable {
     /// The outline the sections come from (the exports group by it, ``SectionGroups``).
     let outline: DocumentOutline
