@@ -108,4 +108,28 @@ struct HeadlineRepairTests {
         #expect(headline.blurb != Self.fillerBlurb)
         #expect(routed.items.map(\.kind) == [.repaired, .extracted])
     }
+
+    /// `import`'s headline under a budget, on a page long enough for the remote: the local model
+    /// after it is not asked (``RoutingEngine/kitHeadlinePassedOver(_:kind:)``), so the remote is
+    /// the last model and its half repair ships instead of the builtin engine's whole headline
+    /// (#53: the 1.5B's good title on the Moon and acids notes was lost so).
+    @Test func aKitHeadlineKeepsTheRemotesGoodItemWhenTheLocalModelIsNotAsked() async throws {
+        let page = String(repeating: Self.text + "\n\n", count: 6)
+        #expect(page.count > localCharacterLimit)
+        let remote = ScriptedModel(.remote, window: 8192, steps: [
+            Self.answer(Self.longTitle, Self.fillerBlurb), Self.answer(Self.longTitle, Self.fillerBlurb),
+        ])
+        let local = ScriptedModel(.local, window: 2048, steps: [Self.answer("Tides", Self.goodBlurb)])
+        let router = RoutingEngine(local: local, remote: remote, cache: nil)
+        var request = RoutingRequest(
+            task: .headline, document: Document(text: page, title: nil, kind: .text, origin: "test"),
+            budget: TimeBudget(seconds: 3600, start: Date()))
+        request.isKitHeadline = true
+        let routed = try await router.run(request)
+        #expect(local.calls.respond == 0)
+        #expect(routed.engine == .remote)
+        guard case .headline(let headline) = routed.result else { Issue.record("not a headline"); return }
+        #expect(headline.title == "The Moon and the Tides")
+        #expect(routed.items.map(\.kind) == [.repaired, .extracted])
+    }
 }
