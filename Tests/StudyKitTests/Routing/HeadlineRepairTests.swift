@@ -20,6 +20,13 @@ struct HeadlineRepairTests {
     static let goodBlurb = "The Moon's gravity makes two high tides a day, strongest as spring tides at new and full moon."
     static let fillerBlurb = "This document explains the tides and the Moon's gravity."
     static let longTitle = "The Moon and the Tides: Spring and Neap Tides Explained"
+    /// 43 words (at most 35): its main clause, then an aside opened by ", which".
+    static let longBlurbHead =
+        "The Moon's gravity pulls on the oceans of the Earth, "
+        + "so most coasts see two high tides and two low tides each day."
+    static let longBlurb = String(longBlurbHead.dropLast())
+        + ", which are strongest when the Sun and the Moon line up at new moon and full moon as spring tides."
+    static func lowerFirst(_ text: String) -> String { text.prefix(1).lowercased() + text.dropFirst() }
 
     enum Expected: Equatable {
         /// Shipped with this title and blurb, items made as listed (title, blurb).
@@ -46,6 +53,29 @@ struct HeadlineRepairTests {
          ["title contains"]),
         // Neither can be kept: refused, with both problems named.
         ("The “Moon” and Tides", fillerBlurb, .refused, ["title contains", "blurb uses the stock phrase"]),
+        // A blurb whose filler is an aside about the document: the aside left out, both the model's.
+        ("Spring and Neap Tides", "In these notes, " + lowerFirst(goodBlurb),
+         .shipped(title: "Spring and Neap Tides", blurb: goodBlurb, kinds: [.written, .repaired]),
+         ["blurb uses the stock phrase"]),
+        (longTitle, String(goodBlurb.dropLast()) + ", as the handout explains.",
+         .shipped(title: "The Moon and the Tides", blurb: goodBlurb, kinds: [.repaired, .repaired]),
+         ["title has 10 words", "blurb uses the stock phrase"]),
+        // A sentence of filler beside one of content: the filler sentence left out.
+        ("Spring and Neap Tides", "This handout covers the tides. " + goodBlurb,
+         .shipped(title: "Spring and Neap Tides", blurb: goodBlurb, kinds: [.written, .repaired]),
+         ["blurb has 2 sentences"]),
+        // A blurb over its limit with an aside after its main clause: cut to the main clause.
+        ("Spring and Neap Tides", longBlurb,
+         .shipped(title: "Spring and Neap Tides", blurb: longBlurbHead, kinds: [.written, .repaired]),
+         ["blurb has 43 words"]),
+        // Filler that is the blurb's head, not an aside: no cut states anything; the builtin's blurb.
+        ("Spring and Neap Tides", "A short guide to the tides, spring and neap, and the Moon's gravity.",
+         .shipped(title: "Spring and Neap Tides", blurb: builtin.blurb, kinds: [.written, .extracted]),
+         ["blurb uses the stock phrase"]),
+        // "we discuss" left after the aside is filler too: the builtin's blurb.
+        ("Spring and Neap Tides", "In these notes, we discuss the tides and the Moon's gravity.",
+         .shipped(title: "Spring and Neap Tides", blurb: builtin.blurb, kinds: [.written, .extracted]),
+         ["blurb uses the stock phrase"]),
     ] as [(String, String, Expected, [String])])
     func aHeadlineIsRepairedItemByItem(title: String, blurb: String, expected: Expected, named: [String]) throws {
         let mended = try #require(
