@@ -16,15 +16,18 @@ extension ItemRepairs {
     static func shortenedHeadPhrase(_ label: String, maxWords: Int) -> String? {
         // A label that opens on a lower-case word ("third and a half of the population of …") goes
         // on with a sentence cut before it: a piece, not a phrase.
-        guard label.split(whereSeparator: \.isWhitespace).count > maxWords, headPhrase(label, maxWords: maxWords) == nil,
-            let first = label.split(whereSeparator: \.isWhitespace).first, first != first.lowercased(),
+        let all = label.split(whereSeparator: \.isWhitespace)
+        guard all.count > maxWords, headPhrase(label, maxWords: maxWords) == nil,
+            let first = all.first, first != first.lowercased(),
             let words = headWords(label), words.count > maxWords
         else { return nil }
         let bare = words.map { $0.lowercased().trimmingCharacters(in: .punctuationCharacters) }
         for cut in stride(from: min(words.count - 1, maxWords), through: 2, by: -1)
         where detailOpeners.contains(bare[cut]) && !detailOpeners.contains(bare[cut - 1]) {
             var head = Array(words[..<cut])
-            while let last = head.last, ["a", "an", "the", "and", "or"].contains(last.lowercased()) { head.removeLast() }
+            while let last = head.last, ["a", "an", "the", "and", "or"].contains(last.lowercased()) {
+                head.removeLast()
+            }
             let phrase = head.joined(separator: " ")
             guard head.count >= 2, ItemRules.contentWordCount(TermNormalizer.words(in: phrase)) >= 1 else { continue }
             return phrase

@@ -41,8 +41,11 @@ struct LongLabelHeadTests {
     @Test func aJudgedMapKeepsTheShortenedLabelAsRepaired() throws {
         let map = #"""
             {"centralTopic":"DNA replication","branches":[
-            {"label":"Unwinding","children":[{"label":"Origins of replication of the parent DNA molecule in each cell","children":[]},{"label":"Replication fork","children":[]}]},
-            {"label":"Finishing","children":[{"label":"DNA ligase","children":[]},{"label":"RNA primers","children":[]}]}]}
+            {"label":"Unwinding","children":[
+              {"label":"Origins of replication of the parent DNA molecule in each cell","children":[]},
+              {"label":"Replication fork","children":[]}]},
+            {"label":"Finishing","children":[
+              {"label":"DNA ligase","children":[]},{"label":"RNA primers","children":[]}]}]}
             """#
         let judged = try PartJudgeTests.judge(map, task: .mindmap)
         guard case .mindMap(let result) = judged.result else { throw BuiltinError.emptyText }
