@@ -423,6 +423,7 @@ struct PartJudge {
                 let at = "\(path)[\(index)]"
                 if let label = fields["label"]?.stringValue,
                     let cut = ItemRepairs.headPhrase(label, maxWords: MindMap.labelWords)
+                        ?? ItemRepairs.shortenedHeadPhrase(label, maxWords: MindMap.labelWords)
                 {
                     fields["label"] = .string(cut)
                     repairs[at + ".label"] = "a label cut to its head phrase (“\(label)” → “\(cut)”)"
