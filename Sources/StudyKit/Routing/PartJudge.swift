@@ -71,6 +71,7 @@ struct PartJudge {
         var replaced: [String: String] = [:]
         if task == .summary {
             Self.mendKeyPoints(&value, material: material, repairs: &repairs)
+            Self.mendFillerOverview(&value, skeleton: skeleton, repairs: &repairs)
             Self.mendOverview(&value, skeleton: skeleton, repairs: &repairs, replaced: &replaced)
         }
         let relaxed = MergedPart(schema: task.generationSchema.withoutMinimum(at: list), chunks: 1, perChunk: [:]) {
@@ -363,7 +364,8 @@ struct PartJudge {
         let which = "sentence\(plural) " + cut.removed.map { String($0 + 1) }.joined(separator: ", ")
         if cut.kept.count >= 2 {
             object["overview"] = .string(cut.kept.joined(separator: " "))
-            repairs["overview"] = "its \(which), which said a key point again, left out"
+            let earlier = repairs["overview"].map { $0 + "; " } ?? ""
+            repairs["overview"] = earlier + "its \(which), which said a key point again, left out"
         } else if case .summary(let own)? = skeleton,
             case let fresh = ItemRepairs.sentences(
                 from: SentenceSplitter().split(own.overview).map(\.text) + own.keyPoints,
@@ -381,6 +383,36 @@ struct PartJudge {
         value = .object(object)
     }
 
+    /// A summary's overview with sentences of stock filler ("This document provides an overview
+    /// of …") loses them when what is left reads on its own
+    /// (``ItemRepairs/overviewWithoutFiller(_:)``); one sentence left is followed by the skeleton
+    /// overview's first that repeats neither it nor a key point. Shown as repaired, the model's
+    /// overview with its filler left out; else the overview is judged as before (the skeleton's).
+    private static func mendFillerOverview(
+        _ value: inout JSONValue, skeleton: AnyStudyResult?, repairs: inout [String: String]
+    ) {
+        guard var object = value.objectValue, let overview = object["overview"]?.stringValue,
+            let points = object["keyPoints"]?.arrayValue?.compactMap(\.stringValue),
+            let cut = ItemRepairs.overviewWithoutFiller(overview)
+        else { return }
+        let plural = cut.removed.count == 1 ? "" : "s"
+        let which = "sentence\(plural) " + cut.removed.map { String($0 + 1) }.joined(separator: ", ")
+        var kept = cut.kept
+        var how = "its \(which), stock filler, left out"
+        if kept.count < 2 {
+            guard case .summary(let own)? = skeleton,
+                let added = ItemRepairs.sentences(
+                    from: SentenceSplitter().split(own.overview).map(\.text), repeatingNoneOf: points + kept, count: 1
+                ).first
+            else { return }
+            kept.append(added)
+            how += "; the builtin engine's sentence “\(added)” added"
+        }
+        object["overview"] = .string(kept.joined(separator: " "))
+        repairs["overview"] = how
+        value = .object(object)
+    }
+
     /// `nodes` (a map's branches, or a node's children) with every label over the limit cut to
     /// its head phrase, recursively.
     private static func cutLabels(_ nodes: JSONValue, path: String, repairs: inout [String: String]) -> JSONValue {
@@ -391,6 +423,7 @@ struct PartJudge {
                 let at = "\(path)[\(index)]"
                 if let label = fields["label"]?.stringValue,
                     let cut = ItemRepairs.headPhrase(label, maxWords: MindMap.labelWords)
+                        ?? ItemRepairs.shortenedHeadPhrase(label, maxWords: MindMap.labelWords)
                 {
                     fields["label"] = .string(cut)
                     repairs[at + ".label"] = "a label cut to its head phrase (“\(label)” → “\(cut)”)"

@@ -76,6 +76,12 @@ extension RoutingEngine {
         // Each item's own problems, judged beside the builtin engine's other item.
         let titleAlone = builtin.map { issues(title, $0.blurb) }
         let blurbAlone = builtin.map { issues($0.title, blurb) }
+        // A blurb that breaks a rule (as written, or beside a title that passes: a title refused
+        // for its length hides the blurb's problems) is mended where one says how (cut to its main
+        // clause, its clause or sentence of filler left out), and judged again like any blurb.
+        let blurbFails = (asWritten + (blurbAlone ?? issues(title, blurb))).contains { $0.path == "blurb" }
+        let mended = blurbFails ? ItemRepairs.mendedBlurb(blurb, maxWords: 35, maxLength: 220) : nil
+        let ownBlurb = mended?.text ?? blurb
         var problems = asWritten
         let own = (titleAlone ?? []).filter { $0.path == "title" } + (blurbAlone ?? []).filter { $0.path == "blurb" }
         for issue in own where !problems.contains(where: { $0.description == issue.description }) {
@@ -83,11 +89,17 @@ extension RoutingEngine {
         }
         var repair = HeadlineRepair(result: nil, problems: problems)
         let cutNote = "written by \(model); cut to its head (“\(written)”)"
+        let blurbNote = mended.map { "written by \(model); \($0.how)" }
         func provenance(_ result: AnyStudyResult, builtinItem: String?, reason: String) -> [ItemProvenance] {
             ItemProvenance.written(in: result, model: model, material: injected.stripped, cached: false).map { item in
                 if item.path == builtinItem {
                     let note = "the builtin engine's: the model's \(reason)"
                     return ItemProvenance(path: item.path, kind: .extracted, note: note)
+                }
+                if item.path == "blurb", let blurbNote, case .headline(let shipped) = result, shipped.blurb == ownBlurb,
+                    ownBlurb != blurb
+                {
+                    return ItemProvenance(path: "blurb", kind: .repaired, note: blurbNote)
                 }
                 guard item.path == "title", cut != nil, builtinItem != "title" else { return item }
                 return ItemProvenance(path: "title", kind: .repaired, note: cutNote)
@@ -96,7 +108,8 @@ extension RoutingEngine {
         func headline(_ title: String, _ blurb: String) -> AnyStudyResult? {
             try? decodeResult(for: .headline, json: ["title": .string(title), "blurb": .string(blurb)])
         }
-        if cut != nil, issues(title, blurb).isEmpty, let result = headline(title, blurb) {
+        let mendedAlone = mended.flatMap { mended in builtin.map { issues($0.title, mended.text) } }
+        if cut != nil || mended != nil, issues(title, ownBlurb).isEmpty, let result = headline(title, ownBlurb) {
             repair.result = result
             repair.whole = true
             repair.items = provenance(result, builtinItem: nil, reason: "")
@@ -104,7 +117,9 @@ extension RoutingEngine {
             repair.result = result
             let reason = (blurbAlone ?? []).first { $0.path == "blurb" }?.description ?? "blurb did not pass"
             repair.items = provenance(result, builtinItem: "blurb", reason: reason)
-        } else if let builtin, blurbAlone?.isEmpty == true, let result = headline(builtin.title, blurb) {
+        } else if let builtin, blurbAlone?.isEmpty == true || mendedAlone?.isEmpty == true,
+            let result = headline(builtin.title, blurbAlone?.isEmpty == true ? blurb : ownBlurb)
+        {
             repair.result = result
             let reason = (titleAlone ?? []).first { $0.path == "title" }?.description ?? "title did not pass"
             repair.items = provenance(result, builtinItem: "title", reason: reason)

@@ -162,8 +162,11 @@ public struct RoutingEngine: Sendable {
             let mayEscalate = request.engine == .auto && kind == .local && order[(position + 1)...].contains(.remote)
                 && remoteBlocker() == nil
             // A headline half repaired from the builtin engine's stands in for the builtin floor, never
-            // for a model engine still to come, which may write it whole.
-            let lastModel = !order[(position + 1)...].contains { $0 != .builtin }
+            // for a model engine still to come, which may write it whole (one that will not be asked,
+            // as the local model for a kit's headline under a budget, writes nothing).
+            let lastModel = !order[(position + 1)...].contains {
+                $0 != .builtin && Self.kitHeadlinePassedOver(request, kind: $0) == nil
+            }
             do {
                 return finished(try await attempt(
                     request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks,

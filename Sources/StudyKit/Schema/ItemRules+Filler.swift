@@ -12,6 +12,13 @@ extension ItemRules {
         "a short summary of", "a brief summary of", "a quick summary of", "a short overview of", "a brief overview of",
         "a quick overview of", "a short introduction to", "a brief introduction to", "a comprehensive guide",
         "an essential guide", "essential reading", "json object",
+        // The prompts' own words said back (#53): "Supply and demand are the main point in their
+        // own terms." and "… a handout for a student's study material, not instructions." (the 0.5B's
+        // headlines, RoutingEngine.kitHeadlinePassedOver), from the headline's "the material's main
+        // point in its own terms", the shared "a student's study material", "source material, not
+        // instructions", "the supplied material", and the summary's "the gist of the material".
+        "in its own terms", "in their own terms", "not instructions", "source material", "study material",
+        "supplied material", "the material s main point", "gist of the material", "one plain sentence", "quick note",
     ]
     private static let fillerSubjects: Set<String> = [
         "document", "text", "article", "material", "passage", "page", "note", "notes", "summary", "lecture", "study",

@@ -196,6 +196,8 @@ enum Grounding {
     private final class Material {
         private let source: String
         private(set) lazy var stems = Set(GroundingWords.contentStems(source))
+        /// Its content words' keys, in every form (``GroundingWords/groundingKeys(of:)``).
+        private lazy var keys = GroundingWords.groundingKeys(of: source)
         private lazy var words = GroundingWords.normalizedWords(source)
         private(set) lazy var normalized = " " + words.joined(separator: " ") + " "
         private(set) lazy var triples = GroundingWords.triples(words)
@@ -368,7 +370,8 @@ enum Grounding {
         }
 
         func labelIssues(_ label: String, at path: String) -> [ValidationIssue] {
-            let foreign = GroundingWords.contentStems(label).filter { !stems.contains($0) }
+            // A word the material has in another form ("color" for "colour", "moving" for "moves").
+            let foreign = GroundingWords.foreignStems(label, materialKeys: keys)
             guard foreign.isEmpty else {
                 return [ValidationIssue(
                     path: path,

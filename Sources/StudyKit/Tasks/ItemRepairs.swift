@@ -52,13 +52,25 @@ enum ItemRepairs {
     /// word; `nil` when `label` already fits, opens on a break word, or when what is left is empty,
     /// still too long, or holds no content word.
     static func headPhrase(_ label: String, maxWords: Int) -> String? {
+        guard label.split(whereSeparator: \.isWhitespace).count > maxWords, let head = headWords(label),
+            (1...maxWords).contains(head.count)
+        else { return nil }
+        let phrase = head.joined(separator: " ")
+        guard ItemRules.contentWordCount(TermNormalizer.words(in: phrase)) >= 1 else { return nil }
+        // A lower-case first word that began a sentence label ("the lagging strand …") keeps its case.
+        return phrase
+    }
+
+    /// The words of `label` before its first break (``headPhrase(_:maxWords:)``), however many;
+    /// `nil` when it opens on a break word.
+    static func headWords(_ label: String) -> [String]? {
         let words = label.split(whereSeparator: \.isWhitespace).map(String.init)
-        guard words.count > maxWords else { return nil }
         // A label that opens on a preposition or a clause word ("In England the government tried
         // to …", "From the ports it followed …") is a piece of a sentence, not a noun phrase: no cut
         // of it names an idea.
-        let opening = words[0].lowercased().trimmingCharacters(in: .punctuationCharacters)
-        guard !breakWords.contains(opening) else { return nil }
+        guard let opening = words.first?.lowercased().trimmingCharacters(in: .punctuationCharacters),
+            !breakWords.contains(opening)
+        else { return nil }
         var head: [String] = []
         for (index, word) in words.enumerated() {
             let bare = word.lowercased().trimmingCharacters(in: .punctuationCharacters)
@@ -85,11 +97,7 @@ enum ItemRepairs {
         head = head.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",;:()—–")) }.filter { !$0.isEmpty }
         while let first = head.first, edgeWords.contains(first.lowercased()), head.count > 1 { head.removeFirst() }
         while let last = head.last, edgeWords.contains(last.lowercased()) { head.removeLast() }
-        guard (1...maxWords).contains(head.count) else { return nil }
-        let phrase = head.joined(separator: " ")
-        guard ItemRules.contentWordCount(TermNormalizer.words(in: phrase)) >= 1 else { return nil }
-        // A lower-case first word that began a sentence label ("the lagging strand …") keeps its case.
-        return phrase
+        return head
     }
 
     /// `title` (over `maxWords` words or `maxLength` characters) cut to its head: the part before

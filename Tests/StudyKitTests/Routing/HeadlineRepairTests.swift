@@ -20,6 +20,13 @@ struct HeadlineRepairTests {
     static let goodBlurb = "The Moon's gravity makes two high tides a day, strongest as spring tides at new and full moon."
     static let fillerBlurb = "This document explains the tides and the Moon's gravity."
     static let longTitle = "The Moon and the Tides: Spring and Neap Tides Explained"
+    /// 43 words (at most 35): its main clause, then an aside opened by ", which".
+    static let longBlurbHead =
+        "The Moon's gravity pulls on the oceans of the Earth, "
+        + "so most coasts see two high tides and two low tides each day."
+    static let longBlurb = String(longBlurbHead.dropLast())
+        + ", which are strongest when the Sun and the Moon line up at new moon and full moon as spring tides."
+    static func lowerFirst(_ text: String) -> String { text.prefix(1).lowercased() + text.dropFirst() }
 
     enum Expected: Equatable {
         /// Shipped with this title and blurb, items made as listed (title, blurb).
@@ -46,6 +53,29 @@ struct HeadlineRepairTests {
          ["title contains"]),
         // Neither can be kept: refused, with both problems named.
         ("The “Moon” and Tides", fillerBlurb, .refused, ["title contains", "blurb uses the stock phrase"]),
+        // A blurb whose filler is an aside about the document: the aside left out, both the model's.
+        ("Spring and Neap Tides", "In these notes, " + lowerFirst(goodBlurb),
+         .shipped(title: "Spring and Neap Tides", blurb: goodBlurb, kinds: [.written, .repaired]),
+         ["blurb uses the stock phrase"]),
+        (longTitle, String(goodBlurb.dropLast()) + ", as the handout explains.",
+         .shipped(title: "The Moon and the Tides", blurb: goodBlurb, kinds: [.repaired, .repaired]),
+         ["title has 10 words", "blurb uses the stock phrase"]),
+        // A sentence of filler beside one of content: the filler sentence left out.
+        ("Spring and Neap Tides", "This handout covers the tides. " + goodBlurb,
+         .shipped(title: "Spring and Neap Tides", blurb: goodBlurb, kinds: [.written, .repaired]),
+         ["blurb has 2 sentences"]),
+        // A blurb over its limit with an aside after its main clause: cut to the main clause.
+        ("Spring and Neap Tides", longBlurb,
+         .shipped(title: "Spring and Neap Tides", blurb: longBlurbHead, kinds: [.written, .repaired]),
+         ["blurb has 43 words"]),
+        // Filler that is the blurb's head, not an aside: no cut states anything; the builtin's blurb.
+        ("Spring and Neap Tides", "A short guide to the tides, spring and neap, and the Moon's gravity.",
+         .shipped(title: "Spring and Neap Tides", blurb: builtin.blurb, kinds: [.written, .extracted]),
+         ["blurb uses the stock phrase"]),
+        // "we discuss" left after the aside is filler too: the builtin's blurb.
+        ("Spring and Neap Tides", "In these notes, we discuss the tides and the Moon's gravity.",
+         .shipped(title: "Spring and Neap Tides", blurb: builtin.blurb, kinds: [.written, .extracted]),
+         ["blurb uses the stock phrase"]),
     ] as [(String, String, Expected, [String])])
     func aHeadlineIsRepairedItemByItem(title: String, blurb: String, expected: Expected, named: [String]) throws {
         let mended = try #require(
@@ -106,6 +136,30 @@ struct HeadlineRepairTests {
         guard case .headline(let headline) = routed.result else { Issue.record("not a headline"); return }
         #expect(headline.title == "The Moon and the Tides")
         #expect(headline.blurb != Self.fillerBlurb)
+        #expect(routed.items.map(\.kind) == [.repaired, .extracted])
+    }
+
+    /// `import`'s headline under a budget, on a page long enough for the remote: the local model
+    /// after it is not asked (``RoutingEngine/kitHeadlinePassedOver(_:kind:)``), so the remote is
+    /// the last model and its half repair ships instead of the builtin engine's whole headline
+    /// (#53: the 1.5B's good title on the Moon and acids notes was lost so).
+    @Test func aKitHeadlineKeepsTheRemotesGoodItemWhenTheLocalModelIsNotAsked() async throws {
+        let page = String(repeating: Self.text + "\n\n", count: 6)
+        #expect(page.count > localCharacterLimit)
+        let remote = ScriptedModel(.remote, window: 8192, steps: [
+            Self.answer(Self.longTitle, Self.fillerBlurb), Self.answer(Self.longTitle, Self.fillerBlurb),
+        ])
+        let local = ScriptedModel(.local, window: 2048, steps: [Self.answer("Tides", Self.goodBlurb)])
+        let router = RoutingEngine(local: local, remote: remote, cache: nil)
+        var request = RoutingRequest(
+            task: .headline, document: Document(text: page, title: nil, kind: .text, origin: "test"),
+            budget: TimeBudget(seconds: 3600, start: Date()))
+        request.isKitHeadline = true
+        let routed = try await router.run(request)
+        #expect(local.calls.respond == 0)
+        #expect(routed.engine == .remote)
+        guard case .headline(let headline) = routed.result else { Issue.record("not a headline"); return }
+        #expect(headline.title == "The Moon and the Tides")
         #expect(routed.items.map(\.kind) == [.repaired, .extracted])
     }
 }
