@@ -9,8 +9,8 @@
 /// router drops the second one and keeps the rest of the answer (#53: a stronger model that
 /// wrote one card twice lost its whole deck). Values are counted per member, so a term that is
 /// a card's answer, a quiz choice and a mind-map label is three different things; a `quote`
-/// (several cards may rest on one sentence) and a quiz's `choices` (a wrong answer may be
-/// offered in several questions) never count. Also:
+/// (several cards may rest on one sentence), a quiz's `choices` (a wrong answer may be
+/// offered in several questions) and a card's `hint` never count. Also:
 /// - within one value still being written, a run of 4 words or more is written a third time
 ///   ("…, 1789: the year of revolutions, 1789: the year of revolutions, 1789: the year of
 ///   revolutions"), checked as each word ends: a sentence that loops, which no closing quote
@@ -47,8 +47,11 @@ public struct RepetitionGuard: Sendable {
     /// `role`): repeating one of those is the schema at work, not a loop.
     private let exempt: Set<String>
     /// Members whose values repeat in a good answer: cards resting on one sentence, a wrong
-    /// answer offered in several questions.
-    private static let neverCounted: Set<String> = ["quote", "choices"]
+    /// answer offered in several questions; and a card's optional hint, a clue beside the item
+    /// that a model may write once for the whole deck (#53, session 65: Qwen2.5-Coder-1.5B's
+    /// binary-search deck was stopped at its third card for its hint, and fell to the builtin
+    /// engine).
+    private static let neverCounted: Set<String> = ["quote", "choices", "hint"]
     /// For each array open on the stack, the member that holds it.
     private var arrayOwners: [String] = []
 

@@ -226,6 +226,14 @@ struct PartJudge {
             split = sentences
             return sentences
         }
+        // The builtin engine's reading of the material, made only when a choice is to be replaced.
+        var analysis: BuiltinAnalysis?
+        func materialAnalysis() -> BuiltinAnalysis {
+            if let analysis { return analysis }
+            let made = BuiltinAnalysis(text: material, title: nil)
+            analysis = made
+            return made
+        }
         switch task {
         case .mindmap:
             if let topic = object["centralTopic"]?.stringValue, let cut = ItemRepairs.headPhrase(topic, maxWords: 8) {
@@ -293,6 +301,10 @@ struct PartJudge {
                         fields["quote"] = .string(mended.quote)
                         how.append(mended.how)
                     }
+                    if let mended = mendedChoices(fields, analysis: materialAnalysis) {
+                        fields["choices"] = .array(mended.choices.map(JSONValue.string))
+                        how.append(mended.note)
+                    }
                     guard !how.isEmpty else { return question }
                     repairs["questions[\(index)]"] = how.joined(separator: ", ")
                     return .object(fields)
@@ -319,6 +331,30 @@ struct PartJudge {
                 answer: answer, question: question, quote: quote, sentences: sentences(), maxLength: 500)
         else { return nil }
         return (sentence, "the quote replaced by the material's sentence that carries the answer")
+    }
+
+    /// A quiz question's wrong choices that repeat or near-copy another choice, run too long or
+    /// copy the quote (``ItemRepairs/brokenChoices(_:answerIndex:quote:)``), replaced by the
+    /// builtin engine's distractors for its right answer
+    /// (``BuiltinEngine/distractors(forAnswer:prompt:quote:beside:count:analysis:)``); the question,
+    /// the right answer, its place and the quote stay the model's. `nil` when no choice is broken
+    /// or no distractor fits one (the question is then dropped, as before).
+    private static func mendedChoices(
+        _ fields: JSONObject, analysis: () -> BuiltinAnalysis
+    ) -> (choices: [String], note: String)? {
+        guard let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
+            let right = fields["answerIndex"]?.integerValue, let values = fields["choices"]?.arrayValue,
+            case let choices = values.compactMap(\.stringValue), choices.count == Quiz.choiceCount,
+            values.count == choices.count
+        else { return nil }
+        let broken = ItemRepairs.brokenChoices(choices, answerIndex: right, quote: quote)
+        guard !broken.isEmpty else { return nil }
+        let replaced = Set(broken.map(\.index))
+        let others = choices.indices.filter { $0 != right && !replaced.contains($0) }.map { choices[$0] }
+        let candidates = BuiltinEngine().distractors(
+            forAnswer: choices[right], prompt: prompt, quote: quote, beside: others,
+            count: broken.count + Quiz.choiceCount, analysis: analysis())
+        return ItemRepairs.mendedChoices(choices, answerIndex: right, quote: quote, candidates: candidates)
     }
 
     /// Each key point that leans on the sentence before it with "It" or "They" gets the subject

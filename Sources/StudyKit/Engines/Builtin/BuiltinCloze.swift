@@ -299,13 +299,16 @@ extension BuiltinEngine {
     ///
     /// The builder's candidates are asked for generously and the ones used least so far in the
     /// quiz (`use`) are taken first, so the same three terms do not follow every question.
-    private func distractors(
+    /// `others` are choices already standing beside the answer (a model's, when its question's
+    /// other choices are mended: ``distractors(forAnswer:prompt:quote:beside:count:analysis:)``),
+    /// which the options must not repeat either; `count` options at most.
+    func distractors(
         for item: ClozeItem, analysis: BuiltinAnalysis, fallback: [(text: String, stem: String)], quoted: Set<String>,
-        use: [String: Int]
+        use: [String: Int], beside others: [String] = [], count: Int = Quiz.choiceCount - 1
     ) -> [String] {
         let answer = ProseText.oneLine(item.answer)
-        var keys: Set<String> = [ProseText.duplicateKey(answer)]
-        var optionStems: [Set<String>] = [ItemRules.overlapKeys(answer)]
+        var keys: Set<String> = Set(([answer] + others).map(ProseText.duplicateKey))
+        var optionStems: [Set<String>] = ([answer] + others).map(ItemRules.overlapKeys)
         let answerStems = Set(item.answerKey.split(separator: " ").map(String.init))
         var chosen: [String] = []
         // A term the question itself says ("a powerful Senate") is plainly not the blank; such
@@ -316,7 +319,7 @@ extension BuiltinEngine {
             let text = ProseText.termText(candidate)
             let key = ProseText.duplicateKey(text)
             let stems = ItemRules.overlapKeys(text)
-            guard chosen.count < Quiz.choiceCount - 1, !text.isEmpty, ProseText.length(text) <= Self.choiceLength,
+            guard chosen.count < count, !text.isEmpty, ProseText.length(text) <= Self.choiceLength,
                 !keys.contains(key), ItemRules.problem(text, .choice) == nil,
                 !optionStems.contains(where: { ItemRules.nearCopy(stems, $0) })
             else { return }
@@ -410,7 +413,7 @@ extension BuiltinEngine {
     /// Content words of the text (no stopwords, numbers or one-letter words; for English, no word
     /// that is never a noun), most frequent first, ties to the earlier; each in its most common
     /// spelling.
-    private static func frequentWords(_ analysis: BuiltinAnalysis) -> [(text: String, stem: String)] {
+    static func frequentWords(_ analysis: BuiltinAnalysis) -> [(text: String, stem: String)] {
         var counts: [String: (count: Int, first: Int, surface: String)] = [:]
         var position = 0
         for words in analysis.proseWords {
