@@ -18,12 +18,12 @@ extension ItemProvenance {
             texts = Dictionary(uniqueKeysWithValues: [("overview", summary.overview)] + summary.keyPoints.enumerated().map { ("keyPoints[\($0)]", $1) })
         default: return records
         }
-        let materialWords = Grounding.normalizedWords(material)
+        let materialWords = GroundingWords.normalizedWords(material)
         return records.map { record in
             guard let text = texts[record.path] else { return record }
-            let words = Grounding.normalizedWords(text)
+            let words = GroundingWords.normalizedWords(text)
             // One or two words (a title such as "Mitosis") are always the material's.
-            guard words.count >= 3, Grounding.containsRun(words, in: materialWords) else { return record }
+            guard words.count >= 3, GroundingWords.containsRun(words, in: materialWords) else { return record }
             return ItemProvenance(path: record.path, kind: .extracted, note: "the material's own words, chosen by \(model)\(from)")
         }
     }

@@ -44,7 +44,7 @@ extension ItemRewriter {
             guard let label = json["label"]?.stringValue.map(ProseText.oneLine), label.contains(where: \.isLetter) else {
                 return .failure(ItemRejection(reason: "the answer had no label"))
             }
-            let stems = Grounding.contentStems(label)
+            let stems = GroundingWords.contentStems(label)
             guard !stems.isEmpty, stems.allSatisfy(materialStems.contains) else {
                 return .failure(ItemRejection(reason: "the name used words the material does not have"))
             }
@@ -56,10 +56,10 @@ extension ItemRewriter {
             // reactions") nor loses what the heading says: its dates ("The Directory" for "The
             // Directory, 1795–1799") or most of its words ("Photorespiration" for
             // "Photorespiration, C4 and CAM plants").
-            let heading = Set(Grounding.contentStems(branch.label))
+            let heading = Set(GroundingWords.contentStems(branch.label))
             let named = Set(stems)
-            let numbers = Set(Grounding.normalizedWords(branch.label).filter { $0.contains(where: \.isNumber) })
-            if !numbers.isSubset(of: Set(Grounding.normalizedWords(label))) {
+            let numbers = Set(GroundingWords.normalizedWords(branch.label).filter { $0.contains(where: \.isNumber) })
+            if !numbers.isSubset(of: Set(GroundingWords.normalizedWords(label))) {
                 return .failure(ItemRejection(reason: "the name dropped the heading's dates or numbers"))
             }
             if !heading.isEmpty, named == heading {

@@ -10,11 +10,11 @@ extension ItemRewriter {
     /// comes next in the sentence, which is the blank — whatever the words after the blank are.
     static func endsWhereTheBlankStands(_ question: String, of card: Flashcards.Card) -> Bool {
         guard let blank = card.question.range(of: "_____"), question.hasSuffix("?") else { return false }
-        var before = Grounding.normalizedWords(String(card.question[..<blank.lowerBound]))
+        var before = GroundingWords.normalizedWords(String(card.question[..<blank.lowerBound]))
         while let last = before.last, ["the", "a", "an", "its", "their", "his", "her"].contains(last) {
             before.removeLast()
         }
-        let asked = Grounding.normalizedWords(question)
+        let asked = GroundingWords.normalizedWords(question)
         guard asked.count >= 4, before.count >= 2 else { return false }
         // The words the question ends on, 2 to 4 of them, as the sentence has them before the blank.
         let ending = (2...min(4, before.count)).contains { length in
@@ -24,8 +24,8 @@ extension ItemRewriter {
         // Its content words are the clause's before the blank (from its last comma or semicolon).
         let head = String(card.question[..<blank.lowerBound])
         let clause = head.split(whereSeparator: { ",;:".contains($0) }).last.map(String.init) ?? head
-        let clauseStems = Set(Grounding.contentStems(clause))
-        let questionStems = Grounding.contentStems(question)
+        let clauseStems = Set(GroundingWords.contentStems(clause))
+        let questionStems = GroundingWords.contentStems(question)
         return !questionStems.isEmpty && questionStems.allSatisfy(clauseStems.contains)
     }
 
@@ -51,14 +51,14 @@ extension ItemRewriter {
         guard let opener = questionWords.first?.lowercased, ["what", "who", "which"].contains(opener),
             let blankStart = blankStart(in: card.question)
         else { return false }
-        let asked = questionWords.dropFirst().filter(Grounding.isContent).map(\.stem)
+        let asked = questionWords.dropFirst().filter(GroundingWords.isContent).map(\.stem)
         let words = TermNormalizer.words(in: card.quote)
         let answerWords = TermNormalizer.words(in: card.answer)
         let blankEnd = blankStart + answerWords.count
         guard !asked.isEmpty, !answerWords.isEmpty, blankEnd <= words.count,
             zip(words[blankStart..<blankEnd], answerWords).allSatisfy({ $0.lowercased == $1.lowercased })
         else { return false }
-        let positions = words.indices.filter { Grounding.isContent(words[$0]) }
+        let positions = words.indices.filter { GroundingWords.isContent(words[$0]) }
         let stems = positions.map { words[$0].stem }
         // Every run of the question's content stems (two or more, or its one) that stands in the
         // sentence: a long question ("What laws did Isaac Newton publish in 1687 in the Principia
@@ -66,7 +66,7 @@ extension ItemRewriter {
         var runs: [(start: Int, end: Int, from: Int)] = []
         for length in stride(from: min(asked.count, stems.count), through: asked.count == 1 ? 1 : 2, by: -1) {
             for from in 0...(asked.count - length) {
-                for at in Grounding.runStarts(Array(asked[from..<(from + length)]), in: stems) {
+                for at in GroundingWords.runStarts(Array(asked[from..<(from + length)]), in: stems) {
                     runs.append((positions[at], positions[at + length - 1] + 1, from))
                 }
             }
@@ -121,7 +121,7 @@ extension ItemRewriter {
         guard let opener = questionWords.first?.lowercased, ["what", "who"].contains(opener),
             let blankStart = blankStart(in: card.question)
         else { return false }
-        let asked = questionWords.dropFirst().filter(Grounding.isContent)
+        let asked = questionWords.dropFirst().filter(GroundingWords.isContent)
         guard asked.count >= 2 else { return false }
         let (verb, actor) = (asked[asked.startIndex].stem, asked[asked.startIndex + 1].stem)
         let words = TermNormalizer.words(in: card.quote)
@@ -130,11 +130,11 @@ extension ItemRewriter {
         for index in words.indices where words[index].stem == actor && index + 1 < blankStart {
             // The actor's next word of content is the verb, and the blank follows the verb; an
             // actor may be a phrase with "of" ("the shortage of labour weakened the _____", #53).
-            var next = words[(index + 1)..<blankStart].firstIndex(where: Grounding.isContent)
+            var next = words[(index + 1)..<blankStart].firstIndex(where: GroundingWords.isContent)
             if let found = next, words[found].stem != verb, found >= 1, words[found - 1].lowercased == "of",
                 !words[found].followsBreak
             {
-                next = words[(found + 1)..<blankStart].firstIndex(where: Grounding.isContent)
+                next = words[(found + 1)..<blankStart].firstIndex(where: GroundingWords.isContent)
             }
             guard let next, words[next].stem == verb, !words[next].followsBreak else { continue }
             if words[(next + 1)..<blankStart].allSatisfy({ articles.contains($0.lowercased) }) { return true }
@@ -160,13 +160,13 @@ extension ItemRewriter {
         guard let by = words[(blankEnd + 2)...].prefix(2).firstIndex(where: { $0.lowercased == "by" }) else {
             return false
         }
-        let agent = Set(words[(by + 1)...].prefix(4).filter(Grounding.isContent).map(\.stem))
+        let agent = Set(words[(by + 1)...].prefix(4).filter(GroundingWords.isContent).map(\.stem))
         // The question's verb is the participle's, and the agent's words follow it as its object.
         let verb = questionWords[1]
         guard ClaimWords.key(verb) == ClaimWords.key(participle) || verb.stem == participle.stem else {
             return false
         }
-        let object = Set(questionWords.dropFirst(2).filter(Grounding.isContent).map(\.stem))
+        let object = Set(questionWords.dropFirst(2).filter(GroundingWords.isContent).map(\.stem))
         return !agent.isEmpty && object.intersection(agent).count * 2 >= agent.count
     }
 
@@ -181,11 +181,11 @@ extension ItemRewriter {
             ["did", "does", "do"].contains(questionWords[1].lowercased),
             let blankStart = blankStart(in: card.question)
         else { return false }
-        let asked = questionWords.dropFirst(2).filter(Grounding.isContent)
+        let asked = questionWords.dropFirst(2).filter(GroundingWords.isContent)
         guard asked.count >= 2, let subject = asked.first?.stem, let verb = asked.last?.stem else { return false }
         let words = TermNormalizer.words(in: card.quote)
         let blankEnd = blankStart + TermNormalizer.words(in: card.answer).count
-        guard blankEnd < words.count, let next = words[blankEnd...].firstIndex(where: Grounding.isContent), words[next].stem == verb
+        guard blankEnd < words.count, let next = words[blankEnd...].firstIndex(where: GroundingWords.isContent), words[next].stem == verb
         else { return false }
         return words[(next + 1)...].contains { $0.stem == subject }
     }
@@ -211,7 +211,7 @@ extension ItemRewriter {
         })
         func inflected(_ form: String) -> Bool { form.hasSuffix("s") && !form.hasSuffix("ss") || form.hasSuffix("ed") }
         return TermNormalizer.words(in: answer).first { word in
-            guard word.surface == word.lowercased, Grounding.isContent(word), asked.contains(word.stem), !whNouns.contains(word.stem)
+            guard word.surface == word.lowercased, GroundingWords.isContent(word), asked.contains(word.stem), !whNouns.contains(word.stem)
             else { return false }
             let form = word.lowercased
             if inflected(form) || EnglishWordClass.isNeverNoun(form) { return true }
@@ -235,7 +235,7 @@ extension ItemRewriter {
         }
         let after = card.question.range(of: "_____").map { card.question[$0.upperBound...].split(separator: " ").first } ?? nil
         guard let found = unit(card.answer.split(separator: " ").last) ?? unit(after), let allowed = unitQuantities[found] else { return nil }
-        let words = Set(Grounding.normalizedWords(question))
+        let words = Set(GroundingWords.normalizedWords(question))
         let named = quantityWords.filter(words.contains)
         guard !named.isEmpty, named.isDisjoint(with: allowed) else { return nil }
         return "the question asked for a \(named.sorted()[0]), but the missing number is in \(found)"
@@ -281,11 +281,11 @@ extension ItemRewriter {
             if fromEnd { return String(text.reversed().prefix { !edges.contains($0) }.reversed()) }
             return String(text.prefix { !edges.contains($0) })
         }
-        let left = Grounding.contentStems(clause(cloze[..<blank.lowerBound], fromEnd: true).replacingOccurrences(of: "_", with: " "))
-        let right = Grounding.contentStems(clause(cloze[blank.upperBound...], fromEnd: false).replacingOccurrences(of: "_", with: " "))
+        let left = GroundingWords.contentStems(clause(cloze[..<blank.lowerBound], fromEnd: true).replacingOccurrences(of: "_", with: " "))
+        let right = GroundingWords.contentStems(clause(cloze[blank.upperBound...], fromEnd: false).replacingOccurrences(of: "_", with: " "))
         return [Set(left.filter { !monthStems.contains($0) }.suffix(2)), Set(right.filter { !monthStems.contains($0) }.prefix(2))]
     }
 
     /// The months' names as content stems.
-    static let monthStems = Set(Grounding.contentStems(WordLists.monthNames.joined(separator: " ")))
+    static let monthStems = Set(GroundingWords.contentStems(WordLists.monthNames.joined(separator: " ")))
 }

@@ -44,9 +44,9 @@ extension ItemRewriter {
     /// no rewrite, and no better read than the card. `nil` for any other question.
     static func whWordInTheBlank(_ question: String, card cloze: String) -> String? {
         guard cloze.contains("_____") else { return nil }
-        let asked = Grounding.normalizedWords(question)
+        let asked = GroundingWords.normalizedWords(question)
         for word in ["what", "which", "who", "whom", "when", "where", "how"] {
-            if Grounding.normalizedWords(cloze.replacingOccurrences(of: "_____", with: word)) == asked { return word }
+            if GroundingWords.normalizedWords(cloze.replacingOccurrences(of: "_____", with: word)) == asked { return word }
         }
         return nil
     }
@@ -88,8 +88,8 @@ extension ItemRewriter {
                 return .failure(ItemRejection(reason: "the question was the card's sentence with “\(word)” in the blank"))
             }
             if let malformed = Self.malformedQuestion(question, quote: card.quote) { return .failure(ItemRejection(reason: malformed)) }
-            let questionWords = Grounding.normalizedWords(question).joined(separator: " ")
-            let answerWords = Grounding.normalizedWords(answer).joined(separator: " ")
+            let questionWords = GroundingWords.normalizedWords(question).joined(separator: " ")
+            let answerWords = GroundingWords.normalizedWords(answer).joined(separator: " ")
             guard !answerWords.isEmpty, !(" " + questionWords + " ").contains(" " + answerWords + " ") else {
                 if subjectAnswers, let subject = Self.subjectAnswer(question, quote: card.quote),
                     Grounding.supportProblem(question: question, answer: subject, quote: card.quote) == nil
@@ -98,27 +98,27 @@ extension ItemRewriter {
                 }
                 return .failure(ItemRejection(reason: "the question gave its answer away"))
             }
-            let quoteStems = Set(Grounding.contentStems(card.quote))
-            let answerStems = Grounding.contentStems(answer)
+            let quoteStems = Set(GroundingWords.contentStems(card.quote))
+            let answerStems = GroundingWords.contentStems(answer)
             // A year or a number ("1789") has no content stem: it is taken from the sentence
             // when its words stand there as they are.
             let taken = answerStems.isEmpty
-                ? Grounding.containsRun(Grounding.normalizedWords(answer), in: Grounding.normalizedWords(card.quote))
+                ? GroundingWords.containsRun(GroundingWords.normalizedWords(answer), in: GroundingWords.normalizedWords(card.quote))
                 : answerStems.allSatisfy(quoteStems.contains)
             guard taken else {
                 return .failure(ItemRejection(reason: "the answer was not taken from the sentence"))
             }
             // The card's answer is the blank's words: a model answering its own vaguer question
             // ("What is the rate of photosynthesis?" — "carbon dioxide") makes a wrong card.
-            let blank = Set(Grounding.contentStems(card.answer))
+            let blank = Set(GroundingWords.contentStems(card.answer))
             let given = Set(answerStems)
             let sameAnswer = blank.isEmpty
-                ? Grounding.normalizedWords(answer) == Grounding.normalizedWords(card.answer)
+                ? GroundingWords.normalizedWords(answer) == GroundingWords.normalizedWords(card.answer)
                 : blank.isSubset(of: given) && given.count <= blank.count + 1
             guard sameAnswer else {
                 return .failure(ItemRejection(reason: "the answer was not the card's missing words"))
             }
-            let questionStems = Grounding.contentStems(question)
+            let questionStems = GroundingWords.contentStems(question)
             let grounded = questionStems.filter(materialStems.contains).count
             guard !questionStems.isEmpty, grounded * 3 >= questionStems.count * 2,
                 questionStems.contains(where: quoteStems.contains)
@@ -136,7 +136,7 @@ extension ItemRewriter {
             // A short question made only of the card's words asks it too when it keeps the words
             // next to the blank: "What takes place in chloroplasts?" for "In plants, _____ takes
             // place in chloroplasts, which are found mainly in the mesophyll cells of leaves."
-            let cardStems = Set(Grounding.contentStems(card.question))
+            let cardStems = Set(GroundingWords.contentStems(card.question))
             let questionSet = Set(questionStems)
             let kept = cardStems.intersection(questionStems).count
             let neighbours = Self.blankNeighbours(card.question).filter { !$0.isEmpty }
@@ -196,13 +196,13 @@ extension ItemRewriter {
     /// is dropped.
     static func subjectAnswer(_ question: String, quote: String) -> String? {
         guard question.hasPrefix("What "), question.hasSuffix("?") else { return nil }
-        let asked = Grounding.normalizedWords(String(question.dropFirst(5)))
+        let asked = GroundingWords.normalizedWords(String(question.dropFirst(5)))
         let spanOpeners: Set<String> = ["of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from", "as", "than", "that", "which", "who"]
         guard asked.count >= 3, let opener = asked.first, !spanOpeners.contains(opener) else { return nil }
-        // The quote's words as ``Grounding/normalizedWords(_:)`` splits them, each where it stands.
+        // The quote's words as ``GroundingWords/normalizedWords(_:)`` splits them, each where it stands.
         let runs = quote.split { !($0.isLetter || $0.isNumber) }
         let words = runs.map { $0.lowercased() }
-        guard let start = Grounding.runStarts(asked, in: words).first(where: { (1...6).contains($0) }) else { return nil }
+        guard let start = GroundingWords.runStarts(asked, in: words).first(where: { (1...6).contains($0) }) else { return nil }
         // The span ends the clause: the sentence ends there, or punctuation follows.
         let after = runs[start + asked.count - 1].endIndex
         if let next = quote[after...].first(where: { !$0.isWhitespace }), !",;:.!?—–(".contains(next) { return nil }
@@ -217,8 +217,8 @@ extension ItemRewriter {
         guard subjectWords.allSatisfy({ !excluded.contains($0) }), !placePrepositions.contains(subjectWords[0]) else { return nil }
         var subject = quote[quote.startIndex..<runs[start].startIndex].trimmingCharacters(in: .whitespaces)
         guard subject.allSatisfy({ $0.isLetter || $0.isNumber || " -'’".contains($0) }),
-            !Grounding.contentStems(subject).isEmpty,
-            !Grounding.containsRun(Grounding.normalizedWords(subject), in: Grounding.normalizedWords(question))
+            !GroundingWords.contentStems(subject).isEmpty,
+            !GroundingWords.containsRun(GroundingWords.normalizedWords(subject), in: GroundingWords.normalizedWords(question))
         else { return nil }
         if subjectWords.count > 1, ["the", "a", "an"].contains(subjectWords[0]) {
             subject = String(subject.drop { !$0.isWhitespace }).trimmingCharacters(in: .whitespaces)

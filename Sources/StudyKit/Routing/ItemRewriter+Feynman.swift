@@ -159,9 +159,9 @@ extension ItemRewriter {
     /// A claim's words without the concept's name, nor a first word of `leading` that the name
     /// left dangling: "In prophase the DNA gets copied" → "the DNA gets copied".
     static func claim(_ text: String, without concept: String, orLeading leading: Set<String>) -> String {
-        let conceptWords = Set(Grounding.normalizedWords(concept))
+        let conceptWords = Set(GroundingWords.normalizedWords(concept))
         let words = text.split(separator: " ").filter { word in
-            !conceptWords.contains(Grounding.normalizedWords(String(word)).first ?? "")
+            !conceptWords.contains(GroundingWords.normalizedWords(String(word)).first ?? "")
         }
         let start = words.first.map { leading.contains($0.lowercased()) } == true ? 1 : 0
         return words.dropFirst(start).joined(separator: " ")
@@ -178,15 +178,15 @@ extension ItemRewriter {
     /// preposition before it: "during mitosis" is not "Before mitosis, …" with its first word
     /// changed, since that would say the opposite. `nil` when the sentence has neither.
     static func copiedPhrase(_ answer: String, from sentence: String) -> String? {
-        let sentenceWords = Grounding.normalizedWords(sentence)
-        let words = Grounding.normalizedWords(answer)
+        let sentenceWords = GroundingWords.normalizedWords(sentence)
+        let words = GroundingWords.normalizedWords(answer)
         guard !words.isEmpty else { return nil }
-        if Grounding.containsRun(words, in: sentenceWords) { return answer }
+        if GroundingWords.containsRun(words, in: sentenceWords) { return answer }
         guard words.count > 1, placePrepositions.contains(words[0]) else { return nil }
         let rest = Array(words.dropFirst())
         // Every place the rest stands in the sentence must have no other preposition before it.
         var found = false
-        for start in Grounding.runStarts(rest, in: sentenceWords) {
+        for start in GroundingWords.runStarts(rest, in: sentenceWords) {
             if start > 0, placePrepositions.contains(sentenceWords[start - 1]) { return nil }
             found = true
         }
@@ -200,13 +200,13 @@ extension ItemRewriter {
     /// word of `claim` (past an article or a possessive): "splits the cytoplasm" for the claim
     /// "the cell splits in two".
     static func followsTheClaimsWord(_ phrase: String, in sentence: String, claim: String) -> Bool {
-        let sentenceWords = Grounding.normalizedWords(sentence)
-        let words = Grounding.normalizedWords(phrase)
+        let sentenceWords = GroundingWords.normalizedWords(sentence)
+        let words = GroundingWords.normalizedWords(phrase)
         let claimKeys = Set(ClaimWords.contentKeys(claim))
         let skipped: Set<String> = ["the", "a", "an", "its", "their", "his", "her"]
         // A place or a time ("in interphase") may follow any word.
         guard let first = words.first, !placePrepositions.contains(first), !claimKeys.isEmpty else { return false }
-        for start in Grounding.runStarts(words, in: sentenceWords) {
+        for start in GroundingWords.runStarts(words, in: sentenceWords) {
             var before = start - 1
             while before >= 0, skipped.contains(sentenceWords[before]) { before -= 1 }
             if before >= 0, ClaimWords.contentKeys(sentenceWords[before]).contains(where: claimKeys.contains) { return true }

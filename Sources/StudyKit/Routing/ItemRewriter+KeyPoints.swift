@@ -58,11 +58,11 @@ extension ItemRewriter {
     /// of long.pdf back whole or all but whole, and each attempt took a second.
     static func keyPointHasASideDetail(_ point: String) -> Bool {
         if point.contains(where: { ",;()[]—–".contains($0) }) || point.contains(" - ") { return true }
-        let words = Set(Grounding.normalizedWords(point))
+        let words = Set(GroundingWords.normalizedWords(point))
         if !words.isDisjoint(with: ["which", "who", "whose", "whom", "where", "while", "because", "although", "though", "when"]) { return true }
         // A colon after a term ("Chlorophyll: the green pigment that …"), not after a date.
         guard let colon = point.firstIndex(of: ":") else { return false }
-        return Grounding.contentStems(String(point[..<colon])).contains { !monthStems.contains($0) }
+        return GroundingWords.contentStems(String(point[..<colon])).contains { !monthStems.contains($0) }
     }
 
     /// The job that shortens `point`, a sentence of the material.
@@ -81,15 +81,15 @@ extension ItemRewriter {
                 return .failure(ItemRejection(reason: "the key point changed the sentence's term (\(term))"))
             }
             // Shortening adds nothing: every content word and number is the sentence's own.
-            let sentenceStems = Set(Grounding.contentStems(point))
-            if let added = Grounding.contentStems(shortened).first(where: { !sentenceStems.contains($0) }) {
+            let sentenceStems = Set(GroundingWords.contentStems(point))
+            if let added = GroundingWords.contentStems(shortened).first(where: { !sentenceStems.contains($0) }) {
                 return .failure(ItemRejection(reason: "the key point added a word the sentence does not have (\(added))"))
             }
             if let marker = ItemRules.addedMarker(shortened, from: point) {
                 return .failure(ItemRejection(reason: "the key point added “\(marker)”, which the sentence does not have"))
             }
             if let changed = Self.changedNumber(shortened, from: point) { return .failure(ItemRejection(reason: changed)) }
-            guard Grounding.contentStems(shortened).count >= 3 else {
+            guard GroundingWords.contentStems(shortened).count >= 3 else {
                 return .failure(ItemRejection(reason: "the key point kept too little of the sentence"))
             }
             return .success(shortened)
@@ -150,7 +150,7 @@ extension ItemRewriter {
     /// not have, or drops one of its dates and figures, which are what a student revises. A name
     /// with a digit in it ("P700", "CO2") is a detail like any other word, and may go.
     static func changedNumber(_ point: String, from sentence: String) -> String? {
-        let numbers = { (text: String) in Grounding.normalizedWords(text).filter { $0.contains(where: \.isNumber) } }
+        let numbers = { (text: String) in GroundingWords.normalizedWords(text).filter { $0.contains(where: \.isNumber) } }
         let sentenceNumbers = numbers(sentence)
         let kept = numbers(point)
         if let added = kept.first(where: { !sentenceNumbers.contains($0) }) {

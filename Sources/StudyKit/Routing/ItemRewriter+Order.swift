@@ -73,14 +73,14 @@ struct RewriteOrder {
         guard before.hasSuffix(",") else { return false }
         // The list goes on after the blank: no comma or clause end before its "and" or "or".
         let after = cloze[blank.upperBound...].prefix { !",;:.?!".contains($0) }
-        let words = Grounding.normalizedWords(String(after)).prefix(3)
+        let words = GroundingWords.normalizedWords(String(after)).prefix(3)
         return words.contains("and") || words.contains("or")
     }
 
     /// Whether a cloze's blank opens its sentence: nothing before it but an article.
     static func opensItsSentence(_ cloze: String) -> Bool {
         guard let blank = cloze.range(of: "_____") else { return false }
-        let before = Grounding.normalizedWords(String(cloze[..<blank.lowerBound]))
+        let before = GroundingWords.normalizedWords(String(cloze[..<blank.lowerBound]))
         return before.isEmpty || (before.count == 1 && ["the", "a", "an"].contains(before[0]))
     }
 }

@@ -29,7 +29,7 @@ extension ItemRewriter {
             if let issue = Summary(overview: overview, keyPoints: keyPoints).validationIssues().first {
                 return .failure(ItemRejection(reason: "the overview \(issue.description)"))
             }
-            let stems = Grounding.contentStems(overview)
+            let stems = GroundingWords.contentStems(overview)
             guard !stems.isEmpty, stems.filter(materialStems.contains).count * 5 >= stems.count * 4 else {
                 return .failure(ItemRejection(reason: "the overview used words the material does not have"))
             }
@@ -59,12 +59,12 @@ extension ItemRewriter {
         // key sentence decoded whole to be refused, #53). The same words that open no key
         // sentence ("The Convention abolished …" of "In 1792 the Convention abolished …") are
         // judged with the rest.
-        let keyOpenings = sentences.map { Array(Grounding.normalizedWords($0).prefix(overviewCopiedWords)) }
+        let keyOpenings = sentences.map { Array(GroundingWords.normalizedWords($0).prefix(overviewCopiedWords)) }
         job.settledRefusal = { answer in
             if let first = answer.firstSentence("overview"), ItemRules.copiedShare(first, from: sentences) >= 0.9 {
                 return "the overview's first sentence was a key sentence copied word for word"
             }
-            let opening = Grounding.normalizedWords(answer.settledWords("overview").joined(separator: " "))
+            let opening = GroundingWords.normalizedWords(answer.settledWords("overview").joined(separator: " "))
                 .prefix(overviewCopiedWords)
             guard opening.count == overviewCopiedWords, keyOpenings.contains(where: { $0.elementsEqual(opening) })
             else { return nil }

@@ -13,7 +13,7 @@ extension ItemRewriter {
         if question.filter({ $0 == "?" }).count > 1 { return "the question asked several questions in one" }
         let run = 4
         func repeatedRuns(_ text: String) -> [[String]] {
-            let words = Grounding.normalizedWords(text)
+            let words = GroundingWords.normalizedWords(text)
             guard words.count >= 2 * run else { return [] }
             var seen = Set<ArraySlice<String>>()
             return (0...(words.count - run)).compactMap { start in
@@ -32,14 +32,14 @@ extension ItemRewriter {
     /// that is not the sentence's, made of two runs of it (two words or more each) that meet on a
     /// content word the sentence says twice, at two places, is such a join.
     static func splicesTwoMentions(_ question: String, of card: Flashcards.Card) -> String? {
-        let asked = Grounding.normalizedWords(question)
-        let said = Grounding.normalizedWords(card.quote)
+        let asked = GroundingWords.normalizedWords(question)
+        let said = GroundingWords.normalizedWords(card.quote)
         let sentence = " " + said.joined(separator: " ") + " "
-        func places(_ run: ArraySlice<String>) -> [Int] { Grounding.runStarts(Array(run), in: said) }
+        func places(_ run: ArraySlice<String>) -> [Int] { GroundingWords.runStarts(Array(run), in: said) }
         for pivot in asked.indices.dropFirst().dropLast() {
             let word = asked[pivot]
             guard said.filter({ $0 == word }).count >= 2,
-                TermNormalizer.words(in: word).first.map(Grounding.isContent) == true
+                TermNormalizer.words(in: word).first.map(GroundingWords.isContent) == true
             else { continue }
             // The longest runs of the question ending and starting on the pivot that the sentence says.
             var start = pivot - 1
@@ -65,14 +65,14 @@ extension ItemRewriter {
     /// number, "Who …?" or "Where …?" for a bare number. Only the opening is read, after a
     /// preposition ("In what year …", "On which day …"); any other opening is not judged.
     static func otherKind(_ question: String, answer: String) -> String? {
-        var opening = Grounding.normalizedWords(question).prefix(4)
+        var opening = GroundingWords.normalizedWords(question).prefix(4)
         if let first = opening.first, ["in", "on", "at", "by", "during", "from", "since", "until"].contains(first) {
             opening = opening.dropFirst()
         }
         let words = Array(opening.prefix(2))
         guard let wh = words.first else { return nil }
         let noun = words.count > 1 ? words[1] : ""
-        let answerWords = Grounding.normalizedWords(answer)
+        let answerWords = GroundingWords.normalizedWords(answer)
         let hasDigits = answer.contains { $0.isNumber }
         let hasNumber = hasDigits || answerWords.contains(where: numberWords.contains)
         let hasMonth = answerWords.contains(where: WordLists.monthNames.contains)
@@ -97,7 +97,7 @@ extension ItemRewriter {
         }
         // "What does the enzyme PEP carboxylase do?" asks for an action: missing words that open
         // with a word that may be a noun ("mesophyll cells") name a thing, not what it does.
-        let all = Grounding.normalizedWords(question)
+        let all = GroundingWords.normalizedWords(question)
         if wh == "what", ["does", "do", "did"].contains(noun), all.count >= 4, all.last == "do",
             let first = answerWords.first, !EnglishWordClass.isNeverNoun(first)
         {
@@ -123,7 +123,7 @@ extension ItemRewriter {
         let asked = TermNormalizer.words(in: question)
         let askedStems = Set(asked.map(\.stem))
         guard let taken = asked.first(where: { word in
-            word.surface == word.lowercased && Grounding.isContent(word) && otherStems.contains(word.stem) && !ownStems.contains(word.stem)
+            word.surface == word.lowercased && GroundingWords.isContent(word) && otherStems.contains(word.stem) && !ownStems.contains(word.stem)
         }) else { return nil }
         func isVerb(_ word: NormalizedWord) -> Bool {
             let form = word.lowercased
@@ -158,7 +158,7 @@ extension ItemRewriter {
     /// makes Mirabeau the voter, not the one elected.
     static func dropsTheDescriptionsHead(_ question: String, of card: Flashcards.Card) -> String? {
         guard let description = definitionDescription(of: card) else { return nil }
-        guard let head = Grounding.contentStems(description).first, !Grounding.contentStems(question).contains(head) else { return nil }
+        guard let head = GroundingWords.contentStems(description).first, !GroundingWords.contentStems(question).contains(head) else { return nil }
         let said = TermNormalizer.words(in: description).first { $0.stem == head }?.surface ?? head
         return "the question left out what the entry says the name is (“\(said)”)"
     }
@@ -185,12 +185,12 @@ extension ItemRewriter {
         let questionWords = TermNormalizer.words(in: occurringAsOne(question))
         guard let wh = questionWords.first?.lowercased else { return false }
         let relatives: Set<String> = wh == "where" ? ["where"] : ["what", "who", "which"].contains(wh) ? ["that", "which", "who"] : []
-        let asked = Set(questionWords.dropFirst().filter(Grounding.isContent).map(\.stem))
+        let asked = Set(questionWords.dropFirst().filter(GroundingWords.isContent).map(\.stem))
         guard !relatives.isEmpty, asked.count >= 2 else { return false }
         let words = TermNormalizer.words(in: description)
         for index in words.indices where relatives.contains(words[index].lowercased) && index + 1 < words.count && !words[index + 1].followsBreak {
             let clause = words[(index + 1)...].prefix { $0.offsets.lowerBound == words[index + 1].offsets.lowerBound || !$0.followsBreak }
-            let stems = Set(clause.filter(Grounding.isContent).map(\.stem))
+            let stems = Set(clause.filter(GroundingWords.isContent).map(\.stem))
             if asked.isSubset(of: stems), asked.count * 3 >= stems.count * 2 { return true }
         }
         return false

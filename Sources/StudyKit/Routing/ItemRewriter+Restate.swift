@@ -59,7 +59,7 @@ extension ItemRewriter {
         if !StandaloneSentence.readsOnItsOwn(point) { return "the key point leans on a sentence before it" }
         // No copy: not the material's words in one run (that is `extracted` again), nor the
         // sentence with a word or two changed.
-        if Grounding.containsRun(Grounding.normalizedWords(point), in: Grounding.normalizedWords(material)) {
+        if GroundingWords.containsRun(GroundingWords.normalizedWords(point), in: GroundingWords.normalizedWords(material)) {
             return "the key point is the material's own words again"
         }
         if orderedShare(point, of: sentence) >= maximumOrderedShare {
@@ -72,13 +72,13 @@ extension ItemRewriter {
             return "the key point added “\(marker)”, which the sentence does not have"
         }
         if let changed = changedNumber(point, from: sentence) { return changed }
-        let materialStems = Set(Grounding.contentStems(material))
-        let sentenceStems = Set(Grounding.contentStems(sentence))
-        let pointStems = Set(Grounding.contentStems(point))
+        let materialStems = Set(GroundingWords.contentStems(material))
+        let sentenceStems = Set(GroundingWords.contentStems(sentence))
+        let pointStems = Set(GroundingWords.contentStems(point))
         // A word of the material that its sentence does not have joins that sentence to another
         // one, which is how a restatement says something false ("… phases are caused by its
         // gravity …", where the tides are); a word of its own is plain English, not made up.
-        let joined = Grounding.contentStems(point).first { materialStems.contains($0) && !sentenceStems.contains($0) }
+        let joined = GroundingWords.contentStems(point).first { materialStems.contains($0) && !sentenceStems.contains($0) }
         if let joined {
             return "the key point brought in a word of another sentence of the material (\(joined))"
         }
@@ -103,8 +103,8 @@ extension ItemRewriter {
     /// other way round does not ("Rising water vapour that cools … forms clouds." for "Clouds form
     /// when rising water vapour cools …": 8 of 11).
     static func orderedShare(_ point: String, of sentence: String) -> Double {
-        let words = Grounding.normalizedWords(point)
-        let source = Grounding.normalizedWords(sentence)
+        let words = GroundingWords.normalizedWords(point)
+        let source = GroundingWords.normalizedWords(sentence)
         guard !words.isEmpty else { return 0 }
         var previous = Array(repeating: 0, count: source.count + 1)
         for word in words {
@@ -155,13 +155,13 @@ extension ItemRewriter {
         case .studyKit(let kit): (prefix, summary) = ("summary.", kit.summary)
         default: return (result, items)
         }
-        let materialWords = Grounding.normalizedWords(material)
+        let materialWords = GroundingWords.normalizedWords(material)
         // The key points shipped as the material's words: the model's copies, and any the builtin
         // engine's part added.
         let byPath = Dictionary(items.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let copied = summary.keyPoints.indices.filter { index in
             byPath[prefix + "keyPoints[\(index)]"]?.kind == .extracted
-                && Grounding.containsRun(Grounding.normalizedWords(summary.keyPoints[index]), in: materialWords)
+                && GroundingWords.containsRun(GroundingWords.normalizedWords(summary.keyPoints[index]), in: materialWords)
         }
         guard !copied.isEmpty else { return (result, items) }
         let job = Self.restatedKeyPointsJob(copied.map { summary.keyPoints[$0] }, material: material)

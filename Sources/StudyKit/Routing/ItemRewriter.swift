@@ -177,7 +177,7 @@ struct ItemRewriter: Sendable {
                 }) {
                 case .success(let text):
                     let (question, answer) = Self.splitCard(text) ?? (text, cards[index].answer)
-                    let subject = Grounding.normalizedWords(answer) != Grounding.normalizedWords(cards[index].answer)
+                    let subject = GroundingWords.normalizedWords(answer) != GroundingWords.normalizedWords(cards[index].answer)
                     cards[index] = Flashcards.Card(question: question, answer: answer, quote: cards[index].quote)
                     provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .rewritten, note: subject
                         ? "rephrased by \(engine.modelName), asking for the sentence's subject instead of the blank"

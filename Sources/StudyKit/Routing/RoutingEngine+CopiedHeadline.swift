@@ -15,15 +15,15 @@ extension RoutingEngine {
         task: StudyTask, engine: any LanguageModel, material: String
     ) -> (@Sendable (String) -> String?)? {
         guard task == .headline, engine.kind == .local else { return nil }
-        let materialWords = Grounding.normalizedWords(material)
+        let materialWords = GroundingWords.normalizedWords(material)
         return { text in copiedBlurb(ItemRewriter.AnswerSoFar(partial: text), materialWords: materialWords) }
     }
 
     /// Why the headline written so far is a copy of the material, or `nil`: its blurb's settled
     /// words are ``copiedBlurbWords`` or more, all a run of `materialWords`.
     static func copiedBlurb(_ answer: ItemRewriter.AnswerSoFar, materialWords: [String]) -> String? {
-        let words = Grounding.normalizedWords(answer.settledWords("blurb").joined(separator: " "))
-        guard words.count >= copiedBlurbWords, Grounding.containsRun(words, in: materialWords) else { return nil }
+        let words = GroundingWords.normalizedWords(answer.settledWords("blurb").joined(separator: " "))
+        guard words.count >= copiedBlurbWords, GroundingWords.containsRun(words, in: materialWords) else { return nil }
         return "the \(EngineKind.local.rawValue) model's headline copied the material word for word "
             + "(its blurb's first \(words.count) words); it was stopped and the builtin headline used"
     }

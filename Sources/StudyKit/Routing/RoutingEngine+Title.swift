@@ -137,8 +137,8 @@ extension RoutingEngine {
             guard ProseText.wordCount(short) < ProseText.wordCount(title) else {
                 return .failure(ItemRewriter.ItemRejection(reason: "the title was not shorter"))
             }
-            let words = Set(Grounding.contentStems(title)).union(Grounding.normalizedWords(title))
-            if let added = Grounding.contentStems(short).first(where: { !words.contains($0) }) {
+            let words = Set(GroundingWords.contentStems(title)).union(GroundingWords.normalizedWords(title))
+            if let added = GroundingWords.contentStems(short).first(where: { !words.contains($0) }) {
                 return .failure(ItemRewriter.ItemRejection(reason: "the title added a word (\(added))"))
             }
             return .success(short)

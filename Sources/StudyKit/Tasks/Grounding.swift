@@ -452,20 +452,4 @@ enum Grounding {
         guard words.count >= 4, words.count * 2 >= quoteWords.count else { return false }
         return GroundingWords.containsRun(words, in: quoteWords)
     }
-
-    // The words grounding compares are Text's ``GroundingWords``. These forwards serve the
-    // callers in Engines/Builtin and Routing until they ask ``GroundingWords`` themselves.
-
-    /// ``GroundingWords/contentStems(_:)``.
-    static func contentStems(_ text: String) -> [String] { GroundingWords.contentStems(text) }
-    /// ``GroundingWords/isContent(_:)``.
-    static func isContent(_ word: NormalizedWord) -> Bool { GroundingWords.isContent(word) }
-    /// ``GroundingWords/normalizedWords(_:)``.
-    static func normalizedWords(_ text: String) -> [String] { GroundingWords.normalizedWords(text) }
-    /// ``GroundingWords/containsRun(_:in:)``.
-    static func containsRun(_ run: [String], in words: [String]) -> Bool {
-        GroundingWords.containsRun(run, in: words)
-    }
-    /// ``GroundingWords/runStarts(_:in:)``.
-    static func runStarts(_ run: [String], in words: [String]) -> [Int] { GroundingWords.runStarts(run, in: words) }
 }

@@ -44,7 +44,7 @@ struct RealPagesEndToEndTests {
 
     /// What is apparatus in a kit's result, judged against the body `studykit text --body` printed.
     static func apparatusStrings(_ result: JSONValue, body: String) -> [String] {
-        let bodyWords = Grounding.normalizedWords(body).joined(separator: " ")
+        let bodyWords = GroundingWords.normalizedWords(body).joined(separator: " ")
         var found: [String] = []
         for (path, text) in strings(result) {
             var plain = text
@@ -54,7 +54,7 @@ struct RealPagesEndToEndTests {
             if referenceHeadings.contains(text.trimmingCharacters(in: .whitespaces).lowercased()) {
                 found.append("\(path): heading: \(text)")
             }
-            if path.hasSuffix(".quote"), !bodyWords.contains(Grounding.normalizedWords(text).joined(separator: " ")) {
+            if path.hasSuffix(".quote"), !bodyWords.contains(GroundingWords.normalizedWords(text).joined(separator: " ")) {
                 found.append("\(path): quote not in the body: \(text)")
             }
         }

@@ -79,7 +79,7 @@ struct CalibrationTests {
         case "card", "quizQuestion":
             guard let card = answer.card, let json = try? JSONValue.parse(answer.text) else { return [] }
             let job = ItemRewriter.cardJob(
-                card, path: "item", materialStems: Set(Grounding.contentStems(material)),
+                card, path: "item", materialStems: Set(GroundingWords.contentStems(material)),
                 subjectAnswers: answer.task == "card")
             if case .success = job.verdict(json) { return ["item"] }
             return []

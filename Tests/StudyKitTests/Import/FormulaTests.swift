@@ -135,7 +135,7 @@ struct FormulaTests {
     // MARK: - Grounding
 
     @Test func aFormulaIsOneTokenThatMustStandVerbatim() {
-        #expect(Grounding.normalizedWords("The set $x_{i}$ grows") == ["the", "set", "$x_{i}$", "grows"])
+        #expect(GroundingWords.normalizedWords("The set $x_{i}$ grows") == ["the", "set", "$x_{i}$", "grows"])
         let source =
             "Since the Gaussian kernel uses the Euclidean distance $\\lVert "
                     + "x_{i}-x_{j}\\rVert$, it is affected by the curse of dimensionality."

@@ -35,7 +35,7 @@ struct FeynmanRewriteTests {
         let gaps = items.filter { ($0["path"]?.stringValue ?? "").hasPrefix("gaps[") }
         #expect(gaps.count == feedback.gaps.count)
         let paste = try String(contentsOf: TestPaths.samples.appendingPathComponent("paste.txt"), encoding: .utf8)
-        let material = " " + Grounding.normalizedWords(paste).joined(separator: " ") + " "
+        let material = " " + GroundingWords.normalizedWords(paste).joined(separator: " ") + " "
         for (index, item) in gaps.enumerated() {
             switch item["provenance"]?.stringValue {
             case "rewritten":
@@ -45,12 +45,12 @@ struct FeynmanRewriteTests {
                 let correction = feedback.gaps[index].correction
                 if correction.contains("“") {
                     let phrase = try #require(correction.split(separator: "“").dropFirst().first?.split(separator: "”").first)
-                    #expect(material.contains(" " + Grounding.normalizedWords(String(phrase)).joined(separator: " ") + " "), "\(phrase)")
+                    #expect(material.contains(" " + GroundingWords.normalizedWords(String(phrase)).joined(separator: " ") + " "), "\(phrase)")
                 } else {
-                    let stems = Set(Grounding.contentStems(paste))
-                    #expect(Grounding.contentStems(correction).allSatisfy(stems.contains), "\(correction)")
+                    let stems = Set(GroundingWords.contentStems(paste))
+                    #expect(GroundingWords.contentStems(correction).allSatisfy(stems.contains), "\(correction)")
                 }
-                #expect(material.contains(" " + Grounding.normalizedWords(feedback.gaps[index].quote).joined(separator: " ") + " "))
+                #expect(material.contains(" " + GroundingWords.normalizedWords(feedback.gaps[index].quote).joined(separator: " ") + " "))
             case "extracted":
                 #expect(item["note"]?.stringValue?.isEmpty == false, "gaps[\(index)] has no reason")
             default:

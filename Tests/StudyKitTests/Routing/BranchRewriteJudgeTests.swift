@@ -13,7 +13,7 @@ struct BranchRewriteJudgeTests {
 
     static func judge(_ label: String, heading: String, details: [String] = []) -> String {
         let branch = MindMap.Node(label: heading, children: details.map { MindMap.Node(label: $0, children: []) })
-        let job = ItemRewriter.branchJob(branch, centre: "Photosynthesis", path: "branches[0].label", materialStems: Set(Grounding.contentStems(material)))
+        let job = ItemRewriter.branchJob(branch, centre: "Photosynthesis", path: "branches[0].label", materialStems: Set(GroundingWords.contentStems(material)))
         switch job.accept(["label": .string(label)]) {
         case .success: return "accepted"
         case .failure(let rejection): return rejection.reason

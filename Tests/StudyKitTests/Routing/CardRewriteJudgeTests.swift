@@ -15,7 +15,7 @@ struct CardRewriteJudgeTests {
     }
 
     static func judge(_ question: String, _ answer: String) -> String {
-        let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(quote)))
+        let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: Set(GroundingWords.contentStems(quote)))
         switch job.accept(["question": .string(question), "answer": .string(answer)]) {
         case .success: return "accepted"
         case .failure(let rejection): return rejection.reason
@@ -42,7 +42,7 @@ struct CardRewriteJudgeTests {
     /// did not write) whose rewrites SmolLM2 gave, and which passed every rule above. The
     /// material is the card's sentence and `material`, the rest of the document.
     static func judge(_ card: Flashcards.Card, _ question: String, _ answer: String, material: String = "") -> String {
-        let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(card.quote + " " + material)))
+        let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: Set(GroundingWords.contentStems(card.quote + " " + material)))
         switch job.accept(["question": .string(question), "answer": .string(answer)]) {
         case .success: return "accepted"
         case .failure(let rejection): return rejection.reason
@@ -174,7 +174,7 @@ struct CardRewriteJudgeTests {
     ])
     func aQuestionForTheSubjectBecomesAFlashcardWithTheSubjectAsItsAnswer(quote: String, blank: String, question: String, subject: String?) {
         let card = Self.cloze(quote, blank)
-        let stems = Set(Grounding.contentStems(quote))
+        let stems = Set(GroundingWords.contentStems(quote))
         let flashcard = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: stems, subjectAnswers: true)
         switch flashcard.accept(["question": .string(question), "answer": .string(blank)]) {
         case .success(let text): #expect(text == question + "\u{1F}" + (subject ?? "(refused)"))

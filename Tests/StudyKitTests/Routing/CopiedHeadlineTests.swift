@@ -16,7 +16,7 @@ struct CopiedHeadlineTests {
         \(opening) It happens in two linked stages. The light-dependent reactions turn light into chemical energy, \
         and the Calvin cycle uses that energy to build sugar from carbon dioxide.
         """
-    static let material = Grounding.normalizedWords(text)
+    static let material = GroundingWords.normalizedWords(text)
 
     static func copied(_ blurbSoFar: String) -> String? {
         RoutingEngine.copiedBlurb(

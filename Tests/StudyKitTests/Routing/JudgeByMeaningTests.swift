@@ -259,7 +259,7 @@ struct JudgeByMeaningTests {
             question: quote.replacingOccurrences(of: "fork", with: "_____"), answer: "fork", quote: quote)
         // The lagging strand's question, accepted as the rewrite of `card` against `material`.
         func accepted(_ card: Flashcards.Card, material: String) -> Bool {
-            let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: Set(Grounding.contentStems(material)))
+            let job = ItemRewriter.cardJob(card, path: "cards[0]", materialStems: Set(GroundingWords.contentStems(material)))
             if case .success = job.accept(["question": "What is the lagging strand made away from?", "answer": "fork"]) {
                 return true
             }

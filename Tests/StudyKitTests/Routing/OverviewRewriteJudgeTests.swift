@@ -20,7 +20,7 @@ struct OverviewRewriteJudgeTests {
         let material = (sentences + keyPoints).joined(separator: " ")
         let job = ItemRewriter.overviewJob(
             sentences: sentences, keyPoints: keyPoints, extracted: sentences.joined(separator: " "),
-            materialStems: Set(Grounding.contentStems(material)))
+            materialStems: Set(GroundingWords.contentStems(material)))
         switch job.verdict(["overview": .string(overview)]) {
         case .success: return "accepted"
         case .failure(let rejection): return rejection.reason

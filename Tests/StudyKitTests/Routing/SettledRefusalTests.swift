@@ -61,7 +61,7 @@ struct SettledRefusalTests {
         let key = OverviewRewriteJudgeTests.sentences
         let job = ItemRewriter.overviewJob(
             sentences: key, keyPoints: OverviewRewriteJudgeTests.keyPoints, extracted: key.joined(separator: " "),
-            materialStems: Set(Grounding.contentStems(key.joined(separator: " "))))
+            materialStems: Set(GroundingWords.contentStems(key.joined(separator: " "))))
         func stopped(_ partial: String) -> String? { job.settledRefusal?(ItemRewriter.AnswerSoFar(partial: #"{"overview": ""# + partial)) }
         let words = key[0].split(separator: " ")
         #expect(stopped(words.prefix(9).joined(separator: " ") + " ") == nil)

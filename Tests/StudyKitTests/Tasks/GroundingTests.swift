@@ -57,7 +57,7 @@ struct GroundingTests {
     /// A card whose question and answer its quote carries (#53), so that only the quote's own
     /// place in the material is judged: the quote's first two content words asked about, its last one the answer.
     static func card(_ index: Int, quote: String) -> Flashcards.Card {
-        let words = TermNormalizer.words(in: quote).filter(Grounding.isContent).map(\.lowercased)
+        let words = TermNormalizer.words(in: quote).filter(GroundingWords.isContent).map(\.lowercased)
         return Flashcards.Card(
             question: "Question \(index) on \(words.first ?? "this") and \(words.dropFirst().first ?? "that")?", answer: words.last ?? "Answer",
             quote: quote)

@@ -88,7 +88,7 @@ extension BuiltinEngine {
         // Nor the document's own label ("Astronomy club handout, session 4", "Unit 3 notes"), which
         // says what the document is, not what it teaches (#53): not even the pass that reuses sentences.
         func isLabel(_ sentence: Sentence) -> Bool {
-            ItemRules.documentLabel(Grounding.normalizedWords(sentence.text)) != nil
+            ItemRules.documentLabel(GroundingWords.normalizedWords(sentence.text)) != nil
         }
         var standsAlone = [Bool?](repeating: nil, count: analysis.ranked.count)
         // Each ranked sentence's text on one line, found when first asked (a copy may break its lines elsewhere).

@@ -127,7 +127,7 @@ enum ChunkReduce {
             let candidates = headings[index].map { shortLabel($0) }.filter { heading in
                 !resembles(heading, topic) && !branches.contains { sameLabel($0.label, heading) }
             }
-            let renamed = candidates.first { Grounding.contentStems($0).count >= 2 } ?? candidates.first
+            let renamed = candidates.first { GroundingWords.contentStems($0).count >= 2 } ?? candidates.first
             if trial.count <= limit || renamed == nil {
                 add(lifted, to: &merged)
             } else if let renamed {
