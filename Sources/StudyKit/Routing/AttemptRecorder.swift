@@ -16,9 +16,14 @@ struct AttemptRecorder: Sendable {
     /// Why `engine` must be skipped for `key` now (it failed its last attempts, or its items cost
     /// too much on the record of runs before `runStarted`), or `nil`.
     /// A ledger that cannot be read proves nothing: the model is tried.
-    func capabilitySkip(_ engine: any LanguageModel, key: AttemptKey, runStarted: Date? = nil, oncePerDocument: Bool = false) -> String? {
-        guard let memory, let recent = try? memory.recentAttempts(key, limit: capability.window(for: key.job)) else { return nil }
-        return capability.skipReason(recent: recent, job: key.job, now: clock.now(), runStarted: runStarted, oncePerDocument: oncePerDocument)
+    func capabilitySkip(
+        _ engine: any LanguageModel, key: AttemptKey, runStarted: Date? = nil, oncePerDocument: Bool = false
+    ) -> String? {
+        guard let memory, let recent = try? memory.recentAttempts(key, limit: capability.window(for: key.job)) else {
+            return nil
+        }
+        return capability.skipReason(
+            recent: recent, job: key.job, now: clock.now(), runStarted: runStarted, oncePerDocument: oncePerDocument)
     }
 
     /// The seconds an attempt of `key` is expected to take: its record, else an estimate from its
@@ -30,7 +35,9 @@ struct AttemptRecorder: Sendable {
     func expectedSeconds(
         _ engine: any LanguageModel, key: AttemptKey, promptTokens: Int, responseTokens: Int, left: Double? = nil
     ) async -> Double {
-        if let memory, let recent = try? memory.recentAttempts(key, limit: 3), let seconds = capability.expectedDuration(recent: recent) {
+        if let memory, let recent = try? memory.recentAttempts(key, limit: 3),
+            let seconds = capability.expectedDuration(recent: recent)
+        {
             return seconds
         }
         let measured = (try? memory?.recentAttempts(engine: engine.kind, model: engine.identity, limit: 20)) ?? []
@@ -44,7 +51,8 @@ struct AttemptRecorder: Sendable {
         // 292 s long (#53). The in-process engine keeps its record first: its speed is measured by
         // its own calibration (the default setup's kit is tuned on it).
         if key.job == .part, engine.kind == .remote || DurationEstimate.measuredSecondsPerToken(sameJob) == nil {
-            let guess = DurationEstimate.seconds(promptTokens: promptTokens, responseTokens: responseTokens, kind: engine.kind, modelAttempts: [])
+            let guess = DurationEstimate.seconds(
+                promptTokens: promptTokens, responseTokens: responseTokens, kind: engine.kind, modelAttempts: [])
             let hinges = left.map { guess <= $0 && guess * 4 > $0 } ?? false
             if let speed = await engine.measuredSpeed(calibrate: hinges) {
                 return speed.seconds(promptTokens: promptTokens, responseTokens: responseTokens)
@@ -59,7 +67,8 @@ struct AttemptRecorder: Sendable {
         _ engine: any LanguageModel, key: AttemptKey, promptTokens: Int, responseTokens: Int, budget: TimeBudget
     ) async -> String? {
         let left = budget.remaining(at: clock.now())
-        let expected = await expectedSeconds(engine, key: key, promptTokens: promptTokens, responseTokens: responseTokens, left: left)
+        let expected = await expectedSeconds(
+            engine, key: key, promptTokens: promptTokens, responseTokens: responseTokens, left: left)
         // Read again: measuring the engine's speed took some of it.
         let remaining = budget.remaining(at: clock.now())
         // An answer that cannot end before the server's request deadline is stopped there, its
@@ -76,7 +85,8 @@ struct AttemptRecorder: Sendable {
         guard let outcome else { return }
         let now = clock.now()
         let duration = max(0, now.timeIntervalSince(started))
-        log.append(AttemptReport(engine: key.engine, model: key.model, job: key.job, outcome: outcome, seconds: duration))
+        log.append(
+            AttemptReport(engine: key.engine, model: key.model, job: key.job, outcome: outcome, seconds: duration))
         do {
             try memory?.recordAttempt(
                 Attempt(

@@ -41,13 +41,16 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// The policy configured by `STUDYKIT_SKIP_AFTER_FAILURES` (a whole number, 0 to never skip).
     /// - Throws: ``EngineError/invalidConfiguration(key:value:reason:)`` quoting a malformed value.
     public init(environment: [String: String]) throws(EngineError) {
-        guard let text = environment["STUDYKIT_SKIP_AFTER_FAILURES"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+        guard let text = environment["STUDYKIT_SKIP_AFTER_FAILURES"]?.trimmingCharacters(in: .whitespaces),
+            !text.isEmpty
+        else {
             self.init(restatesCopiedKeyPoints: true)
             return
         }
         guard let count = Int(text), count >= 0 else {
             throw .invalidConfiguration(
-                key: "STUDYKIT_SKIP_AFTER_FAILURES", value: text, reason: "expected a whole number of failures, 0 to never skip")
+                key: "STUDYKIT_SKIP_AFTER_FAILURES", value: text,
+                reason: "expected a whole number of failures, 0 to never skip")
         }
         self.init(failuresToSkip: count, restatesCopiedKeyPoints: true)
     }
@@ -69,7 +72,9 @@ public struct CapabilityPolicy: Sendable, Equatable {
     static let itemYieldWindow = 20
 
     /// How many recent attempts ``skipReason(recent:job:now:runStarted:)`` needs to see.
-    public func window(for job: JobKind) -> Int { job == .item ? 2 * max(itemFailuresToSkip, Self.itemYieldWindow) : failuresToSkip }
+    public func window(for job: JobKind) -> Int {
+        job == .item ? 2 * max(itemFailuresToSkip, Self.itemYieldWindow) : failuresToSkip
+    }
 
     /// Why the model must be skipped for this job now, or `nil` when it may be tried.
     /// - Parameter recent: the key's newest attempts, newest first.
@@ -81,7 +86,9 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// `runStarted` count for it: a run that started trying a job finishes its items, judged on
     /// what the model showed before the run began. An item job asked once per document (the
     /// summary's overview) is judged as a part is: on its last ``failuresToSkip`` attempts.
-    public func skipReason(recent: [Attempt], job: JobKind, now: Date, runStarted: Date? = nil, oncePerDocument: Bool = false) -> String? {
+    public func skipReason(
+        recent: [Attempt], job: JobKind, now: Date, runStarted: Date? = nil, oncePerDocument: Bool = false
+    ) -> String? {
         let perItem = job == .item && !oncePerDocument
         let needed = perItem ? itemFailuresInARowToSkip(recent, now: now) : failuresToSkip
         let last = recent.prefix(needed)
@@ -90,7 +97,9 @@ public struct CapabilityPolicy: Sendable, Equatable {
             let seconds = last.reduce(0) { $0 + $1.duration }
             return FallbackReason.failedRecently(attempts: needed, outcomes: last.map(\.outcome), seconds: seconds).text
         }
-        if job == .item, oncePerDocument { return firstSuccessSkip(itemRecord(recent, now: now, runStarted: runStarted)) }
+        if job == .item, oncePerDocument {
+            return firstSuccessSkip(itemRecord(recent, now: now, runStarted: runStarted))
+        }
         guard perItem else { return nil }
         return yieldSkip(itemRecord(recent, now: now, runStarted: runStarted))
     }
@@ -105,7 +114,8 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// a key sentence; 0 of 4 documents accepted): about 5 s an accepted overview, so it is not
     /// asked again for a day; one that failed in a second is asked on the next document.
     private func firstSuccessSkip(_ considered: [Attempt]) -> String? {
-        guard itemFailuresToSkip > 0, !considered.isEmpty, !considered.contains(where: { $0.outcome == .accepted }) else { return nil }
+        guard itemFailuresToSkip > 0, !considered.isEmpty, !considered.contains(where: { $0.outcome == .accepted })
+        else { return nil }
         let seconds = considered.reduce(0) { $0 + $1.duration }
         let expected = seconds / Double(considered.count) * Double(considered.count + 2)
         guard expected > itemSecondsPerAccepted else { return nil }
@@ -122,7 +132,9 @@ public struct CapabilityPolicy: Sendable, Equatable {
     func itemFailuresInARowToSkip(_ recent: [Attempt], now: Date) -> Int {
         guard itemFailuresToSkip > 0 else { return 0 }
         let run = recent.prefix { $0.outcome.isFailure }.count
-        let before = recent.dropFirst(run).prefix(Self.itemYieldWindow).filter { now.timeIntervalSince($0.at) < skipDuration }
+        let before = recent.dropFirst(run).prefix(Self.itemYieldWindow).filter {
+            now.timeIntervalSince($0.at) < skipDuration
+        }
         let accepted = before.filter { $0.outcome == .accepted }.count
         guard accepted > 0 else { return itemFailuresToSkip }
         // The rate with one success and one failure added, as ``itemFailuresToStop`` reads it.
@@ -227,7 +239,9 @@ public enum DurationEstimate {
     }
 
     /// The expected seconds for a prompt of `promptTokens` and a response of at most `responseTokens`.
-    public static func seconds(promptTokens: Int, responseTokens: Int, kind: EngineKind, modelAttempts: [Attempt]) -> Double {
+    public static func seconds(
+        promptTokens: Int, responseTokens: Int, kind: EngineKind, modelAttempts: [Attempt]
+    ) -> Double {
         let perToken = measuredSecondsPerToken(modelAttempts) ?? defaultSecondsPerToken(kind)
         return (Double(promptTokens) * promptWeight + Double(responseTokens)) * perToken
     }

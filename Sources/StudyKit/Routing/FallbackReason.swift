@@ -67,7 +67,9 @@ enum FallbackReason: Sendable, Equatable {
             let cost = accepted == 0
                 ? "none accepted"
                 : "\(CapabilityPolicy.seconds(seconds / Double(accepted))) of model time an accepted item"
-            return "skipped: \(accepted) of its last \(attempts) attempts accepted in \(CapabilityPolicy.seconds(seconds)) "
+            return
+                "skipped: \(accepted) of its last \(attempts) attempts accepted in "
+                    + "\(CapabilityPolicy.seconds(seconds)) "
                 + "(\(cost), more than the \(String(format: "%g", limit)) s an item is worth)"
         case .failedBefore(let age, let reason):
             return "skipped: it failed this same request \(Self.age(age)) ago (\(reason)); --no-cache asks again"

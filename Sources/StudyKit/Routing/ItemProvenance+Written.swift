@@ -15,7 +15,9 @@ extension ItemProvenance {
         switch result {
         case .headline(let headline): texts = ["title": headline.title, "blurb": headline.blurb]
         case .summary(let summary):
-            texts = Dictionary(uniqueKeysWithValues: [("overview", summary.overview)] + summary.keyPoints.enumerated().map { ("keyPoints[\($0)]", $1) })
+            texts = Dictionary(
+                uniqueKeysWithValues: [("overview", summary.overview)]
+                    + summary.keyPoints.enumerated().map { ("keyPoints[\($0)]", $1) })
         default: return records
         }
         let materialWords = GroundingWords.normalizedWords(material)
@@ -24,7 +26,8 @@ extension ItemProvenance {
             let words = GroundingWords.normalizedWords(text)
             // One or two words (a title such as "Mitosis") are always the material's.
             guard words.count >= 3, GroundingWords.containsRun(words, in: materialWords) else { return record }
-            return ItemProvenance(path: record.path, kind: .extracted, note: "the material's own words, chosen by \(model)\(from)")
+            return ItemProvenance(
+                path: record.path, kind: .extracted, note: "the material's own words, chosen by \(model)\(from)")
         }
     }
 
@@ -36,13 +39,16 @@ extension ItemProvenance {
         case .feynman(let feedback):
             return [make("verdict")] + feedback.whatWasRight.indices.map { make("whatWasRight[\($0)]") }
                 + feedback.gaps.indices.map { make("gaps[\($0)]") } + [make("followUpQuestion")]
-        case .summary(let summary): return [make("overview")] + summary.keyPoints.indices.map { make("keyPoints[\($0)]") }
+        case .summary(let summary):
+            return [make("overview")] + summary.keyPoints.indices.map { make("keyPoints[\($0)]") }
         case .flashcards(let deck): return deck.cards.indices.map { make("cards[\($0)]") }
         case .quiz(let quiz): return quiz.questions.indices.map { make("questions[\($0)]") }
         case .mindMap(let map): return [make("centralTopic")] + map.branches.indices.map { make("branches[\($0)]") }
-        case .podcast(let script): return [make("title")] + script.turns.indices.map { make("turns[\($0)]") } + [make("recap")]
+        case .podcast(let script):
+            return [make("title")] + script.turns.indices.map { make("turns[\($0)]") } + [make("recap")]
         case .studyKit(let kit):
-            return [make("headline")] + all(in: .summary(kit.summary), kind: kind, note: note).map { make("summary.\($0.path)") }
+            return [make("headline")]
+                + all(in: .summary(kit.summary), kind: kind, note: note).map { make("summary.\($0.path)") }
                 + all(in: .flashcards(kit.flashcards), kind: kind, note: note).map { make("flashcards.\($0.path)") }
                 + all(in: .quiz(kit.quiz), kind: kind, note: note).map { make("quiz.\($0.path)") }
                 + all(in: .mindMap(kit.mindMap), kind: kind, note: note).map { make("mindMap.\($0.path)") }

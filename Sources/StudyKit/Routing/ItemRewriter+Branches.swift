@@ -8,11 +8,12 @@ extension ItemRewriter {
         name: "branch", version: "mindmap.branch/3",
         instructions: """
             You name one branch of a mind map of a student's study material.
-            Give 1 to 5 words that say what the branch is about, in the words of its heading and details, without numbering.
+            Give 1 to 5 words that say what the branch is about, in the words of its heading and details, without \
+            numbering.
             Reply with a JSON object with "label".
             """,
         schema: .object([
-            .init("label", description: "1 to 5 words.", .string(maxLength: 40, maxWords: 5, forbiddenCharacters: "\n")),
+            .init("label", description: "1 to 5 words.", .string(maxLength: 40, maxWords: 5, forbiddenCharacters: "\n"))
         ]),
         maximumTokens: 24)
 
@@ -32,7 +33,9 @@ extension ItemRewriter {
     static func headingKeys(in material: String) -> Set<String> {
         Set(material.split(whereSeparator: \.isNewline).compactMap { line in
             let words = BuiltinEngine.withoutHeadingNumber(ProseText.oneLine(String(line)))
-            guard words.contains(where: \.isLetter), ProseText.wordCount(words) <= MindMap.labelWords else { return nil }
+                guard words.contains(where: \.isLetter), ProseText.wordCount(words) <= MindMap.labelWords else {
+                    return nil
+                }
             return ProseText.duplicateKey(words)
         })
     }
@@ -41,7 +44,8 @@ extension ItemRewriter {
         let details = branch.children.prefix(5).map(\.label).joined(separator: "; ")
         let prompt = "Branch heading: \(branch.label)\nIts details: \(details.isEmpty ? "(none)" : details)"
         return ItemJob(path: path, prompt: prompt) { json in
-            guard let label = json["label"]?.stringValue.map(ProseText.oneLine), label.contains(where: \.isLetter) else {
+            guard let label = json["label"]?.stringValue.map(ProseText.oneLine), label.contains(where: \.isLetter)
+            else {
                 return .failure(ItemRejection(reason: "the answer had no label"))
             }
             let stems = GroundingWords.contentStems(label)

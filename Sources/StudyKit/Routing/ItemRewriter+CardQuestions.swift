@@ -101,12 +101,15 @@ extension ItemRewriter {
             // _____ and temperature") or to the question's last word, never into the next
             // clause ("As the load factor rises, _____ become more frequent").
             if linked, let verb = between.lastIndex(where: { $0.stem == last }),
-                !chars[words[verb].offsets.upperBound..<words[blankStart].offsets.lowerBound].contains(where: { ",;:".contains($0) })
+                !chars[words[verb].offsets.upperBound..<words[blankStart].offsets.lowerBound].contains(where: {
+                    ",;:".contains($0)
+                })
             {
                 return true
             }
             let next = words.indices.contains(blankEnd) ? words[blankEnd].lowercased : ""
-            return blankStart == run.end && (next == "and" || next == "or" || chars[words[blankEnd - 1].offsets.upperBound...].first == ",")
+            return blankStart == run.end
+                && (next == "and" || next == "or" || chars[words[blankEnd - 1].offsets.upperBound...].first == ",")
         }
         return !answersARun
     }
@@ -185,7 +188,8 @@ extension ItemRewriter {
         guard asked.count >= 2, let subject = asked.first?.stem, let verb = asked.last?.stem else { return false }
         let words = TermNormalizer.words(in: card.quote)
         let blankEnd = blankStart + TermNormalizer.words(in: card.answer).count
-        guard blankEnd < words.count, let next = words[blankEnd...].firstIndex(where: GroundingWords.isContent), words[next].stem == verb
+        guard blankEnd < words.count, let next = words[blankEnd...].firstIndex(where: GroundingWords.isContent),
+            words[next].stem == verb
         else { return false }
         return words[(next + 1)...].contains { $0.stem == subject }
     }
@@ -202,7 +206,9 @@ extension ItemRewriter {
         let asked = Set(questionWords.map(\.stem))
         // The nouns right after "what" and "which", before the question's auxiliary ("What laws
         // did …", "which climate is …"; not "What rests on …").
-        let auxiliaries: Set<String> = ["do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "has", "have", "had"]
+        let auxiliaries: Set<String> = [
+            "do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "has", "have", "had",
+        ]
         let whNouns = Set(questionWords.indices.dropLast(2).compactMap { index -> String? in
             guard ["what", "which"].contains(questionWords[index].lowercased),
                 auxiliaries.contains(questionWords[index + 2].lowercased)
@@ -211,13 +217,16 @@ extension ItemRewriter {
         })
         func inflected(_ form: String) -> Bool { form.hasSuffix("s") && !form.hasSuffix("ss") || form.hasSuffix("ed") }
         return TermNormalizer.words(in: answer).first { word in
-            guard word.surface == word.lowercased, GroundingWords.isContent(word), asked.contains(word.stem), !whNouns.contains(word.stem)
+            guard word.surface == word.lowercased, GroundingWords.isContent(word), asked.contains(word.stem),
+                !whNouns.contains(word.stem)
             else { return false }
             let form = word.lowercased
             if inflected(form) || EnglishWordClass.isNeverNoun(form) { return true }
             // The question inflects the answer's word as its verb: "What releases cytokines …?" —
             // release signalling molecules, "What flows back from the lumen …?" — protons flow back.
-            return questionWords.contains { $0.stem == word.stem && $0.surface == $0.lowercased && $0.lowercased != form && inflected($0.lowercased) }
+            return questionWords.contains {
+                $0.stem == word.stem && $0.surface == $0.lowercased && $0.lowercased != form && inflected($0.lowercased)
+            }
         }?.surface
     }
 
@@ -233,8 +242,11 @@ extension ItemRewriter {
             let trimmed = token.trimmingCharacters(in: CharacterSet(charactersIn: ",.;:)!?"))
             return unitQuantities[trimmed] != nil ? trimmed : nil
         }
-        let after = card.question.range(of: "_____").map { card.question[$0.upperBound...].split(separator: " ").first } ?? nil
-        guard let found = unit(card.answer.split(separator: " ").last) ?? unit(after), let allowed = unitQuantities[found] else { return nil }
+        let after =
+            card.question.range(of: "_____").map { card.question[$0.upperBound...].split(separator: " ").first } ?? nil
+        guard let found = unit(card.answer.split(separator: " ").last) ?? unit(after),
+            let allowed = unitQuantities[found]
+        else { return nil }
         let words = Set(GroundingWords.normalizedWords(question))
         let named = quantityWords.filter(words.contains)
         guard !named.isEmpty, named.isDisjoint(with: allowed) else { return nil }
@@ -249,7 +261,9 @@ extension ItemRewriter {
         let force: Set<String> = ["force", "weight", "thrust", "friction", "tension", "drag", "lift"]
         let energy: Set<String> = ["energy", "work", "heat"]
         let power: Set<String> = ["power"]
-        let length: Set<String> = ["distance", "length", "height", "width", "depth", "displacement", "radius", "diameter", "wavelength"]
+        let length: Set<String> = [
+            "distance", "length", "height", "width", "depth", "displacement", "radius", "diameter", "wavelength",
+        ]
         let time: Set<String> = ["time", "period", "duration"]
         let temperature: Set<String> = ["temperature"]
         return [
@@ -281,9 +295,14 @@ extension ItemRewriter {
             if fromEnd { return String(text.reversed().prefix { !edges.contains($0) }.reversed()) }
             return String(text.prefix { !edges.contains($0) })
         }
-        let left = GroundingWords.contentStems(clause(cloze[..<blank.lowerBound], fromEnd: true).replacingOccurrences(of: "_", with: " "))
-        let right = GroundingWords.contentStems(clause(cloze[blank.upperBound...], fromEnd: false).replacingOccurrences(of: "_", with: " "))
-        return [Set(left.filter { !monthStems.contains($0) }.suffix(2)), Set(right.filter { !monthStems.contains($0) }.prefix(2))]
+        let left = GroundingWords.contentStems(
+            clause(cloze[..<blank.lowerBound], fromEnd: true).replacingOccurrences(of: "_", with: " "))
+        let right = GroundingWords.contentStems(
+            clause(cloze[blank.upperBound...], fromEnd: false).replacingOccurrences(of: "_", with: " "))
+        return [
+            Set(left.filter { !monthStems.contains($0) }.suffix(2)),
+            Set(right.filter { !monthStems.contains($0) }.prefix(2)),
+        ]
     }
 
     /// The months' names as content stems.

@@ -8,7 +8,8 @@ extension ItemRewriter {
         name: "card", version: "flashcards.card/8",
         instructions: """
             You turn one fill-in-the-blank study card into a short natural question and its answer.
-            The answer is the missing words, shown in square brackets in the sentence. The question asks for them without containing them and ends with a question mark.
+            The answer is the missing words, shown in square brackets in the sentence. The question asks for them \
+            without containing them and ends with a question mark.
             Example. Sentence: The Calvin cycle takes place in the [stroma]. Missing words: stroma
             {"answer": "stroma", "question": "Where does the Calvin cycle take place?"}
             Example. Sentence: [Chlorophyll] absorbs red and blue light. Missing words: Chlorophyll
@@ -46,7 +47,9 @@ extension ItemRewriter {
         guard cloze.contains("_____") else { return nil }
         let asked = GroundingWords.normalizedWords(question)
         for word in ["what", "which", "who", "whom", "when", "where", "how"] {
-            if GroundingWords.normalizedWords(cloze.replacingOccurrences(of: "_____", with: word)) == asked { return word }
+            if GroundingWords.normalizedWords(cloze.replacingOccurrences(of: "_____", with: word)) == asked {
+                return word
+            }
         }
         return nil
     }
@@ -64,13 +67,16 @@ extension ItemRewriter {
     }
 
     /// A rewritten card's question: a sentence of 4 words or more, 2 of them content words.
-    static let rewrittenQuestion = ItemMeaning(noun: "a question", minimumContentWords: 2, minimumWords: 4, isSentence: true)
+    static let rewrittenQuestion = ItemMeaning(
+        noun: "a question", minimumContentWords: 2, minimumWords: 4, isSentence: true)
 
     /// - Parameter subjectAnswers: whether a question that asks for the sentence's subject
     ///   instead of the blank may become a card with the subject as its answer
     ///   (``subjectAnswer(_:quote:)``): a flashcard's answer is its own, a quiz question's is
     ///   fixed by its choices.
-    static func cardJob(_ card: Flashcards.Card, path: String, materialStems: Set<String>, subjectAnswers: Bool = false) -> ItemJob {
+    static func cardJob(
+        _ card: Flashcards.Card, path: String, materialStems: Set<String>, subjectAnswers: Bool = false
+    ) -> ItemJob {
         let prompt = "Sentence: \(Self.markedSentence(card))\nMissing words: \(card.answer)"
         let passedOver = RewriteOrder.blankInAList(card.question)
             ? "the missing words are one of a list, which the small model's questions do not single out" : nil
@@ -83,11 +89,16 @@ extension ItemRewriter {
             guard question.hasSuffix("?"), ProseText.wordCount(question) >= 4 else {
                 return .failure(ItemRejection(reason: "the question was not a question of 4 words or more"))
             }
-            if question.contains("_") { return .failure(ItemRejection(reason: "the question still had the blank in it")) }
-            if let word = Self.whWordInTheBlank(question, card: card.question) {
-                return .failure(ItemRejection(reason: "the question was the card's sentence with “\(word)” in the blank"))
+            if question.contains("_") {
+                return .failure(ItemRejection(reason: "the question still had the blank in it"))
             }
-            if let malformed = Self.malformedQuestion(question, quote: card.quote) { return .failure(ItemRejection(reason: malformed)) }
+            if let word = Self.whWordInTheBlank(question, card: card.question) {
+                return .failure(
+                    ItemRejection(reason: "the question was the card's sentence with “\(word)” in the blank"))
+            }
+            if let malformed = Self.malformedQuestion(question, quote: card.quote) {
+                return .failure(ItemRejection(reason: malformed))
+            }
             let questionWords = GroundingWords.normalizedWords(question).joined(separator: " ")
             let answerWords = GroundingWords.normalizedWords(answer).joined(separator: " ")
             guard !answerWords.isEmpty, !(" " + questionWords + " ").contains(" " + answerWords + " ") else {
@@ -103,7 +114,8 @@ extension ItemRewriter {
             // A year or a number ("1789") has no content stem: it is taken from the sentence
             // when its words stand there as they are.
             let taken = answerStems.isEmpty
-                ? GroundingWords.containsRun(GroundingWords.normalizedWords(answer), in: GroundingWords.normalizedWords(card.quote))
+                ? GroundingWords.containsRun(
+                    GroundingWords.normalizedWords(answer), in: GroundingWords.normalizedWords(card.quote))
                 : answerStems.allSatisfy(quoteStems.contains)
             guard taken else {
                 return .failure(ItemRejection(reason: "the answer was not taken from the sentence"))
@@ -127,10 +139,16 @@ extension ItemRewriter {
             // together to stay within the grammar's word limit ("… exerts aforce?", "… in
             // the bucket array, and akeythatcollidesis?") are neither the material's nor in
             // the frequency table.
-            if let invented = Self.inventedWord(in: question, materialStems: materialStems, isEnglish: Self.isInTheFrequencyTable) {
-                return .failure(ItemRejection(reason: "the question used a word that is neither the material's nor English (\(invented))"))
+            if let invented = Self.inventedWord(
+                in: question, materialStems: materialStems, isEnglish: Self.isInTheFrequencyTable)
+            {
+                return .failure(
+                    ItemRejection(
+                        reason: "the question used a word that is neither the material's nor English (\(invented))"))
             }
-            guard !ResultProse.sameText(question, answer) else { return .failure(ItemRejection(reason: "the answer repeated the question")) }
+            guard !ResultProse.sameText(question, answer) else {
+                return .failure(ItemRejection(reason: "the answer repeated the question"))
+            }
             // The question asks what the card asks: it keeps the card's own content words (at
             // least 3, or half of them), not a vaguer question the blank's words happen to answer.
             // A short question made only of the card's words asks it too when it keeps the words
@@ -157,26 +175,44 @@ extension ItemRewriter {
             // provide the documentation for the default Debian Python 2 version", yet its answer
             // is not "binary package".
             guard keepsPlace || byItsClause else {
-                return .failure(ItemRejection(reason: "the question did not ask about the missing words' place in the sentence"))
+                return .failure(
+                    ItemRejection(reason: "the question did not ask about the missing words' place in the sentence"))
             }
             if !byItsClause, Self.asksAnotherPart(question, of: card) {
-                return .failure(ItemRejection(reason: "the question asked for another part of the sentence than the missing words"))
+                return .failure(
+                    ItemRejection(reason: "the question asked for another part of the sentence than the missing words"))
             }
             if !byItsClause, Self.swapsSubjectAndObject(question, of: card) {
-                return .failure(ItemRejection(reason: "the question turned the sentence around: the missing words are what its verb acts on, not who acts"))
+                return .failure(
+                    ItemRejection(
+                        reason:
+                            "the question turned the sentence around: the missing words are what its verb acts on, not "
+                                + "who acts"
+                    ))
             }
             if !byItsClause, Self.asksWhatTheBlankActsOn(question, of: card) {
-                return .failure(ItemRejection(reason: "the question turned the sentence around: the missing words are who acts, not what its verb acts on"))
+                return .failure(
+                    ItemRejection(
+                        reason:
+                            "the question turned the sentence around: the missing words are who acts, not what its "
+                                + "verb acts on"
+                    ))
             }
             // Judges that say their own reason, each asked only when the one before found nothing.
             if let other = Self.otherQuantity(question, of: card) ?? Self.otherKind(question, answer: answer)
                 ?? Self.splicesTwoMentions(question, of: card)
-                ?? Self.verbFromAnotherClause(question, of: card) ?? (byItsClause ? nil : Self.dropsTheDescriptionsHead(question, of: card))
+                ?? Self.verbFromAnotherClause(question, of: card)
+                ?? (byItsClause ? nil : Self.dropsTheDescriptionsHead(question, of: card))
             {
                 return .failure(ItemRejection(reason: other))
             }
             if let verb = Self.sharedVerb(question, answer: answer) {
-                return .failure(ItemRejection(reason: "the question used the answer's own verb (“\(verb)”): the missing words run into the sentence's verb"))
+                return .failure(
+                    ItemRejection(
+                        reason:
+                            "the question used the answer's own verb (“\(verb)”): the missing words run into the "
+                                + "sentence's verb"
+                    ))
             }
             // The card's sentence carries the answer and what the question asks (#53).
             if let problem = Grounding.supportProblem(question: question, answer: answer, quote: card.quote) {
@@ -197,28 +233,37 @@ extension ItemRewriter {
     static func subjectAnswer(_ question: String, quote: String) -> String? {
         guard question.hasPrefix("What "), question.hasSuffix("?") else { return nil }
         let asked = GroundingWords.normalizedWords(String(question.dropFirst(5)))
-        let spanOpeners: Set<String> = ["of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from", "as", "than", "that", "which", "who"]
+        let spanOpeners: Set<String> = [
+            "of", "and", "or", "in", "on", "at", "to", "for", "with", "by", "from", "as", "than", "that", "which",
+            "who",
+        ]
         guard asked.count >= 3, let opener = asked.first, !spanOpeners.contains(opener) else { return nil }
         // The quote's words as ``GroundingWords/normalizedWords(_:)`` splits them, each where it stands.
         let runs = quote.split { !($0.isLetter || $0.isNumber) }
         let words = runs.map { $0.lowercased() }
-        guard let start = GroundingWords.runStarts(asked, in: words).first(where: { (1...6).contains($0) }) else { return nil }
+        guard let start = GroundingWords.runStarts(asked, in: words).first(where: { (1...6).contains($0) }) else {
+            return nil
+        }
         // The span ends the clause: the sentence ends there, or punctuation follows.
         let after = runs[start + asked.count - 1].endIndex
         if let next = quote[after...].first(where: { !$0.isWhitespace }), !",;:.!?—–(".contains(next) { return nil }
         let subjectWords = Array(words[..<start])
         let excluded: Set<String> = [
-            "what", "which", "who", "whom", "whose", "how", "why", "when", "where", "it", "its", "this", "that", "these", "those",
+            "what", "which", "who", "whom", "whose", "how", "why", "when", "where", "it", "its", "this", "that",
+            "these", "those",
             "they", "he", "she", "we", "you", "there", "here",
             // An adverb belongs to the clause, not to its subject: "The table then maps …".
             "then", "also", "now", "still", "often", "usually", "thus", "therefore", "however", "only", "just", "soon",
             "later", "first", "finally", "always", "never", "sometimes", "already", "again", "even",
         ]
-        guard subjectWords.allSatisfy({ !excluded.contains($0) }), !placePrepositions.contains(subjectWords[0]) else { return nil }
+        guard subjectWords.allSatisfy({ !excluded.contains($0) }), !placePrepositions.contains(subjectWords[0]) else {
+            return nil
+        }
         var subject = quote[quote.startIndex..<runs[start].startIndex].trimmingCharacters(in: .whitespaces)
         guard subject.allSatisfy({ $0.isLetter || $0.isNumber || " -'’".contains($0) }),
             !GroundingWords.contentStems(subject).isEmpty,
-            !GroundingWords.containsRun(GroundingWords.normalizedWords(subject), in: GroundingWords.normalizedWords(question))
+            !GroundingWords.containsRun(
+                GroundingWords.normalizedWords(subject), in: GroundingWords.normalizedWords(question))
         else { return nil }
         if subjectWords.count > 1, ["the", "a", "an"].contains(subjectWords[0]) {
             subject = String(subject.drop { !$0.isWhitespace }).trimmingCharacters(in: .whitespaces)

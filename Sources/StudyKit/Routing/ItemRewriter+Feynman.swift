@@ -18,7 +18,9 @@ extension ItemRewriter {
         var claimOfGap: [Int: ExplanationClaim] = [:]
         for claim in check.wrongClaims {
             let point = BuiltinEngine.gap(for: claim, concept: check.concept, context: "").point
-            if let index = feedback.gaps.firstIndex(where: { $0.point == point }), claimOfGap[index] == nil { claimOfGap[index] = claim }
+            if let index = feedback.gaps.firstIndex(where: { $0.point == point }), claimOfGap[index] == nil {
+                claimOfGap[index] = claim
+            }
         }
         let asked = claimOfGap.keys.sorted().filter { claimOfGap[$0]?.evidence != nil }
         // A misplaced claim is pointed to its place; a contradicted or unsupported one corrected
@@ -30,19 +32,26 @@ extension ItemRewriter {
             let path = "gaps[\(index)].correction"
             answers += claim.finding == .misplaced
                 ? await runItems(
-                    [Self.pointingJob(claim, concept: check.concept, path: path, materialStems: materialStems)], task: .feynman,
+                    [Self.pointingJob(claim, concept: check.concept, path: path, materialStems: materialStems)],
+                    task: .feynman,
                     spec: Self.pointingSpec)
                 : await runItems(
-                    [Self.correctionJob(claim, concept: check.concept, path: path)], task: .feynman, spec: Self.correctionSpec)
+                    [Self.correctionJob(claim, concept: check.concept, path: path)], task: .feynman,
+                    spec: Self.correctionSpec)
         }
         var outcomes: [Int: ItemOutcome] = claimOfGap.mapValues { _ in
-            ItemOutcome.kept("not rewritten: the material says nothing like this claim, so there is nothing to correct it from")
+            ItemOutcome.kept(
+                "not rewritten: the material says nothing like this claim, so there is nothing to correct it from")
         }
         for (position, index) in asked.enumerated() { outcomes[index] = answers[position] }
         var gaps = feedback.gaps
-        var provenance = [ItemProvenance(path: "verdict", kind: .extracted, note: "from the builtin check of each claim against the material")]
+        var provenance = [
+            ItemProvenance(
+                path: "verdict", kind: .extracted, note: "from the builtin check of each claim against the material")
+        ]
         provenance += feedback.whatWasRight.indices.map {
-            ItemProvenance(path: "whatWasRight[\($0)]", kind: .extracted, note: "a claim the material's sentences support")
+            ItemProvenance(
+                path: "whatWasRight[\($0)]", kind: .extracted, note: "a claim the material's sentences support")
         }
         for index in gaps.indices {
             let path = "gaps[\(index)]"
@@ -67,7 +76,8 @@ extension ItemRewriter {
                     gaps[index].correction = sentence + " " + builtinCorrection
                 } else {
                     let quote = claim.evidence.map { BuiltinEngine.quoting($0, after: " The material says: ") } ?? ""
-                    gaps[index].correction = sentence + ProseText.shortened(quote, maxLength: 400 - ProseText.length(sentence))
+                    gaps[index].correction =
+                        sentence + ProseText.shortened(quote, maxLength: 400 - ProseText.length(sentence))
                 }
                 let note = claim.finding == .misplaced
                     ? "\(engine.modelName) pointed out where the material's sentence puts the claim"
@@ -97,7 +107,8 @@ extension ItemRewriter {
         // tokens a second, and the whole answer has 5 s.
         instructions: """
             Correct the student's wrong claim in one short sentence, with the material's words.
-            Student: The Calvin cycle takes place in the thylakoids. Material: The Calvin cycle, in the stroma, fixes carbon dioxide into sugar.
+            Student: The Calvin cycle takes place in the thylakoids. Material: The Calvin cycle, in the stroma, fixes \
+            carbon dioxide into sugar.
             {"correction": "The Calvin cycle takes place in the stroma."}
             Student: Glycolysis needs oxygen. Material: Glycolysis does not need oxygen.
             {"correction": "Glycolysis does not need oxygen."}
@@ -117,7 +128,9 @@ extension ItemRewriter {
         let statement = misplaced ? Self.claim(claim.text, without: concept, orLeading: ["in", "during"]) : claim.text
         let prompt = "Student: \(statement). Material: \(evidence)"
         return ItemJob(path: path, prompt: prompt) { json in
-            guard let answer = json["correction"]?.stringValue.map(ProseText.oneLine), answer.contains(where: \.isLetter) else {
+            guard let answer = json["correction"]?.stringValue.map(ProseText.oneLine),
+                answer.contains(where: \.isLetter)
+            else {
                 return .failure(ItemRejection(reason: "the answer had no correction"))
             }
             var sentence = answer.trimmingCharacters(in: .whitespaces)
@@ -144,15 +157,20 @@ extension ItemRewriter {
     static let pointingSpec = ItemSpec(
         name: "where", version: "feynman.where/2",
         instructions: """
-            You answer a question about one sentence of a student's study material with a short phrase copied from that sentence. Never use a word that is not in the sentence.
-            Example. Sentence: In the Calvin cycle, carbon dioxide is fixed into sugar in the stroma. Question: Which words of the sentence say when or where this happens: carbon dioxide is fixed into sugar?
+            You answer a question about one sentence of a student's study material with a short phrase copied from \
+            that sentence. Never use a word that is not in the sentence.
+            Example. Sentence: In the Calvin cycle, carbon dioxide is fixed into sugar in the stroma. Question: Which \
+            words of the sentence say when or where this happens: carbon dioxide is fixed into sugar?
             {"answer": "in the Calvin cycle"}
-            Example. Sentence: Glycolysis: glucose is split into two pyruvate molecules in the cytoplasm. Question: Which words of the sentence say when or where this happens: glucose is split?
+            Example. Sentence: Glycolysis: glucose is split into two pyruvate molecules in the cytoplasm. Question: \
+            Which words of the sentence say when or where this happens: glucose is split?
             {"answer": "Glycolysis"}
             Reply with a JSON object with "answer".
             """,
         schema: .object([
-            .init("answer", description: "A short phrase from the sentence.", .string(maxLength: 60, maxWords: 8, forbiddenCharacters: "\n")),
+            .init(
+                "answer", description: "A short phrase from the sentence.",
+                .string(maxLength: 60, maxWords: 8, forbiddenCharacters: "\n"))
         ]),
         maximumTokens: 24)
 
@@ -209,25 +227,38 @@ extension ItemRewriter {
         for start in GroundingWords.runStarts(words, in: sentenceWords) {
             var before = start - 1
             while before >= 0, skipped.contains(sentenceWords[before]) { before -= 1 }
-            if before >= 0, ClaimWords.contentKeys(sentenceWords[before]).contains(where: claimKeys.contains) { return true }
+            if before >= 0, ClaimWords.contentKeys(sentenceWords[before]).contains(where: claimKeys.contains) {
+                return true
+            }
         }
         return false
     }
 
     /// One misplaced claim: where does the material put it?
-    static func pointingJob(_ claim: ExplanationClaim, concept: String, path: String, materialStems: Set<String>) -> ItemJob {
+    static func pointingJob(
+        _ claim: ExplanationClaim, concept: String, path: String, materialStems: Set<String>
+    ) -> ItemJob {
         let evidence = claim.evidence ?? ""
         let asked = Self.claim(claim.text, without: concept, orLeading: ["in"])
-        let prompt = "Sentence: \(evidence) Question: Which words of the sentence say when or where this happens: \(asked)?"
+        let prompt =
+            "Sentence: \(evidence) Question: Which words of the sentence say when or where this happens: \(asked)?"
         return ItemJob(path: path, prompt: prompt) { json in
-            guard let answer = json["answer"]?.stringValue.map(ProseText.oneLine), answer.contains(where: \.isLetter) else {
+            guard let answer = json["answer"]?.stringValue.map(ProseText.oneLine), answer.contains(where: \.isLetter)
+            else {
                 return .failure(ItemRejection(reason: "the answer had no phrase"))
             }
             let answered = answer.trimmingCharacters(in: CharacterSet(charactersIn: " .,;:\"“”{}[]()"))
-            guard ProseText.wordCount(answered) <= 8 else { return .failure(ItemRejection(reason: "the phrase was too long")) }
+            guard ProseText.wordCount(answered) <= 8 else {
+                return .failure(ItemRejection(reason: "the phrase was too long"))
+            }
             // Copied word for word: "during mitosis" from "Before mitosis, …" would be grounded and false.
             guard let phrase = Self.copiedPhrase(answered, from: evidence) else {
-                return .failure(ItemRejection(reason: "the phrase “\(ProseText.shortened(answered, maxLength: 60))” was not taken from the material's sentence"))
+                return .failure(
+                    ItemRejection(
+                        reason:
+                            "the phrase “\(ProseText.shortened(answered, maxLength: 60))” was not taken from the "
+                                + "material's sentence"
+                    ))
             }
             let claimKeys = Set(ClaimWords.contentKeys(claim.text + " " + concept))
             guard ClaimWords.contentKeys(phrase).contains(where: { !claimKeys.contains($0) }) else {
@@ -236,7 +267,12 @@ extension ItemRewriter {
             // "Cytokinesis then splits the cytoplasm": for "the cell splits in two", the
             // 0.5B's "cytoplasm" is what the claim's verb acts on, not where the splitting belongs.
             if Self.followsTheClaimsWord(phrase, in: evidence, claim: claim.text) {
-                return .failure(ItemRejection(reason: "the phrase “\(phrase)” named what the claim's words act on, not where the material puts the claim"))
+                return .failure(
+                    ItemRejection(
+                        reason:
+                            "the phrase “\(phrase)” named what the claim's words act on, not where the material puts "
+                                + "the claim"
+                    ))
             }
             return .success("According to the material, this belongs to “\(phrase)”, not to \(concept).")
         }

@@ -26,16 +26,20 @@ extension ItemRewriter {
         name: "key_point", version: "summary.keyPoint/3",
         instructions: """
             You shorten one sentence of a student's notes into a key point to revise from.
-            Keep its main fact with its names, numbers and dates, in at most 12 words: drop the side details. Use the sentence's own words.
-            Example. Sentence: In 1905, while working as a clerk at the patent office in Bern, Albert Einstein published four papers that changed physics.
+            Keep its main fact with its names, numbers and dates, in at most 12 words: drop the side details. Use the \
+            sentence's own words.
+            Example. Sentence: In 1905, while working as a clerk at the patent office in Bern, Albert Einstein \
+            published four papers that changed physics.
             {"point": "In 1905 Einstein published four papers that changed physics."}
-            Example. Sentence: The mitochondria, which are found in almost every cell of the body, produce most of the cell's ATP through respiration.
+            Example. Sentence: The mitochondria, which are found in almost every cell of the body, produce most of the \
+            cell's ATP through respiration.
             {"point": "Mitochondria produce most of the cell's ATP through respiration."}
             Reply with a JSON object with "point".
             """,
         schema: .object([
             .init("point", description: "The sentence's main fact in at most 14 words.",
-                  .string(maxLength: 140, maxWords: shortenedKeyPointWords, forbiddenCharacters: "\n", meaning: .keyPoint)),
+                .string(maxLength: 140, maxWords: shortenedKeyPointWords, forbiddenCharacters: "\n", meaning: .keyPoint)
+            )
         ]),
         // 14 words with the grammar's room to finish, and the JSON around them.
         maximumTokens: 60)
@@ -59,7 +63,11 @@ extension ItemRewriter {
     static func keyPointHasASideDetail(_ point: String) -> Bool {
         if point.contains(where: { ",;()[]—–".contains($0) }) || point.contains(" - ") { return true }
         let words = Set(GroundingWords.normalizedWords(point))
-        if !words.isDisjoint(with: ["which", "who", "whose", "whom", "where", "while", "because", "although", "though", "when"]) { return true }
+        if !words.isDisjoint(with: [
+            "which", "who", "whose", "whom", "where", "while", "because", "although", "though", "when",
+        ]) {
+            return true
+        }
         // A colon after a term ("Chlorophyll: the green pigment that …"), not after a date.
         guard let colon = point.firstIndex(of: ":") else { return false }
         return GroundingWords.contentStems(String(point[..<colon])).contains { !monthStems.contains($0) }
@@ -83,12 +91,16 @@ extension ItemRewriter {
             // Shortening adds nothing: every content word and number is the sentence's own.
             let sentenceStems = Set(GroundingWords.contentStems(point))
             if let added = GroundingWords.contentStems(shortened).first(where: { !sentenceStems.contains($0) }) {
-                return .failure(ItemRejection(reason: "the key point added a word the sentence does not have (\(added))"))
+                return .failure(
+                    ItemRejection(reason: "the key point added a word the sentence does not have (\(added))"))
             }
             if let marker = ItemRules.addedMarker(shortened, from: point) {
-                return .failure(ItemRejection(reason: "the key point added “\(marker)”, which the sentence does not have"))
+                return .failure(
+                    ItemRejection(reason: "the key point added “\(marker)”, which the sentence does not have"))
             }
-            if let changed = Self.changedNumber(shortened, from: point) { return .failure(ItemRejection(reason: changed)) }
+            if let changed = Self.changedNumber(shortened, from: point) {
+                return .failure(ItemRejection(reason: changed))
+            }
             guard GroundingWords.contentStems(shortened).count >= 3 else {
                 return .failure(ItemRejection(reason: "the key point kept too little of the sentence"))
             }
@@ -99,7 +111,8 @@ extension ItemRewriter {
         job.settledRefusal = { answer in
             let words = answer.settledWords("point").count
             guard words > shortenedKeyPointWords || words * 4 > sentenceWords * 3 else { return nil }
-            return "the key point was not a quarter shorter than the sentence, in at most \(shortenedKeyPointWords) words"
+            return
+                "the key point was not a quarter shorter than the sentence, in at most \(shortenedKeyPointWords) words"
         }
         return job
     }
@@ -126,7 +139,8 @@ extension ItemRewriter {
                 let note = !Self.keyPointNeedsShortening(points[index])
                     ? "a key sentence of the material, short enough to keep whole"
                     : !Self.keyPointFitsTheModel(points[index])
-                    ? "a key sentence of the material, kept whole: over \(Self.keyPointWordsForModel) words is more than a small model shortens well"
+                        ? "a key sentence of the material, kept whole: over \(Self.keyPointWordsForModel) words is "
+                            + "more than a small model shortens well"
                     : "a key sentence of the material, kept whole: it has no side detail to drop"
                 provenance.append(ItemProvenance(path: path, kind: .extracted, note: note))
                 continue
@@ -138,7 +152,9 @@ extension ItemRewriter {
             }) {
             case .success(let text):
                 points[index] = text
-                provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "shortened by \(engine.modelName) from a key sentence"))
+                provenance.append(
+                    ItemProvenance(
+                        path: path, kind: .rewritten, note: "shortened by \(engine.modelName) from a key sentence"))
             case .failure(let kept):
                 provenance.append(ItemProvenance(path: path, kind: .extracted, note: kept.reason))
             }
@@ -150,7 +166,8 @@ extension ItemRewriter {
     /// not have, or drops one of its dates and figures, which are what a student revises. A name
     /// with a digit in it ("P700", "CO2") is a detail like any other word, and may go.
     static func changedNumber(_ point: String, from sentence: String) -> String? {
-        let numbers = { (text: String) in GroundingWords.normalizedWords(text).filter { $0.contains(where: \.isNumber) } }
+        let numbers = { (text: String) in GroundingWords.normalizedWords(text).filter { $0.contains(where: \.isNumber) }
+        }
         let sentenceNumbers = numbers(sentence)
         let kept = numbers(point)
         if let added = kept.first(where: { !sentenceNumbers.contains($0) }) {

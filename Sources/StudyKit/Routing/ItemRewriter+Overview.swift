@@ -12,7 +12,9 @@ extension ItemRewriter {
             Reply with a JSON object with "overview".
             """,
         schema: .object([
-            .init("overview", description: "2 or 3 sentences.", .string(maxLength: 400, maxWords: 60, forbiddenCharacters: "\n", sentences: 2...3)),
+            .init(
+                "overview", description: "2 or 3 sentences.",
+                .string(maxLength: 400, maxWords: 60, forbiddenCharacters: "\n", sentences: 2...3))
         ]),
         maximumTokens: 160, oncePerDocument: true)
 
@@ -20,7 +22,9 @@ extension ItemRewriter {
     /// reading their record where only its key is at hand (`studykit engines`).
     static let oncePerDocumentVersions: Set<String> = [overviewSpec.version]
 
-    static func overviewJob(sentences: [String], keyPoints: [String], extracted: String, materialStems: Set<String>) -> ItemJob {
+    static func overviewJob(
+        sentences: [String], keyPoints: [String], extracted: String, materialStems: Set<String>
+    ) -> ItemJob {
         let prompt = "Key sentences:\n" + sentences.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n")
         var job = ItemJob(path: "overview", prompt: prompt, passedOver: overviewPassedOver) { json in
             guard let overview = json["overview"]?.stringValue.map(ProseText.oneLine) else {
@@ -36,7 +40,9 @@ extension ItemRewriter {
             // The fifth of its words the overview may add must be plain English: a word that is
             // neither the material's nor common ("arepublican", SmolLM2 on long.pdf) is made up.
             if let invented = Self.inventedWord(in: overview, materialStems: materialStems) {
-                return .failure(ItemRejection(reason: "the overview used a word that is neither the material's nor English (\(invented))"))
+                return .failure(
+                    ItemRejection(
+                        reason: "the overview used a word that is neither the material's nor English (\(invented))"))
             }
             guard !ResultProse.sameText(overview, extracted) else {
                 return .failure(ItemRejection(reason: "the model repeated the extracted overview"))
@@ -68,7 +74,9 @@ extension ItemRewriter {
                 .prefix(overviewCopiedWords)
             guard opening.count == overviewCopiedWords, keyOpenings.contains(where: { $0.elementsEqual(opening) })
             else { return nil }
-            return "the overview opened as a key sentence does, its first \(overviewCopiedWords) words copied word for word"
+            return
+                "the overview opened as a key sentence does, its first \(overviewCopiedWords) words copied word for "
+                    + "word"
         }
         return job
     }

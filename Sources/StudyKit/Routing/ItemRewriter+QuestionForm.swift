@@ -77,7 +77,9 @@ extension ItemRewriter {
         let hasNumber = hasDigits || answerWords.contains(where: numberWords.contains)
         let hasMonth = answerWords.contains(where: WordLists.monthNames.contains)
         let hasYear = answerWords.contains { (3...4).contains($0.count) && $0.allSatisfy(\.isNumber) }
-            || answerWords.contains { $0.hasPrefix("centur") || $0.hasSuffix("s") && $0.dropLast().allSatisfy(\.isNumber) }
+            || answerWords.contains {
+                $0.hasPrefix("centur") || $0.hasSuffix("s") && $0.dropLast().allSatisfy(\.isNumber)
+            }
         let bareNumber = hasDigits && !answer.contains { $0.isLetter }
         let asks = wh == "which" ? "what" : wh
         if asks == "how", noun == "many", !hasNumber {
@@ -89,7 +91,9 @@ extension ItemRewriter {
         if asks == "what", noun == "month", !hasMonth {
             return "the question asked for a month, but the missing words name none (“\(answer)”)"
         }
-        if asks == "what", noun == "day" || noun == "date", !hasNumber, !hasMonth, !answerWords.contains(where: weekdays.contains) {
+        if asks == "what", noun == "day" || noun == "date", !hasNumber, !hasMonth,
+            !answerWords.contains(where: weekdays.contains)
+        {
             return "the question asked for a day, but the missing words are no date (“\(answer)”)"
         }
         if ["who", "whom", "where"].contains(wh), bareNumber {
@@ -123,7 +127,8 @@ extension ItemRewriter {
         let asked = TermNormalizer.words(in: question)
         let askedStems = Set(asked.map(\.stem))
         guard let taken = asked.first(where: { word in
-            word.surface == word.lowercased && GroundingWords.isContent(word) && otherStems.contains(word.stem) && !ownStems.contains(word.stem)
+                word.surface == word.lowercased && GroundingWords.isContent(word) && otherStems.contains(word.stem)
+                    && !ownStems.contains(word.stem)
         }) else { return nil }
         func isVerb(_ word: NormalizedWord) -> Bool {
             let form = word.lowercased
@@ -132,7 +137,9 @@ extension ItemRewriter {
                 || WordLists.pastTensesOfNounVerbs.contains(form)
         }
         guard let left = ownWords.first(where: { isVerb($0) && !askedStems.contains($0.stem) }) else { return nil }
-        return "the question took “\(taken.surface)” from another clause than the missing words' and left out its verb (“\(left.surface)”)"
+        return
+            "the question took “\(taken.surface)” from another clause than the missing words' and left out its verb "
+                + "(“\(left.surface)”)"
     }
 
     /// Words that say how many.
@@ -158,7 +165,9 @@ extension ItemRewriter {
     /// makes Mirabeau the voter, not the one elected.
     static func dropsTheDescriptionsHead(_ question: String, of card: Flashcards.Card) -> String? {
         guard let description = definitionDescription(of: card) else { return nil }
-        guard let head = GroundingWords.contentStems(description).first, !GroundingWords.contentStems(question).contains(head) else { return nil }
+        guard let head = GroundingWords.contentStems(description).first,
+            !GroundingWords.contentStems(question).contains(head)
+        else { return nil }
         let said = TermNormalizer.words(in: description).first { $0.stem == head }?.surface ?? head
         return "the question left out what the entry says the name is (“\(said)”)"
     }
@@ -184,12 +193,16 @@ extension ItemRewriter {
         let description = occurringAsOne(entry)
         let questionWords = TermNormalizer.words(in: occurringAsOne(question))
         guard let wh = questionWords.first?.lowercased else { return false }
-        let relatives: Set<String> = wh == "where" ? ["where"] : ["what", "who", "which"].contains(wh) ? ["that", "which", "who"] : []
+        let relatives: Set<String> =
+            wh == "where" ? ["where"] : ["what", "who", "which"].contains(wh) ? ["that", "which", "who"] : []
         let asked = Set(questionWords.dropFirst().filter(GroundingWords.isContent).map(\.stem))
         guard !relatives.isEmpty, asked.count >= 2 else { return false }
         let words = TermNormalizer.words(in: description)
-        for index in words.indices where relatives.contains(words[index].lowercased) && index + 1 < words.count && !words[index + 1].followsBreak {
-            let clause = words[(index + 1)...].prefix { $0.offsets.lowerBound == words[index + 1].offsets.lowerBound || !$0.followsBreak }
+        for index in words.indices
+        where relatives.contains(words[index].lowercased) && index + 1 < words.count && !words[index + 1].followsBreak {
+            let clause = words[(index + 1)...].prefix {
+                $0.offsets.lowerBound == words[index + 1].offsets.lowerBound || !$0.followsBreak
+            }
             let stems = Set(clause.filter(GroundingWords.isContent).map(\.stem))
             if asked.isSubset(of: stems), asked.count * 3 >= stems.count * 2 { return true }
         }

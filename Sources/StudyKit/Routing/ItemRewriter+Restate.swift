@@ -59,7 +59,9 @@ extension ItemRewriter {
         if !StandaloneSentence.readsOnItsOwn(point) { return "the key point leans on a sentence before it" }
         // No copy: not the material's words in one run (that is `extracted` again), nor the
         // sentence with a word or two changed.
-        if GroundingWords.containsRun(GroundingWords.normalizedWords(point), in: GroundingWords.normalizedWords(material)) {
+        if GroundingWords.containsRun(
+            GroundingWords.normalizedWords(point), in: GroundingWords.normalizedWords(material))
+        {
             return "the key point is the material's own words again"
         }
         if orderedShare(point, of: sentence) >= maximumOrderedShare {
@@ -78,7 +80,9 @@ extension ItemRewriter {
         // A word of the material that its sentence does not have joins that sentence to another
         // one, which is how a restatement says something false ("… phases are caused by its
         // gravity …", where the tides are); a word of its own is plain English, not made up.
-        let joined = GroundingWords.contentStems(point).first { materialStems.contains($0) && !sentenceStems.contains($0) }
+        let joined = GroundingWords.contentStems(point).first {
+            materialStems.contains($0) && !sentenceStems.contains($0)
+        }
         if let joined {
             return "the key point brought in a word of another sentence of the material (\(joined))"
         }
@@ -161,7 +165,8 @@ extension ItemRewriter {
         let byPath = Dictionary(items.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let copied = summary.keyPoints.indices.filter { index in
             byPath[prefix + "keyPoints[\(index)]"]?.kind == .extracted
-                && GroundingWords.containsRun(GroundingWords.normalizedWords(summary.keyPoints[index]), in: materialWords)
+                && GroundingWords.containsRun(
+                    GroundingWords.normalizedWords(summary.keyPoints[index]), in: materialWords)
         }
         guard !copied.isEmpty else { return (result, items) }
         let job = Self.restatedKeyPointsJob(copied.map { summary.keyPoints[$0] }, material: material)

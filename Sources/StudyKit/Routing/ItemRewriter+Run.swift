@@ -20,11 +20,13 @@ extension ItemRewriter {
         /// The request that asks one item of this kind: the shared instructions, `prompt`, the
         /// small schema (a grammar in process) and the token limit, decoded greedily. Without
         /// `ideographs` (material with no Chinese, Japanese or Korean) its strings may hold none.
-        func request(prompt: String, schema own: GenerationSchema? = nil, ideographs: Bool = true) -> GenerationRequest {
+        func request(prompt: String, schema own: GenerationSchema? = nil, ideographs: Bool = true) -> GenerationRequest
+        {
             let schema = ideographs ? own ?? schema : (own ?? schema).withoutIdeographs()
             return GenerationRequest(
                 instructions: instructions, prompt: prompt, schemaName: name,
-                jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,
+                jsonSchema: schema.jsonSchema(strict: false).compactText,
+                strictJSONSchema: schema.jsonSchema(strict: true).compactText,
                 options: GenerationOptions(sampling: .greedy, maximumResponseTokens: maximumTokens))
         }
     }
@@ -68,11 +70,18 @@ extension ItemRewriter {
         var passedOver = 0
         for job in jobs {
             if let failuresToStop, failuresInARow >= failuresToStop {
-                outcomes.append(.kept("not rewritten: \(engine.modelName) failed this material's last \(failuresInARow) items of this kind, more than its record makes likely; the rest keep their extracted form"))
+                outcomes.append(
+                    .kept(
+                        "not rewritten: \(engine.modelName) failed this material's last \(failuresInARow) items of "
+                            + "this kind, more than its record makes likely; the rest keep their extracted form"
+                    ))
                 continue
             }
-            let prompt = [job.prompt, TaskPrompt.languageInstruction(request.document.language)].compactMap { $0 }.joined(separator: "\n\n")
-            let asked = ItemAnswers.Key(model: "\(engine.kind.rawValue)/\(engine.identity)", version: spec.version, instructions: spec.instructions, prompt: prompt)
+            let prompt = [job.prompt, TaskPrompt.languageInstruction(request.document.language)].compactMap { $0 }
+                .joined(separator: "\n\n")
+            let asked = ItemAnswers.Key(
+                model: "\(engine.kind.rawValue)/\(engine.identity)", version: spec.version,
+                instructions: spec.instructions, prompt: prompt)
             if let answer = itemAnswers[asked] {
                 if itemAnswers.isStored(asked) { log.answeredFromCache(job.path) }
                 outcomes.append(Self.judge(answer, job: job, spec: spec, materialUsesCJK: materialUsesCJK).item)
@@ -97,13 +106,17 @@ extension ItemRewriter {
                 passedOver += 1
                 continue
             }
-            if let skip = recorder.capabilitySkip(engine, key: key, runStarted: request.budget?.start, oncePerDocument: spec.oncePerDocument) {
+            if let skip = recorder.capabilitySkip(
+                engine, key: key, runStarted: request.budget?.start, oncePerDocument: spec.oncePerDocument)
+            {
                 outcomes.append(.kept("not rewritten: \(engine.modelName) \(skip)"))
                 continue
             }
             if let budget = request.budget {
                 let promptTokens = TokenCount.estimate(for: spec.instructions + job.prompt).count
-                if let skip = await recorder.budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: spec.maximumTokens, budget: budget) {
+                if let skip = await recorder.budgetSkip(
+                    engine, key: key, promptTokens: promptTokens, responseTokens: spec.maximumTokens, budget: budget)
+                {
                     outcomes.append(.kept("not rewritten: \(skip)"))
                     continue
                 }

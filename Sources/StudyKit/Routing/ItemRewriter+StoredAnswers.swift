@@ -20,7 +20,8 @@ extension ItemRewriter {
             task: spec.recordedUnder ?? task, schemaFingerprint: (job.schema ?? spec.schema).fingerprint,
             promptTemplateVersion: "\(storedItemAnswerFormat) \(spec.name) \(spec.version)", engine: engine.kind,
             model: engine.identity, content: spec.instructions + "\u{0}" + prompt, contentIsFitted: false,
-            generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens).canonicalText)
+            generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: spec.maximumTokens)
+                .canonicalText)
     }
 
     /// The answer an earlier run kept for this request, or `nil` (no cache, `--no-cache`, a
@@ -47,7 +48,9 @@ extension ItemRewriter {
         }
         do {
             try cache.put(
-                CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName, kind: .itemAnswer),
+                CacheEntry(
+                    payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName,
+                    kind: .itemAnswer),
                 for: key)
         } catch {
             note("could not write the cache: \(RoutingEngine.reason(for: error))")

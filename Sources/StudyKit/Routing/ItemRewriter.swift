@@ -35,13 +35,17 @@ struct ItemRewriter: Sendable {
     /// in the ledger) and bounded by the request's budget. With a `stop`, on an engine that
     /// streams cheaply, the answer is streamed and stopped as soon as `stop` says yes to it so
     /// far; it then comes back with `finishReason` ``ItemAnswers/stoppedFinishReason``.
-    let generate: @Sendable (GenerationRequest, AttemptKey, (@Sendable (String) -> Bool)?) async throws -> RawResponse
+    let generate: Generate
+
+    /// One metered model call for an item: the request, its record key, and when to stop it.
+    typealias Generate = @Sendable (GenerationRequest, AttemptKey, (@Sendable (String) -> Bool)?) async throws
+        -> RawResponse
 
     /// Creates a rewriter of `request`'s items on `engine`, grounded in `material`.
     init(
         engine: any LanguageModel, request: RoutingRequest, material: String, log: AttemptLog, builtin: BuiltinEngine,
         cache: (any ResultCaching)?, recorder: AttemptRecorder, itemAnswers: ItemAnswers,
-        generate: @escaping @Sendable (GenerationRequest, AttemptKey, (@Sendable (String) -> Bool)?) async throws -> RawResponse
+        generate: @escaping Generate
     ) {
         self.engine = engine
         self.request = request
@@ -84,7 +88,9 @@ struct ItemRewriter: Sendable {
 
         /// The verdict on a complete answer: the settled rules, then `accept`.
         func verdict(_ json: JSONValue) -> Result<String, ItemRejection> {
-            if let reason = settledRefusal?(AnswerSoFar(complete: json)) { return .failure(ItemRejection(reason: reason)) }
+            if let reason = settledRefusal?(AnswerSoFar(complete: json)) {
+                return .failure(ItemRejection(reason: reason))
+            }
             return accept(json)
         }
     }
@@ -172,12 +178,17 @@ struct ItemRewriter: Sendable {
                 // itself the National Assembly?" beside "What year does the Third Estate declare
                 // itself the National Assembly?" would fail the whole deck's validation.
                 let others = cards.indices.filter { $0 != index }.map { cards[$0].question }
-                switch Self.fresh(outcome, seen: &questions, repeats: "the rewritten question repeats another card's", key: {
-                    Self.splitCard($0).map(\.0).flatMap { question in Self.nearCopy(question, of: others) ? nil : question }
+                switch Self.fresh(
+                    outcome, seen: &questions, repeats: "the rewritten question repeats another card's",
+                    key: {
+                        Self.splitCard($0).map(\.0).flatMap { question in
+                            Self.nearCopy(question, of: others) ? nil : question
+                        }
                 }) {
                 case .success(let text):
                     let (question, answer) = Self.splitCard(text) ?? (text, cards[index].answer)
-                    let subject = GroundingWords.normalizedWords(answer) != GroundingWords.normalizedWords(cards[index].answer)
+                    let subject =
+                        GroundingWords.normalizedWords(answer) != GroundingWords.normalizedWords(cards[index].answer)
                     cards[index] = Flashcards.Card(question: question, answer: answer, quote: cards[index].quote)
                     provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .rewritten, note: subject
                         ? "rephrased by \(engine.modelName), asking for the sentence's subject instead of the blank"
@@ -186,12 +197,15 @@ struct ItemRewriter: Sendable {
                     provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .extracted, note: kept.reason))
                 }
             }
-            return checked(.flashcards(Flashcards(cards: cards)), provenance: provenance, fallback: result, extracted: extracted)
+            return checked(
+                .flashcards(Flashcards(cards: cards)), provenance: provenance, fallback: result, extracted: extracted)
 
         case .quiz(let quiz):
             // A fill-in-the-blank question becomes a natural one, asked the way a card is (same
             // instructions and judge); its four choices and its answer stay as extracted.
-            let clozes = quiz.questions.enumerated().filter { $0.element.prompt.contains("_____") && $0.element.answer != nil }
+            let clozes = quiz.questions.enumerated().filter {
+                $0.element.prompt.contains("_____") && $0.element.answer != nil
+            }
                 .map { index, question in
                     (index, Flashcards.Card(
                         question: question.prompt, answer: question.answer ?? "", quote: question.quote))
@@ -210,28 +224,41 @@ struct ItemRewriter: Sendable {
             for index in questions.indices {
                 let path = "questions[\(index)]"
                 guard let outcome = outcomes[index] else {
-                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: "selected from the material by the builtin engine"))
+                    provenance.append(
+                        ItemProvenance(
+                            path: path, kind: .extracted, note: "selected from the material by the builtin engine"))
                     continue
                 }
                 let others = questions.indices.filter { $0 != index }.map { questions[$0].prompt }
-                switch Self.fresh(outcome, seen: &asked, repeats: "the rewritten question repeats another question", key: {
-                    Self.splitCard($0).map(\.0).flatMap { question in Self.nearCopy(question, of: others) ? nil : question }
+                switch Self.fresh(
+                    outcome, seen: &asked, repeats: "the rewritten question repeats another question",
+                    key: {
+                        Self.splitCard($0).map(\.0).flatMap { question in
+                            Self.nearCopy(question, of: others) ? nil : question
+                        }
                 }) {
                 case .success(let text):
                     questions[index].prompt = Self.splitCard(text)?.0 ?? text
-                    provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "question rephrased by \(engine.modelName); choices extracted"))
+                    provenance.append(
+                        ItemProvenance(
+                            path: path, kind: .rewritten,
+                            note: "question rephrased by \(engine.modelName); choices extracted"))
                 case .failure(let kept):
                     provenance.append(ItemProvenance(path: path, kind: .extracted, note: kept.reason))
                 }
             }
-            return checked(.quiz(Quiz(questions: questions)), provenance: provenance, fallback: result, extracted: extracted)
+            return checked(
+                .quiz(Quiz(questions: questions)), provenance: provenance, fallback: result, extracted: extracted)
 
         case .summary(let summary):
             // The key points first: a second or so each, they come before the costlier overview.
             let (keyPoints, pointProvenance) = await shortenKeyPoints(summary)
             let analysis = builtin.analysis(of: request.document.text, title: request.document.title)
-            let sentences = analysis.ranked.prefix(5).map { ProseText.shortened(ProseText.oneLine($0.sentence.text), maxLength: 260) }
-            let job = Self.overviewJob(sentences: sentences, keyPoints: keyPoints, extracted: summary.overview, materialStems: materialStems)
+            let sentences = analysis.ranked.prefix(5).map {
+                ProseText.shortened(ProseText.oneLine($0.sentence.text), maxLength: 260)
+            }
+            let job = Self.overviewJob(
+                sentences: sentences, keyPoints: keyPoints, extracted: summary.overview, materialStems: materialStems)
             let outcome = await runItems(
                 [job], task: .summary, spec: Self.overviewSpec, allowance: .overview(engine.kind))[0]
             var provenance = pointProvenance
@@ -240,7 +267,10 @@ struct ItemRewriter: Sendable {
             switch outcome {
             case .rewritten(let overview):
                 rewritten.overview = overview
-                provenance.insert(ItemProvenance(path: "overview", kind: .rewritten, note: "written by \(engine.modelName) from the key sentences"), at: 0)
+                provenance.insert(
+                    ItemProvenance(
+                        path: "overview", kind: .rewritten,
+                        note: "written by \(engine.modelName) from the key sentences"), at: 0)
             case .kept(let reason):
                 provenance.insert(ItemProvenance(path: "overview", kind: .extracted, note: reason), at: 0)
             }
@@ -252,8 +282,14 @@ struct ItemRewriter: Sendable {
             // the small model's "rewrites" of such headings were restyles or cuts (mindmap.branch/3's refusals).
             let headings = Self.headingKeys(in: request.document.text)
             let outcomes = await runItems(
-                map.branches.enumerated().filter { Self.branchNeedsName($0.element, headings: headings) }.map { index, branch in
-                    (index, Self.branchJob(branch, centre: map.centralTopic, path: "branches[\(index)].label", materialStems: materialStems))
+                map.branches.enumerated().filter { Self.branchNeedsName($0.element, headings: headings) }.map {
+                    index, branch in
+                    (
+                        index,
+                        Self.branchJob(
+                            branch, centre: map.centralTopic, path: "branches[\(index)].label",
+                            materialStems: materialStems)
+                    )
                 }, task: .mindmap, spec: Self.branchSpec, allowance: .forEngine(engine.kind))
             var branches = map.branches
             var labels = Set(branches.map { ProseText.duplicateKey($0.label) })
@@ -262,26 +298,39 @@ struct ItemRewriter: Sendable {
             for index in branches.indices {
                 let path = "branches[\(index)].label"
                 guard let outcome = outcomes[index] else {
-                    provenance.append(ItemProvenance(path: path, kind: .extracted, note: "the material's heading, short enough to name the branch"))
+                    provenance.append(
+                        ItemProvenance(
+                            path: path, kind: .extracted,
+                            note: "the material's heading, short enough to name the branch"))
                     if !branches[index].children.isEmpty {
-                        provenance.append(ItemProvenance(path: "branches[\(index)].children", kind: .extracted, note: "key terms of the section"))
+                        provenance.append(
+                            ItemProvenance(
+                                path: "branches[\(index)].children", kind: .extracted, note: "key terms of the section")
+                        )
                     }
                     continue
                 }
-                switch Self.fresh(outcome, seen: &labels, repeats: "the new name repeats another branch's or the centre's", key: { label in
+                switch Self.fresh(
+                    outcome, seen: &labels, repeats: "the new name repeats another branch's or the centre's",
+                    key: { label in
                     ProseText.duplicateKey(label) == centre ? nil : label
                 }) {
                 case .success(let label):
                     branches[index].label = label
-                    provenance.append(ItemProvenance(path: path, kind: .rewritten, note: "named by \(engine.modelName)"))
+                    provenance.append(
+                        ItemProvenance(path: path, kind: .rewritten, note: "named by \(engine.modelName)"))
                 case .failure(let kept):
                     provenance.append(ItemProvenance(path: path, kind: .extracted, note: kept.reason))
                 }
                 if !branches[index].children.isEmpty {
-                    provenance.append(ItemProvenance(path: "branches[\(index)].children", kind: .extracted, note: "key terms of the section"))
+                    provenance.append(
+                        ItemProvenance(
+                            path: "branches[\(index)].children", kind: .extracted, note: "key terms of the section"))
                 }
             }
-            return checked(.mindMap(MindMap(centralTopic: map.centralTopic, branches: branches)), provenance: provenance, fallback: result, extracted: extracted)
+            return checked(
+                .mindMap(MindMap(centralTopic: map.centralTopic, branches: branches)), provenance: provenance,
+                fallback: result, extracted: extracted)
 
         case .feynman(let feedback):
             return await rewriteFeynman(feedback, fallback: result, extracted: extracted)
@@ -320,8 +369,14 @@ struct ItemRewriter: Sendable {
         // The rewritten part holds as many items as the extracted one, which its size allowed (#54).
         let issues = result.validationIssues(size: fallback.heldSize) + Grounding.issues(in: result, source: material)
         guard issues.isEmpty else {
-            note("the rewritten \(result.task.name) did not validate (\(issues[0].description)); kept the extracted one")
-            return (fallback, extracted.map { ItemProvenance(path: $0.path, kind: .extracted, note: "the rewritten part did not validate") })
+            note(
+                "the rewritten \(result.task.name) did not validate (\(issues[0].description)); kept the extracted one")
+            return (
+                fallback,
+                extracted.map {
+                    ItemProvenance(path: $0.path, kind: .extracted, note: "the rewritten part did not validate")
+                }
+            )
         }
         return (result, provenance)
     }

@@ -53,7 +53,9 @@ public struct KitAssembler: Sendable {
     /// the longest part, not two shorter ones after it (#53: on Qwen2.5-Coder-1.5B a summary
     /// takes 30–36 s and a quiz 40–75 s; asked last, the summary was skipped with 17 s left).
     static func remoteOrder(_ counts: ItemCounts) -> [StudyTask] {
-        remoteParts.sorted { (counts.expectedResponseTokens(for: $0) ?? 0) < (counts.expectedResponseTokens(for: $1) ?? 0) }
+        remoteParts.sorted {
+            (counts.expectedResponseTokens(for: $0) ?? 0) < (counts.expectedResponseTokens(for: $1) ?? 0)
+        }
     }
 
     /// Runs every part and assembles the kit. Throws what the router throws for a part.
@@ -161,7 +163,8 @@ public struct KitAssembler: Sendable {
 
     /// Whether the parts go to a remote kit engine that can serve (asked within the budget).
     private func remoteServes(_ request: RoutingRequest) async -> Bool {
-        guard request.engine == .auto || request.engine == .remote, !request.offline, let kitEngine, kitEngine.kind == .remote,
+        guard request.engine == .auto || request.engine == .remote, !request.offline, let kitEngine,
+            kitEngine.kind == .remote,
             router.remoteBlocker() == nil
         else { return false }
         return await router.availability(of: kitEngine, within: request.budget) == .available
@@ -174,7 +177,8 @@ public struct KitAssembler: Sendable {
         guard !request.offline, engine.kind != .remote || router.remoteBlocker() == nil else { return false }
         let fits = try? await router.withinBudget(request.budget, floor: 0) {
             guard case .available = await engine.availability() else { return false }
-            let budget = try await checkBudget(engine: engine, task: .studyKit, document: request.document, concept: nil, explanation: nil)
+            let budget = try await checkBudget(
+                engine: engine, task: .studyKit, document: request.document, concept: nil, explanation: nil)
             return budget.fits
         }
         return fits ?? false
@@ -207,7 +211,8 @@ public struct KitAssembler: Sendable {
         guard case .headline(let title) = headline.result else {
             throw EngineError.invalidOutput(["the headline part came back as the wrong type"])
         }
-        let bundle = StudyKitBundle(headline: title, summary: summary, flashcards: flashcards, quiz: quiz, mindMap: mindMap)
+        let bundle = StudyKitBundle(
+            headline: title, summary: summary, flashcards: flashcards, quiz: quiz, mindMap: mindMap)
         // A part read in chunks was checked whole by `ChunkedRunner` with limits that grow with the
         // document (`StudyTask.checkedMerge`): a deck may hold more cards than one answer may, so
         // the kit's single-answer limits do not apply to it.
@@ -227,19 +232,27 @@ public struct KitAssembler: Sendable {
         let main = runs[1].1
         let usage = RoutedResult.summedUsage(runs.map(\.1))
         let fallbacks = runs.flatMap { task, run in
-            run.fallbacks.map { FallbackStep(engine: $0.engine, reason: "\(task.isWholeKit ? "kit" : task.name): \($0.reason)") }
+            run.fallbacks.map {
+                FallbackStep(engine: $0.engine, reason: "\(task.isWholeKit ? "kit" : task.name): \($0.reason)")
+            }
         }
         var result = RoutedResult(
-            result: .studyKit(bundle), engine: main.engine, model: main.model, decision: main.decision, fitted: main.fitted,
-            cached: runs.allSatisfy(\.1.cached), fallbacks: fallbacks, usage: usage, reasked: runs.contains(where: \.1.reasked))
+            result: .studyKit(bundle), engine: main.engine, model: main.model, decision: main.decision,
+            fitted: main.fitted,
+            cached: runs.allSatisfy(\.1.cached), fallbacks: fallbacks, usage: usage,
+            reasked: runs.contains(where: \.1.reasked))
         result.attempts = runs.flatMap(\.1.attempts)
         result.seconds = runs.reduce(0) { $0 + $1.1.seconds }
         result.items = runs.flatMap { task, run in
-            run.items.map { ItemProvenance(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", kind: $0.kind, note: $0.note) }
+            run.items.map {
+                ItemProvenance(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", kind: $0.kind, note: $0.note)
+            }
         }
         result.coverage = ChunkCoverage.combined(chunked)
         result.dropped = runs.flatMap { task, run in
-            run.dropped.map { DroppedItem(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", reason: $0.reason) }
+            run.dropped.map {
+                DroppedItem(path: "\(task.isWholeKit ? "kit" : task.name).\($0.path)", reason: $0.reason)
+            }
         }
         return result
     }

@@ -374,7 +374,8 @@ struct PartJudge {
                     return .string(cut)
                 }
                 guard let text = point.stringValue, !StandaloneSentence.readsOnItsOwn(text),
-                    let named = ItemRepairs.namedSubject(text, material: material), StandaloneSentence.readsOnItsOwn(named)
+                    let named = ItemRepairs.namedSubject(text, material: material),
+                    StandaloneSentence.readsOnItsOwn(named)
                 else { return point }
                 let subject = named.dropLast(text.drop { $0 != " " }.count)
                 repairs["keyPoints[\(index)]"] =

@@ -64,7 +64,8 @@ extension RoutingEngine {
 
     /// The checks every model answer passes before it ships, whole or rebuilt (a headline with
     /// its title shortened): language and script, injected instructions, grounding.
-    static func answerIssues(_ result: AnyStudyResult, language: String, injected: InjectedInstructions) -> AnswerIssues {
+    static func answerIssues(_ result: AnyStudyResult, language: String, injected: InjectedInstructions) -> AnswerIssues
+    {
         AnswerIssues(
             wrongLanguage: LanguageRule.issues(in: result.jsonValue, language: language)
                 + LanguageRule.scriptIssues(in: result.jsonValue, material: injected.stripped),
@@ -159,11 +160,15 @@ extension RoutingEngine {
     /// The answer `engine` gave before to `request` sent as `prompt` (whole, or `fitted`), from
     /// the cache (re-validated), or `nil`: no engine call is made to find it.
     func cachedAnswer(
-        _ request: RoutingRequest, engine: any LanguageModel, prompt: String, fitted: Bool, decision: Backend, fallbacks: [FallbackStep]
+        _ request: RoutingRequest, engine: any LanguageModel, prompt: String, fitted: Bool, decision: Backend,
+        fallbacks: [FallbackStep]
     ) -> RoutedResult? {
-        guard request.useCache, let hit = cachedResult(task: request.task, engine: engine, prompt: prompt, fitted: fitted) else { return nil }
+        guard request.useCache,
+            let hit = cachedResult(task: request.task, engine: engine, prompt: prompt, fitted: fitted)
+        else { return nil }
         return RoutedResult(
-            result: hit.result, engine: engine.kind, model: hit.model, decision: decision, fitted: hit.fitted, cached: true,
+            result: hit.result, engine: engine.kind, model: hit.model, decision: decision, fitted: hit.fitted,
+            cached: true,
             fallbacks: fallbacks, usage: nil, reasked: false,
             items: ItemProvenance.written(
                 in: hit.result, model: hit.model,

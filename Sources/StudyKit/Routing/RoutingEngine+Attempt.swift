@@ -5,7 +5,8 @@ import Foundation
 extension RoutingEngine {
 
     func attempt(
-        _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool, fallbacks: [FallbackStep],
+        _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool,
+        fallbacks: [FallbackStep],
         log: AttemptLog, halfRepairs: Bool = false
     ) async throws -> RoutedResult {
         let kind = engine.kind
@@ -15,7 +16,11 @@ extension RoutingEngine {
         let whole = Self.wholePrompt(request)
 
         // The cache comes first: a hit makes no engine call at all, not even a window lookup.
-        if let hit = cachedAnswer(request, engine: engine, prompt: whole, fitted: false, decision: decision, fallbacks: fallbacks) { return hit }
+        if let hit = cachedAnswer(
+            request, engine: engine, prompt: whole, fitted: false, decision: decision, fallbacks: fallbacks)
+        {
+            return hit
+        }
 
         // Under a budget every call to the server counts against it, not only the generation
         // (which has its own bound below): discovery, the window and token counts of a server
@@ -28,7 +33,8 @@ extension RoutingEngine {
         }
         let budget = try await withinBudget(bound, floor: 0) {
             try await checkBudget(
-                engine: engine, task: task, document: document, concept: request.concept, explanation: request.explanation, part: partLine)
+                engine: engine, task: task, document: document, concept: request.concept,
+                explanation: request.explanation, part: partLine)
         }
         if case .assumed(let reason) = budget.window.source, warnings.first("window \(kind.rawValue)") {
             warn("the \(kind.rawValue) engine's window is assumed to be \(budget.window.tokens) tokens: \(reason)")
@@ -47,7 +53,10 @@ extension RoutingEngine {
         let postItTokens = kind == .local ? Self.localHeadlineDocumentTokens : Self.headlineDocumentTokens
         let target = postItCut ? min(budget.documentBudget, postItTokens) : budget.documentBudget
         if !budget.fits || budget.documentTokens > target {
-            if !budget.fits, mayEscalate, let larger = try? await withinBudget(bound, floor: 0, { await self.largerWindow(than: budget.window.tokens) }) {
+            if !budget.fits, mayEscalate,
+                let larger = try? await withinBudget(
+                    bound, floor: 0, { await self.largerWindow(than: budget.window.tokens) })
+            {
                 throw Escalation(reason: FallbackReason.escalated(budget, largerWindow: larger).text)
             }
             // Under a time budget a fitted whole part is a poor use of it: the builtin engine
@@ -55,7 +64,9 @@ extension RoutingEngine {
             // kit is assembled part by part, each with its own items). A headline is already a
             // Post-it of the material.
             if !budget.fits, underBudget, !postIt {
-                let rest = ItemRewriter.rewritableTasks.contains(task) ? "the builtin engine extracts and the model rewrites items" : "the builtin engine extracts it"
+                let rest =
+                    ItemRewriter.rewritableTasks.contains(task)
+                    ? "the builtin engine extracts and the model rewrites items" : "the builtin engine extracts it"
                 throw BudgetSkip(reason: FallbackReason.doesNotFitWhole(budget, instead: rest).text)
             }
             guard budget.documentBudget >= Self.minimumDocumentBudget else {
@@ -67,23 +78,34 @@ extension RoutingEngine {
                 return try await fitContent(document, budget: budget, target: target, engine: engine) { fitted in
                     task.instructions + "\n"
                         + task.prompt(
-                            document: fitted, title: document.title, concept: request.concept, explanation: request.explanation,
+                            document: fitted, title: document.title, concept: request.concept,
+                            explanation: request.explanation,
                             language: document.language, part: partLine)
                 }
             }
             note(
-                "\(kind.rawValue): fitted \(content.report.keptCharacters) of \(content.report.totalCharacters) characters "
-                    + (budget.fits ? "to a headline's \(target) tokens under the time budget" : "to a \(budget.window.tokens)-token window")
-                    + (content.report.method == .estimate ? " (by a conservative estimate: the engine has no tokenizer)" : ""))
+                "\(kind.rawValue): fitted \(content.report.keptCharacters) of \(content.report.totalCharacters) "
+                    + "characters "
+                    + (budget.fits
+                        ? "to a headline's \(target) tokens under the time budget"
+                        : "to a \(budget.window.tokens)-token window")
+                    + (content.report.method == .estimate
+                        ? " (by a conservative estimate: the engine has no tokenizer)" : ""))
             prompt = task.prompt(
-                document: content.text, title: document.title, concept: request.concept, explanation: request.explanation,
+                document: content.text, title: document.title, concept: request.concept,
+                explanation: request.explanation,
                 language: document.language, part: partLine)
             sent = content.text
             fitted = content.report
-            if let hit = cachedAnswer(request, engine: engine, prompt: prompt, fitted: true, decision: decision, fallbacks: fallbacks) { return hit }
+            if let hit = cachedAnswer(
+                request, engine: engine, prompt: prompt, fitted: true, decision: decision, fallbacks: fallbacks)
+            {
+                return hit
+            }
         }
 
-        if let refused = storedRefusal(task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request) {
+        if let refused = storedRefusal(task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
+        {
             throw BudgetSkip(reason: refused)
         }
         let key = Self.partKey(engine, task: task)
@@ -94,14 +116,17 @@ extension RoutingEngine {
         if request.engine == .auto, let timeBudget = request.budget {
             let promptTokens = budget.overheadTokens + min(budget.documentTokens, target) + budget.allowance
             let expected = min(limit, counts.expectedResponseTokens(for: task) ?? limit)
-            if let skip = await recorder.budgetSkip(engine, key: key, promptTokens: promptTokens, responseTokens: expected, budget: timeBudget) {
+            if let skip = await recorder.budgetSkip(
+                engine, key: key, promptTokens: promptTokens, responseTokens: expected, budget: timeBudget)
+            {
                 throw BudgetSkip(reason: skip)
             }
         }
         var generated: Generated
         do {
             generated = try await generateValidated(
-                task: task, engine: engine, prompt: prompt, material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
+                task: task, engine: engine, prompt: prompt,
+                material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
                 document: document, reserve: limit, key: key, log: log, deadline: request.budget, counts: counts,
                 stopsCopies: request.engine == .auto, halfRepairs: halfRepairs)
         } catch {
@@ -110,15 +135,19 @@ extension RoutingEngine {
         }
         // A server model's copied key points, restated by it where it can (#53).
         if request.engine == .auto, kind == .remote, capability.restatesCopiedKeyPoints {
-            let material = InjectedInstructions([document.title, sent].compactMap { $0 }.joined(separator: "\n")).stripped
-            (generated.result, generated.items) = await itemRewriter(engine, request: request, material: material, log: log)
+            let material = InjectedInstructions([document.title, sent].compactMap { $0 }.joined(separator: "\n"))
+                .stripped
+            (generated.result, generated.items) = await itemRewriter(
+                engine, request: request, material: material, log: log
+            )
                 .restatingCopiedKeyPoints(generated.result, items: generated.items)
         }
         if request.useCache {
             storeResult(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
         }
         var routed = RoutedResult(
-            result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted, cached: false,
+            result: generated.result, engine: kind, model: generated.model, decision: decision, fitted: fitted,
+            cached: false,
             fallbacks: fallbacks, usage: generated.usage, reasked: generated.reasked,
             items: generated.items, dropped: generated.dropped)
         routed.refusedParts = generated.refusedParts
@@ -171,7 +200,8 @@ extension RoutingEngine {
     /// validation errors as feedback. An accepted answer that is all the `document`'s own words
     /// is recorded as `copied`.
     func generateValidated(
-        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, document: Document, reserve: Int, key: AttemptKey,
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, document: Document, reserve: Int,
+        key: AttemptKey,
         log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard, stopsCopies: Bool = false,
         halfRepairs: Bool = false
     ) async throws -> Generated {
@@ -188,7 +218,8 @@ extension RoutingEngine {
             // The builtin engine's headline, made only when a headline answer needs an item of it.
             let builtinHeadline: @Sendable () -> AnyStudyResult? = { self.skeleton(.headline, document: document) }
             var generated = try await generateValidatedOnce(
-                task: task, engine: engine, prompt: prompt, material: material, language: document.language, reserve: reserve, key: key,
+                task: task, engine: engine, prompt: prompt, material: material, language: document.language,
+                reserve: reserve, key: key,
                 spent: &spent, deadline: deadline, judge: PartJudge.judgedTasks.contains(task) ? judge : nil,
                 stopsCopies: stopsCopies, fallback: task == .headline ? builtinHeadline : nil, halfRepairs: halfRepairs)
             if generated.items.isEmpty {
@@ -204,7 +235,8 @@ extension RoutingEngine {
     }
 
     func generateValidatedOnce(
-        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int, key: AttemptKey,
+        task: StudyTask, engine: any LanguageModel, prompt: String, material: String, language: String, reserve: Int,
+        key: AttemptKey,
         spent: inout Usage, deadline: TimeBudget? = nil, judge: (@Sendable (String) -> PartJudge)? = nil,
         stopsCopies: Bool = false, fallback: (@Sendable () -> AnyStudyResult?)? = nil, halfRepairs: Bool = false
     ) async throws -> Generated {
@@ -213,7 +245,8 @@ extension RoutingEngine {
         let schema = LanguageRule.usesCJK(material) ? task.generationSchema : task.generationSchema.withoutIdeographs()
         var request = GenerationRequest(
             instructions: task.instructions, prompt: prompt, schemaName: task.schemaName,
-            jsonSchema: schema.jsonSchema(strict: false).compactText, strictJSONSchema: schema.jsonSchema(strict: true).compactText,
+            jsonSchema: schema.jsonSchema(strict: false).compactText,
+            strictJSONSchema: schema.jsonSchema(strict: true).compactText,
             options: GenerationOptions(sampling: .greedy, maximumResponseTokens: reserve))
         var usage = Usage(promptTokens: 0, completionTokens: 0)
         // Sentences of the material that speak to the model: an answer must not obey them, and
@@ -300,8 +333,13 @@ extension RoutingEngine {
                     if judge == nil, round == 1, issues.wrongLanguage.isEmpty, issues.obeyed.isEmpty,
                         let kept = Grounding.dropUngrounded(result, source: injected.stripped)
                     {
-                        note("\(engine.kind.rawValue): dropped \(kept.dropped.count) ungrounded item\(kept.dropped.count == 1 ? "" : "s") after the re-ask")
-                        return Generated(result: kept.result, model: response.model, usage: usage, reasked: true, dropped: kept.dropped)
+                        note(
+                            "\(engine.kind.rawValue): dropped \(kept.dropped.count) ungrounded "
+                                + "item\(kept.dropped.count == 1 ? "" : "s") after the re-ask"
+                        )
+                        return Generated(
+                            result: kept.result, model: response.model, usage: usage, reasked: true,
+                            dropped: kept.dropped)
                     }
                     throw SchemaError.invalid(issues.all)
                 } catch {
@@ -394,7 +432,8 @@ extension RoutingEngine {
                 // title, a smaller question than the whole headline again.
                 if task == .headline, case .invalid(let issues) = feedback, Self.onlyTitleTooLong(issues),
                     let shortened = try await shortenedTitleHeadline(
-                        response.text, engine: engine, key: key, usage: &usage, deadline: deadline, injected: injected, language: language)
+                        response.text, engine: engine, key: key, usage: &usage, deadline: deadline, injected: injected,
+                        language: language)
                 {
                     spent = usage
                     return Generated(result: shortened, model: response.model, usage: usage, reasked: true)
@@ -411,11 +450,15 @@ extension RoutingEngine {
                             halfHeadline.usage = usage
                             return halfHeadline
                         }
-                        let reason = FallbackReason.noTimeToAskAgain(took: took, remaining: remaining, budget: deadline.seconds)
+                        let reason = FallbackReason.noTimeToAskAgain(
+                            took: took, remaining: remaining, budget: deadline.seconds)
                         throw EngineError.invalidOutput(problems + [reason.text])
                     }
                 }
-                note("\(engine.kind.rawValue): the answer failed validation (\(problems.count) problem\(problems.count == 1 ? "" : "s")); asking once more")
+                note(
+                    "\(engine.kind.rawValue): the answer failed validation (\(problems.count) "
+                        + "problem\(problems.count == 1 ? "" : "s")); asking once more"
+                )
                 request.prompt = prompt + "\n\n" + feedback.feedback(maximumTokens: reaskFeedbackTokens)
             }
         }

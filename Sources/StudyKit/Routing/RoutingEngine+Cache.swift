@@ -38,12 +38,16 @@ extension RoutingEngine {
     /// the content actually sent, and the generation options.
     /// `kept` names the kind of record kept under a result's inputs that is no result (a failed
     /// request's format), so it gets a key of its own.
-    static func cacheKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, kept: String? = nil) throws(CacheError) -> CacheKey {
+    static func cacheKey(
+        task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, kept: String? = nil
+    ) throws(CacheError) -> CacheKey {
         try CacheKey(
             task: task, schemaFingerprint: task.generationSchema.fingerprint,
             promptTemplateVersion: [kept, task.promptTemplateVersion].compactMap { $0 }.joined(separator: " "),
-            engine: engine.kind, model: engine.identity, content: task.instructions + "\u{0}" + prompt, contentIsFitted: fitted,
-            generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: task.responseReserve).canonicalText)
+            engine: engine.kind, model: engine.identity, content: task.instructions + "\u{0}" + prompt,
+            contentIsFitted: fitted,
+            generationOptions: GenerationOptions(sampling: .greedy, maximumResponseTokens: task.responseReserve)
+                .canonicalText)
     }
 
     /// A cached result, re-validated; a stored value that no longer validates is a miss.
@@ -61,11 +65,16 @@ extension RoutingEngine {
     }
 
     /// Stores a validated result; a cache that cannot write is only a cache, so it is not an error.
-    func storeResult(_ result: AnyStudyResult, task: StudyTask, engine: any LanguageModel, prompt: String, fitted: FitReport) {
+    func storeResult(
+        _ result: AnyStudyResult, task: StudyTask, engine: any LanguageModel, prompt: String, fitted: FitReport
+    ) {
         guard let cache else { return }
         let entry = CacheEntry(
-            payload: result.jsonValue.compactText, engine: engine.kind, model: engine.modelName, fittedInfo: fitted.jsonValue.compactText)
-        do { try cache.put(entry, for: Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted.cut)) } catch { note("could not write the cache: \(Self.reason(for: error))") }
+            payload: result.jsonValue.compactText, engine: engine.kind, model: engine.modelName,
+            fittedInfo: fitted.jsonValue.compactText)
+        do {
+            try cache.put(entry, for: Self.cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted.cut))
+        } catch { note("could not write the cache: \(Self.reason(for: error))") }
     }
 }
 
@@ -88,16 +97,21 @@ extension RoutingEngine {
     }
 
     /// The cache key of the failure of one part request (its result's key, another format).
-    static func refusalKey(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool) throws(CacheError) -> CacheKey {
+    static func refusalKey(
+        task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool
+    ) throws(CacheError) -> CacheKey {
         try cacheKey(task: task, engine: engine, prompt: prompt, fitted: fitted, kept: storedRefusalFormat)
     }
 
     /// Why automatic routing must not ask this part request again: the model failed the very same
     /// request within the skip duration. `nil` without a cache, with `--no-cache`, or past it.
-    func storedRefusal(task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, request: RoutingRequest) -> String? {
+    func storedRefusal(
+        task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, request: RoutingRequest
+    ) -> String? {
         guard request.engine == .auto, request.useCache, let cache,
             let key = try? Self.refusalKey(task: task, engine: engine, prompt: prompt, fitted: fitted),
-            let hit = try? cache.get(key), case let age = clock.now().timeIntervalSince(hit.createdAt), age < capability.skipDuration,
+            let hit = try? cache.get(key), case let age = clock.now().timeIntervalSince(hit.createdAt),
+            age < capability.skipDuration,
             case .object(let fields)? = try? JSONValue.parse(hit.payload), let reason = fields["reason"]?.stringValue
         else { return nil }
         return FallbackReason.failedBefore(age: age, reason: reason).text
@@ -106,13 +120,18 @@ extension RoutingEngine {
     /// Keeps the fact that the model failed this part request, when the failure is one a greedy
     /// decode repeats; a cache that cannot write is only a cache.
     func storeRefusal(
-        _ error: any Error, task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool, request: RoutingRequest
+        _ error: any Error, task: StudyTask, engine: any LanguageModel, prompt: String, fitted: Bool,
+        request: RoutingRequest
     ) {
-        guard request.engine == .auto, request.useCache, let cache, Self.isRepeatable(Self.outcome(for: error)) else { return }
+        guard request.engine == .auto, request.useCache, let cache, Self.isRepeatable(Self.outcome(for: error)) else {
+            return
+        }
         let payload: JSONObject = ["task": .string(task.name), "reason": .string(Self.reason(for: error))]
         do {
             try cache.put(
-                CacheEntry(payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName, kind: .failedRequest),
+                CacheEntry(
+                    payload: JSONValue.object(payload).compactText, engine: engine.kind, model: engine.modelName,
+                    kind: .failedRequest),
                 for: Self.refusalKey(task: task, engine: engine, prompt: prompt, fitted: fitted))
         } catch {
             note("could not write the cache: \(Self.reason(for: error))")

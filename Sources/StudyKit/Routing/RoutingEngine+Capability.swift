@@ -34,7 +34,9 @@ extension RoutingEngine {
             group.addTask {
                 try await Task.sleep(nanoseconds: UInt64(left * 1_000_000_000))
                 throw EngineError.transport(
-                    "timed out: the \(CapabilityPolicy.seconds(budget.seconds)) budget ran out during the attempt; it was stopped")
+                    "timed out: the \(CapabilityPolicy.seconds(budget.seconds)) budget ran out during the attempt; it "
+                        + "was stopped"
+                )
             }
             defer { group.cancelAll() }
             guard let first = try await group.next() else { throw CancellationError() }

@@ -11,10 +11,12 @@ extension RoutingEngine {
     func rewriteItems(
         _ result: AnyStudyResult, request: RoutingRequest, material: String, modelWasSkipped: Bool, log: AttemptLog
     ) async -> (result: AnyStudyResult, items: [ItemProvenance]) {
-        let extracted = ItemProvenance.all(in: result, kind: .extracted, note: "selected from the material by the builtin engine")
+        let extracted = ItemProvenance.all(
+            in: result, kind: .extracted, note: "selected from the material by the builtin engine")
         // Only under a time budget, or once a model was skipped for the whole part: then the model
         // is known (or expected) not to write it whole, and items are what it can do.
-        guard request.engine == .auto, ItemRewriter.rewritableTasks.contains(request.task), request.budget != nil || modelWasSkipped
+        guard request.engine == .auto, ItemRewriter.rewritableTasks.contains(request.task),
+            request.budget != nil || modelWasSkipped
         else { return (result, extracted) }
         let decision = backend(for: request.task, characterCount: request.document.characterCount)
         let engines = Self.plan(decision: decision, choice: .auto, offline: request.offline).filter { $0 != .builtin }
@@ -34,14 +36,21 @@ extension RoutingEngine {
         guard let engine = chosen else {
             // Every builtin item says why no model rephrased it (the budget used up, the server down).
             if unavailable.isEmpty { return (result, extracted) }
-            return (result, ItemProvenance.all(in: result, kind: .extracted, note: "not rewritten: " + unavailable.joined(separator: "; ")))
+            return (
+                result,
+                ItemProvenance.all(
+                    in: result, kind: .extracted, note: "not rewritten: " + unavailable.joined(separator: "; "))
+            )
         }
-        return await itemRewriter(engine, request: request, material: material, log: log).rewrite(result, extracted: extracted)
+        return await itemRewriter(engine, request: request, material: material, log: log).rewrite(
+            result, extracted: extracted)
     }
 
     /// The rewriter of `request`'s items on `engine`, grounded in `material`: each item's call is
     /// metered by this router and bounded by the request's budget.
-    func itemRewriter(_ engine: any LanguageModel, request: RoutingRequest, material: String, log: AttemptLog) -> ItemRewriter {
+    func itemRewriter(
+        _ engine: any LanguageModel, request: RoutingRequest, material: String, log: AttemptLog
+    ) -> ItemRewriter {
         ItemRewriter(
             engine: engine, request: request, material: material, log: log, builtin: builtin, cache: cache,
             recorder: recorder, itemAnswers: itemAnswers

@@ -24,9 +24,14 @@ extension RoutingEngine {
     /// quota (fail closed), telling the user once; returns the reason.
     private func ledgerFailed(_ error: CacheError?) -> String {
         let cause = error.map { " (\($0.problem))" } ?? ""
-        let reason = "treated as over its daily quota (\(quota?.description ?? "none")) because the usage ledger cannot be read or written\(cause)"
+        let reason =
+            "treated as over its daily quota (\(quota?.description ?? "none")) because the usage ledger cannot be read "
+                + "or written\(cause)"
         if remoteQuota.refuse(reason) {
-            warn("the remote engine is \(reason); make the cache directory writable, or set STUDYKIT_CACHE_DIR to one that is")
+            warn(
+                "the remote engine is \(reason); make the cache directory writable, or set STUDYKIT_CACHE_DIR to one "
+                    + "that is"
+            )
         }
         return reason
     }
@@ -49,11 +54,13 @@ extension RoutingEngine {
         let estimate = Spending(
             requests: 1, tokensIn: TokenCount.estimate(for: request.instructions + "\n" + request.prompt).count,
             tokensOut: request.options.maximumResponseTokens ?? 0)
-        let reservation = try reserve(engine, estimate: estimate, expiresAt: reservationExpiry(engine, deadline: deadline))
+        let reservation = try reserve(
+            engine, estimate: estimate, expiresAt: reservationExpiry(engine, deadline: deadline))
         let sent = SentRequestLog()
         do {
             let response = try await SentRequestLog.$current.withValue(sent) { try await withinBudget(deadline, call) }
-            settle(reservation, engine: engine, key: key, sent: sent.requests, answer: response.usage, estimate: estimate)
+            settle(
+                reservation, engine: engine, key: key, sent: sent.requests, answer: response.usage, estimate: estimate)
             traceRequests(sent.requests, engine: engine.kind)
             return response
         } catch {
@@ -72,7 +79,10 @@ extension RoutingEngine {
         for request in requests where request.requestID != nil || request.servedBy != nil {
             let status = request.status.map { " (http \($0))" } ?? ""
             let served = request.servedBy.map { ", served by \($0)" } ?? ""
-            note("\(engine.rawValue) request \(request.requestID ?? "without an id"): \(request.outcome.rawValue)\(status)\(served)")
+            note(
+                "\(engine.rawValue) request \(request.requestID ?? "without an id"): "
+                    + "\(request.outcome.rawValue)\(status)\(served)"
+            )
         }
     }
 
@@ -104,7 +114,8 @@ extension RoutingEngine {
                 engine: .remote, tokens: estimate.tokensIn + estimate.tokensOut, quota: quota, expiresAt: expiresAt)
             else {
                 let standing = try? ledger.standing(quota, engine: .remote)
-                throw QuotaHeld(reason: standing?.fullReason ?? "the remote daily quota (\(quota)) has no room for this request")
+                throw QuotaHeld(
+                    reason: standing?.fullReason ?? "the remote daily quota (\(quota)) has no room for this request")
             }
             return reservation
         } catch let error as CacheError {
@@ -114,7 +125,8 @@ extension RoutingEngine {
 
     /// Replaces `reservation` with what the call spent, and records its sent requests.
     private func settle(
-        _ reservation: QuotaReservation?, engine: any LanguageModel, key: AttemptKey, sent: [SentRequest], answer: Usage?,
+        _ reservation: QuotaReservation?, engine: any LanguageModel, key: AttemptKey, sent: [SentRequest],
+        answer: Usage?,
         estimate: Spending
     ) {
         guard let ledger else { return }
@@ -144,7 +156,8 @@ extension RoutingEngine {
         var records: [RequestRecord] = []
         for (index, request) in sent.enumerated() {
             var record = RequestRecord(
-                key: key, outcome: request.outcome, status: request.status, tokensIn: 0, tokensOut: 0, estimated: false, at: now)
+                key: key, outcome: request.outcome, status: request.status, tokensIn: 0, tokensOut: 0, estimated: false,
+                at: now)
             if index == answered, let answer {
                 (record.tokensIn, record.tokensOut) = (answer.promptTokens, answer.completionTokens)
             } else if request.mayBeBilled {

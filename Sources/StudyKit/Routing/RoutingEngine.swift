@@ -132,7 +132,9 @@ public struct RoutingEngine: Sendable {
                     language: LanguageDetector.displayName(language), declared: engine.languages.displayText).text
                 fallbacks.append(FallbackStep(engine: kind, reason: reason))
                 note("skipping \(kind.rawValue): it \(reason) (it declares \(engine.languages.displayText))")
-                if forced { throw RoutingError.unsupportedLanguage(kind, language: language, supported: engine.languages) }
+                if forced {
+                    throw RoutingError.unsupportedLanguage(kind, language: language, supported: engine.languages)
+                }
                 continue
             }
             let skip: String? = kind == .remote ? remoteBlocker() : nil
@@ -147,7 +149,10 @@ public struct RoutingEngine: Sendable {
             // costs none: it is served before the skip (the whole material's prompt, which needs
             // no call to the engine to name).
             if !forced, let skip = recorder.capabilitySkip(engine, key: Self.partKey(engine, task: request.task)) {
-                if let hit = cachedAnswer(request, engine: engine, prompt: Self.wholePrompt(request), fitted: false, decision: decision, fallbacks: fallbacks) {
+                if let hit = cachedAnswer(
+                    request, engine: engine, prompt: Self.wholePrompt(request), fitted: false, decision: decision,
+                    fallbacks: fallbacks)
+                {
                     return finished(hit)
                 }
                 fallbacks.append(FallbackStep(engine: kind, reason: skip))
@@ -172,7 +177,9 @@ public struct RoutingEngine: Sendable {
                     request, engine: engine, decision: decision, mayEscalate: mayEscalate, fallbacks: fallbacks,
                     log: log, halfRepairs: lastModel))
             } catch let skip as BudgetSkip {
-                if forced, let budget = request.budget { throw RoutingError.forcedEngineOutOfBudget(kind, seconds: budget.seconds) }
+                if forced, let budget = request.budget {
+                    throw RoutingError.forcedEngineOutOfBudget(kind, seconds: budget.seconds)
+                }
                 fallbacks.append(FallbackStep(engine: kind, reason: skip.reason))
                 note("\(kind.rawValue): \(skip.reason)")
             } catch let escalation as Escalation {

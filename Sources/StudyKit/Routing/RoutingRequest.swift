@@ -138,9 +138,15 @@ public enum RoutingError: StudyKitError, Equatable {
             return "the \(engine.rawValue) engine could not serve: \(reason); drop --engine to let studykit fall back"
         case .unsupportedLanguage(let engine, let language, let supported):
             let setting = engine == .local ? "STUDYKIT_LOCAL_LANGUAGES" : "STUDYKIT_REMOTE_LANGUAGES"
-            return "the \(engine.rawValue) engine does not support the document's language, \(LanguageDetector.displayName(language)) (it declares \(supported.displayText)); add \(language) to \(setting) if its model writes it, or use --engine builtin or drop --engine"
+            return
+                "the \(engine.rawValue) engine does not support the document's language, "
+                    + "\(LanguageDetector.displayName(language)) (it declares \(supported.displayText)); add "
+                    + "\(language) to \(setting) if its model writes it, or use --engine builtin or drop --engine"
         case .forcedEngineOutOfBudget(let engine, let seconds):
-            return "the \(engine.rawValue) engine did not finish within --budget \(CapabilityPolicy.seconds(seconds)); it was stopped and nothing was cached; raise --budget, or drop it to let the forced engine run to the end"
+            return
+                "the \(engine.rawValue) engine did not finish within --budget \(CapabilityPolicy.seconds(seconds)); it "
+                    + "was stopped and nothing was cached; raise --budget, or drop it to let the forced engine run to "
+                    + "the end"
         case .noEngine(let steps):
             let tried = steps.map { "\($0.engine.rawValue): \($0.reason)" }.joined(separator: "; ")
             return "no engine could serve (\(tried))"

@@ -60,15 +60,18 @@ let reaskFeedbackTokens = reaskAllowance - 2
 /// While the whole prompt fits, its count is split between frame and document by their bytes
 /// (the split only shows in reports; whether it fits does not depend on it).
 func checkBudget(
-    engine: any LanguageModel, task: StudyTask, document: Document, concept: String?, explanation: String?, part: String? = nil
+    engine: any LanguageModel, task: StudyTask, document: Document, concept: String?, explanation: String?,
+    part: String? = nil
 ) async throws -> BudgetCheck {
     let window = try await engine.contextSize()
     let template = try await engine.templateTokens() ?? templateAllowance
     let frame = task.instructions + "\n" + task.prompt(
-        document: "", title: document.title, concept: concept, explanation: explanation, language: document.language, part: part)
+            document: "", title: document.title, concept: concept, explanation: explanation,
+            language: document.language, part: part)
     let whole = task.instructions + "\n"
         + task.prompt(
-            document: document.text, title: document.title, concept: concept, explanation: explanation, language: document.language,
+            document: document.text, title: document.title, concept: concept, explanation: explanation,
+            language: document.language,
             part: part)
     func check(overhead: Int, document: Int, method: TokenCount.Method) -> BudgetCheck {
         BudgetCheck(
@@ -92,7 +95,8 @@ func checkBudget(
             overhead: TokenCount.estimate(for: frame).count, document: TokenCount.estimate(for: document.text).count,
             method: .estimate)
     }
-    let documentShare = Int((Double(total.count) * Double(document.text.utf8.count) / Double(max(1, worstCase))).rounded(.up))
+    let documentShare = Int(
+        (Double(total.count) * Double(document.text.utf8.count) / Double(max(1, worstCase))).rounded(.up))
     let counted = check(overhead: max(0, total.count - documentShare), document: documentShare, method: .exact)
     if counted.fits { return counted }
     let documentCount = try await engine.tokenCount(for: document.text).count

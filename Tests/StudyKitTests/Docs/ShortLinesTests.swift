@@ -1,30 +1,20 @@
 import Foundation
 import Testing
 
-/// Short files and lines (#55 item 7): in the folders of `Sources/StudyKit` listed in
-/// ``ShortLinesTests/doneFolders``, no Swift file is over 600 lines and no line over 120
-/// characters. A folder joins the list once it meets both, so it stays that way; the package
-/// root's own files are checked too. Failures print as `file:line: 131 characters`.
+/// Short files and lines (#55 item 7): no Swift file of `Sources/StudyKit` is over 600 lines and
+/// no line over 120 characters, in every folder (``LayerScan/order``, subfolders included) and
+/// in the package root's own files. Failures print as `file:line: 131 characters`.
 @Suite("Short files and lines")
 struct ShortLinesTests {
-    /// The folders (with their subfolders) that meet the limits. Routing joins when its long
-    /// lines are wrapped and its two large files split.
-    static let doneFolders = [
-        "Audio", "Cache", "CLI", "Engines", "Evaluation", "HTTP", "Import", "Output", "Schema", "Tasks", "Text",
-    ]
     static let maximumLines = 600
     static let maximumCharacters = 120
 
-    /// Every Swift file of the done folders and of the package root, relative to `Sources/StudyKit`.
+    /// Every Swift file of the library, relative to `Sources/StudyKit`.
     static func checkedFiles() throws -> [String] {
-        let root = LayerTests.sources
-        let manager = FileManager.default
-        var files = try manager.contentsOfDirectory(atPath: root.path).filter { $0.hasSuffix(".swift") }
-        for folder in doneFolders {
-            let enumerator = try #require(manager.enumerator(atPath: root.appendingPathComponent(folder).path))
-            for case let path as String in enumerator where path.hasSuffix(".swift") {
-                files.append(folder + "/" + path)
-            }
+        let enumerator = try #require(FileManager.default.enumerator(atPath: LayerTests.sources.path))
+        var files: [String] = []
+        for case let path as String in enumerator where path.hasSuffix(".swift") {
+            files.append(path)
         }
         return files.sorted()
     }
@@ -41,13 +31,14 @@ struct ShortLinesTests {
         return problems
     }
 
-    @Test("the done folders have no file over 600 lines and no line over 120 characters")
-    func doneFoldersAreShort() throws {
+    @Test("every folder has no file over 600 lines and no line over 120 characters")
+    func everyFolderIsShort() throws {
         let files = try Self.checkedFiles()
-        // Each done folder holds files: a renamed or misspelt folder must not pass by checking nothing.
-        for folder in Self.doneFolders {
+        // Every folder of the layer order holds files: a misspelt path must not pass by checking nothing.
+        for folder in LayerScan.order.joined() {
             #expect(files.contains { $0.hasPrefix(folder + "/") }, "no Swift file under \(folder)/")
         }
+        #expect(files.contains { !$0.contains("/") }, "no Swift file in the package root")
         var problems: [String] = []
         for file in files {
             let text = try String(contentsOf: LayerTests.sources.appendingPathComponent(file), encoding: .utf8)

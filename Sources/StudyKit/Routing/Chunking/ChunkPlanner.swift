@@ -82,13 +82,20 @@ enum ChunkPlanner {
         for (index, (group, carriesHeading)) in groups.enumerated() {
             let first = group[0], last = group[group.count - 1]
             let start = index == 0 ? 0 : outline.units[first.units.lowerBound].offsets.lowerBound
-            let body = String(text[outline.units[first.units.lowerBound].range.lowerBound..<outline.units[last.units.upperBound - 1].range.upperBound])
+            let body = String(
+                text[
+                    outline.units[first.units.lowerBound].range
+                        .lowerBound..<outline.units[last.units.upperBound - 1].range.upperBound])
             let heading = carriesHeading ? first.continuedHeading : nil
             let chunkText = heading.map { $0 + "\n\n" + body } ?? body
             let unitRange = first.units.lowerBound..<last.units.upperBound
             var sections: [Int] = []
-            for unit in unitRange where sections.last != outline.sectionOfUnit[unit] { sections.append(outline.sectionOfUnit[unit]) }
-            let whole = sections.filter { unitRange.contains(sectionUnits[$0].lowerBound) && sectionUnits[$0].upperBound <= unitRange.upperBound }
+            for unit in unitRange where sections.last != outline.sectionOfUnit[unit] {
+                sections.append(outline.sectionOfUnit[unit])
+            }
+            let whole = sections.filter {
+                unitRange.contains(sectionUnits[$0].lowerBound) && sectionUnits[$0].upperBound <= unitRange.upperBound
+            }
             chunks.append(DocumentChunk(
                 index: index, offsets: start..<start, sections: sections, wholeSections: whole,
                 headings: sections.compactMap { headings[$0] }, text: chunkText,
@@ -99,7 +106,8 @@ enum ChunkPlanner {
             let end = index + 1 < chunks.count ? chunks[index + 1].offsets.lowerBound : characterCount
             chunks[index].offsets = chunks[index].offsets.lowerBound..<end
         }
-        return ChunkPlan(chunks: chunks, sectionHeadings: headings, characterCount: characterCount, budgetTokens: budget)
+        return ChunkPlan(
+            chunks: chunks, sectionHeadings: headings, characterCount: characterCount, budgetTokens: budget)
     }
 
     /// A run of units that goes into one chunk whole: a section, a paragraph or a sentence.
@@ -124,9 +132,13 @@ enum ChunkPlanner {
     }
 
     /// Whole sections that fit, else their paragraphs, else their sentences.
-    private static func blocks(text: String, outline: DocumentOutline, budget: Int, tokens: (String) -> Int) -> [Block] {
+    private static func blocks(text: String, outline: DocumentOutline, budget: Int, tokens: (String) -> Int) -> [Block]
+    {
         func slice(_ units: Range<Int>) -> String {
-            String(text[outline.units[units.lowerBound].range.lowerBound..<outline.units[units.upperBound - 1].range.upperBound])
+            String(
+                text[
+                    outline.units[units.lowerBound].range
+                        .lowerBound..<outline.units[units.upperBound - 1].range.upperBound])
         }
         var blocks: [Block] = []
         for (section, units) in zip(outline.sections, unitRanges(outline)) {
@@ -151,7 +163,8 @@ enum ChunkPlanner {
                 let size = tokens(slice(paragraph))
                 let opens = paragraph.lowerBound == units.lowerBound
                 if size <= budget {
-                    blocks.append(Block(units: paragraph, tokens: size, startsSection: opens, continuedHeading: continued))
+                    blocks.append(
+                        Block(units: paragraph, tokens: size, startsSection: opens, continuedHeading: continued))
                     continue
                 }
                 for sentence in paragraph {

@@ -21,7 +21,8 @@ extension ChunkedRunner {
                 return ItemProvenance(path: target, kind: found.kind, note: "chunk \(chunk + 1): " + (found.note ?? ""))
             }
             guard let answer, answer.engine != .builtin else {
-                return ItemProvenance(path: target, kind: .extracted, note: "chunk \(chunk + 1): selected by the builtin engine")
+                return ItemProvenance(
+                    path: target, kind: .extracted, note: "chunk \(chunk + 1): selected by the builtin engine")
             }
             return ItemProvenance(path: target, kind: .written, note: "chunk \(chunk + 1): written by \(answer.model)")
         }
@@ -35,7 +36,11 @@ extension ChunkedRunner {
         case .quiz: return listed("questions")
         case .summary:
             let made = overview?.items.first { $0.path == "overview" }
-                ?? overview.map { ItemProvenance(path: "overview", kind: $0.engine == .builtin ? .extracted : .written, note: "written by \($0.model) from the chunks' key points") }
+                ?? overview.map {
+                    ItemProvenance(
+                        path: "overview", kind: $0.engine == .builtin ? .extracted : .written,
+                        note: "written by \($0.model) from the chunks' key points")
+                }
                 ?? item(["overview"], chunk: 0, at: "overview")
             return [made] + listed("keyPoints")
         case .mindMap(let map):
@@ -47,13 +52,17 @@ extension ChunkedRunner {
                     }
                 }
                 // A section's heading the chunks were merged under: what made that chunk's map.
-                if let (chunk, _) = maps.first(where: { $0.part.section.map { ChunkReduce.sameLabel($0, branch.label) } ?? false }) {
+                if let (chunk, _) = maps.first(where: {
+                    $0.part.section.map { ChunkReduce.sameLabel($0, branch.label) } ?? false
+                }) {
                     return item([], chunk: chunk, at: path)
                 }
                 let builtin = maps.allSatisfy { chunkAnswers[$0.chunk]?.engine ?? .builtin == .builtin }
                 return ItemProvenance(
                     path: path, kind: builtin ? .extracted : .written,
-                    note: builtin ? "merged from the chunks' mind maps, made by the builtin engine" : "merged from the chunks' mind maps")
+                    note: builtin
+                        ? "merged from the chunks' mind maps, made by the builtin engine"
+                        : "merged from the chunks' mind maps")
             }
         default:
             return []

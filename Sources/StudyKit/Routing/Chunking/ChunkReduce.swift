@@ -82,7 +82,8 @@ enum ChunkReduce {
             }
             headings[index] += part.headings
             for branch in part.map.branches {
-                let child = MindMap.Node(label: branch.label, children: branch.children.map { MindMap.Node(label: $0.label) })
+                let child = MindMap.Node(
+                    label: branch.label, children: branch.children.map { MindMap.Node(label: $0.label) })
                 if sameLabel(child.label, branches[index].label) {
                     // A chunk's branch named like its section: its ideas go straight under the section.
                     add(child.children, to: &branches[index].children)
@@ -96,7 +97,9 @@ enum ChunkReduce {
         for index in branches.indices {
             var kept: [MindMap.Node] = []
             for child in branches[index].children {
-                if let other = branches.indices.first(where: { $0 != index && sameLabel(branches[$0].label, child.label) }) {
+                if let other = branches.indices.first(where: {
+                    $0 != index && sameLabel(branches[$0].label, child.label)
+                }) {
                     // In document order: before that section's own ideas when it comes later.
                     var list = other > index ? [] : branches[other].children
                     add(child.children, to: &list)
@@ -133,7 +136,11 @@ enum ChunkReduce {
             } else if let renamed {
                 var kept = MindMap.Node(label: renamed)
                 for child in lifted {
-                    if sameLabel(child.label, renamed) { add(child.children, to: &kept.children) } else { add([child], to: &kept.children) }
+                    if sameLabel(child.label, renamed) {
+                        add(child.children, to: &kept.children)
+                    } else {
+                        add([child], to: &kept.children)
+                    }
                 }
                 add([kept], to: &merged)
             }
@@ -186,7 +193,9 @@ enum ChunkReduce {
         guard let level = mergeLevel(levels) else { return chunks.map { _ in nil } }
         return chunks.map { sections in
             let start = min(sections.first ?? 0, levels.count - 1)
-            if levels[start] > 0, levels[start] < level, let first = sections.first(where: { levels[$0] == level }) { return first }
+            if levels[start] > 0, levels[start] < level, let first = sections.first(where: { levels[$0] == level }) {
+                return first
+            }
             return levels[...start].lastIndex { $0 > 0 && $0 <= level }
         }
     }
@@ -194,7 +203,9 @@ enum ChunkReduce {
     /// A label of at most `words` words (a mind map's limit), numbering like "2.1" dropped.
     static func shortLabel(_ text: String, words: Int = MindMap.labelWords) -> String {
         var parts = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        if let first = parts.first, parts.count > 1, first.allSatisfy({ $0.isNumber || $0 == "." }) { parts.removeFirst() }
+        if let first = parts.first, parts.count > 1, first.allSatisfy({ $0.isNumber || $0 == "." }) {
+            parts.removeFirst()
+        }
         return parts.prefix(words).joined(separator: " ")
     }
 }

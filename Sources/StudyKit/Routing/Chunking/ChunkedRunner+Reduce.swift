@@ -4,7 +4,8 @@ import Foundation
 
 extension ChunkedRunner {
     func reduce(
-        _ request: RoutingRequest, planned: Planned, outcomes: [(RoutedResult?, String?)], started: Date, overviewRouter: RoutingEngine
+        _ request: RoutingRequest, planned: Planned, outcomes: [(RoutedResult?, String?)], started: Date,
+        overviewRouter: RoutingEngine
     ) async throws -> RoutedResult {
         let plan = planned.plan
         let outline = planned.outline
@@ -21,12 +22,15 @@ extension ChunkedRunner {
         var origins: [ItemOrigin] = []
         // The section each chunk's mind map is merged under.
         let owners = request.task != .mindmap ? []
-            : ChunkReduce.owners(levels: outline.sections.map { $0.heading == nil ? 0 : $0.level }, chunks: plan.chunks.map(\.sections))
+            : ChunkReduce.owners(
+                levels: outline.sections.map { $0.heading == nil ? 0 : $0.level }, chunks: plan.chunks.map(\.sections))
 
         // The section an item comes from: the one of its chunk holding its quote, else the chunk's first.
         func section(of quote: String?, in chunk: DocumentChunk) -> Int? {
             if let quote, !quote.isEmpty,
-                let found = chunk.sections.first(where: { String(document.text[outline.sections[$0].range]).contains(quote) })
+                let found = chunk.sections.first(where: {
+                    String(document.text[outline.sections[$0].range]).contains(quote)
+                })
             {
                 return found
             }
@@ -39,15 +43,21 @@ extension ChunkedRunner {
             case .flashcards(let deck):
                 items = deck.cards.count
                 cards += deck.cards
-                origins += deck.cards.enumerated().map { ItemOrigin(chunk: chunk.index, index: $0, section: section(of: $1.quote, in: chunk)) }
+                origins += deck.cards.enumerated().map {
+                    ItemOrigin(chunk: chunk.index, index: $0, section: section(of: $1.quote, in: chunk))
+                }
             case .quiz(let quiz):
                 items = quiz.questions.count
                 questions += quiz.questions
-                origins += quiz.questions.enumerated().map { ItemOrigin(chunk: chunk.index, index: $0, section: section(of: $1.quote, in: chunk)) }
+                origins += quiz.questions.enumerated().map {
+                    ItemOrigin(chunk: chunk.index, index: $0, section: section(of: $1.quote, in: chunk))
+                }
             case .summary(let summary):
                 items = summary.keyPoints.count
                 summaries.append((summary, chunk))
-                origins += summary.keyPoints.indices.map { ItemOrigin(chunk: chunk.index, index: $0, section: chunk.sections.first) }
+                origins += summary.keyPoints.indices.map {
+                    ItemOrigin(chunk: chunk.index, index: $0, section: chunk.sections.first)
+                }
             case .mindMap(let map):
                 items = map.branches.count
                 let owner = owners[chunk.index].flatMap { outline.sections[$0].heading }
@@ -57,7 +67,8 @@ extension ChunkedRunner {
             }
             var fallbacks = routed?.fallbacks ?? []
             if chunk.index >= planned.modelChunks {
-                fallbacks.append(FallbackStep(engine: .builtin, reason: FallbackReason.pastMaxChunks(planned.modelChunks).text))
+                fallbacks.append(
+                    FallbackStep(engine: .builtin, reason: FallbackReason.pastMaxChunks(planned.modelChunks).text))
             }
             if let failure = outcome.1 { fallbacks.append(FallbackStep(engine: .builtin, reason: failure)) }
             let readByModel = routed.map { $0.engine != .builtin } ?? false
@@ -65,8 +76,10 @@ extension ChunkedRunner {
             let length = chunk.offsets.count
             let read = !readByModel ? 0 : (fitted ? min(length, routed?.fitted.keptCharacters ?? 0) : length)
             runs.append(ChunkCoverage.ChunkRun(
-                part: nil, index: chunk.index, offsets: chunk.offsets, headings: chunk.headings, sections: chunk.sections,
-                engine: routed?.engine, model: routed?.model ?? "", cached: routed?.cached ?? false, fitted: fitted, read: read,
+                    part: nil, index: chunk.index, offsets: chunk.offsets, headings: chunk.headings,
+                    sections: chunk.sections,
+                    engine: routed?.engine, model: routed?.model ?? "", cached: routed?.cached ?? false, fitted: fitted,
+                    read: read,
                 fallbacks: fallbacks, items: items))
         }
 
@@ -86,10 +99,15 @@ extension ChunkedRunner {
             kept = ChunkReduce.dedupe(keyPoints: points)
             let overview = try await overview(of: summaries, request: request, router: overviewRouter)
             if let overview { extra.append(overview.routed) }
-            result = .summary(Summary(overview: overview?.text ?? summaries.first?.0.overview ?? "", keyPoints: kept.map { points[$0] }))
+            result = .summary(
+                Summary(
+                    overview: overview?.text ?? summaries.first?.0.overview ?? "", keyPoints: kept.map { points[$0] }))
         case .mindmap:
             let topic = document.title ?? maps.first?.part.map.centralTopic ?? "Document"
-            result = .mindMap(ChunkReduce.merge(maps.map(\.part), centralTopic: topic, branchLimit: ChunkReduce.branchLimit(chunks: plan.chunks.count)))
+            result = .mindMap(
+                ChunkReduce.merge(
+                    maps.map(\.part), centralTopic: topic,
+                    branchLimit: ChunkReduce.branchLimit(chunks: plan.chunks.count)))
         default:
             throw EngineError.invalidOutput(["\(request.task.name) is not chunked"])
         }
@@ -126,7 +144,9 @@ extension ChunkedRunner {
         let answered = outcomes.compactMap(\.0)
         // The story's engine is the one that read most of the document.
         var readBy: [EngineKind: Int] = [:]
-        for (run, routed) in zip(runs, outcomes.map(\.0)) { if let routed { readBy[routed.engine, default: 0] += run.offsets.count } }
+        for (run, routed) in zip(runs, outcomes.map(\.0)) {
+            if let routed { readBy[routed.engine, default: 0] += run.offsets.count }
+        }
         let main = readBy.max { $0.value < $1.value }?.key ?? .builtin
         let all = answered + extra
         let usage = RoutedResult.summedUsage(all)
@@ -138,16 +158,24 @@ extension ChunkedRunner {
                 totalCharacters: document.characterCount),
             cached: all.allSatisfy(\.cached) && !answered.isEmpty,
             fallbacks: zip(plan.chunks, outcomes).flatMap { chunk, outcome in
-                (outcome.0?.fallbacks ?? []).map { FallbackStep(engine: $0.engine, reason: "chunk \(chunk.index + 1): \($0.reason)") }
-            } + extra.flatMap { $0.fallbacks.map { FallbackStep(engine: $0.engine, reason: "overview: \($0.reason)") } },
+                (outcome.0?.fallbacks ?? []).map {
+                    FallbackStep(engine: $0.engine, reason: "chunk \(chunk.index + 1): \($0.reason)")
+                }
+            }
+                + extra.flatMap {
+                    $0.fallbacks.map { FallbackStep(engine: $0.engine, reason: "overview: \($0.reason)") }
+                },
             usage: usage, reasked: all.contains(where: \.reasked))
         routed.attempts = all.flatMap(\.attempts)
         routed.seconds = router.clock.now().timeIntervalSince(started)
         routed.dropped = zip(plan.chunks, outcomes).flatMap { chunk, outcome in
-            (outcome.0?.dropped ?? []).map { DroppedItem(path: "chunk \(chunk.index + 1).\($0.path)", reason: $0.reason) }
+                (outcome.0?.dropped ?? []).map {
+                    DroppedItem(path: "chunk \(chunk.index + 1).\($0.path)", reason: $0.reason)
+                }
         } + dropped
         routed.coverage = coverage
-        routed.items = Self.mergedItems(result: result, origins: origins, chunkAnswers: outcomes.map(\.0), overview: extra.first, maps: maps)
+        routed.items = Self.mergedItems(
+            result: result, origins: origins, chunkAnswers: outcomes.map(\.0), overview: extra.first, maps: maps)
         return routed
     }
 
@@ -179,25 +207,35 @@ extension ChunkedRunner {
     static func duplicates(of origins: [ItemOrigin], kept: [Int], list: String?) -> [DroppedItem] {
         guard let list else { return [] }
         let keptSet = Set(kept)
-        let what = list == "keyPoints" ? "repeats an earlier key point" : "repeats the \(list == "cards" ? "question" : "prompt") or the quote of an earlier item"
+        let what =
+            list == "keyPoints"
+            ? "repeats an earlier key point"
+            : "repeats the \(list == "cards" ? "question" : "prompt") or the quote of an earlier item"
         return origins.indices.filter { !keptSet.contains($0) }.map { index in
             let origin = origins[index]
-            return DroppedItem(path: "chunk \(origin.chunk + 1).\(list)[\(origin.index)]", reason: what + "; left out when the chunks were joined")
+            return DroppedItem(
+                path: "chunk \(origin.chunk + 1).\(list)[\(origin.index)]",
+                reason: what + "; left out when the chunks were joined")
         }
     }
 
     /// Items the merged part's check dropped, an item of `list` named by its chunk and its place
     /// in that chunk's answer; and the positions in `list` of the items that went.
-    static func located(_ dropped: [DroppedItem], list: String?, origins: [ItemOrigin]) -> (dropped: [DroppedItem], gone: Set<Int>) {
+    static func located(
+        _ dropped: [DroppedItem], list: String?, origins: [ItemOrigin]
+    ) -> (dropped: [DroppedItem], gone: Set<Int>) {
         var gone: Set<Int> = []
         let located = dropped.map { item -> DroppedItem in
             let steps = PathStep.parse(item.path)
-            guard let list, steps.count >= 2, steps[0] == .member(list), case .index(let index) = steps[1], origins.indices.contains(index)
+            guard let list, steps.count >= 2, steps[0] == .member(list), case .index(let index) = steps[1],
+                origins.indices.contains(index)
             else { return item }
             if steps.count == 2 { gone.insert(index) }
             let origin = origins[index]
             let rest = PathStep.text(Array(steps.dropFirst(2)))
-            let path = "chunk \(origin.chunk + 1).\(list)[\(origin.index)]" + (rest.isEmpty || rest.hasPrefix("[") ? rest : "." + rest)
+            let path =
+                "chunk \(origin.chunk + 1).\(list)[\(origin.index)]"
+                + (rest.isEmpty || rest.hasPrefix("[") ? rest : "." + rest)
             return DroppedItem(path: path, reason: item.reason)
         }
         return (located, gone)
@@ -221,7 +259,8 @@ extension ChunkedRunner {
             return run
         }
         routed.coverage = ChunkCoverage.of(
-            plan: planned.plan, runs: unread, itemsPerSection: Array(repeating: 0, count: planned.plan.sectionHeadings.count))
+            plan: planned.plan, runs: unread,
+            itemsPerSection: Array(repeating: 0, count: planned.plan.sectionHeadings.count))
         routed.seconds = router.clock.now().timeIntervalSince(started)
         return routed
     }
@@ -241,7 +280,9 @@ extension ChunkedRunner {
             language: request.document.language)
         overviewRequest.part = nil
         overviewRequest.budget = budget
-        guard let routed = try? await router.run(overviewRequest), case .summary(let summary) = routed.result else { return nil }
+        guard let routed = try? await router.run(overviewRequest), case .summary(let summary) = routed.result else {
+            return nil
+        }
         return (summary.overview, routed)
     }
 }

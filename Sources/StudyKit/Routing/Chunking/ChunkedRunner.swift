@@ -47,7 +47,8 @@ public struct ChunkedRunner: Sendable {
     /// Creates a runner.
     public init(
         router: RoutingEngine, jobs: Int? = nil, maxChunks: Int? = nil, budget: TimeBudget? = nil,
-        announce: @escaping @Sendable (String) -> Void = { _ in }, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+        announce: @escaping @Sendable (String) -> Void = { _ in },
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) {
         self.router = router
         self.jobs = jobs
@@ -132,8 +133,10 @@ public struct ChunkedRunner: Sendable {
             let counts = share.map { request.counts.asking($0, for: task) } ?? request.counts
             let limit = counts.responseLimit(for: task, reserve: planned.check.reserve)
             let response = min(limit, counts.expectedResponseTokens(for: task) ?? limit)
-            let prompt = planned.check.overheadTokens + planned.check.allowance + chunk.estimatedTokens + Self.partLineTokens
-            let seconds = await router.recorder.expectedSeconds(engine, key: key, promptTokens: prompt, responseTokens: response)
+            let prompt =
+                planned.check.overheadTokens + planned.check.allowance + chunk.estimatedTokens + Self.partLineTokens
+            let seconds = await router.recorder.expectedSeconds(
+                engine, key: key, promptTokens: prompt, responseTokens: response)
             total += seconds
             longest = max(longest, seconds)
         }
@@ -162,7 +165,8 @@ public struct ChunkedRunner: Sendable {
             if kind == .remote, router.remoteBlocker() != nil { continue }
             guard let budget = await probe({ () async throws -> BudgetCheck? in
                 guard case .available = await engine.availability() else { return nil }
-                return try await checkBudget(engine: engine, task: request.task, document: document, concept: nil, explanation: nil)
+                    return try await checkBudget(
+                        engine: engine, task: request.task, document: document, concept: nil, explanation: nil)
             })
             else { continue }
             if budget.fits {
@@ -241,7 +245,10 @@ public struct ChunkedRunner: Sendable {
             announce(
                 why + "\(request.task.name) will make \(planned.modelChunks) \(kind) "
                     + "request\(planned.modelChunks == 1 ? "" : "s")"
-                    + (planned.modelChunks < total ? " (\(total) chunks; the builtin engine takes the \(total - planned.modelChunks) past --max-chunks)" : "")
+                    + (planned.modelChunks < total
+                        ? " (\(total) chunks; the builtin engine takes the \(total - planned.modelChunks) past "
+                            + "--max-chunks)"
+                        : "")
                     + ", \(planned.jobs) at a time (\(planned.jobsFrom.rawValue))")
         }
         let shares = Self.itemShares(plan, task: request.task)
@@ -265,7 +272,8 @@ public struct ChunkedRunner: Sendable {
                 let chunk = plan.chunks[index]
                 var part = request
                 part.document = Document(
-                    text: chunk.text, title: document.title, kind: document.kind, origin: document.origin, language: document.language)
+                    text: chunk.text, title: document.title, kind: document.kind, origin: document.origin,
+                    language: document.language)
                 part.part = DocumentPart(index: index, total: total, items: shares[index], headings: chunk.headings)
                 part.budget = budget
                 if index >= planned.modelChunks { part.engine = .builtin }
@@ -273,7 +281,9 @@ public struct ChunkedRunner: Sendable {
             }
             while next < min(planned.jobs, total) {
                 let index = next, sub = chunkRequest(next), chunkRouter = orderedRouter(for: next)
-                group.addTask { try await runChunk(sub, index: index, forced: request.engine != .auto, router: chunkRouter) }
+                group.addTask {
+                    try await runChunk(sub, index: index, forced: request.engine != .auto, router: chunkRouter)
+                }
                 next += 1
             }
             while let (index, routed, failure, late) = try await group.next() {
@@ -287,14 +297,19 @@ public struct ChunkedRunner: Sendable {
                 progress(count, total)
                 if next < total {
                     let index = next, sub = chunkRequest(next), chunkRouter = orderedRouter(for: next)
-                    group.addTask { try await runChunk(sub, index: index, forced: request.engine != .auto, router: chunkRouter) }
+                    group.addTask {
+                        try await runChunk(sub, index: index, forced: request.engine != .auto, router: chunkRouter)
+                    }
                     next += 1
                 }
             }
             return results
         }
-        var routed = try await reduce(request, planned: planned, outcomes: outcomes, started: started, overviewRouter: orderedRouter(for: total))
-        if let budget { routed.coverage?.budget = ChunkCoverage.BudgetUse(seconds: budget.seconds, chunksAfter: afterBudget) }
+        var routed = try await reduce(
+            request, planned: planned, outcomes: outcomes, started: started, overviewRouter: orderedRouter(for: total))
+        if let budget {
+            routed.coverage?.budget = ChunkCoverage.BudgetUse(seconds: budget.seconds, chunksAfter: afterBudget)
+        }
         return routed
     }
 

@@ -24,8 +24,12 @@ public struct DocumentPart: Sendable, Equatable {
     /// The line the prompt gets before its request: which part this is, and what to write on it.
     func promptLine(for task: StudyTask) -> String {
         var line = "The document above is part \(index + 1) of \(total) of a longer document"
-        let shown = headings.prefix(4).map { TaskPrompt.neutralised($0).split(whereSeparator: \.isNewline).joined(separator: " ") }
-        if !shown.isEmpty { line += " (sections: " + shown.joined(separator: "; ") + (headings.count > 4 ? "; …" : "") + ")" }
+        let shown = headings.prefix(4).map {
+            TaskPrompt.neutralised($0).split(whereSeparator: \.isNewline).joined(separator: " ")
+        }
+        if !shown.isEmpty {
+            line += " (sections: " + shown.joined(separator: "; ") + (headings.count > 4 ? "; …" : "") + ")"
+        }
         line += "."
         switch task {
         case .flashcards: line += " Write \(items ?? 5) flashcards on this part only."

@@ -44,7 +44,9 @@ public struct JobsChoice: Sendable, Equatable {
         }
         // A server that does not say: a remote one is assumed to scale (vLLM, TGI, a hosted
         // API); a local one shares this machine's cores (Ollama), as issue #17 sets for local engines.
-        guard let requests = concurrency.requests else { return JobsChoice(jobs: kind == .remote ? most : 1, source: .assumed) }
+        guard let requests = concurrency.requests else {
+            return JobsChoice(jobs: kind == .remote ? most : 1, source: .assumed)
+        }
         let source: Source = concurrency.source == .serializingServer ? .serializingServer : .serverSlots
         return JobsChoice(jobs: min(most, max(1, requests)), source: source)
     }

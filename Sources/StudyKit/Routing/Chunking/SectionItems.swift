@@ -64,7 +64,9 @@ public struct SectionItems: Sendable {
     /// `coverage` with `result`'s body sections: a chunked run's coverage keeps its chunks.
     public func adding(to coverage: ChunkCoverage?, of result: AnyStudyResult) -> ChunkCoverage? {
         guard let quotes = Self.quotes(of: result) else { return coverage }
-        guard var coverage else { return ChunkCoverage(bodySections: rows(for: quotes), characterCount: characterCount) }
+        guard var coverage else {
+            return ChunkCoverage(bodySections: rows(for: quotes), characterCount: characterCount)
+        }
         coverage.bodySections = rows(for: quotes)
         return coverage
     }

@@ -78,7 +78,8 @@ struct TokenRates: Sendable, Equatable {
     /// less per character than the document for a reason other than its mix of scripts (its
     /// markers and joins, sentences that split differently); a prediction takes the worse of them.
     static func calibrated(
-        _ prior: TokenRates, document: (features: TokenFeatures, tokens: Int), fitted: (features: TokenFeatures, tokens: Int)
+        _ prior: TokenRates, document: (features: TokenFeatures, tokens: Int),
+        fitted: (features: TokenFeatures, tokens: Int)
     ) -> [TokenRates] {
         let scaled = prior.scaled(toCount: fitted.tokens, of: fitted.features)
         guard let solved = solving(document, fitted) else { return [scaled] }
@@ -88,7 +89,9 @@ struct TokenRates: Sendable, Equatable {
 
     /// The rates that price both measured texts exactly, when the two texts mix the classes
     /// differently enough to tell the rates apart and both rates come out plausible; else `nil`.
-    static func solving(_ a: (features: TokenFeatures, tokens: Int), _ b: (features: TokenFeatures, tokens: Int)) -> TokenRates? {
+    static func solving(
+        _ a: (features: TokenFeatures, tokens: Int), _ b: (features: TokenFeatures, tokens: Int)
+    ) -> TokenRates? {
         let det = a.features.ascii * b.features.other - a.features.other * b.features.ascii
         let scale = (a.features.ascii + a.features.other) * (b.features.ascii + b.features.other)
         // Nearly parallel feature vectors (one script, or the same mix in both) leave the
@@ -142,7 +145,8 @@ public func fitContent(
     let final = adjusted.selection
     let report = FitReport(
         cut: !final.isComplete, keptCharacters: final.keptCharacters, totalCharacters: document.characterCount,
-        keptTokens: adjusted.tokens, totalTokens: documentTokens, sectionCoverage: final.sectionCoverage, method: .exact)
+        keptTokens: adjusted.tokens, totalTokens: documentTokens, sectionCoverage: final.sectionCoverage, method: .exact
+    )
     if final.isComplete { return FittedContent(text: text, report: .whole(document, tokens: documentTokens)) }
     return FittedContent(text: final.text, report: report)
 }
@@ -193,7 +197,9 @@ struct ExactFitPlan {
 
     /// The tokens `selection` is predicted to take, knowing that `base` takes `counted`: the
     /// count plus the estimated difference, and a margin for the estimate's error on what changed.
-    func predicted(_ selection: FittedSelection, from base: FittedSelection, counted: Int) -> (tokens: Double, margin: Double) {
+    func predicted(
+        _ selection: FittedSelection, from base: FittedSelection, counted: Int
+    ) -> (tokens: Double, margin: Double) {
         let kept = Set(selection.keptUnits)
         let baseKept = Set(base.keptUnits)
         let changed = kept.symmetricDifference(baseKept)

@@ -31,7 +31,9 @@ public struct FitReport: Sendable, Equatable {
 
     /// As JSON for the envelope and the cache.
     public var jsonValue: JSONValue {
-        var object: JSONObject = ["cut": .bool(cut), "keptCharacters": .integer(keptCharacters), "totalCharacters": .integer(totalCharacters)]
+        var object: JSONObject = [
+            "cut": .bool(cut), "keptCharacters": .integer(keptCharacters), "totalCharacters": .integer(totalCharacters),
+        ]
         object["keptTokens"] = keptTokens.map(JSONValue.integer)
         object["totalTokens"] = totalTokens.map(JSONValue.integer)
         object["sectionCoverage"] = sectionCoverage.map { .number(($0 * 1000).rounded() / 1000) }
