@@ -183,20 +183,14 @@ extension ItemRewriter {
                     ItemRejection(reason: "the question asked for another part of the sentence than the missing words"))
             }
             if !byItsClause, Self.swapsSubjectAndObject(question, of: card) {
-                return .failure(
-                    ItemRejection(
-                        reason:
-                            "the question turned the sentence around: the missing words are what its verb acts on, not "
-                                + "who acts"
-                    ))
+                return .failure(ItemRejection(
+                    reason: "the question turned the sentence around: the missing words are what its verb acts on, not "
+                        + "who acts"))
             }
             if !byItsClause, Self.asksWhatTheBlankActsOn(question, of: card) {
-                return .failure(
-                    ItemRejection(
-                        reason:
-                            "the question turned the sentence around: the missing words are who acts, not what its "
-                                + "verb acts on"
-                    ))
+                return .failure(ItemRejection(
+                    reason: "the question turned the sentence around: the missing words are who acts, not what its "
+                        + "verb acts on"))
             }
             // Judges that say their own reason, each asked only when the one before found nothing.
             if let other = Self.otherQuantity(question, of: card) ?? Self.otherKind(question, answer: answer)
@@ -207,12 +201,9 @@ extension ItemRewriter {
                 return .failure(ItemRejection(reason: other))
             }
             if let verb = Self.sharedVerb(question, answer: answer) {
-                return .failure(
-                    ItemRejection(
-                        reason:
-                            "the question used the answer's own verb (“\(verb)”): the missing words run into the "
-                                + "sentence's verb"
-                    ))
+                return .failure(ItemRejection(
+                    reason: "the question used the answer's own verb (“\(verb)”): the missing words run into the "
+                        + "sentence's verb"))
             }
             // The card's sentence carries the answer and what the question asks (#53).
             if let problem = Grounding.supportProblem(question: question, answer: answer, quote: card.quote) {

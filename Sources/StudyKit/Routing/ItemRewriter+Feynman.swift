@@ -253,12 +253,9 @@ extension ItemRewriter {
             }
             // Copied word for word: "during mitosis" from "Before mitosis, …" would be grounded and false.
             guard let phrase = Self.copiedPhrase(answered, from: evidence) else {
-                return .failure(
-                    ItemRejection(
-                        reason:
-                            "the phrase “\(ProseText.shortened(answered, maxLength: 60))” was not taken from the "
-                                + "material's sentence"
-                    ))
+                return .failure(ItemRejection(
+                    reason: "the phrase “\(ProseText.shortened(answered, maxLength: 60))” was not taken from the "
+                        + "material's sentence"))
             }
             let claimKeys = Set(ClaimWords.contentKeys(claim.text + " " + concept))
             guard ClaimWords.contentKeys(phrase).contains(where: { !claimKeys.contains($0) }) else {
@@ -267,12 +264,9 @@ extension ItemRewriter {
             // "Cytokinesis then splits the cytoplasm": for "the cell splits in two", the
             // 0.5B's "cytoplasm" is what the claim's verb acts on, not where the splitting belongs.
             if Self.followsTheClaimsWord(phrase, in: evidence, claim: claim.text) {
-                return .failure(
-                    ItemRejection(
-                        reason:
-                            "the phrase “\(phrase)” named what the claim's words act on, not where the material puts "
-                                + "the claim"
-                    ))
+                return .failure(ItemRejection(
+                    reason: "the phrase “\(phrase)” named what the claim's words act on, not where the material puts "
+                        + "the claim"))
             }
             return .success("According to the material, this belongs to “\(phrase)”, not to \(concept).")
         }

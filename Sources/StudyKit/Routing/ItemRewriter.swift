@@ -282,15 +282,12 @@ struct ItemRewriter: Sendable {
             // the small model's "rewrites" of such headings were restyles or cuts (mindmap.branch/3's refusals).
             let headings = Self.headingKeys(in: request.document.text)
             let outcomes = await runItems(
-                map.branches.enumerated().filter { Self.branchNeedsName($0.element, headings: headings) }.map {
-                    index, branch in
-                    (
-                        index,
-                        Self.branchJob(
-                            branch, centre: map.centralTopic, path: "branches[\(index)].label",
-                            materialStems: materialStems)
-                    )
-                }, task: .mindmap, spec: Self.branchSpec, allowance: .forEngine(engine.kind))
+                map.branches.enumerated().filter { Self.branchNeedsName($0.element, headings: headings) }
+                    .map { index, branch in
+                        let path = "branches[\(index)].label"
+                        return (index, Self.branchJob(
+                            branch, centre: map.centralTopic, path: path, materialStems: materialStems))
+                    }, task: .mindmap, spec: Self.branchSpec, allowance: .forEngine(engine.kind))
             var branches = map.branches
             var labels = Set(branches.map { ProseText.duplicateKey($0.label) })
             var provenance = [ItemProvenance(path: "centralTopic", kind: .extracted, note: "the material's title")]
