@@ -190,6 +190,26 @@ struct ClozeBuilder: Sendable {
                 {
                     continue
                 }
+                // "its running time is O(_____ n)", "F = m·a = _____ × 3 m/s²": a piece of a formula or
+                // of code is no term, however key the word (#53).
+                guard !matches.contains(where: { m in
+                    Self.isInAFormula(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound)
+                }) else { continue }
+                // "Linear search checks the _____ one by one … an array of n _____": two blanks of one
+                // word leave no one place to ask about; only the term a sentence defines is said twice
+                // as the sentence's point (#53).
+                if screensCommonWords, matches.count > 1,
+                    KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
+                {
+                    continue
+                }
+                // "The usual version, written as a _____, keeps two indices": a word of an aside is
+                // not what the sentence says (#53).
+                if screensCommonWords, Self.isInAnAside(
+                    chars, words[first].offsets.lowerBound..<words[first + length - 1].offsets.upperBound)
+                {
+                    continue
+                }
                 items.append(makeItem(sentence: sentence, chars: chars, words: words, matches: matches, first: first,
                                       length: phraseStems[k].count, key: phrase.key))
                 used.insert(phrase.key)
