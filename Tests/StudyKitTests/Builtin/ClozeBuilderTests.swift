@@ -287,6 +287,11 @@ import Testing
         ("Weight is the force on an object, W = m·g, where g is about 9.8 m/s² near the surface.", ["9.8"], "9.8"),
         ("When the Sun, the Moon and the Earth are in line, at new moon and full moon, their pulls add up.",
          ["new moon"], "new moon"),
+        // A verb after a comma with its object is the sentence's own, no aside.
+        ("The king withdrew his troops, recalled Necker and on 17 July visited Paris, where he was cheered.",
+         ["Necker"], "Necker"),
+        ("The calendar, introduced in 1793, replaced the Christian week with décades, and renamed the months.",
+         ["décades"], "décades"),
     ] as [(String, [String], String?)])
     func aBlankIsNoPieceOfAFormulaNoWordOfAnAsideAndNotSaidTwice(sentence: String, terms: [String], blank: String?) {
         #expect(items(sentence, terms).first?.answer == blank, "\(sentence)")

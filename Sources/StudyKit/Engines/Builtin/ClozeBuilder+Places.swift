@@ -67,10 +67,10 @@ extension ClozeBuilder {
     }
 
     /// Whether `range` of `chars` lies in an aside (#53): a stretch between two commas (no ";" or
-    /// ":" within) that opens on a relative pronoun, a hedge or a participle (", written as a
-    /// _____,", ", which is a _____,", ", often a protein on the surface of a _____,"), or on an
-    /// article with a participle and its preposition before the range (", the everyday languages
-    /// spoken by _____ people,"). An appositive that names the thing (", the chain of _____ around
+    /// ":" within) that opens on a relative pronoun, a hedge or a participle with its preposition
+    /// (", written as a _____,", ", which is a _____,", ", often a protein on the surface of a
+    /// _____,"), or on an article with a participle and its preposition before the range (", the
+    /// everyday languages spoken by _____ people,"). An appositive that names the thing (", the chain of _____ around
     /// the Pacific Ocean,") is no aside: it says what the sentence is about.
     static func isInAnAside(_ chars: [Character], _ range: Range<Int>) -> Bool {
         guard let open = chars[..<range.lowerBound].lastIndex(of: ","),
@@ -80,9 +80,12 @@ extension ClozeBuilder {
         let lead = String(chars[(open + 1)..<range.lowerBound]).lowercased()
             .split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "-") }.map(String.init)
         guard let first = lead.first else { return false }
-        if asideOpeners.contains(first) || isPastParticiple(first) { return true }
-        guard ["the", "a", "an"].contains(first) else { return false }
-        let prepositions: Set<String> = ["by", "as", "in", "for", "with", "from", "to", "on"]
-        return zip(lead, lead.dropFirst()).contains { isPastParticiple($0) && prepositions.contains($1) }
+        if asideOpeners.contains(first) { return true }
+        // A participle with its preposition is passive ("written as", "spoken by"); one with an
+        // object is the sentence's own verb (", recalled Necker and …", ", replaced the week with …").
+        let prepositions: Set<String> = ["by", "as", "in", "for", "with", "from", "to", "on", "at", "into", "over"]
+        let passives = zip(lead, lead.dropFirst()).map { isPastParticiple($0) && prepositions.contains($1) }
+        if passives.first == true { return true }
+        return ["the", "a", "an"].contains(first) && passives.contains(true)
     }
 }

@@ -47,6 +47,9 @@ struct ClozeBuilder: Sendable {
     /// Whether a term that holds an answer already asked, or is held in one, is no new answer:
     /// after "optional fields", "optional" asks the same notion again (``overlaps(_:_:)``).
     var asksEachNotionOnce: Bool
+    /// Whether a term its sentence says twice may be the blank (both places blanked), where the
+    /// common words are screened: a deck's last resort for a section with no other card (#53).
+    var asksAWordSaidTwice = false
 
     /// Creates a builder.
     init(blank: String = "_____", minWords: Int = 6, maxWords: Int = 40, screensCommonWords: Bool = false,
@@ -198,7 +201,7 @@ struct ClozeBuilder: Sendable {
                 // "Linear search checks the _____ one by one … an array of n _____": two blanks of one
                 // word leave no one place to ask about; only the term a sentence defines is said twice
                 // as the sentence's point (#53).
-                if screensCommonWords, matches.count > 1,
+                if screensCommonWords, !asksAWordSaidTwice, matches.count > 1,
                     KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
                 {
                     continue
