@@ -287,6 +287,10 @@ import Testing
         ("Weight is the force on an object, W = m·g, where g is about 9.8 m/s² near the surface.", ["9.8"], "9.8"),
         ("When the Sun, the Moon and the Earth are in line, at new moon and full moon, their pulls add up.",
          ["new moon"], "new moon"),
+        // A sentence's opening verb in "-ing" with its object is no term; a noun in "-ing" is.
+        ("Computing the middle as low plus high can overflow when both indices are large integers.",
+         ["Computing", "large integers"], "large integers"),
+        ("Printing spread quickly across the towns of Europe after 1450.", ["Printing"], "Printing"),
         // A verb after a comma with its object is the sentence's own, no aside.
         ("The king withdrew his troops, recalled Necker and on 17 July visited Paris, where he was cheered.",
          ["Necker"], "Necker"),

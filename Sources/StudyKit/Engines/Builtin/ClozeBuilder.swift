@@ -144,9 +144,12 @@ struct ClozeBuilder: Sendable {
                 // "The French _____ is the decade …" (Revolution): a capitalised blank with a
                 // capitalised word right before or after it is part of a longer name.
                 if matches.contains(where: { Self.isPartOfALongerName(words, at: $0, length: length) }) { continue }
-                // "Redefine \bibsection …": a single word that opens the sentence as a verb is no term.
+                // "Redefine \bibsection …": a single word that opens the sentence as a verb is no term;
+                // nor is one in "-ing" with its object after it ("Computing the middle as …", #53).
                 if screensCommonWords, length == 1, first == 0,
                     KeyphraseExtractor.isVerbOrAdjective(words[0].lowercased)
+                        || words[0].lowercased.hasSuffix("ing") && words.count > 1 && !words[1].followsBreak
+                            && ["the", "a", "an", "its", "their", "this", "these", "each"].contains(words[1].lowercased)
                 {
                     continue
                 }
