@@ -249,6 +249,73 @@ import Testing
             .map(\.answer) == ["PROCEEDINGS entry types"])
     }
 
+    /// Blanks no rewrite can ask about (#53): a piece of a formula or of code, a word of an aside,
+    /// a word said twice. Each row: the sentence, its key terms best first, the blank chosen (none
+    /// when no term of the sentence is a fair blank).
+    @Test(arguments: [
+        // A piece of a formula: the next term is asked, or none.
+        ("Binary search needs about log2(n) + 1 comparisons, so its running time is O(log n).",
+         ["log", "comparisons"], "comparisons"),
+        ("Binary search uses O(1) extra memory when it is written as a loop.", ["1", "extra memory"], "extra memory"),
+        ("The force is F = m·a = 2 kg × 3 m/s² = 6 N for the trolley.", ["2 kg"], nil),
+        ("Suppose the town's demand curve reads Qd = 500 - 20P in dollars.", ["500", "demand curve"], "demand curve"),
+        ("One newton gives a mass of 1 kg an acceleration of 1 m/s², so 1 N = 1 kg·m/s².", ["1 kg", "acceleration"],
+         "acceleration"),
+        ("Computing the middle as (low + high) / 2 can overflow for large arrays.", ["low", "overflow"], "overflow"),
+        // A word of an aside: relative clause, participle, hedge.
+        ("The usual version, written as a loop, keeps two indices that mark the part still searched.",
+         ["loop", "indices"], "indices"),
+        ("Insert key 20: the remainder is again 4, which is a collision, so the key joins the overflow chain.",
+         ["collision", "overflow chain"], "overflow chain"),
+        ("An antigen is any molecule, often a protein on a pathogen, that the immune system can recognise.",
+         ["pathogen", "antigen"], "antigen"),
+        ("Printing spread vernacular languages, the languages spoken by ordinary people, and fixed spelling.",
+         ["ordinary people", "spelling"], "spelling"),
+        // A word said twice: the one place to ask about is gone.
+        ("Linear search checks the elements one by one and needs n comparisons for an array of n elements.",
+         ["elements", "linear search"], "Linear search"),
+        ("Each bucket holds a small list of the entries whose keys hash to that bucket.", ["bucket", "entries"],
+         "entries"),
+        // Fair blanks stay: an appositive that names the thing, a defined term said twice, brackets
+        // without an operator, a number with its unit, a date's range.
+        ("The Ring of Fire, the chain of subduction zones around the Pacific Ocean, has many strong earthquakes.",
+         ["subduction zones"], "subduction zones"),
+        ("Inertia is the tendency of an object to resist changes in its motion, and mass is a measure of its inertia.",
+         ["Inertia"], "Inertia"),
+        ("A vaccine may contain a weakened (attenuated) live pathogen that the body learns to fight.",
+         ["attenuated"], "attenuated"),
+        ("Weight is the force on an object, W = m·g, where g is about 9.8 m/s² near the surface.", ["9.8"], "9.8"),
+        ("When the Sun, the Moon and the Earth are in line, at new moon and full moon, their pulls add up.",
+         ["new moon"], "new moon"),
+        // A sentence's opening verb in "-ing" with its object is no term; a noun in "-ing" is.
+        ("Computing the middle as low plus high can overflow when both indices are large integers.",
+         ["Computing", "large integers"], "large integers"),
+        ("Printing spread quickly across the towns of Europe after 1450.", ["Printing"], "Printing"),
+        // A verb after a comma with its object is the sentence's own, no aside.
+        ("The king withdrew his troops, recalled Necker and on 17 July visited Paris, where he was cheered.",
+         ["Necker"], "Necker"),
+        ("The calendar, introduced in 1793, replaced the Christian week with décades, and renamed the months.",
+         ["décades"], "décades"),
+    ] as [(String, [String], String?)])
+    func aBlankIsNoPieceOfAFormulaNoWordOfAnAsideAndNotSaidTwice(sentence: String, terms: [String], blank: String?) {
+        #expect(items(sentence, terms).first?.answer == blank, "\(sentence)")
+    }
+
+    @Test func aFormulasPlacesAreFound() {
+        func inFormula(_ text: String, _ word: String) -> Bool {
+            let chars = Array(text)
+            let start = text.distance(from: text.startIndex, to: text.range(of: word)!.lowerBound)
+            return ClozeBuilder.isInAFormula(chars, start..<(start + word.count))
+        }
+        #expect(inFormula("its running time is O(log n).", "log"))
+        #expect(inFormula("call bisect(a, x) to find", "bisect"))
+        #expect(inFormula("so Qd = 500 - 20P here", "500"))
+        #expect(!inFormula("the light-dependent reactions", "light"))
+        #expect(!inFormula("from 1347–1351 the plague spread", "1347"))
+        #expect(!inFormula("a speed of 3 m/s in a line", "3"))
+        #expect(!inFormula("it takes O(n) time in the worst case", "time"))
+    }
+
     /// "Optional fields: editor, _____ or number, series, …" could be any field of the list.
     @Test func aBlankIsNoItemOfAList() {
         let list = "Optional fields: editor, volume or number, series, type, chapter, pages, address, edition, month, note."

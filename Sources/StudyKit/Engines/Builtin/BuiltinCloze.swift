@@ -141,10 +141,18 @@ extension BuiltinEngine {
         }
         runPasses(upTo: base)
         let spread = SectionSpread(analysis: analysis, limit: limit, givesEverySectionACard: !exact)
+        // Every section gets a card (#54): where a word its sentences say twice is the only blank
+        // they have ("A _____ expels hot exhaust gas downwards, and the gas pushes the _____
+        // upwards"), that card rather than none.
+        var lastResort = ClozeBuilder(minWords: 4, screensCommonWords: analysis.isEnglish, asksEachNotionOnce: true)
+        lastResort.asksAWordSaidTwice = true
+        let sectionBuilders = passes.filter { !$0.reuseSentences }.map(\.builder) + [lastResort]
         spread.fill(items: items) { _, positions, terms, count, reusing in
             let before = items.count
             var sectionTerms = Set<String>()
-            for pass in passes where !pass.reuseSentences {
+            for builder in sectionBuilders {
+                // The last builder asks a word its sentence says twice: only for a section that has no card.
+                if builder.asksAWordSaidTwice, items.count > before { break }
                 while items.count - before < count {
                     let ranked = positions.lazy.filter {
                         !usedSentences.contains(analysis.ranked[$0].sentence.range.lowerBound)
@@ -159,7 +167,7 @@ extension BuiltinEngine {
                     }
                     // No term left to blank: reading the section's sentences again finds nothing.
                     guard !fresh.isEmpty else { break }
-                    let made = pass.builder.items(
+                    let made = builder.items(
                         from: ranked, keyphrases: fresh, limit: count - (items.count - before),
                         compounds: analysis.compounds, genericHeads: genericHeads)
                     guard !made.isEmpty else { break }

@@ -17,7 +17,7 @@ import Synchronization
 /// feedback measures how many of the material's key terms an explanation covers.
 public struct BuiltinEngine: Sendable {
     /// Bump when any output changes for the same input, so cached results are not reused.
-    static let algorithmVersion = 20
+    static let algorithmVersion = 21
 
     /// The cards of a page of notes, the document's best: a deck sized for more spreads the rest
     /// over the sections (#54, ``KitSize``).

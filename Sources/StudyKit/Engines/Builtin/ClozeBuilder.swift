@@ -47,6 +47,9 @@ struct ClozeBuilder: Sendable {
     /// Whether a term that holds an answer already asked, or is held in one, is no new answer:
     /// after "optional fields", "optional" asks the same notion again (``overlaps(_:_:)``).
     var asksEachNotionOnce: Bool
+    /// Whether a term its sentence says twice may be the blank (both places blanked), where the
+    /// common words are screened: a deck's last resort for a section with no other card (#53).
+    var asksAWordSaidTwice = false
 
     /// Creates a builder.
     init(blank: String = "_____", minWords: Int = 6, maxWords: Int = 40, screensCommonWords: Bool = false,
@@ -141,9 +144,12 @@ struct ClozeBuilder: Sendable {
                 // "The French _____ is the decade …" (Revolution): a capitalised blank with a
                 // capitalised word right before or after it is part of a longer name.
                 if matches.contains(where: { Self.isPartOfALongerName(words, at: $0, length: length) }) { continue }
-                // "Redefine \bibsection …": a single word that opens the sentence as a verb is no term.
+                // "Redefine \bibsection …": a single word that opens the sentence as a verb is no term;
+                // nor is one in "-ing" with its object after it ("Computing the middle as …", #53).
                 if screensCommonWords, length == 1, first == 0,
                     KeyphraseExtractor.isVerbOrAdjective(words[0].lowercased)
+                        || words[0].lowercased.hasSuffix("ing") && words.count > 1 && !words[1].followsBreak
+                            && ["the", "a", "an", "its", "their", "this", "these", "each"].contains(words[1].lowercased)
                 {
                     continue
                 }
@@ -187,6 +193,26 @@ struct ClozeBuilder: Sendable {
                 if screensCommonWords, length == 1, words[first].surface.first?.isLowercase == true,
                     genericHeads.contains(words[first].stem),
                     KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
+                {
+                    continue
+                }
+                // "its running time is O(_____ n)", "F = m·a = _____ × 3 m/s²": a piece of a formula or
+                // of code is no term, however key the word (#53).
+                guard !matches.contains(where: { m in
+                    Self.isInAFormula(chars, words[m].offsets.lowerBound..<words[m + length - 1].offsets.upperBound)
+                }) else { continue }
+                // "Linear search checks the _____ one by one … an array of n _____": two blanks of one
+                // word leave no one place to ask about; only the term a sentence defines is said twice
+                // as the sentence's point (#53).
+                if screensCommonWords, !asksAWordSaidTwice, matches.count > 1,
+                    KeyphraseExtractor.definedTerm(in: words, text: sentence.text) != phrase.key
+                {
+                    continue
+                }
+                // "The usual version, written as a _____, keeps two indices": a word of an aside is
+                // not what the sentence says (#53).
+                if screensCommonWords, Self.isInAnAside(
+                    chars, words[first].offsets.lowerBound..<words[first + length - 1].offsets.upperBound)
                 {
                     continue
                 }
