@@ -3,14 +3,11 @@ import Foundation
 // MARK: - A quiz question's broken wrong choices
 
 extension ItemRepairs {
-    /// The most characters a quiz choice may have (``Quiz``'s schema).
-    static let choiceLength = 200
-
     /// The wrong choices of a quiz question that break a rule a builtin distractor can mend, by
     /// index, each with what was wrong: one that repeats the right answer or an earlier choice
     /// kept (case and spacing aside), one that is a near-copy of either and swaps no word of it
     /// (``ItemRules/nearCopy(_:_:)``, ``ItemRules/swapsAWord(_:_:)``, as the schema compares them),
-    /// one over ``choiceLength`` characters, one that is no answer (``ItemRules/problem(_:_:)``),
+    /// one over ``Quiz/choiceLength`` characters, one that is no answer (``ItemRules/problem(_:_:)``),
     /// and one that copies the quote (``Grounding/copies(_:_:)``). Empty when none does, and when
     /// the right answer itself breaks a rule: that is the question's fault, not a choice's.
     ///
@@ -19,7 +16,7 @@ extension ItemRepairs {
     /// over 200 characters that only swapped "linear" for "binary" (session 62).
     static func brokenChoices(_ choices: [String], answerIndex: Int, quote: String) -> [(index: Int, why: String)] {
         guard choices.indices.contains(answerIndex), case let answer = choices[answerIndex],
-            fits(answer), Grounding.supports(quote: quote, answer)
+            unfit(answer) == nil, Grounding.supports(quote: quote, answer)
         else { return [] }
         let quoteWords = GroundingWords.normalizedWords(quote)
         var kept: [(index: Int, key: String, stems: Set<String>)] = [
@@ -31,12 +28,8 @@ extension ItemRepairs {
             let key = ProseText.duplicateKey(choice)
             let stems = ItemRules.overlapKeys(choice)
             let why: String?
-            if choice.allSatisfy(\.isWhitespace) {
-                why = "was empty"
-            } else if choice.count > choiceLength {
-                why = "ran over \(choiceLength) characters"
-            } else if ItemRules.problem(choice, .choice) != nil {
-                why = "was no answer"
+            if let unfit = unfit(choice) {
+                why = unfit
             } else if let same = kept.first(where: { $0.key == key }) {
                 why = "repeated \(name(same.index))"
             } else if let near = kept.first(where: {
@@ -90,7 +83,11 @@ extension ItemRepairs {
         return (mended, notes.joined(separator: "; "))
     }
 
-    private static func fits(_ choice: String) -> Bool {
-        !choice.allSatisfy(\.isWhitespace) && choice.count <= choiceLength && ItemRules.problem(choice, .choice) == nil
+    /// What makes `choice` unfit as any choice, right or wrong; `nil` when it fits.
+    private static func unfit(_ choice: String) -> String? {
+        if choice.allSatisfy(\.isWhitespace) { return "was empty" }
+        if choice.count > Quiz.choiceLength { return "ran over \(Quiz.choiceLength) characters" }
+        if ItemRules.problem(choice, .choice) != nil { return "was no answer" }
+        return nil
     }
 }

@@ -43,6 +43,8 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
 
     /// The number of choices every question has.
     public static let choiceCount = 4
+    /// The most characters a choice may have.
+    static let choiceLength = 200
 
     /// The questions.
     public var questions: [Question]
@@ -58,7 +60,7 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
                     .init("prompt", description: "The question.", .string(maxLength: 400, meaning: .question)),
                     .init("choices", description: "Exactly 4 different answers; exactly one is right.",
                           .array(
-                            items: .string(maxLength: 200, meaning: .choice), minItems: choiceCount,
+                            items: .string(maxLength: choiceLength, meaning: .choice), minItems: choiceCount,
                             maxItems: choiceCount, distinct: .items)),
                     .init("answerIndex", description: "The position of the right answer in choices, from 0 to 3.",
                           .integer(minimum: 0, maximum: choiceCount - 1)),
