@@ -226,14 +226,6 @@ struct PartJudge {
             split = sentences
             return sentences
         }
-        // The builtin engine's reading of the material, made only when a choice is to be replaced.
-        var analysis: BuiltinAnalysis?
-        func materialAnalysis() -> BuiltinAnalysis {
-            if let analysis { return analysis }
-            let made = BuiltinAnalysis(text: material, title: nil)
-            analysis = made
-            return made
-        }
         switch task {
         case .mindmap:
             if let topic = object["centralTopic"]?.stringValue, let cut = ItemRepairs.headPhrase(topic, maxWords: 8) {
@@ -281,6 +273,9 @@ struct PartJudge {
                 })
         case .quiz:
             guard let questions = object["questions"]?.arrayValue else { break }
+            // One builtin engine for every question's choices: it reads the material once, and
+            // only when a choice is to be replaced.
+            let builtin = BuiltinEngine()
             object["questions"] = .array(
                 questions.enumerated().map { index, question in
                     guard var fields = question.objectValue else { return question }
@@ -301,7 +296,7 @@ struct PartJudge {
                         fields["quote"] = .string(mended.quote)
                         how.append(mended.how)
                     }
-                    if let mended = mendedChoices(fields, analysis: materialAnalysis) {
+                    if let mended = mendedChoices(fields, builtin: builtin, material: material) {
                         fields["choices"] = .array(mended.choices.map(JSONValue.string))
                         how.append(mended.note)
                     }
@@ -336,11 +331,11 @@ struct PartJudge {
     /// A quiz question's wrong choices that repeat or near-copy another choice, run too long or
     /// copy the quote (``ItemRepairs/brokenChoices(_:answerIndex:quote:)``), replaced by the
     /// builtin engine's distractors for its right answer
-    /// (``BuiltinEngine/distractors(forAnswer:prompt:quote:beside:count:analysis:)``); the question,
+    /// (``BuiltinEngine/distractors(forAnswer:prompt:quote:beside:count:material:)``); the question,
     /// the right answer, its place and the quote stay the model's. `nil` when no choice is broken
     /// or no distractor fits one (the question is then dropped, as before).
     private static func mendedChoices(
-        _ fields: JSONObject, analysis: () -> BuiltinAnalysis
+        _ fields: JSONObject, builtin: BuiltinEngine, material: String
     ) -> (choices: [String], note: String)? {
         guard let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
             let right = fields["answerIndex"]?.integerValue, let values = fields["choices"]?.arrayValue,
@@ -351,9 +346,9 @@ struct PartJudge {
         guard !broken.isEmpty else { return nil }
         let replaced = Set(broken.map(\.index))
         let others = choices.indices.filter { $0 != right && !replaced.contains($0) }.map { choices[$0] }
-        let candidates = BuiltinEngine().distractors(
+        let candidates = builtin.distractors(
             forAnswer: choices[right], prompt: prompt, quote: quote, beside: others,
-            count: broken.count + Quiz.choiceCount, analysis: analysis())
+            count: broken.count + Quiz.choiceCount, material: material)
         return ItemRepairs.mendedChoices(choices, answerIndex: right, quote: quote, candidates: candidates)
     }
 

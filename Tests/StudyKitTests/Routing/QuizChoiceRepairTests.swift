@@ -54,10 +54,9 @@ struct QuizChoiceRepairTests {
     }
 
     @Test func theBuiltinDistractorsAreTermsOfTheMaterialBesideTheOthers() {
-        let analysis = BuiltinAnalysis(text: PartJudgeTests.material, title: nil)
         let options = BuiltinEngine().distractors(
             forAnswer: "helicase", prompt: "Which enzyme unwinds the double helix?", quote: Self.quote,
-            beside: ["primase"], count: 4, analysis: analysis)
+            beside: ["primase"], count: 4, material: PartJudgeTests.material)
         #expect(options.count == 4, "\(options)")
         let keys = Set(options.map(ProseText.duplicateKey))
         #expect(keys.count == options.count)

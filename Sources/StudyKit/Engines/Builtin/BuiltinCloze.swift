@@ -308,7 +308,7 @@ extension BuiltinEngine {
     /// The builder's candidates are asked for generously and the ones used least so far in the
     /// quiz (`use`) are taken first, so the same three terms do not follow every question.
     /// `others` are choices already standing beside the answer (a model's, when its question's
-    /// other choices are mended: ``distractors(forAnswer:prompt:quote:beside:count:analysis:)``),
+    /// other choices are mended: ``distractors(forAnswer:prompt:quote:beside:count:material:)``),
     /// which the options must not repeat either; `count` options at most.
     func distractors(
         for item: ClozeItem, analysis: BuiltinAnalysis, fallback: [(text: String, stem: String)], quoted: Set<String>,

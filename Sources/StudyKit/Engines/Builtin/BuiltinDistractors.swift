@@ -9,13 +9,16 @@ extension BuiltinEngine {
     ///
     /// For a model's quiz question whose other choices repeat each other or run too long (#53,
     /// session 65): its question, right answer and quote stay the model's, and only the broken
-    /// wrong choices are taken from here. Empty when the material has no option that fits.
+    /// wrong choices are taken from here. `material` is read once per engine value (its last
+    /// analysis is kept). Empty when the material has no option that fits.
     func distractors(
         forAnswer answer: String, prompt: String, quote: String, beside others: [String], count: Int,
-        analysis: BuiltinAnalysis
+        material: String
     ) -> [String] {
         let answer = ProseText.oneLine(answer)
         guard count > 0, !answer.isEmpty else { return [] }
+        // This engine's reading of the material, made once for all of a part's questions.
+        let analysis = analysis(of: material, title: nil)
         let key = TermNormalizer.words(in: answer).map(\.stem).joined(separator: " ")
         let item = ClozeItem(
             sentence: quote, answer: answer, clozeText: prompt, sourceRange: quote.startIndex..<quote.endIndex,
