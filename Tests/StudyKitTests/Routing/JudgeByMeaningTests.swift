@@ -222,30 +222,52 @@ struct JudgeByMeaningTests {
         #expect(reason.contains("Tides are caused mainly"))
     }
 
-    @Test func anOverviewWithASwappedSubjectFallsBackToTheSkeletonsWithTheReason() async throws {
+    /// The 1.5B's Moon summary (#53), judged as the router judges a model's part.
+    static func judgedMoonSummary(overview: String) async throws -> PartJudge.Judged {
         let document = try await CalibrationTests.material("samples/eval/en-astronomy-moon.txt")
         let router = RoutingEngine(local: ScriptedModel(.local), remote: ScriptedModel(.remote))
         let judge = PartJudge(
             material: document.titleAndText, counts: .standard, model: "test-model",
             skeleton: router.skeleton(.summary, document: document))
         let answer = JSONValue.object([
-            "overview": .string(
-                "The Moon has phases, tides, and eclipses. Phases are caused by the Moon's gravity pulling on the "
-                    + "Earth's oceans. Tides are caused by the Moon's gravity pulling on the Earth's oceans."),
+            "overview": .string(overview),
             "keyPoints": .array([
                 .string("We see different amounts of the Moon's lit half as it orbits the Earth."),
                 .string("A full cycle of the Moon's phases lasts about 29.5 days."),
-                .string("The Moon's gravity pulling on the Earth's oceans mainly causes tides."),
+                .string("The largest tidal range, spring tides, comes when the Sun, Moon and Earth are in line."),
             ]),
         ])
-        let judged = try judge.judge(answer, task: .summary)
+        return try judge.judge(answer, task: .summary)
+    }
+
+    static let swappedSentence = "Phases are caused by the Moon's gravity pulling on the Earth's oceans."
+
+    @Test func anOverviewLosesItsSentenceWithASwappedSubject() async throws {
+        let judged = try await Self.judgedMoonSummary(
+            overview: "The Moon has phases, tides, and eclipses. \(Self.swappedSentence) "
+                + "Tides are caused by the Moon's gravity pulling on the Earth's oceans.")
+        guard case .summary(let result) = judged.result else { throw BuiltinError.emptyText }
+        #expect(
+            result.overview
+                == "The Moon has phases, tides, and eclipses. "
+                + "Tides are caused by the Moon's gravity pulling on the Earth's oceans.")
+        let overview = try #require(judged.items.first { $0.path == "overview" })
+        #expect(overview.kind == .repaired)
+        #expect(
+            overview.note?.contains("its sentence 2, which says of one thing what the material says of another")
+                == true, "\(overview.note ?? "")")
+        // The model's key points stay.
+        #expect(judged.items.filter { $0.path.hasPrefix("keyPoints") && $0.kind == .written }.count == 3)
+    }
+
+    @Test func anOverviewLeftWithOneSentenceFallsBackToTheSkeletonsWithTheReason() async throws {
+        let judged = try await Self.judgedMoonSummary(
+            overview: "\(Self.swappedSentence) Tides come in two highs and two lows a day on most coasts.")
         guard case .summary(let result) = judged.result else { throw BuiltinError.emptyText }
         #expect(!result.overview.contains("Phases are caused"))
         let overview = try #require(judged.items.first { $0.path == "overview" })
         #expect(overview.kind == .extracted)
         #expect(overview.note?.contains("says of one thing what the material says of another") == true)
-        // The model's key points stay.
-        #expect(judged.items.filter { $0.path.hasPrefix("keyPoints") && $0.kind == .written }.count == 3)
     }
 
     @Test func aFalseHeadlineIsNotGrounded() {
