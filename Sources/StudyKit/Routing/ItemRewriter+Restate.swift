@@ -79,9 +79,12 @@ extension ItemRewriter {
         let pointStems = Set(GroundingWords.contentStems(point))
         // A word of the material that its sentence does not have joins that sentence to another
         // one, which is how a restatement says something false ("… phases are caused by its
-        // gravity …", where the tides are); a word of its own is plain English, not made up.
+        // gravity …", where the tides are); a word of its own is plain English, not made up, and
+        // so is a word of everyday English that the material happens to use elsewhere ("to store
+        // entries", "available for sale": the 1.5B's restatements on the tuning half, session 66).
+        let everyday = Set(TermNormalizer.words(in: point).filter { EnglishFrequency.isCommon($0.surface) }.map(\.stem))
         let joined = GroundingWords.contentStems(point).first {
-            materialStems.contains($0) && !sentenceStems.contains($0)
+            materialStems.contains($0) && !sentenceStems.contains($0) && !everyday.contains($0)
         }
         if let joined {
             return "the key point brought in a word of another sentence of the material (\(joined))"

@@ -72,6 +72,7 @@ struct PartJudge {
         if task == .summary {
             Self.mendKeyPoints(&value, material: material, repairs: &repairs)
             Self.mendFillerOverview(&value, skeleton: skeleton, repairs: &repairs)
+            Self.mendMisstatedOverview(&value, material: material, repairs: &repairs)
             Self.mendOverview(&value, skeleton: skeleton, repairs: &repairs, replaced: &replaced)
         }
         let relaxed = MergedPart(schema: task.generationSchema.withoutMinimum(at: list), chunks: 1, perChunk: [:]) {

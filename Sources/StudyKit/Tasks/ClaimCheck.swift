@@ -12,7 +12,11 @@
 ///   (``opposes(_:_:shared:)``: "only once" against "every time", "keeps" against "deletes", a
 ///   shared word it negates and the material does not);
 /// - **another subject**: a sentence of it says "X is P", the material says P ("… is the quantity
-///   of a good that buyers …") of something X names, and of nothing that is all of X.
+///   of a good that buyers …") of something X names, and of nothing that is all of X;
+/// - **a swapped subject**: a sentence of it says "X is P", the material's sentence that says most
+///   of P says it of Y, Y is another thing the material names beside X ("Phases, Tides and
+///   Eclipses"), and no sentence about X says as much of P ("Phases are caused by the Moon's
+///   gravity …", where tides are).
 struct ClaimCheck {
     private let sentences: [String]
     private let keys: [Set<String>]
@@ -106,16 +110,86 @@ struct ClaimCheck {
             return shared.count >= 2 && shared.reduce(0) { $0 + weight($1) } >= predicateWeight * 0.7
         }
         // False when the material says P of something the statement names, but of nothing that is
-        // all it names ("Supply and demand are …" where demand is, and supply is something else);
-        // a statement whose subject the material calls otherwise ("The Black Death was caused by …"
-        // where "the disease" was) is not judged.
-        guard let named = sayers.first(where: { !subject.isDisjoint(with: copulas[$0]?.subject ?? []) }),
+        // all it names ("Supply and demand are …" where demand is, and supply is something else).
+        if let named = sayers.first(where: { !subject.isDisjoint(with: copulas[$0]?.subject ?? []) }),
             !sayers.contains(where: { subject.isSubset(of: copulas[$0]?.subject ?? []) })
+        {
+            return
+                "says of other things what the material says of one "
+                + "(“\(ProseText.shortened(sentences[named], maxLength: 120))”); state what it says"
+        }
+        return swappedSubject(
+            subject, predicate: predicate, sayers: sayers, statement: Set(ClaimWords.contentKeys(clause)))
+    }
+
+    /// Why "X is P" says of X what the material says of another thing, or `nil`: the sentences
+    /// that say most of P say it of things X does not name, one of them a thing the material names
+    /// beside X as another (``sideBySide(_:_:)``), and no sentence that names X says as much of P.
+    /// A subject the material calls otherwise ("The Black Death was caused by …" where "the
+    /// disease" was) is not judged: the material never names the two side by side. Nor is a
+    /// statement that names the other thing too (`statement`, its keys): it says something of each
+    /// ("Acids are substances that release …, while bases are substances that accept …").
+    private func swappedSubject(
+        _ subject: Set<String>, predicate: Set<String>, sayers: [Int], statement: Set<String>
+    ) -> String? {
+        func said(_ keys: Set<String>) -> Double { predicate.intersection(keys).reduce(0) { $0 + weight($1) } }
+        let saying = sayers.map { ($0, said(copulas[$0]?.predicate ?? [])) }
+        guard let most = saying.map(\.1).max() else { return nil }
+        let closest = saying.filter { $0.1 >= most - 1e-9 }.map(\.0)
+        guard closest.allSatisfy({ subject.isDisjoint(with: copulas[$0]?.subject ?? []) }),
+            let other = closest.first(where: { index in
+                let theirs = copulas[index]?.subject ?? []
+                return statement.isDisjoint(with: theirs) && sideBySide(subject, theirs)
+            }),
+            !keys.indices.contains(where: { subject.isSubset(of: keys[$0]) && said(keys[$0]) >= most - 1e-9 })
         else { return nil }
         return
-            "says of other things what the material says of one "
-            + "(“\(ProseText.shortened(sentences[named], maxLength: 120))”); state what it says"
+            "says of one thing what the material says of another "
+            + "(“\(ProseText.shortened(sentences[other], maxLength: 120))”); state what it says"
     }
+
+    /// Whether the material names `one` and `other` side by side as two things: a word only one of
+    /// them has, then a word only the other has, with a comma, "and", "or", "&" or "/" between
+    /// them and nothing else but an article or their own words ("Phases, Tides and Eclipses";
+    /// "spring and neap tides"). Two words that are only next to each other are one name ("the
+    /// demand curve").
+    private func sideBySide(_ one: Set<String>, _ other: Set<String>) -> Bool {
+        let onlyOne = one.subtracting(other), onlyOther = other.subtracting(one)
+        guard !onlyOne.isEmpty, !onlyOther.isEmpty else { return false }
+        let both = one.union(other)
+        for sentence in sentences {
+            let characters = Array(sentence)
+            let words = TermNormalizer.words(in: sentence)
+            for (start, word) in words.enumerated() {
+                let key = ClaimWords.key(word)
+                guard onlyOne.contains(key) || onlyOther.contains(key) else { continue }
+                let wanted = onlyOne.contains(key) ? onlyOther : onlyOne
+                var joined = false
+                for next in words.indices.dropFirst(start + 1).prefix(Self.sideBySideReach) {
+                    let gap = String(characters[words[next - 1].offsets.upperBound..<words[next].offsets.lowerBound])
+                    guard gap.allSatisfy({ $0 == " " || ",&/".contains($0) }) else { break }
+                    if gap.contains(where: { ",&/".contains($0) }) { joined = true }
+                    let between = words[next]
+                    if wanted.contains(ClaimWords.key(between)) {
+                        if joined { return true }
+                        break
+                    }
+                    if Self.joiners.contains(between.lowercased) {
+                        joined = true
+                    } else if !Self.articles.contains(between.lowercased), !both.contains(ClaimWords.key(between)) {
+                        break
+                    }
+                }
+            }
+        }
+        return false
+    }
+
+    /// How many words after a subject's word its sibling may stand ("spring tides and neap").
+    private static let sideBySideReach = 4
+    /// The words that join two things named side by side, and the articles that may come with them.
+    private static let joiners: Set<String> = ["and", "or", "nor", "versus", "vs"]
+    private static let articles: Set<String> = ["the", "a", "an"]
 
     /// The content keys of `text` before and after its first "is", "are", "was" or "were"; `nil`
     /// without one.

@@ -135,6 +135,141 @@ struct JudgeByMeaningTests {
         #expect(ClaimCheck(material: Self.economics).misstatement(statement) == nil)
     }
 
+    // MARK: a subject swapped for another of the material's
+
+    static let moon = """
+        The Moon: Phases, Tides and Eclipses
+        Half of the Moon is always lit by the Sun, but as the Moon orbits the Earth we see different amounts of \
+        that lit half. A full cycle of phases takes about 29.5 days. \
+        Tides are caused mainly by the Moon's gravity pulling on the Earth's oceans. \
+        When the Sun and the Moon are at right angles, the pulls partly cancel and give neap tides.
+        """
+    static let plague = """
+        The Black Death, 1347-1351
+        The Black Death was a pandemic of plague that swept through Europe between 1347 and 1351. \
+        The disease was caused by the bacterium Yersinia pestis, which was carried by fleas living on black rats.
+        """
+    static let animals = """
+        Mammals and reptiles are both vertebrates. \
+        Mammals are warm-blooded animals that feed their young on milk. \
+        Reptiles are cold-blooded animals whose skin is covered in dry scales.
+        """
+
+    struct Swap: Sendable, CustomTestStringConvertible {
+        let material: String
+        let statement: String
+        let refused: Bool
+        var testDescription: String { statement }
+    }
+
+    @Test(arguments: [
+        // The 1.5B's Moon overview (#53): what the material says of tides, said of phases, which
+        // its title names beside them.
+        Swap(material: moon, statement: "Phases are caused by the Moon's gravity pulling on the Earth's oceans.",
+            refused: true),
+        Swap(
+            material: moon,
+            statement: "The Moon has phases, tides, and eclipses. Phases are caused by the Moon's gravity pulling on "
+                + "the Earth's oceans. Tides are caused by the Moon's gravity pulling on the Earth's oceans.",
+            refused: true),
+        Swap(material: animals, statement: "Reptiles are warm-blooded animals that feed their young on milk.",
+            refused: true),
+        // The issue's headline, with the material's title naming the two side by side.
+        Swap(material: "Supply and Demand\n" + economics,
+            statement: "Supply and demand are the quantity of a good that buyers are willing and able to purchase.",
+            refused: true),
+        Swap(material: "Supply and Demand\n" + economics,
+            statement: "Supply is the quantity of a good that buyers are willing and able to purchase at each price.",
+            refused: true),
+        // True restatements.
+        Swap(material: moon, statement: "Tides are caused by the Moon's gravity pulling on the Earth's oceans.",
+            refused: false),
+        Swap(material: moon, statement: "The Moon's gravity pulling on the Earth's oceans causes the tides.",
+            refused: false),
+        Swap(material: moon, statement: "A full cycle of phases takes about 29.5 days.", refused: false),
+        Swap(material: animals, statement: "Reptiles are cold-blooded animals covered in dry scales.", refused: false),
+        Swap(material: animals, statement: "Mammals are warm-blooded and feed their young on milk.", refused: false),
+        Swap(material: "Supply and Demand\n" + economics,
+            statement: "Supply is the quantity of a good that sellers are willing and able to offer for sale.",
+            refused: false),
+        Swap(material: "Supply and Demand\n" + economics,
+            statement: "Demand is the quantity of a good that buyers are willing and able to purchase at each price.",
+            refused: false),
+        // A sentence that says something of each of the two things.
+        Swap(
+            material: "Acids and Bases\nAn acid is a substance that releases hydrogen ions when it dissolves in water. "
+                + "A base is a substance that accepts hydrogen ions; an alkali releases hydroxide ions.",
+            statement: "Acids are substances that release hydrogen ions, while bases are substances that accept "
+                + "hydrogen ions.",
+            refused: false),
+        // A subject the material calls otherwise, never beside it: "the disease" is the Black Death.
+        Swap(
+            material: plague,
+            statement: "The Black Death was caused by the bacterium Yersinia pestis, which was carried by fleas "
+                + "living on black rats.",
+            refused: false),
+    ])
+    func aSubjectSwappedForAnotherOfTheMaterialsIsRefused(_ swap: Swap) {
+        let reason = ClaimCheck(material: swap.material).misstatement(swap.statement)
+        #expect((reason != nil) == swap.refused, "\(reason ?? "accepted")")
+    }
+
+    @Test func aSwappedSubjectSaysWhichSentenceItTookItsPredicateFrom() throws {
+        let reason = try #require(
+            ClaimCheck(material: Self.moon).misstatement(
+                "Phases are caused by the Moon's gravity pulling on the Earth's oceans."))
+        #expect(reason.hasPrefix("says of one thing what the material says of another"))
+        #expect(reason.contains("Tides are caused mainly"))
+    }
+
+    /// The 1.5B's Moon summary (#53), judged as the router judges a model's part.
+    static func judgedMoonSummary(overview: String) async throws -> PartJudge.Judged {
+        let document = try await CalibrationTests.material("samples/eval/en-astronomy-moon.txt")
+        let router = RoutingEngine(local: ScriptedModel(.local), remote: ScriptedModel(.remote))
+        let judge = PartJudge(
+            material: document.titleAndText, counts: .standard, model: "test-model",
+            skeleton: router.skeleton(.summary, document: document))
+        let answer = JSONValue.object([
+            "overview": .string(overview),
+            "keyPoints": .array([
+                .string("We see different amounts of the Moon's lit half as it orbits the Earth."),
+                .string("A full cycle of the Moon's phases lasts about 29.5 days."),
+                .string("The largest tidal range, spring tides, comes when the Sun, Moon and Earth are in line."),
+            ]),
+        ])
+        return try judge.judge(answer, task: .summary)
+    }
+
+    static let swappedSentence = "Phases are caused by the Moon's gravity pulling on the Earth's oceans."
+
+    @Test func anOverviewLosesItsSentenceWithASwappedSubject() async throws {
+        let judged = try await Self.judgedMoonSummary(
+            overview: "The Moon has phases, tides, and eclipses. \(Self.swappedSentence) "
+                + "Tides are caused by the Moon's gravity pulling on the Earth's oceans.")
+        guard case .summary(let result) = judged.result else { throw BuiltinError.emptyText }
+        #expect(
+            result.overview
+                == "The Moon has phases, tides, and eclipses. "
+                + "Tides are caused by the Moon's gravity pulling on the Earth's oceans.")
+        let overview = try #require(judged.items.first { $0.path == "overview" })
+        #expect(overview.kind == .repaired)
+        #expect(
+            overview.note?.contains("its sentence 2, which says of one thing what the material says of another")
+                == true, "\(overview.note ?? "")")
+        // The model's key points stay.
+        #expect(judged.items.filter { $0.path.hasPrefix("keyPoints") && $0.kind == .written }.count == 3)
+    }
+
+    @Test func anOverviewLeftWithOneSentenceFallsBackToTheSkeletonsWithTheReason() async throws {
+        let judged = try await Self.judgedMoonSummary(
+            overview: "\(Self.swappedSentence) Tides come in two highs and two lows a day on most coasts.")
+        guard case .summary(let result) = judged.result else { throw BuiltinError.emptyText }
+        #expect(!result.overview.contains("Phases are caused"))
+        let overview = try #require(judged.items.first { $0.path == "overview" })
+        #expect(overview.kind == .extracted)
+        #expect(overview.note?.contains("says of one thing what the material says of another") == true)
+    }
+
     @Test func aFalseHeadlineIsNotGrounded() {
         let headline = Headline(
             title: "Supply and Demand",

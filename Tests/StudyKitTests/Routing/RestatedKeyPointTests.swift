@@ -47,6 +47,11 @@ struct RestatedKeyPointTests {
         Case(
             sentence: evaporation, point: "Clouds are mainly driven by the Sun warming the oceans' surface.",
             problem: "the key point brought in a word of another sentence of the material (cloud)"),
+        // A word of everyday English the material uses elsewhere ("water", in two other sentences) is
+        // the restatement's own plain word.
+        Case(
+            sentence: share, point: "The oceans are where about 86 percent of all evaporation of water happens.",
+            problem: nil),
         // The sentence with one word changed is still a copy.
         Case(
             sentence: evaporation,
@@ -80,6 +85,34 @@ struct RestatedKeyPointTests {
         #expect(
             ItemRewriter.restatementProblem(example.point, of: example.sentence, material: Self.material)
                 == example.problem)
+    }
+
+    /// The 1.5B's restatements on the tuning half (session 66, live), judged against their notes.
+    @Test(arguments: [
+        (
+            "samples/eval/en-computing-hash-tables.md",
+            "A hash table keeps its entries in an array of slots called buckets.",
+            "A hash table uses an array of buckets to store entries.", nil
+        ),
+        (
+            "samples/eval/en-economics-supply-demand.txt",
+            "Supply is the quantity of a good that sellers are willing and able to offer for sale at each possible "
+                + "price, over a given period.",
+            "Supply is the quantity of a good available for sale at various prices.", nil
+        ),
+        // "Doubling" is the material's word ("the table doubles"), not everyday English, and the
+        // purpose is the model's own.
+        (
+            "samples/eval/en-computing-hash-tables.md",
+            "Resizing means allocating a larger array, typically about twice as large, and rehashing every entry "
+                + "into it, because each key's bucket index depends on the number of buckets.",
+            "Resizing involves doubling the array size and rehashing entries to maintain uniform distribution.",
+            "the key point brought in a word of another sentence of the material (doubl)"
+        ),
+    ] as [(String, String, String, String?)])
+    func aTuningRestatementIsJudged(document: String, sentence: String, point: String, problem: String?) async throws {
+        let material = try await CalibrationTests.material(document).titleAndText
+        #expect(ItemRewriter.restatementProblem(point, of: sentence, material: material) == problem)
     }
 
     @Test func theVerdictsTravelAsTheItemAnswersText() {
