@@ -42,8 +42,8 @@ struct TopUpRewriteTests {
     }
 
     static let answer = PartJudgeTests.deck(usable + unusable)
-    static let goodRewrite =
-        #"{"answer": "Replication", "question": "What is semi-conservative, with each new DNA molecule keeping one strand?"}"#
+    static let goodQuestion = "What is semi-conservative, with each new DNA molecule keeping one strand?"
+    static let goodRewrite = #"{"answer": "Replication", "question": "\#(goodQuestion)"}"#
 
     @Test func theTopUpsGoToTheRewriterAndEachShipsAsItsAnswerIsJudged() async throws {
         let remote = ScriptedModel(
@@ -77,7 +77,7 @@ struct TopUpRewriteTests {
         #expect(routed.items[3].kind == .extracted)
         #expect(routed.items[3].note?.hasPrefix(topUp + "; not rewritten: the question gave its answer away") == true)
         // A good question ships rewritten.
-        #expect(deck.cards[4].question == "What is semi-conservative, with each new DNA molecule keeping one strand?")
+        #expect(deck.cards[4].question == Self.goodQuestion)
         #expect(deck.cards[4].answer == "Replication")
         #expect(routed.items[4].kind == .rewritten)
         #expect(routed.items[4].note?.hasPrefix("rephrased by scripted-remote") == true)
@@ -88,6 +88,34 @@ struct TopUpRewriteTests {
         #expect(routed.items[5].note == topUp + "; not rewritten: the rewritten question repeats another card's")
         // Each item request is an attempt of job "item", as any item rewrite's is.
         #expect(routed.attempts.filter { $0.job == .item }.map(\.outcome) == [.invalid, .accepted, .accepted])
+    }
+
+    /// In a kit written in one answer, each part's top-ups are offered under the part's path.
+    @Test func aKitsTopUpsAreOfferedPartByPart() async throws {
+        let kit = #"{"headline":\#(PartJudgeTests.headline),"summary":\#(PartJudgeTests.summary),"#
+            + #""flashcards":\#(Self.answer),"quiz":\#(PartJudgeTests.quiz),"mindMap":\#(PartJudgeTests.mindMap)}"#
+        let remote = ScriptedModel(
+            .remote, window: 16_384,
+            steps: [
+                .answer(PartJudgeTests.headline), .answer(kit),
+                .answer(#"{"answer": "two strands", "question": "What do the two strands run in?"}"#),
+                .answer(Self.goodRewrite),
+                .answer(#"{"answer": "fragments", "question": "What are joined into one continuous strand?"}"#),
+            ])
+        let assembled = try await KitAssembler(
+            router: Self.router(remote, capability: CapabilityPolicy(rewritesTopUps: true)), kitEngine: remote
+        ).run(RoutingRequest(task: .studyKit, document: PartJudgeTests.document(), useCache: false))
+        guard case .studyKit(let bundle) = assembled.routed.result else { throw BuiltinError.emptyText }
+        #expect(assembled.singleRequest)
+        let items = assembled.routed.items
+        // The headline, the kit, then the deck's three top-ups; its quiz and map passed whole.
+        #expect(remote.calls.respond == 5)
+        let cards = items.filter { $0.path.hasPrefix("kit.flashcards.cards[") }
+        #expect(cards.map(\.kind) == [.written, .written, .written, .extracted, .rewritten, .extracted])
+        #expect(cards[4].path == "kit.flashcards.cards[4]")
+        #expect(bundle.flashcards.cards[4].question == Self.goodQuestion)
+        #expect(cards[5].note?.hasSuffix("not rewritten: the rewritten question repeats another card's") == true)
+        #expect(bundle.flashcards.validationIssues().isEmpty)
     }
 
     /// A forced engine's answer is its answer: nothing more is asked of it.
