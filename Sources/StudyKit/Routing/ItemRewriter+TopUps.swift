@@ -162,20 +162,14 @@ extension ItemRewriter {
             var seen = Set(cards.map { ProseText.duplicateKey($0.question) })
             for index in indices {
                 let others = cards.indices.filter { $0 != index }.map { cards[$0].question }
-                switch Self.fresh(
-                    asked[index] ?? .kept("not rewritten"), seen: &seen,
-                    repeats: "not rewritten: the rewritten question repeats another card's",
-                    key: { Self.splitCard($0).map(\.0).flatMap { Self.nearCopy($0, of: others) ? nil : $0 } })
+                switch Self.freshQuestion(
+                    asked[index] ?? .kept("not rewritten"), seen: &seen, others: others,
+                    repeats: "not rewritten: the rewritten question repeats another card's")
                 {
                 case .success(let text):
-                    let (question, answer) = Self.splitCard(text) ?? (text, cards[index].answer)
-                    let subject =
-                        GroundingWords.normalizedWords(answer) != GroundingWords.normalizedWords(cards[index].answer)
-                    cards[index] = Flashcards.Card(question: question, answer: answer, quote: cards[index].quote)
-                    let note = subject
-                        ? "rephrased by \(engine.modelName), asking for the sentence's subject instead of the blank"
-                        : "rephrased by \(engine.modelName)"
-                    outcomes[index] = .rewritten(Self.cardValue(cards[index]), note: note + Self.fromTheSkeleton)
+                    let made = rewrittenCard(text, of: cards[index])
+                    cards[index] = made.card
+                    outcomes[index] = .rewritten(Self.cardValue(made.card), note: made.note + Self.fromTheSkeleton)
                 case .failure(let kept):
                     outcomes[index] = .kept(kept.reason)
                 }
@@ -200,9 +194,9 @@ extension ItemRewriter {
                     continue
                 }
                 let others = questions.indices.filter { $0 != index }.map { questions[$0].prompt }
-                switch Self.fresh(
-                    outcome, seen: &seen, repeats: "not rewritten: the rewritten question repeats another question",
-                    key: { Self.splitCard($0).map(\.0).flatMap { Self.nearCopy($0, of: others) ? nil : $0 } })
+                switch Self.freshQuestion(
+                    outcome, seen: &seen, others: others,
+                    repeats: "not rewritten: the rewritten question repeats another question")
                 {
                 case .success(let text):
                     questions[index].prompt = Self.splitCard(text)?.0 ?? text
