@@ -27,15 +27,22 @@ public struct CapabilityPolicy: Sendable, Equatable {
     /// so that a router built in a test answers as its scripted engines are scripted.
     public var restatesCopiedKeyPoints: Bool
 
+    /// Whether the items the judge added from the builtin engine to a model's part to reach the
+    /// count asked for are offered to that model to rephrase
+    /// (``ItemRewriter/rewritingTopUps(_:items:)``, #53). On in the configured policy, off by
+    /// default, as ``restatesCopiedKeyPoints`` is.
+    public var rewritesTopUps: Bool
+
     /// The default: skip after 2 failures in a row, for 24 hours.
     public init(
         failuresToSkip: Int = 2, skipDuration: TimeInterval = 86_400, boundsItemRewrites: Bool = true,
-        restatesCopiedKeyPoints: Bool = false
+        restatesCopiedKeyPoints: Bool = false, rewritesTopUps: Bool = false
     ) {
         self.failuresToSkip = max(0, failuresToSkip)
         self.skipDuration = skipDuration
         self.boundsItemRewrites = boundsItemRewrites
         self.restatesCopiedKeyPoints = restatesCopiedKeyPoints
+        self.rewritesTopUps = rewritesTopUps
     }
 
     /// The policy configured by `STUDYKIT_SKIP_AFTER_FAILURES` (a whole number, 0 to never skip).
@@ -44,7 +51,7 @@ public struct CapabilityPolicy: Sendable, Equatable {
         guard let text = environment["STUDYKIT_SKIP_AFTER_FAILURES"]?.trimmingCharacters(in: .whitespaces),
             !text.isEmpty
         else {
-            self.init(restatesCopiedKeyPoints: true)
+            self.init(restatesCopiedKeyPoints: true, rewritesTopUps: true)
             return
         }
         guard let count = Int(text), count >= 0 else {
@@ -52,7 +59,7 @@ public struct CapabilityPolicy: Sendable, Equatable {
                 key: "STUDYKIT_SKIP_AFTER_FAILURES", value: text,
                 reason: "expected a whole number of failures, 0 to never skip")
         }
-        self.init(failuresToSkip: count, restatesCopiedKeyPoints: true)
+        self.init(failuresToSkip: count, restatesCopiedKeyPoints: true, rewritesTopUps: true)
     }
 
     /// Failed items in a row that make a model skip item rewrites: 10 by default. Items are

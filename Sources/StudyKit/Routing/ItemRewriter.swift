@@ -174,25 +174,14 @@ struct ItemRewriter: Sendable {
             var provenance: [ItemProvenance] = []
             var questions = Set(cards.map { ProseText.duplicateKey($0.question) })
             for (index, outcome) in outcomes.enumerated() {
-                // Nor a near-copy of another card's question as it now stands: "What declared
-                // itself the National Assembly?" beside "What year does the Third Estate declare
-                // itself the National Assembly?" would fail the whole deck's validation.
                 let others = cards.indices.filter { $0 != index }.map { cards[$0].question }
-                switch Self.fresh(
-                    outcome, seen: &questions, repeats: "the rewritten question repeats another card's",
-                    key: {
-                        Self.splitCard($0).map(\.0).flatMap { question in
-                            Self.nearCopy(question, of: others) ? nil : question
-                        }
-                }) {
+                switch Self.freshQuestion(
+                    outcome, seen: &questions, others: others, repeats: "the rewritten question repeats another card's")
+                {
                 case .success(let text):
-                    let (question, answer) = Self.splitCard(text) ?? (text, cards[index].answer)
-                    let subject =
-                        GroundingWords.normalizedWords(answer) != GroundingWords.normalizedWords(cards[index].answer)
-                    cards[index] = Flashcards.Card(question: question, answer: answer, quote: cards[index].quote)
-                    provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .rewritten, note: subject
-                        ? "rephrased by \(engine.modelName), asking for the sentence's subject instead of the blank"
-                        : "rephrased by \(engine.modelName)"))
+                    let made = rewrittenCard(text, of: cards[index])
+                    cards[index] = made.card
+                    provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .rewritten, note: made.note))
                 case .failure(let kept):
                     provenance.append(ItemProvenance(path: "cards[\(index)]", kind: .extracted, note: kept.reason))
                 }
@@ -230,13 +219,9 @@ struct ItemRewriter: Sendable {
                     continue
                 }
                 let others = questions.indices.filter { $0 != index }.map { questions[$0].prompt }
-                switch Self.fresh(
-                    outcome, seen: &asked, repeats: "the rewritten question repeats another question",
-                    key: {
-                        Self.splitCard($0).map(\.0).flatMap { question in
-                            Self.nearCopy(question, of: others) ? nil : question
-                        }
-                }) {
+                switch Self.freshQuestion(
+                    outcome, seen: &asked, others: others, repeats: "the rewritten question repeats another question")
+                {
                 case .success(let text):
                     questions[index].prompt = Self.splitCard(text)?.0 ?? text
                     provenance.append(
@@ -352,6 +337,29 @@ struct ItemRewriter: Sendable {
             }
             return .success(text)
         }
+    }
+
+    /// A card's or a quiz question's rewrite (`outcome`) when its question is new among `seen`
+    /// and no near-copy of `others`, the list's other questions as they now stand: "What declared
+    /// itself the National Assembly?" beside "What year does the Third Estate declare itself the
+    /// National Assembly?" would fail the whole deck's validation. Else why the item stays extracted.
+    static func freshQuestion(
+        _ outcome: ItemOutcome, seen: inout Set<String>, others: [String], repeats: String
+    ) -> Result<String, ItemRejection> {
+        fresh(outcome, seen: &seen, repeats: repeats) { text in
+            splitCard(text).map(\.0).flatMap { question in nearCopy(question, of: others) ? nil : question }
+        }
+    }
+
+    /// The card a rewrite's `text` (its question, then its answer) makes of `card`, and its note:
+    /// a question that asks for the sentence's subject has the subject as its answer.
+    func rewrittenCard(_ text: String, of card: Flashcards.Card) -> (card: Flashcards.Card, note: String) {
+        let (question, answer) = Self.splitCard(text) ?? (text, card.answer)
+        let subject = GroundingWords.normalizedWords(answer) != GroundingWords.normalizedWords(card.answer)
+        let note = subject
+            ? "rephrased by \(engine.modelName), asking for the sentence's subject instead of the blank"
+            : "rephrased by \(engine.modelName)"
+        return (Flashcards.Card(question: question, answer: answer, quote: card.quote), note)
     }
 
     /// Whether `text` is a near-copy (``ItemRules/nearCopy(_:_:)``) of any of `others`.

@@ -497,8 +497,7 @@ struct PartJudge {
             else { return record }
             guard index < modelItems else {
                 return ItemProvenance(
-                    path: record.path, kind: .extracted,
-                    note: "added from the builtin engine's \(task.name) to reach the \(requested) asked for")
+                    path: record.path, kind: .extracted, note: Self.topUpNote(task, requested: requested))
             }
             // The model's item, found where it was in the answer (the items dropped before it shift it).
             let key = Self.itemKey(values[index])
@@ -512,6 +511,19 @@ struct PartJudge {
             return ItemProvenance(
                 path: record.path, kind: .repaired, note: "written by \(model); " + how.joined(separator: "; "))
         }
+    }
+
+    /// The note of an item added from the builtin engine's skeleton to reach the count asked for.
+    static func topUpNote(_ task: StudyTask, requested: Int) -> String {
+        "\(topUpOpening)\(task.name) to reach the \(requested) asked for"
+    }
+
+    private static let topUpOpening = "added from the builtin engine's "
+
+    /// Whether `record` is an item the judge added from the skeleton (``topUpNote(_:requested:)``):
+    /// one the model that wrote the part may still rephrase (``ItemRewriter/rewritingTopUps(_:items:)``).
+    static func isTopUp(_ record: ItemProvenance) -> Bool {
+        record.kind == .extracted && record.note?.hasPrefix(topUpOpening) == true
     }
 
     /// What tells a list's items apart: a card's question, a question's prompt, a node's label, a key point itself.

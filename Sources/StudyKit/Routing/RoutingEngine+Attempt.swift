@@ -133,14 +133,22 @@ extension RoutingEngine {
             storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
             throw error
         }
+        let shownMaterial = InjectedInstructions([document.title, sent].compactMap { $0 }.joined(separator: "\n"))
+            .stripped
         // A server model's copied key points, restated by it where it can (#53).
         if request.engine == .auto, kind == .remote, capability.restatesCopiedKeyPoints {
-            let material = InjectedInstructions([document.title, sent].compactMap { $0 }.joined(separator: "\n"))
-                .stripped
             (generated.result, generated.items) = await itemRewriter(
-                engine, request: request, material: material, log: log
+                engine, request: request, material: shownMaterial, log: log
             )
                 .restatingCopiedKeyPoints(generated.result, items: generated.items)
+        }
+        // The builtin items that filled the model's part, offered to the same model to rephrase,
+        // as the items of a part the builtin engine writes whole are (#53).
+        if request.engine == .auto, generated.judged, capability.rewritesTopUps {
+            (generated.result, generated.items) = await itemRewriter(
+                engine, request: request, material: shownMaterial, log: log
+            )
+                .rewritingTopUps(generated.result, items: generated.items)
         }
         if request.useCache {
             storeResult(generated.result, task: task, engine: engine, prompt: prompt, fitted: fitted)
