@@ -210,10 +210,7 @@ extension ItemRewriter {
         restated.keyPoints = points
         let size = AnyStudyResult.summary(summary).heldSize
         while true {
-            let issues = AnyStudyResult.summary(restated).validationIssues(size: size)
-                + Grounding.issues(in: .summary(restated), source: material)
-                + ModelAnswerRules.issues(in: .summary(restated), material: material)
-            let failing = issues.filter { $0.path.hasPrefix("keyPoints") }
+            let failing = partIssues(.summary(restated), size: size).filter { $0.path.hasPrefix("keyPoints") }
             guard let first = failing.first else { break }
             let rewrittenAt = Set(notes.filter { $0.value.kind == .rewritten }.map(\.key))
             let broken = rewrittenAt.filter { index in failing.contains { $0.path.hasPrefix("keyPoints[\(index)]") } }

@@ -84,9 +84,7 @@ extension ItemRewriter {
                 kept.removeAll()
                 break
             }
-            let failing = candidate.validationIssues(size: part.heldSize)
-                + Grounding.issues(in: candidate, source: material)
-                + ModelAnswerRules.issues(in: candidate, material: material)
+            let failing = partIssues(candidate, size: part.heldSize)
             guard let first = failing.first else {
                 shipped = candidate
                 break
@@ -203,7 +201,7 @@ extension ItemRewriter {
                     outcomes[index] = .rewritten(
                         AnyStudyResult.quiz(Quiz(questions: [questions[index]])).jsonValue["questions"]?.arrayValue?
                             .first ?? .null,
-                        note: "question rephrased by \(engine.modelName); choices extracted" + Self.fromTheSkeleton)
+                        note: questionRephrasedNote + Self.fromTheSkeleton)
                 case .failure(let kept):
                     outcomes[index] = .kept(kept.reason)
                 }

@@ -227,7 +227,7 @@ struct ItemRewriter: Sendable {
                     provenance.append(
                         ItemProvenance(
                             path: path, kind: .rewritten,
-                            note: "question rephrased by \(engine.modelName); choices extracted"))
+                            note: questionRephrasedNote))
                 case .failure(let kept):
                     provenance.append(ItemProvenance(path: path, kind: .extracted, note: kept.reason))
                 }
@@ -361,6 +361,16 @@ struct ItemRewriter: Sendable {
             : "rephrased by \(engine.modelName)"
         return (Flashcards.Card(question: question, answer: answer, quote: card.quote), note)
     }
+
+    /// What a part whose items were rewritten breaks, as the model's answer had to hold: its schema
+    /// at `size` (the items the part held), grounding in the material, and the model-answer rules.
+    func partIssues(_ result: AnyStudyResult, size: KitSize) -> [ValidationIssue] {
+        result.validationIssues(size: size) + Grounding.issues(in: result, source: material)
+            + ModelAnswerRules.issues(in: result, material: material)
+    }
+
+    /// The note of a quiz question whose prompt `engine` rephrased; its choices stay the skeleton's.
+    var questionRephrasedNote: String { "question rephrased by \(engine.modelName); choices extracted" }
 
     /// Whether `text` is a near-copy (``ItemRules/nearCopy(_:_:)``) of any of `others`.
     static func nearCopy(_ text: String, of others: [String]) -> Bool {
