@@ -74,6 +74,9 @@ extension ItemRewriter {
             return "the key point added “\(marker)”, which the sentence does not have"
         }
         if let changed = changedNumber(point, from: sentence) { return changed }
+        if let negation = droppedNegation(point, from: sentence) {
+            return "the key point left out the sentence's “\(negation)” and kept what it denies"
+        }
         let materialStems = Set(GroundingWords.contentStems(material))
         let sentenceStems = Set(GroundingWords.contentStems(sentence))
         let pointStems = Set(GroundingWords.contentStems(point))
@@ -101,6 +104,25 @@ extension ItemRewriter {
         }
         guard own * 2 <= shared else { return "the key point said more in words of its own than in its sentence's" }
         if let reason = ClaimCheck(material: material).misstatement(point) { return "the key point \(reason)" }
+        return nil
+    }
+
+    /// The words that deny what follows them; "t" is the end of a "n't" ("doesn't" is "doesn" and "t").
+    static let negations: Set<String> = ["no", "not", "never", "none", "nothing", "neither", "nor", "cannot", "t"]
+
+    /// The negation of `sentence` that `point`, which has none, leaves out while it keeps one of
+    /// the first two content words it denies; `nil` when there is none. A restatement that drops
+    /// the "no" says the opposite of its sentence: "The Moon reflects sunlight to create light."
+    /// for "The Moon makes no light of its own: we see it because it reflects sunlight." (#53,
+    /// session 67: the 1.5B's Moon summary, shipped `rewritten`).
+    static func droppedNegation(_ point: String, from sentence: String) -> String? {
+        guard !GroundingWords.normalizedWords(point).contains(where: negations.contains) else { return nil }
+        let pointStems = Set(GroundingWords.contentStems(point))
+        let words = GroundingWords.normalizedWords(sentence)
+        for (index, word) in words.enumerated() where negations.contains(word) {
+            let denied = GroundingWords.contentStems(words[(index + 1)...].prefix(6).joined(separator: " ")).prefix(2)
+            if denied.contains(where: pointStems.contains) { return word == "t" ? "n't" : word }
+        }
         return nil
     }
 

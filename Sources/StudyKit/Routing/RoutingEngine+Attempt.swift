@@ -317,7 +317,7 @@ extension RoutingEngine {
             // Why an answer judged item by item was refused, as its message gives it.
             var judgedProblems: [String]?
             do throws(SchemaError) {
-                let json: JSONValue
+                var json: JSONValue
                 if cut {
                     guard let salvaged = Self.finishedItemsAndCut(of: response.text) else {
                         throw SchemaError.truncated
@@ -328,6 +328,8 @@ extension RoutingEngine {
                     json = try JSONValue.parse(
                         ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
                 }
+                // Cards and quiz questions are not asked for their quotes: found here, before any check.
+                json = QuoteFinder.located(json, task: task, material: injected.stripped)
                 var strict: SchemaError?
                 do throws(SchemaError) {
                     if cut { throw SchemaError.truncated }

@@ -22,7 +22,7 @@ extension Grounding {
         guard supports(quote: quote, answer) else {
             return "does not hold the answer; quote the sentence of the material that says it"
         }
-        let asked = Set(contentWords(question.replacingOccurrences(of: "_", with: " "))).subtracting(askingWords)
+        let asked = askedWords(question)
         guard !asked.isEmpty else { return nil }
         let needed = min(2, asked.count)
         let bareNumber = answer.contains(where: \.isNumber) && !answer.contains(where: \.isLetter)
@@ -39,6 +39,21 @@ extension Grounding {
                 + "there); quote the sentence that says it"
         }
         return "has \(best) of the question's words; quote the sentence of the material that answers it"
+    }
+
+    /// How many of `question`'s own content words `sentence` says, when it carries the answer
+    /// (``supportProblem(question:answer:quote:)`` finds nothing wrong with it as the quote);
+    /// `nil` when it does not. How ``QuoteFinder`` ranks the material's sentences.
+    static func askedWordsSaid(question: String, answer: String, sentence: String) -> Int? {
+        guard supportProblem(question: question, answer: answer, quote: sentence) == nil else { return nil }
+        let said = contentWords(sentence)
+        return askedWords(question).filter { word in said.contains { sameWord(word, $0) } }.count
+    }
+
+    /// The content words of `question` that say what it is about (a cloze's blank aside), not
+    /// what kind of answer it wants.
+    private static func askedWords(_ question: String) -> Set<String> {
+        Set(contentWords(question.replacingOccurrences(of: "_", with: " "))).subtracting(askingWords)
     }
 
     /// The content words of `text`, lower-cased (as ``GroundingWords/contentStems(_:)`` picks them).

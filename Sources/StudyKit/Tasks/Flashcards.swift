@@ -60,7 +60,8 @@ public struct Flashcards: Generable, Codable, Equatable, Hashable {
     /// Creates a deck.
     public init(cards: [Card]) { self.cards = cards }
 
-    /// The schema: `cards`, each `kind` (optional), `question`, `answer`, `hint` (optional), `quote`.
+    /// The schema: `cards`, each `kind` (optional), `question`, `answer`, `hint` (optional), `quote`
+    /// (not asked of a model: ``QuoteFinder`` finds it in the material).
     public static let generationSchema: GenerationSchema = .object([
         .init("cards", description: "3 to 20 flashcards, each asking something different.",
               .array(
@@ -79,9 +80,10 @@ public struct Flashcards: Generable, Codable, Equatable, Hashable {
                           description: "Optional: a few words that narrow down a cloze's answer "
                             + "without giving it away.",
                           .string(maxLength: 80), optional: true),
+                    // Found in the material by studykit, not asked of the model (``QuoteFinder``).
                     .init("quote",
                           description: "The sentence of the material that supports the answer, copied word for word.",
-                          .string(maxLength: 500)),
+                          .string(maxLength: 500), asked: false),
                 ]),
                 minItems: 3, maxItems: 20, distinct: .field("question"))),
     ])
@@ -92,7 +94,7 @@ public struct Flashcards: Generable, Codable, Equatable, Hashable {
             let question = try card.string("question")
             let kind = try card.optionalString("kind").flatMap(Card.Kind.init(rawValue:))
             return Card(
-                question: question, answer: try card.string("answer"), quote: try card.string("quote"),
+                question: question, answer: try card.string("answer"), quote: try card.optionalString("quote") ?? "",
                 kind: kind, hint: try card.optionalString("hint"))
         }
     }
@@ -129,7 +131,8 @@ public struct Flashcards: Generable, Codable, Equatable, Hashable {
 extension Flashcards {
     /// Version 2: answers must also pass ``Grounding``. Version 3: cards have a kind (question
     /// or cloze) and an optional hint.
-    static let promptTemplateVersion = "flashcards/3"
+    /// Version 4: the model no longer copies each card's quote; ``QuoteFinder`` finds it (#53).
+    static let promptTemplateVersion = "flashcards/4"
     static let responseReserve = 1_200
     /// A deck merged from a long document's chunks holds at most 10 cards per chunk (an average
     /// chunk is asked for 8), and never fewer than the 20 one answer may hold.
@@ -139,9 +142,8 @@ extension Flashcards {
         fields: """
             - "cards": 3 to 20 cards, each asking something different, each an object with
               "kind" ("question", or "cloze" for a sentence of the material with _____ in place
-              of the answer), "question", "answer" (short, from the material), "hint" (optional,
-              a few words that narrow down a cloze's answer) and "quote" (the sentence of the
-              material that supports the answer, copied word for word).
+              of the answer), "question", "answer" (short, from the material) and "hint"
+              (optional, a few words that narrow down a cloze's answer).
             """)
     static let request = "Write flashcards for the document above as a JSON object with \"cards\"."
 }

@@ -315,7 +315,16 @@ enum Grounding {
                 message: "is not in the material; copy the sentence the line rests on from it word for word")]
         }
 
+        /// A model's card or question without a quote: ``QuoteFinder`` found no sentence that carries it.
+        func unquoted(_ path: String) -> [ValidationIssue] {
+            [ValidationIssue(
+                path: path + ".quote",
+                message: "is missing: no sentence of the material holds the answer and what the question asks; "
+                    + "ask about something the material says")]
+        }
+
         func cardIssues(_ card: Flashcards.Card, at path: String) -> [ValidationIssue] {
+            guard !card.quote.isEmpty else { return unquoted(path) }
             guard contains(quote: card.quote) else {
                 return [ValidationIssue(
                     path: path + ".quote",
@@ -329,6 +338,7 @@ enum Grounding {
         }
 
         func questionIssues(_ question: Quiz.Question, at path: String) -> [ValidationIssue] {
+            guard !question.quote.isEmpty else { return unquoted(path) }
             guard contains(quote: question.quote) else {
                 return [ValidationIssue(
                     path: path + ".quote",

@@ -87,6 +87,40 @@ struct RestatedKeyPointTests {
                 == example.problem)
     }
 
+    /// A restatement that drops its sentence's "no" or "not" and keeps what it denies says the opposite.
+    @Test(arguments: [
+        (
+            "Glass does not conduct electricity, so it is used to insulate the wires of a house.",
+            "Glass conducts electricity and so insulates the wires of a house.",
+            "the key point left out the sentence's “not” and kept what it denies"
+        ),
+        (
+            "Glass doesn't conduct electricity, so it is used to insulate the wires of a house.",
+            "Glass conducts electricity and so insulates the wires of a house.",
+            "the key point left out the sentence's “n't” and kept what it denies"
+        ),
+        // The negation kept, or what it denies left out: the rule has nothing to say.
+        (
+            "Glass does not conduct electricity, so it is used to insulate the wires of a house.",
+            "Because it does not conduct electricity, glass insulates the wires of a house.", nil
+        ),
+        (
+            "Glass does not conduct electricity, so it is used to insulate the wires of a house.",
+            "Glass insulates the wires of a house.", nil
+        ),
+        // The 1.5B's Moon summary (held-out, session 67), which shipped `rewritten`.
+        (
+            "The Moon makes no light of its own: we see it because it reflects sunlight.",
+            "The Moon reflects sunlight to create light.",
+            "the key point left out the sentence's “no” and kept what it denies"
+        ),
+    ] as [(String, String, String?)])
+    func aDroppedNegationIsRefused(sentence: String, point: String, problem: String?) {
+        #expect(ItemRewriter.droppedNegation(point, from: sentence).map {
+            "the key point left out the sentence's “\($0)” and kept what it denies"
+        } == problem)
+    }
+
     /// The 1.5B's restatements on the tuning half (session 66, live), judged against their notes.
     @Test(arguments: [
         (

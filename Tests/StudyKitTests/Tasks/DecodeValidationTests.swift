@@ -96,7 +96,8 @@ struct DecodeValidationTests {
         // Flashcards
         .init(name: "duplicate questions", task: .flashcards, edits: [("cards[2].question", "where does PHOTOSYNTHESIS  take place?")],
               expected: ["cards[2].question repeats cards[0].question; make every entry different"]),
-        .init(name: "missing quote", task: .flashcards, edits: [("cards[1].quote", nil)], expected: ["cards[1].quote is missing; add it"]),
+        // A card's quote is not asked of a model (QuoteFinder finds it): it may be left out; its answer may not.
+        .init(name: "missing answer", task: .flashcards, edits: [("cards[1].answer", nil)], expected: ["cards[1].answer is missing; add it"]),
         .init(name: "extra field in a card", task: .flashcards, edits: [("cards[0].difficulty", "easy")],
               expected: ["cards[0].difficulty is not an allowed field; remove it"]),
         .init(name: "cloze without a blank", task: .flashcards, edits: [("cards[0].kind", "cloze")],
