@@ -287,6 +287,16 @@ struct PartJudge {
                         fields["explanation"] = .string(cut)
                         how.append("the explanation cut to its first sentences")
                     }
+                    if let parsed = (try? Quiz(json: ["questions": .array([question])]))?.questions.first,
+                        let other = ItemRepairs.explainedAnswer(parsed, sentences: materialSentences),
+                        let quote = QuoteFinder.quote(
+                            question: parsed.prompt, answer: parsed.choices[other], sentences: materialSentences())
+                    {
+                        fields["answerIndex"] = .integer(other)
+                        fields["quote"] = .string(quote)
+                        how.append(
+                            "the right answer moved to “\(parsed.choices[other])”, as its explanation and the material say")
+                    }
                     if let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
                         let right = fields["answerIndex"]?.integerValue,
                         let answer = fields["choices"]?.arrayValue?[safe: right]?.stringValue,

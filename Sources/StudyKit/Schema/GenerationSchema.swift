@@ -37,7 +37,7 @@ public indirect enum GenerationSchema: Sendable, Hashable {
         public let isOptional: Bool
         /// Whether a model is asked for the member. One that only studykit writes (a long
         /// document's key points by section, ``Summary/sections``, by its own engine; a card's
-        /// and a quiz question's quote, found in the material by ``QuoteFinder``) is optional, left out of
+        /// hint, which a grammar would make a model write for every card) is optional, left out of
         /// the JSON Schema a model is given (``jsonSchema(strict:)``, its grammar) and of the
         /// ``fingerprint``, so the models' requests and cache keys are what they were; a result
         /// that holds it is still validated against it.

@@ -315,16 +315,7 @@ enum Grounding {
                 message: "is not in the material; copy the sentence the line rests on from it word for word")]
         }
 
-        /// A model's card or question without a quote: ``QuoteFinder`` found no sentence that carries it.
-        func unquoted(_ path: String) -> [ValidationIssue] {
-            [ValidationIssue(
-                path: path + ".quote",
-                message: "is missing: no sentence of the material holds the answer and what the question asks; "
-                    + "ask about something the material says")]
-        }
-
         func cardIssues(_ card: Flashcards.Card, at path: String) -> [ValidationIssue] {
-            guard !card.quote.isEmpty else { return unquoted(path) }
             guard contains(quote: card.quote) else {
                 return [ValidationIssue(
                     path: path + ".quote",
@@ -338,7 +329,6 @@ enum Grounding {
         }
 
         func questionIssues(_ question: Quiz.Question, at path: String) -> [ValidationIssue] {
-            guard !question.quote.isEmpty else { return unquoted(path) }
             guard contains(quote: question.quote) else {
                 return [ValidationIssue(
                     path: path + ".quote",
@@ -355,6 +345,14 @@ enum Grounding {
                 let problem = Grounding.supportProblem(question: question.prompt, answer: answer, quote: question.quote)
             {
                 issues.append(ValidationIssue(path: path + ".quote", message: problem))
+            }
+            if issues.isEmpty,
+                let other = ItemRepairs.explainedAnswer(question, sentences: { ItemRepairs.sentences(ofMaterial: source) })
+            {
+                issues.append(ValidationIssue(
+                    path: "\(path).answerIndex",
+                    message: "marks “\(question.choices[question.answerIndex])” right, but the explanation and the "
+                        + "material say “\(question.choices[other])”; mark the answer they say"))
             }
             let quoteWords = GroundingWords.normalizedWords(question.quote)
             for (index, choice) in question.choices.enumerated() where index != question.answerIndex {

@@ -56,18 +56,18 @@ public struct ItemCounts: Sendable, Equatable, Hashable {
 
     /// The tokens an answer holding these counts of `task`'s items is expected to take; `nil` for
     /// a task that counts nothing. Per item, about what Qwen2.5-Coder-1.5B wrote on the tuning
-    /// half (`benchmarks/calibration/answers.jsonl`): a card 100 with its quote and 65 without it,
-    /// a key point 45 (with 60 for the overview), a question with its choices 180 with its quote
-    /// and 110 without it, a branch with its children 80 (a quote was a third of a card's
-    /// characters and two fifths of a question's; ``QuoteFinder`` finds it now). The task's
+    /// half (`benchmarks/calibration/answers.jsonl`): a card with its quote 100 when it had a hint
+    /// too, and 75 since it has none (the Moon's 6 cards: 632 tokens, then 405), a key point 45
+    /// (with 60 for the overview), a question with its choices and quote 180, a branch with its
+    /// children 80. The task's
     /// response reserve is the most an answer may take, not what it takes: estimated at its
     /// reserve, a quiz of 5 questions was expected to take 116 s on the 1.5B and skipped with
     /// 112 s left, where its answers take 40–75 s (#53).
     func expectedResponseTokens(for task: StudyTask) -> Int? {
         switch task {
         case .summary: return 60 + 45 * keyPoints
-        case .flashcards: return 20 + 65 * cards
-        case .quiz: return 20 + 110 * questions
+        case .flashcards: return 20 + 75 * cards
+        case .quiz: return 20 + 180 * questions
         case .mindmap: return 20 + 80 * branches
         case .studyKit:
             return [StudyTask.summary, .flashcards, .quiz, .mindmap].reduce(60) {

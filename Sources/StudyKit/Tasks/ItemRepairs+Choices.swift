@@ -90,4 +90,30 @@ extension ItemRepairs {
         if ItemRules.problem(choice, .choice) != nil { return "was no answer" }
         return nil
     }
+
+    /// The choice that a question's explanation and the material both say is right, when the
+    /// question marks another (#53, session 67): the explanation says every content word of that
+    /// one choice and not of the marked one, and a sentence of the material that carries it says
+    /// more of the question's words than any sentence that carries the marked one; `nil` otherwise.
+    /// `sentences` (the material's) are split only when the explanation points elsewhere.
+    /// Qwen2.5-Coder-1.5B asked "What is the name of the phenomenon caused by the Moon's gravity
+    /// pulling on the Earth's oceans?", explained "Tides are caused mainly by the Moon's gravity …"
+    /// and marked "Solar eclipse" right; a sentence about solar eclipses names the Moon and the
+    /// Earth, so the question was grounded, and shipped wrong (session 65, the Moon handout).
+    static func explainedAnswer(_ question: Quiz.Question, sentences: () -> [String]) -> Int? {
+        guard let marked = question.answer, !Grounding.supports(quote: question.explanation, marked) else {
+            return nil
+        }
+        let explained = question.choices.indices.filter {
+            $0 != question.answerIndex && Grounding.supports(quote: question.explanation, question.choices[$0])
+        }
+        guard explained.count == 1, let other = explained.first else { return nil }
+        let material = sentences()
+        func said(_ answer: String) -> Int {
+            material.compactMap { Grounding.askedWordsSaid(question: question.prompt, answer: answer, sentence: $0) }
+                .max() ?? -1
+        }
+        let carried = said(question.choices[other])
+        return carried >= 0 && carried > said(marked) ? other : nil
+    }
 }

@@ -52,8 +52,9 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
     /// Creates a quiz.
     public init(questions: [Question]) { self.questions = questions }
 
-    /// The schema: `questions`, each `prompt`, `choices`, `answerIndex`, `explanation`, `quote` (not
-    /// asked of a model: ``QuoteFinder`` finds it in the material).
+    /// The schema: `questions`, each `prompt`, `choices`, `answerIndex`, `explanation`, `quote`
+    /// (``QuoteFinder`` finds one left out). Asked without quotes, Qwen2.5-Coder-1.5B wrote
+    /// choices as long as the quotes it saved, and looped on two of four quizzes (#53, session 67).
     public static let generationSchema: GenerationSchema = .object([
         .init("questions", description: "3 to 10 multiple-choice questions, each asking something different.",
               .array(
@@ -67,11 +68,10 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
                           .integer(minimum: 0, maximum: choiceCount - 1)),
                     .init("explanation", description: "Why that answer is right, from the material.",
                           .string(maxLength: 600)),
-                    // Found in the material by studykit, not asked of the model (``QuoteFinder``).
                     .init("quote",
                           description: "The sentence of the material that supports the right answer, "
                             + "copied word for word.",
-                          .string(maxLength: 500), asked: false),
+                          .string(maxLength: 500)),
                 ]),
                 minItems: 3, maxItems: 10, distinct: .field("prompt"))),
     ])
@@ -82,7 +82,7 @@ public struct Quiz: Generable, Codable, Equatable, Hashable {
             Question(
                 prompt: try question.string("prompt"), choices: try question.strings("choices"),
                 answerIndex: try question.integer("answerIndex"), explanation: try question.string("explanation"),
-                quote: try question.optionalString("quote") ?? "")
+                quote: try question.string("quote"))
         }
     }
 
@@ -115,10 +115,7 @@ extension Quiz {
     /// Qwen2.5-Coder-1.5B wrote sentence-long choices that ran over 200 characters, copied the quote,
     /// or added words to the right answer, and lost every question of its acids-bases and
     /// binary-search quizzes to those three rules).
-    /// Version 5: the model no longer copies each question's quote; ``QuoteFinder`` finds it (#53,
-    /// session 67: a third of what Qwen2.5-Coder-1.5B wrote for a quiz, which kept its quiz out of
-    /// the kit's time).
-    static let promptTemplateVersion = "quiz/5"
+    static let promptTemplateVersion = "quiz/4"
     static let responseReserve = 1_200
     /// A quiz merged from a long document's chunks holds at most 5 questions per chunk (an
     /// average chunk is asked for 4), and never fewer than the 10 one answer may hold.
@@ -129,9 +126,10 @@ extension Quiz {
             - "questions": 3 to 10 questions, each asking something different, each an object with
               "prompt", "choices" (exactly 4 different answers, one right, each a term, a number
               or a short phrase of a few words, not a sentence), "answerIndex" (the
-              position of the right answer, 0 to 3) and "explanation" (why it is right, in the
-              words of the material). Ask what the material teaches; never ask about the
-              document itself (its title, its name, its course, week or session).
+              position of the right answer, 0 to 3), "explanation" (why it is right) and "quote"
+              (the sentence of the document that supports the right answer, copied word for word;
+              the right answer's words must be in it). Ask what the material teaches; never ask
+              about the document itself (its title, its name, its course, week or session).
             """)
     static let request = "Write a quiz on the document above as a JSON object with \"questions\"."
 }

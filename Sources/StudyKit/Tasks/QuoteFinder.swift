@@ -1,25 +1,23 @@
 import Foundation
 
-/// The quotes of a model's cards and quiz questions, found in the material by studykit rather
-/// than copied out by the model (#53, session 67).
+/// A quote for a model's card or quiz question that came without one, found in the material
+/// (#53, session 67): a server that is given a JSON Schema rather than a grammar may leave a
+/// member out, and a quiz question whose right answer is moved
+/// (``ItemRepairs/explainedAnswer(_:sentences:)``) needs the sentence that says the new one.
 ///
 /// A quote is the material's sentence that holds an item's answer and what its question asks
-/// (``Grounding/supportProblem(question:answer:quote:)``). Models were asked to copy it word for
-/// word, and it was half of what they wrote: Qwen2.5-Coder-1.5B spent about 50 of a card's 100
-/// tokens on it, at 14 tokens a second on two cores, and its quotes often named another
-/// sentence, so the judge replaced them with the one that carries the answer anyway. The
-/// schemas no longer ask for it (``GenerationSchema/Property/isAsked``); each item a model
-/// writes gets, before it is validated, the sentence of the material (at most
-/// ``maxLength`` characters) that says the most of its question's content words among those
-/// that carry its answer, the first of them on a tie. An item no sentence carries keeps an
-/// empty quote, and ``Grounding`` drops it as it dropped a quote the material does not hold.
-/// A quote the model wrote all the same is left for the judge, as before.
+/// (``Grounding/supportProblem(question:answer:quote:)``): of those (at most ``maxLength``
+/// characters), the one that says the most of the question's content words, the first on a tie.
+/// An item no sentence carries keeps no quote, and the schema's check drops it. A
+/// quote the model wrote is left for the judge, as before. Asked for no quotes at all,
+/// Qwen2.5-Coder-1.5B wrote the same card again until the loop guard stopped it (the Moon and
+/// the Black Death, session 67), so the models are still asked for them.
 enum QuoteFinder {
     /// The longest sentence a quote may be (the schemas' limit).
     static let maxLength = 500
 
     /// `json`, a model's answer for `task`, with a quote for each card and quiz question that
-    /// has none (a whole kit's deck and quiz too); any other answer as it is.
+    /// has none and that a sentence carries (a whole kit's deck and quiz too); any other answer as it is.
     static func located(_ json: JSONValue, task: StudyTask, material: String) -> JSONValue {
         // The material's sentences, split only when an item needs a quote, and then once.
         var split: [String]?
@@ -81,7 +79,8 @@ enum QuoteFinder {
             items.map { item in
                 guard var fields = item.objectValue, fields["quote"] == nil, let (question, answer) = asked(fields)
                 else { return item }
-                fields["quote"] = .string(quote(question: question, answer: answer, sentences: sentences()) ?? "")
+                guard let found = quote(question: question, answer: answer, sentences: sentences()) else { return item }
+                fields["quote"] = .string(found)
                 return .object(fields)
             })
         return .object(object)

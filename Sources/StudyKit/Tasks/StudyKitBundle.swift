@@ -30,7 +30,7 @@ public struct StudyKitBundle: Generable, Codable, Equatable, Hashable {
               Headline.generationSchema),
         .init("summary", description: "An overview of 2 to 3 sentences and 3 to 8 key points.",
               Summary.generationSchema),
-        .init("flashcards", description: "3 to 20 question and answer cards.",
+        .init("flashcards", description: "3 to 20 question and answer cards, each with a supporting quote.",
               Flashcards.generationSchema),
         .init("quiz", description: "3 to 10 multiple-choice questions with 4 choices each.", Quiz.generationSchema),
         .init("mindMap", description: "A central topic with 2 to 8 branches, at most 3 levels deep.",
@@ -83,7 +83,7 @@ extension StudyKitBundle {
     /// Version 2: answers must also pass ``Grounding``. Version 3: cards have a kind and an optional hint.
     /// Version 4: the quiz's questions are asked for their "quote", which the schema always
     /// required, and for short choices (as ``Quiz``'s version 4).
-    /// Version 5: no quotes are asked for; ``QuoteFinder`` finds them (as ``Flashcards``' version 4).
+    /// Version 5: a card's quote first and no hint (as ``Flashcards``' version 4).
     static let promptTemplateVersion = "import/5"
     /// Room for a typical kit (about 8 cards and 5 questions); the kit runs on the large remote window.
     static let responseReserve = 2_048
@@ -92,10 +92,12 @@ extension StudyKitBundle {
         fields: """
             - "headline": "title" (at most 6 words, no quotation marks) and "blurb" (one sentence).
             - "summary": "overview" (2 to 3 sentences) and "keyPoints" (3 to 8 distinct points).
-            - "flashcards": "cards", 3 to 20, each with "kind" ("question", or "cloze" for a
-              sentence with _____ in place of the answer), "question", "answer" and "hint" (optional).
+            - "flashcards": "cards", 3 to 20, each with "quote" (the sentence of the material the
+              card is about, word for word), "kind" ("question", or "cloze" for a sentence with
+              _____ in place of the answer), "question" and "answer".
             - "quiz": "questions", 3 to 10, each with "prompt", "choices" (exactly 4 different, each
-              a term, a number or a short phrase), "answerIndex" (0 to 3) and "explanation".
+              a term, a number or a short phrase), "answerIndex" (0 to 3), "explanation" and "quote"
+              (the sentence of the material that says the right answer, word for word).
             - "mindMap": "centralTopic" and "branches" (2 to 8), each with "label" and "children";
               children have "label" and "children"; grandchildren have only "label".
             Prefer fewer, better items over many: the whole reply must stay short.

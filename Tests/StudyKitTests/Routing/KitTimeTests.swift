@@ -30,7 +30,7 @@ struct KitTimeTests {
 
     @Test func partsGoToARemoteModelShortestExpectedAnswerFirst() {
         #expect(KitAssembler.remoteOrder(.standard) == [.summary, .mindmap, .flashcards, .quiz])
-        // Three cards (215 tokens) are a shorter answer than five key points (285).
+        // Three cards (245 tokens) are a shorter answer than five key points (285).
         let fewCards = ItemCounts(cards: 3, questions: 5, keyPoints: 5, branches: 4)
         #expect(KitAssembler.remoteOrder(fewCards) == [.flashcards, .summary, .mindmap, .quiz])
     }
@@ -46,10 +46,10 @@ struct KitTimeTests {
     static let limits: [Limit] = [
         // Four branches are expected in 340 tokens: twice that, under the 800 reserve.
         Limit(task: .mindmap, counts: .standard, reserve: 800, limit: 680),
-        // Six cards in 410 tokens: twice that, under the 1,200 reserve.
-        Limit(task: .flashcards, counts: .standard, reserve: 1_200, limit: 820),
-        Limit(task: .flashcards, counts: ItemCounts(cards: 3, questions: 3, keyPoints: 3, branches: 2), reserve: 1_200, limit: 430),
-        // Ten questions in 1,120 tokens: twice that is over the reserve, which holds.
+        // Six cards in 470 tokens: twice that, under the 1,200 reserve.
+        Limit(task: .flashcards, counts: .standard, reserve: 1_200, limit: 940),
+        Limit(task: .flashcards, counts: ItemCounts(cards: 3, questions: 3, keyPoints: 3, branches: 2), reserve: 1_200, limit: 490),
+        // Ten questions in 1,820 tokens: more than the reserve, which holds.
         Limit(
             task: .quiz, counts: ItemCounts(cards: 6, questions: 10, keyPoints: 5, branches: 4), reserve: 1_200,
             limit: 1_200),
@@ -64,10 +64,10 @@ struct KitTimeTests {
     }
 
     @Test func aPartIsEstimatedAtWhatItsItemsTakeNotAtItsReserve() {
-        // A quiz of 5 questions: 570 tokens expected, not the 1,200 of its reserve.
-        #expect(ItemCounts.standard.expectedResponseTokens(for: .quiz) == 570)
+        // A quiz of 5 questions: 920 tokens expected, not the 1,200 of its reserve.
+        #expect(ItemCounts.standard.expectedResponseTokens(for: .quiz) == 920)
         #expect(ItemCounts.standard.expectedResponseTokens(for: .headline) == nil)
         let kit = ItemCounts.standard.expectedResponseTokens(for: .studyKit) ?? 0
-        #expect(kit == 60 + 285 + 410 + 570 + 340)
+        #expect(kit == 60 + 285 + 470 + 920 + 340)
     }
 }

@@ -221,7 +221,7 @@ struct RoutingEngineTests {
             {"question":"What does mitosis divide?","answer":"The nucleus.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."},
             {"question":"How many nuclei?","answer":"Two.","quote":"Mitosis is the division of one cell nucleus into two identical nuclei."}]}
             """#
-        let local = ScriptedModel(.local, window: 4096, steps: [.answer(invented), .answer(invented)])
+        let local = ScriptedModel(.local, window: 3072, steps: [.answer(invented), .answer(invented)])
         var request = RoutingRequest(task: .flashcards, document: document, useCache: false)
         request.engine = .local
         await #expect(throws: RoutingError.self) { _ = try await RoutingEngine(local: local, remote: ScriptedModel(.remote)).run(request) }

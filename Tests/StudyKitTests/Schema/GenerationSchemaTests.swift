@@ -86,9 +86,8 @@ struct GenerationSchemaTests {
     @Test func propertiesAreEmittedInDeclaredOrder() {
         let schema = Quiz.generationSchema.jsonSchema(strict: false)
         let question = schema["properties"]?["questions"]?["items"]
-        // The quote is not asked of a model (QuoteFinder finds it in the material).
-        #expect(question?["properties"]?.objectValue?.keys == ["prompt", "choices", "answerIndex", "explanation"])
-        #expect(question?["required"] == ["prompt", "choices", "answerIndex", "explanation"])
+        #expect(question?["properties"]?.objectValue?.keys == ["prompt", "choices", "answerIndex", "explanation", "quote"])
+        #expect(question?["required"] == ["prompt", "choices", "answerIndex", "explanation", "quote"])
     }
 
     @Test func mindMapIsUnrolledToThreeLevels() {

@@ -3,8 +3,8 @@ import Testing
 
 @testable import StudyKit
 
-/// Models write cards and quiz questions without quotes; studykit finds each one's sentence in
-/// the material (#53, session 67), and an item no sentence carries is dropped.
+/// A model's card or quiz question that comes without a quote gets the material's sentence that
+/// carries it (#53, session 67), and an item no sentence carries is dropped.
 @Suite("A model's cards and questions get their quotes from the material")
 struct QuoteFinderTests {
     /// A page written for these tests (on no topic of `samples/eval`).
@@ -48,16 +48,14 @@ struct QuoteFinderTests {
         #expect(quote?.hasPrefix("The Fresnel lens") == true)
     }
 
-    @Test func aCardNoSentenceCarriesIsDroppedWithItsReason() throws {
+    @Test func aCardNoSentenceCarriesGetsNoQuoteAndTheSchemaAsksForIt() throws {
         let deck = try Self.json("""
             {"cards": [{"kind": "question", "question": "What colour is a lighthouse painted?", "answer": "red"}]}
             """)
         let found = QuoteFinder.located(deck, task: .flashcards, material: Self.material)
-        let cards = try Flashcards(json: found).cards
-        #expect(cards.first?.quote == "")
-        let issues = Grounding.issues(in: .flashcards(Flashcards(cards: cards)), source: Self.material)
-        #expect(issues.map(\.path) == ["cards[0].quote"])
-        #expect(issues.first?.message.hasPrefix("is missing: no sentence of the material holds the answer") == true)
+        #expect(found == deck)
+        #expect(Flashcards.generationSchema.validationIssues(for: found).map(\.description).contains(
+            "cards[0].quote is missing; add it"))
     }
 
     @Test func aQuizQuestionIsQuotedForItsRightChoiceAndAQuoteAlreadyWrittenStays() throws {
@@ -88,18 +86,34 @@ struct QuoteFinderTests {
         #expect(question?["quote"]?.stringValue?.hasPrefix("Most lighthouses") == true)
     }
 
-    @Test func noModelIsAskedForAQuoteButAResultIsStillCheckedAgainstIt() throws {
-        for task in [StudyTask.flashcards, .quiz, .studyKit] {
-            #expect(!task.generationSchema.jsonSchema(strict: false).compactText.contains("\"quote\""))
-            #expect(!task.generationSchema.jsonSchema(strict: true).compactText.contains("\"quote\""))
-            #expect(!task.instructions.contains("\"quote\""))
-        }
+    @Test func aCardIsAskedForItsQuoteFirstAndForNoHintAndAResultIsStillCheckedAgainstBoth() throws {
+        let card = Flashcards.generationSchema.jsonSchema(strict: false)["properties"]?["cards"]?["items"]
+        #expect(card?["properties"]?.objectValue?.keys == ["quote", "kind", "question", "answer"])
+        #expect(Flashcards.instructions.contains("\"quote\" (the sentence of the material the card is about"))
+        #expect(!Flashcards.instructions.contains("\"hint\""))
         let long = String(repeating: "word ", count: 120)
         let deck = try Self.json("""
             {"cards": [{"question": "Who invented the Fresnel lens?", "answer": "Augustin Fresnel", "quote": "\(long)"},
-             {"question": "What does a lighthouse warn ships away from?", "answer": "rocks", "quote": "x"},
-             {"question": "How many lighthouses run automatically?", "answer": "most", "quote": "y"}]}
+             {"question": "What does a lighthouse warn ships away from?", "answer": "rocks", "hint": "\(long)",
+              "quote": "A lighthouse warns ships away from rocks."},
+             {"question": "How many lighthouses run automatically?", "answer": "most", "quote": "Most run."}]}
             """)
-        #expect(StudyTask.flashcards.generationSchema.validationIssues(for: deck).map(\.path) == ["cards[0].quote"])
+        #expect(Flashcards.generationSchema.validationIssues(for: deck).map(\.path) == ["cards[0].quote", "cards[1].hint"])
+    }
+
+    @Test func aQuestionMarkedWrongByItsOwnExplanationIsMovedToTheAnswerItExplains() {
+        let sentences = { ItemRepairs.sentences(ofMaterial: Self.material) }
+        var question = Quiz.Question(
+            prompt: "What does the Fresnel lens bend into a narrow beam?",
+            choices: ["sailors", "the lamp's light", "ships", "rocks"], answerIndex: 3,
+            explanation: "The Fresnel lens bends the lamp's light into a narrow beam.", quote: "")
+        #expect(ItemRepairs.explainedAnswer(question, sentences: sentences) == 1)
+        // The explanation says the marked answer: nothing to move.
+        question.answerIndex = 1
+        #expect(ItemRepairs.explainedAnswer(question, sentences: sentences) == nil)
+        // An explanation that names two choices decides nothing.
+        question.answerIndex = 3
+        question.explanation = "The lamp's light warns ships."
+        #expect(ItemRepairs.explainedAnswer(question, sentences: sentences) == nil)
     }
 }
