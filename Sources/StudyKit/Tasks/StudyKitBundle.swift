@@ -94,7 +94,7 @@ extension StudyKitBundle {
             - "summary": "overview" (2 to 3 sentences) and "keyPoints" (3 to 8 distinct points).
             - "flashcards": "cards", 3 to 20, each with "quote" (the sentence of the material the
               card is about, word for word), "kind" ("question", or "cloze" for a sentence with
-              _____ in place of the answer), "question" and "answer".
+              _____ in place of the answer), "question" and "answer" (both in the quote's words).
             - "quiz": "questions", 3 to 10, each with "prompt", "choices" (exactly 4 different, each
               a term, a number or a short phrase), "answerIndex" (0 to 3), "explanation" and "quote"
               (the sentence of the material that says the right answer, word for word).
