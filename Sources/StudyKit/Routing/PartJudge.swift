@@ -295,7 +295,8 @@ struct PartJudge {
                         fields["answerIndex"] = .integer(other)
                         fields["quote"] = .string(quote)
                         how.append(
-                            "the right answer moved to “\(parsed.choices[other])”, as its explanation and the material say")
+                            "the right answer moved to “\(parsed.choices[other])”, "
+                                + "as its explanation and the material say")
                     }
                     if let prompt = fields["prompt"]?.stringValue, let quote = fields["quote"]?.stringValue,
                         let right = fields["answerIndex"]?.integerValue,

@@ -347,7 +347,8 @@ enum Grounding {
                 issues.append(ValidationIssue(path: path + ".quote", message: problem))
             }
             if issues.isEmpty,
-                let other = ItemRepairs.explainedAnswer(question, sentences: { ItemRepairs.sentences(ofMaterial: source) })
+                let other = ItemRepairs.explainedAnswer(
+                    question, sentences: { ItemRepairs.sentences(ofMaterial: source) })
             {
                 issues.append(ValidationIssue(
                     path: "\(path).answerIndex",
