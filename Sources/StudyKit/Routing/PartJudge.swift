@@ -220,13 +220,8 @@ struct PartJudge {
         guard var object = value.objectValue else { return [:] }
         var repairs: [String: String] = [:]
         // The material's sentences, split only when a quote is to be replaced, and then once.
-        var split: [String]?
-        func materialSentences() -> [String] {
-            if let split { return split }
-            let sentences = ItemRepairs.sentences(ofMaterial: material)
-            split = sentences
-            return sentences
-        }
+        let split = ItemRepairs.MaterialSentences(material)
+        func materialSentences() -> [String] { split.all }
         switch task {
         case .mindmap:
             if let topic = object["centralTopic"]?.stringValue, let cut = ItemRepairs.headPhrase(topic, maxWords: 8) {

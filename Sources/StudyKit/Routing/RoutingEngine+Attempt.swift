@@ -328,7 +328,7 @@ extension RoutingEngine {
                     json = try JSONValue.parse(
                         ModelOutputText.unfenced(response.text), allowingRawControlCharacters: true)
                 }
-                // Cards and quiz questions are not asked for their quotes: found here, before any check.
+                // A card or quiz question that came without its quote gets one here, before any check.
                 json = QuoteFinder.located(json, task: task, material: injected.stripped)
                 var strict: SchemaError?
                 do throws(SchemaError) {

@@ -213,6 +213,8 @@ enum Grounding {
 
         /// The material's sentences, to compare a reworded statement with (#53).
         private lazy var claims = ClaimCheck(material: source)
+        /// Its sentences as the repairs split them, for a quiz answer its explanation points away from.
+        private lazy var sentences = ItemRepairs.sentences(ofMaterial: source)
 
         init(_ source: String) {
             self.source = source
@@ -347,8 +349,7 @@ enum Grounding {
                 issues.append(ValidationIssue(path: path + ".quote", message: problem))
             }
             if issues.isEmpty,
-                let other = ItemRepairs.explainedAnswer(
-                    question, sentences: { ItemRepairs.sentences(ofMaterial: source) })
+                let other = ItemRepairs.explainedAnswer(question, sentences: { self.sentences })
             {
                 issues.append(ValidationIssue(
                     path: "\(path).answerIndex",

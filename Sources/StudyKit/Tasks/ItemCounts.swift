@@ -59,10 +59,9 @@ public struct ItemCounts: Sendable, Equatable, Hashable {
     /// half (`benchmarks/calibration/answers.jsonl`): a card with its quote 100 when it had a hint
     /// too, and 75 since it has none (the Moon's 6 cards: 632 tokens, then 405), a key point 45
     /// (with 60 for the overview), a question with its choices and quote 180, a branch with its
-    /// children 80. The task's
-    /// response reserve is the most an answer may take, not what it takes: estimated at its
-    /// reserve, a quiz of 5 questions was expected to take 116 s on the 1.5B and skipped with
-    /// 112 s left, where its answers take 40–75 s (#53).
+    /// children 80. The task's response reserve is the most an answer may take, not what it
+    /// takes: estimated at its reserve, a quiz of 5 questions was expected to take 116 s on the
+    /// 1.5B and skipped with 112 s left, where its answers take 40–75 s (#53).
     func expectedResponseTokens(for task: StudyTask) -> Int? {
         switch task {
         case .summary: return 60 + 45 * keyPoints

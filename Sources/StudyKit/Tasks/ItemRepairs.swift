@@ -204,6 +204,15 @@ enum ItemRepairs {
         material.split(whereSeparator: \.isNewline).flatMap { SentenceSplitter().split(String($0)).map(\.text) }
     }
 
+    /// A material's sentences (``sentences(ofMaterial:)``), split the first time a repair asks for
+    /// them and then kept: most answers need none.
+    final class MaterialSentences {
+        private let material: String
+        private(set) lazy var all = ItemRepairs.sentences(ofMaterial: material)
+
+        init(_ material: String) { self.material = material }
+    }
+
     /// `text`'s first whole sentences that fit `maxLength`, when it is longer; `nil` when it fits
     /// or its first sentence alone does not.
     static func firstSentences(_ text: String, maxLength: Int) -> String? {

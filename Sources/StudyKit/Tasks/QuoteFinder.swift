@@ -20,13 +20,8 @@ enum QuoteFinder {
     /// has none and that a sentence carries (a whole kit's deck and quiz too); any other answer as it is.
     static func located(_ json: JSONValue, task: StudyTask, material: String) -> JSONValue {
         // The material's sentences, split only when an item needs a quote, and then once.
-        var split: [String]?
-        func sentences() -> [String] {
-            if let split { return split }
-            let found = ItemRepairs.sentences(ofMaterial: material)
-            split = found
-            return found
-        }
+        let split = ItemRepairs.MaterialSentences(material)
+        func sentences() -> [String] { split.all }
         func cards(_ deck: JSONValue) -> JSONValue {
             filled(deck, list: "cards", sentences: sentences) { fields in
                 guard let question = fields["question"]?.stringValue, let answer = fields["answer"]?.stringValue
