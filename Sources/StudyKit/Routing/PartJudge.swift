@@ -22,10 +22,6 @@ struct PartJudge {
     let material: String
     /// The counts the part was asked for.
     let counts: ItemCounts
-    /// The counts the part shows, when fewer items were asked for so that the answer ends before
-    /// the server's request deadline (``RoutingEngine/countsWithinDeadline(_:engine:)``): the
-    /// skeleton tops the part up to them. `nil`: the counts asked for.
-    var shownCounts: ItemCounts? = nil
     /// The model that wrote the answer, for the items' notes.
     let model: String
     /// The builtin engine's result for the same task on the whole material, or `nil` when it
@@ -56,13 +52,6 @@ struct PartJudge {
         return try judgePart(json, task: task, skeleton: skeleton)
     }
 
-    /// Whether `json`, an answer for `task`, has fewer items than the part shows
-    /// (``shownCounts``): it is then topped up even when it passes whole.
-    func isShort(_ json: JSONValue, task: StudyTask) -> Bool {
-        guard let (list, shown) = shownCounts?.counted(task) else { return false }
-        return (json[list]?.arrayValue?.count ?? 0) < shown
-    }
-
     // MARK: one part
 
     private func judgePart(_ json: JSONValue, task: StudyTask, skeleton: AnyStudyResult?) throws(SchemaError) -> Judged
@@ -70,9 +59,8 @@ struct PartJudge {
         guard let (list, requested) = counts.counted(task), json.objectValue != nil else {
             throw .invalid([ValidationIssue(path: "", message: "is not an object with the part's fields")])
         }
-        // A part that passes whole ships as the model wrote it, as any valid answer does (one
-        // asked for fewer items than it shows is topped up below).
-        if !isShort(json, task: task), let whole = try? decodeResult(for: task, json: json), Grounding.issues(in: whole, source: material).isEmpty,
+        // A part that passes whole ships as the model wrote it, as any valid answer does.
+        if let whole = try? decodeResult(for: task, json: json), Grounding.issues(in: whole, source: material).isEmpty,
             ModelAnswerRules.issues(in: whole, material: material).isEmpty
         {
             let items = ItemProvenance.written(in: whole, model: model, material: material, cached: false)
@@ -126,11 +114,9 @@ struct PartJudge {
         }
         // Top up from the skeleton, in its order, with what passes every rule beside the model's
         // items: to the count asked for, and never below what one answer must hold.
-        // The count the part shows: the one asked for, or more when fewer were asked for to end in time.
-        let shown = max(requested, shownCounts?.counted(task)?.count ?? requested)
-        var target = shown
+        var target = requested
         if case .array(_, let minimum, _, _)? = task.generationSchema.at([.member(list)]) {
-            target = max(target, minimum)
+            target = max(requested, minimum)
         }
         var items = written
         var toppedUp = 0
@@ -149,7 +135,7 @@ struct PartJudge {
         let ungrounded = Grounding.issues(in: result, source: material)
         guard ungrounded.isEmpty else { throw .invalid(ungrounded) }
         let made = provenance(
-            result, task: task, list: list, modelItems: written.count, requested: shown,
+            result, task: task, list: list, modelItems: written.count, requested: requested,
             original: value[list]?.arrayValue ?? [],
             repairs: repairs, replaced: replaced)
         return Judged(result: result, items: made, dropped: kept.dropped, repaired: repairs.count, toppedUp: toppedUp)
@@ -516,12 +502,8 @@ struct PartJudge {
                 values.indices.contains(index)
             else { return record }
             guard index < modelItems else {
-                var note = Self.topUpNote(task, requested: requested)
-                if let asked = counts.counted(task)?.count, asked < requested {
-                    note += "; the model was asked for \(asked), so that its answer ends before the server's "
-                        + "request deadline"
-                }
-                return ItemProvenance(path: record.path, kind: .extracted, note: note)
+                return ItemProvenance(
+                    path: record.path, kind: .extracted, note: Self.topUpNote(task, requested: requested))
             }
             // The model's item, found where it was in the answer (the items dropped before it shift it).
             let key = Self.itemKey(values[index])

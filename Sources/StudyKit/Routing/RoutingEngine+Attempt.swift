@@ -5,25 +5,12 @@ import Foundation
 extension RoutingEngine {
 
     func attempt(
-        _ asked: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool,
+        _ request: RoutingRequest, engine: any LanguageModel, decision: Backend, mayEscalate: Bool,
         fallbacks: [FallbackStep],
         log: AttemptLog, halfRepairs: Bool = false
     ) async throws -> RoutedResult {
         let kind = engine.kind
-        let task = asked.task
-        // A part whose answer would run past the server's request deadline asks for fewer items,
-        // and shows the count it was asked for, topped up from the builtin engine (#53).
-        let shown = asked.counts
-        var lowered = asked
-        if let fewer = await countsWithinDeadline(asked, engine: engine),
-            let items = fewer.counted(task), let wanted = shown.counted(task)?.count
-        {
-            note(
-                "\(kind.rawValue): asking for \(items.count) \(items.list) of \(wanted), so that the answer ends "
-                    + "before the server's \(CapabilityPolicy.seconds(engine.generationDeadline ?? 0)) request deadline")
-            lowered.counts = fewer
-        }
-        let request = lowered
+        let task = request.task
         let document = request.document
         let partLine = Self.requestLine(request)
         let whole = Self.wholePrompt(request)
@@ -141,7 +128,6 @@ extension RoutingEngine {
                 task: task, engine: engine, prompt: prompt,
                 material: [document.title, sent].compactMap { $0 }.joined(separator: "\n"),
                 document: document, reserve: limit, key: key, log: log, deadline: request.budget, counts: counts,
-                shownCounts: request.counts == shown ? nil : shown,
                 stopsCopies: request.engine == .auto, halfRepairs: halfRepairs)
         } catch {
             storeRefusal(error, task: task, engine: engine, prompt: prompt, fitted: fitted.cut, request: request)
@@ -224,8 +210,8 @@ extension RoutingEngine {
     func generateValidated(
         task: StudyTask, engine: any LanguageModel, prompt: String, material: String, document: Document, reserve: Int,
         key: AttemptKey,
-        log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard, shownCounts: ItemCounts? = nil,
-        stopsCopies: Bool = false, halfRepairs: Bool = false
+        log: AttemptLog, deadline: TimeBudget? = nil, counts: ItemCounts = .standard, stopsCopies: Bool = false,
+        halfRepairs: Bool = false
     ) async throws -> Generated {
         let started = clock.now()
         var spent = Usage(promptTokens: 0, completionTokens: 0)
@@ -234,8 +220,8 @@ extension RoutingEngine {
         do {
             let judge = { @Sendable (model: String) -> PartJudge in
                 PartJudge(
-                    material: InjectedInstructions(material).stripped, counts: counts, shownCounts: shownCounts,
-                    model: model, skeleton: self.skeleton(task, document: document))
+                    material: InjectedInstructions(material).stripped, counts: counts, model: model,
+                    skeleton: self.skeleton(task, document: document))
             }
             // The builtin engine's headline, made only when a headline answer needs an item of it.
             let builtinHeadline: @Sendable () -> AnyStudyResult? = { self.skeleton(.headline, document: document) }
@@ -349,8 +335,7 @@ extension RoutingEngine {
                     if cut { throw SchemaError.truncated }
                     let result = try decodeResult(for: task, json: json)
                     let issues = Self.answerIssues(result, language: language, injected: injected)
-                    // One asked for fewer items than its part shows goes to the judge, to be topped up.
-                    if issues.all.isEmpty, judge?(response.model).isShort(json, task: task) != true {
+                    if issues.all.isEmpty {
                         return Generated(result: result, model: response.model, usage: usage, reasked: round == 1)
                     }
                     // A part not judged item by item (Feynman gaps, podcast turns) drops what still
