@@ -9,9 +9,11 @@ import Foundation
 /// - A mind-map label over its word limit is cut to its head phrase: the noun phrase it opens
 ///   with, before the verb, clause or preposition that adds a detail ("Okazaki fragments joined
 ///   by DNA ligase" → "Okazaki fragments").
-/// - A card's answer that its quote does not hold, or that runs on past a short answer, is cut to
-///   its key words: the longest run of its words that the quote says too and that adds something
-///   the question does not ("They are joined into one strand by DNA ligase" → "DNA ligase").
+/// - A card's answer that runs on past a short answer is cut to what its first sentence says of
+///   the question's subject ("A price floor is a legal minimum price. It only matters …" → "a
+///   legal minimum price"); one its quote does not hold, to its key words: the longest run of its
+///   words that the quote says too, that adds something the question does not and that ends a
+///   phrase ("They are joined into one strand by DNA ligase" → "DNA ligase").
 /// - A card's or a question's quote that does not carry its answer is replaced by the one
 ///   sentence of the material that does (``requote(answer:question:quote:sentences:maxLength:)``).
 /// - A card's quote over its length limit is cut to its one sentence that carries the answer
@@ -126,28 +128,36 @@ enum ItemRepairs {
     static let answerWords = 20
 
     /// `answer` cut to its key words, when the quote does not hold it or it is longer than
-    /// ``answerWords``: the longest run of its words that `quote` says in the same order, that
-    /// holds a content word the question does not, and that is at most 8 words once its edge
-    /// words are trimmed. `nil` when the answer needs no cut or no run will do.
+    /// ``answerWords``; `nil` when the answer needs no cut or no cut will do (the card then keeps
+    /// its answer whole, and its rules judge it so).
+    ///
+    /// A long answer that the quote holds is cut to what its first sentence says of the question's
+    /// subject (``definingWords(answer:question:quote:)``): Qwen2.5-Coder-1.5B answers "What is a
+    /// price ceiling?" with the quote's paragraph, "A price ceiling is a legal maximum price that
+    /// sellers may charge. It only matters …", and the card's answer is "a legal maximum price
+    /// that sellers may charge". Else (and for an answer the quote does not hold) it is the
+    /// longest run of its words that `quote` says in the same order, that holds a content word
+    /// the question does not, that is at most 8 words once its edge words are trimmed, and that
+    /// ends where a phrase of the answer ends (``endsAPhrase(_:at:)``): the first 8 words of a
+    /// sentence ("law of supply states that, other things being", the tuning half's supply and
+    /// demand, session 69) are no answer.
     static func keyWords(answer: String, question: String, quote: String) -> String? {
         let long = answer.split(whereSeparator: \.isWhitespace).count > answerWords
-        guard long || !Grounding.supports(quote: quote, answer) else { return nil }
+        let held = Grounding.supports(quote: quote, answer)
+        guard long || !held else { return nil }
+        if held { return definingWords(answer: answer, question: question, quote: quote) }
         let words = answer.split(whereSeparator: \.isWhitespace).map(String.init)
         let quoteWords = GroundingWords.normalizedWords(quote)
         let asked = Set(GroundingWords.contentStems(question))
         var best: [String] = []
         for start in words.indices {
             for end in stride(from: words.count, to: start, by: -1) where end - start > best.count {
+                guard endsAPhrase(words, at: end) else { continue }
                 var run = Array(words[start..<end])
                 while let first = run.first,
                     edgeWords.contains(first.lowercased().trimmingCharacters(in: .punctuationCharacters))
                 {
                     run.removeFirst()
-                }
-                while let last = run.last,
-                    edgeWords.contains(last.lowercased().trimmingCharacters(in: .punctuationCharacters))
-                {
-                    run.removeLast()
                 }
                 guard !run.isEmpty, run.count <= 8, run.count > best.count else { continue }
                 let text = run.joined(separator: " ")
@@ -161,6 +171,66 @@ enum ItemRepairs {
         guard !best.isEmpty else { return nil }
         var text = best.joined(separator: " ")
         while let last = text.last, ",;:.".contains(last) { text.removeLast() }
+        return text
+    }
+
+    /// Words after which a phrase of an answer has ended: a clause, a reason or a detail opens.
+    private static let phraseOpeners: Set<String> = [
+        "because", "which", "that", "who", "whom", "whose", "where", "when", "while", "whereas", "although", "though",
+        "so", "but", "and", "or", "if", "since", "by", "as", "until", "unless",
+    ]
+
+    /// Whether a run of `words` that stops before `end` ends a phrase of the answer: it is the
+    /// answer's last word, ends on punctuation, or the next word opens a clause or a detail
+    /// (``phraseOpeners``); never on a function word.
+    static func endsAPhrase(_ words: [String], at end: Int) -> Bool {
+        guard end > 0, end <= words.count else { return false }
+        let last = words[end - 1]
+        let bare = last.lowercased().trimmingCharacters(in: .punctuationCharacters)
+        guard !edgeWords.contains(bare), !breakWords.contains(bare) else { return false }
+        if end == words.count || last.last.map({ ",;:.!?)".contains($0) }) == true { return true }
+        return phraseOpeners.contains(words[end].lowercased().trimmingCharacters(in: .punctuationCharacters))
+    }
+
+    /// The verbs by which an answer's opening says what its subject is: "A price floor is …",
+    /// "The law of supply states that …".
+    private static let definingVerbs: Set<String> = [
+        "is", "are", "was", "were", "means", "meant", "states", "stated", "says", "describes", "refers",
+    ]
+
+    /// What the first sentence of a long `answer` says of the question's subject, at most
+    /// ``answerWords`` words, when `quote` holds it and it adds a content word the question does
+    /// not: the sentence without its opening that only repeats the question ("A price ceiling
+    /// is", "The law of supply states that,"), cut to its main clause when still too long
+    /// (``mainClause(_:maxWords:maxLength:)``: ", because …" left out). `nil` when the sentence
+    /// opens on anything else ("Binary search finds …" for "What is the main idea of binary
+    /// search?"): cutting it would leave a piece of a sentence.
+    static func definingWords(answer: String, question: String, quote: String) -> String? {
+        guard let first = SentenceSplitter().split(answer).map(\.text).first else { return nil }
+        let words = first.split(whereSeparator: \.isWhitespace).map(String.init)
+        let asked = Set(GroundingWords.contentStems(question))
+        // The opening: words that are all the question's, then a defining verb ("that" after it).
+        guard let verb = words.prefix(8).firstIndex(where: {
+            definingVerbs.contains($0.lowercased().trimmingCharacters(in: .punctuationCharacters))
+        }), verb > 0 else { return nil }
+        let subject = words[..<verb].joined(separator: " ")
+        let subjectStems = GroundingWords.contentStems(subject)
+        guard !subjectStems.isEmpty, subjectStems.allSatisfy(asked.contains),
+            !words[verb].hasSuffix(",")
+        else { return nil }
+        var rest = Array(words[(verb + 1)...])
+        if words[verb].lowercased() == "refers", rest.first?.lowercased() == "to" { rest.removeFirst() }
+        if rest.first?.lowercased().trimmingCharacters(in: .punctuationCharacters) == "that" { rest.removeFirst() }
+        var text = rest.joined(separator: " ")
+        if text.split(whereSeparator: \.isWhitespace).count > answerWords {
+            guard let cut = mainClause(text, maxWords: answerWords, maxLength: .max) else { return nil }
+            text = cut
+        }
+        while let last = text.last, ",;:.".contains(last) { text.removeLast() }
+        let count = text.split(whereSeparator: \.isWhitespace).count
+        guard (2...answerWords).contains(count), Grounding.supports(quote: quote, text),
+            GroundingWords.contentStems(text).contains(where: { !asked.contains($0) })
+        else { return nil }
         return text
     }
 

@@ -30,6 +30,29 @@ struct PartJudgeTests {
         Document(text: material, title: nil, kind: .text, origin: "test")
     }
 
+    /// Paragraphs of the tuning half's `en-economics-supply-demand.txt` that Qwen2.5-Coder-1.5B
+    /// gave as a card's quote and, whole, as its answer (session 69).
+    static let ceiling =
+        "A price ceiling is a legal maximum price that sellers may charge. It only matters if it is set below the "
+        + "equilibrium price, and then it creates a shortage."
+    static let floor =
+        "A price floor is a legal minimum price. It only matters if it is set above the equilibrium price, and then "
+        + "it creates a surplus. A minimum wage is the best-known example: if it is above the market wage for some "
+        + "kinds of work, more people want those jobs than employers wish to fill."
+    static let equilibrium =
+        "The equilibrium price is the price at which the quantity demanded equals the quantity supplied. The amount "
+        + "bought and sold at that price is the equilibrium quantity. Graphically, equilibrium is where the demand "
+        + "and supply curves cross."
+    static let lawOfSupply =
+        "The law of supply states that, other things being equal, as the price of a good rises the quantity "
+        + "supplied rises, because higher prices make production more profitable and draw in more producers. A "
+        + "supply curve therefore normally slopes upwards from left to right."
+
+    /// A sentence of the tuning half's `en-computing-hash-tables.md` over 20 words.
+    static let hashing =
+        "The table then maps the hash code to a bucket index, most simply by taking the remainder after dividing by "
+        + "the number of buckets."
+
     /// Eight good cards: question, answer, the sentence that says it.
     static let good: [(String, String, String)] = [
         (
@@ -150,6 +173,25 @@ struct PartJudgeTests {
         ("DNA ligase", "What joins the fragments into one continuous strand?", good[4].2, nil),
         // Nothing of it in the quote: no cut will do, the card is dropped.
         ("Topoisomerase relieves the tension.", "What joins the fragments?", good[4].2, nil),
+        // The tuning half's supply and demand, as Qwen2.5-Coder-1.5B answered (session 69): the
+        // quote's paragraph, cut to what its first sentence says of the question's subject …
+        (ceiling, "What is a price ceiling?", ceiling, "a legal maximum price that sellers may charge"),
+        (floor, "What is a price floor?", floor, "a legal minimum price"),
+        (
+            equilibrium, "What is the equilibrium price?", equilibrium,
+            "the price at which the quantity demanded equals the quantity supplied"
+        ),
+        // … and to its main clause, the reason after ", because" left out.
+        (
+            lawOfSupply, "What is the law of supply?", lawOfSupply,
+            "other things being equal, as the price of a good rises the quantity supplied rises"
+        ),
+        // A long sentence that opens on anything but the question's subject and a verb that
+        // defines it keeps its answer whole: its first 8 words ("The table then maps the hash
+        // code") are no answer.
+        (
+            hashing, "What does the table do with the hash code?", hashing, nil
+        ),
     ])
     func aCardsAnswerIsCutToItsKeyWords(answer: String, question: String, quote: String, cut: String?) {
         #expect(ItemRepairs.keyWords(answer: answer, question: question, quote: quote) == cut)
