@@ -276,7 +276,7 @@ public struct TimeBudget: Sendable, Equatable {
     public func remaining(at now: Date) -> Double { max(0, deadline.timeIntervalSince(now)) }
 
     /// The default for a command: `import` gets about 30 s when only local models serve, other
-    /// commands 30 s; with a remote model configured, 300 s for `import` and 120 s for the rest.
+    /// commands 30 s; with a remote model configured, 240–300 s for `import` and 120 s for the rest.
     /// `feynman` gets 5 s (15 s with a remote model): a whole answer that cannot fit is left to
     /// the builtin claim check, whose corrections the model phrases one at a time.
     ///
@@ -284,6 +284,11 @@ public struct TimeBudget: Sendable, Equatable {
     /// ``inProcessKitCharacters`` characters, then a second per 2,000 more, at most
     /// ``inProcessKitCap`` — the small model's item rewrites spread over a textbook's sections
     /// in the time a student waits for a book (105 pages, 100,000 characters: 74 s).
+    /// `import` with a remote model grows too, from 240 s for a one-page note (up to
+    /// ``remoteKitCharacters``) by a second per 25 characters more, to 300 s from 4,000
+    /// characters: #53's line is a one-page note's kit in 4 minutes, and on Qwen2.5-Coder-1.5B
+    /// (2 threads) a quiz started with 110 s left took 114 s and was refused, the kit 266 s; the
+    /// budget stops such a part where the line is and the builtin engine fills it.
     /// The remote cases are sized for a document that fits the remote window: one that does not
     /// is read in chunks under ``ChunkedRunner/sizedBudget(_:tasks:floor:)``, this plus what its
     /// chunks are expected to take at the remote model's measured speed (#54).
@@ -295,12 +300,18 @@ public struct TimeBudget: Sendable, Equatable {
         case (.studyKit, false):
             let more = Double(max(0, characterCount - inProcessKitCharacters)) / 2_000
             return min(inProcessKitCap, 30 + more.rounded(.down))
-        case (.studyKit, true): return 300
+        case (.studyKit, true):
+            let more = Double(max(0, characterCount - remoteKitCharacters)) / 25
+            return min(remoteKitCap, 240 + more.rounded(.down))
         case (_, false): return 30
         case (_, true): return 120
         }
     }
 
+    /// A one-page note (#53: about 2,000 characters): its remote kit's default is 240 s.
+    static let remoteKitCharacters = 2_500
+    /// The longest default remote `import` of a document that fits the remote window.
+    static let remoteKitCap = 300.0
     /// The characters an in-process `import` reads in its first 30 s.
     static let inProcessKitCharacters = 10_000
     /// The longest default in-process `import`: under #54's 90 s for a textbook.

@@ -109,12 +109,18 @@ struct RewriteOrderTests {
         // The 105-page textbook: 75 s, under #54's 90 s.
         (.studyKit, false, 99_929, 74),
         (.studyKit, false, 600_000, 80),
-        // A remote model or another command: unchanged.
+        // A remote model: 240 s for a one-page note (#53's line), 300 s from 4,000 characters.
+        (.studyKit, true, 1_991, 240),
+        (.studyKit, true, 2_500, 240),
+        (.studyKit, true, 3_000, 260),
+        (.studyKit, true, 3_962, 298),
+        (.studyKit, true, 4_403, 300),
         (.studyKit, true, 99_929, 300),
+        // Another command: unchanged.
         (.flashcards, false, 99_929, 30),
         (.feynman, false, 99_929, 5),
     ])
-    func theInProcessKitsBudgetGrowsWithTheMaterial(task: StudyTask, remote: Bool, characters: Int, seconds: Double) {
+    func theKitsDefaultBudgetGrowsWithTheMaterial(task: StudyTask, remote: Bool, characters: Int, seconds: Double) {
         #expect(TimeBudget.defaultSeconds(for: task, remoteConfigured: remote, characterCount: characters) == seconds)
     }
 
