@@ -142,11 +142,10 @@ enum ItemRepairs {
     /// sentence ("law of supply states that, other things being", the tuning half's supply and
     /// demand, session 69) are no answer.
     static func keyWords(answer: String, question: String, quote: String) -> String? {
-        let long = answer.split(whereSeparator: \.isWhitespace).count > answerWords
-        let held = Grounding.supports(quote: quote, answer)
-        guard long || !held else { return nil }
-        if held { return definingWords(answer: answer, question: question, quote: quote) }
         let words = answer.split(whereSeparator: \.isWhitespace).map(String.init)
+        let held = Grounding.supports(quote: quote, answer)
+        guard words.count > answerWords || !held else { return nil }
+        if held { return definingWords(answer: answer, question: question, quote: quote) }
         let quoteWords = GroundingWords.normalizedWords(quote)
         let asked = Set(GroundingWords.contentStems(question))
         var best: [String] = []
@@ -222,7 +221,7 @@ enum ItemRepairs {
         if words[verb].lowercased() == "refers", rest.first?.lowercased() == "to" { rest.removeFirst() }
         if rest.first?.lowercased().trimmingCharacters(in: .punctuationCharacters) == "that" { rest.removeFirst() }
         var text = rest.joined(separator: " ")
-        if text.split(whereSeparator: \.isWhitespace).count > answerWords {
+        if rest.count > answerWords {
             guard let cut = mainClause(text, maxWords: answerWords, maxLength: .max) else { return nil }
             text = cut
         }

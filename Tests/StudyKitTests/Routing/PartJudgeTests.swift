@@ -189,9 +189,7 @@ struct PartJudgeTests {
         // A long sentence that opens on anything but the question's subject and a verb that
         // defines it keeps its answer whole: its first 8 words ("The table then maps the hash
         // code") are no answer.
-        (
-            hashing, "What does the table do with the hash code?", hashing, nil
-        ),
+        (hashing, "What does the table do with the hash code?", hashing, nil),
     ])
     func aCardsAnswerIsCutToItsKeyWords(answer: String, question: String, quote: String, cut: String?) {
         #expect(ItemRepairs.keyWords(answer: answer, question: question, quote: quote) == cut)
